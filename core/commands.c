@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The top-level command table and the global options. */
+#include "command.h"
+#include "commands.h"
+
+static const struct perun_option global_options[] = {
+	{"verbose", "v", PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	 "say more (repeatable)", PERUN_OPTION_COUNT},
+	{"no-pager", NULL, PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	 "do not page the output of status and log", 0},
+	{"no-color", "nc", PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	 "no ANSI colours (also when NO_COLOR is set)", 0},
+	{"say-yes", "y", PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	 "answer yes to every question", 0},
+	{"plugin-path", NULL, PERUN_OPTION_STRING, NULL, NULL, "<dirs>",
+	 "colon-separated plugin directories searched first (also $PERUN_PLUGIN_PATH)", 0},
+	{"version", NULL, PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	 "print the version and exit", 0},
+	{"help", NULL, PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	 "print this help and exit", 0},
+	{NULL},
+};
+
+static const struct perun_command *const top_level[] = {
+	&perun_cmd_init,
+	&perun_cmd_config,
+	&perun_cmd_add,
+	&perun_cmd_rm,
+	&perun_cmd_status,
+	&perun_cmd_log,
+	&perun_cmd_show,
+	&perun_cmd_collect,
+	&perun_cmd_plugins,
+	NULL,
+};
+
+const struct perun_command perun_root_command = {
+	.name = "perun",
+	.options = global_options,
+	.summary = "Perun: a performance version system",
+	.description =
+		"Perun keeps performance profiles linked to the commits of a\n"
+		"project, runs profiling jobs, derives models, detects performance\n"
+		"changes between versions and shows the results.\n"
+		"\n"
+		"Unknown commands run 'perun-<command>' from PATH.",
+	.subcommands = top_level,
+};

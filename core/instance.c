@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "instance.h"
+
+static int is_dir(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+char *perun_instance_path(const struct perun_instance *inst, const char *rel)
+{
+	size_t len = strlen(inst->dir) + strlen(rel) + 2;
+	char *path = malloc(len);
+	if (path)
+		snprintf(path, len, "%s/%s", inst->dir, rel);
+	return path;
+}
+
+int perun_instance_open(struct perun_instance *inst, struct perun_error *err)
+{
+	char cwd[PATH_MAX], probe[PATH_MAX + 16];
+	memset(inst, 0, sizeof(*inst));
+	inst->lock_fd = -1;
+	if (!getcwd(cwd, sizeof(cwd)))
+		return perun_error_set_errno(err, PERUN_EGENERIC, errno,
+					     "cannot read the current directory");
+	for (;;) {
+		snprintf(probe, sizeof(probe), "%s/.perun", cwd);
+		if (is_dir(probe))
+			break;
+		char *slash = strrchr(cwd, '/');
+		if (!slash || slash == cwd)
+			return perun_error_set(err, PERUN_ENOTFOUND,
+					       "not a perun instance (or any parent up to /): "
+					       "run 'perun init' first");
+		*slash = '\0';
+	}
+	inst->root = strdup(cwd);
+	inst->dir = strdup(probe);
+	char *local = perun_instance_path(inst, "local.yml");
+	int rc = perun_config_init(&inst->config, local, err);
+	free(local);
+	if (rc)
+		goto fail;
+	const char *type = perun_config_lookup_string(&inst->config, "vcs.type", "git");
+	const char *url = perun_config_lookup_string(&inst->config, "vcs.url", "../");
+	char vcs_path[PATH_MAX * 2];
+	if (url[0] == '/')
+		snprintf(vcs_path, sizeof(vcs_path), "%s", url);
+	else
+		snprintf(vcs_path, sizeof(vcs_path), "%s/%s", inst->dir, url);
+	rc = perun_vcs_open(&inst->vcs, type, vcs_path, err);
+	if (rc)
+		goto fail;
+	return 0;
+fail:
+	perun_instance_close(inst);
+	return rc;
+}
+
+void perun_instance_close(struct perun_instance *inst)
+{
+	perun_instance_unlock(inst);
+	perun_vcs_close(&inst->vcs);
+	perun_config_release(&inst->config);
+	free(inst->root);
+	free(inst->dir);
+	inst->root = inst->dir = NULL;
+}
+
+int perun_instance_lock(struct perun_instance *inst, struct perun_error *err)
+{
+	if (inst->lock_fd >= 0)
+		return 0;
+	char *path = perun_instance_path(inst, "lock");
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		int rc = perun_error_set_errno(err, PERUN_EGENERIC, errno,
+					       "cannot open the store lock '%s'", path);
+		free(path);
+		return rc;
+	}
+	while (flock(fd, LOCK_EX) < 0) {
+		if (errno == EINTR)
+			continue;
+		int rc = perun_error_set_errno(err, PERUN_EGENERIC, errno,
+					       "cannot lock the store '%s'", path);
+		close(fd);
+		free(path);
+		return rc;
+	}
+	free(path);
+	inst->lock_fd = fd;
+	return 0;
+}
+
+void perun_instance_unlock(struct perun_instance *inst)
+{
+	if (inst->lock_fd >= 0) {
+		close(inst->lock_fd);
+		inst->lock_fd = -1;
+	}
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* An opened Perun instance: the .perun directory, its config and VCS. */
+#ifndef PERUN_CORE_INSTANCE_H
+#define PERUN_CORE_INSTANCE_H
+
+#include "command.h"
+#include "config.h"
+#include "vcs.h"
+
+struct perun_instance {
+	char *root;        /* the directory holding .perun */
+	char *dir;         /* root/.perun */
+	struct perun_config config;
+	struct perun_vcs vcs;
+	int lock_fd;       /* held store lock, or -1 */
+};
+
+/* Walk up from the current directory to the nearest .perun and open it
+ * (config, and the VCS of vcs.type at vcs.url). */
+int perun_instance_open(struct perun_instance *inst, struct perun_error *err);
+void perun_instance_close(struct perun_instance *inst);
+
+/* Path below .perun: perun_instance_path(inst, "jobs") -> malloc'd. */
+char *perun_instance_path(const struct perun_instance *inst, const char *rel);
+
+/*
+ * Take the store lock (.perun/lock, flock) before changing anything;
+ * waits for another perun holding it.  Released by close or unlock.
+ */
+int perun_instance_lock(struct perun_instance *inst, struct perun_error *err);
+void perun_instance_unlock(struct perun_instance *inst);
+
+#endif

@@ -1,0 +1,14 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The perun program.
+bin_PROGRAMS += perun
+perun_SOURCES = \
+	core/main.c \
+	core/commands.c core/commands.h \
+	core/command.h core/options.c \
+	core/plugin_loader.c core/plugin_loader.h \
+	core/config.c core/config.h \
+	core/vcs.c core/vcs.h \
+	core/instance.c core/instance.h \
+	core/cmd_plugins.c
+perun_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(NETTLE_CFLAGS)
+perun_LDADD = sdk/libperun.la $(JANSSON_LIBS) $(YAML_LIBS) $(ZLIB_LIBS) $(NETTLE_LIBS)

@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Parsing declared options and printing help from the same declarations. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "command.h"
+
+static int takes_value(const struct perun_option *o)
+{
+	return o->type != PERUN_OPTION_BOOL;
+}
+
+int perun_options_parse(const struct perun_option *decls, int argc, char **argv,
+			int stop_at_positional, struct perun_params *params,
+			char ***rest, int *nrest, struct perun_error *err)
+{
+	/* Positionals are moved to the end, keeping their order. */
+	char **positional = calloc((size_t)argc + 1, sizeof(char *));
+	int npos = 0, i;
+	if (!positional)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	for (i = 0; i < argc; i++) {
+		char *word = argv[i];
+		if (!strcmp(word, "--")) {
+			i++;
+			break;
+		}
+		if (word[0] != '-' || word[1] == '\0' ||
+		    (word[1] >= '0' && word[1] <= '9')) {
+			if (stop_at_positional)
+				break;
+			positional[npos++] = word;
+			continue;
+		}
+		const struct perun_option *o;
+		const char *inline_value = NULL;
+		int negated = 0;
+		char name[128];
+		if (word[1] == '-') {
+			const char *eq = strchr(word + 2, '=');
+			size_t len = eq ? (size_t)(eq - word - 2) : strlen(word + 2);
+			snprintf(name, sizeof(name), "%.*s", (int)len, word + 2);
+			inline_value = eq ? eq + 1 : NULL;
+			o = perun_option_find(decls, name, 0);
+			if (!o && !strncmp(name, "no-", 3)) {
+				o = perun_option_find(decls, name + 3, 0);
+				if (o && o->type == PERUN_OPTION_BOOL)
+					negated = 1;
+				else
+					o = NULL;
+			}
+		} else {
+			snprintf(name, sizeof(name), "%s", word + 1);
+			o = perun_option_find(decls, name, 1);
+		}
+		if (!o) {
+			free(positional);
+			return perun_error_set(err, PERUN_EINVAL, "unknown option '%s'", word);
+		}
+		int rc;
+		if (o->flags & PERUN_OPTION_PAIR) {
+			if (i + (inline_value ? 1 : 2) >= argc) {
+				free(positional);
+				return perun_error_set(err, PERUN_EINVAL,
+						       "option '--%s' needs two values", o->name);
+			}
+			const char *k = inline_value ? inline_value : argv[++i];
+			const char *v = argv[++i];
+			json_t *pair = json_pack("[ss]", k, v);
+			json_t *all = json_object_get(perun_params_json(params), o->name);
+			if (!json_is_array(all)) {
+				all = json_array();
+				json_object_set_new(perun_params_json(params), o->name, all);
+			}
+			json_array_append_new(all, pair);
+			continue;
+		}
+		if (!takes_value(o)) {
+			if (inline_value)
+				rc = perun_params_set_text(params, o, inline_value, err);
+			else
+				rc = perun_params_set_text(params, o, negated ? "false" : NULL, err);
+		} else {
+			const char *value = inline_value;
+			if (!value) {
+				if (i + 1 >= argc) {
+					free(positional);
+					return perun_error_set(err, PERUN_EINVAL,
+							       "option '--%s' needs a value", o->name);
+				}
+				value = argv[++i];
+			}
+			rc = perun_params_set_text(params, o, value, err);
+		}
+		if (rc) {
+			free(positional);
+			return rc;
+		}
+	}
+	/* Whatever is left after a stop is positional too. */
+	for (; i < argc; i++)
+		positional[npos++] = argv[i];
+	/* Reorder argv so that its tail holds the positionals. */
+	int start = argc - npos;
+	for (int j = 0; j < npos; j++)
+		argv[start + j] = positional[j];
+	free(positional);
+	*rest = argv + start;
+	*nrest = npos;
+	return 0;
+}
+
+static void option_synopsis(const struct perun_option *o, char *buf, size_t len)
+{
+	const char *meta = o->metavar;
+	if (!meta) {
+		switch (o->type) {
+		case PERUN_OPTION_INT: meta = "<int>"; break;
+		case PERUN_OPTION_FLOAT: meta = "<number>"; break;
+		case PERUN_OPTION_CHOICE: meta = NULL; break;
+		default: meta = "<value>"; break;
+		}
+	}
+	char value[256] = "";
+	if (o->flags & PERUN_OPTION_PAIR)
+		snprintf(value, sizeof(value), " %s", meta ? meta : "<key> <value>");
+	else if (o->type == PERUN_OPTION_CHOICE)
+		snprintf(value, sizeof(value), " {%s}", o->choices);
+	else if (o->type != PERUN_OPTION_BOOL)
+		snprintf(value, sizeof(value), " %s", meta);
+	if (o->short_name)
+		snprintf(buf, len, "-%s, --%s%s", o->short_name, o->name, value);
+	else
+		snprintf(buf, len, "    --%s%s", o->name, value);
+}
+
+static void print_options(const struct perun_option *decls, FILE *out)
+{
+	for (const struct perun_option *o = decls; o && o->name; o++) {
+		char syn[320];
+		option_synopsis(o, syn, sizeof(syn));
+		fprintf(out, "  %-34s %s", syn, o->help ? o->help : "");
+		if (o->default_value && o->type != PERUN_OPTION_BOOL)
+			fprintf(out, " (default: %s)", o->default_value);
+		if (o->flags & PERUN_OPTION_REQUIRED)
+			fprintf(out, " (required)");
+		if (o->flags & PERUN_OPTION_MULTIPLE)
+			fprintf(out, " (repeatable)");
+		fputc('\n', out);
+	}
+}
+
+void perun_command_help(const struct perun_command *cmd, const char *path,
+			FILE *out)
+{
+	fprintf(out, "usage: %s%s%s%s%s\n", path,
+		cmd->options && cmd->options->name ? " [options]" : "",
+		cmd->subcommands ? " <command>" : "", cmd->args ? " " : "",
+		cmd->args ? cmd->args : "");
+	if (cmd->summary)
+		fprintf(out, "\n%s\n", cmd->summary);
+	if (cmd->description)
+		fprintf(out, "\n%s\n", cmd->description);
+	if (cmd->options && cmd->options->name) {
+		fprintf(out, "\noptions:\n");
+		print_options(cmd->options, out);
+	}
+	if (cmd->subcommands) {
+		fprintf(out, "\ncommands:\n");
+		for (const struct perun_command *const *c = cmd->subcommands; *c; c++)
+			if (!((*c)->flags & PERUN_COMMAND_HIDDEN))
+				fprintf(out, "  %-20s %s\n", (*c)->name,
+					(*c)->summary ? (*c)->summary : "");
+	}
+}
+
+void perun_error_print(const struct perun_error *err)
+{
+	fprintf(stderr, "perun: %s\n", err->message[0] ? err->message : "unknown error");
+}
+
+int perun_fail(int code, const char *fmt, ...)
+{
+	va_list ap;
+	fputs("perun: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return code;
+}
+
+void perun_warn(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("perun: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int perun_exit_for(int error_code)
+{
+	if (error_code < 0)
+		error_code = -error_code;
+	switch (error_code) {
+	case PERUN_OK:
+		return PERUN_EXIT_OK;
+	case PERUN_EINVAL:
+	case PERUN_ENOTFOUND:
+		return PERUN_EXIT_USAGE;
+	default:
+		return PERUN_EXIT_FAILURE;
+	}
+}
+
+int perun_confirm(struct perun_cli *cli, const char *question)
+{
+	if (cli->say_yes)
+		return 1;
+	if (!isatty(STDIN_FILENO))
+		return 0;
+	fprintf(stderr, "%s [y/N] ", question);
+	char answer[16];
+	if (!fgets(answer, sizeof(answer), stdin))
+		return 0;
+	return answer[0] == 'y' || answer[0] == 'Y';
+}
+
+const struct perun_command *perun_command_find(const struct perun_command *group,
+					       const char *name)
+{
+	for (const struct perun_command *const *c = group->subcommands; c && *c; c++)
+		if (!strcmp((*c)->name, name))
+			return *c;
+	return NULL;
+}

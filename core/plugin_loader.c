@@ -1,0 +1,415 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <dirent.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <errno.h>
+#include <limits.h>
+#include <ltdl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "plugin_loader.h"
+
+/* sizeof(struct perun_plugin) in ABI 1.0: anything smaller is broken. */
+#define PLUGIN_DESC_MIN_SIZE (offsetof(struct perun_plugin, ops) + sizeof(void *))
+
+static const char *const kind_names[] = {
+	[PERUN_KIND_COLLECT] = "collect",
+	[PERUN_KIND_POSTPROCESS] = "postprocess",
+	[PERUN_KIND_VIEW] = "view",
+	[PERUN_KIND_VCS] = "vcs",
+	[PERUN_KIND_CHECK] = "check",
+};
+#define KIND_MAX PERUN_KIND_CHECK
+
+static char **search_path;
+static size_t search_len;
+static struct perun_loaded_plugin **loaded;
+static size_t nloaded;
+static int ltdl_ready;
+
+const char *perun_plugin_kind_name(enum perun_plugin_kind kind)
+{
+	return kind >= 1 && kind <= KIND_MAX ? kind_names[kind] : NULL;
+}
+
+enum perun_plugin_kind perun_plugin_kind_from_name(const char *name)
+{
+	for (int k = 1; k <= KIND_MAX; k++)
+		if (!strcmp(kind_names[k], name))
+			return (enum perun_plugin_kind)k;
+	return 0;
+}
+
+static void path_add(const char *dir)
+{
+	if (!dir || !*dir)
+		return;
+	for (size_t i = 0; i < search_len; i++)
+		if (!strcmp(search_path[i], dir))
+			return;
+	search_path = realloc(search_path, (search_len + 2) * sizeof(char *));
+	search_path[search_len++] = strdup(dir);
+	search_path[search_len] = NULL;
+}
+
+static void path_add_list(const char *list)
+{
+	if (!list)
+		return;
+	char *copy = strdup(list), *save = NULL;
+	for (char *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save))
+		path_add(dir);
+	free(copy);
+}
+
+void perun_plugins_init(const char *cli_path)
+{
+	char buf[PATH_MAX];
+	path_add_list(cli_path ? cli_path : getenv("PERUN_PLUGIN_PATH"));
+	const char *xdg = getenv("XDG_DATA_HOME");
+	const char *home = getenv("HOME");
+	if (xdg && *xdg) {
+		snprintf(buf, sizeof(buf), "%s/perun/plugins", xdg);
+		path_add(buf);
+	} else if (home && *home) {
+		snprintf(buf, sizeof(buf), "%s/.local/share/perun/plugins", home);
+		path_add(buf);
+	}
+	path_add(PERUN_PLUGINDIR);
+	if (!search_path) {
+		search_path = calloc(1, sizeof(char *));
+	}
+}
+
+const char *const *perun_plugins_search_path(void)
+{
+	return (const char *const *)search_path;
+}
+
+void perun_plugin_entry_free(struct perun_loaded_plugin *e)
+{
+	if (!e)
+		return;
+	/* Plugins stay mapped: descriptors may still be referenced, and
+	 * valgrind can resolve their symbols (PERUN_NO_DLCLOSE is implied). */
+	free(e->name);
+	free(e->path);
+	free(e->error);
+	free(e->shadowed_by);
+	free(e);
+}
+
+void perun_plugins_release(void)
+{
+	for (size_t i = 0; i < nloaded; i++)
+		perun_plugin_entry_free(loaded[i]);
+	free(loaded);
+	loaded = NULL;
+	nloaded = 0;
+	for (size_t i = 0; i < search_len; i++)
+		free(search_path[i]);
+	free(search_path);
+	search_path = NULL;
+	search_len = 0;
+	if (ltdl_ready)
+		lt_dlexit();
+	ltdl_ready = 0;
+}
+
+static void reject(struct perun_loaded_plugin *e, const char *fmt, ...)
+	PERUN_PRINTF(2, 3);
+static void reject(struct perun_loaded_plugin *e, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	size_t len = strlen(e->name) + strlen(e->path) + strlen(msg) + 32;
+	e->error = malloc(len);
+	snprintf(e->error, len, "plugin '%s' (%s): %s", e->name, e->path, msg);
+	e->desc = NULL;
+}
+
+/* The operations each kind must provide; NULL-terminated offsets. */
+struct required_op {
+	size_t offset;
+	const char *name;
+};
+#define OP(type, member) {offsetof(struct type, member), #member}
+static const struct required_op collect_required[] = {OP(perun_collect_ops, collect), {0, NULL}};
+static const struct required_op postprocess_required[] = {OP(perun_postprocess_ops, postprocess), {0, NULL}};
+static const struct required_op view_required[] = {OP(perun_view_ops, show), {0, NULL}};
+static const struct required_op check_required[] = {OP(perun_check_ops, compare), {0, NULL}};
+static const struct required_op vcs_required[] = {
+	OP(perun_vcs_ops, init), OP(perun_vcs_ops, open), OP(perun_vcs_ops, close),
+	OP(perun_vcs_ops, rev_parse), OP(perun_vcs_ops, major_head),
+	OP(perun_vcs_ops, info), OP(perun_vcs_ops, walk),
+	OP(perun_vcs_ops, is_dirty), OP(perun_vcs_ops, save_state),
+	OP(perun_vcs_ops, restore_state), OP(perun_vcs_ops, checkout),
+	{0, NULL},
+};
+/* Size of each ops table in ABI 1.0: the smallest one we accept. */
+static const struct {
+	const struct required_op *required;
+	size_t min_size;
+} kind_ops[] = {
+	[PERUN_KIND_COLLECT] = {collect_required, offsetof(struct perun_collect_ops, default_units) + sizeof(char *)},
+	[PERUN_KIND_POSTPROCESS] = {postprocess_required, offsetof(struct perun_postprocess_ops, after) + sizeof(void *)},
+	[PERUN_KIND_VIEW] = {view_required, offsetof(struct perun_view_ops, show) + sizeof(void *)},
+	[PERUN_KIND_VCS] = {vcs_required, offsetof(struct perun_vcs_ops, checkout) + sizeof(void *)},
+	[PERUN_KIND_CHECK] = {check_required, offsetof(struct perun_check_ops, compare) + sizeof(void *)},
+};
+
+static int valid_plugin_name(const char *name)
+{
+	if (!*name)
+		return 0;
+	for (const char *p = name; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
+			return 0;
+	return 1;
+}
+
+static void check_descriptor(struct perun_loaded_plugin *e,
+			     enum perun_plugin_kind dir_kind)
+{
+	const struct perun_plugin *d = e->desc;
+	if (d->magic != PERUN_PLUGIN_MAGIC) {
+		reject(e, "bad magic 0x%08x (expected 0x%08x); not a perun plugin",
+		       d->magic, PERUN_PLUGIN_MAGIC);
+		return;
+	}
+	if (d->abi_major != PERUN_PLUGIN_ABI_MAJOR) {
+		reject(e, "ABI %u.%u not supported (core provides %u.%u); rebuild it against perun ABI %u.x",
+		       d->abi_major, d->abi_minor, PERUN_PLUGIN_ABI_MAJOR,
+		       PERUN_PLUGIN_ABI_MINOR, PERUN_PLUGIN_ABI_MAJOR);
+		return;
+	}
+	if (d->abi_minor > PERUN_PLUGIN_ABI_MINOR) {
+		reject(e, "ABI %u.%u is newer than the core's %u.%u; upgrade perun or rebuild the plugin",
+		       d->abi_major, d->abi_minor, PERUN_PLUGIN_ABI_MAJOR,
+		       PERUN_PLUGIN_ABI_MINOR);
+		return;
+	}
+	if (d->size < PLUGIN_DESC_MIN_SIZE) {
+		reject(e, "descriptor size %u is smaller than the ABI %u.0 size %zu",
+		       d->size, PERUN_PLUGIN_ABI_MAJOR, (size_t)PLUGIN_DESC_MIN_SIZE);
+		return;
+	}
+	if (!perun_plugin_kind_name(d->kind)) {
+		reject(e, "unknown plugin kind %u", d->kind);
+		return;
+	}
+	if (dir_kind && d->kind != (uint32_t)dir_kind) {
+		reject(e, "is a %s plugin but lies in a '%s' directory",
+		       perun_plugin_kind_name(d->kind), perun_plugin_kind_name(dir_kind));
+		return;
+	}
+	if (!d->name || strcmp(d->name, e->name)) {
+		reject(e, "descriptor names itself '%s'; the file must be named after the plugin",
+		       d->name ? d->name : "(null)");
+		return;
+	}
+	const uint32_t *ops_size = d->ops;
+	if (!ops_size) {
+		reject(e, "%s plugin has no operations table", perun_plugin_kind_name(d->kind));
+		return;
+	}
+	if (*ops_size < kind_ops[d->kind].min_size) {
+		reject(e, "%s operations table size %u is smaller than the ABI %u.0 size %zu",
+		       perun_plugin_kind_name(d->kind), *ops_size,
+		       PERUN_PLUGIN_ABI_MAJOR, kind_ops[d->kind].min_size);
+		return;
+	}
+	for (const struct required_op *op = kind_ops[d->kind].required; op->name; op++) {
+		void *const *fn = (void *const *)((const char *)d->ops + op->offset);
+		if (!*fn) {
+			reject(e, "%s plugin lacks required operation '%s'",
+			       perun_plugin_kind_name(d->kind), op->name);
+			return;
+		}
+	}
+	e->kind = (enum perun_plugin_kind)d->kind;
+}
+
+struct perun_loaded_plugin *perun_plugin_open_file(const char *path,
+						   enum perun_plugin_kind kind)
+{
+	struct perun_loaded_plugin *e = calloc(1, sizeof(*e));
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	size_t len = strlen(base);
+	if (len > 3 && !strcmp(base + len - 3, ".so"))
+		len -= 3;
+	e->name = strndup(base, len);
+	e->path = strdup(path);
+	e->kind = kind;
+	if (!valid_plugin_name(e->name)) {
+		reject(e, "file name is not a valid plugin name ([a-z0-9_]+.so)");
+		return e;
+	}
+	if (!ltdl_ready) {
+		if (lt_dlinit()) {
+			reject(e, "cannot initialise libltdl: %s", lt_dlerror());
+			return e;
+		}
+		ltdl_ready = 1;
+	}
+	lt_dladvise advise;
+	lt_dladvise_init(&advise);
+	lt_dladvise_local(&advise);
+	lt_dladvise_ext(&advise);
+	lt_dlhandle handle = lt_dlopenadvise(path, advise);
+	lt_dladvise_destroy(&advise);
+	if (!handle) {
+		const char *why = lt_dlerror();
+		reject(e, "cannot load: %s (missing dependency? try 'ldd %s')",
+		       why ? why : "unknown error", path);
+		return e;
+	}
+	e->handle = handle;
+	char symbol[300];
+	snprintf(symbol, sizeof(symbol), PERUN_PLUGIN_DESCRIBE_SYMBOL_PREFIX "%s"
+		 PERUN_PLUGIN_DESCRIBE_SYMBOL_SUFFIX, e->name);
+	void *sym = lt_dlsym(handle, symbol);
+	if (!sym) {
+		reject(e, "no symbol '%s'; not a perun plugin, or built under another name",
+		       symbol);
+		return e;
+	}
+	const struct perun_plugin *(*describe)(void);
+	*(void **)&describe = sym;
+	e->desc = describe();
+	if (!e->desc) {
+		reject(e, "'%s' returned no descriptor", symbol);
+		return e;
+	}
+	check_descriptor(e, kind);
+	return e;
+}
+
+static int is_regular(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static void normalise_name(const char *name, char *out, size_t len)
+{
+	snprintf(out, len, "%s", name);
+	for (char *p = out; *p; p++)
+		if (*p == '-')
+			*p = '_';
+}
+
+const struct perun_loaded_plugin *perun_plugin_load(enum perun_plugin_kind kind,
+						    const char *name,
+						    struct perun_error *err)
+{
+	char norm[256];
+	normalise_name(name, norm, sizeof(norm));
+	for (size_t i = 0; i < nloaded; i++)
+		if (loaded[i]->kind == kind && !strcmp(loaded[i]->name, norm)) {
+			if (loaded[i]->error) {
+				perun_error_set(err, PERUN_EINVAL, "%s", loaded[i]->error);
+				return NULL;
+			}
+			return loaded[i];
+		}
+	if (!valid_plugin_name(norm)) {
+		perun_error_set(err, PERUN_EINVAL, "'%s' is not a valid %s plugin name",
+				name, perun_plugin_kind_name(kind));
+		return NULL;
+	}
+	for (size_t d = 0; d < search_len; d++) {
+		char path[PATH_MAX];
+		snprintf(path, sizeof(path), "%s/%s/%s.so", search_path[d],
+			 perun_plugin_kind_name(kind), norm);
+		if (!is_regular(path))
+			continue;
+		struct perun_loaded_plugin *e = perun_plugin_open_file(path, kind);
+		loaded = realloc(loaded, (nloaded + 1) * sizeof(*loaded));
+		loaded[nloaded++] = e;
+		if (e->error) {
+			perun_error_set(err, PERUN_EINVAL, "%s", e->error);
+			return NULL;
+		}
+		return e;
+	}
+	perun_error_set(err, PERUN_ENOTFOUND,
+			"no %s plugin named '%s' (see 'perun plugins list')",
+			perun_plugin_kind_name(kind), name);
+	return NULL;
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+	const struct perun_loaded_plugin *x = *(const struct perun_loaded_plugin *const *)a;
+	const struct perun_loaded_plugin *y = *(const struct perun_loaded_plugin *const *)b;
+	if (x->kind != y->kind)
+		return (int)x->kind - (int)y->kind;
+	int c = strcmp(x->name, y->name);
+	if (c)
+		return c;
+	/* The winner (not shadowed) first. */
+	return (x->shadowed_by != NULL) - (y->shadowed_by != NULL);
+}
+
+size_t perun_plugins_scan(struct perun_loaded_plugin ***out)
+{
+	struct perun_loaded_plugin **list = NULL;
+	size_t n = 0;
+	for (size_t d = 0; d < search_len; d++) {
+		for (int k = 1; k <= KIND_MAX; k++) {
+			char dir[PATH_MAX];
+			snprintf(dir, sizeof(dir), "%s/%s", search_path[d], kind_names[k]);
+			DIR *dh = opendir(dir);
+			if (!dh)
+				continue;
+			struct dirent *de;
+			while ((de = readdir(dh))) {
+				size_t len = strlen(de->d_name);
+				if (len < 4 || strcmp(de->d_name + len - 3, ".so"))
+					continue;
+				char path[PATH_MAX + 256];
+				snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+				if (!is_regular(path))
+					continue;
+				struct perun_loaded_plugin *e =
+					perun_plugin_open_file(path, (enum perun_plugin_kind)k);
+				e->kind = (enum perun_plugin_kind)k;
+				for (size_t i = 0; i < n; i++) {
+					if (strcmp(list[i]->name, e->name) || list[i]->shadowed_by)
+						continue;
+					if (list[i]->kind == e->kind) {
+						e->shadowed_by = strdup(list[i]->path);
+					} else if (!e->error && !list[i]->error) {
+						char msg[PATH_MAX + 64];
+						snprintf(msg, sizeof(msg), "duplicate of %s plugin %s",
+							 perun_plugin_kind_name(list[i]->kind), list[i]->path);
+						reject(e, "%s", msg);
+					}
+					break;
+				}
+				list = realloc(list, (n + 1) * sizeof(*list));
+				list[n++] = e;
+			}
+			closedir(dh);
+		}
+	}
+	if (n)
+		qsort(list, n, sizeof(*list), entry_cmp);
+	*out = list;
+	return n;
+}
+
+void perun_plugins_scan_free(struct perun_loaded_plugin **entries, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		perun_plugin_entry_free(entries[i]);
+	free(entries);
+}

@@ -1,0 +1,9 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+if BUILD_PLUGIN_SVS
+plugin_vcs_LTLIBRARIES += %reldir%/svs.la
+%canon_reldir%_svs_la_SOURCES = %reldir%/svs.c
+%canon_reldir%_svs_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+%canon_reldir%_svs_la_LDFLAGS = $(PERUN_PLUGIN_LDFLAGS)
+%canon_reldir%_svs_la_LIBADD = $(PERUN_PLUGIN_LIBADD)
+endif
+EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Performance profiles in Perun's JSON format.
+ *
+ * In memory a profile is the flattened form Python Perun writes:
+ *   resources          {"<uid>#<n>": {"<collectable key>": [v0, v1, ...]}}
+ *   resource_type_map  {"<uid>#<n>": {<persistent key>: value}}
+ *   models, header, collector_info, postprocessors, machine, origin
+ * Legacy "global"/"snapshots" profiles are converted on load.
+ */
+#ifndef PERUN_PROFILE_H
+#define PERUN_PROFILE_H
+
+#include <stdio.h>
+#include <jansson.h>
+#include <perun/error.h>
+
+/* New empty profile of the given type ("time", "mixed", "memory");
+ * caller frees with perun_profile_free. */
+PERUN_API struct perun_profile *perun_profile_new(const char *type);
+PERUN_API void perun_profile_free(struct perun_profile *profile);
+
+/*
+ * Load a profile from a file or buffer; name is used in error messages.
+ * On success *out is owned by the caller.  Refuses malformed JSON,
+ * unknown top-level keys, missing or inconsistent resources and headers.
+ */
+PERUN_API int perun_profile_load_file(const char *path,
+				      struct perun_profile **out,
+				      struct perun_error *err);
+PERUN_API int perun_profile_load_buffer(const char *buf, size_t len,
+					const char *name,
+					struct perun_profile **out,
+					struct perun_error *err);
+/* Take ownership of root (a decoded profile) and validate it. */
+PERUN_API int perun_profile_from_json(json_t *root, const char *name,
+				      struct perun_profile **out,
+				      struct perun_error *err);
+
+/* The JSON tree, borrowed; edits through it must keep the format valid. */
+PERUN_API json_t *perun_profile_json(const struct perun_profile *profile);
+
+enum perun_dump_style {
+	/* json.dumps() with default separators: the stored-object form */
+	PERUN_DUMP_COMPACT = 0,
+	/* json.dumps(indent=2) with number lists folded: the pending form */
+	PERUN_DUMP_PENDING = 1,
+};
+
+/*
+ * Serialise exactly as Python Perun does (key order kept, ASCII only,
+ * floats in their shortest round-trip form).  Returns a malloc'd string the
+ * caller frees, or NULL on allocation failure; *len gets its length.
+ */
+PERUN_API char *perun_profile_dump(const struct perun_profile *profile,
+				   enum perun_dump_style style, int with_origin,
+				   size_t *len);
+/* Write the pending form to path atomically. */
+PERUN_API int perun_profile_save_file(const struct perun_profile *profile,
+				      const char *path,
+				      struct perun_error *err);
+
+/* Header and metadata: borrowed strings, "" when absent. */
+PERUN_API const char *perun_profile_type(const struct perun_profile *profile);
+PERUN_API const char *perun_profile_header(const struct perun_profile *profile,
+					   const char *key);
+PERUN_API int perun_profile_set_header(struct perun_profile *profile,
+				       const char *key, const char *value);
+/* Set the "units" object of the header from a JSON text like {"time":"s"}. */
+PERUN_API int perun_profile_set_units(struct perun_profile *profile,
+				      const char *units_json,
+				      struct perun_error *err);
+PERUN_API const char *perun_profile_collector(const struct perun_profile *p);
+/* params is copied; NULL stores {}. */
+PERUN_API int perun_profile_set_collector(struct perun_profile *profile,
+					  const char *name,
+					  const json_t *params);
+PERUN_API int perun_profile_add_postprocessor(struct perun_profile *profile,
+					      const char *name,
+					      const json_t *params);
+/* Postprocessor names joined by " " (the index form); caller frees. */
+PERUN_API char *perun_profile_postprocessors_dup(const struct perun_profile *p);
+PERUN_API const char *perun_profile_origin(const struct perun_profile *p);
+/* NULL removes the origin. */
+PERUN_API int perun_profile_set_origin(struct perun_profile *profile,
+				       const char *origin);
+
+/*
+ * Add one resource given in Perun's unflattened form, e.g.
+ * {"amount": 0.5, "uid": "real", "order": 1, "type": "time"}.  resource is
+ * borrowed.  Collectable keys become columns, the rest identify the
+ * resource type.
+ */
+PERUN_API int perun_profile_add_resource(struct perun_profile *profile,
+					 const json_t *resource,
+					 struct perun_error *err);
+/* Append a model record; model is borrowed (copied). */
+PERUN_API int perun_profile_add_model(struct perun_profile *profile,
+				      const json_t *model);
+
+/* Number of resources (rows over all resource types). */
+PERUN_API size_t perun_profile_resource_count(const struct perun_profile *p);
+
+/*
+ * Call fn for every resource as a full, unflattened row (persistent keys
+ * plus one value of every column).  The row is only valid during the call.
+ * A non-zero return from fn stops the walk and is returned.
+ */
+typedef int (*perun_resource_fn)(const json_t *row, void *data);
+PERUN_API int perun_profile_foreach_resource(const struct perun_profile *p,
+					     perun_resource_fn fn, void *data);
+
+/* Is key one of the collectable (column) keys? */
+PERUN_API int perun_profile_key_is_collectable(const char *key);
+
+/*
+ * Flatten a value as Perun does for uids and tables: dicts become their
+ * values joined by ':' in uid priority order, lists comma-joined, strings
+ * as they are, numbers in Python's str() form.  Caller frees.
+ */
+PERUN_API char *perun_value_flatten_dup(const json_t *value);
+
+#endif

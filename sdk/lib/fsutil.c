@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <perun/fsutil.h>
+
+int perun_file_read(const char *path, char **buf, size_t *len,
+		    struct perun_error *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return perun_error_set_errno(err, errno == ENOENT ? PERUN_ENOTFOUND
+						     : PERUN_EGENERIC,
+					     errno, "cannot open '%s'", path);
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		int e = errno;
+		close(fd);
+		if (S_ISDIR(st.st_mode))
+			return perun_error_set(err, PERUN_EINVAL,
+					       "'%s' is a directory", path);
+		return perun_error_set_errno(err, PERUN_EGENERIC, e,
+					     "cannot stat '%s'", path);
+	}
+	size_t alloc = (size_t)st.st_size + 1, used = 0;
+	char *data = malloc(alloc);
+	if (!data) {
+		close(fd);
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory reading '%s'", path);
+	}
+	for (;;) {
+		if (used + 1 >= alloc) {
+			char *grown = realloc(data, alloc * 2);
+			if (!grown) {
+				free(data);
+				close(fd);
+				return perun_error_set(err, PERUN_EGENERIC,
+						       "out of memory reading '%s'", path);
+			}
+			data = grown;
+			alloc *= 2;
+		}
+		ssize_t n = read(fd, data + used, alloc - used - 1);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			free(data);
+			close(fd);
+			return perun_error_set_errno(err, PERUN_EGENERIC, e,
+						     "cannot read '%s'", path);
+		}
+		if (n == 0)
+			break;
+		used += (size_t)n;
+	}
+	close(fd);
+	data[used] = '\0';
+	*buf = data;
+	if (len)
+		*len = used;
+	return 0;
+}
+
+static int fsync_parent(const char *path)
+{
+	char dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		strcpy(dir, ".");
+	else if (slash == path)
+		strcpy(dir, "/");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int rc = fsync(fd);
+	close(fd);
+	return rc;
+}
+
+int perun_file_write_atomic(const char *path, const void *data, size_t len,
+			    struct perun_error *err)
+{
+	char tmp[PATH_MAX];
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", path) >= (int)sizeof(tmp))
+		return perun_error_set(err, PERUN_EINVAL, "path too long: '%s'", path);
+	int fd = mkstemp(tmp);
+	if (fd < 0)
+		return perun_error_set_errno(err, PERUN_EGENERIC, errno,
+					     "cannot create a temporary file for '%s'", path);
+	const char *p = data;
+	size_t left = len;
+	while (left) {
+		ssize_t n = write(fd, p, left);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail;
+		}
+		p += n;
+		left -= (size_t)n;
+	}
+	if (fchmod(fd, 0644) < 0 || fsync(fd) < 0)
+		goto fail;
+	if (close(fd) < 0) {
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, path) < 0)
+		goto fail;
+	fsync_parent(path);
+	return 0;
+fail: {
+	int e = errno;
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	return perun_error_set_errno(err, PERUN_EGENERIC, e, "cannot write '%s'", path);
+}
+}
+
+int perun_mkdirs(const char *path, int mode, struct perun_error *err)
+{
+	char buf[PATH_MAX];
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+		return perun_error_set(err, PERUN_EINVAL, "path too long: '%s'", path);
+	for (char *p = buf + 1; ; p++) {
+		if (*p == '/' || *p == '\0') {
+			char saved = *p;
+			*p = '\0';
+			if (mkdir(buf, (mode_t)mode) < 0 && errno != EEXIST)
+				return perun_error_set_errno(err, PERUN_EGENERIC, errno,
+							     "cannot create directory '%s'", buf);
+			*p = saved;
+			if (!saved)
+				break;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,27 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# libperun: the API that plugins and the core share.
+lib_LTLIBRARIES += %reldir%/libperun.la
+%canon_reldir%_libperun_la_SOURCES = \
+	%reldir%/lib/error.c \
+	%reldir%/lib/params.c \
+	%reldir%/lib/profile.c \
+	%reldir%/lib/profile_flatten.c \
+	%reldir%/lib/json_python.c \
+	%reldir%/lib/fsutil.c
+%canon_reldir%_libperun_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) -fvisibility=hidden
+%canon_reldir%_libperun_la_LIBADD = $(JANSSON_LIBS)
+# libtool version current:revision:age, independent of the plugin ABI.
+%canon_reldir%_libperun_la_LDFLAGS = -version-info 0:0:0 -no-undefined
+
+perunincludedir = $(includedir)/perun-$(PERUN_ABI_MAJOR)/perun
+peruninclude_HEADERS = \
+	%reldir%/include/perun/plugin.h \
+	%reldir%/include/perun/perun.h \
+	%reldir%/include/perun/error.h \
+	%reldir%/include/perun/params.h \
+	%reldir%/include/perun/profile.h \
+	%reldir%/include/perun/fsutil.h
+
+pkgconfig_DATA = %reldir%/perun-plugin.pc
+aclocaldir = $(datadir)/aclocal
+dist_aclocal_DATA = %reldir%/perun.m4

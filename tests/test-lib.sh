@@ -1,0 +1,155 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# test-lib.sh - a small git-style shell test library emitting TAP.
+#
+#   . "$srcdir/tests/test-lib.sh"     (done by each tNNNN-*.sh)
+#   test_expect_success 'what it checks' '<commands>'
+#   test_expect_failure 'known breakage' '<commands>'
+#   test_must_fail <cmd>...   the command exits non-zero (not by a signal)
+#   test_cmp expected actual
+#   test_skip_all 'reason'
+#   test_done
+#
+# Each test file runs in its own trash directory under tests/trash/, with
+# HOME and XDG dirs inside it and PATH/PERUN_PLUGIN_PATH pointing at the
+# build tree, so nothing outside is touched.
+set -u
+
+: "${srcdir:=.}"
+TEST_SRCDIR=$(cd "$srcdir" && pwd)
+TEST_BUILDDIR=${abs_top_builddir:-$(pwd)}
+TEST_NAME=$(basename "$0" .sh)
+TRASH_DIRECTORY="$TEST_BUILDDIR/tests/trash/$TEST_NAME"
+TESTDATA="${PERUN_TESTDATA:-$TEST_SRCDIR/../shared/testdata/perun-profiles}"
+export TEST_SRCDIR TEST_BUILDDIR TESTDATA
+
+rm -rf "$TRASH_DIRECTORY"
+mkdir -p "$TRASH_DIRECTORY/home" || exit 1
+export HOME="$TRASH_DIRECTORY/home"
+export XDG_DATA_HOME="$HOME/.local/share"
+export XDG_CONFIG_HOME="$HOME/.config"
+export PERUN_CONFIG_DIR="$HOME/.config/perun"
+export PERUN_PLUGIN_PATH="$TEST_BUILDDIR/stage/plugins"
+export PATH="$TEST_BUILDDIR:$PATH"
+export NO_COLOR=1 LC_ALL=C TZ=UTC
+export GIT_AUTHOR_NAME="Perun Tester" GIT_AUTHOR_EMAIL="tester@example.com"
+export GIT_COMMITTER_NAME="Perun Tester" GIT_COMMITTER_EMAIL="tester@example.com"
+export GIT_CONFIG_NOSYSTEM=1
+git config --global init.defaultBranch master 2>/dev/null
+git config --global user.name "Perun Tester" 2>/dev/null
+git config --global user.email "tester@example.com" 2>/dev/null
+cd "$TRASH_DIRECTORY" || exit 1
+
+test_count=0
+test_failed=0
+test_broken=0
+
+say() { printf '# %s\n' "$*"; }
+
+test_skip_all() {
+	echo "1..0 # SKIP $*"
+	exit 0
+}
+
+_run_test() {
+	# Each test body runs in a subshell in the trash directory.
+	(cd "$TRASH_DIRECTORY" && eval "$1") >"$TRASH_DIRECTORY/.out" 2>&1
+}
+
+test_expect_success() {
+	test_count=$((test_count + 1))
+	if _run_test "$2"; then
+		echo "ok $test_count - $1"
+	else
+		test_failed=$((test_failed + 1))
+		echo "not ok $test_count - $1"
+		sed 's/^/#   /' "$TRASH_DIRECTORY/.out"
+		printf '#   %s\n' "--- the test was:" 
+		printf '%s\n' "$2" | sed 's/^/#   /'
+	fi
+}
+
+test_expect_failure() {
+	test_count=$((test_count + 1))
+	if _run_test "$2"; then
+		echo "ok $test_count - $1 # TODO known breakage vanished"
+	else
+		test_broken=$((test_broken + 1))
+		echo "not ok $test_count - $1 # TODO known breakage"
+	fi
+}
+
+test_must_fail() {
+	"$@"
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		echo "test_must_fail: command succeeded: $*" >&2
+		return 1
+	elif [ $rc -gt 128 ]; then
+		echo "test_must_fail: command died of a signal ($rc): $*" >&2
+		return 1
+	fi
+	return 0
+}
+
+# test_exit_code N cmd...: the command exits with exactly N.
+test_exit_code() {
+	want=$1
+	shift
+	"$@"
+	rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		echo "test_exit_code: wanted $want, got $rc: $*" >&2
+		return 1
+	fi
+}
+
+test_cmp() {
+	diff -u "$1" "$2"
+}
+
+# test_grep pattern file: like grep, but shows the file when it fails.
+test_grep() {
+	if ! grep "$@"; then
+		eval "last=\${$#}"
+		echo "test_grep: no match for '$1' in:" >&2
+		cat "$last" >&2
+		return 1
+	fi
+}
+
+# A snapshot of the store, to prove a failed command left it unchanged.
+store_snapshot() {
+	(cd "${1:-.}" && find .perun -type f ! -name lock -print0 | sort -z |
+		xargs -0 sha1sum 2>/dev/null)
+}
+
+# Make a git repository with a small C program and two commits.
+test_make_git_project() {
+	mkdir -p "$1" && (
+		cd "$1" &&
+		git init -q &&
+		cat >prog.c <<-'EOC' &&
+		#include <stdlib.h>
+		int main(int argc, char **argv)
+		{
+			long n = argc > 1 ? atol(argv[1]) : 1000, s = 0;
+			for (long i = 0; i < n; i++)
+				s += i % 7;
+			return s == -1;
+		}
+		EOC
+		git add prog.c &&
+		git commit -q -m "first version" &&
+		echo "/* tweak */" >>prog.c &&
+		git commit -q -am "second version"
+	)
+}
+
+test_done() {
+	echo "1..$test_count"
+	if [ "$test_failed" -eq 0 ]; then
+		rm -rf "$TRASH_DIRECTORY"
+		exit 0
+	fi
+	exit 1
+}
