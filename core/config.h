@@ -58,10 +58,15 @@ int perun_yaml_load_buffer(const char *buf, size_t len, const char *name,
 int perun_yaml_save_file(const char *path, const json_t *value,
 			 struct perun_error *err);
 
+/* Write Perun's shared defaults to path (creating its directory). */
+int perun_config_reset_shared(const char *path, struct perun_error *err);
+
 /*
  * Text of the local config for a template: "master", "developer", "user"
- * (see perun init -t); vcs_type/vcs_url fill the vcs section.  Caller
- * frees.  Returns NULL for an unknown template.
+ * (see perun init -t); vcs_type/vcs_url fill the vcs section.  "user" runs
+ * make and looks for executables and workloads below the current
+ * directory, as Perun does.  Caller frees.  Returns NULL for an unknown
+ * template.
  */
 char *perun_config_template_dup(const char *name, const char *vcs_type,
 				const char *vcs_url);
