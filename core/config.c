@@ -154,11 +154,13 @@ static json_t *make_float(const char *s)
 	char digits[128];
 	int sign = strip_number(s, digits, sizeof(digits));
 	double v;
+	/* .inf and .nan have no JSON form: they stay text. */
+	if (strpbrk(digits, "iInN"))
+		return NULL;
 	if (strchr(digits, ':'))
 		v = sexagesimal(digits);
 	else
 		v = strtod(digits, NULL);
-	/* .inf and .nan have no JSON form: they stay text (json_real refuses). */
 	return isfinite(v) ? json_real(sign * v) : NULL;
 }
 
