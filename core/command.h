@@ -86,6 +86,14 @@ int perun_options_parse(const struct perun_option *decls, int argc, char **argv,
 			int stop_at_positional, struct perun_params *params,
 			char ***rest, int *nrest, struct perun_error *err);
 
+/* "-f, --format {text|json}" and " (default: text) (required)"; the
+ * help text and the man pages share them. */
+void perun_option_synopsis(const struct perun_option *o, char *buf, size_t len);
+void perun_option_notes(const struct perun_option *o, char *buf, size_t len);
+/* "perun config get [options] <key>" */
+void perun_command_synopsis(const struct perun_command *cmd, const char *path,
+			    char *buf, size_t len);
+
 /* Help text of a command (path like "perun config get") to out. */
 void perun_command_help(const struct perun_command *cmd, const char *path,
 			FILE *out);

@@ -14,5 +14,6 @@ extern const struct perun_command perun_cmd_log;
 extern const struct perun_command perun_cmd_show;
 extern const struct perun_command perun_cmd_collect;
 extern const struct perun_command perun_cmd_plugins;
+extern const struct perun_command perun_cmd_docs;
 
 #endif

@@ -9,6 +9,7 @@ perun_SOURCES = \
 	core/config.c core/config.h \
 	core/vcs.c core/vcs.h \
 	core/instance.c core/instance.h \
-	core/cmd_plugins.c
+	core/cmd_plugins.c \
+	core/cmd_docs.c
 perun_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(NETTLE_CFLAGS)
 perun_LDADD = sdk/libperun.la $(JANSSON_LIBS) $(YAML_LIBS) $(ZLIB_LIBS) $(NETTLE_LIBS)

@@ -113,7 +113,7 @@ int perun_options_parse(const struct perun_option *decls, int argc, char **argv,
 	return 0;
 }
 
-static void option_synopsis(const struct perun_option *o, char *buf, size_t len)
+void perun_option_synopsis(const struct perun_option *o, char *buf, size_t len)
 {
 	const char *meta = o->metavar;
 	if (!meta) {
@@ -140,26 +140,38 @@ static void option_synopsis(const struct perun_option *o, char *buf, size_t len)
 static void print_options(const struct perun_option *decls, FILE *out)
 {
 	for (const struct perun_option *o = decls; o && o->name; o++) {
-		char syn[320];
-		option_synopsis(o, syn, sizeof(syn));
-		fprintf(out, "  %-34s %s", syn, o->help ? o->help : "");
-		if (o->default_value && o->type != PERUN_OPTION_BOOL)
-			fprintf(out, " (default: %s)", o->default_value);
-		if (o->flags & PERUN_OPTION_REQUIRED)
-			fprintf(out, " (required)");
-		if (o->flags & PERUN_OPTION_MULTIPLE)
-			fprintf(out, " (repeatable)");
-		fputc('\n', out);
+		char syn[320], notes[320];
+		perun_option_synopsis(o, syn, sizeof(syn));
+		perun_option_notes(o, notes, sizeof(notes));
+		fprintf(out, "  %-34s %s%s\n", syn, o->help ? o->help : "", notes);
 	}
+}
+
+void perun_option_notes(const struct perun_option *o, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s%s%s",
+		 o->default_value && o->type != PERUN_OPTION_BOOL ? " (default: " : "",
+		 o->default_value && o->type != PERUN_OPTION_BOOL ? o->default_value : "",
+		 o->default_value && o->type != PERUN_OPTION_BOOL ? ")" : "",
+		 o->flags & PERUN_OPTION_REQUIRED ? " (required)" : "",
+		 o->flags & PERUN_OPTION_MULTIPLE ? " (repeatable)" : "");
+}
+
+void perun_command_synopsis(const struct perun_command *cmd, const char *path,
+			    char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s%s%s", path,
+		 cmd->options && cmd->options->name ? " [options]" : "",
+		 cmd->subcommands ? " <command>" : "", cmd->args ? " " : "",
+		 cmd->args ? cmd->args : "");
 }
 
 void perun_command_help(const struct perun_command *cmd, const char *path,
 			FILE *out)
 {
-	fprintf(out, "usage: %s%s%s%s%s\n", path,
-		cmd->options && cmd->options->name ? " [options]" : "",
-		cmd->subcommands ? " <command>" : "", cmd->args ? " " : "",
-		cmd->args ? cmd->args : "");
+	char usage[1024];
+	perun_command_synopsis(cmd, path, usage, sizeof(usage));
+	fprintf(out, "usage: %s\n", usage);
 	if (cmd->summary)
 		fprintf(out, "\n%s\n", cmd->summary);
 	if (cmd->description)
