@@ -9,7 +9,16 @@ perun_SOURCES = \
 	core/config.c core/config.h \
 	core/vcs.c core/vcs.h \
 	core/instance.c core/instance.h \
+	core/cmd_util.c core/cmd_util.h \
+	core/format.c core/format.h \
+	core/store.c core/store.h \
+	core/index.c core/index.h \
+	core/profiles.c core/profiles.h \
+	core/runner.c core/runner.h \
+	core/cmd_add.c core/cmd_rm.c core/cmd_status.c core/cmd_log.c \
+	core/cmd_show.c core/cmd_collect.c \
+	core/cmd_init.c core/cmd_config.c \
 	core/cmd_plugins.c \
 	core/cmd_docs.c
 perun_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(NETTLE_CFLAGS)
-perun_LDADD = sdk/libperun.la $(JANSSON_LIBS) $(YAML_LIBS) $(ZLIB_LIBS) $(NETTLE_LIBS)
+perun_LDADD = sdk/libperun.la $(JANSSON_LIBS) $(YAML_LIBS) $(ZLIB_LIBS) $(NETTLE_LIBS) -lm

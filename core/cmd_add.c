@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* perun add: register pending profiles at a minor version. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "cmd_util.h"
+#include "profiles.h"
+#include "store.h"
+
+/* Store one profile and put it in the index; 0, or an error. */
+static int register_one(struct perun_instance *inst, const char *sha,
+			struct perun_index *idx, const struct perun_profile_info *info,
+			int force, struct perun_error *err)
+{
+	struct perun_profile *profile;
+	int rc = perun_profile_info_load(inst, info, &profile, err);
+	if (rc)
+		return rc;
+	const char *origin = perun_profile_origin(profile);
+	if (!force && (!origin || strcmp(origin, sha))) {
+		rc = perun_error_set(err, PERUN_EINVAL,
+				     "profile '%s' was collected at %s, not at %s "
+				     "(use --force to add it anyway)", info->entry.path,
+				     origin ? origin : "an unknown version", sha);
+		goto out;
+	}
+	char *objects = perun_instance_path(inst, "objects");
+	char object_sha[PERUN_SHA1_HEX];
+	rc = perun_store_write_profile(objects, profile, object_sha, err);
+	free(objects);
+	if (rc)
+		goto out;
+	struct stat st;
+	uint32_t mtime = info->file && stat(info->file, &st) == 0 ? (uint32_t)st.st_mtime
+								   : (uint32_t)time(NULL);
+	struct perun_index_entry e;
+	perun_index_entry_fill(&e, mtime, object_sha, info->entry.path, profile);
+	if (perun_index_insert(idx, &e))
+		perun_warn("%s is already registered at %.12s", info->entry.path, sha);
+out:
+	perun_profile_free(profile);
+	return rc;
+}
+
+static int cmd_add(const struct perun_command *cmd, struct perun_cli *cli,
+		   const struct perun_params *params, int argc, char **argv)
+{
+	struct perun_instance inst;
+	struct perun_error err = {0};
+	char sha[65];
+	int failed = 0, added = 0;
+	if (argc == 0)
+		return perun_fail(PERUN_EXIT_USAGE, "add: name at least one profile");
+	if (perun_instance_open(&inst, &err))
+		return perun_error_exit(&err);
+	int rc = perun_resolve_minor(&inst, perun_params_string(params, "minor", NULL), sha, &err);
+	if (!rc)
+		rc = perun_instance_lock(&inst, &err);
+	if (rc) {
+		perun_instance_close(&inst);
+		return perun_error_exit(&err);
+	}
+	struct perun_profile_list chosen = {0};
+	for (int i = 0; i < argc; i++) {
+		if (perun_profiles_select(&inst, sha, argv[i],
+					  PERUN_SELECT_PENDING | PERUN_SELECT_FILES, &chosen, &err)) {
+			perun_error_print(&err);
+			failed++;
+		}
+	}
+	char *index_path = perun_minor_index_path(&inst, sha);
+	struct perun_index idx;
+	if (perun_index_read(index_path, &idx, &err)) {
+		perun_error_print(&err);
+		perun_profile_list_release(&chosen);
+		free(index_path);
+		perun_instance_close(&inst);
+		return PERUN_EXIT_FAILURE;
+	}
+	int force = perun_params_bool(params, "force", 0);
+	int *ok = calloc(chosen.n ? chosen.n : 1, sizeof(int));
+	for (size_t i = 0; i < chosen.n; i++) {
+		if (register_one(&inst, sha, &idx, &chosen.items[i], force, &err)) {
+			perun_error_print(&err);
+			failed++;
+			continue;
+		}
+		ok[i] = 1;
+		added++;
+	}
+	if (added) {
+		char dir[4096];
+		snprintf(dir, sizeof(dir), "%s/objects/%.2s", inst.dir, sha);
+		if (perun_mkdirs(dir, 0755, &err) || perun_index_write(index_path, &idx, &err)) {
+			perun_error_print(&err);
+			failed += added;
+			added = 0;
+		}
+	}
+	/* Only now, with the index safely written, drop the sources. */
+	if (added && !perun_params_bool(params, "keep-profile", 0))
+		for (size_t i = 0; i < chosen.n; i++)
+			if (ok[i] && chosen.items[i].file)
+				unlink(chosen.items[i].file);
+	if (added)
+		printf("Registration succeeded for %d profile%s at %.12s\n", added,
+		       added == 1 ? "" : "s", sha);
+	free(ok);
+	perun_index_release(&idx);
+	free(index_path);
+	perun_profile_list_release(&chosen);
+	perun_instance_close(&inst);
+	if (failed)
+		return perun_fail(PERUN_EXIT_USAGE, "registration failed for %d profile%s", failed,
+				  failed == 1 ? "" : "s");
+	return PERUN_EXIT_OK;
+}
+
+static const struct perun_option add_options[] = {
+	{"minor", "m", PERUN_OPTION_STRING, NULL, NULL, "<rev>",
+	 "minor version to register the profiles at (default HEAD)", 0},
+	{"keep-profile", NULL, PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	 "keep the profile files after registering them", 0},
+	{"force", "f", PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	 "register even when the profile was collected at another version", 0},
+	{NULL},
+};
+
+const struct perun_command perun_cmd_add = {
+	.name = "add",
+	.fn = cmd_add,
+	.options = add_options,
+	.args = "<profile>...",
+	.summary = "register profiles at a minor version",
+	.description =
+		"Stores each profile as an object and registers it in the index of\n"
+		"the minor version.  Profiles are pending tags (0@p), ranges\n"
+		"(0@p-3@p), names in .perun/jobs or paths.  A profile must have been\n"
+		"collected at that version (its origin) unless --force is given.\n"
+		"The files are deleted afterwards unless --keep-profile is given.",
+};

@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "index.h"
+
+#define INDEX_HEADER_SIZE 12
+
+void perun_format_time(uint32_t t, char out[20])
+{
+	time_t tt = (time_t)t;
+	struct tm tm;
+	localtime_r(&tt, &tm);
+	strftime(out, 20, "%Y-%m-%d %H:%M:%S", &tm);
+}
+
+static uint32_t get_le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static void put_le32(unsigned char *p, uint32_t v)
+{
+	p[0] = (unsigned char)v;
+	p[1] = (unsigned char)(v >> 8);
+	p[2] = (unsigned char)(v >> 16);
+	p[3] = (unsigned char)(v >> 24);
+}
+
+void perun_index_entry_release(struct perun_index_entry *e)
+{
+	free(e->path);
+	free(e->type);
+	free(e->cmd);
+	free(e->workload);
+	free(e->collector);
+	free(e->postprocessors);
+	memset(e, 0, sizeof(*e));
+}
+
+void perun_index_release(struct perun_index *idx)
+{
+	for (size_t i = 0; i < idx->n; i++)
+		perun_index_entry_release(&idx->entries[i]);
+	free(idx->entries);
+	memset(idx, 0, sizeof(*idx));
+}
+
+static int read_lstring(const unsigned char *buf, size_t len, size_t *pos,
+			char **out)
+{
+	if (*pos + 4 > len)
+		return -1;
+	uint32_t n = get_le32(buf + *pos);
+	*pos += 4;
+	if (n > len - *pos)
+		return -1;
+	*out = strndup((const char *)buf + *pos, n);
+	*pos += n;
+	return 0;
+}
+
+static void append(struct perun_index *idx, struct perun_index_entry *e)
+{
+	if (idx->n == idx->alloc) {
+		idx->alloc = idx->alloc ? idx->alloc * 2 : 16;
+		idx->entries = realloc(idx->entries, idx->alloc * sizeof(*idx->entries));
+		if (!idx->entries)
+			abort();
+	}
+	idx->entries[idx->n++] = *e;
+}
+
+int perun_index_read(const char *path, struct perun_index *idx,
+		     struct perun_error *err)
+{
+	memset(idx, 0, sizeof(*idx));
+	char *data;
+	size_t len;
+	int rc = perun_file_read(path, &data, &len, err);
+	if (rc) {
+		if (err && err->code == PERUN_ENOTFOUND) {
+			perun_error_clear(err);
+			return 0;
+		}
+		return rc;
+	}
+	const unsigned char *buf = (const unsigned char *)data;
+	if (len < INDEX_HEADER_SIZE || memcmp(buf, "pidx", 4)) {
+		rc = perun_error_set(err, PERUN_EINVAL,
+				     "malformed index '%s': not an index file", path);
+		goto out;
+	}
+	int32_t version, count;
+	memcpy(&version, buf + 4, 4);
+	memcpy(&count, buf + 8, 4);
+	if (version < 1 || version > PERUN_INDEX_VERSION) {
+		rc = perun_error_set(err, PERUN_EINVAL,
+				     "malformed index '%s': version %d is not supported "
+				     "(supported: 1 to %d)", path, version, PERUN_INDEX_VERSION);
+		goto out;
+	}
+	if (count < 0) {
+		rc = perun_error_set(err, PERUN_EINVAL,
+				     "malformed index '%s': negative entry count", path);
+		goto out;
+	}
+	idx->version = version;
+	size_t pos = INDEX_HEADER_SIZE;
+	/* Python reads while pos + 24 < EOF and fewer than count entries. */
+	while (pos + 24 < len && idx->n < (size_t)count) {
+		struct perun_index_entry e = {0};
+		e.mtime = get_le32(buf + pos);
+		perun_format_time(e.mtime, e.time);
+		static const char hex[] = "0123456789abcdef";
+		for (int i = 0; i < 20; i++) {
+			e.checksum[2 * i] = hex[buf[pos + 4 + i] >> 4];
+			e.checksum[2 * i + 1] = hex[buf[pos + 4 + i] & 15];
+		}
+		pos += 24;
+		const unsigned char *nul = memchr(buf + pos, 0, len - pos);
+		if (!nul)
+			goto truncated;
+		e.path = strndup((const char *)buf + pos, (size_t)(nul - (buf + pos)));
+		pos = (size_t)(nul - buf) + 1;
+		if (version >= 2) {
+			if (read_lstring(buf, len, &pos, &e.type) ||
+			    read_lstring(buf, len, &pos, &e.cmd) ||
+			    read_lstring(buf, len, &pos, &e.workload) ||
+			    read_lstring(buf, len, &pos, &e.collector) ||
+			    read_lstring(buf, len, &pos, &e.postprocessors)) {
+				perun_index_entry_release(&e);
+				goto truncated;
+			}
+		}
+		append(idx, &e);
+	}
+	if (idx->n != (size_t)count) {
+		rc = perun_error_set(err, PERUN_EINVAL,
+				     "malformed index '%s': header says %d entries, found %zu",
+				     path, count, idx->n);
+		goto out;
+	}
+	goto out;
+truncated:
+	rc = perun_error_set(err, PERUN_EINVAL,
+			     "malformed index '%s': entry %zu is truncated", path, idx->n);
+out:
+	free(data);
+	if (rc)
+		perun_index_release(idx);
+	return rc;
+}
+
+static void put_lstring(unsigned char **p, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+	put_le32(*p, (uint32_t)n);
+	*p += 4;
+	if (n)
+		memcpy(*p, s, n);
+	*p += n;
+}
+
+static size_t slen(const char *s)
+{
+	return s ? strlen(s) : 0;
+}
+
+int perun_index_write(const char *path, const struct perun_index *idx,
+		      struct perun_error *err)
+{
+	size_t size = INDEX_HEADER_SIZE;
+	for (size_t i = 0; i < idx->n; i++) {
+		const struct perun_index_entry *e = &idx->entries[i];
+		size += 24 + slen(e->path) + 1 + 20 + slen(e->type) + slen(e->cmd) +
+			slen(e->workload) + slen(e->collector) + slen(e->postprocessors);
+	}
+	unsigned char *buf = malloc(size), *p = buf;
+	if (!buf)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	int32_t version = PERUN_INDEX_VERSION, count = (int32_t)idx->n;
+	memcpy(p, "pidx", 4);
+	memcpy(p + 4, &version, 4);
+	memcpy(p + 8, &count, 4);
+	p += INDEX_HEADER_SIZE;
+	for (size_t i = 0; i < idx->n; i++) {
+		const struct perun_index_entry *e = &idx->entries[i];
+		put_le32(p, e->mtime);
+		p += 4;
+		for (int b = 0; b < 20; b++) {
+			unsigned int byte;
+			sscanf(e->checksum + 2 * b, "%2x", &byte);
+			*p++ = (unsigned char)byte;
+		}
+		size_t n = slen(e->path);
+		memcpy(p, e->path, n);
+		p += n;
+		*p++ = 0;
+		put_lstring(&p, e->type);
+		put_lstring(&p, e->cmd);
+		put_lstring(&p, e->workload);
+		put_lstring(&p, e->collector);
+		put_lstring(&p, e->postprocessors);
+	}
+	int rc = perun_file_write_atomic(path, buf, (size_t)(p - buf), err);
+	free(buf);
+	return rc;
+}
+
+void perun_index_entry_fill(struct perun_index_entry *e, uint32_t mtime,
+			    const char *checksum, const char *path,
+			    const struct perun_profile *profile)
+{
+	memset(e, 0, sizeof(*e));
+	e->mtime = mtime;
+	perun_format_time(mtime, e->time);
+	snprintf(e->checksum, sizeof(e->checksum), "%s", checksum);
+	e->path = strdup(path);
+	e->type = strdup(perun_profile_type(profile));
+	e->cmd = strdup(perun_profile_header(profile, "cmd"));
+	e->workload = strdup(perun_profile_header(profile, "workload"));
+	e->collector = strdup(perun_profile_collector(profile));
+	e->postprocessors = perun_profile_postprocessors_dup(profile);
+}
+
+int perun_index_insert(struct perun_index *idx, struct perun_index_entry *e)
+{
+	size_t at = idx->n;
+	for (size_t i = 0; i < idx->n; i++) {
+		const struct perun_index_entry *o = &idx->entries[i];
+		int c = strcmp(o->path, e->path);
+		if (c > 0 || (c == 0 && strcmp(o->time, e->time) >= 0)) {
+			if (c == 0 && !strcmp(o->time, e->time)) {
+				perun_index_entry_release(e);
+				return 1;
+			}
+			at = i;
+			break;
+		}
+	}
+	append(idx, e);
+	memmove(&idx->entries[at + 1], &idx->entries[at],
+		(idx->n - 1 - at) * sizeof(*idx->entries));
+	idx->entries[at] = *e;
+	return 0;
+}
+
+void perun_index_remove(struct perun_index *idx, size_t i)
+{
+	perun_index_entry_release(&idx->entries[i]);
+	memmove(&idx->entries[i], &idx->entries[i + 1],
+		(idx->n - i - 1) * sizeof(*idx->entries));
+	idx->n--;
+}

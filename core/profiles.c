@@ -1,0 +1,384 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "command.h"
+#include "profiles.h"
+#include "store.h"
+
+void perun_profile_list_release(struct perun_profile_list *list)
+{
+	for (size_t i = 0; i < list->n; i++) {
+		perun_index_entry_release(&list->items[i].entry);
+		free(list->items[i].file);
+	}
+	free(list->items);
+	list->items = NULL;
+	list->n = 0;
+}
+
+static void list_push(struct perun_profile_list *list,
+		      const struct perun_index_entry *e, const char *file, int pending)
+{
+	list->items = realloc(list->items, (list->n + 1) * sizeof(*list->items));
+	if (!list->items)
+		abort();
+	struct perun_profile_info *info = &list->items[list->n++];
+	memset(info, 0, sizeof(*info));
+	info->entry = *e;
+	info->entry.path = strdup(e->path ? e->path : "");
+	info->entry.type = strdup(e->type ? e->type : "");
+	info->entry.cmd = strdup(e->cmd ? e->cmd : "");
+	info->entry.workload = strdup(e->workload ? e->workload : "");
+	info->entry.collector = strdup(e->collector ? e->collector : "");
+	info->entry.postprocessors = strdup(e->postprocessors ? e->postprocessors : "");
+	info->file = file ? strdup(file) : NULL;
+	info->pending = pending;
+}
+
+char *perun_minor_index_path(const struct perun_instance *inst, const char *sha)
+{
+	char rel[64];
+	snprintf(rel, sizeof(rel), "objects/%.2s/%s", sha, sha + 2);
+	return perun_instance_path(inst, rel);
+}
+
+static const char *sort_field(const struct perun_profile_info *info, const char *key)
+{
+	const struct perun_index_entry *e = &info->entry;
+	if (!strcmp(key, "type"))
+		return e->type;
+	if (!strcmp(key, "cmd"))
+		return e->cmd;
+	if (!strcmp(key, "workload"))
+		return e->workload;
+	if (!strcmp(key, "collector"))
+		return e->collector;
+	if (!strcmp(key, "checksum"))
+		return e->checksum;
+	if (!strcmp(key, "realpath") && info->file)
+		return info->file;
+	if (!strcmp(key, "source") || !strcmp(key, "realpath"))
+		return e->path;
+	return e->time;
+}
+
+/* Stable descending sort (Python's sorted(reverse=True) keeps ties in order). */
+static void sort_profiles(struct perun_profile_list *list, const char *key)
+{
+	for (size_t i = 1; i < list->n; i++) {
+		struct perun_profile_info item = list->items[i];
+		size_t j = i;
+		while (j > 0 && strcmp(sort_field(&list->items[j - 1], key),
+				       sort_field(&item, key)) < 0) {
+			list->items[j] = list->items[j - 1];
+			j--;
+		}
+		list->items[j] = item;
+	}
+}
+
+static const char *sort_key(struct perun_instance *inst)
+{
+	static const char *const valid[] = {"realpath", "type", "time", "cmd", "workload",
+					    "collector", "checksum", "source", NULL};
+	const char *key = perun_config_lookup_string(&inst->config, "format.sort_profiles_by", "time");
+	for (const char *const *v = valid; *v; v++)
+		if (!strcmp(*v, key))
+			return key;
+	perun_warn("format.sort_profiles_by: '%s' is not a profile attribute; sorting by time", key);
+	return "time";
+}
+
+int perun_profiles_tracked(struct perun_instance *inst, const char *sha,
+			   struct perun_profile_list *out, struct perun_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	char *path = perun_minor_index_path(inst, sha);
+	struct perun_index idx;
+	int rc = perun_index_read(path, &idx, err);
+	free(path);
+	if (rc)
+		return rc;
+	if (idx.version == 1) {
+		/* Version 1 lacks the profile details: read them from the objects. */
+		char *objects = perun_instance_path(inst, "objects");
+		for (size_t i = 0; i < idx.n && !rc; i++) {
+			struct perun_profile *p;
+			rc = perun_store_read_profile(objects, idx.entries[i].checksum, &p, err);
+			if (rc)
+				break;
+			struct perun_index_entry full;
+			perun_index_entry_fill(&full, idx.entries[i].mtime, idx.entries[i].checksum,
+					       idx.entries[i].path, p);
+			perun_profile_free(p);
+			perun_index_entry_release(&idx.entries[i]);
+			idx.entries[i] = full;
+		}
+		free(objects);
+		if (rc) {
+			perun_index_release(&idx);
+			return rc;
+		}
+	}
+	for (size_t i = 0; i < idx.n; i++)
+		list_push(out, &idx.entries[i], NULL, 0);
+	perun_index_release(&idx);
+	sort_profiles(out, sort_key(inst));
+	return 0;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int perun_profiles_pending(struct perun_instance *inst,
+			   struct perun_profile_list *out, struct perun_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	char *jobs = perun_instance_path(inst, "jobs");
+	char *index_path = perun_instance_path(inst, "jobs/.index");
+	char **names = NULL;
+	size_t nnames = 0;
+	struct perun_index idx = {0};
+	int rc = 0, changed = 0;
+	DIR *dir = opendir(jobs);
+	if (!dir) {
+		if (errno != ENOENT)
+			rc = perun_error_set_errno(err, PERUN_EGENERIC, errno,
+						   "cannot list '%s'", jobs);
+		goto out;
+	}
+	struct dirent *de;
+	while ((de = readdir(dir))) {
+		size_t len = strlen(de->d_name);
+		if (len < 5 || strcmp(de->d_name + len - 4, "perf"))
+			continue;
+		names = realloc(names, (nnames + 1) * sizeof(*names));
+		names[nnames++] = strdup(de->d_name);
+	}
+	closedir(dir);
+	if (nnames)
+		qsort(names, nnames, sizeof(*names), name_cmp);
+
+	rc = perun_index_read(index_path, &idx, err);
+	if (rc) {
+		/* A broken pending index is only a cache: rebuild it. */
+		perun_warn("%s; rebuilding it", err->message);
+		perun_error_clear(err);
+		memset(&idx, 0, sizeof(idx));
+		changed = 1;
+		rc = 0;
+	}
+	/* Drop entries whose file is gone, or that are duplicates. */
+	char *seen = calloc(nnames ? nnames : 1, 1);
+	for (size_t i = 0; i < idx.n;) {
+		char **hit = nnames ? bsearch(&idx.entries[i].path, names, nnames,
+					      sizeof(*names), name_cmp) : NULL;
+		if (!hit || seen[hit - names] || idx.version < 2) {
+			perun_index_remove(&idx, i);
+			changed = 1;
+			continue;
+		}
+		seen[hit - names] = 1;
+		i++;
+	}
+	for (size_t k = 0; k < nnames; k++) {
+		if (seen[k])
+			continue;
+		char file[PATH_MAX];
+		snprintf(file, sizeof(file), "%s/%s", jobs, names[k]);
+		struct perun_profile *p;
+		struct perun_error perr = {0};
+		if (perun_profile_load_file(file, &p, &perr)) {
+			perun_warn("skipping pending profile: %s", perr.message);
+			continue;
+		}
+		struct stat st;
+		stat(file, &st);
+		char sha[PERUN_SHA1_HEX];
+		perun_sha1_hex(file, strlen(file), sha);
+		struct perun_index_entry e;
+		perun_index_entry_fill(&e, (uint32_t)st.st_mtime, sha, names[k], p);
+		perun_profile_free(p);
+		perun_index_insert(&idx, &e);
+		changed = 1;
+	}
+	free(seen);
+	if (changed) {
+		struct perun_error werr = {0};
+		if (!perun_instance_lock(inst, &werr))
+			perun_index_write(index_path, &idx, &werr);
+	}
+	for (size_t i = 0; i < idx.n; i++) {
+		char file[PATH_MAX];
+		snprintf(file, sizeof(file), "%s/%s", jobs, idx.entries[i].path);
+		list_push(out, &idx.entries[i], file, 1);
+	}
+	sort_profiles(out, sort_key(inst));
+out:
+	perun_index_release(&idx);
+	for (size_t k = 0; k < nnames; k++)
+		free(names[k]);
+	free(names);
+	free(jobs);
+	free(index_path);
+	return rc;
+}
+
+/* "N@i", "N@p" -> N and the letter; -1 when not a tag. */
+static long parse_tag(const char *s, size_t len, char *letter)
+{
+	size_t i = 0;
+	long n = 0;
+	if (len < 3)
+		return -1;
+	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+		n = n * 10 + (s[i] - '0');
+	if (i == 0 || i + 2 != len || s[i] != '@' || (s[i + 1] != 'i' && s[i + 1] != 'p'))
+		return -1;
+	*letter = s[i + 1];
+	return n;
+}
+
+static int select_tags(struct perun_instance *inst, const char *sha, long from,
+		       long to, char letter, int is_range, const char *selector,
+		       struct perun_profile_list *out, struct perun_error *err)
+{
+	struct perun_profile_list all;
+	int rc = letter == 'i' ? perun_profiles_tracked(inst, sha, &all, err)
+			       : perun_profiles_pending(inst, &all, err);
+	if (rc)
+		return rc;
+	if (!is_range && (size_t)from >= all.n) {
+		rc = perun_error_set(err, PERUN_ENOTFOUND,
+				     "no profile %s: there %s %zu %s profile%s", selector,
+				     all.n == 1 ? "is" : "are", all.n,
+				     letter == 'i' ? "tracked" : "pending", all.n == 1 ? "" : "s");
+		perun_profile_list_release(&all);
+		return rc;
+	}
+	for (long k = from; k <= to; k++) {
+		if ((size_t)k >= all.n) {
+			perun_warn("%ld@%c does not exist; skipped", k, letter);
+			continue;
+		}
+		list_push(out, &all.items[k].entry, all.items[k].file, all.items[k].pending);
+	}
+	perun_profile_list_release(&all);
+	return 0;
+}
+
+int perun_profiles_select(struct perun_instance *inst, const char *sha,
+			  const char *selector, unsigned scope,
+			  struct perun_profile_list *out, struct perun_error *err)
+{
+	char letter = 0, letter2 = 0;
+	size_t len = strlen(selector);
+	char resolved[65];
+	/* <rev>^<tag> */
+	const char *caret = strrchr(selector, '^');
+	if (inst && caret && caret != selector &&
+	    parse_tag(caret + 1, strlen(caret + 1), &letter) >= 0) {
+		char rev[256];
+		snprintf(rev, sizeof(rev), "%.*s", (int)(caret - selector), selector);
+		int rc = inst->vcs.ops->rev_parse(inst->vcs.state, rev, resolved, err);
+		if (rc)
+			return rc;
+		return perun_profiles_select(inst, resolved, caret + 1, scope, out, err);
+	}
+	if (inst) {
+		long n = parse_tag(selector, len, &letter);
+		if (n >= 0)
+			return select_tags(inst, sha, n, n, letter, 0, selector, out, err);
+		const char *dash = strchr(selector, '-');
+		if (dash) {
+			long a = parse_tag(selector, (size_t)(dash - selector), &letter);
+			long b = parse_tag(dash + 1, strlen(dash + 1), &letter2);
+			if (a >= 0 && b >= 0) {
+				if (letter != letter2)
+					return perun_error_set(err, PERUN_EINVAL,
+							       "range '%s' mixes tracked and pending tags",
+							       selector);
+				if (b < a)
+					return perun_error_set(err, PERUN_EINVAL,
+							       "range '%s' is empty", selector);
+				return select_tags(inst, sha, a, b, letter, 1, selector, out, err);
+			}
+		}
+	}
+	if (inst && (scope & PERUN_SELECT_TRACKED)) {
+		struct perun_profile_list tracked;
+		int rc = perun_profiles_tracked(inst, sha, &tracked, err);
+		if (rc)
+			return rc;
+		size_t before = out->n;
+		for (size_t i = 0; i < tracked.n; i++)
+			if (!strcmp(tracked.items[i].entry.path, selector) ||
+			    !strcasecmp(tracked.items[i].entry.checksum, selector))
+				list_push(out, &tracked.items[i].entry, NULL, 0);
+		perun_profile_list_release(&tracked);
+		if (out->n > before)
+			return 0;
+	}
+	if (inst && (scope & PERUN_SELECT_PENDING)) {
+		char rel[PATH_MAX];
+		snprintf(rel, sizeof(rel), "jobs/%s", selector);
+		char *file = perun_instance_path(inst, rel);
+		struct stat st;
+		if (!strchr(selector, '/') && stat(file, &st) == 0 && S_ISREG(st.st_mode)) {
+			struct perun_index_entry e = {.path = (char *)selector};
+			list_push(out, &e, file, 1);
+			free(file);
+			return 0;
+		}
+		free(file);
+	}
+	if (scope & PERUN_SELECT_FILES) {
+		struct stat st;
+		if (stat(selector, &st) == 0 && S_ISREG(st.st_mode)) {
+			char abs[PATH_MAX];
+			const char *base = strrchr(selector, '/');
+			struct perun_index_entry e = {.path = (char *)(base ? base + 1 : selector)};
+			list_push(out, &e, realpath(selector, abs) ? abs : selector, 1);
+			return 0;
+		}
+	}
+	return perun_error_set(err, PERUN_ENOTFOUND, "no profile matches '%s'", selector);
+}
+
+int perun_profile_info_load(struct perun_instance *inst,
+			    const struct perun_profile_info *info,
+			    struct perun_profile **out, struct perun_error *err)
+{
+	if (info->file)
+		return perun_profile_load_file(info->file, out, err);
+	char *objects = perun_instance_path(inst, "objects");
+	int rc = perun_store_read_profile(objects, info->entry.checksum, out, err);
+	free(objects);
+	return rc;
+}
+
+int perun_profiles_load_any(struct perun_instance *inst, const char *sha,
+			    const char *selector, struct perun_profile **out,
+			    struct perun_error *err)
+{
+	if (!inst)
+		return perun_profile_load_file(selector, out, err);
+	struct perun_profile_list found = {0};
+	int rc = perun_profiles_select(inst, sha, selector, PERUN_SELECT_ANY, &found, err);
+	if (rc)
+		return rc;
+	if (found.n > 1)
+		perun_warn("'%s' matches %zu profiles; using the first", selector, found.n);
+	rc = perun_profile_info_load(inst, &found.items[0], out, err);
+	perun_profile_list_release(&found);
+	return rc;
+}

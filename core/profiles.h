@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Listing and selecting the profiles of an instance: tracked ones in the
+ * index of a minor version, pending ones in .perun/jobs, and Perun's
+ * selectors (N@i, N@p, ranges, <rev>^<tag>, names, SHA-1s, paths).
+ */
+#ifndef PERUN_CORE_PROFILES_H
+#define PERUN_CORE_PROFILES_H
+
+#include "index.h"
+#include "instance.h"
+
+struct perun_profile_info {
+	struct perun_index_entry entry; /* name, time, type, cmd, ... */
+	char *file;                     /* pending: full path of the file */
+	int pending;
+};
+
+struct perun_profile_list {
+	size_t n;
+	struct perun_profile_info *items;
+};
+
+void perun_profile_list_release(struct perun_profile_list *list);
+
+/* The index file of a minor version (malloc'd). */
+char *perun_minor_index_path(const struct perun_instance *inst, const char *sha);
+
+/* Tracked profiles of minor sha, sorted as format.sort_profiles_by says
+ * (descending, so 0@i is the newest by default). */
+int perun_profiles_tracked(struct perun_instance *inst, const char *sha,
+			   struct perun_profile_list *out, struct perun_error *err);
+/* Pending profiles; resynchronises .perun/jobs/.index with the directory. */
+int perun_profiles_pending(struct perun_instance *inst,
+			   struct perun_profile_list *out, struct perun_error *err);
+
+enum perun_select_scope {
+	PERUN_SELECT_TRACKED = 1,
+	PERUN_SELECT_PENDING = 2,
+	PERUN_SELECT_FILES = 4,   /* plain paths on disk */
+	PERUN_SELECT_ANY = 7,
+};
+
+/*
+ * Expand one selector into concrete profiles appended to out (copies).
+ * Tracked lookups use minor sha; "<rev>^<tag>" overrides it.
+ */
+int perun_profiles_select(struct perun_instance *inst, const char *sha,
+			  const char *selector, unsigned scope,
+			  struct perun_profile_list *out, struct perun_error *err);
+
+/* Load the profile behind an info (object or file). */
+int perun_profile_info_load(struct perun_instance *inst,
+			    const struct perun_profile_info *info,
+			    struct perun_profile **out, struct perun_error *err);
+
+/*
+ * Load a profile named by any selector, or a profile file outside an
+ * instance (inst may be NULL then).
+ */
+int perun_profiles_load_any(struct perun_instance *inst, const char *sha,
+			    const char *selector, struct perun_profile **out,
+			    struct perun_error *err);
+
+#endif

@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysinfo.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "command.h"
+#include "index.h"
+#include "profiles.h"
+#include "runner.h"
+#include "store.h"
+
+volatile int perun_runner_interrupted;
+static volatile int *interrupt_target;
+
+static void on_signal(int sig)
+{
+	perun_runner_interrupted = sig;
+	if (interrupt_target)
+		*interrupt_target = 1;
+}
+
+int perun_runner_unit_params(const struct perun_loaded_plugin *unit, int argc,
+			     char **argv, const json_t *yaml_params,
+			     struct perun_params **out, struct perun_error *err)
+{
+	struct perun_params *params = perun_params_new();
+	char **rest;
+	int nrest;
+	int rc = perun_options_parse(unit->desc->options, argc, argv, 0, params, &rest,
+				     &nrest, err);
+	if (!rc && nrest)
+		rc = perun_error_set(err, PERUN_EINVAL, "%s '%s': unexpected argument '%s'",
+				     perun_plugin_kind_name(unit->kind), unit->name, rest[0]);
+	const char *key;
+	json_t *value;
+	json_object_foreach((json_t *)yaml_params, key, value) {
+		if (rc)
+			break;
+		char name[128];
+		snprintf(name, sizeof(name), "%s", key);
+		for (char *p = name; *p; p++)
+			if (*p == '_')
+				*p = '-';
+		const struct perun_option *decl = perun_option_find(unit->desc->options, name, 0);
+		if (!decl)
+			rc = perun_error_set(err, PERUN_EINVAL, "%s '%s' has no parameter '%s'",
+					     perun_plugin_kind_name(unit->kind), unit->name, key);
+		else if (!perun_params_has(params, decl->name))
+			rc = perun_params_set_json(params, decl, value, err);
+	}
+	if (!rc) {
+		char owner[300];
+		snprintf(owner, sizeof(owner), "%s '%s'", perun_plugin_kind_name(unit->kind),
+			 unit->name);
+		rc = perun_params_finish(params, unit->desc->options, owner, err);
+	}
+	if (rc) {
+		perun_params_free(params);
+		return rc;
+	}
+	*out = params;
+	return 0;
+}
+
+/* Collector params as Perun stores them: underscores in names. */
+static json_t *stored_params(const struct perun_params *params, const char *workload)
+{
+	json_t *copy = json_object();
+	const char *key;
+	json_t *value;
+	json_object_foreach(perun_params_json(params), key, value) {
+		char name[128];
+		snprintf(name, sizeof(name), "%s", key);
+		for (char *p = name; *p; p++)
+			if (*p == '-')
+				*p = '_';
+		json_object_set(copy, name, value);
+	}
+	json_object_set_new(copy, "workload", json_string(workload));
+	return copy;
+}
+
+static json_t *machine_info(void)
+{
+	struct utsname u;
+	struct sysinfo si;
+	char ram[32] = "?", swap[32] = "?";
+	uname(&u);
+	if (sysinfo(&si) == 0) {
+		snprintf(ram, sizeof(ram), "%.1f GiB",
+			 (double)si.totalram * si.mem_unit / (1024.0 * 1024 * 1024));
+		snprintf(swap, sizeof(swap), "%.1f GiB",
+			 (double)si.totalswap * si.mem_unit / (1024.0 * 1024 * 1024));
+	}
+	long total = sysconf(_SC_NPROCESSORS_ONLN);
+	return json_pack("{s:s,s:s,s:s,s:s,s:{s:I,s:I},s:{s:s,s:s}}", "architecture",
+			 u.machine, "system", u.sysname, "release", u.release, "host",
+			 u.nodename, "cpu", "physical", (json_int_t)total, "total",
+			 (json_int_t)total, "memory", "total_ram", ram, "swap", swap);
+}
+
+int perun_runner_collect(const struct perun_loaded_plugin *collector,
+			 const struct perun_params *params,
+			 const struct perun_job *job, const char *origin,
+			 struct perun_profile **out, struct perun_error *err)
+{
+	const struct perun_collect_ops *ops = collector->desc->ops;
+	const char *type = ops->profile_type ? ops->profile_type : "time";
+	struct perun_profile *profile = perun_profile_new(type);
+	struct perun_collect_ctx ctx = {
+		.size = sizeof(ctx),
+		.cmd = job->cmd,
+		.args = job->args ? job->args : "",
+		.workload = job->workload ? job->workload : "",
+		.params = params,
+		.profile = profile,
+	};
+	struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
+	sigemptyset(&sa.sa_mask);
+	perun_runner_interrupted = 0;
+	interrupt_target = &ctx.interrupted;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+
+	int rc = 0;
+	if (ops->before)
+		rc = ops->before(&ctx, err);
+	if (!rc && !perun_runner_interrupted)
+		rc = ops->collect(&ctx, err);
+	if (!rc && ops->after && !perun_runner_interrupted)
+		rc = ops->after(&ctx, err);
+	if (ops->teardown)
+		ops->teardown(&ctx);
+
+	interrupt_target = NULL;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (!rc && perun_runner_interrupted)
+		rc = perun_error_set(err, PERUN_EINTR, "collector '%s' was interrupted",
+				     collector->name);
+	if (rc) {
+		perun_error_prefix(err, "collector '%s'", collector->name);
+		perun_profile_free(profile);
+		return rc;
+	}
+	perun_profile_set_header(profile, "type", type);
+	perun_profile_set_header(profile, "cmd", ctx.cmd);
+	perun_profile_set_header(profile, "workload", ctx.workload);
+	if (ctx.args[0])
+		perun_profile_set_header(profile, "args", ctx.args);
+	if (ops->default_units &&
+	    (rc = perun_profile_set_units(profile, ops->default_units, err))) {
+		perun_profile_free(profile);
+		return rc;
+	}
+	json_t *stored = stored_params(params, ctx.workload);
+	perun_profile_set_collector(profile, collector->name, stored);
+	json_decref(stored);
+	json_object_set_new(perun_profile_json(profile), "machine", machine_info());
+	perun_profile_set_origin(profile, origin);
+	*out = profile;
+	return 0;
+}
+
+/* Perun's sanitize_filepart: these characters become '_'. */
+static void sanitize_into(const char *s, char *out, size_t len)
+{
+	const char *base = strrchr(s, '/');
+	base = base ? base + 1 : s;
+	if (!*base)
+		base = "_";
+	size_t i = 0;
+	for (; *base && i + 1 < len; base++, i++)
+		out[i] = strchr("# %&{}\\<>*?/ $!'\":@", *base) ? '_' : *base;
+	out[i] = '\0';
+}
+
+static int counter;
+
+static void append_str(char **buf, size_t *len, const char *s)
+{
+	size_t n = strlen(s);
+	*buf = realloc(*buf, *len + n + 1);
+	memcpy(*buf + *len, s, n + 1);
+	*len += n;
+}
+
+static const char *param_of(const struct perun_profile *p, const char *unit,
+			    const char *param, char *buf, size_t len)
+{
+	json_t *root = perun_profile_json(p);
+	json_t *params = NULL;
+	json_t *info = json_object_get(root, "collector_info");
+	if (!strcmp(json_string_value(json_object_get(info, "name")) ?: "", unit))
+		params = json_object_get(info, "params");
+	size_t i;
+	json_t *post;
+	json_array_foreach(json_object_get(root, "postprocessors"), i, post)
+		if (!params && !strcmp(json_string_value(json_object_get(post, "name")) ?: "", unit))
+			params = json_object_get(post, "params");
+	json_t *v = json_object_get(params, param);
+	if (!v)
+		return "_";
+	char *flat = perun_value_flatten_dup(v);
+	sanitize_into(flat, buf, len);
+	free(flat);
+	return buf;
+}
+
+char *perun_profile_name_dup(const struct perun_profile *p, const char *tmpl,
+			     struct perun_error *err)
+{
+	char *out = NULL, buf[1024];
+	size_t len = 0;
+	append_str(&out, &len, "");
+	for (const char *s = tmpl; *s;) {
+		if (*s != '%') {
+			const char *next = strchr(s, '%');
+			size_t n = next ? (size_t)(next - s) : strlen(s);
+			snprintf(buf, sizeof(buf), "%.*s", (int)n, s);
+			append_str(&out, &len, buf);
+			s += n;
+			continue;
+		}
+		const char *end = strchr(s + 1, '%');
+		if (!end) {
+			free(out);
+			perun_error_set(err, PERUN_EINVAL,
+					"profile name template '%s': unterminated '%%' tag", tmpl);
+			return NULL;
+		}
+		char tag[256];
+		snprintf(tag, sizeof(tag), "%.*s", (int)(end - s - 1), s + 1);
+		s = end + 1;
+		if (!tag[0]) {
+			append_str(&out, &len, "%");
+		} else if (!strcmp(tag, "collector")) {
+			const char *c = perun_profile_collector(p);
+			append_str(&out, &len, *c ? c : "_");
+		} else if (!strcmp(tag, "postprocessors")) {
+			char *names = perun_profile_postprocessors_dup(p);
+			if (!*names) {
+				append_str(&out, &len, "_");
+			} else {
+				append_str(&out, &len, "after-");
+				for (char *w = strtok(names, " "), *first = w; w; w = strtok(NULL, " ")) {
+					if (w != first)
+						append_str(&out, &len, "-and-");
+					append_str(&out, &len, w);
+				}
+			}
+			free(names);
+		} else if (!strcmp(tag, "cmd") || !strcmp(tag, "workload")) {
+			char part[512];
+			sanitize_into(perun_profile_header(p, tag), part, sizeof(part));
+			snprintf(buf, sizeof(buf), "[%s]", part);
+			append_str(&out, &len, buf);
+		} else if (!strcmp(tag, "type")) {
+			append_str(&out, &len, perun_profile_type(p));
+		} else if (!strcmp(tag, "date")) {
+			time_t now = time(NULL);
+			struct tm tm;
+			gmtime_r(&now, &tm);
+			strftime(buf, sizeof(buf), "%Y-%m-%d-%H-%M-%S", &tm);
+			append_str(&out, &len, buf);
+		} else if (!strcmp(tag, "origin")) {
+			const char *o = perun_profile_origin(p);
+			append_str(&out, &len, o ? o : "_");
+		} else if (!strcmp(tag, "counter")) {
+			snprintf(buf, sizeof(buf), "%d", counter);
+			append_str(&out, &len, buf);
+		} else if (strchr(tag, '.')) {
+			char *dot = strchr(tag, '.');
+			*dot = '\0';
+			append_str(&out, &len, param_of(p, tag, dot + 1, buf, sizeof(buf)));
+		} else {
+			free(out);
+			perun_error_set(err, PERUN_EINVAL,
+					"profile name template '%s': unknown tag '%%%s%%'", tmpl, tag);
+			return NULL;
+		}
+	}
+	counter++;
+	return out;
+}
+
+int perun_runner_store(struct perun_instance *inst, struct perun_profile *profile,
+		       const char *name, const char *template, char *path_out,
+		       struct perun_error *err)
+{
+	char *base = name ? strdup(name)
+			  : perun_profile_name_dup(
+				    profile,
+				    template ? template
+					     : perun_config_lookup_string(
+						       &inst->config, "format.output_profile_template",
+						       "%collector%-%cmd%-%workload%-%date%"),
+				    err);
+	if (!base)
+		return -err->code;
+	size_t blen = strlen(base);
+	if (blen > 5 && !strcmp(base + blen - 5, ".perf"))
+		base[blen - 5] = '\0';
+	if (strchr(base, '/')) {
+		int rc = perun_error_set(err, PERUN_EINVAL, "profile name '%s' contains '/'", base);
+		free(base);
+		return rc;
+	}
+	char *jobs = perun_instance_path(inst, "jobs");
+	char path[PATH_MAX * 2], file[PATH_MAX];
+	int rc = perun_mkdirs(jobs, 0755, err);
+	/* Never overwrite an earlier profile: name(1).perf, name(2).perf, ... */
+	for (int copy = 0; !rc; copy++) {
+		if (copy)
+			snprintf(file, sizeof(file), "%s(%d).perf", base, copy);
+		else
+			snprintf(file, sizeof(file), "%s.perf", base);
+		snprintf(path, sizeof(path), "%s/%s", jobs, file);
+		if (access(path, F_OK) != 0)
+			break;
+	}
+	free(base);
+	if (!rc)
+		rc = perun_instance_lock(inst, err);
+	if (!rc)
+		rc = perun_profile_save_file(profile, path, err);
+	if (rc)
+		goto out;
+	if (path_out)
+		memcpy(path_out, path, strnlen(path, PATH_MAX - 1) + 1), path_out[PATH_MAX - 1] = '\0';
+
+	json_t *reg = perun_config_lookup(&inst->config, "profiles.register_after_run");
+	const char *origin = perun_profile_origin(profile);
+	struct stat st;
+	stat(path, &st);
+	if (json_is_true(reg) && origin) {
+		char *objects = perun_instance_path(inst, "objects");
+		char sha[PERUN_SHA1_HEX];
+		rc = perun_store_write_profile(objects, profile, sha, err);
+		free(objects);
+		char *index_path = perun_minor_index_path(inst, origin);
+		struct perun_index idx;
+		if (!rc)
+			rc = perun_index_read(index_path, &idx, err);
+		if (!rc) {
+			char dir[PATH_MAX];
+			snprintf(dir, sizeof(dir), "%s/objects/%.2s", inst->dir, origin);
+			struct perun_index_entry e;
+			perun_index_entry_fill(&e, (uint32_t)st.st_mtime, sha, file, profile);
+			perun_index_insert(&idx, &e);
+			rc = perun_mkdirs(dir, 0755, err);
+			if (!rc)
+				rc = perun_index_write(index_path, &idx, err);
+			perun_index_release(&idx);
+		}
+		free(index_path);
+		if (!rc)
+			unlink(path);
+		goto out;
+	}
+	/* Keep the pending index in step, so status need not read the file. */
+	char *index_path = perun_instance_path(inst, "jobs/.index");
+	struct perun_index idx;
+	if (perun_index_read(index_path, &idx, err) == 0) {
+		char sha[PERUN_SHA1_HEX];
+		perun_sha1_hex(path, strlen(path), sha);
+		struct perun_index_entry e;
+		perun_index_entry_fill(&e, (uint32_t)st.st_mtime, sha, file, profile);
+		perun_index_insert(&idx, &e);
+		perun_index_write(index_path, &idx, err);
+		perun_index_release(&idx);
+	}
+	perun_error_clear(err);
+	free(index_path);
+out:
+	free(jobs);
+	return rc;
+}

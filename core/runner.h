@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Running units: a collector's before -> collect -> after phases with
+ * teardown always run (also on a signal), and filing the resulting
+ * profile as a pending profile (or straight into the index when
+ * profiles.register_after_run is set).
+ */
+#ifndef PERUN_CORE_RUNNER_H
+#define PERUN_CORE_RUNNER_H
+
+#include "instance.h"
+#include "plugin_loader.h"
+
+struct perun_job {
+	const char *cmd;
+	const char *args;
+	const char *workload;
+};
+
+/*
+ * Run collector (a loaded collect plugin) with params for job; origin is
+ * the minor version the profile belongs to.  *out is a new profile with
+ * header, collector_info, machine and origin filled in.
+ */
+int perun_runner_collect(const struct perun_loaded_plugin *collector,
+			 const struct perun_params *params,
+			 const struct perun_job *job, const char *origin,
+			 struct perun_profile **out, struct perun_error *err);
+
+/*
+ * Parse a collector's or postprocessor's options: words from the command
+ * line after its name, then YAML/JSON params (may be NULL) for what the
+ * words left unset, then defaults.  *out is owned by the caller.
+ */
+int perun_runner_unit_params(const struct perun_loaded_plugin *unit, int argc,
+			     char **argv, const json_t *yaml_params,
+			     struct perun_params **out, struct perun_error *err);
+
+/*
+ * File profile: name it from template (NULL: format.output_profile_template)
+ * or use name as given, write it to .perun/jobs atomically and register it
+ * in the pending index; with register_after_run also add it to the index
+ * of its origin.  path_out (optional, PATH_MAX) gets where it went.
+ */
+int perun_runner_store(struct perun_instance *inst, struct perun_profile *profile,
+		       const char *name, const char *template, char *path_out,
+		       struct perun_error *err);
+
+/* Expand a profile name template (Perun's tags); caller frees. */
+char *perun_profile_name_dup(const struct perun_profile *profile, const char *tmpl,
+			     struct perun_error *err);
+
+/* Set by the signal handler while a unit runs. */
+extern volatile int perun_runner_interrupted;
+
+#endif

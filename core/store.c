@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <nettle/sha1.h>
+
+#include "store.h"
+
+void perun_sha1_hex(const void *data, size_t len, char out[PERUN_SHA1_HEX])
+{
+	static const char hex[] = "0123456789abcdef";
+	struct sha1_ctx ctx;
+	uint8_t digest[SHA1_DIGEST_SIZE];
+	sha1_init(&ctx);
+	sha1_update(&ctx, len, data);
+	sha1_digest(&ctx, SHA1_DIGEST_SIZE, digest);
+	for (int i = 0; i < SHA1_DIGEST_SIZE; i++) {
+		out[2 * i] = hex[digest[i] >> 4];
+		out[2 * i + 1] = hex[digest[i] & 15];
+	}
+	out[40] = '\0';
+}
+
+int perun_is_sha1(const char *s)
+{
+	size_t n = 0;
+	for (; s[n]; n++)
+		if (!((s[n] >= '0' && s[n] <= '9') || (s[n] >= 'a' && s[n] <= 'f') ||
+		      (s[n] >= 'A' && s[n] <= 'F')))
+			return 0;
+	return n == 40;
+}
+
+void perun_store_object_path(const char *objects_dir, const char *sha,
+			     char *buf, size_t len)
+{
+	snprintf(buf, len, "%s/%.2s/%s", objects_dir, sha, sha + 2);
+}
+
+/* Number of characters (not bytes) of UTF-8 text, as Python's len(). */
+static size_t utf8_length(const char *s, size_t len)
+{
+	size_t chars = 0;
+	for (size_t i = 0; i < len; i++)
+		if (((unsigned char)s[i] & 0xc0) != 0x80)
+			chars++;
+	return chars;
+}
+
+int perun_store_write_profile(const char *objects_dir,
+			      const struct perun_profile *profile,
+			      char sha_out[PERUN_SHA1_HEX], struct perun_error *err)
+{
+	size_t json_len;
+	char *json = perun_profile_dump(profile, PERUN_DUMP_COMPACT, 0, &json_len);
+	if (!json)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	char head[64];
+	int head_len = snprintf(head, sizeof(head), "profile %s %zu",
+				perun_profile_type(profile), utf8_length(json, json_len));
+	size_t payload_len = (size_t)head_len + 1 + json_len;
+	unsigned char *payload = malloc(payload_len);
+	uLongf packed_len = compressBound(payload_len);
+	unsigned char *packed = malloc(packed_len);
+	int rc = 0;
+	if (!payload || !packed) {
+		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		goto out;
+	}
+	memcpy(payload, head, (size_t)head_len + 1);
+	memcpy(payload + head_len + 1, json, json_len);
+	perun_sha1_hex(payload, payload_len, sha_out);
+
+	char path[PATH_MAX], dir[PATH_MAX];
+	perun_store_object_path(objects_dir, sha_out, path, sizeof(path));
+	if (access(path, F_OK) == 0)
+		goto out;
+	snprintf(dir, sizeof(dir), "%s/%.2s", objects_dir, sha_out);
+	rc = perun_mkdirs(dir, 0755, err);
+	if (rc)
+		goto out;
+	/* Python's zlib.compress uses the default level. */
+	if (compress2(packed, &packed_len, payload, payload_len, Z_DEFAULT_COMPRESSION) != Z_OK) {
+		rc = perun_error_set(err, PERUN_EGENERIC, "cannot compress profile object");
+		goto out;
+	}
+	rc = perun_file_write_atomic(path, packed, packed_len, err);
+out:
+	free(json);
+	free(payload);
+	free(packed);
+	return rc;
+}
+
+static int inflate_all(const unsigned char *in, size_t in_len, char **out,
+		       size_t *out_len)
+{
+	z_stream zs = {0};
+	if (inflateInit(&zs) != Z_OK)
+		return -1;
+	size_t alloc = in_len * 4 + 1024, used = 0;
+	char *buf = malloc(alloc);
+	zs.next_in = (unsigned char *)in;
+	zs.avail_in = (uInt)in_len;
+	int zrc;
+	do {
+		if (alloc - used < 1024) {
+			alloc *= 2;
+			char *grown = realloc(buf, alloc);
+			if (!grown) {
+				free(buf);
+				inflateEnd(&zs);
+				return -1;
+			}
+			buf = grown;
+		}
+		zs.next_out = (unsigned char *)buf + used;
+		zs.avail_out = (uInt)(alloc - used - 1);
+		zrc = inflate(&zs, Z_NO_FLUSH);
+		used = alloc - 1 - zs.avail_out;
+	} while (zrc == Z_OK);
+	inflateEnd(&zs);
+	if (zrc != Z_STREAM_END) {
+		free(buf);
+		return -1;
+	}
+	buf[used] = '\0';
+	*out = buf;
+	*out_len = used;
+	return 0;
+}
+
+int perun_store_read_profile(const char *objects_dir, const char *sha,
+			     struct perun_profile **out, struct perun_error *err)
+{
+	char path[PATH_MAX];
+	perun_store_object_path(objects_dir, sha, path, sizeof(path));
+	char *packed = NULL, *payload = NULL;
+	size_t packed_len, payload_len;
+	int rc = perun_file_read(path, &packed, &packed_len, err);
+	if (rc) {
+		if (err && err->code == PERUN_ENOTFOUND)
+			return perun_error_set(err, PERUN_ENOTFOUND,
+					       "profile object %s is missing from the store", sha);
+		return rc;
+	}
+	if (inflate_all((unsigned char *)packed, packed_len, &payload, &payload_len)) {
+		rc = perun_error_set(err, PERUN_EINVAL,
+				     "malformed profile object %s: not zlib data", sha);
+		goto out;
+	}
+	char *nul = memchr(payload, '\0', payload_len);
+	char type[16];
+	size_t size;
+	int consumed = 0;
+	if (!nul || sscanf(payload, "profile %15s %zu%n", type, &size, &consumed) != 2 ||
+	    payload + consumed != nul ||
+	    (strcmp(type, "time") && strcmp(type, "mixed") && strcmp(type, "memory"))) {
+		rc = perun_error_set(err, PERUN_EINVAL,
+				     "malformed profile object %s: bad header", sha);
+		goto out;
+	}
+	const char *body = nul + 1;
+	size_t body_len = payload_len - (size_t)(body - payload);
+	if (utf8_length(body, body_len) != size) {
+		rc = perun_error_set(err, PERUN_EINVAL,
+				     "malformed profile object %s: header says %zu characters, "
+				     "body has %zu", sha, size, utf8_length(body, body_len));
+		goto out;
+	}
+	char name[64];
+	snprintf(name, sizeof(name), "object %.12s", sha);
+	rc = perun_profile_load_buffer(body, body_len, name, out, err);
+out:
+	free(packed);
+	free(payload);
+	return rc;
+}
