@@ -480,7 +480,7 @@ static int emit_scalar(yaml_emitter_t *em, const char *text, size_t len,
 	return yaml_emitter_emit(em, &ev);
 }
 
-static int emit_value(yaml_emitter_t *em, const json_t *value)
+static int emit_value(yaml_emitter_t *em, const json_t *value, int flow)
 {
 	yaml_event_t ev;
 	char num[64];
@@ -489,11 +489,13 @@ static int emit_value(yaml_emitter_t *em, const json_t *value)
 		const char *key;
 		const json_t *item;
 		yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
-						    YAML_BLOCK_MAPPING_STYLE);
+						    flow ? YAML_FLOW_MAPPING_STYLE
+							 : YAML_BLOCK_MAPPING_STYLE);
 		if (!yaml_emitter_emit(em, &ev))
 			return 0;
 		json_object_foreach((json_t *)value, key, item)
-			if (!emit_scalar(em, key, strlen(key), 1) || !emit_value(em, item))
+			if (!emit_scalar(em, key, strlen(key), 1) ||
+			    !emit_value(em, item, flow))
 				return 0;
 		yaml_mapping_end_event_initialize(&ev);
 		return yaml_emitter_emit(em, &ev);
@@ -502,11 +504,12 @@ static int emit_value(yaml_emitter_t *em, const json_t *value)
 		size_t i;
 		const json_t *item;
 		yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
-						     YAML_BLOCK_SEQUENCE_STYLE);
+						     flow ? YAML_FLOW_SEQUENCE_STYLE
+							  : YAML_BLOCK_SEQUENCE_STYLE);
 		if (!yaml_emitter_emit(em, &ev))
 			return 0;
 		json_array_foreach(value, i, item)
-			if (!emit_value(em, item))
+			if (!emit_value(em, item, flow))
 				return 0;
 		yaml_sequence_end_event_initialize(&ev);
 		return yaml_emitter_emit(em, &ev);
@@ -534,8 +537,8 @@ static int yaml_write_handler(void *data, unsigned char *buffer, size_t size)
 	return fwrite(buffer, 1, size, data) == size;
 }
 
-/* Render value as a block-style YAML document into a malloc'd buffer. */
-static int yaml_dump(const json_t *value, char **out, size_t *len,
+/* Render value as a block- or flow-style YAML document, malloc'd. */
+static int yaml_dump(const json_t *value, int flow, char **out, size_t *len,
 		     struct perun_error *err)
 {
 	yaml_emitter_t em;
@@ -559,7 +562,7 @@ static int yaml_dump(const json_t *value, char **out, size_t *len,
 		yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
 		ok = yaml_emitter_emit(&em, &ev);
 	}
-	ok = ok && emit_value(&em, value);
+	ok = ok && emit_value(&em, value, flow);
 	if (ok) {
 		yaml_document_end_event_initialize(&ev, 1);
 		ok = yaml_emitter_emit(&em, &ev);
@@ -587,12 +590,44 @@ int perun_yaml_save_file(const char *path, const json_t *value,
 {
 	char *text = NULL;
 	size_t len = 0;
-	int rc = yaml_dump(value, &text, &len, err);
+	int rc = yaml_dump(value, 0, &text, &len, err);
 	if (rc)
 		return rc;
 	rc = perun_file_write_atomic(path, text, len, err);
 	free(text);
 	return rc;
+}
+
+char *perun_yaml_format_inline(const json_t *value)
+{
+	char num[64];
+	switch (json_typeof(value)) {
+	case JSON_OBJECT:
+	case JSON_ARRAY: {
+		char *text = NULL;
+		size_t len = 0;
+		if (yaml_dump(value, 1, &text, &len, NULL))
+			return NULL;
+		while (len && text[len - 1] == '\n')
+			text[--len] = '\0';
+		return text;
+	}
+	case JSON_STRING:
+		return strdup(json_string_value(value));
+	case JSON_INTEGER:
+		snprintf(num, sizeof(num), "%" JSON_INTEGER_FORMAT, json_integer_value(value));
+		return strdup(num);
+	case JSON_REAL:
+		format_real(json_real_value(value), num, sizeof(num));
+		return strdup(num);
+	case JSON_TRUE:
+		return strdup("true");
+	case JSON_FALSE:
+		return strdup("false");
+	case JSON_NULL:
+		return strdup("null");
+	}
+	return NULL;
 }
 
 /* ---- levels ----------------------------------------------------------- */
@@ -1085,4 +1120,49 @@ out:
 	name_list_release(&cmds);
 	name_list_release(&workloads);
 	return text;
+}
+
+/* ---- editing ---------------------------------------------------------- */
+
+int perun_config_run_editor(const struct perun_config *cfg, const char *path,
+			    struct perun_error *err)
+{
+	const char *editor = getenv("EDITOR");
+	if (!editor || !*editor)
+		editor = perun_config_lookup_string(cfg, "general.editor", "vi");
+	/* Through the shell, like git, so "code --wait" works. */
+	char *script;
+	if (asprintf(&script, "%s \"$@\"", editor) < 0)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	char *argv[] = {"sh", "-c", script, "sh", (char *)path, NULL};
+	extern char **environ;
+	pid_t pid;
+	int status = 0, rc = posix_spawn(&pid, "/bin/sh", NULL, NULL, argv, environ);
+	if (rc) {
+		rc = perun_error_set_errno(err, PERUN_ETOOL, rc, "cannot run editor '%s'", editor);
+		goto out;
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			rc = perun_error_set_errno(err, PERUN_ETOOL, errno,
+						   "cannot wait for editor '%s'", editor);
+			goto out;
+		}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		rc = perun_error_set(err, PERUN_ETOOL, "editor '%s' failed on '%s' (%s %d)",
+				     editor, path,
+				     WIFEXITED(status) ? "exit status" : "signal",
+				     WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+out:
+	free(script);
+	return rc;
+}
+
+/* The file of a level after an edit must still read as configuration. */
+int perun_config_check_file(const char *path, struct perun_error *err)
+{
+	json_t *value = NULL;
+	int rc = load_level(path, &value, err);
+	json_decref(value);
+	return rc;
 }

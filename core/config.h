@@ -58,6 +58,16 @@ int perun_yaml_load_buffer(const char *buf, size_t len, const char *name,
 int perun_yaml_save_file(const char *path, const json_t *value,
 			 struct perun_error *err);
 
+/* One-line text of value: strings as they are, numbers and booleans as
+ * YAML writes them, lists and mappings in YAML flow style.  Caller frees. */
+char *perun_yaml_format_inline(const json_t *value);
+
+/* Run $EDITOR (else general.editor, else vi) on path and wait for it. */
+int perun_config_run_editor(const struct perun_config *cfg, const char *path,
+			    struct perun_error *err);
+/* Check that path reads as a configuration file (a YAML mapping). */
+int perun_config_check_file(const char *path, struct perun_error *err);
+
 /* Write Perun's shared defaults to path (creating its directory). */
 int perun_config_reset_shared(const char *path, struct perun_error *err);
 

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#define _GNU_SOURCE /* asprintf */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -26,32 +27,56 @@ char *perun_instance_path(const struct perun_instance *inst, const char *rel)
 	return path;
 }
 
-int perun_instance_open(struct perun_instance *inst, struct perun_error *err)
+char *perun_instance_locate(const char *start)
 {
-	char cwd[PATH_MAX], probe[PATH_MAX + 16];
+	char dir[PATH_MAX], probe[PATH_MAX + 16];
+	if (snprintf(dir, sizeof(dir), "%s", start) >= (int)sizeof(dir))
+		return NULL;
+	for (;;) {
+		snprintf(probe, sizeof(probe), "%s/.perun", dir[1] ? dir : "");
+		if (is_dir(probe))
+			return strdup(dir);
+		char *slash = strrchr(dir, '/');
+		if (!slash || (slash == dir && !dir[1]))
+			return NULL;
+		if (slash == dir)
+			dir[1] = '\0'; /* up to "/" itself */
+		else
+			*slash = '\0';
+	}
+}
+
+int perun_instance_open_config(struct perun_instance *inst, struct perun_error *err)
+{
+	char cwd[PATH_MAX];
 	memset(inst, 0, sizeof(*inst));
 	inst->lock_fd = -1;
 	if (!getcwd(cwd, sizeof(cwd)))
 		return perun_error_set_errno(err, PERUN_EGENERIC, errno,
 					     "cannot read the current directory");
-	for (;;) {
-		snprintf(probe, sizeof(probe), "%s/.perun", cwd);
-		if (is_dir(probe))
-			break;
-		char *slash = strrchr(cwd, '/');
-		if (!slash || slash == cwd)
-			return perun_error_set(err, PERUN_ENOTFOUND,
-					       "not a perun instance (or any parent up to /): "
-					       "run 'perun init' first");
-		*slash = '\0';
+	inst->root = perun_instance_locate(cwd);
+	if (!inst->root)
+		return perun_error_set(err, PERUN_ENOTFOUND,
+				       "not a perun instance (or any parent up to /): "
+				       "run 'perun init' first");
+	if (asprintf(&inst->dir, "%s/.perun", inst->root[1] ? inst->root : "") < 0) {
+		inst->dir = NULL;
+		perun_instance_close(inst);
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	}
-	inst->root = strdup(cwd);
-	inst->dir = strdup(probe);
 	char *local = perun_instance_path(inst, "local.yml");
 	int rc = perun_config_init(&inst->config, local, err);
 	free(local);
 	if (rc)
-		goto fail;
+		perun_instance_close(inst);
+	return rc;
+}
+
+int perun_instance_open(struct perun_instance *inst, struct perun_error *err)
+{
+	int rc = perun_instance_open_config(inst, err);
+	if (rc)
+		return rc;
 	const char *type = perun_config_lookup_string(&inst->config, "vcs.type", "git");
 	const char *url = perun_config_lookup_string(&inst->config, "vcs.url", "../");
 	char vcs_path[PATH_MAX * 2];
@@ -61,10 +86,7 @@ int perun_instance_open(struct perun_instance *inst, struct perun_error *err)
 		snprintf(vcs_path, sizeof(vcs_path), "%s/%s", inst->dir, url);
 	rc = perun_vcs_open(&inst->vcs, type, vcs_path, err);
 	if (rc)
-		goto fail;
-	return 0;
-fail:
-	perun_instance_close(inst);
+		perun_instance_close(inst);
 	return rc;
 }
 

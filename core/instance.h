@@ -19,6 +19,12 @@ struct perun_instance {
  * (config, and the VCS of vcs.type at vcs.url). */
 int perun_instance_open(struct perun_instance *inst, struct perun_error *err);
 void perun_instance_close(struct perun_instance *inst);
+/* Like perun_instance_open without the VCS (inst->vcs stays empty): for
+ * commands that only need the configuration, e.g. perun config. */
+int perun_instance_open_config(struct perun_instance *inst, struct perun_error *err);
+/* The nearest directory at or above the absolute path start holding a
+ * .perun directory (malloc'd), or NULL. */
+char *perun_instance_locate(const char *start);
 
 /* Path below .perun: perun_instance_path(inst, "jobs") -> malloc'd. */
 char *perun_instance_path(const struct perun_instance *inst, const char *rel);
