@@ -18,7 +18,6 @@ perun_SOURCES = \
 	core/cmd_add.c core/cmd_rm.c core/cmd_status.c core/cmd_log.c \
 	core/cmd_show.c core/cmd_collect.c \
 	core/cmd_init.c core/cmd_config.c \
-	core/cmd_init.c core/cmd_config.c \
 	core/cmd_plugins.c \
 	core/cmd_docs.c
 perun_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(NETTLE_CFLAGS)
