@@ -205,19 +205,19 @@ static int cmd_init_run(const struct perun_command *cmd, struct perun_cli *cli,
 	int reinit = existing && !strcmp(existing, root);
 	if (existing && !reinit)
 		perun_warn("there exists a perun directory at '%s'", existing);
-	rc = make_store(dir, &err);
+	/* The repository first: a rejected --vcs-param leaves no .perun behind. */
+	rc = perun_vcs_create(vcs_type, vcs_path, (const char *const *)words, &err);
+	if (rc)
+		perun_error_prefix(&err, "cannot initialize the %s repository at '%s'",
+				   vcs_type, vcs_path);
+	if (!rc)
+		rc = make_store(dir, &err);
 	if (!rc)
 		rc = write_local_config(root, local, template_name, vcs_type, vcs_url, &err);
 	if (rc == 1) {
 		printf("configuration file '%s' already exists: run 'perun config reset' "
 		       "to reset it\n", local);
 		rc = 0;
-	}
-	if (!rc) {
-		rc = perun_vcs_create(vcs_type, vcs_path, (const char *const *)words, &err);
-		if (rc)
-			perun_error_prefix(&err, "cannot initialize the %s repository at '%s'",
-					   vcs_type, vcs_path);
 	}
 	if (rc) {
 		perun_error_print(&err);
@@ -253,8 +253,9 @@ const struct perun_command perun_cmd_init = {
 	.description =
 		"Creates <path>/.perun (default: the current directory) with objects/,\n"
 		"jobs/, logs/, cache/, stats/, tmp/ and the local configuration\n"
-		"local.yml from a template (kept when it exists), then initializes\n"
-		"the repository of --vcs-type at --vcs-path (default <path>).\n"
+		"local.yml from a template (kept when it exists), after initializing\n"
+		"the repository of --vcs-type at --vcs-path (default <path>; an\n"
+		"existing repository is kept).\n"
 		"Running it again on an instance is safe: nothing is lost.  A\n"
 		"warning is printed when a parent directory already has an instance.",
 	.see_also = "perun-config(1)",
