@@ -1,0 +1,494 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * time - wall, user and system time (and peak memory) of a command.
+ *
+ * Python Perun's time collector runs "time -p <cmd args workload>" through
+ * a subprocess and parses its output.  Here the command is spawned directly
+ * (no shell, no time(1)) and measured with clock_gettime around
+ * spawn..wait and with the rusage wait4 returns, which is both cheaper and
+ * more precise.  The resources are those of Python Perun; see README.md for
+ * the additions (max-rss, exit-code, the total wall time).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <wordexp.h>
+
+#include <perun/perun.h>
+
+extern char **environ;
+
+/* How often a waiting collector looks at ctx->interrupted, in ms. */
+#define INTERRUPT_POLL_MS 100
+
+static const struct perun_option time_options[] = {
+	{"warmup", "w", PERUN_OPTION_INT, "3", NULL, "<int>",
+	 "run the command <int> times before timing it, unrecorded", 0},
+	{"repeat", "r", PERUN_OPTION_INT, "10", NULL, "<int>",
+	 "time the command <int> times", 0},
+	{"ignore-failure", "i", PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	 "record runs that exit non-zero instead of failing", 0},
+	{"output", "o", PERUN_OPTION_CHOICE, "discard", "discard|stderr", NULL,
+	 "where the command's stdout and stderr go", 0},
+	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
+};
+
+struct measurement {
+	double real;       /* seconds, CLOCK_MONOTONIC around spawn..wait */
+	double user;       /* seconds, ru_utime */
+	double sys;        /* seconds, ru_stime */
+	long long max_rss; /* bytes (ru_maxrss is in KiB on Linux) */
+	int exit_code;     /* exit status, or -N when killed by signal N */
+};
+
+struct time_state {
+	wordexp_t words[3]; /* cmd, args and workload split into words */
+	int have_words[3];
+	char **argv;        /* all their words, borrowed from words[] */
+	char *path;         /* argv[0] resolved through $PATH */
+	long long warmup;
+	long long repeat;
+	int ignore_failure;
+	int to_stderr;     /* command output to our stderr, else discarded */
+	struct measurement *runs;
+};
+
+static int interrupted(const struct perun_collect_ctx *ctx)
+{
+	/* Set from the core's signal handler. */
+	return *(const volatile int *)&ctx->interrupted;
+}
+
+static const char *wordexp_problem(int rc)
+{
+	switch (rc) {
+	case WRDE_BADCHAR:
+		return "unquoted |, &, ;, <, >, (, ), { or } (pipes and redirections "
+		       "need an explicit shell, e.g. -c sh -a '-c \"...\"')";
+	case WRDE_CMDSUB:
+		return "command substitution is not allowed";
+	case WRDE_SYNTAX:
+		return "unbalanced quotes";
+	case WRDE_NOSPACE:
+		return "out of memory";
+	default:
+		return "cannot be split into words";
+	}
+}
+
+/*
+ * Split one of cmd/args/workload like a shell would, without running one.
+ * Each gets its own wordexp_t: glibc frees an appended-to one on errors.
+ */
+static int split_words(struct time_state *st, int i, const char *what,
+		       const char *text, struct perun_error *err)
+{
+	if (!text || !*text)
+		return 0;
+	int rc = wordexp(text, &st->words[i], WRDE_NOCMD);
+	/* Only WRDE_NOSPACE may leave a partial result to free. */
+	if (rc == 0 || rc == WRDE_NOSPACE)
+		st->have_words[i] = 1;
+	if (rc == 0)
+		return 0;
+	return perun_error_set(err, PERUN_EINVAL, "cannot split %s '%s': %s", what,
+			       text, wordexp_problem(rc));
+}
+
+static int build_argv(struct time_state *st, const char *cmd,
+		      struct perun_error *err)
+{
+	size_t n = 0;
+	for (int i = 0; i < 3; i++)
+		n += st->have_words[i] ? st->words[i].we_wordc : 0;
+	if (n == 0 || !st->have_words[0] || st->words[0].we_wordc == 0)
+		return perun_error_set(err, PERUN_EINVAL,
+				       "command '%s' expands to nothing", cmd);
+	st->argv = calloc(n + 1, sizeof(*st->argv));
+	if (!st->argv)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	n = 0;
+	for (int i = 0; i < 3; i++)
+		for (size_t k = 0; st->have_words[i] && k < st->words[i].we_wordc; k++)
+			st->argv[n++] = st->words[i].we_wordv[k];
+	return 0;
+}
+
+/* Is path something execve could run? 0, or an errno value. */
+static int executable(const char *path)
+{
+	struct stat sb;
+	if (stat(path, &sb) < 0)
+		return errno;
+	if (!S_ISREG(sb.st_mode))
+		return EACCES;
+	return access(path, X_OK) < 0 ? errno : 0;
+}
+
+/*
+ * Find the program once, as execvp would, instead of searching $PATH in
+ * every timed run: the search would be measured, and where posix_spawn
+ * cannot report a failed exec (e.g. under valgrind) a missing program
+ * would only show as exit status 127.
+ */
+static int resolve_command(struct time_state *st, struct perun_error *err)
+{
+	const char *name = st->argv[0];
+	int first_error = ENOENT;
+	if (strchr(name, '/')) {
+		int e = executable(name);
+		st->path = e ? NULL : strdup(name);
+		first_error = e;
+	} else if (*name) {
+		const char *search = getenv("PATH");
+		char fallback[256];
+		if (!search) {
+			confstr(_CS_PATH, fallback, sizeof(fallback));
+			search = fallback;
+		}
+		for (const char *dir = search; !st->path;) {
+			const char *colon = strchrnul(dir, ':');
+			int len = (int)(colon - dir);
+			char *candidate;
+			/* An empty entry means the current directory. */
+			if (asprintf(&candidate, "%.*s%s%s", len, dir, len ? "/" : "",
+				     name) < 0)
+				return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+			int e = executable(candidate);
+			if (!e)
+				st->path = candidate;
+			else
+				free(candidate);
+			/* Like execvp: report EACCES over ENOENT. */
+			if (e == EACCES)
+				first_error = EACCES;
+			if (!*colon)
+				break;
+			dir = colon + 1;
+		}
+	}
+	if (st->path)
+		return 0;
+	if (first_error == ENOENT || first_error == ENOTDIR)
+		return perun_error_set(err, PERUN_ETOOL, "command '%s' not found", name);
+	return perun_error_set_errno(err, PERUN_ETOOL, first_error,
+				     "cannot run command '%s'", name);
+}
+
+static int time_before(struct perun_collect_ctx *ctx, struct perun_error *err)
+{
+	struct time_state *st = calloc(1, sizeof(*st));
+	if (!st)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	ctx->state = st;
+	st->warmup = perun_params_int(ctx->params, "warmup", 3);
+	st->repeat = perun_params_int(ctx->params, "repeat", 10);
+	st->ignore_failure = perun_params_bool(ctx->params, "ignore-failure", 0);
+	st->to_stderr = !strcmp(perun_params_string(ctx->params, "output", "discard"),
+				"stderr");
+	if (st->warmup < 0)
+		return perun_error_set(err, PERUN_EINVAL,
+				       "option '--warmup' must be 0 or more, not %lld",
+				       st->warmup);
+	if (st->repeat < 1)
+		return perun_error_set(err, PERUN_EINVAL,
+				       "option '--repeat' must be 1 or more, not %lld",
+				       st->repeat);
+	if ((unsigned long long)st->repeat > SIZE_MAX / sizeof(*st->runs))
+		return perun_error_set(err, PERUN_EINVAL,
+				       "option '--repeat' is too large: %lld", st->repeat);
+	if (!ctx->cmd || !*ctx->cmd)
+		return perun_error_set(err, PERUN_EINVAL,
+				       "no command to time (give one with --cmd)");
+
+	int rc = split_words(st, 0, "command", ctx->cmd, err);
+	if (!rc)
+		rc = split_words(st, 1, "arguments", ctx->args, err);
+	if (!rc)
+		rc = split_words(st, 2, "workload", ctx->workload, err);
+	if (!rc)
+		rc = build_argv(st, ctx->cmd, err);
+	if (!rc)
+		rc = resolve_command(st, err);
+	if (rc)
+		return rc;
+	st->runs = calloc((size_t)st->repeat, sizeof(*st->runs));
+	if (!st->runs)
+		return perun_error_set(err, PERUN_EGENERIC,
+				       "out of memory for %lld repetitions", st->repeat);
+	return 0;
+}
+
+static double timespec_diff(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static double timeval_seconds(const struct timeval *tv)
+{
+	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
+}
+
+static void kill_and_reap(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+}
+
+/*
+ * Wait for pid, watching ctx->interrupted.  A pidfd lets us poll with a
+ * timeout without racing SIGCHLD and whatever SA_RESTART choice the core
+ * made for its handlers; the wake-up on exit is immediate, so the timing is
+ * not affected.  Returns 0, or -1 with errno set (EINTR: interrupted).
+ */
+static int wait_child(const struct perun_collect_ctx *ctx, pid_t pid, int *status,
+		      struct rusage *ru)
+{
+	int pidfd = -1;
+#ifdef SYS_pidfd_open
+	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+#endif
+	int rc = 0;
+	for (;;) {
+		if (interrupted(ctx)) {
+			kill_and_reap(pid);
+			errno = EINTR;
+			rc = -1;
+			break;
+		}
+		if (pidfd >= 0) {
+			struct pollfd pfd = {.fd = pidfd, .events = POLLIN};
+			int n = poll(&pfd, 1, INTERRUPT_POLL_MS);
+			if (n == 0 || (n < 0 && errno == EINTR))
+				continue;
+		}
+		pid_t got = wait4(pid, status, 0, ru);
+		if (got == pid)
+			break;
+		if (got < 0 && errno == EINTR)
+			continue;
+		int saved = errno;
+		kill_and_reap(pid);
+		errno = saved;
+		rc = -1;
+		break;
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+	return rc;
+}
+
+/* "repetition 2" or "warm-up run 1", for messages. */
+static void run_name(char *buf, size_t len, int warmup, long long n)
+{
+	snprintf(buf, len, "%s %lld", warmup ? "warm-up run" : "repetition", n);
+}
+
+static int run_once(struct perun_collect_ctx *ctx, struct time_state *st,
+		    int warmup, long long n, struct measurement *m,
+		    struct perun_error *err)
+{
+	posix_spawn_file_actions_t actions;
+	posix_spawnattr_t attr;
+	char name[64];
+	int rc = 0, status = 0, spawn_rc;
+	pid_t pid;
+	struct rusage ru;
+	struct timespec t0, t1;
+
+	run_name(name, sizeof(name), warmup, n);
+	if (posix_spawn_file_actions_init(&actions))
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	if (posix_spawnattr_init(&attr)) {
+		posix_spawn_file_actions_destroy(&actions);
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	}
+	/* The command must not eat perun's input nor write to its stdout. */
+	int fa = posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null",
+						  O_RDONLY, 0);
+	if (st->to_stderr) {
+		fa = fa ? fa : posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO,
+								 STDOUT_FILENO);
+	} else {
+		fa = fa ? fa : posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO,
+								 "/dev/null", O_WRONLY, 0);
+		fa = fa ? fa : posix_spawn_file_actions_addopen(&actions, STDERR_FILENO,
+								 "/dev/null", O_WRONLY, 0);
+	}
+	/* Signals perun ignores or blocks must behave normally in the command. */
+	sigset_t none, defaults;
+	sigemptyset(&none);
+	sigemptyset(&defaults);
+	sigaddset(&defaults, SIGINT);
+	sigaddset(&defaults, SIGTERM);
+	sigaddset(&defaults, SIGQUIT);
+	sigaddset(&defaults, SIGHUP);
+	sigaddset(&defaults, SIGPIPE);
+	sigaddset(&defaults, SIGCHLD);
+	fa = fa ? fa : posix_spawnattr_setsigmask(&attr, &none);
+	fa = fa ? fa : posix_spawnattr_setsigdefault(&attr, &defaults);
+	fa = fa ? fa : posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK |
+							 POSIX_SPAWN_SETSIGDEF);
+	if (fa) {
+		rc = perun_error_set_errno(err, PERUN_EGENERIC, fa,
+					   "cannot prepare to run '%s'", ctx->cmd);
+		goto out;
+	}
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	spawn_rc = posix_spawn(&pid, st->path, &actions, &attr, st->argv, environ);
+	if (spawn_rc) {
+		rc = perun_error_set_errno(err, PERUN_ETOOL, spawn_rc,
+					   "cannot run command '%s'",
+					   st->argv[0]);
+		goto out;
+	}
+	if (wait_child(ctx, pid, &status, &ru) < 0) {
+		if (errno == EINTR)
+			rc = perun_error_set(err, PERUN_EINTR,
+					     "interrupted while running '%s' (%s)",
+					     ctx->cmd, name);
+		else
+			rc = perun_error_set_errno(err, PERUN_EGENERIC, errno,
+						   "cannot wait for '%s'", ctx->cmd);
+		goto out;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+
+	m->real = timespec_diff(&t0, &t1);
+	m->user = timeval_seconds(&ru.ru_utime);
+	m->sys = timeval_seconds(&ru.ru_stime);
+	m->max_rss = (long long)ru.ru_maxrss * 1024;
+	m->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
+	if (st->ignore_failure)
+		goto out;
+	if (WIFSIGNALED(status))
+		rc = perun_error_set(err, PERUN_ETOOL,
+				     "command '%s' was killed by signal %d (%s) in %s",
+				     ctx->cmd, WTERMSIG(status),
+				     strsignal(WTERMSIG(status)), name);
+	else if (m->exit_code != 0)
+		rc = perun_error_set(err, PERUN_ETOOL,
+				     "command '%s' exited with status %d in %s",
+				     ctx->cmd, m->exit_code, name);
+out:
+	posix_spawnattr_destroy(&attr);
+	posix_spawn_file_actions_destroy(&actions);
+	return rc;
+}
+
+static int add_resource(struct perun_collect_ctx *ctx, json_t *resource,
+			struct perun_error *err)
+{
+	if (!resource)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	int rc = perun_profile_add_resource(ctx->profile, resource, err);
+	json_decref(resource);
+	return rc;
+}
+
+static int time_collect(struct perun_collect_ctx *ctx, struct perun_error *err)
+{
+	static const char *const subtypes[] = {"real", "user", "sys"};
+	struct time_state *st = ctx->state;
+	struct measurement scratch;
+	struct timespec t0, t1;
+	char *total = NULL, *rss_uid = NULL;
+	int rc = 0;
+
+	for (long long i = 1; i <= st->warmup; i++) {
+		rc = run_once(ctx, st, 1, i, &scratch, err);
+		if (rc)
+			return rc;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (long long i = 0; i < st->repeat; i++) {
+		rc = run_once(ctx, st, 0, i + 1, &st->runs[i], err);
+		if (rc)
+			return rc;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+
+	/*
+	 * Python Perun reads a "global" collection into resources with the
+	 * persistent key "time" (always "0.0" there, as its collector names the
+	 * total "timestamp"); here it carries the total wall time, in the same
+	 * str(float) form.
+	 */
+	json_t *seconds = json_real(timespec_diff(&t0, &t1));
+	total = seconds ? perun_value_flatten_dup(seconds) : NULL;
+	json_decref(seconds);
+	if (asprintf(&rss_uid, "%s:max-rss", ctx->cmd) < 0)
+		rss_uid = NULL;
+	if (!total || !rss_uid) {
+		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		goto out;
+	}
+	for (long long i = 0; i < st->repeat && !rc; i++) {
+		const struct measurement *m = &st->runs[i];
+		const double values[] = {m->real, m->user, m->sys};
+		for (size_t k = 0; k < 3 && !rc; k++)
+			rc = add_resource(ctx,
+					  json_pack("{s:f, s:s, s:I, s:s, s:s, s:s}",
+						    "amount", values[k], "uid", ctx->cmd,
+						    "order", (json_int_t)(i + 1),
+						    "subtype", subtypes[k], "type", "time",
+						    "time", total),
+					  err);
+		/* Its own uid, so that per-uid averages of time stay times. */
+		if (!rc)
+			rc = add_resource(ctx,
+					  json_pack("{s:I, s:s, s:I, s:s, s:s, s:s, s:i}",
+						    "amount", (json_int_t)m->max_rss,
+						    "uid", rss_uid,
+						    "order", (json_int_t)(i + 1),
+						    "subtype", "max-rss", "type", "memory",
+						    "time", total, "exit-code", m->exit_code),
+					  err);
+	}
+out:
+	free(total);
+	free(rss_uid);
+	return rc;
+}
+
+static void time_teardown(struct perun_collect_ctx *ctx)
+{
+	struct time_state *st = ctx->state;
+	if (!st)
+		return;
+	for (int i = 0; i < 3; i++)
+		if (st->have_words[i])
+			wordfree(&st->words[i]);
+	free(st->argv);
+	free(st->path);
+	free(st->runs);
+	free(st);
+	ctx->state = NULL;
+}
+
+static const struct perun_collect_ops time_ops = {
+	.size = sizeof(struct perun_collect_ops),
+	.before = time_before,
+	.collect = time_collect,
+	.teardown = time_teardown,
+	.profile_type = "time",
+	.default_units = "{\"time\": \"s\", \"memory\": \"B\"}",
+};
+
+PERUN_PLUGIN_DEFINE(time, PERUN_KIND_COLLECT, .version = "1.0",
+		    .summary = "wall, user and system time of a command",
+		    .options = time_options, .ops = &time_ops);
