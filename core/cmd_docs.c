@@ -25,20 +25,23 @@ static int visible(const struct perun_command *cmd)
 
 /*
  * Text in roff: backslashes escaped, a leading '.' or '\'' defused, and
- * dashes that begin a word (options) written as minus signs so that they
- * can be searched for and copied.
+ * the dashes of a word that begins with one (an option) written as minus
+ * signs, so that options can be searched for and copied.
  */
 static void roff_text(FILE *out, const char *s)
 {
-	int line_start = 1;
+	int line_start = 1, in_option = 0;
 	for (const char *p = s; *p; p++) {
 		if (line_start && (*p == '.' || *p == '\''))
 			fputs("\\&", out);
 		line_start = *p == '\n';
+		if (*p == '-' && (p == s || strchr(" \n[(", p[-1])))
+			in_option = 1;
+		else if (strchr(" \n])=,", *p))
+			in_option = 0;
 		if (*p == '\\')
 			fputs("\\e", out);
-		else if (*p == '-' && (p == s || p[-1] == ' ' || p[-1] == '-' ||
-				       p[-1] == '\n' || p[-1] == '[' || p[-1] == '('))
+		else if (*p == '-' && in_option)
 			fputs("\\-", out);
 		else
 			fputc(*p, out);
@@ -429,6 +432,8 @@ static const char bash_driver[] =
 	"\t\t[[ -n $_perun_values ]] && _perun_complete_what \"$_perun_values\" \"${cur#*=}\"\n"
 	"\t\treturn 0\n"
 	"\tfi\n"
+	"\t# After the first positional of such a command, options are the plugin's.\n"
+	"\t[[ $_perun_stop == 1 && $npos -ge 1 && $cur == -* ]] && return 0\n"
 	"\tif [[ -z $dashdash && $cur == -* ]]; then\n"
 	"\t\tCOMPREPLY=($(compgen -W \"$_perun_flags $_perun_valopts\" -- \"$cur\"))\n"
 	"\t\treturn 0\n"

@@ -10,3 +10,6 @@ AM_TESTS_ENVIRONMENT = srcdir='$(abs_top_srcdir)'; export srcdir; \
 SH_LOG_COMPILER = $(SHELL)
 
 EXTRA_DIST += %reldir%/test-lib.sh
+
+TESTS += tests/t0900-docs.sh
+EXTRA_DIST += tests/t0900-docs.sh
