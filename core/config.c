@@ -446,21 +446,34 @@ int perun_yaml_load_file(const char *path, json_t **out, struct perun_error *err
 
 /* ---- YAML emitting ---------------------------------------------------- */
 
-/* Shortest digits that read back as the same double, always float-looking. */
+/*
+ * Like Python's repr(): the shortest digits that read back as the same
+ * double, positional for exponents -4..15, and always float-looking
+ * ("1.0", "1.0e+16") so YAML reads a float back.
+ */
 static void format_real(double v, char *out, size_t size)
 {
-	for (int prec = 1; prec <= 17; prec++) {
-		snprintf(out, size, "%.*g", prec, v);
+	int prec, exponent;
+	for (prec = 1; prec < 17; prec++) {
+		snprintf(out, size, "%.*e", prec - 1, v);
 		if (strtod(out, NULL) == v)
 			break;
+	}
+	snprintf(out, size, "%.*e", prec - 1, v);
+	exponent = atoi(strchr(out, 'e') + 1);
+	if (exponent >= -4 && exponent < 16) {
+		int decimals = prec - 1 - exponent;
+		snprintf(out, size, "%.*f", decimals > 0 ? decimals : 0, v);
+	} else {
+		snprintf(out, size, "%.*g", prec, v);
 	}
 	if (strchr(out, '.'))
 		return;
 	char *e = strchr(out, 'e');
 	if (e) {
-		char exponent[16];
-		snprintf(exponent, sizeof(exponent), "%s", e);
-		snprintf(e, size - (size_t)(e - out), ".0%s", exponent);
+		char tail[16];
+		snprintf(tail, sizeof(tail), "%s", e);
+		snprintf(e, size - (size_t)(e - out), ".0%s", tail);
 	} else {
 		size_t n = strlen(out);
 		snprintf(out + n, size - n, ".0");

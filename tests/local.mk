@@ -11,5 +11,8 @@ SH_LOG_COMPILER = $(SHELL)
 
 EXTRA_DIST += %reldir%/test-lib.sh
 
+TESTS += tests/t0100-init.sh tests/t0200-config.sh
+EXTRA_DIST += tests/t0100-init.sh tests/t0200-config.sh
+
 TESTS += tests/t0900-docs.sh
 EXTRA_DIST += tests/t0900-docs.sh
