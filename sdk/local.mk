@@ -9,7 +9,7 @@ lib_LTLIBRARIES += %reldir%/libperun.la
 	%reldir%/lib/json_python.c \
 	%reldir%/lib/fsutil.c
 %canon_reldir%_libperun_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) -fvisibility=hidden
-%canon_reldir%_libperun_la_LIBADD = $(JANSSON_LIBS)
+%canon_reldir%_libperun_la_LIBADD = $(JANSSON_LIBS) -lm
 # libtool version current:revision:age, independent of the plugin ABI.
 %canon_reldir%_libperun_la_LDFLAGS = -version-info 0:0:0 -no-undefined
 

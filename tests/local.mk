@@ -13,6 +13,20 @@ EXTRA_DIST += %reldir%/test-lib.sh
 
 TESTS += tests/t0100-init.sh tests/t0200-config.sh
 EXTRA_DIST += tests/t0100-init.sh tests/t0200-config.sh
+check_PROGRAMS += tests/config-test
+tests_config_test_SOURCES = tests/config-test.c tests/tap.h core/config.c core/config.h
+tests_config_test_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(YAML_CFLAGS) -I$(top_srcdir)/core
+tests_config_test_LDADD = sdk/libperun.la $(JANSSON_LIBS) $(YAML_LIBS)
+TESTS += tests/config-test
+
+# Helpers the shell tests drive.
+check_PROGRAMS += %reldir%/helpers/profile-tool
+%canon_reldir%_helpers_profile_tool_SOURCES = %reldir%/helpers/profile-tool.c
+%canon_reldir%_helpers_profile_tool_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+%canon_reldir%_helpers_profile_tool_LDADD = sdk/libperun.la $(JANSSON_LIBS)
+
+TESTS += %reldir%/t0300-profile-format.sh
+EXTRA_DIST += %reldir%/t0300-profile-format.sh
 
 TESTS += tests/t0900-docs.sh
 EXTRA_DIST += tests/t0900-docs.sh

@@ -253,6 +253,11 @@ static void dump_value(const json_t *v, int indent, int depth,
 		return;
 	}
 	case JSON_STRING:
+		/* Markers of Python's non-finite numbers (see profile.c). */
+		if (json_string_length(v) > 1 && json_string_value(v)[0] == '\0') {
+			strbuf_addstr(out, json_string_value(v) + 1);
+			return;
+		}
 		dump_string(json_string_value(v), json_string_length(v), out);
 		return;
 	case JSON_INTEGER:

@@ -4,6 +4,7 @@
  * is the JSON tree Python Perun keeps: resources, resource_type_map and
  * models first, then the other keys in the order they came.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -278,11 +279,59 @@ out:
 	return 0;
 }
 
+/*
+ * Python writes NaN, Infinity and -Infinity as bare words, which JSON (and
+ * jansson) do not allow.  Outside strings they become marker strings that
+ * json_python_dump writes back as the same words.
+ */
+static char *quote_non_finite(const char *buf, size_t len, size_t *out_len)
+{
+	static const char *const words[] = {"-Infinity", "Infinity", "NaN"};
+	struct strbuf sb = STRBUF_INIT;
+	int in_string = 0;
+	size_t run = 0;
+	for (size_t i = 0; i < len; i++) {
+		char c = buf[i];
+		if (in_string) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_string = 0;
+			continue;
+		}
+		if (c == '"') {
+			in_string = 1;
+			continue;
+		}
+		for (size_t w = 0; w < 3; w++) {
+			size_t wl = strlen(words[w]);
+			if (len - i >= wl && !memcmp(buf + i, words[w], wl)) {
+				strbuf_add(&sb, buf + run, i - run);
+				strbuf_addstr(&sb, "\"\\u0000");
+				strbuf_addstr(&sb, words[w]);
+				strbuf_addch(&sb, '"');
+				i += wl - 1;
+				run = i + 1;
+				break;
+			}
+		}
+	}
+	if (!sb.buf)
+		return NULL;
+	strbuf_add(&sb, buf + run, len - run);
+	return strbuf_detach(&sb, out_len);
+}
+
 int perun_profile_load_buffer(const char *buf, size_t len, const char *name,
 			      struct perun_profile **out, struct perun_error *err)
 {
 	json_error_t jerr;
-	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+	size_t quoted_len;
+	char *quoted = quote_non_finite(buf, len, &quoted_len);
+	json_t *root = quoted ? json_loadb(quoted, quoted_len,
+					   JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr)
+			      : json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
+	free(quoted);
 	if (!root)
 		return perun_error_set(err, PERUN_EINVAL,
 				       "cannot read profile '%s': line %d: %s", name,
@@ -467,4 +516,25 @@ int perun_profile_add_model(struct perun_profile *p, const json_t *model)
 {
 	json_t *list = json_object_get(p->root, "models");
 	return json_array_append_new(list, json_deep_copy(model));
+}
+
+int perun_json_number(const json_t *v, double *out)
+{
+	if (json_is_number(v)) {
+		*out = json_number_value(v);
+		return 0;
+	}
+	if (json_is_string(v) && json_string_length(v) > 1 && json_string_value(v)[0] == '\0') {
+		const char *word = json_string_value(v) + 1;
+		if (!strcmp(word, "NaN"))
+			*out = NAN;
+		else if (!strcmp(word, "Infinity"))
+			*out = INFINITY;
+		else if (!strcmp(word, "-Infinity"))
+			*out = -INFINITY;
+		else
+			return -1;
+		return 0;
+	}
+	return -1;
 }

@@ -110,6 +110,13 @@ typedef int (*perun_resource_fn)(const json_t *row, void *data);
 PERUN_API int perun_profile_foreach_resource(const struct perun_profile *p,
 					     perun_resource_fn fn, void *data);
 
+/*
+ * The number in v: integers, reals and Python's non-finite values (NaN,
+ * Infinity, -Infinity), which are kept as marker strings because JSON has
+ * no way to hold them.  Returns 0 and sets *out, or -1 for non-numbers.
+ */
+PERUN_API int perun_json_number(const json_t *v, double *out);
+
 /* Is key one of the collectable (column) keys? */
 PERUN_API int perun_profile_key_is_collectable(const char *key);
 

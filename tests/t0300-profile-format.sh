@@ -1,0 +1,115 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Profiles written by Python Perun load, and dump byte-for-byte as Python does.
+. "$srcdir/tests/test-lib.sh"
+
+[ -d "$TESTDATA" ] || test_skip_all "no shared test data at $TESTDATA"
+command -v python3 >/dev/null || test_skip_all "python3 is needed as the reference"
+TOOL="$TEST_BUILDDIR/tests/helpers/profile-tool"
+
+# Python's own serialisation of what Perun's Profile keeps after loading:
+# resources, resource_type_map, models first, then the rest in file order.
+cat >py_dump.py <<'PY'
+import json, sys
+d = json.load(open(sys.argv[2]))
+order = {"resources": {}, "resource_type_map": {}, "models": d.get("models", [])}
+for k, v in d.items():
+    if k not in order:
+        order[k] = v
+    elif k != "models":
+        order[k] = v
+if sys.argv[1] == "compact":
+    sys.stdout.write(json.dumps(order))
+else:
+    import re
+    sys.stdout.write(re.sub(r",\s+(\d+)", r", \1", json.dumps(order, indent=2)))
+PY
+
+for f in $(cd "$TESTDATA" && ls */*.perf); do
+	case "$f" in
+	corrupted_profiles/*|*err-prof-*) continue ;;
+	esac
+	if python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit('global' in d or 'snapshots' in d)" "$TESTDATA/$f"; then
+		test_expect_success "$f dumps as Python dumps it" "
+			python3 py_dump.py compact '$TESTDATA/$f' >expect &&
+			'$TOOL' compact '$TESTDATA/$f' >actual &&
+			test_cmp expect actual &&
+			python3 py_dump.py pending '$TESTDATA/$f' >expect.pending &&
+			'$TOOL' pending '$TESTDATA/$f' >actual.pending &&
+			test_cmp expect.pending actual.pending
+		"
+	fi
+	test_expect_success "$f survives a round trip" "
+		'$TOOL' pending '$TESTDATA/$f' >once.perf &&
+		'$TOOL' pending once.perf >twice.perf &&
+		test_cmp once.perf twice.perf &&
+		test \"\$('$TOOL' count '$TESTDATA/$f')\" = \"\$('$TOOL' count once.perf)\"
+	"
+done
+
+cat >legacy.perf <<'PERF'
+{"header": {"type": "memory", "cmd": "./a", "workload": "", "units": {"memory": "B"}},
+ "collector_info": {"name": "memory", "params": {}}, "postprocessors": [],
+ "snapshots": [
+  {"time": "0.1", "resources": [
+    {"amount": 4, "uid": {"source": "a.c", "function": "main", "line": 3}, "type": "memory", "subtype": "malloc", "address": 10},
+    {"amount": 8, "uid": {"source": "a.c", "function": "main", "line": 3}, "type": "memory", "subtype": "malloc", "address": 20}]},
+  {"time": "0.2", "resources": [
+    {"amount": 16, "uid": {"function": "f", "source": "a.c", "line": 9}, "type": "memory", "subtype": "free", "address": 30}]}]}
+PERF
+
+test_expect_success 'snapshots become flattened resource types with snapshot and time' '
+	"$TOOL" compact legacy.perf >flat.json &&
+	python3 - <<-PY
+	import json
+	d = json.load(open("flat.json"))
+	assert list(d)[:3] == ["resources", "resource_type_map", "models"], list(d)
+	assert d["resources"] == {"a.c:main:3#0": {"amount": [4, 8], "address": [10, 20]},
+	                          "a.c:f:9#0": {"amount": [16], "address": [30]}}, d["resources"]
+	assert d["resource_type_map"]["a.c:main:3#0"] == {"snapshot": 0, "subtype": "malloc", "time": "0.1",
+	    "type": "memory", "uid": {"source": "a.c", "function": "main", "line": 3}}
+	assert list(d["resource_type_map"]["a.c:f:9#0"]) == ["snapshot", "subtype", "time", "type", "uid"]
+	PY
+'
+
+test_expect_success 'floats are written in their shortest form, like repr()' '
+	cat >floats.perf <<-PERF &&
+	{"header": {"type": "time", "cmd": "x", "workload": "", "units": {"time": "s"}},
+	 "collector_info": {"name": "time", "params": {}}, "postprocessors": [], "models": [],
+	 "resources": {"x#0": {"amount": [0.1, 1e-05, 0.0001, 1e16, 1e15, 123456789.125, -2.5e-300, 3.0, 1.7976931348623157e308, 5e-324]}},
+	 "resource_type_map": {"x#0": {"uid": "x", "type": "time", "text": "\u00e9\u4e2d\ud83d\ude00\t\"\\\\"}}}
+	PERF
+	python3 py_dump.py compact floats.perf >expect &&
+	"$TOOL" compact floats.perf >actual &&
+	test_cmp expect actual
+'
+
+for bad in corrupted_profiles/corrupted-global.perf corrupted_profiles/corrupted-snapshots.perf to_add_profiles/err-prof-1-incomplete.perf; do
+	test_expect_success "$bad is refused with a clear error" "
+		test_must_fail '$TOOL' compact '$TESTDATA/$bad' 2>err &&
+		test_grep \"profile.*$(basename $bad)\" err &&
+		test \$(wc -l <err) -eq 1
+	"
+done
+
+test_expect_success 'malformed inputs are refused, one line each' '
+	echo "[1, 2]" >array.perf &&
+	echo "{\"header\": {\"type\": \"cpu\"}}" >type.perf &&
+	echo "{\"header\": {\"type\": \"time\"}, \"resources\": {\"a#0\": {\"amount\": [1, 2], \"order\": [1]}}, \"resource_type_map\": {\"a#0\": {}}}" >ragged.perf &&
+	echo "{\"header\": {\"type\": \"time\"}, \"resources\": {\"a#0\": {\"amount\": [1]}}, \"resource_type_map\": {}}" >nomap.perf &&
+	echo "{\"header\": {\"type\": \"time\"}, \"snapshots\": [{\"resources\": [{\"amount\": 1}]}]}" >nouid.perf &&
+	printf "{\"header\": {\"type\": \"time\"}, \"a\": 1, \"a\": 2}" >dup.perf &&
+	: >empty.perf &&
+	for f in array type ragged nomap nouid dup empty; do
+		test_must_fail "$TOOL" compact $f.perf 2>err.$f &&
+		test $(wc -l <err.$f) -eq 1 || return 1
+	done &&
+	test_grep "not a JSON object" err.array &&
+	test_grep "unknown profile type .cpu." err.type &&
+	test_grep "has 1 values, other keys 2" err.ragged &&
+	test_grep "missing from resource_type_map" err.nomap &&
+	test_grep "resource without .uid." err.nouid &&
+	test_grep "duplicate" err.dup
+'
+
+test_done
