@@ -18,6 +18,11 @@ tests_config_test_SOURCES = tests/config-test.c tests/tap.h core/config.c core/c
 tests_config_test_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(YAML_CFLAGS) -I$(top_srcdir)/core
 tests_config_test_LDADD = sdk/libperun.la $(JANSSON_LIBS) $(YAML_LIBS)
 TESTS += tests/config-test
+check_PROGRAMS += tests/config-test
+tests_config_test_SOURCES = tests/config-test.c tests/tap.h core/config.c core/config.h
+tests_config_test_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(YAML_CFLAGS) -I$(top_srcdir)/core
+tests_config_test_LDADD = sdk/libperun.la $(JANSSON_LIBS) $(YAML_LIBS)
+TESTS += tests/config-test
 
 # Helpers the shell tests drive.
 check_PROGRAMS += %reldir%/helpers/profile-tool
