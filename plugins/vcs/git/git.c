@@ -581,20 +581,25 @@ static int checkout_commit(struct git_state *st, git_commit *c,
 }
 
 /* Like `git checkout rev`: a local branch is checked out as the branch,
- * anything else detaches HEAD. */
+ * HEAD stays as it is, anything else detaches HEAD. */
 static int git_checkout(void *state, const char *rev, struct perun_error *err)
 {
 	struct git_state *st = state;
 	git_reference *branch = NULL;
+	const char *name = NULL;
 	git_commit *c;
 	int rc = resolve_commit(st, rev, &c, err);
 
 	if (rc)
 		return rc;
-	if (rev && git_branch_lookup(&branch, st->repo, rev, GIT_BRANCH_LOCAL))
-		branch = NULL;
-	rc = checkout_commit(st, c, branch ? git_reference_name(branch) : NULL,
-			     rev ? rev : "HEAD", err);
+	if (!rev || !strcmp(rev, "HEAD")) {
+		if (!git_reference_lookup(&branch, st->repo, "HEAD") &&
+		    git_reference_type(branch) == GIT_REFERENCE_SYMBOLIC)
+			name = git_reference_symbolic_target(branch);
+	} else if (!git_branch_lookup(&branch, st->repo, rev, GIT_BRANCH_LOCAL)) {
+		name = git_reference_name(branch);
+	}
+	rc = checkout_commit(st, c, name, rev ? rev : "HEAD", err);
 	git_reference_free(branch);
 	git_commit_free(c);
 	return rc;

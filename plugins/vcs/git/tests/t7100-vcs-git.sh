@@ -341,6 +341,9 @@ test_expect_success 'checkout detaches at a revision, and attaches to a branch' 
 	test_cmp expect actual &&
 	test "$(git symbolic-ref HEAD)" = refs/heads/side &&
 	git diff --quiet side &&
+	"$drv" . checkout HEAD head >actual &&
+	test_cmp expect actual &&
+	test "$(git symbolic-ref HEAD)" = refs/heads/side &&
 	"$drv" . checkout master
 '
 
