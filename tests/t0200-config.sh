@@ -173,6 +173,13 @@ test_expect_success 'the nearest instance is found from a subdirectory' '
 	echo "t.int: 42" >expect && test_cmp expect actual
 '
 
+test_expect_success 'config works without loading the vcs plugin' '
+	cd proj &&
+	PERUN_PLUGIN_PATH="$(pwd)/no-plugins" perun --plugin-path "$(pwd)/no-plugins" \
+		config get vcs.type >actual &&
+	echo "vcs.type: git" >expect && test_cmp expect actual
+'
+
 test_expect_success 'missing keys and bad keys are usage errors' '
 	cd proj &&
 	test_exit_code 2 perun config get no.such.key 2>err &&
