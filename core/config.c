@@ -263,18 +263,26 @@ static int load_scalar(yaml_event_t *ev, json_t **out, struct perun_error *err)
 static int load_node(struct loader *ld, yaml_event_t *ev, int depth, json_t **out,
 		     struct perun_error *err);
 
+/* The next event inside a collection: 1 with an item in *ev, 0 at its end. */
+static int next_item(struct loader *ld, yaml_event_type_t end, yaml_event_t *ev,
+		     struct perun_error *err)
+{
+	int rc = next_event(ld, ev, err);
+	if (rc)
+		return rc;
+	if (ev->type == end) {
+		yaml_event_delete(ev);
+		return 0;
+	}
+	return 1;
+}
+
 static int load_sequence(struct loader *ld, int depth, json_t *seq,
 			 struct perun_error *err)
 {
-	for (;;) {
-		yaml_event_t ev;
-		int rc = next_event(ld, &ev, err);
-		if (rc)
-			return rc;
-		if (ev.type == YAML_SEQUENCE_END_EVENT) {
-			yaml_event_delete(&ev);
-			return 0;
-		}
+	yaml_event_t ev;
+	int rc;
+	while ((rc = next_item(ld, YAML_SEQUENCE_END_EVENT, &ev, err)) > 0) {
 		json_t *item = NULL;
 		rc = load_node(ld, &ev, depth + 1, &item, err);
 		yaml_event_delete(&ev);
@@ -282,20 +290,15 @@ static int load_sequence(struct loader *ld, int depth, json_t *seq,
 			return rc;
 		json_array_append_new(seq, item);
 	}
+	return rc;
 }
 
 static int load_mapping(struct loader *ld, int depth, json_t *map,
 			struct perun_error *err)
 {
-	for (;;) {
-		yaml_event_t ev;
-		int rc = next_event(ld, &ev, err);
-		if (rc)
-			return rc;
-		if (ev.type == YAML_MAPPING_END_EVENT) {
-			yaml_event_delete(&ev);
-			return 0;
-		}
+	yaml_event_t ev;
+	int rc;
+	while ((rc = next_item(ld, YAML_MAPPING_END_EVENT, &ev, err)) > 0) {
 		size_t line = ev.start_mark.line + 1;
 		if (ev.type != YAML_SCALAR_EVENT) {
 			yaml_event_delete(&ev);
@@ -304,28 +307,27 @@ static int load_mapping(struct loader *ld, int depth, json_t *map,
 		}
 		char *key = strndup((const char *)ev.data.scalar.value,
 				    ev.data.scalar.length);
-		remember_anchor(ld, ev.data.scalar.anchor, json_string(key));
+		json_t *key_value = json_string(key);
+		remember_anchor(ld, ev.data.scalar.anchor, key_value);
+		json_decref(key_value);
 		yaml_event_delete(&ev);
-		if (json_object_get(map, key)) {
+		json_t *value = NULL;
+		if (json_object_get(map, key))
 			rc = perun_error_set(err, PERUN_EINVAL, "line %zu: duplicate key '%s'",
 					     line, key);
-			free(key);
-			return rc;
+		else
+			rc = next_event(ld, &ev, err);
+		if (!rc) {
+			rc = load_node(ld, &ev, depth + 1, &value, err);
+			yaml_event_delete(&ev);
 		}
-		rc = next_event(ld, &ev, err);
-		if (rc) {
-			free(key);
-			return rc;
-		}
-		json_t *value = NULL;
-		rc = load_node(ld, &ev, depth + 1, &value, err);
-		yaml_event_delete(&ev);
 		if (!rc)
 			json_object_set_new(map, key, value);
 		free(key);
 		if (rc)
 			return rc;
 	}
+	return rc;
 }
 
 static int load_node(struct loader *ld, yaml_event_t *ev, int depth, json_t **out,
