@@ -87,6 +87,22 @@ static enum scalar_kind classify(const char *s, size_t len)
 	return SCALAR_STRING;
 }
 
+/*
+ * Does s, written plain, read back as this string?  Python Perun reads with
+ * ruamel's YAML 1.2 rules, which also take 1e3 and 0o17 as numbers, so
+ * those are quoted too.
+ */
+static int plain_reads_as_string(const char *s, size_t len)
+{
+	static regex_t re;
+	static int ready;
+	static const char *const yaml12_numbers =
+		"^([-+]?(\\.[0-9_]+|[0-9][0-9_]*(\\.[0-9_]*)?)([eE][-+]?[0-9]+)?"
+		"|[-+]?0o[0-7_]+)$";
+	return len && classify(s, len) == SCALAR_STRING &&
+	       !matches(yaml12_numbers, &re, &ready, s);
+}
+
 /* Copy s without '_' and split off the sign; returns the sign. */
 static int strip_number(const char *s, char *out, size_t size)
 {
@@ -487,7 +503,7 @@ static int emit_scalar(yaml_emitter_t *em, const char *text, size_t len,
 {
 	yaml_event_t ev;
 	/* A string that would read back as another type must be quoted. */
-	int plain_ok = !as_string || (len && classify(text, len) == SCALAR_STRING);
+	int plain_ok = !as_string || plain_reads_as_string(text, len);
 	yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)text, (int)len,
 				     plain_ok, 1,
 				     plain_ok ? YAML_ANY_SCALAR_STYLE
@@ -892,7 +908,7 @@ out:
 /* Names that pass through YAML as the same plain string, else quoted. */
 static void put_scalar(FILE *out, const char *s)
 {
-	int plain = *s && classify(s, strlen(s)) == SCALAR_STRING &&
+	int plain = plain_reads_as_string(s, strlen(s)) &&
 		    strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 			      "0123456789_./+-") == strlen(s) && s[0] != '-';
 	if (plain) {

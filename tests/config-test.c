@@ -80,7 +80,8 @@ static void test_round_trip(void)
 		" \"utf\": \"\\u2503 \\u017e\", \"i\": -7, \"big\": 9223372036854775807,\n"
 		" \"r\": 0.1, \"r2\": 1e+16, \"r3\": 1e-05, \"r4\": 1000.0, \"t\": true,\n"
 		" \"f\": false, \"n\": null, \"list\": [1, [2, []], {}], \"yes\": 1,\n"
-		" \"nested\": {\"a\": {\"b\": [\"x\", {\"c\": null}]}}}";
+		" \"nested\": {\"a\": {\"b\": [\"x\", {\"c\": null}]}},\n"
+		" \"e12\": \"1e3\", \"o12\": \"0o17\", \"z12\": \"08\"}";
 	json_t *value = json_loads(doc, JSON_ALLOW_NUL, NULL), *back = NULL;
 	char *path = path_in_tmp("round.yml");
 	if (!tap_ok(value != NULL, "round-trip fixture parses"))
@@ -94,6 +95,8 @@ static void test_round_trip(void)
 	perun_file_read(path, &text, NULL, &err);
 	tap_ok(text && strstr(text, "looks_int: '42'\n") && strstr(text, "nested:\n  a:\n    b:\n"),
 	       "strings looking like other types are quoted; block style");
+	tap_ok(text && strstr(text, "e12: '1e3'\n") && strstr(text, "o12: '0o17'\n") &&
+	       strstr(text, "z12: '08'\n"), "strings YAML 1.2 takes for numbers are quoted");
 	/* Key order is the order of the file. */
 	const char *first = NULL;
 	void *iter = back ? json_object_iter(back) : NULL;
