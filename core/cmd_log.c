@@ -8,7 +8,6 @@
 #include "commands.h"
 #include "cmd_util.h"
 #include "format.h"
-#include "index.h"
 #include "profiles.h"
 
 /* Per-type profile counts of one minor version, from its index header. */
@@ -34,21 +33,19 @@ struct log_walk {
 static int count_profiles(struct perun_instance *inst, const char *sha,
 			  struct minor_stats *st, struct perun_error *err)
 {
+	struct perun_profile_list tracked;
 	memset(st, 0, sizeof(*st));
-	char *path = perun_minor_index_path(inst, sha);
-	struct perun_index idx;
-	int rc = perun_index_read(path, &idx, err);
-	free(path);
+	int rc = perun_profiles_tracked(inst, sha, &tracked, err);
 	if (rc)
 		return rc;
-	st->all = (long)idx.n;
-	for (size_t i = 0; i < idx.n; i++) {
-		const char *t = idx.entries[i].type ? idx.entries[i].type : "";
+	st->all = (long)tracked.n;
+	for (size_t i = 0; i < tracked.n; i++) {
+		const char *t = tracked.items[i].entry.type;
 		st->memory += !strcmp(t, "memory");
 		st->mixed += !strcmp(t, "mixed");
 		st->time += !strcmp(t, "time");
 	}
-	perun_index_release(&idx);
+	perun_profile_list_release(&tracked);
 	return 0;
 }
 

@@ -18,11 +18,6 @@ tests_config_test_SOURCES = tests/config-test.c tests/tap.h core/config.c core/c
 tests_config_test_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(YAML_CFLAGS) -I$(top_srcdir)/core
 tests_config_test_LDADD = sdk/libperun.la $(JANSSON_LIBS) $(YAML_LIBS)
 TESTS += tests/config-test
-check_PROGRAMS += tests/config-test
-tests_config_test_SOURCES = tests/config-test.c tests/tap.h core/config.c core/config.h
-tests_config_test_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(YAML_CFLAGS) -I$(top_srcdir)/core
-tests_config_test_LDADD = sdk/libperun.la $(JANSSON_LIBS) $(YAML_LIBS)
-TESTS += tests/config-test
 
 # Helpers the shell tests drive.
 check_PROGRAMS += %reldir%/helpers/profile-tool
@@ -35,3 +30,5 @@ EXTRA_DIST += %reldir%/t0300-profile-format.sh
 
 TESTS += tests/t0900-docs.sh
 EXTRA_DIST += tests/t0900-docs.sh
+TESTS += %reldir%/t0400-store.sh
+EXTRA_DIST += %reldir%/t0400-store.sh %reldir%/helpers/pidx.py
