@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <dirent.h>
+#include <dlfcn.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <errno.h>
@@ -266,7 +267,15 @@ struct perun_loaded_plugin *perun_plugin_open_file(const char *path,
 	lt_dlhandle handle = lt_dlopenadvise(path, advise);
 	lt_dladvise_destroy(&advise);
 	if (!handle) {
+		/* libltdl reports any failure as "file not found", yet the
+		 * file is there: ask dlopen for the real reason (a missing
+		 * library, an undefined symbol, a foreign architecture). */
 		const char *why = lt_dlerror();
+		void *probe = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
+		if (probe)
+			dlclose(probe);
+		else
+			why = dlerror();
 		reject(e, "cannot load: %s (missing dependency? try 'ldd %s')",
 		       why ? why : "unknown error", path);
 		return e;

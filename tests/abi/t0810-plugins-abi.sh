@@ -1,0 +1,172 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The plugin ABI: the frozen ABI 1.0 plugin keeps loading and working, and
+# every broken plugin is listed as REJECTED with the loader's exact
+# message, in text, in "plugins inspect" and in JSON.
+. "$srcdir/tests/test-lib.sh"
+
+LIBS="$TEST_BUILDDIR/tests/abi/.libs"
+HEADER="$TEST_SRCDIR/sdk/include/perun/plugin.h"
+MAJOR=$(sed -n 's/^#define PERUN_PLUGIN_ABI_MAJOR \([0-9]*\)$/\1/p' "$HEADER")
+MINOR=$(sed -n 's/^#define PERUN_PLUGIN_ABI_MINOR \([0-9]*\)$/\1/p' "$HEADER")
+PTR=$(($(getconf LONG_BIT) / 8))
+# sizeof(struct perun_plugin) in ABI 1.0: five 32-bit fields, five pointers.
+DESC_1_0_SIZE=$((16 + 5 * PTR))
+PROFILE="$TESTDATA/full_profiles/prof-1-time-2017-03-19-19-17-36.perf"
+
+# stage <dir> <kind> <built plugin> [<installed name>]: a plugin directory
+# holding only this plugin, as the search path expects it.
+stage() {
+	mkdir -p "$1/$2" &&
+	cp "$LIBS/$3.so" "$1/$2/${4:-$3}.so"
+}
+
+# expect_rejected <dir> <kind> <name> <message after "plugin '..' (path): ">
+expect_rejected() {
+	dir=$PWD/$1 kind=$2 name=$3
+	msg="plugin '$name' ($dir/$kind/$name.so): $4"
+	perun --plugin-path "$dir" plugins list >list &&
+	printf '%-12s %-22s REJECTED: %s\n' "$kind" "$name" "$msg" >expect &&
+	test_cmp expect list &&
+	perun --plugin-path "$dir" plugins inspect "$name" >inspect &&
+	printf 'name:    %s\nkind:    %s\npath:    %s\nstatus:  rejected\nerror:   %s\n' \
+		"$name" "$kind" "$dir/$kind/$name.so" "$msg" >expect &&
+	test_cmp expect inspect &&
+	perun --plugin-path "$dir" plugins list --format json >json &&
+	jq -r --arg n "$name" '.plugins[] | select(.name == $n) | .status, .error' json >actual &&
+	printf 'rejected\n%s\n' "$msg" >expect &&
+	test_cmp expect actual
+}
+
+test_expect_success 'the loader test plugins were built' '
+	for p in abi_1_0 bad_magic abi_major_next abi_minor_next name_mismatch \
+		no_show small_size unknown_kind no_describe dup_view dup_collect \
+		missing_dep undefined_symbol; do
+		test -f "$LIBS/$p.so" || { echo "missing $LIBS/$p.so"; return 1; }
+	done &&
+	test -n "$MAJOR" && test -n "$MINOR"
+'
+
+test_expect_success 'the frozen ABI 1.0 plugin loads' '
+	stage abi10 view abi_1_0 &&
+	perun --plugin-path "$PWD/abi10" plugins list --format json >json &&
+	jq -r ".plugins[] | [.name, .kind, .status, .abi] | @tsv" json >actual &&
+	printf "abi_1_0\tview\tok\t1.0\n" >expect &&
+	test_cmp expect actual &&
+	perun --plugin-path "$PWD/abi10" plugins inspect abi_1_0 >inspect &&
+	test_grep "^abi:     1.0 (core $MAJOR.$MINOR)$" inspect &&
+	test_grep -e "^  --greeting, -g  string  what to print after the counts (default: hello from 1.0)$" inspect
+'
+
+test_expect_success 'the frozen ABI 1.0 plugin runs: options, profile, extra words' '
+	perun --plugin-path "$PWD/abi10" show "$PROFILE" abi_1_0 >out &&
+	test_grep -E "^abi_1_0: time profile, [1-9][0-9]* resources, 0 extra words, hello from 1.0$" out &&
+	perun --plugin-path "$PWD/abi10" show "$PROFILE" abi_1_0 -g hi word >out &&
+	test_grep -E "^abi_1_0: time profile, [1-9][0-9]* resources, 1 extra words, hi$" out
+'
+
+test_expect_success 'wrong magic' '
+	stage magic view bad_magic &&
+	expect_rejected magic view bad_magic \
+		"bad magic 0xdeadbeef (expected 0x4e524550); not a perun plugin"
+'
+
+test_expect_success 'ABI major + 1' '
+	stage major view abi_major_next &&
+	expect_rejected major view abi_major_next \
+		"ABI $((MAJOR + 1)).$MINOR not supported (core provides $MAJOR.$MINOR); rebuild it against perun ABI $MAJOR.x"
+'
+
+test_expect_success 'ABI minor + 1 (newer than the core)' '
+	stage minor view abi_minor_next &&
+	expect_rejected minor view abi_minor_next \
+		"ABI $MAJOR.$((MINOR + 1)) is newer than the core'\''s $MAJOR.$MINOR; upgrade perun or rebuild the plugin"
+'
+
+test_expect_success 'descriptor size below the ABI 1.0 size' '
+	stage size view small_size &&
+	expect_rejected size view small_size \
+		"descriptor size 16 is smaller than the ABI $MAJOR.0 size $DESC_1_0_SIZE"
+'
+
+test_expect_success 'unknown kind' '
+	stage kind view unknown_kind &&
+	expect_rejected kind view unknown_kind "unknown plugin kind 99"
+'
+
+test_expect_success 'a plugin in the directory of another kind' '
+	stage wrongdir collect abi_1_0 &&
+	expect_rejected wrongdir collect abi_1_0 \
+		"is a view plugin but lies in a '\''collect'\'' directory"
+'
+
+test_expect_success 'descriptor name differs from the file name' '
+	stage name view name_mismatch &&
+	expect_rejected name view name_mismatch \
+		"descriptor names itself '\''other_name'\''; the file must be named after the plugin"
+'
+
+test_expect_success 'a view without its required show operation' '
+	stage noshow view no_show &&
+	expect_rejected noshow view no_show \
+		"view plugin lacks required operation '\''show'\''"
+'
+
+test_expect_success 'a shared object without the describe symbol' '
+	stage nosym view no_describe &&
+	expect_rejected nosym view no_describe \
+		"no symbol '\''perun_plugin_no_describe_describe'\''; not a perun plugin, or built under another name"
+'
+
+test_expect_success 'a plugin whose library is missing (dlopen fails)' '
+	stage nodep view missing_dep &&
+	expect_rejected nodep view missing_dep \
+		"cannot load: libperun-abi-test-gone.so.0: cannot open shared object file: No such file or directory (missing dependency? try '\''ldd $PWD/nodep/view/missing_dep.so'\'')"
+'
+
+test_expect_success 'the same name in two kind directories: the second is rejected' '
+	stage dup collect dup_collect dup &&
+	stage dup view dup_view dup &&
+	perun --plugin-path "$PWD/dup" plugins list >list &&
+	{
+		printf "%-12s %-22s %-8s %s\n" collect dup 0 "loader test plugin dup_collect" &&
+		printf "%-12s %-22s REJECTED: %s\n" view dup \
+			"plugin '\''dup'\'' ($PWD/dup/view/dup.so): duplicate of collect plugin $PWD/dup/collect/dup.so"
+	} >expect &&
+	test_cmp expect list &&
+	perun --plugin-path "$PWD/dup" plugins list --format json >json &&
+	jq -r ".plugins[] | [.kind, .status] | @tsv" json >actual &&
+	printf "collect\tok\nview\trejected\n" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'an unresolved symbol loads lazily but not with LD_BIND_NOW=1' '
+	stage undef view undefined_symbol &&
+	perun --plugin-path "$PWD/undef" plugins list --format json >json &&
+	jq -r ".plugins[].status" json >actual &&
+	echo ok >expect &&
+	test_cmp expect actual &&
+	LD_BIND_NOW=1 && export LD_BIND_NOW &&
+	expect_rejected undef view undefined_symbol \
+		"cannot load: $PWD/undef/view/undefined_symbol.so: undefined symbol: abi_test_undefined_function (missing dependency? try '\''ldd $PWD/undef/view/undefined_symbol.so'\'')"
+'
+
+test_expect_success 'using a rejected view fails with its message, exit 2' '
+	test_exit_code 2 perun --plugin-path "$PWD/magic" show "$PROFILE" bad_magic 2>err &&
+	echo "perun: plugin '\''bad_magic'\'' ($PWD/magic/view/bad_magic.so): bad magic 0xdeadbeef (expected 0x4e524550); not a perun plugin" >expect &&
+	test_cmp expect err
+'
+
+test_expect_success 'a rejected plugin does not hide the good ones' '
+	stage mixed view abi_1_0 &&
+	stage mixed view bad_magic &&
+	stage mixed view no_show &&
+	perun --plugin-path "$PWD/mixed" plugins list --format json >json &&
+	jq -r ".plugins[] | [.name, .status] | @tsv" json >actual &&
+	printf "abi_1_0\tok\nbad_magic\trejected\nno_show\trejected\n" >expect &&
+	test_cmp expect actual &&
+	perun --plugin-path "$PWD/mixed" show "$PROFILE" abi_1_0 >out &&
+	test_grep "^abi_1_0: " out
+'
+
+test_done
