@@ -196,11 +196,11 @@ static int cmd_init_run(const struct perun_command *cmd, struct perun_cli *cli,
 	words = vcs_words(params);
 	if (!root || !vcs_path || !words ||
 	    asprintf(&dir, "%s/.perun", root[1] ? root : "") < 0 ||
-	    asprintf(&local, "%s/local.yml", dir) < 0) {
+	    asprintf(&local, "%s/local.yml", dir) < 0 ||
+	    !(vcs_url = relative_path(dir, vcs_path))) {
 		rc = perun_fail(PERUN_EXIT_FAILURE, "out of memory");
 		goto out;
 	}
-	vcs_url = relative_path(dir, vcs_path);
 	existing = perun_instance_locate(root);
 	int reinit = existing && !strcmp(existing, root);
 	if (existing && !reinit)
