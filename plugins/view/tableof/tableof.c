@@ -201,9 +201,19 @@ static int uid_key_cmp(const void *pa, const void *pb)
 	return a->pos < b->pos ? -1 : a->pos > b->pos;
 }
 
+/* A number, including the NaN/Infinity markers of loaded profiles. */
+static int cell_number(const json_t *v, double *out)
+{
+	double unused;
+	return v && perun_json_number(v, out ? out : &unused) == 0;
+}
+
 /* Text of a flattened value as Python's str() gives it. */
 static char *value_text(const json_t *value)
 {
+	double d;
+	if (cell_number(value, &d) && !isfinite(d))
+		return strdup(isnan(d) ? "nan" : d > 0 ? "inf" : "-inf");
 	return perun_value_flatten_dup(value);
 }
 
@@ -443,21 +453,17 @@ static int choose_columns(struct table *t, const struct perun_params *params,
 	return 0;
 }
 
-static int is_number(const json_t *v)
-{
-	return json_is_integer(v) || json_is_real(v);
-}
-
 /* Does a cell equal a --filter-by value?  Numbers compare as numbers. */
 static int cell_matches(const json_t *cell, const char *wanted)
 {
 	if (!cell)
 		return 0;
-	if (is_number(cell)) {
+	double d;
+	if (cell_number(cell, &d)) {
 		char *end;
 		errno = 0;
 		double w = strtod(wanted, &end);
-		return *wanted && !*end && !errno && w == json_number_value(cell);
+		return *wanted && !*end && !errno && w == d;
 	}
 	char *text = value_text(cell);
 	int same = text && !strcmp(text, wanted);
@@ -525,8 +531,14 @@ static int sort_cmp(const void *pa, const void *pb, void *numeric)
 	if (a->cell) {
 		int c;
 		if (sort_numeric) {
-			double x = json_number_value(a->cell), y = json_number_value(b->cell);
-			c = x < y ? -1 : x > y;
+			double x = 0, y = 0;
+			cell_number(a->cell, &x);
+			cell_number(b->cell, &y);
+			/* NaN sorts last, as pandas puts it. */
+			if (isnan(x) || isnan(y))
+				c = isnan(x) - isnan(y);
+			else
+				c = x < y ? -1 : x > y;
 		} else {
 			c = strcmp(a->text ? a->text : "", b->text ? b->text : "");
 		}
@@ -551,7 +563,7 @@ static int apply_sort(struct table *t, const char *key, struct perun_error *err)
 		e[i].row = json_array_get(t->rows, i);
 		e[i].cell = json_object_get(e[i].row, key);
 		e[i].pos = i;
-		if (e[i].cell && !is_number(e[i].cell))
+		if (e[i].cell && !cell_number(e[i].cell, NULL))
 			sort_numeric = 0;
 	}
 	for (size_t i = 0; !sort_numeric && i < n; i++)
@@ -1085,8 +1097,8 @@ static char *render_csv(const struct table *t)
 
 static void add_json_value(struct buf *b, const json_t *v)
 {
-	if (!v || json_is_null(v) ||
-	    (json_is_real(v) && !isfinite(json_real_value(v)))) {
+	double d;
+	if (!v || json_is_null(v) || (cell_number(v, &d) && !isfinite(d))) {
 		buf_str(b, "null");
 	} else if (json_is_string(v)) {
 		char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_ENSURE_ASCII);
