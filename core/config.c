@@ -772,12 +772,20 @@ int perun_config_init(struct perun_config *cfg, const char *local_path,
 		rc = -err->code;
 		goto out;
 	}
-	if (access(cfg->path[PERUN_CONFIG_SHARED], F_OK) != 0) {
-		rc = perun_config_reset_shared(cfg->path[PERUN_CONFIG_SHARED], err);
-		if (rc)
-			goto out;
+	/*
+	 * A missing shared file is created with the defaults; where it cannot
+	 * be (a read-only home), the defaults serve from memory and only
+	 * saving to it fails.
+	 */
+	if (access(cfg->path[PERUN_CONFIG_SHARED], F_OK) != 0 &&
+	    perun_config_reset_shared(cfg->path[PERUN_CONFIG_SHARED], err) != 0) {
+		perun_error_clear(err);
+		rc = yaml_load(shared_defaults, sizeof(shared_defaults) - 1,
+			       &cfg->level[PERUN_CONFIG_SHARED], err);
+	} else {
+		rc = load_level(cfg->path[PERUN_CONFIG_SHARED],
+				&cfg->level[PERUN_CONFIG_SHARED], err);
 	}
-	rc = load_level(cfg->path[PERUN_CONFIG_SHARED], &cfg->level[PERUN_CONFIG_SHARED], err);
 	if (rc || !local_path)
 		goto out;
 	cfg->path[PERUN_CONFIG_LOCAL] = strdup(local_path);

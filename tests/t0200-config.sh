@@ -43,6 +43,15 @@ test_expect_success 'shared.yml follows XDG_CONFIG_HOME without PERUN_CONFIG_DIR
 	test -f home2/.config/perun/shared.yml
 '
 
+test_expect_success 'an unwritable shared location serves the defaults from memory' '
+	echo file >not-a-dir &&
+	PERUN_CONFIG_DIR="$(pwd)/not-a-dir/perun" perun config get general.editor >actual &&
+	echo "general.editor: vim" >expect && test_cmp expect actual &&
+	test_exit_code 3 env PERUN_CONFIG_DIR="$(pwd)/not-a-dir/perun" \
+		perun config --shared set general.editor nano 2>err &&
+	test_grep "cannot .*not-a-dir/perun/shared.yml" err
+'
+
 test_expect_success 'outside an instance: nearest get reads shared, local operations fail' '
 	mkdir outside && cd outside &&
 	perun config get general.editor >actual &&
