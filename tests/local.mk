@@ -32,3 +32,9 @@ TESTS += tests/t0900-docs.sh
 EXTRA_DIST += tests/t0900-docs.sh
 TESTS += %reldir%/t0400-store.sh
 EXTRA_DIST += %reldir%/t0400-store.sh %reldir%/helpers/pidx.py
+
+# The standalone plugin template, built against the installed SDK.
+TESTS += tests/t0950-sdk-out-of-tree.sh
+EXTRA_DIST += tests/t0950-sdk-out-of-tree.sh templates/standalone
+TESTS += %reldir%/t0410-store-crash-safety.sh
+EXTRA_DIST += %reldir%/t0410-store-crash-safety.sh
