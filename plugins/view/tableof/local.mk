@@ -6,13 +6,6 @@ plugin_view_LTLIBRARIES += %reldir%/tableof.la
 %canon_reldir%_tableof_la_LDFLAGS = $(PERUN_PLUGIN_LDFLAGS)
 %canon_reldir%_tableof_la_LIBADD = $(PERUN_PLUGIN_LIBADD) -lm
 
-# The plugin's source behind the core's option parser, for the table tests.
-check_PROGRAMS += %reldir%/tests/tableof-driver
-%canon_reldir%_tests_tableof_driver_SOURCES = %reldir%/tests/tableof-driver.c \
-	%reldir%/tableof.c core/options.c
-%canon_reldir%_tests_tableof_driver_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
-%canon_reldir%_tests_tableof_driver_LDADD = $(top_builddir)/sdk/libperun.la \
-	$(JANSSON_LIBS) -lm
 TESTS += %reldir%/tests/t5100-tableof-tables.sh
 endif
 EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md \

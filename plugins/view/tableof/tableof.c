@@ -1185,21 +1185,21 @@ static int tableof_show(struct perun_view_ctx *ctx, struct perun_error *err)
 
 	if (ctx->argc < 1)
 		return perun_error_set(err, PERUN_EINVAL,
-				       "tableof: say what to show: resources or models");
+				       "say what to show: resources or models");
 	const char *what = ctx->argv[0];
 	int is_resources = !strcmp(what, "resources");
 	if (!is_resources && strcmp(what, "models"))
 		return perun_error_set(err, PERUN_EINVAL,
-				       "tableof: unknown table '%s' (choose from resources, models)",
+				       "unknown table '%s' (choose from resources, models)",
 				       what);
 	if (ctx->argc > 1)
 		return perun_error_set(err, PERUN_EINVAL,
-				       "tableof: unexpected argument '%s'", ctx->argv[1]);
+				       "unexpected argument '%s'", ctx->argv[1]);
 	int to_file = perun_params_bool(params, "to-file", 0) ||
 		      perun_params_has(params, "output-file");
 	if (to_file && perun_params_bool(params, "to-stdout", 0))
 		return perun_error_set(err, PERUN_EINVAL,
-				       "tableof: '--to-stdout' excludes '--to-file' and "
+				       "'--to-stdout' excludes '--to-file' and "
 				       "'--output-file'");
 
 	t.rows = json_array();
@@ -1276,7 +1276,7 @@ static int tableof_show(struct perun_view_ctx *ctx, struct perun_error *err)
 			rc = perun_file_write_atomic(path, text, len, err);
 	} else if (fwrite(text, 1, len, ctx->out) != len || fflush(ctx->out)) {
 		rc = perun_error_set_errno(err, PERUN_EGENERIC, errno,
-					   "tableof: cannot write the table");
+					   "cannot write the table");
 	}
 out:
 	free(text);

@@ -1,12 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The tableof view on Python Perun's profiles: every line of "cases" against
-# its expected output (made by an independent oracle, see
+# perun show <profile> tableof on Python Perun's profiles: every line of
+# "cases" against its expected output (made by an independent oracle, see
 # regen-expected.sh), then the error paths and file output.
 . "$srcdir/tests/test-lib.sh"
 
 here="$TEST_SRCDIR/plugins/view/tableof/tests"
-driver="$TEST_BUILDDIR/plugins/view/tableof/tests/tableof-driver"
+show() {
+	profile=$1
+	shift
+	perun show "$profile" tableof "$@"
+}
 models="$TESTDATA/postprocess_profiles/complexity-models.perf"
 timeprof="$TESTDATA/full_profiles/prof-1-time-2017-03-19-19-17-36.perf"
 
@@ -16,82 +20,83 @@ while read -r name profile words; do
 	case $name in '#'*|'') continue ;; esac
 	# shellcheck disable=SC2086 # the words are meant to split
 	test_expect_success "table $name" '
-		"$driver" "$TESTDATA/$profile" $words </dev/null >actual 2>err &&
+		show "$TESTDATA/$profile" $words </dev/null >actual 2>err &&
 		test_cmp "$here/expected/$name" actual &&
 		test_cmp /dev/null err
 	'
 done <"$here/cases"
 
+q="'"
 models_fields="coeffs, coeffs:b0, coeffs:b1, coeffs:b2, method, model, r_square, uid, x_end, x_start"
 
 test_expect_success 'an unknown header is named with the valid ones' '
-	test_exit_code 2 "$driver" "$models" models -h non-existant -h model >out 2>err &&
+	test_exit_code 2 show "$models" models -h non-existant -h model >out 2>err &&
 	test_cmp /dev/null out &&
-	echo "perun: invalid choice for table header: non-existant (choose from $models_fields)" >expect &&
+	echo "perun: view ${q}tableof$q: invalid choice for table header: non-existant (choose from $models_fields)" >expect &&
 	test_cmp expect err
 '
 
 test_expect_success 'an unknown sort key is named with the valid ones' '
-	test_exit_code 2 "$driver" "$models" models --sort-by class >out 2>err &&
+	test_exit_code 2 show "$models" models --sort-by class >out 2>err &&
 	test_cmp /dev/null out &&
-	echo "perun: invalid key choice for sorting the table: class (choose from $models_fields)" >expect &&
+	echo "perun: view ${q}tableof$q: invalid key choice for sorting the table: class (choose from $models_fields)" >expect &&
 	test_cmp expect err
 '
 
 test_expect_success 'an unknown filter key is named with the valid ones' '
-	test_exit_code 2 "$driver" "$timeprof" resources -f class linear >out 2>err &&
-	echo "perun: invalid key choice for filtering: class (choose from amount, snapshots, time, type, uid)" >expect &&
+	test_exit_code 2 show "$timeprof" resources -f class linear >out 2>err &&
+	echo "perun: view ${q}tableof$q: invalid key choice for filtering: class (choose from amount, snapshots, time, type, uid)" >expect &&
 	test_cmp expect err
 '
 
 test_expect_success 'keys of an empty table: nothing to choose from' '
-	test_exit_code 2 "$driver" "$timeprof" models -h uid 2>err &&
-	echo "perun: invalid choice for table header: uid (choose from nothing: the table is empty)" >expect &&
+	test_exit_code 2 show "$timeprof" models -h uid 2>err &&
+	echo "perun: view ${q}tableof$q: invalid choice for table header: uid (choose from nothing: the table is empty)" >expect &&
 	test_cmp expect err
 '
 
 test_expect_success 'resources or models must be said' '
-	test_exit_code 2 "$driver" "$models" 2>err &&
-	echo "perun: tableof: say what to show: resources or models" >expect &&
+	test_exit_code 2 show "$models" 2>err &&
+	echo "perun: view ${q}tableof$q: say what to show: resources or models" >expect &&
 	test_cmp expect err &&
-	test_exit_code 2 "$driver" "$models" snapshots 2>err &&
-	echo "perun: tableof: unknown table '"'"'snapshots'"'"' (choose from resources, models)" >expect &&
+	test_exit_code 2 show "$models" snapshots 2>err &&
+	echo "perun: view ${q}tableof$q: unknown table ${q}snapshots$q (choose from resources, models)" >expect &&
 	test_cmp expect err &&
-	test_exit_code 2 "$driver" "$models" models resources 2>err &&
-	echo "perun: tableof: unexpected argument '"'"'resources'"'"'" >expect &&
+	test_exit_code 2 show "$models" models resources 2>err &&
+	echo "perun: view ${q}tableof$q: unexpected argument ${q}resources$q" >expect &&
 	test_cmp expect err
 '
 
 test_expect_success 'bad option values are refused by the declared options' '
-	test_exit_code 2 "$driver" "$models" --format html models 2>err &&
-	test_grep "option '"'"'--format'"'"' takes one of simple|plain|csv" err &&
-	test_exit_code 2 "$driver" "$models" models --filter-by model 2>err &&
-	echo "perun: option '"'"'--filter-by'"'"' needs two values" >expect &&
+	test_exit_code 2 show "$models" --format html models 2>err &&
+	test_grep "option $q--format$q takes one of simple|plain|csv" err &&
+	test_exit_code 2 show "$models" models --filter-by model 2>err &&
+	echo "perun: view ${q}tableof$q: option $q--filter-by$q needs two values" >expect &&
 	test_cmp expect err
 '
 
 test_expect_success '--output-file writes the table there, nothing to stdout' '
-	"$driver" "$models" --output-file table.txt models -h uid -h model -h coeffs >out &&
+	show "$models" --output-file table.txt models -h uid -h model -h coeffs >out &&
 	test_cmp /dev/null out &&
 	test_cmp "$here/expected/models-pruned" table.txt
 '
 
 test_expect_success '--to-file names the file after the profile' '
 	mkdir named && (cd named &&
-	"$driver" "$timeprof" -tf resources >out &&
+	show "$timeprof" -tf resources >out &&
 	test_cmp /dev/null out &&
 	test_cmp "$here/expected/time-simple" "resources_of_time-[echo]-[world]")
 '
 
 test_expect_success '--to-stdout and --output-file exclude each other' '
-	test_exit_code 2 "$driver" "$models" -ts -of x models 2>err &&
-	echo "perun: tableof: '"'"'--to-stdout'"'"' excludes '"'"'--to-file'"'"' and '"'"'--output-file'"'"'" >expect &&
+	test_exit_code 2 show "$models" -ts -of x models 2>err &&
+	echo "perun: view ${q}tableof$q: $q--to-stdout$q excludes $q--to-file$q and $q--output-file$q" >expect &&
 	test_cmp expect err &&
 	! test -e x
 '
 
 test_expect_success 'an unwritable output file is an error naming it' '
-	test_must_fail "$driver" "$models" -of no/such/dir/t.txt models 2>err &&
+	test_must_fail show "$models" -of no/such/dir/t.txt models 2>err &&
 	test_grep "no/such/dir" err
 '
 
