@@ -1,0 +1,160 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The installed SDK works for an out-of-tree plugin: perun is configured
+# and installed into a prefix in the trash directory, the standalone
+# template is instantiated, built with autoreconf/configure/make against
+# that prefix, installed into the per-user plugin directory, and the
+# INSTALLED perun finds it and shows a profile with it.
+. "$srcdir/tests/test-lib.sh"
+
+for tool in autoreconf make pkg-config cc; do
+	command -v $tool >/dev/null 2>&1 || test_skip_all "$tool is not installed"
+done
+
+HEADER="$TEST_SRCDIR/sdk/include/perun/plugin.h"
+MAJOR=$(sed -n 's/^#define PERUN_PLUGIN_ABI_MAJOR \([0-9]*\)$/\1/p' "$HEADER")
+MINOR=$(sed -n 's/^#define PERUN_PLUGIN_ABI_MINOR \([0-9]*\)$/\1/p' "$HEADER")
+PREFIX="$TRASH_DIRECTORY/prefix"
+NAME=sdk_demo
+PROFILE="$TESTDATA/full_profiles/prof-1-time-2017-03-19-19-17-36.perf"
+USERDIR="$XDG_DATA_HOME/perun/plugins"
+# Our own makes: nothing from the make running this test (TESTS=..., -j
+# jobserver, DESTDIR) may leak into them.
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES
+# The installed perun, not the build tree's, and no staged plugins.
+unset PERUN_PLUGIN_PATH
+PATH="$PREFIX/bin:$PATH"
+export PATH
+
+test_expect_success 'perun configures and installs into a prefix' '
+	mkdir build &&
+	(
+		cd build &&
+		"$TEST_SRCDIR/configure" --prefix="$PREFIX" --enable-all-plugins=no \
+			>configure.log 2>&1 &&
+		make -j2 install >install.log 2>&1
+	) || { tail -n 30 build/configure.log build/install.log; false; }
+'
+
+test_expect_success 'the SDK is installed where pkg-config and aclocal find it' '
+	for h in plugin perun error params profile fsutil; do
+		test -f "$PREFIX/include/perun-$MAJOR/perun/$h.h" || { echo "no $h.h"; return 1; }
+	done &&
+	test -f "$PREFIX/lib/pkgconfig/perun-plugin.pc" &&
+	test -f "$PREFIX/share/aclocal/perun.m4" &&
+	test -x "$PREFIX/bin/perun" &&
+	test -f "$PREFIX/share/man/man1/perun-plugins.1" &&
+	test -f "$PREFIX/share/bash-completion/completions/perun" &&
+	PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" pkg-config --variable=plugin_abi perun-plugin >actual &&
+	echo "$MAJOR.$MINOR" >expect &&
+	test_cmp expect actual &&
+	PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" pkg-config --variable=pluginsdir perun-plugin >actual &&
+	echo "$PREFIX/lib/perun/plugins" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'the installed headers are self-contained' '
+	cflags=$(PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" pkg-config --cflags perun-plugin) &&
+	for h in plugin perun; do
+		printf "#include <perun/%s.h>\nint main(void) { return 0; }\n" $h >inc-$h.c &&
+		cc -std=c11 -Wall -Wextra -Werror $cflags -c inc-$h.c -o inc-$h.o || return 1
+	done
+'
+
+test_expect_success 'the installed perun says where the system plugins are' '
+	perun --version >version &&
+	test_grep "^Perun " version &&
+	perun plugins list -v >list &&
+	test_grep "^  $PREFIX/lib/perun/plugins\$" list &&
+	test_grep "^  $USERDIR\$" list
+'
+
+test_expect_success 'the template becomes a project without tokens left' '
+	cp -r "$TEST_SRCDIR/templates/standalone" proj &&
+	chmod -R u+w proj &&
+	(
+		cd proj &&
+		for f in $(find . -type f); do
+			sed "s/@name@/$NAME/g; s/@NAME@/SDK_DEMO/g" "$f" >"$f.new" &&
+			mv "$f.new" "$f" || exit 1
+		done &&
+		for f in $(find . -name "*@name@*"); do
+			mv "$f" "$(echo "$f" | sed "s/@name@/$NAME/g")" || exit 1
+		done &&
+		chmod +x tests/*.sh
+	) &&
+	test -f proj/$NAME.c &&
+	test -f proj/tests/t0001-$NAME.sh &&
+	test_must_fail grep -r "@[A-Za-z_]*@" proj
+'
+
+test_expect_success 'autoreconf, configure, make, make check, make install against the SDK' '
+	(
+		cd proj &&
+		ACLOCAL_PATH="$PREFIX/share/aclocal" autoreconf -fi >autoreconf.log 2>&1 &&
+		./configure PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" \
+			--with-perun-plugindir="$USERDIR" >configure.log 2>&1 &&
+		make >make.log 2>&1 &&
+		make check >check.log 2>&1 &&
+		make install >install.log 2>&1
+	) || { tail -n 30 proj/*.log proj/tests/*.log; false; }
+'
+
+test_expect_success 'configure found the SDK and the installed perun' '
+	test_grep "^PERUN = $PREFIX/bin/perun\$" proj/Makefile &&
+	test_grep "^perun_plugindir = $USERDIR\$" proj/Makefile &&
+	test_grep "^PERUN_CFLAGS = .*-I$PREFIX/include/perun-$MAJOR" proj/Makefile &&
+	test_grep "^# PASS: *4\$" proj/test-suite.log
+'
+
+test_expect_success 'the plugin is installed as <user dir>/view/<name>.so' '
+	test -f "$USERDIR/view/$NAME.so" &&
+	nm -D --defined-only "$USERDIR/view/$NAME.so" | sed -n "s/^[0-9a-f]* T //p" >exported &&
+	echo perun_plugin_${NAME}_describe >expect &&
+	test_cmp expect exported
+'
+
+test_expect_success 'the installed perun loads it from the per-user directory' '
+	perun plugins inspect $NAME >inspect &&
+	test_grep "^kind:    view\$" inspect &&
+	test_grep "^path:    $USERDIR/view/$NAME.so\$" inspect &&
+	test_grep "^abi:     $MAJOR.$MINOR (core $MAJOR.$MINOR)\$" inspect &&
+	test_must_fail grep "^status:  rejected" inspect &&
+	LD_BIND_NOW=1 perun plugins list --format json >json &&
+	jq -r ".plugins[] | select(.name == \"$NAME\") | .status" json >actual &&
+	echo ok >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'and shows a real profile with it' '
+	perun show "$PROFILE" $NAME >out &&
+	head -n 1 out >header &&
+	printf "%-30s %8s %14s\n" uid count amount >expect &&
+	test_cmp expect header &&
+	test $(wc -l <out) -gt 1 &&
+	perun show "$PROFILE" $NAME --limit 1 >out &&
+	test $(wc -l <out) -eq 2
+'
+
+test_expect_success 'its errors reach the user through perun' '
+	test_exit_code 2 perun show "$PROFILE" $NAME --limit -2 2>err &&
+	test_grep "^perun: view '\''$NAME'\'': --limit must not be negative (got -2)\$" err
+'
+
+test_expect_success 'configure without the SDK fails naming perun-plugin' '
+	(
+		cd proj &&
+		test_must_fail ./configure PKG_CONFIG_PATH=/nonexistent \
+			PKG_CONFIG_LIBDIR=/nonexistent >noconf.log 2>&1
+	) &&
+	test_grep "perun-plugin" proj/noconf.log
+'
+
+test_expect_success 'make uninstall removes the plugin, and perun no longer finds it' '
+	(cd proj && make uninstall >uninstall.log 2>&1) &&
+	test_must_fail test -f "$USERDIR/view/$NAME.so" &&
+	test_exit_code 2 perun plugins inspect $NAME 2>err &&
+	test_grep "no plugin named '\''$NAME'\''" err
+'
+
+test_done
