@@ -38,7 +38,3 @@ TESTS += tests/t0950-sdk-out-of-tree.sh
 EXTRA_DIST += tests/t0950-sdk-out-of-tree.sh templates/standalone
 TESTS += %reldir%/t0410-store-crash-safety.sh
 EXTRA_DIST += %reldir%/t0410-store-crash-safety.sh
-
-# The standalone plugin template, built against the installed SDK.
-TESTS += tests/t0950-sdk-out-of-tree.sh
-EXTRA_DIST += tests/t0950-sdk-out-of-tree.sh templates/standalone
