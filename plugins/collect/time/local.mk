@@ -14,6 +14,7 @@ check_PROGRAMS += %reldir%/tests/time-helper %reldir%/tests/test-time
 %canon_reldir%_tests_test_time_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 %canon_reldir%_tests_test_time_LDADD = $(top_builddir)/sdk/libperun.la $(JANSSON_LIBS)
 %canon_reldir%_tests_time_helper_SOURCES = %reldir%/tests/time-helper.c
-TESTS += %reldir%/tests/test-time
+TESTS += %reldir%/tests/test-time %reldir%/tests/t5000-collect-time.sh
 endif
-EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md
+EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md \
+	%reldir%/tests/t5000-collect-time.sh
