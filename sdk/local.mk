@@ -7,7 +7,9 @@ lib_LTLIBRARIES += %reldir%/libperun.la
 	%reldir%/lib/profile.c \
 	%reldir%/lib/profile_flatten.c \
 	%reldir%/lib/json_python.c \
-	%reldir%/lib/fsutil.c
+	%reldir%/lib/fsutil.c \
+	%reldir%/lib/internal.h \
+	%reldir%/lib/profile_internal.h
 %canon_reldir%_libperun_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) -fvisibility=hidden
 %canon_reldir%_libperun_la_LIBADD = $(JANSSON_LIBS) -lm
 # libtool version current:revision:age, independent of the plugin ABI.
