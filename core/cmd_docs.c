@@ -8,7 +8,6 @@
  */
 #include "autoconfig.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -476,6 +475,14 @@ static int cmd_docs_bash(const struct perun_command *cmd, struct perun_cli *cli,
 	return PERUN_EXIT_OK;
 }
 
+static void print_plugin_name(const char *path, enum perun_plugin_kind kind,
+			      void *data)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	printf("%.*s\n", (int)(strlen(base) - 3), base);
+}
+
 /*
  * Names of the plugins in the search path, without loading them: the
  * completion runs this on every <TAB>, so it has to be fast.
@@ -490,25 +497,7 @@ static int cmd_docs_plugin_names(const struct perun_command *cmd,
 		return perun_fail(PERUN_EXIT_USAGE, "usage: perun __docs plugin-names [<kind>]");
 	if (argc == 1 && !(only = perun_plugin_kind_from_name(argv[0])))
 		return perun_fail(PERUN_EXIT_USAGE, "unknown plugin kind '%s'", argv[0]);
-	for (const char *const *d = perun_plugins_search_path(); d && *d; d++) {
-		for (int k = 1; perun_plugin_kind_name((enum perun_plugin_kind)k); k++) {
-			if (only && k != (int)only)
-				continue;
-			char dir[4096];
-			snprintf(dir, sizeof(dir), "%s/%s", *d,
-				 perun_plugin_kind_name((enum perun_plugin_kind)k));
-			DIR *dh = opendir(dir);
-			if (!dh)
-				continue;
-			struct dirent *de;
-			while ((de = readdir(dh))) {
-				size_t len = strlen(de->d_name);
-				if (len > 3 && !strcmp(de->d_name + len - 3, ".so"))
-					printf("%.*s\n", (int)(len - 3), de->d_name);
-			}
-			closedir(dh);
-		}
-	}
+	perun_plugins_each_file(only, print_plugin_name, NULL);
 	return PERUN_EXIT_OK;
 }
 

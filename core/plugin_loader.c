@@ -368,12 +368,13 @@ static int entry_cmp(const void *a, const void *b)
 	return (x->shadowed_by != NULL) - (y->shadowed_by != NULL);
 }
 
-size_t perun_plugins_scan(struct perun_loaded_plugin ***out)
+void perun_plugins_each_file(enum perun_plugin_kind only,
+			     perun_plugin_file_fn fn, void *data)
 {
-	struct perun_loaded_plugin **list = NULL;
-	size_t n = 0;
 	for (size_t d = 0; d < search_len; d++) {
 		for (int k = 1; k <= KIND_MAX; k++) {
+			if (only && k != (int)only)
+				continue;
 			char dir[PATH_MAX];
 			snprintf(dir, sizeof(dir), "%s/%s", search_path[d], kind_names[k]);
 			DIR *dh = opendir(dir);
@@ -386,34 +387,50 @@ size_t perun_plugins_scan(struct perun_loaded_plugin ***out)
 					continue;
 				char path[PATH_MAX + 256];
 				snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-				if (!is_regular(path))
-					continue;
-				struct perun_loaded_plugin *e =
-					perun_plugin_open_file(path, (enum perun_plugin_kind)k);
-				e->kind = (enum perun_plugin_kind)k;
-				for (size_t i = 0; i < n; i++) {
-					if (strcmp(list[i]->name, e->name) || list[i]->shadowed_by)
-						continue;
-					if (list[i]->kind == e->kind) {
-						e->shadowed_by = strdup(list[i]->path);
-					} else if (!e->error && !list[i]->error) {
-						char msg[PATH_MAX + 64];
-						snprintf(msg, sizeof(msg), "duplicate of %s plugin %s",
-							 perun_plugin_kind_name(list[i]->kind), list[i]->path);
-						reject(e, "%s", msg);
-					}
-					break;
-				}
-				list = realloc(list, (n + 1) * sizeof(*list));
-				list[n++] = e;
+				if (is_regular(path))
+					fn(path, (enum perun_plugin_kind)k, data);
 			}
 			closedir(dh);
 		}
 	}
-	if (n)
-		qsort(list, n, sizeof(*list), entry_cmp);
-	*out = list;
-	return n;
+}
+
+struct scan {
+	struct perun_loaded_plugin **list;
+	size_t n;
+};
+
+static void scan_file(const char *path, enum perun_plugin_kind kind, void *data)
+{
+	struct scan *s = data;
+	struct perun_loaded_plugin *e = perun_plugin_open_file(path, kind);
+	e->kind = kind;
+	for (size_t i = 0; i < s->n; i++) {
+		struct perun_loaded_plugin *other = s->list[i];
+		if (strcmp(other->name, e->name) || other->shadowed_by)
+			continue;
+		if (other->kind == e->kind) {
+			e->shadowed_by = strdup(other->path);
+		} else if (!e->error && !other->error) {
+			char msg[PATH_MAX + 64];
+			snprintf(msg, sizeof(msg), "duplicate of %s plugin %s",
+				 perun_plugin_kind_name(other->kind), other->path);
+			reject(e, "%s", msg);
+		}
+		break;
+	}
+	s->list = realloc(s->list, (s->n + 1) * sizeof(*s->list));
+	s->list[s->n++] = e;
+}
+
+size_t perun_plugins_scan(struct perun_loaded_plugin ***out)
+{
+	struct scan s = {NULL, 0};
+	perun_plugins_each_file(0, scan_file, &s);
+	if (s.n)
+		qsort(s.list, s.n, sizeof(*s.list), entry_cmp);
+	*out = s.list;
+	return s.n;
 }
 
 void perun_plugins_scan_free(struct perun_loaded_plugin **entries, size_t n)

@@ -57,6 +57,16 @@ void perun_plugin_entry_free(struct perun_loaded_plugin *entry);
 size_t perun_plugins_scan(struct perun_loaded_plugin ***out);
 void perun_plugins_scan_free(struct perun_loaded_plugin **entries, size_t n);
 
+/*
+ * Call fn with the path of every regular <dir>/<kind>/<name>.so in the
+ * search path, in search order, without loading anything; only limits it
+ * to one kind (0: all).  path is valid during the call.
+ */
+typedef void (*perun_plugin_file_fn)(const char *path,
+				     enum perun_plugin_kind kind, void *data);
+void perun_plugins_each_file(enum perun_plugin_kind only,
+			     perun_plugin_file_fn fn, void *data);
+
 /* The directories searched, in order (borrowed, NULL terminated). */
 const char *const *perun_plugins_search_path(void);
 
