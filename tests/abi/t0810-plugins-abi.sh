@@ -12,7 +12,24 @@ MINOR=$(sed -n 's/^#define PERUN_PLUGIN_ABI_MINOR \([0-9]*\)$/\1/p' "$HEADER")
 PTR=$(($(getconf LONG_BIT) / 8))
 # sizeof(struct perun_plugin) in ABI 1.0: five 32-bit fields, five pointers.
 DESC_1_0_SIZE=$((16 + 5 * PTR))
-PROFILE="$TESTDATA/full_profiles/prof-1-time-2017-03-19-19-17-36.perf"
+PROFILE="$TRASH_DIRECTORY/prof.perf"
+cat >"$PROFILE" <<'EOF'
+{
+  "header": {"type": "time", "cmd": "prog", "args": "", "workload": "",
+             "units": {"time": "s"}},
+  "collector_info": {"name": "time", "params": {}},
+  "postprocessors": [],
+  "models": [],
+  "resources": {
+    "main#0": {"amount": [3.0, 1.5]},
+    "helper#0": {"amount": [0.5]}
+  },
+  "resource_type_map": {
+    "main#0": {"uid": "main", "type": "time"},
+    "helper#0": {"uid": "helper", "type": "time"}
+  }
+}
+EOF
 
 # stage <dir> <kind> <built plugin> [<installed name>]: a plugin directory
 # holding only this plugin, as the search path expects it.
@@ -60,9 +77,11 @@ test_expect_success 'the frozen ABI 1.0 plugin loads' '
 
 test_expect_success 'the frozen ABI 1.0 plugin runs: options, profile, extra words' '
 	perun --plugin-path "$PWD/abi10" show "$PROFILE" abi_1_0 >out &&
-	test_grep -E "^abi_1_0: time profile, [1-9][0-9]* resources, 0 extra words, hello from 1.0$" out &&
+	echo "abi_1_0: time profile, 3 resources, 0 extra words, hello from 1.0" >expect &&
+	test_cmp expect out &&
 	perun --plugin-path "$PWD/abi10" show "$PROFILE" abi_1_0 -g hi word >out &&
-	test_grep -E "^abi_1_0: time profile, [1-9][0-9]* resources, 1 extra words, hi$" out
+	echo "abi_1_0: time profile, 3 resources, 1 extra words, hi" >expect &&
+	test_cmp expect out
 '
 
 test_expect_success 'wrong magic' '
