@@ -16,7 +16,7 @@ perun_SOURCES = \
 	core/profiles.c core/profiles.h \
 	core/runner.c core/runner.h \
 	core/cmd_add.c core/cmd_rm.c core/cmd_status.c core/cmd_log.c \
-	core/cmd_show.c core/cmd_collect.c \
+	core/cmd_show.c core/cmd_collect.c core/cmd_postprocessby.c \
 	core/cmd_init.c core/cmd_config.c \
 	core/cmd_plugins.c \
 	core/cmd_docs.c

@@ -70,7 +70,8 @@ int perun_runner_unit_params(const struct perun_loaded_plugin *unit, int argc,
 	return 0;
 }
 
-/* Collector params as Perun stores them: underscores in names. */
+/* Unit params as Perun stores them: underscores in names; collectors
+ * also record their workload. */
 static json_t *stored_params(const struct perun_params *params, const char *workload)
 {
 	json_t *copy = json_object();
@@ -84,7 +85,8 @@ static json_t *stored_params(const struct perun_params *params, const char *work
 				*p = '_';
 		json_object_set(copy, name, value);
 	}
-	json_object_set_new(copy, "workload", json_string(workload));
+	if (workload)
+		json_object_set_new(copy, "workload", json_string(workload));
 	return copy;
 }
 
@@ -167,6 +169,45 @@ int perun_runner_collect(const struct perun_loaded_plugin *collector,
 	json_object_set_new(perun_profile_json(profile), "machine", machine_info());
 	perun_profile_set_origin(profile, origin);
 	*out = profile;
+	return 0;
+}
+
+int perun_runner_postprocess(const struct perun_loaded_plugin *postprocessor,
+			     const struct perun_params *params, struct perun_profile *profile,
+			     char *warning, size_t warning_len, struct perun_error *err)
+{
+	const struct perun_postprocess_ops *ops = postprocessor->desc->ops;
+	struct perun_postprocess_ctx ctx = {
+		.size = sizeof(ctx),
+		.params = params,
+		.profile = profile,
+	};
+	int (*const phases[])(struct perun_postprocess_ctx *, struct perun_error *) = {
+		ops->before, ops->postprocess, ops->after};
+	int rc = 0;
+	size_t used = 0;
+	if (warning_len)
+		warning[0] = '\0';
+	for (size_t i = 0; i < sizeof(phases) / sizeof(*phases) && !rc; i++) {
+		if (!phases[i])
+			continue;
+		perun_error_clear(err);
+		rc = phases[i](&ctx, err);
+		/* A phase that succeeds may leave a one-line warning in err. */
+		if (!rc && err->message[0] && used + 3 < warning_len)
+			used += (size_t)snprintf(warning + used, warning_len - used, "%s%s",
+						 used ? "; " : "", err->message);
+	}
+	if (rc) {
+		perun_error_prefix(err, "postprocessor '%s'", postprocessor->name);
+		return rc;
+	}
+	perun_error_clear(err);
+	json_t *stored = stored_params(params, NULL);
+	rc = perun_profile_add_postprocessor(profile, postprocessor->name, stored);
+	json_decref(stored);
+	if (rc)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	return 0;
 }
 

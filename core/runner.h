@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Running units: a collector's before -> collect -> after phases with
- * teardown always run (also on a signal), and filing the resulting
+ * teardown always run (also on a signal), a postprocessor's before ->
+ * postprocess -> after on a loaded profile, and filing the resulting
  * profile as a pending profile (or straight into the index when
  * profiles.register_after_run is set).
  */
@@ -26,6 +27,17 @@ int perun_runner_collect(const struct perun_loaded_plugin *collector,
 			 const struct perun_params *params,
 			 const struct perun_job *job, const char *origin,
 			 struct perun_profile **out, struct perun_error *err);
+
+/*
+ * Run postprocessor (a loaded postprocess plugin) with params on profile,
+ * which is changed in place: before, postprocess, after.  On success the
+ * unit is appended to the profile's postprocessors and warning (warning_len
+ * bytes) holds what the phases warned about, "" when nothing.  A phase
+ * warns by succeeding with a message left in its struct perun_error.
+ */
+int perun_runner_postprocess(const struct perun_loaded_plugin *postprocessor,
+			     const struct perun_params *params, struct perun_profile *profile,
+			     char *warning, size_t warning_len, struct perun_error *err);
 
 /*
  * Parse a collector's or postprocessor's options: words from the command

@@ -126,6 +126,8 @@ struct perun_postprocess_ctx {
 	void *state;
 };
 
+/* A phase that succeeds may leave a one-line warning in err->message (with
+ * err->code 0); the core shows it, e.g. the uids a model was not fitted for. */
 struct perun_postprocess_ops {
 	uint32_t size;
 	int (*before)(struct perun_postprocess_ctx *ctx, struct perun_error *err);

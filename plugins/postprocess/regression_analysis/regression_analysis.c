@@ -1,0 +1,408 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * regression_analysis - Python Perun's parametric models of a resource key
+ * (--of) depending on another (--depending-on), per uid.
+ *
+ * The data provider is Perun's: resource types sorted (stably) by their
+ * flattened uid, the rows of equal uids joined into one series of points.
+ * Columns are read straight from the flattened profile, so a million points
+ * cost a million array reads, not a million row objects.
+ *
+ * A uid whose points cannot be modelled (too few, a split into too small
+ * parts, degenerate data) is skipped as Perun skips it; the skipped uids
+ * come back as the phase's warning.  Input Perun would choke on (missing
+ * or non-numeric keys, NaN, infinities, no resources) is an error naming
+ * the resource.
+ */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <perun/perun.h>
+
+#include "regression.h"
+
+static const struct perun_option ra_options[] = {
+	{"method", "m", PERUN_OPTION_CHOICE, "full",
+	 "full|iterative|interval|initial_guess|bisection", NULL,
+	 "how the models are searched for", 0},
+	{"regression-models", "r", PERUN_OPTION_CHOICE, NULL,
+	 "all|constant|exponential|linear|logarithmic|power|quadratic", NULL,
+	 "model to fit; repeat for more (default: all)", PERUN_OPTION_MULTIPLE},
+	{"steps", "s", PERUN_OPTION_INT, "3", NULL, "<int>",
+	 "parts of the data for the iterative, interval and initial_guess methods", 0},
+	{"depending-on", "dp", PERUN_OPTION_STRING, "structure-unit-size", NULL, "<key>",
+	 "resource key of the independent variable (x)", 0},
+	{"of", "o", PERUN_OPTION_STRING, "amount", NULL, "<key>",
+	 "resource key that is modelled (y)", 0},
+	{"seed", NULL, PERUN_OPTION_INT, NULL, NULL, "<int>",
+	 "seed of the shuffle of iterative and initial_guess (default: random)", 0},
+	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
+};
+
+/* One resource type of the profile. */
+struct group {
+	const char *name;      /* "<uid>#<n>" */
+	const json_t *columns; /* collectable key -> values */
+	const json_t *persist; /* persistent key -> value */
+	char *uid;             /* flattened */
+	size_t rows;
+	size_t order;
+};
+
+struct emitted {
+	struct ra_result result;
+	const char *uid;
+};
+
+struct analysis {
+	struct emitted *items;
+	size_t n, cap;
+	const char *uid; /* of the series being computed */
+};
+
+static int collect_result(const struct ra_result *r, void *data)
+{
+	struct analysis *a = data;
+	if (a->n == a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 64;
+		struct emitted *items = realloc(a->items, cap * sizeof(*items));
+		if (!items)
+			return -1;
+		a->items = items;
+		a->cap = cap;
+	}
+	a->items[a->n].result = *r;
+	a->items[a->n].uid = a->uid;
+	a->n++;
+	return 0;
+}
+
+static int cmp_groups(const void *a, const void *b)
+{
+	const struct group *g = a, *h = b;
+	int c = strcmp(g->uid, h->uid);
+	if (c)
+		return c;
+	return g->order < h->order ? -1 : g->order > h->order;
+}
+
+static size_t group_rows(const json_t *columns)
+{
+	const char *key;
+	json_t *values;
+	size_t rows = SIZE_MAX;
+	json_object_foreach((json_t *)columns, key, values) {
+		size_t n = json_is_array(values) ? json_array_size(values) : 0;
+		if (n < rows)
+			rows = n;
+	}
+	/* Only persistent keys: Perun yields the resource type once. */
+	return rows == SIZE_MAX ? 1 : rows;
+}
+
+static void groups_free(struct group *groups, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(groups[i].uid);
+	free(groups);
+}
+
+static int load_groups(const json_t *root, struct group **out, size_t *nout,
+		       struct perun_error *err)
+{
+	const json_t *resources = json_object_get(root, "resources");
+	const json_t *types = json_object_get(root, "resource_type_map");
+	size_t n = json_object_size(resources), total = 0, i = 0;
+	struct group *groups = calloc(n ? n : 1, sizeof(*groups));
+	if (!groups)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	const char *name;
+	json_t *columns;
+	json_object_foreach((json_t *)resources, name, columns) {
+		struct group *g = &groups[i];
+		g->name = name;
+		g->columns = columns;
+		g->persist = json_object_get(types, name);
+		g->order = i++;
+		const json_t *uid = json_object_get(g->persist, "uid");
+		if (!uid) {
+			groups_free(groups, i);
+			return perun_error_set(err, PERUN_EINVAL, "resource '%s' has no uid", name);
+		}
+		g->uid = perun_value_flatten_dup(uid);
+		if (!g->uid) {
+			groups_free(groups, i);
+			return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		}
+		g->rows = group_rows(columns);
+		total += g->rows;
+	}
+	if (!total) {
+		groups_free(groups, n);
+		return perun_error_set(err, PERUN_EINVAL, "the profile has no resources to analyse");
+	}
+	qsort(groups, n, sizeof(*groups), cmp_groups);
+	*out = groups;
+	*nout = n;
+	return 0;
+}
+
+/* The key must name a field of some resource, as Perun's option check has it. */
+static int check_key(const struct group *groups, size_t n, const char *option,
+		     const char *key, struct perun_error *err)
+{
+	for (size_t i = 0; i < n; i++)
+		if (json_object_get(groups[i].columns, key) || json_object_get(groups[i].persist, key))
+			return 0;
+	return perun_error_set(err, PERUN_EINVAL,
+			       "option '--%s': '%s' is not a key of the profile's resources",
+			       option, key);
+}
+
+static int read_value(const struct group *g, const char *key, size_t row,
+		      struct ra_num *out, struct perun_error *err)
+{
+	const json_t *column = json_object_get(g->columns, key);
+	const json_t *v = column ? json_array_get(column, row) : json_object_get(g->persist, key);
+	if (!column && !v)
+		return perun_error_set(err, PERUN_EINVAL, "resource '%s' has no key '%s'",
+				       g->name, key);
+	if (json_is_integer(v)) {
+		out->is_int = 1;
+		out->i = json_integer_value(v);
+		out->d = (double)out->i;
+		return 0;
+	}
+	out->is_int = 0;
+	if (json_is_real(v)) {
+		out->d = json_real_value(v);
+		return 0;
+	}
+	if (perun_json_number(v, &out->d) == 0)
+		return perun_error_set(err, PERUN_EINVAL, "resource '%s' row %zu: '%s' is %s",
+				       g->name, row + 1, key,
+				       out->d != out->d ? "NaN" : "infinite");
+	char *text = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+	int rc = perun_error_set(err, PERUN_EINVAL,
+				 "resource '%s' row %zu: '%s' is not a number (%.80s)",
+				 g->name, row + 1, key, text ? text : "nothing");
+	free(text);
+	return rc;
+}
+
+/* Perun's filter_derived: the derived constant model needs linear. */
+static size_t chosen_models(const struct perun_params *params, enum ra_model *models,
+			    size_t cap, int *want_constant)
+{
+	size_t count = perun_params_count(params, "regression-models"), n = 0;
+	int all = !count, has_linear = 0;
+	for (size_t i = 0; i < count; i++)
+		if (!strcmp(perun_params_string_at(params, "regression-models", i), "all"))
+			all = 1;
+	*want_constant = 0;
+	if (all) {
+		*want_constant = 1;
+		for (int m = 0; m < RA_MODEL_COUNT; m++)
+			if (m != RA_CONSTANT)
+				models[n++] = m;
+		return n;
+	}
+	for (size_t i = 0; i < count && n < cap - 1; i++) {
+		int m = ra_model_from_name(perun_params_string_at(params, "regression-models", i));
+		if (m == RA_CONSTANT) {
+			*want_constant = 1;
+			continue;
+		}
+		has_linear |= m == RA_LINEAR;
+		models[n++] = m;
+	}
+	if (*want_constant && !has_linear)
+		models[n++] = RA_LINEAR;
+	return n;
+}
+
+static json_t *num_json(const struct ra_num *n)
+{
+	return n->is_int ? json_integer(n->i) : json_real(n->d);
+}
+
+/* The record of methods._transform_to_output_data, in its key order. */
+static json_t *model_record(const struct emitted *e, const char *method)
+{
+	const struct ra_result *r = &e->result;
+	json_t *coeffs = json_array();
+	for (int i = 0; i < r->ncoeffs; i++) {
+		char name[8];
+		snprintf(name, sizeof(name), "b%d", i);
+		json_t *value = i == 1 && r->b1_int ? json_integer((json_int_t)r->coeffs[i])
+						    : json_real(r->coeffs[i]);
+		json_array_append_new(coeffs, json_pack("{s:s,s:o}", "name", name, "value", value));
+	}
+	return json_pack("{s:s,s:o,s:o,s:o,s:s,s:s,s:o}", "model", ra_model_name(r->model),
+			 "r_square",
+			 r->r_square_int ? json_integer((json_int_t)r->r_square)
+					 : json_real(r->r_square),
+			 "x_start", num_json(&r->x_start), "x_end", num_json(&r->x_end),
+			 "method", method, "uid", e->uid, "coeffs", coeffs);
+}
+
+/* Skipped uids, as one warning line. */
+struct skips {
+	char text[700];
+	size_t count;
+	char first[400];
+};
+
+static void note_skip(struct skips *s, const char *uid, const char *why)
+{
+	if (!s->count)
+		snprintf(s->first, sizeof(s->first), "uid '%s': %s", uid, why);
+	size_t len = strlen(s->text);
+	if (len < sizeof(s->text) - 100)
+		snprintf(s->text + len, sizeof(s->text) - len, "%s'%.60s'", s->count ? ", " : "", uid);
+	else if (len < sizeof(s->text) - 4 && strcmp(s->text + len - 3, "..."))
+		strcat(s->text, ", ...");
+	s->count++;
+}
+
+static unsigned long random_seed(void)
+{
+	unsigned long seed;
+	if (getrandom(&seed, sizeof(seed), 0) != (ssize_t)sizeof(seed))
+		seed = (unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16);
+	return seed;
+}
+
+static int ra_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error *err)
+{
+	const struct perun_params *params = ctx->params;
+	const char *per_key = perun_params_string(params, "depending-on", "structure-unit-size");
+	const char *of_key = perun_params_string(params, "of", "amount");
+	int method = ra_method_from_name(perun_params_string(params, "method", "full"));
+	long long steps = perun_params_int(params, "steps", 3);
+	enum ra_model models[64];
+	int want_constant;
+	size_t nmodels = chosen_models(params, models, 64, &want_constant);
+	struct group *groups = NULL;
+	size_t ngroups = 0;
+	struct ra_point *pts = NULL;
+	size_t cap = 0;
+	struct analysis analysis = {0};
+	struct skips skips = {0};
+	struct ra_rng *rng = NULL;
+	int rc;
+
+	if (method < 0)
+		return perun_error_set(err, PERUN_EINVAL, "unknown method '%s'",
+				       perun_params_string(params, "method", ""));
+	/* Perun clamps --steps into 1.. (click.IntRange(clamp=True)). */
+	if (steps < 1)
+		steps = 1;
+	if (steps > INT32_MAX)
+		steps = INT32_MAX;
+	rng = ra_rng_new(perun_params_has(params, "seed")
+				 ? (unsigned long)perun_params_int(params, "seed", 0)
+				 : random_seed());
+	if (!rng)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	rc = load_groups(perun_profile_json(ctx->profile), &groups, &ngroups, err);
+	if (!rc)
+		rc = check_key(groups, ngroups, "depending-on", per_key, err);
+	if (!rc)
+		rc = check_key(groups, ngroups, "of", of_key, err);
+
+	for (size_t g = 0; !rc && g < ngroups;) {
+		size_t end = g, n = 0;
+		while (end < ngroups && !strcmp(groups[end].uid, groups[g].uid))
+			n += groups[end++].rows;
+		if (n > cap) {
+			struct ra_point *grown = realloc(pts, n * sizeof(*pts));
+			if (!grown) {
+				rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+				break;
+			}
+			pts = grown;
+			cap = n;
+		}
+		size_t k = 0;
+		for (size_t i = g; !rc && i < end; i++)
+			for (size_t row = 0; !rc && row < groups[i].rows; row++, k++) {
+				rc = read_value(&groups[i], per_key, row, &pts[k].x, err);
+				if (!rc)
+					rc = read_value(&groups[i], of_key, row, &pts[k].y, err);
+				pts[k].idx = k;
+			}
+		if (rc)
+			break;
+		struct ra_fail fail;
+		analysis.uid = groups[g].uid;
+		if (n && ra_compute(method, pts, n, models, nmodels, (int)steps, rng,
+				    collect_result, &analysis, &fail)) {
+			if (fail.code == RA_NOMEM)
+				rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+			else
+				note_skip(&skips, groups[g].uid, fail.message);
+		}
+		g = end;
+	}
+	if (rc)
+		goto out;
+	if (!analysis.n) {
+		if (skips.count > 1)
+			rc = perun_error_set(err, PERUN_EINVAL,
+					     "no model could be computed: %s (and %zu other uids)",
+					     skips.first, skips.count - 1);
+		else
+			rc = perun_error_set(err, PERUN_EINVAL, "no model could be computed: %s",
+					     skips.first);
+		goto out;
+	}
+	/* compute_derived: constants after all uids, one per linear model. */
+	size_t standard = analysis.n;
+	for (size_t i = 0; want_constant && i < standard; i++) {
+		if (analysis.items[i].result.model != RA_LINEAR)
+			continue;
+		struct ra_result constant;
+		ra_derive_constant(&analysis.items[i].result, &constant);
+		analysis.uid = analysis.items[i].uid;
+		if (collect_result(&constant, &analysis)) {
+			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+			goto out;
+		}
+	}
+	for (size_t i = 0; i < analysis.n; i++) {
+		json_t *record = model_record(&analysis.items[i], ra_method_name(method));
+		if (!record || perun_profile_add_model(ctx->profile, record)) {
+			json_decref(record);
+			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+			goto out;
+		}
+		json_decref(record);
+	}
+	/* Success may carry a warning: the uids Perun would skip too. */
+	if (skips.count == 1)
+		perun_error_set(err, PERUN_OK, "skipped %s", skips.first);
+	else if (skips.count)
+		perun_error_set(err, PERUN_OK, "skipped %zu uids that cannot be modelled: %s (%s)",
+				skips.count, skips.text, skips.first);
+out:
+	ra_rng_free(rng);
+	free(pts);
+	free(analysis.items);
+	groups_free(groups, ngroups);
+	return rc;
+}
+
+static const struct perun_postprocess_ops ra_ops = {
+	.size = sizeof(struct perun_postprocess_ops),
+	.postprocess = ra_postprocess,
+};
+
+PERUN_PLUGIN_DEFINE(regression_analysis, PERUN_KIND_POSTPROCESS, .version = "1.0",
+		    .summary = "parametric models (linear, power, ...) of a resource key per uid",
+		    .options = ra_options, .ops = &ra_ops);

@@ -1,0 +1,95 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Regenerate the expected models of the regression_analysis tests (a developer tool).
+
+The oracle is Python Perun's own code, imported from a checkout of upstream
+Perun without installing it or its dependencies: the data provider
+(data_provider.generic_profile_provider) and the computation
+(methods.compute with regression_models, generic, specific, derived and
+tools).  Only what those modules import but never call for this is
+replaced: numpy (used by plotting helpers), the plotting extension, the
+logger, and profile.convert, whose flatten() is needed for string uids
+only.  The flattened profile is expanded into rows exactly as
+perun.profile.factory.Profile.all_resources does.
+
+    gen-expected.py UPSTREAM_CHECKOUT PROFILE METHOD STEPS [MODEL,MODEL...]
+prints the list of model records on stdout; regen-expected.sh runs it for
+every line of the file "cases".  Randomised methods (iterative,
+initial_guess) cannot be cases: their shuffle is Python's.
+"""
+import json
+import sys
+import types
+
+
+def stub(name, **attrs):
+    mod = types.ModuleType(name)
+    mod.__path__ = []
+    mod.__dict__.update(attrs)
+    sys.modules[name] = mod
+    return mod
+
+
+def load_upstream(root):
+    sys.path.insert(0, root)
+    for name in ("perun", "perun.utils", "perun.utils.common", "perun.profile",
+                 "perun.postprocess", "perun.postprocess.regression_analysis",
+                 "perun.postprocess.regression_analysis.extensions"):
+        stub(name).__path__ = [root + "/" + name.replace(".", "/")]
+    stub("numpy", typing=stub("numpy.typing"))
+    stub("perun.utils.log", minor_info=lambda *args, **kwargs: None)
+
+    def flatten(value):
+        if not isinstance(value, str):
+            raise SystemExit("gen-expected.py: only string uids are supported")
+        return value
+    stub("perun.profile.convert", flatten=flatten)
+    stub("perun.postprocess.regression_analysis.extensions.plot_models",
+         model_plot_computation=None, generic_plot_x_pts=None,
+         generic_plot_y_pts=None, quad_plot_y_pts=None)
+    import importlib
+    # common_kit imports half of Perun: run only safe_division's source.
+    source = open(root + "/perun/utils/common/common_kit.py").read()
+    start = source.index("def safe_division")
+    end = source.index("\ndef ", start + 1)
+    tools = importlib.import_module("perun.postprocess.regression_analysis.tools")
+    common_kit = stub("perun.utils.common.common_kit", tools=tools)
+    exec(compile(source[start:end], "common_kit.py", "exec"), common_kit.__dict__)
+    sys.modules["perun.utils.common"].common_kit = common_kit
+    methods = importlib.import_module("perun.postprocess.regression_analysis.methods")
+    provider = importlib.import_module("perun.postprocess.regression_analysis.data_provider")
+    return methods, provider
+
+
+class Profile:
+    """The part of perun.profile.factory.Profile the data provider uses."""
+
+    def __init__(self, data):
+        self.data = data
+
+    def all_resources(self):
+        for name, columns in self.data["resources"].items():
+            persistent = self.data["resource_type_map"][name]
+            if columns:
+                for values in zip(*columns.values()):
+                    row = dict(zip(columns.keys(), values))
+                    row.update(persistent)
+                    yield row.get("snapshot", 0), row
+            else:
+                yield persistent.get("snapshot", 0), persistent
+
+
+def main():
+    root, path, method, steps = sys.argv[1:5]
+    models = tuple(sys.argv[5].split(",")) if len(sys.argv) > 5 else ()
+    methods, provider = load_upstream(root)
+    with open(path) as handle:
+        profile = Profile(json.load(handle))
+    data = provider.generic_profile_provider(profile, of_key="amount",
+                                             per_key="structure-unit-size")
+    result = methods.compute(data, method, models, steps=int(steps))
+    print(json.dumps(result, indent=1))
+
+
+if __name__ == "__main__":
+    main()
