@@ -16,6 +16,7 @@ struct collect_run {
 	const struct perun_params *collector_params;
 	const struct perun_params *params;
 	int failed, stored;
+	int usage_errors; /* failures caused by bad options or input */
 };
 
 static int run_at_version(struct collect_run *run, const char *sha)
@@ -37,6 +38,7 @@ static int run_at_version(struct collect_run *run, const char *sha)
 						 &profile, &err)) {
 				perun_error_print(&err);
 				run->failed++;
+				run->usage_errors += err.code == PERUN_EINVAL;
 				if (err.code == PERUN_EINTR)
 					return -1;
 				continue;
@@ -86,7 +88,7 @@ static int cmd_collect(const struct perun_command *cmd, struct perun_cli *cli,
 	if (perun_runner_unit_params(collector, argc - 1, argv + 1, yaml, &unit_params, &err))
 		goto fail;
 
-	struct collect_run run = {&inst, collector, unit_params, params, 0, 0};
+	struct collect_run run = {&inst, collector, unit_params, params, 0, 0, 0};
 	size_t nminor = perun_params_count(params, "minor");
 	char head[65];
 	if (perun_resolve_minor(&inst, NULL, head, &err))
@@ -118,7 +120,8 @@ static int cmd_collect(const struct perun_command *cmd, struct perun_cli *cli,
 	if (run.failed) {
 		perun_fail(0, "%d of %d collection%s failed", run.failed, run.failed + run.stored,
 			   run.failed + run.stored == 1 ? "" : "s");
-		exit_code = PERUN_EXIT_FAILURE;
+		/* Bad options or input are the user's to fix: a usage error. */
+		exit_code = run.usage_errors == run.failed ? PERUN_EXIT_USAGE : PERUN_EXIT_FAILURE;
 	}
 	goto out;
 fail:

@@ -6,7 +6,8 @@ LOG_DRIVER = env AM_TAP_AWK='$(AWK)' $(SHELL) $(top_srcdir)/build-aux/tap-driver
 TEST_EXTENSIONS = .sh
 SH_LOG_DRIVER = $(LOG_DRIVER)
 AM_TESTS_ENVIRONMENT = srcdir='$(abs_top_srcdir)'; export srcdir; \
-	abs_top_builddir='$(abs_top_builddir)'; export abs_top_builddir;
+	abs_top_builddir='$(abs_top_builddir)'; export abs_top_builddir; \
+	PERUN_TESTDATA='$(PERUN_TESTDATA)'; export PERUN_TESTDATA;
 SH_LOG_COMPILER = $(SHELL)
 
 EXTRA_DIST += %reldir%/test-lib.sh

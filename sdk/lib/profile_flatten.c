@@ -288,14 +288,22 @@ int perun_profile_add_resource(struct perun_profile *p, const json_t *resource,
 	return add_row(p, resource, NULL, "new", err);
 }
 
+/* Rows of a resource type: its column length, or one row when it has no
+ * collectable keys at all (Python Perun yields such a type once). */
+static size_t type_rows(const json_t *columns)
+{
+	if (!json_object_size(columns))
+		return 1;
+	return json_array_size(json_object_iter_value(json_object_iter((json_t *)columns)));
+}
+
 size_t perun_profile_resource_count(const struct perun_profile *p)
 {
 	size_t total = 0;
 	const char *type_id;
 	json_t *columns;
 	json_object_foreach(json_object_get(p->root, "resources"), type_id, columns) {
-		json_t *first = json_object_iter_value(json_object_iter(columns));
-		total += json_array_size(first);
+		total += type_rows(columns);
 	}
 	return total;
 }
@@ -308,8 +316,7 @@ int perun_profile_foreach_resource(const struct perun_profile *p,
 	json_t *columns;
 	json_object_foreach(json_object_get(p->root, "resources"), type_id, columns) {
 		json_t *persistent = json_object_get(map, type_id);
-		json_t *first = json_object_iter_value(json_object_iter(columns));
-		size_t rows = json_array_size(first);
+		size_t rows = type_rows(columns);
 		for (size_t r = 0; r < rows; r++) {
 			json_t *row = json_copy(persistent);
 			const char *key;
