@@ -19,8 +19,8 @@ check_PROGRAMS += %reldir%/tests/test-regression
 %canon_reldir%_tests_test_regression_CFLAGS = $(REGRESSION_CFLAGS)
 %canon_reldir%_tests_test_regression_LDADD = $(top_builddir)/sdk/libperun.la \
 	$(JANSSON_LIBS) $(GSL_LIBS) -lm
-TESTS += %reldir%/tests/test-regression
+TESTS += %reldir%/tests/test-regression %reldir%/tests/t6100-postprocessby-regression.sh
 endif
 EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md %reldir%/tests/cases \
 	%reldir%/tests/expected %reldir%/tests/gen-expected.py \
-	%reldir%/tests/regen-expected.sh
+	%reldir%/tests/regen-expected.sh %reldir%/tests/t6100-postprocessby-regression.sh
