@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "cmd_util.h"
 #include "config.h"
+#include "jobs.h"
 #include "runner.h"
 
 struct collect_run {
@@ -60,6 +61,20 @@ static int run_at_version(struct collect_run *run, const char *sha)
 	return 0;
 }
 
+static int at_version(const char *sha, size_t index, size_t count, void *data)
+{
+	(void)index, (void)count;
+	return run_at_version(data, sha);
+}
+
+static void version_failed(const char *sha, const struct perun_error *err, void *data)
+{
+	struct collect_run *run = data;
+	(void)sha;
+	perun_error_print(err);
+	run->failed++;
+}
+
 static int cmd_collect(const struct perun_command *cmd, struct perun_cli *cli,
 		       const struct perun_params *params, int argc, char **argv)
 {
@@ -90,33 +105,21 @@ static int cmd_collect(const struct perun_command *cmd, struct perun_cli *cli,
 
 	struct collect_run run = {&inst, collector, unit_params, params, 0, 0, 0};
 	size_t nminor = perun_params_count(params, "minor");
-	char head[65];
-	if (perun_resolve_minor(&inst, NULL, head, &err))
+	const char **revs = calloc(nminor + 1, sizeof(*revs));
+	for (size_t m = 0; m < nminor; m++)
+		revs[m] = perun_params_string_at(params, "minor", m);
+	struct perun_versions versions = {
+		.revs = revs,
+		.nrevs = nminor,
+		.at_version = at_version,
+		.version_failed = version_failed,
+		.data = &run,
+	};
+	int rc = perun_jobs_each_version(&inst, &versions, &err);
+	free(revs);
+	/* An interrupted collection was reported and counted already. */
+	if (rc && (rc != -PERUN_EINTR || !run.failed))
 		goto fail;
-	for (size_t m = 0; m < (nminor ? nminor : 1); m++) {
-		char sha[65];
-		if (perun_resolve_minor(&inst, nminor ? perun_params_string_at(params, "minor", m) : NULL,
-					sha, &err))
-			goto fail;
-		if (!strcmp(sha, head)) {
-			if (run_at_version(&run, sha))
-				break;
-			continue;
-		}
-		/* Another version: stash, check out, collect, and put everything back. */
-		struct perun_vcs *vcs = &inst.vcs;
-		if (vcs->ops->save_state(vcs->state, &err))
-			goto fail;
-		int rc = vcs->ops->checkout(vcs->state, sha, &err);
-		if (rc) {
-			perun_error_print(&err);
-			run.failed++;
-		} else if (run_at_version(&run, sha)) {
-			m = nminor;
-		}
-		if (vcs->ops->restore_state(vcs->state, &err))
-			goto fail;
-	}
 	if (run.failed) {
 		perun_fail(0, "%d of %d collection%s failed", run.failed, run.failed + run.stored,
 			   run.failed + run.stored == 1 ? "" : "s");

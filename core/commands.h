@@ -14,6 +14,7 @@ extern const struct perun_command perun_cmd_log;
 extern const struct perun_command perun_cmd_show;
 extern const struct perun_command perun_cmd_collect;
 extern const struct perun_command perun_cmd_postprocessby;
+extern const struct perun_command perun_cmd_run;
 extern const struct perun_command perun_cmd_plugins;
 extern const struct perun_command perun_cmd_docs;
 
