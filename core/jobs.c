@@ -72,6 +72,8 @@ static int run_pre_run(const json_t *pre_run, const char *dir, FILE *out, const 
 			int fd = out ? fileno(out) : STDERR_FILENO;
 			dup2(fd, STDOUT_FILENO);
 			dup2(fd, STDERR_FILENO);
+			/* Its own process group, so an interrupt stops all of it. */
+			setpgid(0, 0);
 			if (chdir(dir) == 0)
 				execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 			_exit(127);
@@ -83,7 +85,7 @@ static int run_pre_run(const json_t *pre_run, const char *dir, FILE *out, const 
 							     "pre_run '%s'", cmd);
 			/* Interrupted: stop the command too, then restore. */
 			if (interrupted() && !killed++)
-				kill(pid, SIGTERM);
+				kill(-pid, SIGTERM);
 		}
 		if (interrupted())
 			return perun_error_set(err, PERUN_EINTR, "pre_run '%s' was interrupted",

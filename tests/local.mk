@@ -30,6 +30,8 @@ TESTS += %reldir%/t0300-profile-format.sh
 EXTRA_DIST += %reldir%/t0300-profile-format.sh
 
 TESTS += tests/t0900-docs.sh
+TESTS += tests/t1000-run-job.sh
+EXTRA_DIST += tests/t1000-run-job.sh
 EXTRA_DIST += tests/t0900-docs.sh
 TESTS += %reldir%/t0400-store.sh
 EXTRA_DIST += %reldir%/t0400-store.sh %reldir%/helpers/pidx.py
@@ -39,3 +41,5 @@ TESTS += tests/t0950-sdk-out-of-tree.sh
 EXTRA_DIST += tests/t0950-sdk-out-of-tree.sh templates/standalone
 TESTS += %reldir%/t0410-store-crash-safety.sh
 EXTRA_DIST += %reldir%/t0410-store-crash-safety.sh
+TESTS += %reldir%/t0010-configure-switches.sh
+EXTRA_DIST += %reldir%/t0010-configure-switches.sh
