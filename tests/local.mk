@@ -30,8 +30,8 @@ TESTS += %reldir%/t0300-profile-format.sh
 EXTRA_DIST += %reldir%/t0300-profile-format.sh
 
 TESTS += tests/t0900-docs.sh
-TESTS += tests/t1000-run-job.sh
-EXTRA_DIST += tests/t1000-run-job.sh
+TESTS += tests/t1000-run-job.sh tests/t1001-run-matrix.sh
+EXTRA_DIST += tests/t1000-run-job.sh tests/t1001-run-matrix.sh
 EXTRA_DIST += tests/t0900-docs.sh
 TESTS += %reldir%/t0400-store.sh
 EXTRA_DIST += %reldir%/t0400-store.sh %reldir%/helpers/pidx.py
