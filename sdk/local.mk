@@ -6,6 +6,8 @@ lib_LTLIBRARIES += %reldir%/libperun.la
 	%reldir%/lib/params.c \
 	%reldir%/lib/profile.c \
 	%reldir%/lib/profile_flatten.c \
+	%reldir%/lib/flatten.c \
+	%reldir%/lib/strbuf.c \
 	%reldir%/lib/json_python.c \
 	%reldir%/lib/fsutil.c \
 	%reldir%/lib/internal.h \
@@ -22,7 +24,8 @@ peruninclude_HEADERS = \
 	%reldir%/include/perun/error.h \
 	%reldir%/include/perun/params.h \
 	%reldir%/include/perun/profile.h \
-	%reldir%/include/perun/fsutil.h
+	%reldir%/include/perun/fsutil.h \
+	%reldir%/include/perun/strbuf.h
 
 pkgconfig_DATA = %reldir%/perun-plugin.pc
 aclocaldir = $(datadir)/aclocal

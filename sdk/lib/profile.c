@@ -282,12 +282,14 @@ out:
 /*
  * Python writes NaN, Infinity and -Infinity as bare words, which JSON (and
  * jansson) do not allow.  Outside strings they become marker strings that
- * json_python_dump writes back as the same words.
+ * json_python_dump writes back as the same words.  Returns 1 and sets
+ * *out (the caller frees it) when there were any, 0 when there were none,
+ * -1 without memory.
  */
-static char *quote_non_finite(const char *buf, size_t len, size_t *out_len)
+static int quote_non_finite(const char *buf, size_t len, char **out, size_t *out_len)
 {
 	static const char *const words[] = {"-Infinity", "Infinity", "NaN"};
-	struct strbuf sb = STRBUF_INIT;
+	struct perun_strbuf sb = PERUN_STRBUF_INIT;
 	int in_string = 0;
 	size_t run = 0;
 	for (size_t i = 0; i < len; i++) {
@@ -306,20 +308,21 @@ static char *quote_non_finite(const char *buf, size_t len, size_t *out_len)
 		for (size_t w = 0; w < 3; w++) {
 			size_t wl = strlen(words[w]);
 			if (len - i >= wl && !memcmp(buf + i, words[w], wl)) {
-				strbuf_add(&sb, buf + run, i - run);
-				strbuf_addstr(&sb, "\"\\u0000");
-				strbuf_addstr(&sb, words[w]);
-				strbuf_addch(&sb, '"');
+				perun_strbuf_add(&sb, buf + run, i - run);
+				perun_strbuf_addstr(&sb, "\"\\u0000");
+				perun_strbuf_addstr(&sb, words[w]);
+				perun_strbuf_addch(&sb, '"');
 				i += wl - 1;
 				run = i + 1;
 				break;
 			}
 		}
 	}
-	if (!sb.buf)
-		return NULL;
-	strbuf_add(&sb, buf + run, len - run);
-	return strbuf_detach(&sb, out_len);
+	if (!sb.buf && !sb.failed)
+		return 0;
+	perun_strbuf_add(&sb, buf + run, len - run);
+	*out = perun_strbuf_detach(&sb, out_len);
+	return *out ? 1 : -1;
 }
 
 int perun_profile_load_buffer(const char *buf, size_t len, const char *name,
@@ -327,7 +330,10 @@ int perun_profile_load_buffer(const char *buf, size_t len, const char *name,
 {
 	json_error_t jerr;
 	size_t quoted_len;
-	char *quoted = quote_non_finite(buf, len, &quoted_len);
+	char *quoted = NULL;
+	if (quote_non_finite(buf, len, &quoted, &quoted_len) < 0)
+		return perun_error_set(err, PERUN_EGENERIC,
+				       "cannot read profile '%s': out of memory", name);
 	json_t *root = quoted ? json_loadb(quoted, quoted_len,
 					   JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr)
 			      : json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
@@ -353,8 +359,10 @@ int perun_profile_load_file(const char *path, struct perun_profile **out,
 }
 
 /* Python's re.sub(r",\s+(\d+)", r", \1", text) on the indented dump. */
-static void fold_number_lists(struct strbuf *sb)
+static void fold_number_lists(struct perun_strbuf *sb)
 {
+	if (!sb->buf)
+		return; /* out of memory, detach reports it */
 	char *r = sb->buf, *w = sb->buf, *end = sb->buf + sb->len;
 	while (r < end) {
 		if (*r == ',') {
@@ -379,7 +387,7 @@ char *perun_profile_dump(const struct perun_profile *p,
 			 enum perun_dump_style style, int with_origin,
 			 size_t *len)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct perun_strbuf sb = PERUN_STRBUF_INIT;
 	json_t *origin = json_object_get(p->root, "origin");
 	if (origin && !with_origin) {
 		/* Dump a shallow copy without the key, keeping the order. */
@@ -396,7 +404,7 @@ char *perun_profile_dump(const struct perun_profile *p,
 	}
 	if (style == PERUN_DUMP_PENDING)
 		fold_number_lists(&sb);
-	return strbuf_detach(&sb, len);
+	return perun_strbuf_detach(&sb, len);
 }
 
 int perun_profile_save_file(const struct perun_profile *p, const char *path,
@@ -488,16 +496,16 @@ int perun_profile_add_postprocessor(struct perun_profile *p, const char *name,
 
 char *perun_profile_postprocessors_dup(const struct perun_profile *p)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct perun_strbuf sb = PERUN_STRBUF_INIT;
 	size_t i;
 	json_t *post;
 	json_array_foreach(json_object_get(p->root, "postprocessors"), i, post) {
 		const char *n = json_string_value(json_object_get(post, "name"));
 		if (sb.len)
-			strbuf_addch(&sb, ' ');
-		strbuf_addstr(&sb, n ? n : "");
+			perun_strbuf_addch(&sb, ' ');
+		perun_strbuf_addstr(&sb, n ? n : "");
 	}
-	return strbuf_detach(&sb, NULL);
+	return perun_strbuf_detach(&sb, NULL);
 }
 
 const char *perun_profile_origin(const struct perun_profile *p)

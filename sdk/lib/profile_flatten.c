@@ -27,111 +27,6 @@ int perun_profile_key_is_collectable(const char *key)
 	return 0;
 }
 
-/* Perun's order of the parts of a structured uid (common_kit.uid_getter). */
-static int uid_priority(const char *key)
-{
-	static const struct {
-		const char *key;
-		int rank;
-	} table[] = {
-		{"bin", 0}, {"file", 1}, {"source", 1}, {"package", 1},
-		{"module", 2}, {"class", 3}, {"struct", 3}, {"structure", 3},
-		{"function", 4}, {"func", 4}, {"method", 4}, {"procedure", 4},
-		{"line", 5}, {"instruction", 6},
-	};
-	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
-		if (!strcmp(table[i].key, key))
-			return table[i].rank;
-	return 100;
-}
-
-static void flatten_into(const json_t *value, struct strbuf *out);
-
-static void add_scalar(const json_t *value, struct strbuf *out)
-{
-	char num[40];
-	switch (json_typeof(value)) {
-	case JSON_STRING:
-		strbuf_add(out, json_string_value(value), json_string_length(value));
-		break;
-	case JSON_INTEGER:
-		snprintf(num, sizeof(num), "%" JSON_INTEGER_FORMAT,
-			 json_integer_value(value));
-		strbuf_addstr(out, num);
-		break;
-	case JSON_REAL:
-		json_python_format_double(json_real_value(value), num);
-		strbuf_addstr(out, num);
-		break;
-	case JSON_TRUE:
-		strbuf_addstr(out, "True");
-		break;
-	case JSON_FALSE:
-		strbuf_addstr(out, "False");
-		break;
-	case JSON_NULL:
-		strbuf_addstr(out, "None");
-		break;
-	default:
-		flatten_into(value, out);
-	}
-}
-
-struct keyed {
-	const char *key;
-	const json_t *value;
-	int rank;
-	size_t pos;
-};
-
-static int keyed_cmp(const void *a, const void *b)
-{
-	const struct keyed *x = a, *y = b;
-	if (x->rank != y->rank)
-		return x->rank - y->rank;
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
-static void flatten_into(const json_t *value, struct strbuf *out)
-{
-	if (json_is_object(value)) {
-		size_t n = json_object_size(value), i = 0;
-		struct keyed *items = calloc(n ? n : 1, sizeof(*items));
-		if (!items)
-			abort();
-		const char *key;
-		json_t *item;
-		json_object_foreach((json_t *)value, key, item) {
-			items[i] = (struct keyed){key, item, uid_priority(key), i};
-			i++;
-		}
-		qsort(items, n, sizeof(*items), keyed_cmp);
-		for (i = 0; i < n; i++) {
-			if (i)
-				strbuf_addch(out, ':');
-			add_scalar(items[i].value, out);
-		}
-		free(items);
-	} else if (json_is_array(value)) {
-		size_t i;
-		json_t *item;
-		json_array_foreach(value, i, item) {
-			if (i)
-				strbuf_addch(out, ',');
-			add_scalar(item, out);
-		}
-	} else {
-		add_scalar(value, out);
-	}
-}
-
-char *perun_value_flatten_dup(const json_t *value)
-{
-	struct strbuf sb = STRBUF_INIT;
-	flatten_into(value, &sb);
-	return strbuf_detach(&sb, NULL);
-}
-
 static int keycmp(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -149,18 +44,18 @@ static char *tuple_key_dup(const json_t *persistent)
 	json_object_foreach((json_t *)persistent, key, value)
 		keys[i++] = key;
 	qsort(keys, n, sizeof(*keys), keycmp);
-	struct strbuf sb = STRBUF_INIT;
+	struct perun_strbuf sb = PERUN_STRBUF_INIT;
 	for (i = 0; i < n; i++) {
 		char *v = json_dumps(json_object_get(persistent, keys[i]),
 				     JSON_ENCODE_ANY | JSON_COMPACT | JSON_SORT_KEYS);
-		strbuf_addstr(&sb, keys[i]);
-		strbuf_addch(&sb, '\x1f');
-		strbuf_addstr(&sb, v ? v : "");
-		strbuf_addch(&sb, '\x1e');
+		perun_strbuf_addstr(&sb, keys[i]);
+		perun_strbuf_addch(&sb, '\x1f');
+		perun_strbuf_addstr(&sb, v ? v : "");
+		perun_strbuf_addch(&sb, '\x1e');
 		free(v);
 	}
 	free(keys);
-	return strbuf_detach(&sb, NULL);
+	return perun_strbuf_detach(&sb, NULL);
 }
 
 /* Index the resource types the profile already has, once. */
@@ -175,7 +70,9 @@ static void build_index(struct perun_profile *p)
 	json_object_foreach(json_object_get(p->root, "resource_type_map"), type_id,
 			    persistent) {
 		char *key = tuple_key_dup(persistent);
-		json_object_set_new(p->tuple_index, key, json_string(type_id));
+		/* Without memory the type is not indexed, so it is not reused. */
+		if (key)
+			json_object_set_new(p->tuple_index, key, json_string(type_id));
 		free(key);
 		const char *hash = strrchr(type_id, '#');
 		if (!hash)
@@ -216,6 +113,13 @@ static int add_row(struct perun_profile *p, const json_t *resource,
 	json_t *resources = json_object_get(p->root, "resources");
 	if (!type_id) {
 		char *flat_uid = perun_value_flatten_dup(uid);
+		if (!tuple || !flat_uid) {
+			free(tuple);
+			free(flat_uid);
+			json_decref(persistent);
+			json_decref(collect);
+			return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		}
 		json_int_t n = json_integer_value(json_object_get(p->uid_counter, flat_uid));
 		size_t len = strlen(flat_uid) + 32;
 		new_id = malloc(len);

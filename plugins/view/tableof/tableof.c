@@ -42,163 +42,12 @@ static const struct perun_option tableof_options[] = {
 	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
 };
 
-/* ---- growable buffers --------------------------------------------------- */
+/* ---- text helpers ------------------------------------------------------ */
 
-struct buf {
-	char *data;
-	size_t len, alloc;
-	int failed; /* an allocation failed; the content is incomplete */
-};
-
-static void buf_add(struct buf *b, const char *s, size_t n)
-{
-	if (b->failed)
-		return;
-	if (b->len + n + 1 > b->alloc) {
-		size_t alloc = b->alloc ? b->alloc : 64;
-		while (b->len + n + 1 > alloc)
-			alloc *= 2;
-		char *data = realloc(b->data, alloc);
-		if (!data) {
-			b->failed = 1;
-			return;
-		}
-		b->data = data;
-		b->alloc = alloc;
-	}
-	memcpy(b->data + b->len, s, n);
-	b->len += n;
-	b->data[b->len] = '\0';
-}
-
-static void buf_str(struct buf *b, const char *s)
-{
-	buf_add(b, s, strlen(s));
-}
-
-static void buf_repeat(struct buf *b, const char *s, size_t times)
+static void buf_repeat(struct perun_strbuf *b, const char *s, size_t times)
 {
 	while (times--)
-		buf_str(b, s);
-}
-
-/* The content as a string; the caller frees it. */
-static char *buf_detach(struct buf *b)
-{
-	if (b->failed) {
-		free(b->data);
-		return NULL;
-	}
-	char *s = b->data ? b->data : strdup("");
-	b->data = NULL;
-	b->len = b->alloc = 0;
-	return s;
-}
-
-/* ---- Python Perun's flattening (profile/query.py all_items_of) ---------- */
-
-struct item {
-	char *key;
-	json_t *value;
-};
-
-struct items {
-	struct item *v;
-	size_t n, alloc;
-	int failed;
-};
-
-static void items_push(struct items *it, char *key, json_t *value)
-{
-	if (!it->failed && it->n == it->alloc) {
-		size_t alloc = it->alloc ? 2 * it->alloc : 16;
-		struct item *v = realloc(it->v, alloc * sizeof(*v));
-		if (v) {
-			it->v = v;
-			it->alloc = alloc;
-		} else {
-			it->failed = 1;
-		}
-	}
-	if (it->failed || !key || !value) {
-		it->failed = 1;
-		free(key);
-		json_decref(value);
-		return;
-	}
-	it->v[it->n++] = (struct item){key, value};
-}
-
-static void items_release(struct items *it)
-{
-	for (size_t i = 0; i < it->n; i++) {
-		free(it->v[i].key);
-		json_decref(it->v[i].value);
-	}
-	free(it->v);
-	memset(it, 0, sizeof(*it));
-}
-
-/*
- * Perun's order of the parts of a structured value (common_kit.uid_getter):
- * known parts by rank, others after them by the decimal number formed by
- * each character's code point + 6, compared as integers.
- */
-struct uid_key {
-	int rank;     /* 0..6 for known parts, 7 for others */
-	char *digits; /* the number of an unknown part */
-	size_t pos;   /* for a stable sort */
-};
-
-static int uid_rank(const char *key)
-{
-	static const char *const ranks[][4] = {
-		{"bin"}, {"file", "source", "package"}, {"module"},
-		{"class", "struct", "structure"},
-		{"function", "func", "method", "procedure"}, {"line"},
-		{"instruction"},
-	};
-	for (int r = 0; r < 7; r++)
-		for (int k = 0; k < 4 && ranks[r][k]; k++)
-			if (!strcmp(ranks[r][k], key))
-				return r;
-	return 7;
-}
-
-static char *uid_digits(const char *key)
-{
-	struct buf b = {0};
-	const unsigned char *s = (const unsigned char *)key;
-	while (*s) {
-		/* Decode one UTF-8 code point; invalid bytes count as themselves. */
-		unsigned long cp = *s;
-		int extra = cp >= 0xf0 ? 3 : cp >= 0xe0 ? 2 : cp >= 0xc0 ? 1 : 0;
-		if (extra)
-			cp &= 0x3fu >> extra;
-		s++;
-		for (; extra && (*s & 0xc0) == 0x80; extra--, s++)
-			cp = (cp << 6) | (*s & 0x3f);
-		char num[24];
-		snprintf(num, sizeof(num), "%lu", cp + 6);
-		buf_str(&b, num);
-	}
-	return buf_detach(&b);
-}
-
-static int uid_key_cmp(const void *pa, const void *pb)
-{
-	const struct uid_key *a = pa, *b = pb;
-	if (a->rank != b->rank)
-		return a->rank - b->rank;
-	if (a->rank == 7) {
-		size_t la = strlen(a->digits), lb = strlen(b->digits);
-		if (la != lb)
-			return la < lb ? -1 : 1;
-		int c = strcmp(a->digits, b->digits);
-		if (c)
-			return c;
-	}
-	return a->pos < b->pos ? -1 : a->pos > b->pos;
+		perun_strbuf_addstr(b, s);
 }
 
 /* A number, including the NaN/Infinity markers of loaded profiles. */
@@ -206,144 +55,6 @@ static int cell_number(const json_t *v, double *out)
 {
 	double unused;
 	return v && perun_json_number(v, out ? out : &unused) == 0;
-}
-
-/* Text of a flattened value as Python's str() gives it. */
-static char *value_text(const json_t *value)
-{
-	double d;
-	if (cell_number(value, &d) && !isfinite(d))
-		return strdup(isnan(d) ? "nan" : d > 0 ? "inf" : "-inf");
-	return perun_value_flatten_dup(value);
-}
-
-/* Join the texts of items[order] with sep. */
-static json_t *join_items(const struct items *it, const size_t *order,
-			  const char *sep)
-{
-	struct buf b = {0};
-	for (size_t i = 0; i < it->n; i++) {
-		char *text = value_text(it->v[order ? order[i] : i].value);
-		if (i)
-			buf_str(&b, sep);
-		if (text)
-			buf_str(&b, text);
-		else
-			b.failed = 1;
-		free(text);
-	}
-	char *s = buf_detach(&b);
-	json_t *joined = s ? json_string(s) : NULL;
-	free(s);
-	return joined;
-}
-
-static void flattened_values(const char *key, int key_is_name, const json_t *value,
-			     struct items *out);
-
-static void all_items_of(const json_t *object, struct items *out)
-{
-	const char *key;
-	json_t *value;
-	json_object_foreach((json_t *)object, key, value)
-		flattened_values(key, 1, value, out);
-}
-
-/* [{"name": n, "value": v}, ...], e.g. model coefficients, is a dict. */
-static json_t *variable_len_dict(const json_t *list)
-{
-	size_t i;
-	json_t *entry;
-	if (!json_array_size(list))
-		return NULL;
-	json_array_foreach((json_t *)list, i, entry) {
-		if (json_object_size(entry) != 2 ||
-		    !json_is_string(json_object_get(entry, "name")) ||
-		    !json_object_get(entry, "value"))
-			return NULL;
-	}
-	json_t *dict = json_object();
-	json_array_foreach((json_t *)list, i, entry)
-		json_object_set(dict, json_string_value(json_object_get(entry, "name")),
-				json_object_get(entry, "value"));
-	return dict;
-}
-
-static void flatten_object(const char *key, int key_is_name, const json_t *value,
-			   struct items *out)
-{
-	struct items nested = {0};
-	all_items_of(value, &nested);
-	for (size_t i = 0; i < nested.n; i++) {
-		char *sub;
-		if (asprintf(&sub, "%s:%s", key, nested.v[i].key) < 0)
-			sub = NULL;
-		items_push(out, sub, json_incref(nested.v[i].value));
-	}
-	/* Items of a list element are not joined under its index. */
-	if (key_is_name) {
-		struct uid_key *keys = calloc(nested.n + 1, sizeof(*keys));
-		size_t *order = calloc(nested.n + 1, sizeof(*order));
-		int ok = keys && order && !nested.failed;
-		for (size_t i = 0; ok && i < nested.n; i++) {
-			keys[i].rank = uid_rank(nested.v[i].key);
-			keys[i].digits = keys[i].rank == 7 ? uid_digits(nested.v[i].key) : NULL;
-			keys[i].pos = i;
-			ok = keys[i].rank != 7 || keys[i].digits;
-		}
-		if (ok) {
-			qsort(keys, nested.n, sizeof(*keys), uid_key_cmp);
-			for (size_t i = 0; i < nested.n; i++)
-				order[i] = keys[i].pos;
-		}
-		items_push(out, strdup(key), ok ? join_items(&nested, order, ":") : NULL);
-		for (size_t i = 0; keys && i < nested.n; i++)
-			free(keys[i].digits);
-		free(keys);
-		free(order);
-	}
-	if (nested.failed)
-		out->failed = 1;
-	items_release(&nested);
-}
-
-static void flattened_values(const char *key, int key_is_name, const json_t *value,
-			     struct items *out)
-{
-	if (json_is_object(value)) {
-		flatten_object(key, key_is_name, value, out);
-	} else if (json_is_array(value)) {
-		json_t *dict = variable_len_dict(value);
-		if (dict) {
-			flatten_object(key, key_is_name, dict, out);
-			json_decref(dict);
-			return;
-		}
-		/* Each element's items joined by ':', elements by ','. */
-		struct buf b = {0};
-		size_t i;
-		json_t *element;
-		json_array_foreach((json_t *)value, i, element) {
-			char index[24];
-			struct items sub = {0};
-			snprintf(index, sizeof(index), "%zu", i);
-			flattened_values(index, 0, element, &sub);
-			json_t *joined = sub.failed ? NULL : join_items(&sub, NULL, ":");
-			if (i)
-				buf_str(&b, ",");
-			if (joined)
-				buf_str(&b, json_string_value(joined));
-			else
-				b.failed = 1;
-			json_decref(joined);
-			items_release(&sub);
-		}
-		char *s = buf_detach(&b);
-		items_push(out, strdup(key), s ? json_string(s) : NULL);
-		free(s);
-	} else {
-		items_push(out, strdup(key), json_incref((json_t *)value));
-	}
 }
 
 /* ---- the table ---------------------------------------------------------- */
@@ -355,28 +66,35 @@ struct table {
 	size_t ncolumns;
 };
 
+struct row_ctx {
+	struct table *t;
+	json_t *row;
+};
+
+static int add_item(const char *key, const json_t *value, void *data)
+{
+	struct row_ctx *r = data;
+	if (json_object_set(r->row, key, (json_t *)value) ||
+	    json_object_set(r->t->fields, key, json_null()))
+		return -PERUN_EGENERIC;
+	return 0;
+}
+
 /* Flatten one record into a row; resources also get "snapshots". */
 static int add_row(struct table *t, const json_t *record, int is_resource)
 {
-	struct items it = {0};
-	all_items_of(record, &it);
-	json_t *row = json_object();
-	int rc = it.failed || !row ? -1 : 0;
-	for (size_t i = 0; !rc && i < it.n; i++)
-		if (json_object_set(row, it.v[i].key, it.v[i].value) ||
-		    json_object_set(t->fields, it.v[i].key, json_null()))
-			rc = -1;
+	struct row_ctx r = {t, json_object()};
+	int rc = r.row ? perun_items_of(record, add_item, &r, NULL) : -1;
 	if (!rc && is_resource) {
-		json_t *snapshot = json_object_get(row, "snapshot");
-		if (json_object_set_new(row, "snapshots",
+		json_t *snapshot = json_object_get(r.row, "snapshot");
+		if (json_object_set_new(r.row, "snapshots",
 					snapshot ? json_incref(snapshot) : json_integer(0)) ||
 		    json_object_set(t->fields, "snapshots", json_null()))
 			rc = -1;
 	}
 	if (!rc)
-		rc = json_array_append(t->rows, row);
-	json_decref(row);
-	items_release(&it);
+		rc = json_array_append(t->rows, r.row);
+	json_decref(r.row);
 	return rc;
 }
 
@@ -395,7 +113,7 @@ static char *field_list(const struct table *t)
 {
 	size_t n = json_object_size(t->fields), i = 0;
 	const char **names = calloc(n + 1, sizeof(*names));
-	struct buf b = {0};
+	struct perun_strbuf b = PERUN_STRBUF_INIT;
 	const char *key;
 	json_t *unused;
 	if (!names)
@@ -405,11 +123,11 @@ static char *field_list(const struct table *t)
 	qsort(names, n, sizeof(*names), strcmp_ptr);
 	for (i = 0; i < n; i++) {
 		if (i)
-			buf_str(&b, ", ");
-		buf_str(&b, names[i]);
+			perun_strbuf_addstr(&b, ", ");
+		perun_strbuf_addstr(&b, names[i]);
 	}
 	free(names);
-	return buf_detach(&b);
+	return perun_strbuf_detach(&b, NULL);
 }
 
 static int check_key(const struct table *t, const char *key, const char *what,
@@ -465,7 +183,7 @@ static int cell_matches(const json_t *cell, const char *wanted)
 		double w = strtod(wanted, &end);
 		return *wanted && !*end && !errno && w == d;
 	}
-	char *text = value_text(cell);
+	char *text = perun_value_flatten_dup(cell);
 	int same = text && !strcmp(text, wanted);
 	free(text);
 	return same;
@@ -567,7 +285,7 @@ static int apply_sort(struct table *t, const char *key, struct perun_error *err)
 			sort_numeric = 0;
 	}
 	for (size_t i = 0; !sort_numeric && i < n; i++)
-		e[i].text = e[i].cell ? value_text(e[i].cell) : NULL;
+		e[i].text = e[i].cell ? perun_value_flatten_dup(e[i].cell) : NULL;
 	qsort_r(e, n, sizeof(*e), sort_cmp, &sort_numeric);
 	json_t *sorted = json_array();
 	for (size_t i = 0; sorted && i < n; i++)
@@ -780,21 +498,21 @@ struct layout {
 	int have_aligns;    /* tabulate has no alignments for an empty table */
 };
 
-static void pad_to(struct buf *b, const char *s, size_t width, int left)
+static void pad_to(struct perun_strbuf *b, const char *s, size_t width, int left)
 {
 	size_t w = text_width(s);
 	if (left)
 		buf_repeat(b, " ", width > w ? width - w : 0);
-	buf_str(b, s);
+	perun_strbuf_addstr(b, s);
 	if (!left)
 		buf_repeat(b, " ", width > w ? width - w : 0);
 }
 
 static char *padded(const char *s, size_t width, int left)
 {
-	struct buf b = {0};
+	struct perun_strbuf b = PERUN_STRBUF_INIT;
 	pad_to(&b, s, width, left);
-	return buf_detach(&b);
+	return perun_strbuf_detach(&b, NULL);
 }
 
 /* Python's str() of a cell value; NaN for a missing one, as pandas has. */
@@ -805,7 +523,7 @@ static char *cell_source(const json_t *v, int *missing)
 		return strdup("nan");
 	if (json_is_null(v))
 		return strdup("");
-	return value_text(v);
+	return perun_value_flatten_dup(v);
 }
 
 static int layout_build(struct layout *l, const struct table *t,
@@ -864,10 +582,10 @@ static int layout_build(struct layout *l, const struct table *t,
 		for (size_t r = 0; r < l->nrows; r++) {
 			struct cell *cell = &l->cells[r * l->ncols + c];
 			if (align == ALIGN_DECIMAL) {
-				struct buf b = {0};
-				buf_str(&b, cell->text);
+				struct perun_strbuf b = PERUN_STRBUF_INIT;
+				perun_strbuf_addstr(&b, cell->text);
 				buf_repeat(&b, " ", (size_t)(max_after - after_point(cell->text)));
-				char *s = buf_detach(&b);
+				char *s = perun_strbuf_detach(&b, NULL);
 				if (!s)
 					return -1;
 				free(cell->text);
@@ -906,68 +624,70 @@ static void layout_release(struct layout *l)
 }
 
 /* Append a line without its trailing white space, as tabulate does. */
-static void add_stripped(struct buf *out, struct buf *line)
+static void add_stripped(struct perun_strbuf *out, struct perun_strbuf *line)
 {
 	size_t n = line->len;
-	while (n && is_space(line->data[n - 1]))
+	while (n && is_space(line->buf[n - 1]))
 		n--;
-	if (line->data)
-		buf_add(out, line->data, n);
+	if (line->buf)
+		perun_strbuf_add(out, line->buf, n);
 	if (line->failed)
 		out->failed = 1;
-	buf_str(out, "\n");
-	free(line->data);
-	memset(line, 0, sizeof(*line));
+	perun_strbuf_addstr(out, "\n");
+	perun_strbuf_release(line);
 }
 
-static void add_line(struct buf *out, const struct layout *l,
+static void add_line(struct perun_strbuf *out, const struct layout *l,
 		     const struct table_format *fmt, const struct line_fmt *lf,
 		     enum line_special special)
 {
-	struct buf line = {0};
+	struct perun_strbuf line = PERUN_STRBUF_INIT;
 	size_t pad = 2 * (size_t)fmt->padding;
 	if (special == LINE_PIPE_COLONS) {
-		buf_str(&line, "|");
+		perun_strbuf_addstr(&line, "|");
 		for (size_t c = 0; c < l->ncols; c++) {
 			size_t w = l->widths[c] + pad;
 			if (!l->have_aligns) {
 				buf_repeat(&line, "-", w);
 			} else if (l->aligns[c] == ALIGN_DECIMAL) {
 				buf_repeat(&line, "-", w - 1);
-				buf_str(&line, ":");
+				perun_strbuf_addstr(&line, ":");
 			} else {
-				buf_str(&line, ":");
+				perun_strbuf_addstr(&line, ":");
 				buf_repeat(&line, "-", w - 1);
 			}
-			buf_str(&line, "|");
+			perun_strbuf_addstr(&line, "|");
 		}
-		buf_str(&line, "\n");
-		buf_add(out, line.data ? line.data : "", line.len);
-		free(line.data);
+		perun_strbuf_addstr(&line, "\n");
+		if (line.failed)
+			out->failed = 1;
+		else
+			perun_strbuf_add(out, line.buf, line.len);
+		perun_strbuf_release(&line);
 		return;
 	}
 	if (special == LINE_LATEX_BEGIN) {
-		buf_str(out, "\\begin{");
-		buf_str(out, fmt->latex_env);
-		buf_str(out, "}{");
+		perun_strbuf_addstr(out, "\\begin{");
+		perun_strbuf_addstr(out, fmt->latex_env);
+		perun_strbuf_addstr(out, "}{");
 		for (size_t c = 0; l->have_aligns && c < l->ncols; c++)
-			buf_str(out, l->aligns[c] == ALIGN_DECIMAL ? "r" : "l");
-		buf_str(out, "}\n");
-		buf_str(out, fmt->latex_top);
-		buf_str(out, "\n");
+			perun_strbuf_addstr(out, l->aligns[c] == ALIGN_DECIMAL ? "r" : "l");
+		perun_strbuf_addstr(out, "}\n");
+		perun_strbuf_addstr(out, fmt->latex_top);
+		perun_strbuf_addstr(out, "\n");
 		return;
 	}
-	buf_str(&line, lf->begin);
+	perun_strbuf_addstr(&line, lf->begin);
 	for (size_t c = 0; c < l->ncols; c++) {
 		if (c)
-			buf_str(&line, lf->sep);
+			perun_strbuf_addstr(&line, lf->sep);
 		buf_repeat(&line, lf->fill, l->widths[c] + pad);
 	}
-	buf_str(&line, lf->end);
+	perun_strbuf_addstr(&line, lf->end);
 	add_stripped(out, &line);
 }
 
-static void add_latex_escaped(struct buf *b, const char *s)
+static void add_latex_escaped(struct perun_strbuf *b, const char *s)
 {
 	static const char *const rules[][2] = {
 		{"&", "\\&"}, {"%", "\\%"}, {"$", "\\$"}, {"#", "\\#"}, {"_", "\\_"},
@@ -981,30 +701,30 @@ static void add_latex_escaped(struct buf *b, const char *s)
 			if (*s == rules[i][0][0])
 				repl = rules[i][1];
 		if (repl)
-			buf_str(b, repl);
+			perun_strbuf_addstr(b, repl);
 		else
-			buf_add(b, s, 1);
+			perun_strbuf_add(b, s, 1);
 	}
 }
 
-static void add_row_line(struct buf *out, const struct table_format *fmt,
+static void add_row_line(struct perun_strbuf *out, const struct table_format *fmt,
 			 const struct row_fmt *rf, char *const *cells, size_t stride,
 			 size_t ncols)
 {
-	struct buf line = {0};
-	buf_str(&line, rf->begin);
+	struct perun_strbuf line = PERUN_STRBUF_INIT;
+	perun_strbuf_addstr(&line, rf->begin);
 	for (size_t c = 0; c < ncols; c++) {
 		const char *text = cells[c * stride];
 		if (c)
-			buf_str(&line, rf->sep);
+			perun_strbuf_addstr(&line, rf->sep);
 		buf_repeat(&line, " ", (size_t)fmt->padding);
 		if (fmt->latex_escape)
 			add_latex_escaped(&line, text);
 		else
-			buf_str(&line, text);
+			perun_strbuf_addstr(&line, text);
 		buf_repeat(&line, " ", (size_t)fmt->padding);
 	}
-	buf_str(&line, rf->end);
+	perun_strbuf_addstr(&line, rf->end);
 	add_stripped(out, &line);
 }
 
@@ -1012,7 +732,7 @@ static void add_row_line(struct buf *out, const struct table_format *fmt,
 static char *render_tabulate(const struct table *t, const struct table_format *fmt)
 {
 	struct layout l = {0};
-	struct buf out = {0};
+	struct perun_strbuf out = PERUN_STRBUF_INIT;
 	int has_headers = t->ncolumns > 0;
 	if (layout_build(&l, t, fmt)) {
 		layout_release(&l);
@@ -1044,75 +764,75 @@ static char *render_tabulate(const struct table *t, const struct table_format *f
 	if (fmt->below.begin && !(has_headers && fmt->hide_below_with_headers))
 		add_line(&out, &l, fmt, &fmt->below, LINE_PLAIN);
 	layout_release(&l);
-	return buf_detach(&out);
+	return perun_strbuf_detach(&out, NULL);
 }
 
 /* ---- csv and json ------------------------------------------------------- */
 
-static void add_csv_field(struct buf *b, const char *s)
+static void add_csv_field(struct perun_strbuf *b, const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n")) {
-		buf_str(b, s);
+		perun_strbuf_addstr(b, s);
 		return;
 	}
-	buf_str(b, "\"");
+	perun_strbuf_addstr(b, "\"");
 	for (; *s; s++) {
 		if (*s == '"')
-			buf_str(b, "\"\"");
+			perun_strbuf_addstr(b, "\"\"");
 		else
-			buf_add(b, s, 1);
+			perun_strbuf_add(b, s, 1);
 	}
-	buf_str(b, "\"");
+	perun_strbuf_addstr(b, "\"");
 }
 
 /* RFC 4180 fields, raw values (no rounding), missing values empty. */
 static char *render_csv(const struct table *t)
 {
-	struct buf b = {0};
+	struct perun_strbuf b = PERUN_STRBUF_INIT;
 	size_t r;
 	json_t *row;
 	for (size_t c = 0; c < t->ncolumns; c++) {
 		if (c)
-			buf_str(&b, ",");
+			perun_strbuf_addstr(&b, ",");
 		add_csv_field(&b, t->columns[c]);
 	}
 	if (t->ncolumns)
-		buf_str(&b, "\n");
+		perun_strbuf_addstr(&b, "\n");
 	json_array_foreach(t->rows, r, row) {
 		for (size_t c = 0; c < t->ncolumns; c++) {
 			json_t *v = json_object_get(row, t->columns[c]);
-			char *text = v && !json_is_null(v) ? value_text(v) : strdup("");
+			char *text = v && !json_is_null(v) ? perun_value_flatten_dup(v) : strdup("");
 			if (c)
-				buf_str(&b, ",");
+				perun_strbuf_addstr(&b, ",");
 			if (text)
 				add_csv_field(&b, text);
 			else
 				b.failed = 1;
 			free(text);
 		}
-		buf_str(&b, "\n");
+		perun_strbuf_addstr(&b, "\n");
 	}
-	return buf_detach(&b);
+	return perun_strbuf_detach(&b, NULL);
 }
 
-static void add_json_value(struct buf *b, const json_t *v)
+static void add_json_value(struct perun_strbuf *b, const json_t *v)
 {
 	double d;
 	if (!v || json_is_null(v) || (cell_number(v, &d) && !isfinite(d))) {
-		buf_str(b, "null");
+		perun_strbuf_addstr(b, "null");
 	} else if (json_is_string(v)) {
 		char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_ENSURE_ASCII);
 		if (s)
-			buf_str(b, s);
+			perun_strbuf_addstr(b, s);
 		else
 			b->failed = 1;
 		free(s);
 	} else {
 		/* Numbers in Python's shortest form, booleans lowercase. */
 		char *s = json_is_boolean(v) ? strdup(json_is_true(v) ? "true" : "false")
-					     : value_text(v);
+					     : perun_value_flatten_dup(v);
 		if (s)
-			buf_str(b, s);
+			perun_strbuf_addstr(b, s);
 		else
 			b->failed = 1;
 		free(s);
@@ -1122,35 +842,35 @@ static void add_json_value(struct buf *b, const json_t *v)
 /* {"version": 1, "table": ..., "headers": [...], "rows": [{...}, ...]} */
 static char *render_json(const struct table *t, const char *what)
 {
-	struct buf b = {0};
+	struct perun_strbuf b = PERUN_STRBUF_INIT;
 	json_t *name = json_string(what);
-	buf_str(&b, "{\n  \"version\": 1,\n  \"table\": ");
+	perun_strbuf_addstr(&b, "{\n  \"version\": 1,\n  \"table\": ");
 	add_json_value(&b, name);
-	buf_str(&b, ",\n  \"headers\": [");
+	perun_strbuf_addstr(&b, ",\n  \"headers\": [");
 	for (size_t c = 0; c < t->ncolumns; c++) {
 		json_t *h = json_string(t->columns[c]);
-		buf_str(&b, c ? ", " : "");
+		perun_strbuf_addstr(&b, c ? ", " : "");
 		add_json_value(&b, h);
 		json_decref(h);
 	}
-	buf_str(&b, "],\n  \"rows\": [");
+	perun_strbuf_addstr(&b, "],\n  \"rows\": [");
 	size_t r;
 	json_t *row;
 	json_array_foreach(t->rows, r, row) {
-		buf_str(&b, r ? ",\n    {" : "\n    {");
+		perun_strbuf_addstr(&b, r ? ",\n    {" : "\n    {");
 		for (size_t c = 0; c < t->ncolumns; c++) {
 			json_t *h = json_string(t->columns[c]);
-			buf_str(&b, c ? ", " : "");
+			perun_strbuf_addstr(&b, c ? ", " : "");
 			add_json_value(&b, h);
-			buf_str(&b, ": ");
+			perun_strbuf_addstr(&b, ": ");
 			add_json_value(&b, json_object_get(row, t->columns[c]));
 			json_decref(h);
 		}
-		buf_str(&b, "}");
+		perun_strbuf_addstr(&b, "}");
 	}
-	buf_str(&b, json_array_size(t->rows) ? "\n  ]\n}" : "]\n}");
+	perun_strbuf_addstr(&b, json_array_size(t->rows) ? "\n  ]\n}" : "]\n}");
 	json_decref(name);
-	return buf_detach(&b);
+	return perun_strbuf_detach(&b, NULL);
 }
 
 /* ---- output ------------------------------------------------------------- */

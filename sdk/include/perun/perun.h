@@ -8,5 +8,6 @@
 #include <perun/params.h>
 #include <perun/profile.h>
 #include <perun/fsutil.h>
+#include <perun/strbuf.h>
 
 #endif

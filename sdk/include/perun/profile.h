@@ -121,10 +121,36 @@ PERUN_API int perun_json_number(const json_t *v, double *out);
 PERUN_API int perun_profile_key_is_collectable(const char *key);
 
 /*
- * Flatten a value as Perun does for uids and tables: dicts become their
- * values joined by ':' in uid priority order, lists comma-joined, strings
- * as they are, numbers in Python's str() form.  Caller frees.
+ * Python Perun's text of a value, str(convert.flatten(value)): a dict is the
+ * values of its items (see perun_items_of) joined by ':' in Perun's uid
+ * order (bin, file/source/package, module, class, function, line,
+ * instruction, then other keys); a list is its elements joined by ',', each
+ * the values of its items joined by ':'; a scalar is Python's str() of it
+ * (True, None, nan, inf, 1e-05).  This is the "<uid>" of resource-type ids
+ * "<uid>#<n>" and the text of a table cell.  Returns a malloc'd string the
+ * caller frees, or NULL without memory.
  */
 PERUN_API char *perun_value_flatten_dup(const json_t *value);
+
+/*
+ * Python Perun's flattened items of a record such as a resource row or a
+ * model (query.all_items_of), in Python's order: for every key, a scalar is
+ * the item (key, value); a dict gives the items "key:sub" of its own items,
+ * recursively, then (key, their joined text) as perun_value_flatten_dup
+ * makes it; a list of {"name", "value"} dicts (model coefficients) is taken
+ * as the dict {name: value}; any other list gives (key, its text).  So
+ *   {"uid": {"source": "a.c", "function": "f", "line": 3}, "amount": 4}
+ * yields ("uid:source", "a.c"), ("uid:function", "f"), ("uid:line", 3),
+ * ("uid", "a.c:f:3"), ("amount", 4).
+ *
+ * fn gets each key and value, both borrowed for the call only; a value is
+ * the record's own scalar (NaN/Infinity as the markers perun_json_number
+ * reads) or a string.  A non-zero return from fn stops the walk and is
+ * returned as it is.  Otherwise returns 0, or a negative code with err
+ * filled when record is not an object or memory runs out.
+ */
+typedef int (*perun_item_fn)(const char *key, const json_t *value, void *data);
+PERUN_API int perun_items_of(const json_t *record, perun_item_fn fn, void *data,
+			     struct perun_error *err);
 
 #endif
