@@ -11,58 +11,6 @@
 
 #include "internal.h"
 
-void strbuf_grow(struct strbuf *sb, size_t extra)
-{
-	if (sb->len + extra + 1 <= sb->alloc)
-		return;
-	size_t want = sb->alloc ? sb->alloc * 2 : 256;
-	while (want < sb->len + extra + 1)
-		want *= 2;
-	char *grown = realloc(sb->buf, want);
-	if (!grown)
-		abort();
-	sb->buf = grown;
-	sb->alloc = want;
-}
-
-void strbuf_add(struct strbuf *sb, const char *data, size_t len)
-{
-	strbuf_grow(sb, len);
-	memcpy(sb->buf + sb->len, data, len);
-	sb->len += len;
-	sb->buf[sb->len] = '\0';
-}
-
-void strbuf_addstr(struct strbuf *sb, const char *s)
-{
-	strbuf_add(sb, s, strlen(s));
-}
-
-void strbuf_addch(struct strbuf *sb, char c)
-{
-	strbuf_grow(sb, 1);
-	sb->buf[sb->len++] = c;
-	sb->buf[sb->len] = '\0';
-}
-
-void strbuf_release(struct strbuf *sb)
-{
-	free(sb->buf);
-	sb->buf = NULL;
-	sb->len = sb->alloc = 0;
-}
-
-char *strbuf_detach(struct strbuf *sb, size_t *len)
-{
-	strbuf_grow(sb, 0);
-	char *ret = sb->buf;
-	if (len)
-		*len = sb->len;
-	sb->buf = NULL;
-	sb->len = sb->alloc = 0;
-	return ret;
-}
-
 void json_python_format_double(double value, char out[32])
 {
 	if (isnan(value)) {
@@ -139,13 +87,13 @@ void json_python_format_double(double value, char out[32])
 	*o = '\0';
 }
 
-static void dump_string(const char *s, size_t len, struct strbuf *out)
+static void dump_string(const char *s, size_t len, struct perun_strbuf *out)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s;
 	const unsigned char *end = p + len;
-	strbuf_grow(out, len + 2);
-	strbuf_addch(out, '"');
+	perun_strbuf_grow(out, len + 2);
+	perun_strbuf_addch(out, '"');
 	while (p < end) {
 		unsigned char c = *p;
 		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
@@ -153,19 +101,19 @@ static void dump_string(const char *s, size_t len, struct strbuf *out)
 			while (p < end && *p >= 0x20 && *p < 0x7f && *p != '"' &&
 			       *p != '\\')
 				p++;
-			strbuf_add(out, (const char *)run, (size_t)(p - run));
+			perun_strbuf_add(out, (const char *)run, (size_t)(p - run));
 			continue;
 		}
 		unsigned long cp = c;
 		int extra = 0;
 		switch (c) {
-		case '"': strbuf_addstr(out, "\\\""); p++; continue;
-		case '\\': strbuf_addstr(out, "\\\\"); p++; continue;
-		case '\n': strbuf_addstr(out, "\\n"); p++; continue;
-		case '\r': strbuf_addstr(out, "\\r"); p++; continue;
-		case '\t': strbuf_addstr(out, "\\t"); p++; continue;
-		case '\b': strbuf_addstr(out, "\\b"); p++; continue;
-		case '\f': strbuf_addstr(out, "\\f"); p++; continue;
+		case '"': perun_strbuf_addstr(out, "\\\""); p++; continue;
+		case '\\': perun_strbuf_addstr(out, "\\\\"); p++; continue;
+		case '\n': perun_strbuf_addstr(out, "\\n"); p++; continue;
+		case '\r': perun_strbuf_addstr(out, "\\r"); p++; continue;
+		case '\t': perun_strbuf_addstr(out, "\\t"); p++; continue;
+		case '\b': perun_strbuf_addstr(out, "\\b"); p++; continue;
+		case '\f': perun_strbuf_addstr(out, "\\f"); p++; continue;
 		}
 		/* Jansson guarantees valid UTF-8 in strings. */
 		if (c >= 0xf0) {
@@ -195,74 +143,75 @@ static void dump_string(const char *s, size_t len, struct strbuf *out)
 				       hex[(units[i] >> 8) & 15],
 				       hex[(units[i] >> 4) & 15],
 				       hex[units[i] & 15]};
-			strbuf_add(out, esc, 6);
+			perun_strbuf_add(out, esc, 6);
 		}
 	}
-	strbuf_addch(out, '"');
+	perun_strbuf_addch(out, '"');
 }
 
-static void newline_indent(struct strbuf *out, int indent, int depth)
+static void newline_indent(struct perun_strbuf *out, int indent, int depth)
 {
-	strbuf_addch(out, '\n');
+	perun_strbuf_addch(out, '\n');
 	size_t n = (size_t)indent * (size_t)depth;
-	strbuf_grow(out, n);
+	if (perun_strbuf_grow(out, n))
+		return;
 	memset(out->buf + out->len, ' ', n);
 	out->len += n;
 	out->buf[out->len] = '\0';
 }
 
 static void dump_value(const json_t *v, int indent, int depth,
-		       struct strbuf *out)
+		       struct perun_strbuf *out)
 {
 	char num[40];
 	switch (json_typeof(v)) {
 	case JSON_OBJECT: {
 		if (json_object_size(v) == 0) {
-			strbuf_addstr(out, "{}");
+			perun_strbuf_addstr(out, "{}");
 			return;
 		}
-		strbuf_addch(out, '{');
+		perun_strbuf_addch(out, '{');
 		const char *key;
 		json_t *item;
 		int first = 1;
 		json_object_foreach((json_t *)v, key, item) {
 			if (!first)
-				strbuf_addstr(out, indent < 0 ? ", " : ",");
+				perun_strbuf_addstr(out, indent < 0 ? ", " : ",");
 			if (indent >= 0)
 				newline_indent(out, indent, depth + 1);
 			first = 0;
 			dump_string(key, strlen(key), out);
-			strbuf_addstr(out, ": ");
+			perun_strbuf_addstr(out, ": ");
 			dump_value(item, indent, depth + 1, out);
 		}
 		if (indent >= 0)
 			newline_indent(out, indent, depth);
-		strbuf_addch(out, '}');
+		perun_strbuf_addch(out, '}');
 		return;
 	}
 	case JSON_ARRAY: {
 		size_t n = json_array_size(v);
 		if (n == 0) {
-			strbuf_addstr(out, "[]");
+			perun_strbuf_addstr(out, "[]");
 			return;
 		}
-		strbuf_addch(out, '[');
+		perun_strbuf_addch(out, '[');
 		for (size_t i = 0; i < n; i++) {
 			if (i)
-				strbuf_addstr(out, indent < 0 ? ", " : ",");
+				perun_strbuf_addstr(out, indent < 0 ? ", " : ",");
 			if (indent >= 0)
 				newline_indent(out, indent, depth + 1);
 			dump_value(json_array_get(v, i), indent, depth + 1, out);
 		}
 		if (indent >= 0)
 			newline_indent(out, indent, depth);
-		strbuf_addch(out, ']');
+		perun_strbuf_addch(out, ']');
 		return;
 	}
 	case JSON_STRING:
 		/* Markers of Python's non-finite numbers (see profile.c). */
 		if (json_string_length(v) > 1 && json_string_value(v)[0] == '\0') {
-			strbuf_addstr(out, json_string_value(v) + 1);
+			perun_strbuf_addstr(out, json_string_value(v) + 1);
 			return;
 		}
 		dump_string(json_string_value(v), json_string_length(v), out);
@@ -270,25 +219,25 @@ static void dump_value(const json_t *v, int indent, int depth,
 	case JSON_INTEGER:
 		snprintf(num, sizeof(num), "%" JSON_INTEGER_FORMAT,
 			 json_integer_value(v));
-		strbuf_addstr(out, num);
+		perun_strbuf_addstr(out, num);
 		return;
 	case JSON_REAL:
 		json_python_format_double(json_real_value(v), num);
-		strbuf_addstr(out, num);
+		perun_strbuf_addstr(out, num);
 		return;
 	case JSON_TRUE:
-		strbuf_addstr(out, "true");
+		perun_strbuf_addstr(out, "true");
 		return;
 	case JSON_FALSE:
-		strbuf_addstr(out, "false");
+		perun_strbuf_addstr(out, "false");
 		return;
 	case JSON_NULL:
-		strbuf_addstr(out, "null");
+		perun_strbuf_addstr(out, "null");
 		return;
 	}
 }
 
-void json_python_dump(const json_t *value, int indent, struct strbuf *out)
+void json_python_dump(const json_t *value, int indent, struct perun_strbuf *out)
 {
 	dump_value(value, indent, 0, out);
 }
