@@ -50,6 +50,38 @@ static int add_ancestor(const struct perun_vcs_commit *c, void *data)
 	return 0;
 }
 
+int perun_jobs_shell(const char *cmd, const char *dir, int out_fd, struct perun_error *err)
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0)
+		return perun_error_set_errno(err, PERUN_EGENERIC, errno, "'%s': cannot start", cmd);
+	if (pid == 0) {
+		dup2(out_fd, STDOUT_FILENO);
+		dup2(out_fd, STDERR_FILENO);
+		/* Its own process group, so an interrupt stops all of it. */
+		setpgid(0, 0);
+		if (!dir || chdir(dir) == 0)
+			execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	int status, killed = 0;
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			return perun_error_set_errno(err, PERUN_EGENERIC, errno, "'%s'", cmd);
+		/* Interrupted: stop the command too, then restore. */
+		if (interrupted() && !killed++)
+			kill(-pid, SIGTERM);
+	}
+	if (interrupted())
+		return perun_error_set(err, PERUN_EINTR, "'%s' was interrupted", cmd);
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		return perun_error_set(err, PERUN_EGENERIC, "'%s' failed (%s %d)", cmd,
+				       WIFEXITED(status) ? "exit" : "signal",
+				       WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+	return 0;
+}
+
 /* Run each shell command of pre_run in dir; output to out. */
 static int run_pre_run(const json_t *pre_run, const char *dir, FILE *out, const char *sha,
 		       struct perun_error *err)
@@ -63,39 +95,11 @@ static int run_pre_run(const json_t *pre_run, const char *dir, FILE *out, const 
 					       "execute.pre_run: entry %zu is not a string", i + 1);
 		if (out)
 			fprintf(out, "pre_run at %.7s: %s\n", sha, cmd);
-		fflush(NULL);
-		pid_t pid = fork();
-		if (pid < 0)
-			return perun_error_set_errno(err, PERUN_EGENERIC, errno,
-						     "pre_run '%s': cannot start", cmd);
-		if (pid == 0) {
-			int fd = out ? fileno(out) : STDERR_FILENO;
-			dup2(fd, STDOUT_FILENO);
-			dup2(fd, STDERR_FILENO);
-			/* Its own process group, so an interrupt stops all of it. */
-			setpgid(0, 0);
-			if (chdir(dir) == 0)
-				execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-			_exit(127);
+		int rc = perun_jobs_shell(cmd, dir, out ? fileno(out) : STDERR_FILENO, err);
+		if (rc) {
+			perun_error_prefix(err, "pre_run at %.7s", sha);
+			return rc;
 		}
-		int status, killed = 0;
-		while (waitpid(pid, &status, 0) < 0) {
-			if (errno != EINTR)
-				return perun_error_set_errno(err, PERUN_EGENERIC, errno,
-							     "pre_run '%s'", cmd);
-			/* Interrupted: stop the command too, then restore. */
-			if (interrupted() && !killed++)
-				kill(-pid, SIGTERM);
-		}
-		if (interrupted())
-			return perun_error_set(err, PERUN_EINTR, "pre_run '%s' was interrupted",
-					       cmd);
-		if (!WIFEXITED(status) || WEXITSTATUS(status))
-			return perun_error_set(err, PERUN_EGENERIC,
-					       "pre_run '%s' failed at %.7s (%s %d)", cmd, sha,
-					       WIFEXITED(status) ? "exit" : "signal",
-					       WIFEXITED(status) ? WEXITSTATUS(status)
-								 : WTERMSIG(status));
 	}
 	return 0;
 }

@@ -41,6 +41,13 @@ struct perun_versions {
 int perun_jobs_each_version(struct perun_instance *inst, const struct perun_versions *v,
 			    struct perun_error *err);
 
+/*
+ * Run cmd with /bin/sh in dir (NULL: here), its stdout and stderr to
+ * out_fd, in its own process group, which SIGINT/SIGTERM of the run stop.
+ * Fails when it exits non-zero or is killed.
+ */
+int perun_jobs_shell(const char *cmd, const char *dir, int out_fd, struct perun_error *err);
+
 /* One collector or postprocessor with its checked parameters. */
 struct perun_unit {
 	const struct perun_loaded_plugin *plugin; /* borrowed from the loader */

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "jobs.h"
 #include "workload.h"
 
 enum gen_type { GEN_SINGLETON, GEN_INTEGER, GEN_STRING, GEN_TEXTFILE, GEN_EXTERNAL };
@@ -92,32 +92,6 @@ static const char *spec_string(const json_t *spec, const char *key)
 	return json_string_value(json_object_get(spec, key));
 }
 
-/* Run the external generator's command through the shell. */
-static int run_shell(const char *id, const char *cmd, struct perun_error *err)
-{
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0)
-		return perun_error_set_errno(err, PERUN_EGENERIC, errno,
-					     "workload generator '%s': cannot start", id);
-	if (pid == 0) {
-		dup2(STDERR_FILENO, STDOUT_FILENO);
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		_exit(127);
-	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return perun_error_set_errno(err, PERUN_EGENERIC, errno,
-						     "workload generator '%s'", id);
-	if (!WIFEXITED(status) || WEXITSTATUS(status))
-		return perun_error_set(err, PERUN_EGENERIC,
-				       "workload generator '%s': '%s' failed (%s %d)", id, cmd,
-				       WIFEXITED(status) ? "exit" : "signal",
-				       WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
-	return 0;
-}
-
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -141,9 +115,11 @@ static int open_external(struct perun_workload_gen *g, const json_t *spec, const
 				       id);
 	g->file_format = strdup(fmt);
 	g->delimiters = strdup(delim ? delim : "{}");
-	int rc = run_shell(id, cmd, err);
-	if (rc)
+	int rc = perun_jobs_shell(cmd, NULL, STDERR_FILENO, err);
+	if (rc) {
+		perun_error_prefix(err, "workload generator '%s'", id);
 		return rc;
+	}
 	DIR *d = opendir(dir);
 	if (!d)
 		return perun_error_set_errno(err, PERUN_EINVAL, errno,

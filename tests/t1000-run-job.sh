@@ -112,7 +112,7 @@ test_expect_success 'a failing pre_run fails the jobs of its version, the rest r
 	test_cmp ../before ../after &&
 	test_grep "^3 jobs run, 2 profiles stored$" out &&
 	test_grep "^perun: 1 of 3 jobs failed:$" err &&
-	test_grep "pre_run .*failed at $(git rev-parse --short=7 HEAD~1) (exit 4)" err &&
+	test_grep "pre_run at $(git rev-parse --short=7 HEAD~1): .* failed (exit 4)" err &&
 	log=$(sed -n "s/^perun: the log of the run is //p" err) &&
 	test_grep "refusing v2" "$log" &&
 	printf "v1\nv3\n" >expect && test_cmp expect calls &&
