@@ -26,6 +26,13 @@ check_PROGRAMS += %reldir%/helpers/profile-tool
 %canon_reldir%_helpers_profile_tool_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 %canon_reldir%_helpers_profile_tool_LDADD = sdk/libperun.la $(JANSSON_LIBS)
 
+# libperun's flattening and string buffer, against Python Perun's results.
+check_PROGRAMS += %reldir%/flatten-test
+%canon_reldir%_flatten_test_SOURCES = %reldir%/flatten-test.c %reldir%/tap.h
+%canon_reldir%_flatten_test_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+%canon_reldir%_flatten_test_LDADD = sdk/libperun.la $(JANSSON_LIBS)
+TESTS += %reldir%/flatten-test
+
 TESTS += %reldir%/t0300-profile-format.sh
 EXTRA_DIST += %reldir%/t0300-profile-format.sh
 
