@@ -164,14 +164,30 @@ static int check_key(const struct group *groups, size_t n, const char *option,
 			       option, key);
 }
 
-static int read_value(const struct group *g, const char *key, size_t row,
-		      struct ra_num *out, struct perun_error *err)
+/*
+ * Where the values of key are in g: a column, or one persistent value for
+ * every row.  Looked up once per resource type, not once per value.
+ */
+struct source {
+	const json_t *column;
+	const json_t *value;
+};
+
+static int find_source(const struct group *g, const char *key, struct source *src,
+		       struct perun_error *err)
 {
-	const json_t *column = json_object_get(g->columns, key);
-	const json_t *v = column ? json_array_get(column, row) : json_object_get(g->persist, key);
-	if (!column && !v)
+	src->column = json_object_get(g->columns, key);
+	src->value = src->column ? NULL : json_object_get(g->persist, key);
+	if (!src->column && !src->value)
 		return perun_error_set(err, PERUN_EINVAL, "resource '%s' has no key '%s'",
 				       g->name, key);
+	return 0;
+}
+
+static int read_value(const struct group *g, const char *key, const struct source *src,
+		      size_t row, struct ra_num *out, struct perun_error *err)
+{
+	const json_t *v = src->column ? json_array_get(src->column, row) : src->value;
 	if (json_is_integer(v)) {
 		out->is_int = 1;
 		out->i = json_integer_value(v);
@@ -231,24 +247,86 @@ static json_t *num_json(const struct ra_num *n)
 	return n->is_int ? json_integer(n->i) : json_real(n->d);
 }
 
+/*
+ * Strings every record repeats, made once and shared between records
+ * (jansson values are reference counted and strings are never edited in
+ * place): with tens of thousands of records the allocations dominate.
+ */
+struct shared_strings {
+	json_t *model[RA_MODEL_COUNT];
+	json_t *coeff[3];
+	json_t *method;
+	const char *uid; /* the last uid and its string */
+	json_t *uid_json;
+};
+
+static void shared_release(struct shared_strings *ss)
+{
+	for (int i = 0; i < RA_MODEL_COUNT; i++)
+		json_decref(ss->model[i]);
+	for (int i = 0; i < 3; i++)
+		json_decref(ss->coeff[i]);
+	json_decref(ss->method);
+	json_decref(ss->uid_json);
+}
+
+static int shared_init(struct shared_strings *ss, const char *method)
+{
+	static const char *const names[3] = {"b0", "b1", "b2"};
+	int ok = 1;
+	memset(ss, 0, sizeof(*ss));
+	for (int i = 0; i < RA_MODEL_COUNT; i++)
+		ok &= (ss->model[i] = json_string(ra_model_name(i))) != NULL;
+	for (int i = 0; i < 3; i++)
+		ok &= (ss->coeff[i] = json_string(names[i])) != NULL;
+	ok &= (ss->method = json_string(method)) != NULL;
+	if (!ok)
+		shared_release(ss);
+	return ok ? 0 : -1;
+}
+
+/* Set key to value, taking a reference to it; 0 or -1. */
+static int set_shared(json_t *object, const char *key, json_t *value)
+{
+	return json_object_set_new_nocheck(object, key, json_incref(value));
+}
+
 /* The record of methods._transform_to_output_data, in its key order. */
-static json_t *model_record(const struct emitted *e, const char *method)
+static json_t *model_record(const struct emitted *e, struct shared_strings *ss)
 {
 	const struct ra_result *r = &e->result;
-	json_t *coeffs = json_array();
-	for (int i = 0; i < r->ncoeffs; i++) {
-		char name[8];
-		snprintf(name, sizeof(name), "b%d", i);
-		json_t *value = i == 1 && r->b1_int ? json_integer((json_int_t)r->coeffs[i])
-						    : json_real(r->coeffs[i]);
-		json_array_append_new(coeffs, json_pack("{s:s,s:o}", "name", name, "value", value));
+	if (ss->uid != e->uid) {
+		json_decref(ss->uid_json);
+		ss->uid_json = json_string(e->uid);
+		ss->uid = ss->uid_json ? e->uid : NULL;
+		if (!ss->uid_json)
+			return NULL;
 	}
-	return json_pack("{s:s,s:o,s:o,s:o,s:s,s:s,s:o}", "model", ra_model_name(r->model),
-			 "r_square",
-			 r->r_square_int ? json_integer((json_int_t)r->r_square)
-					 : json_real(r->r_square),
-			 "x_start", num_json(&r->x_start), "x_end", num_json(&r->x_end),
-			 "method", method, "uid", e->uid, "coeffs", coeffs);
+	json_t *record = json_object(), *coeffs = json_array();
+	int fail = !record || !coeffs;
+	fail |= set_shared(record, "model", ss->model[r->model]);
+	fail |= json_object_set_new_nocheck(record, "r_square",
+					    r->r_square_int ? json_integer((json_int_t)r->r_square)
+							    : json_real(r->r_square));
+	fail |= json_object_set_new_nocheck(record, "x_start", num_json(&r->x_start));
+	fail |= json_object_set_new_nocheck(record, "x_end", num_json(&r->x_end));
+	fail |= set_shared(record, "method", ss->method);
+	fail |= set_shared(record, "uid", ss->uid_json);
+	for (int i = 0; i < r->ncoeffs && !fail; i++) {
+		json_t *coeff = json_object();
+		fail |= json_array_append_new(coeffs, coeff);
+		fail |= set_shared(coeff, "name", ss->coeff[i]);
+		fail |= json_object_set_new_nocheck(coeff, "value",
+						    i == 1 && r->b1_int
+							    ? json_integer((json_int_t)r->coeffs[i])
+							    : json_real(r->coeffs[i]));
+	}
+	fail |= json_object_set_new_nocheck(record, "coeffs", coeffs);
+	if (fail) {
+		json_decref(record);
+		return NULL;
+	}
+	return record;
 }
 
 /* Skipped uids, as one warning line. */
@@ -330,13 +408,18 @@ static int ra_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 			cap = n;
 		}
 		size_t k = 0;
-		for (size_t i = g; !rc && i < end; i++)
+		for (size_t i = g; !rc && i < end; i++) {
+			struct source xs, ys;
+			rc = find_source(&groups[i], per_key, &xs, err);
+			if (!rc)
+				rc = find_source(&groups[i], of_key, &ys, err);
 			for (size_t row = 0; !rc && row < groups[i].rows; row++, k++) {
-				rc = read_value(&groups[i], per_key, row, &pts[k].x, err);
+				rc = read_value(&groups[i], per_key, &xs, row, &pts[k].x, err);
 				if (!rc)
-					rc = read_value(&groups[i], of_key, row, &pts[k].y, err);
+					rc = read_value(&groups[i], of_key, &ys, row, &pts[k].y, err);
 				pts[k].idx = k;
 			}
+		}
 		if (rc)
 			break;
 		struct ra_fail fail;
@@ -375,15 +458,29 @@ static int ra_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 			goto out;
 		}
 	}
-	for (size_t i = 0; i < analysis.n; i++) {
-		json_t *record = model_record(&analysis.items[i], ra_method_name(method));
-		if (!record || perun_profile_add_model(ctx->profile, record)) {
-			json_decref(record);
+	/* Appended in place rather than by perun_profile_add_model, whose deep
+	 * copy of each of (say) 60,000 fresh records would double the work. */
+	json_t *list = json_object_get(perun_profile_json(ctx->profile), "models");
+	if (!json_is_array(list)) {
+		list = json_array();
+		if (json_object_set_new(perun_profile_json(ctx->profile), "models", list)) {
 			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 			goto out;
 		}
-		json_decref(record);
 	}
+	struct shared_strings ss;
+	if (shared_init(&ss, ra_method_name(method))) {
+		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < analysis.n && !rc; i++) {
+		json_t *record = model_record(&analysis.items[i], &ss);
+		if (!record || json_array_append_new(list, record))
+			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	}
+	shared_release(&ss);
+	if (rc)
+		goto out;
 	/* Success may carry a warning: the uids Perun would skip too. */
 	if (skips.count == 1)
 		perun_error_set(err, PERUN_OK, "skipped %s", skips.first);
