@@ -39,6 +39,11 @@ static const struct perun_option ra_options[] = {
 	 "resource key of the independent variable (x)", 0},
 	{"of", "o", PERUN_OPTION_STRING, "amount", NULL, "<key>",
 	 "resource key that is modelled (y)", 0},
+	/* Perun's job configurations name these two by their click dests. */
+	{"per-key", NULL, PERUN_OPTION_STRING, NULL, NULL, "<key>",
+	 "the same as --depending-on (its name in Perun's job configuration)", 0},
+	{"of-key", NULL, PERUN_OPTION_STRING, NULL, NULL, "<key>",
+	 "the same as --of (its name in Perun's job configuration)", 0},
 	{"seed", NULL, PERUN_OPTION_INT, NULL, NULL, "<int>",
 	 "seed of the shuffle of iterative and initial_guess (default: random)", 0},
 	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
@@ -359,8 +364,10 @@ static unsigned long random_seed(void)
 static int ra_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error *err)
 {
 	const struct perun_params *params = ctx->params;
-	const char *per_key = perun_params_string(params, "depending-on", "structure-unit-size");
-	const char *of_key = perun_params_string(params, "of", "amount");
+	const char *per_option = perun_params_has(params, "per-key") ? "per-key" : "depending-on";
+	const char *of_option = perun_params_has(params, "of-key") ? "of-key" : "of";
+	const char *per_key = perun_params_string(params, per_option, "structure-unit-size");
+	const char *of_key = perun_params_string(params, of_option, "amount");
 	int method = ra_method_from_name(perun_params_string(params, "method", "full"));
 	long long steps = perun_params_int(params, "steps", 3);
 	enum ra_model models[64];
@@ -390,9 +397,9 @@ static int ra_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	rc = load_groups(perun_profile_json(ctx->profile), &groups, &ngroups, err);
 	if (!rc)
-		rc = check_key(groups, ngroups, "depending-on", per_key, err);
+		rc = check_key(groups, ngroups, per_option, per_key, err);
 	if (!rc)
-		rc = check_key(groups, ngroups, "of", of_key, err);
+		rc = check_key(groups, ngroups, of_option, of_key, err);
 
 	for (size_t g = 0; !rc && g < ngroups;) {
 		size_t end = g, n = 0;

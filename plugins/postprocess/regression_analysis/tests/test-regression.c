@@ -483,6 +483,29 @@ static void test_bad_input(void)
 	perun_profile_free(r.profile);
 }
 
+/* --per-key/--of-key, the names Perun's job configurations use, win. */
+static void test_key_aliases(void)
+{
+	struct run r;
+	const char *const swapped[] = {"regression-models", "linear", "per-key", "amount",
+				       "of-key", "structure-unit-size", NULL};
+	if (run_file(&r, "linear_model_datapoints.perf", swapped)) {
+		tap_ok(0, "per-key/of-key: %s", r.err.message);
+	} else {
+		const json_t *m = find_model(models_of(&r), "linear::test2", "linear", 0);
+		tap_ok(m && json_integer_value(json_object_get(m, "x_start")) == 8 &&
+			       json_real_value(json_object_get(m, "x_end")) == 30.5 &&
+			       close_to(coeff(m, "b1"), 0.4, 0),
+		       "per-key/of-key: x is amount, y is structure-unit-size");
+	}
+	perun_profile_free(r.profile);
+	const char *const bad[] = {"of-key", "nosuch", NULL};
+	run_file(&r, "linear_model_datapoints.perf", bad);
+	tap_ok(r.rc < 0 && strstr(r.err.message, "option '--of-key': 'nosuch' is not a key"),
+	       "per-key/of-key: errors name the option given: %s", r.err.message);
+	perun_profile_free(r.profile);
+}
+
 /* Iterative and initial_guess: reproducible with --seed; a finished model
  * equals the full one up to the order of summation. */
 static void test_randomised(void)
@@ -539,6 +562,7 @@ int main(void)
 	test_stored_full();
 	test_oracle_cases();
 	test_bad_input();
+	test_key_aliases();
 	test_randomised();
 	return tap_done();
 }
