@@ -224,10 +224,13 @@ static void test_strbuf(void)
 	perun_strbuf_add(&sb, "d\0e", 3);
 	perun_strbuf_addf(&sb, "%s-%d", "0123456789012345678901234567890123456789"
 			  "0123456789012345678901234567890123456789", 42);
+	perun_strbuf_addrepeat(&sb, "=-", 3);
+	perun_strbuf_addrepeat(&sb, "x", 0);
+	perun_strbuf_addrepeat(&sb, "", 5);
 	s = perun_strbuf_detach(&sb, &len);
-	tap_ok(len == 6 + 80 + 3 && s && !memcmp(s, "abcd\0e0123", 10) &&
-	       !strcmp(s + len - 3, "-42") && !s[len],
-	       "add, addch, addf beyond the first guess, embedded NUL kept, length");
+	tap_ok(len == 6 + 80 + 3 + 6 && s && !memcmp(s, "abcd\0e0123", 10) &&
+	       !strcmp(s + len - 9, "-42=-=-=-") && !s[len],
+	       "add, addch, addf beyond the first guess, addrepeat, embedded NUL kept, length");
 	free(s);
 	tap_ok(!sb.buf && !sb.len && !sb.failed, "detach leaves the buffer empty");
 
@@ -235,9 +238,14 @@ static void test_strbuf(void)
 	tap_ok(perun_strbuf_grow(&sb, SIZE_MAX - 2) == -1 && sb.failed,
 	       "an impossible size fails and marks the buffer");
 	perun_strbuf_addstr(&sb, "more");
+	perun_strbuf_addrepeat(&sb, "-", 3);
+	perun_strbuf_addf(&sb, "%d", 1);
 	tap_ok(sb.len == 5, "a failed buffer ignores additions");
 	tap_ok(perun_strbuf_detach(&sb, NULL) == NULL, "a failed buffer detaches as NULL");
 	tap_ok(!sb.buf && !sb.failed, "and is empty and usable again");
+	perun_strbuf_addrepeat(&sb, "ab", SIZE_MAX / 2);
+	tap_ok(sb.failed && !sb.len, "a repeat too long to hold fails");
+	perun_strbuf_release(&sb);
 	perun_strbuf_addstr(&sb, "x");
 	perun_strbuf_release(&sb);
 	tap_ok(!sb.buf && !sb.len && !sb.alloc, "release frees and resets");

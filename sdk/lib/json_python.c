@@ -152,12 +152,7 @@ static void dump_string(const char *s, size_t len, struct perun_strbuf *out)
 static void newline_indent(struct perun_strbuf *out, int indent, int depth)
 {
 	perun_strbuf_addch(out, '\n');
-	size_t n = (size_t)indent * (size_t)depth;
-	if (perun_strbuf_grow(out, n))
-		return;
-	memset(out->buf + out->len, ' ', n);
-	out->len += n;
-	out->buf[out->len] = '\0';
+	perun_strbuf_addrepeat(out, " ", (size_t)indent * (size_t)depth);
 }
 
 static void dump_value(const json_t *v, int indent, int depth,

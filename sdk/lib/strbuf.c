@@ -48,6 +48,26 @@ void perun_strbuf_addch(struct perun_strbuf *sb, char c)
 	perun_strbuf_add(sb, &c, 1);
 }
 
+void perun_strbuf_addrepeat(struct perun_strbuf *sb, const char *s, size_t times)
+{
+	size_t n = strlen(s);
+	if (!n || !times)
+		return;
+	if (times > ((size_t)-1 >> 1) / n) {
+		sb->failed = 1;
+		return;
+	}
+	if (perun_strbuf_grow(sb, n * times))
+		return;
+	if (n == 1) {
+		memset(sb->buf + sb->len, *s, times);
+		sb->len += times;
+	}
+	for (; n > 1 && times; times--, sb->len += n)
+		memcpy(sb->buf + sb->len, s, n);
+	sb->buf[sb->len] = '\0';
+}
+
 void perun_strbuf_addf(struct perun_strbuf *sb, const char *fmt, ...)
 {
 	char small[64];

@@ -42,13 +42,7 @@ static const struct perun_option tableof_options[] = {
 	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
 };
 
-/* ---- text helpers ------------------------------------------------------ */
-
-static void buf_repeat(struct perun_strbuf *b, const char *s, size_t times)
-{
-	while (times--)
-		perun_strbuf_addstr(b, s);
-}
+/* ---- cells -------------------------------------------------------------- */
 
 /* A number, including the NaN/Infinity markers of loaded profiles. */
 static int cell_number(const json_t *v, double *out)
@@ -502,10 +496,10 @@ static void pad_to(struct perun_strbuf *b, const char *s, size_t width, int left
 {
 	size_t w = text_width(s);
 	if (left)
-		buf_repeat(b, " ", width > w ? width - w : 0);
+		perun_strbuf_addrepeat(b, " ", width > w ? width - w : 0);
 	perun_strbuf_addstr(b, s);
 	if (!left)
-		buf_repeat(b, " ", width > w ? width - w : 0);
+		perun_strbuf_addrepeat(b, " ", width > w ? width - w : 0);
 }
 
 static char *padded(const char *s, size_t width, int left)
@@ -584,7 +578,7 @@ static int layout_build(struct layout *l, const struct table *t,
 			if (align == ALIGN_DECIMAL) {
 				struct perun_strbuf b = PERUN_STRBUF_INIT;
 				perun_strbuf_addstr(&b, cell->text);
-				buf_repeat(&b, " ", (size_t)(max_after - after_point(cell->text)));
+				perun_strbuf_addrepeat(&b, " ", (size_t)(max_after - after_point(cell->text)));
 				char *s = perun_strbuf_detach(&b, NULL);
 				if (!s)
 					return -1;
@@ -648,13 +642,13 @@ static void add_line(struct perun_strbuf *out, const struct layout *l,
 		for (size_t c = 0; c < l->ncols; c++) {
 			size_t w = l->widths[c] + pad;
 			if (!l->have_aligns) {
-				buf_repeat(&line, "-", w);
+				perun_strbuf_addrepeat(&line, "-", w);
 			} else if (l->aligns[c] == ALIGN_DECIMAL) {
-				buf_repeat(&line, "-", w - 1);
+				perun_strbuf_addrepeat(&line, "-", w - 1);
 				perun_strbuf_addstr(&line, ":");
 			} else {
 				perun_strbuf_addstr(&line, ":");
-				buf_repeat(&line, "-", w - 1);
+				perun_strbuf_addrepeat(&line, "-", w - 1);
 			}
 			perun_strbuf_addstr(&line, "|");
 		}
@@ -681,7 +675,7 @@ static void add_line(struct perun_strbuf *out, const struct layout *l,
 	for (size_t c = 0; c < l->ncols; c++) {
 		if (c)
 			perun_strbuf_addstr(&line, lf->sep);
-		buf_repeat(&line, lf->fill, l->widths[c] + pad);
+		perun_strbuf_addrepeat(&line, lf->fill, l->widths[c] + pad);
 	}
 	perun_strbuf_addstr(&line, lf->end);
 	add_stripped(out, &line);
@@ -717,12 +711,12 @@ static void add_row_line(struct perun_strbuf *out, const struct table_format *fm
 		const char *text = cells[c * stride];
 		if (c)
 			perun_strbuf_addstr(&line, rf->sep);
-		buf_repeat(&line, " ", (size_t)fmt->padding);
+		perun_strbuf_addrepeat(&line, " ", (size_t)fmt->padding);
 		if (fmt->latex_escape)
 			add_latex_escaped(&line, text);
 		else
 			perun_strbuf_addstr(&line, text);
-		buf_repeat(&line, " ", (size_t)fmt->padding);
+		perun_strbuf_addrepeat(&line, " ", (size_t)fmt->padding);
 	}
 	perun_strbuf_addstr(&line, rf->end);
 	add_stripped(out, &line);

@@ -31,6 +31,8 @@ PERUN_API int perun_strbuf_grow(struct perun_strbuf *sb, size_t extra);
 PERUN_API void perun_strbuf_add(struct perun_strbuf *sb, const char *data, size_t len);
 PERUN_API void perun_strbuf_addstr(struct perun_strbuf *sb, const char *s);
 PERUN_API void perun_strbuf_addch(struct perun_strbuf *sb, char c);
+/* s times times over, e.g. padding or a rule of "-". */
+PERUN_API void perun_strbuf_addrepeat(struct perun_strbuf *sb, const char *s, size_t times);
 PERUN_API void perun_strbuf_addf(struct perun_strbuf *sb, const char *fmt, ...)
 	PERUN_PRINTF(2, 3);
 /* Free the content; the buffer is empty (and not failed) again. */
