@@ -68,6 +68,22 @@ test_expect_success 'a fresh time profile, pending, by --depending-on order' '
 	 test_cmp expect models)
 '
 
+test_expect_success 'perun run job with the parameter names of Perun job configurations' '
+	(cd proj &&
+	 rm -f .perun/jobs/*.perf &&
+	 perun run job -b true -c time -cp time "{repeat: 4, warmup: 0}" -p regression_analysis \
+		-pp regression_analysis "{per_key: order, of_key: amount, regression_models: [power]}" \
+		>/dev/null 2>err &&
+	 test_cmp /dev/null err &&
+	 models_of 0@p >models &&
+	 cat >expect <<-EOF &&
+	uid           model    method
+	true          power    full
+	true:max-rss  power    full
+	EOF
+	 test_cmp expect models)
+'
+
 test_expect_success 'a stored profile: the result is pending, with its origin' '
 	(cd proj &&
 	 rm -f .perun/jobs/*.perf &&
