@@ -29,6 +29,7 @@ bench_bench_regression_CFLAGS = $(REGRESSION_CFLAGS) -O2
 bench_bench_regression_LDADD = $(top_builddir)/sdk/libperun.la $(JANSSON_LIBS) $(GSL_LIBS) -lm
 endif
 EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md %reldir%/tests/cases \
+	%reldir%/tests/cases-ordered \
 	%reldir%/tests/expected %reldir%/tests/gen-expected.py \
 	%reldir%/tests/regen-expected.sh %reldir%/tests/t6100-postprocessby-regression.sh \
 	bench/bench-regression.sh

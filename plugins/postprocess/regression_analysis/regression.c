@@ -426,7 +426,8 @@ static enum ra_failure stepwise(struct ra_run *run, struct ra_point *pts, size_t
 {
 	if (check_points(n, run->fail))
 		return run->fail->code;
-	gsl_ran_shuffle(rng->r, pts, n, sizeof(*pts));
+	if (rng)
+		gsl_ran_shuffle(rng->r, pts, n, sizeof(*pts));
 	struct ra_fit *fits = calloc(run->nmodels, sizeof(*fits));
 	struct ra_result *results = calloc(run->nmodels, sizeof(*results));
 	enum ra_failure rc = RA_OK;

@@ -91,7 +91,9 @@ struct ra_rng;
 /*
  * Run method over pts (reordered in place: shuffled or sorted) for the
  * standard models (never RA_CONSTANT), in the order given.  steps is used
- * by iterative, interval and initial_guess; rng by the randomised methods.
+ * by iterative, interval and initial_guess; rng by the randomised methods
+ * (NULL keeps the given order, which lets the unit test compare them with
+ * upstream's code on a fixed order).
  * Returns RA_OK or a failure described in fail; results emitted before a
  * failure stay emitted, as in Python Perun.
  */

@@ -12,10 +12,13 @@ logger, and profile.convert, whose flatten() is needed for string uids
 only.  The flattened profile is expanded into rows exactly as
 perun.profile.factory.Profile.all_resources does.
 
-    gen-expected.py UPSTREAM_CHECKOUT PROFILE METHOD STEPS [MODEL,MODEL...]
+    gen-expected.py [--keep-order] UPSTREAM_CHECKOUT PROFILE METHOD STEPS [MODEL,...]
 prints the list of model records on stdout; regen-expected.sh runs it for
-every line of the file "cases".  Randomised methods (iterative,
-initial_guess) cannot be cases: their shuffle is Python's.
+every line of the files "cases" and "cases-ordered".  The shuffle of the
+randomised methods (iterative, initial_guess) is Python's, so their cases
+run with --keep-order: upstream's tools.shuffle_points keeps its check of
+the points but not the shuffle, and the test runs the methods without a
+generator on the same order.
 """
 import json
 import sys
@@ -80,9 +83,20 @@ class Profile:
 
 
 def main():
-    root, path, method, steps = sys.argv[1:5]
-    models = tuple(sys.argv[5].split(",")) if len(sys.argv) > 5 else ()
+    args = sys.argv[1:]
+    keep_order = args[:1] == ["--keep-order"]
+    if keep_order:
+        args = args[1:]
+    root, path, method, steps = args[:4]
+    models = tuple(args[4].split(",")) if len(args) > 4 else ()
     methods, provider = load_upstream(root)
+    if keep_order:
+        tools = sys.modules["perun.postprocess.regression_analysis.tools"]
+
+        def same_order(x_pts, y_pts):
+            tools.check_points(len(x_pts), len(y_pts), tools.MIN_POINTS_COUNT)
+            return list(x_pts), list(y_pts)
+        tools.shuffle_points = same_order
     with open(path) as handle:
         profile = Profile(json.load(handle))
     data = provider.generic_profile_provider(profile, of_key="amount",

@@ -19,6 +19,7 @@
 #include <perun/perun.h>
 
 #include "../../../../tests/tap.h"
+#include "../regression.h"
 
 const struct perun_plugin *perun_plugin_regression_analysis_describe(void);
 
@@ -286,6 +287,27 @@ static void test_stored_full(void)
 	perun_profile_free(profile);
 }
 
+#define CASES_DIR TEST_SRCDIR "/plugins/postprocess/regression_analysis/tests"
+
+/* A list of cases in CASES_DIR, as a test point of its own. */
+static FILE *open_cases(const char *file)
+{
+	char path[8192];
+	snprintf(path, sizeof(path), "%s/%s", CASES_DIR, file);
+	FILE *cases = fopen(path, "r");
+	tap_ok(cases != NULL, "read %s", path);
+	return cases;
+}
+
+/* The next line of cases that is not a comment; 0 at the end. */
+static int next_case(FILE *cases, char *line, int len)
+{
+	while (fgets(line, len, cases))
+		if (line[0] != '#')
+			return 1;
+	return 0;
+}
+
 /*
  * The oracle cases: every line of tests/cases run here and compared with
  * expected/<name>.json, which Python Perun's own code produced
@@ -295,15 +317,10 @@ static void test_stored_full(void)
 static void test_oracle_cases(void)
 {
 	char path[8192], line[1024];
-	const char *dir = TEST_SRCDIR "/plugins/postprocess/regression_analysis/tests";
-	snprintf(path, sizeof(path), "%s/cases", dir);
-	FILE *cases = fopen(path, "r");
-	if (!tap_ok(cases != NULL, "read %s", path))
-		return;
-	while (fgets(line, sizeof(line), cases)) {
+	FILE *cases = open_cases("cases");
+	while (cases && next_case(cases, line, sizeof(line))) {
 		char name[128], profile[256], method[64], steps[16], models[256] = "";
-		if (line[0] == '#' ||
-		    sscanf(line, "%127s %255s %63s %15s %255s", name, profile, method, steps, models) < 4)
+		if (sscanf(line, "%127s %255s %63s %15s %255s", name, profile, method, steps, models) < 4)
 			continue;
 		const char *opts[64] = {"method", method, "steps", steps};
 		size_t n = 4;
@@ -313,7 +330,7 @@ static void test_oracle_cases(void)
 		}
 		opts[n] = NULL;
 		struct run r;
-		snprintf(path, sizeof(path), "%s/expected/%s.json", dir, name);
+		snprintf(path, sizeof(path), "%s/expected/%s.json", CASES_DIR, name);
 		json_error_t jerr;
 		json_t *want = json_load_file(path, 0, &jerr);
 		if (run_file(&r, profile, opts) || !want) {
@@ -342,7 +359,150 @@ static void test_oracle_cases(void)
 		json_decref(want);
 		perun_profile_free(r.profile);
 	}
-	fclose(cases);
+	if (cases)
+		fclose(cases);
+}
+
+/* A number of an expected record against a result's. */
+static int same_num(const json_t *want, double d, int is_int, long long i)
+{
+	if (is_int)
+		return json_is_integer(want) && json_integer_value(want) == i;
+	return json_is_real(want) && json_real_value(want) == d;
+}
+
+static int same_record(const json_t *want, const struct ra_result *r, const char *uid,
+		       const char *method)
+{
+	const json_t *coeffs = json_object_get(want, "coeffs");
+	int ok = !strcmp(json_string_value(json_object_get(want, "model")) ?: "",
+			 ra_model_name(r->model)) &&
+		 !strcmp(json_string_value(json_object_get(want, "uid")) ?: "", uid) &&
+		 !strcmp(json_string_value(json_object_get(want, "method")) ?: "", method) &&
+		 same_num(json_object_get(want, "r_square"), r->r_square, r->r_square_int,
+			  (long long)r->r_square) &&
+		 same_num(json_object_get(want, "x_start"), r->x_start.d, r->x_start.is_int,
+			  r->x_start.i) &&
+		 same_num(json_object_get(want, "x_end"), r->x_end.d, r->x_end.is_int, r->x_end.i) &&
+		 json_array_size(coeffs) == (size_t)r->ncoeffs;
+	for (int k = 0; ok && k < r->ncoeffs; k++)
+		ok = same_num(json_object_get(json_array_get(coeffs, (size_t)k), "value"),
+			      r->coeffs[k], k == 1 && r->b1_int, 0);
+	return ok;
+}
+
+struct collected {
+	struct ra_result results[256];
+	const char *uids[256];
+	size_t n;
+	const char *uid;
+};
+
+static int collect(const struct ra_result *r, void *data)
+{
+	struct collected *c = data;
+	if (c->n == 256)
+		return -1;
+	c->uids[c->n] = c->uid;
+	c->results[c->n++] = *r;
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * The randomised methods on the points' own order (no generator), against
+ * upstream's code on the same order (tests/cases-ordered): the stepwise
+ * logic, the partial sums and their quirks, the choice of the best model.
+ * The profiles hold one resource type per uid, named "<uid>#0".
+ */
+static void test_oracle_ordered(void)
+{
+	char path[8192], line[1024];
+	FILE *cases = open_cases("cases-ordered");
+	while (cases && next_case(cases, line, sizeof(line))) {
+		char name[128], file[256], method[64], models[256] = "";
+		int steps;
+		if (sscanf(line, "%127s %255s %63s %d %255s", name, file, method, &steps, models) < 4)
+			continue;
+		enum ra_model chosen[8];
+		size_t nmodels = 0;
+		int constant = !models[0];
+		for (char *m = strtok(models, ","); m && nmodels < 8; m = strtok(NULL, ","))
+			chosen[nmodels++] = ra_model_from_name(m);
+		for (int m = RA_EXPONENTIAL; constant && m < RA_MODEL_COUNT; m++)
+			chosen[nmodels++] = m;
+		struct perun_profile *profile;
+		struct perun_error err = {0};
+		snprintf(path, sizeof(path), "%s/postprocess_profiles/%s", testdata, file);
+		if (perun_profile_load_file(path, &profile, &err)) {
+			tap_ok(0, "ordered case %s: %s", name, err.message);
+			continue;
+		}
+		static struct collected got;
+		got.n = 0;
+		/* Upstream's data provider takes the uids in sorted order. */
+		const json_t *resources = json_object_get(perun_profile_json(profile), "resources");
+		const char *keys[64];
+		size_t nkeys = 0;
+		const char *key;
+		json_t *columns;
+		json_object_foreach((json_t *)resources, key, columns)
+			if (nkeys < 64)
+				keys[nkeys++] = key;
+		qsort(keys, nkeys, sizeof(*keys), cmp_str);
+		for (size_t r = 0; r < nkeys; r++) {
+			key = keys[r];
+			columns = json_object_get(resources, key);
+			const json_t *xs = json_object_get(columns, "structure-unit-size");
+			const json_t *ys = json_object_get(columns, "amount");
+			size_t n = json_array_size(xs);
+			struct ra_point *pts = calloc(n ? n : 1, sizeof(*pts));
+			for (size_t i = 0; i < n; i++) {
+				const json_t *v[2] = {json_array_get(xs, i), json_array_get(ys, i)};
+				struct ra_num *num[2] = {&pts[i].x, &pts[i].y};
+				for (int k = 0; k < 2; k++) {
+					num[k]->is_int = json_is_integer(v[k]);
+					num[k]->i = num[k]->is_int ? json_integer_value(v[k]) : 0;
+					num[k]->d = json_number_value(v[k]);
+				}
+				pts[i].idx = i;
+			}
+			got.uid = json_string_value(json_object_get(
+				json_object_get(json_object_get(perun_profile_json(profile),
+								"resource_type_map"),
+						key),
+				"uid"));
+			struct ra_fail fail;
+			ra_compute(ra_method_from_name(method), pts, n, chosen, nmodels, steps, NULL,
+				   collect, &got, &fail);
+			free(pts);
+		}
+		for (size_t i = 0, n = got.n; constant && i < n; i++)
+			if (got.results[i].model == RA_LINEAR && got.n < 256) {
+				ra_derive_constant(&got.results[i], &got.results[got.n]);
+				got.uids[got.n++] = got.uids[i];
+			}
+		snprintf(path, sizeof(path), "%s/expected/%s.json", CASES_DIR, name);
+		json_error_t jerr;
+		json_t *want = json_load_file(path, 0, &jerr);
+		int ok = want && json_array_size(want) == got.n;
+		for (size_t i = 0; ok && i < got.n; i++) {
+			ok = same_record(json_array_get(want, i), &got.results[i], got.uids[i], method);
+			if (!ok)
+				tap_diag("model %zu (%s of %s) differs", i,
+					 ra_model_name(got.results[i].model), got.uids[i]);
+		}
+		tap_ok(ok, "ordered case %s: %zu models exactly as Python Perun computes them", name,
+		       got.n);
+		json_decref(want);
+		perun_profile_free(profile);
+	}
+	if (cases)
+		fclose(cases);
 }
 
 /* Record shape and key order of Perun's _transform_to_output_data. */
@@ -561,6 +721,7 @@ int main(void)
 	test_all_models_order();
 	test_stored_full();
 	test_oracle_cases();
+	test_oracle_ordered();
 	test_bad_input();
 	test_key_aliases();
 	test_randomised();
