@@ -16,7 +16,7 @@ bin="$build/.libs/perun"
 export LD_LIBRARY_PATH="$build/sdk/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export PERUN_PLUGIN_PATH="$build/stage/plugins"
 work=$(mktemp -d "${TMPDIR:-/tmp}/perun-bench-store.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
 export PERUN_CONFIG_DIR="$work/config" HOME="$work"
 
 echo "building a repository of $commits commits with $per_commit profiles each in $work"

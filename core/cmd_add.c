@@ -36,7 +36,7 @@ static int register_one(struct perun_instance *inst, const char *sha,
 	if (rc)
 		goto out;
 	struct stat st;
-	uint32_t mtime = info->file && stat(info->file, &st) == 0 ? (uint32_t)st.st_mtime
+	uint32_t mtime = info->file && stat(info->file, &st) == 0 ? perun_index_mtime(&st)
 								   : (uint32_t)time(NULL);
 	struct perun_index_entry e;
 	perun_index_entry_fill(&e, mtime, object_sha, info->entry.path, profile);

@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "cmd_util.h"
 #include "format.h"
+#include "index.h"
 #include "profiles.h"
 
 /* Per-type profile counts of one minor version, from its index header. */
@@ -30,21 +31,38 @@ struct log_walk {
 	struct perun_error err;
 };
 
+static void count_type(struct minor_stats *st, const char *type)
+{
+	st->memory += !strcmp(type, "memory");
+	st->mixed += !strcmp(type, "mixed");
+	st->time += !strcmp(type, "time");
+}
+
 static int count_profiles(struct perun_instance *inst, const char *sha,
 			  struct minor_stats *st, struct perun_error *err)
 {
-	struct perun_profile_list tracked;
 	memset(st, 0, sizeof(*st));
-	int rc = perun_profiles_tracked(inst, sha, &tracked, err);
+	char *path = perun_minor_index_path(inst, sha);
+	struct perun_index idx;
+	int rc = perun_index_read(path, &idx, err);
+	free(path);
 	if (rc)
 		return rc;
-	st->all = (long)tracked.n;
-	for (size_t i = 0; i < tracked.n; i++) {
-		const char *t = tracked.items[i].entry.type;
-		st->memory += !strcmp(t, "memory");
-		st->mixed += !strcmp(t, "mixed");
-		st->time += !strcmp(t, "time");
+	st->all = (long)idx.n;
+	if (idx.version >= 2) {
+		for (size_t i = 0; i < idx.n; i++)
+			count_type(st, idx.entries[i].type);
+		perun_index_release(&idx);
+		return 0;
 	}
+	/* A version 1 index has no types: they are in the objects. */
+	perun_index_release(&idx);
+	struct perun_profile_list tracked;
+	rc = perun_profiles_tracked(inst, sha, &tracked, err);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < tracked.n; i++)
+		count_type(st, tracked.items[i].entry.type);
 	perun_profile_list_release(&tracked);
 	return 0;
 }

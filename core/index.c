@@ -2,18 +2,42 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "index.h"
 
 #define INDEX_HEADER_SIZE 12
 
+uint32_t perun_index_mtime(const struct stat *st)
+{
+	return (uint32_t)(st->st_mtim.tv_sec + (st->st_mtim.tv_nsec >= 500000000L));
+}
+
 void perun_format_time(uint32_t t, char out[20])
 {
-	time_t tt = (time_t)t;
+	/*
+	 * localtime_r per entry dominated reading big indexes.  A zone's UTC
+	 * offset changes only on quarter hours, so one lookup of the offset
+	 * per quarter hour serves every time within it; gmtime_r of the
+	 * shifted time is plain arithmetic.
+	 */
+	static time_t cached_block = (time_t)-1;
+	static long cached_offset;
+	time_t tt = (time_t)t, block = tt - tt % 900;
 	struct tm tm;
-	localtime_r(&tt, &tm);
-	strftime(out, 20, "%Y-%m-%d %H:%M:%S", &tm);
+	if (block != cached_block) {
+		localtime_r(&block, &tm);
+		cached_offset = tm.tm_gmtoff;
+		cached_block = block;
+	}
+	time_t local = tt + cached_offset;
+	gmtime_r(&local, &tm);
+	char text[64];
+	snprintf(text, sizeof(text), "%04d-%02d-%02d %02d:%02d:%02d", tm.tm_year + 1900,
+		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+	memcpy(out, text, 19);
+	out[19] = '\0';
 }
 
 static uint32_t get_le32(const unsigned char *p)

@@ -59,6 +59,10 @@ int perun_index_insert(struct perun_index *idx, struct perun_index_entry *e);
 /* Remove entry i. */
 void perun_index_remove(struct perun_index *idx, size_t i);
 
+/* A file's modification time as Perun stores it: rounded seconds. */
+struct stat;
+uint32_t perun_index_mtime(const struct stat *st);
+
 /* Format a unix time as Perun does (local time). */
 void perun_format_time(uint32_t t, char out[20]);
 

@@ -206,7 +206,7 @@ int perun_profiles_pending(struct perun_instance *inst,
 		char sha[PERUN_SHA1_HEX];
 		perun_sha1_hex(file, strlen(file), sha);
 		struct perun_index_entry e;
-		perun_index_entry_fill(&e, (uint32_t)st.st_mtime, sha, names[k], p);
+		perun_index_entry_fill(&e, perun_index_mtime(&st), sha, names[k], p);
 		perun_profile_free(p);
 		perun_index_insert(&idx, &e);
 		changed = 1;

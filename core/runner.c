@@ -395,7 +395,7 @@ int perun_runner_store(struct perun_instance *inst, struct perun_profile *profil
 			char dir[PATH_MAX];
 			snprintf(dir, sizeof(dir), "%s/objects/%.2s", inst->dir, origin);
 			struct perun_index_entry e;
-			perun_index_entry_fill(&e, (uint32_t)st.st_mtime, sha, file, profile);
+			perun_index_entry_fill(&e, perun_index_mtime(&st), sha, file, profile);
 			perun_index_insert(&idx, &e);
 			rc = perun_mkdirs(dir, 0755, err);
 			if (!rc)
@@ -414,7 +414,7 @@ int perun_runner_store(struct perun_instance *inst, struct perun_profile *profil
 		char sha[PERUN_SHA1_HEX];
 		perun_sha1_hex(path, strlen(path), sha);
 		struct perun_index_entry e;
-		perun_index_entry_fill(&e, (uint32_t)st.st_mtime, sha, file, profile);
+		perun_index_entry_fill(&e, perun_index_mtime(&st), sha, file, profile);
 		perun_index_insert(&idx, &e);
 		perun_index_write(index_path, &idx, err);
 		perun_index_release(&idx);
