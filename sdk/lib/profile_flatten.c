@@ -45,14 +45,12 @@ static char *tuple_key_dup(const json_t *persistent)
 		keys[i++] = key;
 	qsort(keys, n, sizeof(*keys), keycmp);
 	struct perun_strbuf sb = PERUN_STRBUF_INIT;
+	/* Nested values keep their key order, as Python's tuples do. */
 	for (i = 0; i < n; i++) {
-		char *v = json_dumps(json_object_get(persistent, keys[i]),
-				     JSON_ENCODE_ANY | JSON_COMPACT | JSON_SORT_KEYS);
 		perun_strbuf_addstr(&sb, keys[i]);
 		perun_strbuf_addch(&sb, '\x1f');
-		perun_strbuf_addstr(&sb, v ? v : "");
+		json_python_dump(json_object_get(persistent, keys[i]), -1, &sb);
 		perun_strbuf_addch(&sb, '\x1e');
-		free(v);
 	}
 	free(keys);
 	return perun_strbuf_detach(&sb, NULL);
