@@ -29,19 +29,14 @@ static int register_one(struct perun_instance *inst, const char *sha,
 				     origin ? origin : "an unknown version", sha);
 		goto out;
 	}
-	char *objects = perun_instance_path(inst, "objects");
-	char object_sha[PERUN_SHA1_HEX];
-	rc = perun_store_write_profile(objects, profile, object_sha, err);
-	free(objects);
-	if (rc)
-		goto out;
 	struct stat st;
 	uint32_t mtime = info->file && stat(info->file, &st) == 0 ? perun_index_mtime(&st)
 								   : (uint32_t)time(NULL);
-	struct perun_index_entry e;
-	perun_index_entry_fill(&e, mtime, object_sha, info->entry.path, profile);
-	if (perun_index_insert(idx, &e))
+	rc = perun_minor_index_add(inst, idx, profile, info->entry.path, mtime, err);
+	if (rc == 1) {
 		perun_warn("%s is already registered at %.12s", info->entry.path, sha);
+		rc = 0;
+	}
 out:
 	perun_profile_free(profile);
 	return rc;
@@ -73,14 +68,11 @@ static int cmd_add(const struct perun_command *cmd, struct perun_cli *cli,
 			failed++;
 		}
 	}
-	char *index_path = perun_minor_index_path(&inst, sha);
 	struct perun_index idx;
-	if (perun_index_read(index_path, &idx, &err)) {
-		perun_error_print(&err);
+	if (perun_minor_index_read(&inst, sha, &idx, &err)) {
 		perun_profile_list_release(&chosen);
-		free(index_path);
 		perun_instance_close(&inst);
-		return PERUN_EXIT_FAILURE;
+		return perun_error_exit(&err);
 	}
 	int force = perun_params_bool(params, "force", 0);
 	int *ok = calloc(chosen.n ? chosen.n : 1, sizeof(int));
@@ -94,9 +86,7 @@ static int cmd_add(const struct perun_command *cmd, struct perun_cli *cli,
 		added++;
 	}
 	if (added) {
-		char dir[4096];
-		snprintf(dir, sizeof(dir), "%s/objects/%.2s", inst.dir, sha);
-		if (perun_mkdirs(dir, 0755, &err) || perun_index_write(index_path, &idx, &err)) {
+		if (perun_minor_index_write(&inst, sha, &idx, &err)) {
 			perun_error_print(&err);
 			failed += added;
 			added = 0;
@@ -112,7 +102,6 @@ static int cmd_add(const struct perun_command *cmd, struct perun_cli *cli,
 		       added == 1 ? "" : "s", sha);
 	free(ok);
 	perun_index_release(&idx);
-	free(index_path);
 	perun_profile_list_release(&chosen);
 	perun_instance_close(&inst);
 	if (failed)

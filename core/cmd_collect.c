@@ -100,7 +100,7 @@ static int cmd_collect(const struct perun_command *cmd, struct perun_cli *cli,
 		perun_error_set(&err, PERUN_EINVAL, "collector params '%s' are not a mapping", yaml_file);
 		goto fail;
 	}
-	if (perun_runner_unit_params(collector, argc - 1, argv + 1, yaml, &unit_params, &err))
+	if (perun_runner_unit_params(collector, argc - 1, argv + 1, yaml, &unit_params, NULL, NULL, &err))
 		goto fail;
 
 	struct collect_run run = {&inst, collector, unit_params, params, 0, 0, 0};

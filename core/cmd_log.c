@@ -42,10 +42,8 @@ static int count_profiles(struct perun_instance *inst, const char *sha,
 			  struct minor_stats *st, struct perun_error *err)
 {
 	memset(st, 0, sizeof(*st));
-	char *path = perun_minor_index_path(inst, sha);
 	struct perun_index idx;
-	int rc = perun_index_read(path, &idx, err);
-	free(path);
+	int rc = perun_minor_index_read(inst, sha, &idx, err);
 	if (rc)
 		return rc;
 	st->all = (long)idx.n;

@@ -32,9 +32,8 @@ static int cmd_rm(const struct perun_command *cmd, struct perun_cli *cli,
 			perun_error_print(&err);
 			failed++;
 		}
-	char *index_path = perun_minor_index_path(&inst, sha);
 	struct perun_index idx;
-	int rc = perun_index_read(index_path, &idx, &err);
+	int rc = perun_minor_index_read(&inst, sha, &idx, &err);
 	if (rc) {
 		perun_error_print(&err);
 		failed++;
@@ -54,7 +53,7 @@ static int cmd_rm(const struct perun_command *cmd, struct perun_cli *cli,
 			removed++;
 		}
 	}
-	if (removed && perun_index_write(index_path, &idx, &err)) {
+	if (removed && perun_minor_index_write(&inst, sha, &idx, &err)) {
 		perun_error_print(&err);
 		failed += removed;
 		removed = 0;
@@ -76,7 +75,6 @@ static int cmd_rm(const struct perun_command *cmd, struct perun_cli *cli,
 		       removed + deleted == 1 ? "" : "s");
 	if (!rc)
 		perun_index_release(&idx);
-	free(index_path);
 	perun_profile_list_release(&chosen);
 	perun_instance_close(&inst);
 	return failed ? PERUN_EXIT_USAGE : PERUN_EXIT_OK;

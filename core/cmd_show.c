@@ -8,6 +8,7 @@
 #include "cmd_util.h"
 #include "plugin_loader.h"
 #include "profiles.h"
+#include "runner.h"
 
 static int cmd_show(const struct perun_command *cmd, struct perun_cli *cli,
 		    const struct perun_params *params, int argc, char **argv)
@@ -36,17 +37,11 @@ static int cmd_show(const struct perun_command *cmd, struct perun_cli *cli,
 	} else {
 		goto fail;
 	}
-	view_params = perun_params_new();
 	char **rest;
 	int nrest;
-	char owner[300];
-	snprintf(owner, sizeof(owner), "view '%s'", view->name);
-	if (perun_options_parse(view->desc->options, argc - 2, argv + 2, 0, view_params, &rest,
-				&nrest, &err) ||
-	    perun_params_finish(view_params, view->desc->options, owner, &err)) {
-		perun_error_prefix(&err, "view '%s'", view->name);
+	if (perun_runner_unit_params(view, argc - 2, argv + 2, NULL, &view_params, &rest, &nrest,
+				     &err))
 		goto fail;
-	}
 	const struct perun_view_ops *ops = view->desc->ops;
 	struct perun_view_ctx ctx = {
 		.size = sizeof(ctx),

@@ -180,7 +180,7 @@ int perun_matrix_add_unit(struct perun_matrix *m, enum perun_plugin_kind kind,
 		return perun_error_set(err, PERUN_EINVAL, "%s '%s': params are not a mapping",
 				       perun_plugin_kind_name(kind), name);
 	struct perun_params *params;
-	int rc = perun_runner_unit_params(plugin, 0, NULL, yaml, &params, err);
+	int rc = perun_runner_unit_params(plugin, 0, NULL, yaml, &params, NULL, NULL, err);
 	if (rc)
 		return rc;
 	int post = kind == PERUN_KIND_POSTPROCESS;

@@ -42,11 +42,50 @@ static void list_push(struct perun_profile_list *list,
 	info->pending = pending;
 }
 
-char *perun_minor_index_path(const struct perun_instance *inst, const char *sha)
+static char *minor_index_path(const struct perun_instance *inst, const char *sha)
 {
 	char rel[64];
 	snprintf(rel, sizeof(rel), "objects/%.2s/%s", sha, sha + 2);
 	return perun_instance_path(inst, rel);
+}
+
+int perun_minor_index_read(const struct perun_instance *inst, const char *sha,
+			   struct perun_index *idx, struct perun_error *err)
+{
+	char *path = minor_index_path(inst, sha);
+	int rc = perun_index_read(path, idx, err);
+	free(path);
+	return rc;
+}
+
+int perun_minor_index_write(const struct perun_instance *inst, const char *sha,
+			    const struct perun_index *idx, struct perun_error *err)
+{
+	char rel[16];
+	snprintf(rel, sizeof(rel), "objects/%.2s", sha);
+	char *dir = perun_instance_path(inst, rel);
+	char *path = minor_index_path(inst, sha);
+	int rc = perun_mkdirs(dir, 0755, err);
+	if (!rc)
+		rc = perun_index_write(path, idx, err);
+	free(dir);
+	free(path);
+	return rc;
+}
+
+int perun_minor_index_add(const struct perun_instance *inst, struct perun_index *idx,
+			  const struct perun_profile *profile, const char *name,
+			  uint32_t mtime, struct perun_error *err)
+{
+	char *objects = perun_instance_path(inst, "objects");
+	char object_sha[PERUN_SHA1_HEX];
+	int rc = perun_store_write_profile(objects, profile, object_sha, err);
+	free(objects);
+	if (rc)
+		return rc;
+	struct perun_index_entry e;
+	perun_index_entry_fill(&e, mtime, object_sha, name, profile);
+	return perun_index_insert(idx, &e);
 }
 
 static const char *sort_field(const struct perun_profile_info *info, const char *key)
@@ -100,10 +139,8 @@ int perun_profiles_tracked(struct perun_instance *inst, const char *sha,
 			   struct perun_profile_list *out, struct perun_error *err)
 {
 	memset(out, 0, sizeof(*out));
-	char *path = perun_minor_index_path(inst, sha);
 	struct perun_index idx;
-	int rc = perun_index_read(path, &idx, err);
-	free(path);
+	int rc = perun_minor_index_read(inst, sha, &idx, err);
 	if (rc)
 		return rc;
 	if (idx.version == 1) {

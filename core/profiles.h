@@ -23,8 +23,21 @@ struct perun_profile_list {
 
 void perun_profile_list_release(struct perun_profile_list *list);
 
-/* The index file of a minor version (malloc'd). */
-char *perun_minor_index_path(const struct perun_instance *inst, const char *sha);
+/* Read the index of minor version sha; empty when it has none yet. */
+int perun_minor_index_read(const struct perun_instance *inst, const char *sha,
+			   struct perun_index *idx, struct perun_error *err);
+/* Write idx back as the index of sha (creating objects/<aa>/ if needed);
+ * the caller holds the store lock. */
+int perun_minor_index_write(const struct perun_instance *inst, const char *sha,
+			    const struct perun_index *idx, struct perun_error *err);
+/*
+ * Store profile (without its origin) as an object and add it to idx as
+ * name with mtime.  A name and time registered already is not added twice
+ * and gives 1; otherwise 0 or a negative error.
+ */
+int perun_minor_index_add(const struct perun_instance *inst, struct perun_index *idx,
+			  const struct perun_profile *profile, const char *name,
+			  uint32_t mtime, struct perun_error *err);
 
 /* Tracked profiles of minor sha, sorted as format.sort_profiles_by says
  * (descending, so 0@i is the newest by default). */

@@ -29,14 +29,20 @@ static void on_signal(int sig)
 
 int perun_runner_unit_params(const struct perun_loaded_plugin *unit, int argc,
 			     char **argv, const json_t *yaml_params,
-			     struct perun_params **out, struct perun_error *err)
+			     struct perun_params **out, char ***words, int *nwords,
+			     struct perun_error *err)
 {
 	struct perun_params *params = perun_params_new();
 	char **rest;
 	int nrest;
 	int rc = perun_options_parse(unit->desc->options, argc, argv, 0, params, &rest,
 				     &nrest, err);
-	if (!rc && nrest)
+	if (rc)
+		perun_error_prefix(err, "%s '%s'", perun_plugin_kind_name(unit->kind), unit->name);
+	if (!rc && words) {
+		*words = rest;
+		*nwords = nrest;
+	} else if (!rc && nrest)
 		rc = perun_error_set(err, PERUN_EINVAL, "%s '%s': unexpected argument '%s'",
 				     perun_plugin_kind_name(unit->kind), unit->name, rest[0]);
 	const char *key;
@@ -383,26 +389,14 @@ int perun_runner_store(struct perun_instance *inst, struct perun_profile *profil
 	struct stat st;
 	stat(path, &st);
 	if (json_is_true(reg) && origin) {
-		char *objects = perun_instance_path(inst, "objects");
-		char sha[PERUN_SHA1_HEX];
-		rc = perun_store_write_profile(objects, profile, sha, err);
-		free(objects);
-		char *index_path = perun_minor_index_path(inst, origin);
 		struct perun_index idx;
-		if (!rc)
-			rc = perun_index_read(index_path, &idx, err);
+		rc = perun_minor_index_read(inst, origin, &idx, err);
 		if (!rc) {
-			char dir[PATH_MAX];
-			snprintf(dir, sizeof(dir), "%s/objects/%.2s", inst->dir, origin);
-			struct perun_index_entry e;
-			perun_index_entry_fill(&e, perun_index_mtime(&st), sha, file, profile);
-			perun_index_insert(&idx, &e);
-			rc = perun_mkdirs(dir, 0755, err);
-			if (!rc)
-				rc = perun_index_write(index_path, &idx, err);
+			rc = perun_minor_index_add(inst, &idx, profile, file, perun_index_mtime(&st), err);
+			if (rc >= 0)
+				rc = perun_minor_index_write(inst, origin, &idx, err);
 			perun_index_release(&idx);
 		}
-		free(index_path);
 		if (!rc)
 			unlink(path);
 		goto out;

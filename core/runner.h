@@ -42,11 +42,14 @@ int perun_runner_postprocess(const struct perun_loaded_plugin *postprocessor,
 /*
  * Parse a collector's or postprocessor's options: words from the command
  * line after its name, then YAML/JSON params (may be NULL) for what the
- * words left unset, then defaults.  *out is owned by the caller.
+ * words left unset, then defaults.  *out is owned by the caller.  Words
+ * that are not options go to *words and *nwords (pointing into argv), or are
+ * an error when words is NULL.
  */
 int perun_runner_unit_params(const struct perun_loaded_plugin *unit, int argc,
 			     char **argv, const json_t *yaml_params,
-			     struct perun_params **out, struct perun_error *err);
+			     struct perun_params **out, char ***words, int *nwords,
+			     struct perun_error *err);
 
 /*
  * File profile: name it from template (NULL: format.output_profile_template)
