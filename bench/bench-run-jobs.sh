@@ -15,27 +15,10 @@
 #   CMD=/bin/true  the command profiled;  JOBS=200  jobs in the long run
 set -eu
 
-builddir=$(cd "${1:-.}" && pwd)
 jobs=${JOBS:-200}
 cmd=${CMD:-/bin/true}
-if [ -z "${PERUN:-}" ]; then
-	PERUN="$builddir/perun"
-	PERUN_PLUGIN_PATH=${PERUN_PLUGIN_PATH:-$builddir/stage/plugins}
-	export PERUN_PLUGIN_PATH
-fi
-[ -x "$PERUN" ] || { echo "bench-run-jobs: no perun at $PERUN (give PERUN=...)" >&2; exit 2; }
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/bench-run-jobs.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
-export HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" LC_ALL=C
-mkdir -p "$HOME"
-git init -q "$work/proj"
-cd "$work/proj"
-git -c user.name=b -c user.email=b@example.com commit -q --allow-empty -m bench
-"$PERUN" init >/dev/null
-"$PERUN" --help >/dev/null 2>&1 || true
-
-now_ns() { date +%s%N; }
+. "$(dirname "$0")/bench-lib.sh"
+bench_setup bench-run-jobs "${1:-.}"
 
 # run_jobs N: "<wall ns> <sum of the measured reals ns>" of one perun run job.
 run_jobs() {

@@ -14,30 +14,11 @@
 #   CMD=/bin/true  the command to time;  RUNS=30  repetitions
 set -eu
 
-builddir=$(cd "${1:-.}" && pwd)
 runs=${RUNS:-30}
 cmd=${CMD:-/bin/true}
-if [ -z "${PERUN:-}" ]; then
-	PERUN="$builddir/perun"
-	PERUN_PLUGIN_PATH=${PERUN_PLUGIN_PATH:-$builddir/stage/plugins}
-	export PERUN_PLUGIN_PATH
-fi
-[ -x "$PERUN" ] || { echo "bench-time-collect: no perun at $PERUN (give PERUN=...)" >&2; exit 2; }
 command -v hyperfine >/dev/null || { echo "bench-time-collect: hyperfine not installed" >&2; exit 2; }
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/bench-time-collect.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
-export HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" LC_ALL=C
-mkdir -p "$HOME"
-git init -q "$work/proj"
-cd "$work/proj"
-git -c user.name=b -c user.email=b@example.com commit -q --allow-empty -m bench
-"$PERUN" init >/dev/null
-# The libtool wrapper of the build tree: start it once so it is not timed
-# relinking on its first real use.
-"$PERUN" --help >/dev/null 2>&1 || true
-
-now_ns() { date +%s%N; }
+. "$(dirname "$0")/bench-lib.sh"
+bench_setup bench-time-collect "${1:-.}"
 
 # perun_run REPS: "<wall ns> <sum of measured reals ns>" of one collection.
 perun_run() {
