@@ -43,6 +43,12 @@ static int cmd_show(const struct perun_command *cmd, struct perun_cli *cli,
 				     &err))
 		goto fail;
 	const struct perun_view_ops *ops = view->desc->ops;
+	if (!ops->show) {
+		perun_error_set(&err, PERUN_EINVAL,
+				"view '%s' only compares two profiles; use 'perun showdiff'",
+				view->name);
+		goto fail;
+	}
 	struct perun_view_ctx ctx = {
 		.size = sizeof(ctx),
 		.params = view_params,
@@ -51,6 +57,7 @@ static int cmd_show(const struct perun_command *cmd, struct perun_cli *cli,
 		.argv = rest,
 		.out = stdout,
 		.color = cli->color,
+		.profile_label = argv[0],
 	};
 	if (ops->show(&ctx, &err)) {
 		perun_error_prefix(&err, "view '%s'", view->name);

@@ -135,23 +135,28 @@ static void reject(struct perun_loaded_plugin *e, const char *fmt, ...)
 	e->desc = NULL;
 }
 
-/* The operations each kind must provide; NULL-terminated offsets. */
+/* The operations each kind must provide; NULL-terminated offsets.  An
+ * operation added later may stand in for one (alt_offset, 0 when none): a
+ * view needs show or show_diff. */
 struct required_op {
 	size_t offset;
 	const char *name;
+	size_t alt_offset;
 };
-#define OP(type, member) {offsetof(struct type, member), #member}
-static const struct required_op collect_required[] = {OP(perun_collect_ops, collect), {0, NULL}};
-static const struct required_op postprocess_required[] = {OP(perun_postprocess_ops, postprocess), {0, NULL}};
-static const struct required_op view_required[] = {OP(perun_view_ops, show), {0, NULL}};
-static const struct required_op check_required[] = {OP(perun_check_ops, compare), {0, NULL}};
+#define OP(type, member) {offsetof(struct type, member), #member, 0}
+#define OP_OR(type, member, alt) \
+	{offsetof(struct type, member), #member "' or '" #alt, offsetof(struct type, alt)}
+static const struct required_op collect_required[] = {OP(perun_collect_ops, collect), {0, NULL, 0}};
+static const struct required_op postprocess_required[] = {OP(perun_postprocess_ops, postprocess), {0, NULL, 0}};
+static const struct required_op view_required[] = {OP_OR(perun_view_ops, show, show_diff), {0, NULL, 0}};
+static const struct required_op check_required[] = {OP_OR(perun_check_ops, compare, compare_series), {0, NULL, 0}};
 static const struct required_op vcs_required[] = {
 	OP(perun_vcs_ops, init), OP(perun_vcs_ops, open), OP(perun_vcs_ops, close),
 	OP(perun_vcs_ops, rev_parse), OP(perun_vcs_ops, major_head),
 	OP(perun_vcs_ops, info), OP(perun_vcs_ops, walk),
 	OP(perun_vcs_ops, is_dirty), OP(perun_vcs_ops, save_state),
 	OP(perun_vcs_ops, restore_state), OP(perun_vcs_ops, checkout),
-	{0, NULL},
+	{0, NULL, 0},
 };
 /* Size of each ops table in ABI 1.0: the smallest one we accept. */
 static const struct {
@@ -228,7 +233,10 @@ static void check_descriptor(struct perun_loaded_plugin *e,
 	}
 	for (const struct required_op *op = kind_ops[d->kind].required; op->name; op++) {
 		void *const *fn = (void *const *)((const char *)d->ops + op->offset);
-		if (!*fn) {
+		void *const *alt = NULL;
+		if (op->alt_offset && *ops_size >= op->alt_offset + sizeof(void *))
+			alt = (void *const *)((const char *)d->ops + op->alt_offset);
+		if (!*fn && !(alt && *alt)) {
 			reject(e, "%s plugin lacks required operation '%s'",
 			       perun_plugin_kind_name(d->kind), op->name);
 			return;

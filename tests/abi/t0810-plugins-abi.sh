@@ -128,7 +128,7 @@ test_expect_success 'descriptor name differs from the file name' '
 test_expect_success 'a view without its required show operation' '
 	stage noshow view no_show &&
 	expect_rejected noshow view no_show \
-		"view plugin lacks required operation '\''show'\''"
+		"view plugin lacks required operation '\''show'\'' or '\''show_diff'\''"
 '
 
 test_expect_success 'a shared object without the describe symbol' '

@@ -12,6 +12,10 @@
  *
  * ABI change log (the ABI version is independent of the perun release):
  *   1.0  2026-11  first version: collect, postprocess, view, vcs, check kinds
+ *   1.1  2026-11  view: show_diff and perun_view_ctx.baseline (for showdiff);
+ *                 a view needs show or show_diff.  check: compare_series
+ *                 over a history of profiles, perun_degradation.effect_size,
+ *                 noise and version; a check needs compare or compare_series.
  *
  * Within a major series structures only grow at their end and the minor
  * number is bumped; the "plugin_abi" variable of perun-plugin.pc follows.
@@ -31,7 +35,7 @@ extern "C" {
 
 #define PERUN_PLUGIN_MAGIC 0x4e524550u /* "PERN" in memory on little endian */
 #define PERUN_PLUGIN_ABI_MAJOR 1
-#define PERUN_PLUGIN_ABI_MINOR 0
+#define PERUN_PLUGIN_ABI_MINOR 1
 
 enum perun_plugin_kind {
 	PERUN_KIND_COLLECT = 1,
@@ -146,11 +150,19 @@ struct perun_view_ctx {
 	char *const *argv;
 	void *out;                       /* FILE * for terminal output */
 	int color;                       /* non-zero when colours are wanted */
+	/* Since 1.1; read only when size covers them. */
+	const struct perun_profile *baseline; /* show_diff: the baseline, and
+					       * profile is the target */
+	const char *profile_label;       /* how the user named the profile */
+	const char *baseline_label;      /* show_diff: the baseline's */
 };
 
+/* A view provides show, show_diff (perun showdiff) or both. */
 struct perun_view_ops {
 	uint32_t size;
 	int (*show)(struct perun_view_ctx *ctx, struct perun_error *err);
+	/* Since 1.1. */
+	int (*show_diff)(struct perun_view_ctx *ctx, struct perun_error *err);
 };
 
 /* ---- vcs -------------------------------------------------------------- */
@@ -226,11 +238,24 @@ struct perun_degradation {
 	const char *confidence_type;
 	double confidence_rate;
 	double rate_degradation_relative;
+	/* Since 1.1; NaN or NULL when the method has none.  The core reads
+	 * them only when size covers them. */
+	double effect_size;              /* e.g. Cohen's d or relative shift */
+	double noise;                    /* relative spread it was judged against */
+	const char *version;             /* compare_series: first changed version */
 };
 
 typedef int (*perun_check_emit_fn)(const struct perun_degradation *change,
 				   void *data);
 
+/* Since 1.1: one profile of a history series. */
+struct perun_check_series_entry {
+	const char *version;             /* minor version (commit id) */
+	const struct perun_profile *profile;
+};
+
+/* A check provides compare (a baseline/target pair), compare_series (the
+ * profiles of one configuration over history, oldest first) or both. */
 struct perun_check_ops {
 	uint32_t size;
 	int (*compare)(const struct perun_profile *baseline,
@@ -238,6 +263,11 @@ struct perun_check_ops {
 		       const struct perun_params *params,
 		       perun_check_emit_fn emit, void *data,
 		       struct perun_error *err);
+	/* Since 1.1. */
+	int (*compare_series)(const struct perun_check_series_entry *series,
+			      size_t count, const struct perun_params *params,
+			      perun_check_emit_fn emit, void *data,
+			      struct perun_error *err);
 };
 
 /* ---- the descriptor --------------------------------------------------- */
