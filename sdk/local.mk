@@ -10,6 +10,7 @@ lib_LTLIBRARIES += %reldir%/libperun.la
 	%reldir%/lib/strbuf.c \
 	%reldir%/lib/json_python.c \
 	%reldir%/lib/fsutil.c \
+	%reldir%/lib/points.c \
 	%reldir%/lib/internal.h \
 	%reldir%/lib/profile_internal.h
 %canon_reldir%_libperun_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) -fvisibility=hidden
@@ -25,7 +26,8 @@ peruninclude_HEADERS = \
 	%reldir%/include/perun/params.h \
 	%reldir%/include/perun/profile.h \
 	%reldir%/include/perun/fsutil.h \
-	%reldir%/include/perun/strbuf.h
+	%reldir%/include/perun/strbuf.h \
+	%reldir%/include/perun/points.h
 
 pkgconfig_DATA = %reldir%/perun-plugin.pc
 aclocaldir = $(datadir)/aclocal

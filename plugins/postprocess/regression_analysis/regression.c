@@ -109,7 +109,7 @@ static double py_pow(double v, int k)
 }
 
 /* a ** k as a term added to a float sum: ints are exact, rounded once. */
-static double term_pow(const struct ra_num *a, int k)
+static double term_pow(const struct perun_num *a, int k)
 {
 	if (a->is_int) {
 		__int128 p = a->i;
@@ -124,7 +124,7 @@ static double term_pow(const struct ra_num *a, int k)
 }
 
 /* a * b as a term: int * int is exact; otherwise both are floats. */
-static double term_mul(const struct ra_num *a, const struct ra_num *b)
+static double term_mul(const struct perun_num *a, const struct perun_num *b)
 {
 	if (a->is_int && b->is_int)
 		return (double)((__int128)a->i * b->i);
@@ -132,7 +132,7 @@ static double term_mul(const struct ra_num *a, const struct ra_num *b)
 }
 
 /* (x ** 2) * y of the quadratic sums. */
-static double term_x2y(const struct ra_num *x, const struct ra_num *y)
+static double term_x2y(const struct perun_num *x, const struct perun_num *y)
 {
 	if (x->is_int && y->is_int) {
 		__int128 p;
@@ -142,16 +142,16 @@ static double term_x2y(const struct ra_num *x, const struct ra_num *y)
 	return term_pow(x, 2) * y->d;
 }
 
-static int num_less(const struct ra_num *a, const struct ra_num *b)
+static int num_less(const struct perun_num *a, const struct perun_num *b)
 {
 	if (a->is_int && b->is_int)
 		return a->i < b->i;
 	return a->d < b->d;
 }
 
-static struct ra_num num_float(double d)
+static struct perun_num num_float(double d)
 {
-	struct ra_num n = {.d = d};
+	struct perun_num n = {.d = d};
 	return n;
 }
 
@@ -159,13 +159,13 @@ static struct ra_num num_float(double d)
 
 struct ra_fit {
 	enum ra_model model;
-	const struct ra_point *pts;
+	const struct perun_point *pts;
 	size_t n;
 	int steps;
 	int part;
 	double x_sum, y_sum, x_sq_sum, y_sq_sum, xy_sum;
 	double x_cube_sum, x4_sum, x_sq_y_sum;
-	struct ra_num x_min, x_max;
+	struct perun_num x_min, x_max;
 	struct ra_result res;
 };
 
@@ -196,7 +196,7 @@ static void split_part(size_t n, int parts, int i, size_t *start, size_t *end)
 }
 
 static enum ra_failure fit_init(struct ra_fit *fit, enum ra_model model,
-				const struct ra_point *pts, size_t n, int steps,
+				const struct perun_point *pts, size_t n, int steps,
 				struct ra_fail *fail)
 {
 	memset(fit, 0, sizeof(*fit));
@@ -211,8 +211,8 @@ static enum ra_failure fit_init(struct ra_fit *fit, enum ra_model model,
 }
 
 /* The transformed point of a generic model; 0 when Python would raise. */
-static int transform(enum ra_model model, const struct ra_point *p,
-		     struct ra_num *x, struct ra_num *y)
+static int transform(enum ra_model model, const struct perun_point *p,
+		     struct perun_num *x, struct perun_num *y)
 {
 	*x = p->x;
 	*y = p->y;
@@ -232,8 +232,8 @@ static int transform(enum ra_model model, const struct ra_point *p,
 static void generic_sums(struct ra_fit *fit, size_t start, size_t end, size_t *skipped)
 {
 	for (size_t i = start; i < end; i++) {
-		const struct ra_point *p = &fit->pts[i];
-		struct ra_num x, y;
+		const struct perun_point *p = &fit->pts[i];
+		struct perun_num x, y;
 		if (!transform(fit->model, p, &x, &y)) {
 			(*skipped)++;
 			continue;
@@ -272,7 +272,7 @@ static void generic_model(struct ra_fit *fit)
 static void quad_sums(struct ra_fit *fit, size_t start, size_t end)
 {
 	for (size_t i = start; i < end; i++) {
-		const struct ra_point *p = &fit->pts[i];
+		const struct perun_point *p = &fit->pts[i];
 		fit->x_sum += p->x.d;
 		fit->y_sum += p->y.d;
 		fit->y_sq_sum += term_pow(&p->y, 2);
@@ -384,7 +384,7 @@ static size_t best_of(const struct ra_result *results, size_t n)
 }
 
 /* Every model on all points, into out (nmodels entries). */
-static enum ra_failure full_into(struct ra_run *run, const struct ra_point *pts,
+static enum ra_failure full_into(struct ra_run *run, const struct perun_point *pts,
 				 size_t n, struct ra_result *out, int do_emit)
 {
 	for (size_t m = 0; m < run->nmodels; m++) {
@@ -402,7 +402,7 @@ static enum ra_failure full_into(struct ra_run *run, const struct ra_point *pts,
 
 static int cmp_x(const void *a, const void *b)
 {
-	const struct ra_point *p = a, *q = b;
+	const struct perun_point *p = a, *q = b;
 	if (num_less(&p->x, &q->x))
 		return -1;
 	if (num_less(&q->x, &p->x))
@@ -411,7 +411,7 @@ static int cmp_x(const void *a, const void *b)
 }
 
 /* tools.sort_points: Python's sort is stable, hence the idx tie-break. */
-static enum ra_failure sort_points(struct ra_point *pts, size_t n, struct ra_fail *fail)
+static enum ra_failure sort_points(struct perun_point *pts, size_t n, struct ra_fail *fail)
 {
 	if (check_points(n, fail))
 		return fail->code;
@@ -421,7 +421,7 @@ static enum ra_failure sort_points(struct ra_point *pts, size_t n, struct ra_fai
 
 /* iterative (advance the best until it finishes) and initial_guess (pick
  * the best after the first step, then finish it). */
-static enum ra_failure stepwise(struct ra_run *run, struct ra_point *pts, size_t n,
+static enum ra_failure stepwise(struct ra_run *run, struct perun_point *pts, size_t n,
 				int steps, struct ra_rng *rng, int advance_best)
 {
 	if (check_points(n, run->fail))
@@ -464,7 +464,7 @@ out:
 	return rc;
 }
 
-static enum ra_failure interval(struct ra_run *run, struct ra_point *pts, size_t n,
+static enum ra_failure interval(struct ra_run *run, struct perun_point *pts, size_t n,
 				int steps)
 {
 	if (sort_points(pts, n, run->fail) || check_split(n, steps, run->fail))
@@ -484,7 +484,7 @@ static enum ra_failure interval(struct ra_run *run, struct ra_point *pts, size_t
 	return rc;
 }
 
-static enum ra_failure bisection_best(struct ra_run *run, const struct ra_point *pts,
+static enum ra_failure bisection_best(struct ra_run *run, const struct perun_point *pts,
 				      size_t n, struct ra_result *best)
 {
 	struct ra_result *results = calloc(run->nmodels, sizeof(*results));
@@ -497,12 +497,12 @@ static enum ra_failure bisection_best(struct ra_run *run, const struct ra_point 
 	return rc;
 }
 
-static enum ra_failure bisection_step(struct ra_run *run, const struct ra_point *pts,
+static enum ra_failure bisection_step(struct ra_run *run, const struct perun_point *pts,
 				      size_t n, const struct ra_result *last);
 
 /* _bisection_solve_half_model: a half too small to split again keeps its
  * model; a split that cannot be made at all ends the uid, as upstream. */
-static enum ra_failure bisection_half(struct ra_run *run, const struct ra_point *pts,
+static enum ra_failure bisection_half(struct ra_run *run, const struct perun_point *pts,
 				      size_t n, const struct ra_result *half,
 				      const struct ra_result *last)
 {
@@ -514,7 +514,7 @@ static enum ra_failure bisection_half(struct ra_run *run, const struct ra_point 
 	return rc;
 }
 
-static enum ra_failure bisection_step(struct ra_run *run, const struct ra_point *pts,
+static enum ra_failure bisection_step(struct ra_run *run, const struct perun_point *pts,
 				      size_t n, const struct ra_result *last)
 {
 	if (check_split(n, 2, run->fail))
@@ -537,7 +537,7 @@ static enum ra_failure bisection_step(struct ra_run *run, const struct ra_point 
 	return RA_OK;
 }
 
-static enum ra_failure bisection(struct ra_run *run, struct ra_point *pts, size_t n)
+static enum ra_failure bisection(struct ra_run *run, struct perun_point *pts, size_t n)
 {
 	struct ra_result whole;
 	if (sort_points(pts, n, run->fail) || bisection_best(run, pts, n, &whole))
@@ -545,7 +545,7 @@ static enum ra_failure bisection(struct ra_run *run, struct ra_point *pts, size_
 	return bisection_step(run, pts, n, &whole);
 }
 
-enum ra_failure ra_compute(enum ra_method method, struct ra_point *pts,
+enum ra_failure ra_compute(enum ra_method method, struct perun_point *pts,
 			   size_t n, const enum ra_model *models,
 			   size_t nmodels, int steps, struct ra_rng *rng,
 			   ra_emit_fn emit_fn, void *data, struct ra_fail *fail)

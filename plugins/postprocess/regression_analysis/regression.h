@@ -15,6 +15,8 @@
 
 #include <stddef.h>
 
+#include <perun/points.h>
+
 /* Python Perun's tools: fewest points of a regression, zero approximation. */
 #define RA_MIN_POINTS 3
 #define RA_APPROX_ZERO 0.000001
@@ -41,18 +43,6 @@ enum ra_method {
 	RA_METHOD_COUNT,
 };
 
-/* A number as JSON (and Python) had it: an int stays exact. */
-struct ra_num {
-	double d;
-	long long i;
-	int is_int;
-};
-
-struct ra_point {
-	struct ra_num x, y;
-	size_t idx; /* position in the provider's order: keeps sorting stable */
-};
-
 /* One model over some points, the record Perun stores (section 3.3). */
 struct ra_result {
 	enum ra_model model;
@@ -61,7 +51,7 @@ struct ra_result {
 	double r_square;
 	int r_square_int; /* constant: Python clamps to the ints 0 and 1 */
 	int b1_int;       /* constant: b1 is the int 0 */
-	struct ra_num x_start, x_end;
+	struct perun_num x_start, x_end;
 	double y_sum;        /* for the derived constant model */
 	long long pts_num;
 };
@@ -97,7 +87,7 @@ struct ra_rng;
  * Returns RA_OK or a failure described in fail; results emitted before a
  * failure stay emitted, as in Python Perun.
  */
-enum ra_failure ra_compute(enum ra_method method, struct ra_point *pts,
+enum ra_failure ra_compute(enum ra_method method, struct perun_point *pts,
 			   size_t n, const enum ra_model *models,
 			   size_t nmodels, int steps, struct ra_rng *rng,
 			   ra_emit_fn emit, void *data, struct ra_fail *fail);

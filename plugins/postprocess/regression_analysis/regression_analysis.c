@@ -3,10 +3,9 @@
  * regression_analysis - Python Perun's parametric models of a resource key
  * (--of) depending on another (--depending-on), per uid.
  *
- * The data provider is Perun's: resource types sorted (stably) by their
- * flattened uid, the rows of equal uids joined into one series of points.
- * Columns are read straight from the flattened profile, so a million points
- * cost a million array reads, not a million row objects.
+ * The data provider is Perun's, shared with the other postprocessors
+ * (perun/points.h): resource types sorted (stably) by their flattened uid,
+ * the rows of equal uids joined into one series of points.
  *
  * A uid whose points cannot be modelled (too few, a split into too small
  * parts, degenerate data) is skipped as Perun skips it; the skipped uids
@@ -23,6 +22,7 @@
 #include <unistd.h>
 
 #include <perun/perun.h>
+#include <perun/points.h>
 
 #include "regression.h"
 
@@ -47,16 +47,6 @@ static const struct perun_option ra_options[] = {
 	{"seed", NULL, PERUN_OPTION_INT, NULL, NULL, "<int>",
 	 "seed of the shuffle of iterative and initial_guess (default: random)", 0},
 	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
-};
-
-/* One resource type of the profile. */
-struct group {
-	const char *name;      /* "<uid>#<n>" */
-	const json_t *columns; /* collectable key -> values */
-	const json_t *persist; /* persistent key -> value */
-	char *uid;             /* flattened */
-	size_t rows;
-	size_t order;
 };
 
 struct emitted {
@@ -85,135 +75,6 @@ static int collect_result(const struct ra_result *r, void *data)
 	a->items[a->n].uid = a->uid;
 	a->n++;
 	return 0;
-}
-
-static int cmp_groups(const void *a, const void *b)
-{
-	const struct group *g = a, *h = b;
-	int c = strcmp(g->uid, h->uid);
-	if (c)
-		return c;
-	return g->order < h->order ? -1 : g->order > h->order;
-}
-
-static size_t group_rows(const json_t *columns)
-{
-	const char *key;
-	json_t *values;
-	size_t rows = SIZE_MAX;
-	json_object_foreach((json_t *)columns, key, values) {
-		size_t n = json_is_array(values) ? json_array_size(values) : 0;
-		if (n < rows)
-			rows = n;
-	}
-	/* Only persistent keys: Perun yields the resource type once. */
-	return rows == SIZE_MAX ? 1 : rows;
-}
-
-static void groups_free(struct group *groups, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		free(groups[i].uid);
-	free(groups);
-}
-
-static int load_groups(const json_t *root, struct group **out, size_t *nout,
-		       struct perun_error *err)
-{
-	const json_t *resources = json_object_get(root, "resources");
-	const json_t *types = json_object_get(root, "resource_type_map");
-	size_t n = json_object_size(resources), total = 0, i = 0;
-	struct group *groups = calloc(n ? n : 1, sizeof(*groups));
-	if (!groups)
-		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	const char *name;
-	json_t *columns;
-	json_object_foreach((json_t *)resources, name, columns) {
-		struct group *g = &groups[i];
-		g->name = name;
-		g->columns = columns;
-		g->persist = json_object_get(types, name);
-		g->order = i++;
-		const json_t *uid = json_object_get(g->persist, "uid");
-		if (!uid) {
-			groups_free(groups, i);
-			return perun_error_set(err, PERUN_EINVAL, "resource '%s' has no uid", name);
-		}
-		g->uid = perun_value_flatten_dup(uid);
-		if (!g->uid) {
-			groups_free(groups, i);
-			return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-		}
-		g->rows = group_rows(columns);
-		total += g->rows;
-	}
-	if (!total) {
-		groups_free(groups, n);
-		return perun_error_set(err, PERUN_EINVAL, "the profile has no resources to analyse");
-	}
-	qsort(groups, n, sizeof(*groups), cmp_groups);
-	*out = groups;
-	*nout = n;
-	return 0;
-}
-
-/* The key must name a field of some resource, as Perun's option check has it. */
-static int check_key(const struct group *groups, size_t n, const char *option,
-		     const char *key, struct perun_error *err)
-{
-	for (size_t i = 0; i < n; i++)
-		if (json_object_get(groups[i].columns, key) || json_object_get(groups[i].persist, key))
-			return 0;
-	return perun_error_set(err, PERUN_EINVAL,
-			       "option '--%s': '%s' is not a key of the profile's resources",
-			       option, key);
-}
-
-/*
- * Where the values of key are in g: a column, or one persistent value for
- * every row.  Looked up once per resource type, not once per value.
- */
-struct source {
-	const json_t *column;
-	const json_t *value;
-};
-
-static int find_source(const struct group *g, const char *key, struct source *src,
-		       struct perun_error *err)
-{
-	src->column = json_object_get(g->columns, key);
-	src->value = src->column ? NULL : json_object_get(g->persist, key);
-	if (!src->column && !src->value)
-		return perun_error_set(err, PERUN_EINVAL, "resource '%s' has no key '%s'",
-				       g->name, key);
-	return 0;
-}
-
-static int read_value(const struct group *g, const char *key, const struct source *src,
-		      size_t row, struct ra_num *out, struct perun_error *err)
-{
-	const json_t *v = src->column ? json_array_get(src->column, row) : src->value;
-	if (json_is_integer(v)) {
-		out->is_int = 1;
-		out->i = json_integer_value(v);
-		out->d = (double)out->i;
-		return 0;
-	}
-	out->is_int = 0;
-	if (json_is_real(v)) {
-		out->d = json_real_value(v);
-		return 0;
-	}
-	if (perun_json_number(v, &out->d) == 0)
-		return perun_error_set(err, PERUN_EINVAL, "resource '%s' row %zu: '%s' is %s",
-				       g->name, row + 1, key,
-				       out->d != out->d ? "NaN" : "infinite");
-	char *text = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
-	int rc = perun_error_set(err, PERUN_EINVAL,
-				 "resource '%s' row %zu: '%s' is not a number (%.80s)",
-				 g->name, row + 1, key, text ? text : "nothing");
-	free(text);
-	return rc;
 }
 
 /* Perun's filter_derived: the derived constant model needs linear. */
@@ -247,7 +108,7 @@ static size_t chosen_models(const struct perun_params *params, enum ra_model *mo
 	return n;
 }
 
-static json_t *num_json(const struct ra_num *n)
+static json_t *num_json(const struct perun_num *n)
 {
 	return n->is_int ? json_integer(n->i) : json_real(n->d);
 }
@@ -373,10 +234,7 @@ static int ra_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 	enum ra_model models[64];
 	int want_constant;
 	size_t nmodels = chosen_models(params, models, 64, &want_constant);
-	struct group *groups = NULL;
-	size_t ngroups = 0;
-	struct ra_point *pts = NULL;
-	size_t cap = 0;
+	struct perun_points *points = NULL;
 	struct analysis analysis = {0};
 	struct skips skips = {0};
 	struct ra_rng *rng = NULL;
@@ -395,50 +253,25 @@ static int ra_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 				 : random_seed());
 	if (!rng)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	rc = load_groups(perun_profile_json(ctx->profile), &groups, &ngroups, err);
+	rc = perun_points_open(ctx->profile, &points, err);
 	if (!rc)
-		rc = check_key(groups, ngroups, per_option, per_key, err);
+		rc = perun_points_check_key(points, per_option, per_key, err);
 	if (!rc)
-		rc = check_key(groups, ngroups, of_option, of_key, err);
-
-	for (size_t g = 0; !rc && g < ngroups;) {
-		size_t end = g, n = 0;
-		while (end < ngroups && !strcmp(groups[end].uid, groups[g].uid))
-			n += groups[end++].rows;
-		if (n > cap) {
-			struct ra_point *grown = realloc(pts, n * sizeof(*pts));
-			if (!grown) {
-				rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
-				break;
-			}
-			pts = grown;
-			cap = n;
-		}
-		size_t k = 0;
-		for (size_t i = g; !rc && i < end; i++) {
-			struct source xs, ys;
-			rc = find_source(&groups[i], per_key, &xs, err);
-			if (!rc)
-				rc = find_source(&groups[i], of_key, &ys, err);
-			for (size_t row = 0; !rc && row < groups[i].rows; row++, k++) {
-				rc = read_value(&groups[i], per_key, &xs, row, &pts[k].x, err);
-				if (!rc)
-					rc = read_value(&groups[i], of_key, &ys, row, &pts[k].y, err);
-				pts[k].idx = k;
-			}
-		}
-		if (rc)
-			break;
+		rc = perun_points_check_key(points, of_option, of_key, err);
+	const char *uid;
+	struct perun_point *pts;
+	size_t n;
+	while (!rc && (rc = perun_points_next(points, per_key, of_key, &uid, &pts, &n, err)) > 0) {
 		struct ra_fail fail;
-		analysis.uid = groups[g].uid;
-		if (n && ra_compute(method, pts, n, models, nmodels, (int)steps, rng,
-				    collect_result, &analysis, &fail)) {
+		rc = 0;
+		analysis.uid = uid;
+		if (ra_compute(method, pts, n, models, nmodels, (int)steps, rng, collect_result,
+			       &analysis, &fail)) {
 			if (fail.code == RA_NOMEM)
 				rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 			else
-				note_skip(&skips, groups[g].uid, fail.message);
+				note_skip(&skips, uid, fail.message);
 		}
-		g = end;
 	}
 	if (rc)
 		goto out;
@@ -496,9 +329,8 @@ static int ra_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 				skips.count, skips.text, skips.first);
 out:
 	ra_rng_free(rng);
-	free(pts);
 	free(analysis.items);
-	groups_free(groups, ngroups);
+	perun_points_free(points);
 	return rc;
 }
 

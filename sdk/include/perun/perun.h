@@ -9,5 +9,6 @@
 #include <perun/profile.h>
 #include <perun/fsutil.h>
 #include <perun/strbuf.h>
+#include <perun/points.h>
 
 #endif

@@ -460,10 +460,10 @@ static void test_oracle_ordered(void)
 			const json_t *xs = json_object_get(columns, "structure-unit-size");
 			const json_t *ys = json_object_get(columns, "amount");
 			size_t n = json_array_size(xs);
-			struct ra_point *pts = calloc(n ? n : 1, sizeof(*pts));
+			struct perun_point *pts = calloc(n ? n : 1, sizeof(*pts));
 			for (size_t i = 0; i < n; i++) {
 				const json_t *v[2] = {json_array_get(xs, i), json_array_get(ys, i)};
-				struct ra_num *num[2] = {&pts[i].x, &pts[i].y};
+				struct perun_num *num[2] = {&pts[i].x, &pts[i].y};
 				for (int k = 0; k < 2; k++) {
 					num[k]->is_int = json_is_integer(v[k]);
 					num[k]->i = num[k]->is_int ? json_integer_value(v[k]) : 0;

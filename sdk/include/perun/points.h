@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The (x, y) points of a profile's resources, per uid: Python Perun's data
+ * provider of its postprocessors (regression_analysis/data_provider.py),
+ * shared by regression-analysis, regressogram, moving-average and
+ * kernel-regression.
+ *
+ * Resource types are sorted (stably) by their flattened uid and the rows of
+ * equal uids are joined into one series.  Values are read straight from the
+ * flattened profile's columns (or a persistent key, the same for every row
+ * of its type), so a million points cost a million array reads.
+ *
+ * Input Perun would choke on is an error naming the resource: a key that is
+ * in no resource, a resource type without the key or without a uid, a value
+ * that is not a number, NaN or an infinity, a profile without resources.
+ */
+#ifndef PERUN_POINTS_H
+#define PERUN_POINTS_H
+
+#include <stddef.h>
+#include <perun/error.h>
+
+struct perun_profile;
+
+/* A number as JSON (and Python) had it: an int stays exact. */
+struct perun_num {
+	double d;
+	long long i;
+	int is_int;
+};
+
+struct perun_point {
+	struct perun_num x, y;
+	size_t idx; /* position in the provider's order: keeps sorting stable */
+};
+
+struct perun_points;
+
+/*
+ * Open the series of profile (borrowed: it must outlive *out and stay
+ * unchanged).  Fails when the profile has no resources or a resource type
+ * has no uid.  The caller frees *out with perun_points_free.
+ */
+PERUN_API int perun_points_open(const struct perun_profile *profile,
+				struct perun_points **out,
+				struct perun_error *err);
+PERUN_API void perun_points_free(struct perun_points *points);
+
+/*
+ * Is key a field of some resource, as Perun's option check has it?  option
+ * names the option in the error, e.g. "of-key".
+ */
+PERUN_API int perun_points_check_key(const struct perun_points *points,
+				     const char *option, const char *key,
+				     struct perun_error *err);
+
+/*
+ * The next uid's points, x from per_key and y from of_key, in the
+ * provider's order.  Returns 1 with *uid (the flattened uid, owned by
+ * points, valid until perun_points_free), *pts (owned by points, valid and
+ * writable until the next call) and *n (at least 1) set; 0 after the last
+ * uid; a negative code with err filled on bad data.
+ */
+PERUN_API int perun_points_next(struct perun_points *points,
+				const char *per_key, const char *of_key,
+				const char **uid, struct perun_point **pts,
+				size_t *n, struct perun_error *err);
+
+/* Python's order of two numbers (an int and a float compare exactly):
+ * negative, 0 or positive. */
+PERUN_API int perun_num_cmp(const struct perun_num *a,
+			    const struct perun_num *b);
+
+#endif

@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The points of a profile per uid: Python Perun's postprocessor data provider. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <perun/points.h>
+#include <perun/profile.h>
+
+/* One resource type of the profile. */
+struct group {
+	const char *name;      /* "<uid>#<n>" */
+	const json_t *columns; /* collectable key -> values */
+	const json_t *persist; /* persistent key -> value */
+	char *uid;             /* flattened */
+	size_t rows;
+	size_t order;
+};
+
+struct perun_points {
+	struct group *groups;
+	size_t ngroups;
+	size_t next;              /* first group of the next uid */
+	struct perun_point *pts;  /* the current uid's points */
+	size_t cap;
+};
+
+static int cmp_groups(const void *a, const void *b)
+{
+	const struct group *g = a, *h = b;
+	int c = strcmp(g->uid, h->uid);
+	if (c)
+		return c;
+	return g->order < h->order ? -1 : g->order > h->order;
+}
+
+static size_t group_rows(const json_t *columns)
+{
+	const char *key;
+	json_t *values;
+	size_t rows = SIZE_MAX;
+	json_object_foreach((json_t *)columns, key, values) {
+		size_t n = json_is_array(values) ? json_array_size(values) : 0;
+		if (n < rows)
+			rows = n;
+	}
+	/* Only persistent keys: Perun yields the resource type once. */
+	return rows == SIZE_MAX ? 1 : rows;
+}
+
+void perun_points_free(struct perun_points *points)
+{
+	if (!points)
+		return;
+	for (size_t i = 0; i < points->ngroups; i++)
+		free(points->groups[i].uid);
+	free(points->groups);
+	free(points->pts);
+	free(points);
+}
+
+int perun_points_open(const struct perun_profile *profile, struct perun_points **out,
+		      struct perun_error *err)
+{
+	const json_t *root = perun_profile_json(profile);
+	const json_t *resources = json_object_get(root, "resources");
+	const json_t *types = json_object_get(root, "resource_type_map");
+	size_t n = json_object_size(resources), total = 0;
+	struct perun_points *p = calloc(1, sizeof(*p));
+	if (p)
+		p->groups = calloc(n ? n : 1, sizeof(*p->groups));
+	if (!p || !p->groups) {
+		perun_points_free(p);
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	}
+	const char *name;
+	json_t *columns;
+	json_object_foreach((json_t *)resources, name, columns) {
+		struct group *g = &p->groups[p->ngroups];
+		g->name = name;
+		g->columns = columns;
+		g->persist = json_object_get(types, name);
+		g->order = p->ngroups;
+		const json_t *uid = json_object_get(g->persist, "uid");
+		if (!uid) {
+			perun_points_free(p);
+			return perun_error_set(err, PERUN_EINVAL, "resource '%s' has no uid", name);
+		}
+		g->uid = perun_value_flatten_dup(uid);
+		if (!g->uid) {
+			perun_points_free(p);
+			return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		}
+		p->ngroups++;
+		g->rows = group_rows(columns);
+		total += g->rows;
+	}
+	if (!total) {
+		perun_points_free(p);
+		return perun_error_set(err, PERUN_EINVAL, "the profile has no resources to analyse");
+	}
+	qsort(p->groups, p->ngroups, sizeof(*p->groups), cmp_groups);
+	*out = p;
+	return 0;
+}
+
+int perun_points_check_key(const struct perun_points *points, const char *option,
+			   const char *key, struct perun_error *err)
+{
+	for (size_t i = 0; i < points->ngroups; i++)
+		if (json_object_get(points->groups[i].columns, key) ||
+		    json_object_get(points->groups[i].persist, key))
+			return 0;
+	return perun_error_set(err, PERUN_EINVAL,
+			       "option '--%s': '%s' is not a key of the profile's resources",
+			       option, key);
+}
+
+/*
+ * Where the values of key are in g: a column, or one persistent value for
+ * every row.  Looked up once per resource type, not once per value.
+ */
+struct source {
+	const json_t *column;
+	const json_t *value;
+};
+
+static int find_source(const struct group *g, const char *key, struct source *src,
+		       struct perun_error *err)
+{
+	src->column = json_object_get(g->columns, key);
+	src->value = src->column ? NULL : json_object_get(g->persist, key);
+	if (!src->column && !src->value)
+		return perun_error_set(err, PERUN_EINVAL, "resource '%s' has no key '%s'",
+				       g->name, key);
+	return 0;
+}
+
+static int read_value(const struct group *g, const char *key, const struct source *src,
+		      size_t row, struct perun_num *out, struct perun_error *err)
+{
+	const json_t *v = src->column ? json_array_get(src->column, row) : src->value;
+	if (json_is_integer(v)) {
+		out->is_int = 1;
+		out->i = json_integer_value(v);
+		out->d = (double)out->i;
+		return 0;
+	}
+	out->is_int = 0;
+	if (json_is_real(v)) {
+		out->d = json_real_value(v);
+		return 0;
+	}
+	if (perun_json_number(v, &out->d) == 0)
+		return perun_error_set(err, PERUN_EINVAL, "resource '%s' row %zu: '%s' is %s",
+				       g->name, row + 1, key,
+				       out->d != out->d ? "NaN" : "infinite");
+	char *text = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+	int rc = perun_error_set(err, PERUN_EINVAL,
+				 "resource '%s' row %zu: '%s' is not a number (%.80s)",
+				 g->name, row + 1, key, text ? text : "nothing");
+	free(text);
+	return rc;
+}
+
+int perun_points_next(struct perun_points *p, const char *per_key, const char *of_key,
+		      const char **uid, struct perun_point **pts, size_t *npts,
+		      struct perun_error *err)
+{
+	for (;;) {
+		size_t g = p->next, end = g, n = 0;
+		if (g >= p->ngroups)
+			return 0;
+		while (end < p->ngroups && !strcmp(p->groups[end].uid, p->groups[g].uid))
+			n += p->groups[end++].rows;
+		p->next = end;
+		/* A uid whose types all have empty columns yields nothing in Perun. */
+		if (!n)
+			continue;
+		if (n > p->cap) {
+			struct perun_point *grown = realloc(p->pts, n * sizeof(*grown));
+			if (!grown)
+				return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+			p->pts = grown;
+			p->cap = n;
+		}
+		size_t k = 0;
+		for (size_t i = g; i < end; i++) {
+			const struct group *grp = &p->groups[i];
+			struct source xs, ys;
+			int rc = find_source(grp, per_key, &xs, err);
+			if (!rc)
+				rc = find_source(grp, of_key, &ys, err);
+			for (size_t row = 0; !rc && row < grp->rows; row++, k++) {
+				rc = read_value(grp, per_key, &xs, row, &p->pts[k].x, err);
+				if (!rc)
+					rc = read_value(grp, of_key, &ys, row, &p->pts[k].y, err);
+				p->pts[k].idx = k;
+			}
+			if (rc)
+				return rc;
+		}
+		*uid = p->groups[g].uid;
+		*pts = p->pts;
+		*npts = n;
+		return 1;
+	}
+}
+
+/* Python compares an int and a float exactly; doubles are exact from 2^53 on. */
+static int cmp_mixed(long long i, double d)
+{
+	if (d != d)
+		return 0;
+	if (d >= 9223372036854775808.0)
+		return -1;
+	if (d < -9223372036854775808.0)
+		return 1;
+	double di = (double)i;
+	if (di != d)
+		return di < d ? -1 : 1;
+	long long t = (long long)d; /* d is integral when it equals a double of an int */
+	return i < t ? -1 : i > t;
+}
+
+int perun_num_cmp(const struct perun_num *a, const struct perun_num *b)
+{
+	if (a->is_int && b->is_int)
+		return a->i < b->i ? -1 : a->i > b->i;
+	if (a->is_int)
+		return cmp_mixed(a->i, b->d);
+	if (b->is_int)
+		return -cmp_mixed(b->i, a->d);
+	return a->d < b->d ? -1 : a->d > b->d;
+}
