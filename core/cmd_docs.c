@@ -263,7 +263,7 @@ static const struct {
 	const char *metavar;
 	const char *what;
 } positional_kinds[] = {
-	{"profile", "@file"}, {"file", "@file"}, {"path", "@file"},
+	{"profile", "@file"}, {"baseline", "@file"}, {"target", "@file"}, {"file", "@file"}, {"path", "@file"},
 	{"dir", "@dir"}, {"dirs", "@dir"}, {"directory", "@dir"},
 	{"collector", "@plugin:collect"}, {"postprocessor", "@plugin:postprocess"},
 	{"view", "@plugin:view"}, {"vcs", "@plugin:vcs"}, {"method", "@plugin:check"},

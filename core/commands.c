@@ -29,6 +29,7 @@ static const struct perun_command *const top_level[] = {
 	&perun_cmd_status,
 	&perun_cmd_log,
 	&perun_cmd_show,
+	&perun_cmd_showdiff,
 	&perun_cmd_collect,
 	&perun_cmd_postprocessby,
 	&perun_cmd_run,

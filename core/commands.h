@@ -12,6 +12,7 @@ extern const struct perun_command perun_cmd_rm;
 extern const struct perun_command perun_cmd_status;
 extern const struct perun_command perun_cmd_log;
 extern const struct perun_command perun_cmd_show;
+extern const struct perun_command perun_cmd_showdiff;
 extern const struct perun_command perun_cmd_collect;
 extern const struct perun_command perun_cmd_postprocessby;
 extern const struct perun_command perun_cmd_run;

@@ -41,6 +41,8 @@ TESTS += tests/t1000-run-job.sh tests/t1001-run-matrix.sh
 EXTRA_DIST += tests/t1000-run-job.sh tests/t1001-run-matrix.sh
 EXTRA_DIST += tests/t0900-docs.sh
 TESTS += %reldir%/t0400-store.sh
+TESTS += %reldir%/t0420-showdiff.sh
+EXTRA_DIST += %reldir%/t0420-showdiff.sh
 EXTRA_DIST += %reldir%/t0400-store.sh %reldir%/helpers/pidx.py
 
 # The standalone plugin template, built against the installed SDK.

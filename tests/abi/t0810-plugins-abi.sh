@@ -84,6 +84,12 @@ test_expect_success 'the frozen ABI 1.0 plugin runs: options, profile, extra wor
 	test_cmp expect out
 '
 
+test_expect_success 'showdiff does not call past the end of an ABI 1.0 view ops table' '
+	test_exit_code 2 perun --plugin-path "$PWD/abi10" showdiff "$PROFILE" "$PROFILE" abi_1_0 2>err &&
+	echo "perun: view '"'"'abi_1_0'"'"' shows single profiles only; use '"'"'perun show'"'"'" >expect &&
+	test_cmp expect err
+'
+
 test_expect_success 'wrong magic' '
 	stage magic view bad_magic &&
 	expect_rejected magic view bad_magic \

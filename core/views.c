@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cmd_util.h"
+#include "plugin_loader.h"
+#include "profiles.h"
+#include "runner.h"
+#include "views.h"
+
+const struct perun_option perun_views_options[] = {
+	{"minor", "m", PERUN_OPTION_STRING, NULL, NULL, "<rev>",
+	 "minor version whose profiles N@i refers to (default HEAD)", 0},
+	{NULL},
+};
+
+/* Profiles are looked up in the instance when there is one; profile files
+ * can be shown outside any instance. */
+static int load_profiles(const char *minor, char *const *selectors, int n,
+			 struct perun_profile **out, struct perun_error *err)
+{
+	struct perun_instance inst;
+	int rc = perun_instance_open(&inst, err);
+	if (rc && err->code != PERUN_ENOTFOUND)
+		return rc;
+	if (rc) {
+		perun_error_clear(err);
+		for (int i = 0; i < n; i++)
+			if ((rc = perun_profile_load_file(selectors[i], &out[i], err)))
+				return rc;
+		return 0;
+	}
+	char sha[65];
+	if ((rc = perun_resolve_minor(&inst, minor, sha, err)))
+		goto out;
+	for (int i = 0; i < n; i++)
+		if ((rc = perun_profiles_load_any(&inst, sha, selectors[i], &out[i], err)))
+			goto out;
+out:
+	perun_instance_close(&inst);
+	return rc;
+}
+
+int perun_views_render(const struct perun_cli *cli, const char *minor, const char *view_name,
+		       char *const *selectors, int n, int nwords, char **words,
+		       struct perun_error *err)
+{
+	struct perun_profile *profiles[2] = {NULL, NULL};
+	struct perun_params *view_params = NULL;
+	int rc;
+	if (n < 1 || n > 2)
+		return perun_error_set(err, PERUN_EINVAL, "a view shows one or two profiles");
+	const struct perun_loaded_plugin *view = perun_plugin_load(PERUN_KIND_VIEW, view_name, err);
+	if (!view)
+		return -(err->code ? err->code : PERUN_EGENERIC);
+	const struct perun_view_ops *ops = view->desc->ops;
+	/* A plugin built against ABI 1.0 has no show_diff member at all. */
+	int (*fn)(struct perun_view_ctx *, struct perun_error *) = ops->show;
+	if (n == 2)
+		fn = ops->size >= offsetof(struct perun_view_ops, show_diff) + sizeof(ops->show_diff)
+			     ? ops->show_diff
+			     : NULL;
+	if (!fn) {
+		rc = perun_error_set(err, PERUN_EINVAL,
+				     n == 2 ? "view '%s' shows single profiles only; use 'perun show'"
+					    : "view '%s' only compares two profiles; use 'perun showdiff'",
+				     view->name);
+		goto out;
+	}
+	if ((rc = load_profiles(minor, selectors, n, profiles, err)))
+		goto out;
+	char **rest;
+	int nrest;
+	if ((rc = perun_runner_unit_params(view, nwords, words, NULL, &view_params, &rest, &nrest,
+					   err)))
+		goto out;
+	struct perun_view_ctx ctx = {
+		.size = sizeof(ctx),
+		.params = view_params,
+		.profile = profiles[n - 1],
+		.argc = nrest,
+		.argv = rest,
+		.out = stdout,
+		.color = cli->color,
+		.profile_label = selectors[n - 1],
+		.baseline = n == 2 ? profiles[0] : NULL,
+		.baseline_label = n == 2 ? selectors[0] : NULL,
+	};
+	if ((rc = fn(&ctx, err)))
+		perun_error_prefix(err, "view '%s'", view->name);
+out:
+	perun_params_free(view_params);
+	perun_profile_free(profiles[0]);
+	perun_profile_free(profiles[1]);
+	return rc;
+}
