@@ -33,6 +33,7 @@ static const struct perun_command *const top_level[] = {
 	&perun_cmd_collect,
 	&perun_cmd_postprocessby,
 	&perun_cmd_run,
+	&perun_cmd_check,
 	&perun_cmd_plugins,
 	&perun_cmd_docs,
 	NULL,

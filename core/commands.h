@@ -16,6 +16,7 @@ extern const struct perun_command perun_cmd_showdiff;
 extern const struct perun_command perun_cmd_collect;
 extern const struct perun_command perun_cmd_postprocessby;
 extern const struct perun_command perun_cmd_run;
+extern const struct perun_command perun_cmd_check;
 extern const struct perun_command perun_cmd_plugins;
 extern const struct perun_command perun_cmd_docs;
 

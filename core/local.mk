@@ -20,6 +20,7 @@ perun_SOURCES = \
 	core/views.c core/views.h core/cmd_show.c core/cmd_showdiff.c core/cmd_collect.c core/cmd_postprocessby.c \
 	core/cmd_init.c core/cmd_config.c \
 	core/cmd_plugins.c \
-	core/cmd_docs.c
+	core/cmd_docs.c \
+	core/check.c core/check.h core/check_changes.c core/check_output.c core/cmd_check.c
 perun_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(NETTLE_CFLAGS)
 perun_LDADD = sdk/libperun.la $(JANSSON_LIBS) $(YAML_LIBS) $(ZLIB_LIBS) $(NETTLE_LIBS) -lm

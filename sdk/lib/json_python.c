@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include <perun/profile.h>
 
 void json_python_format_double(double value, char out[32])
 {
@@ -235,4 +236,12 @@ static void dump_value(const json_t *v, int indent, int depth,
 void json_python_dump(const json_t *value, int indent, struct perun_strbuf *out)
 {
 	dump_value(value, indent, 0, out);
+}
+
+void perun_python_float_str(double value, char out[32])
+{
+	if (isnan(value) || isinf(value))
+		strcpy(out, isnan(value) ? "nan" : value > 0 ? "inf" : "-inf");
+	else
+		json_python_format_double(value, out);
 }

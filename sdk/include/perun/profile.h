@@ -132,6 +132,11 @@ PERUN_API int perun_profile_key_is_collectable(const char *key);
  */
 PERUN_API char *perun_value_flatten_dup(const json_t *value);
 
+/* Python's str() of a float, in out: the shortest digits that read back as
+ * value ("2.0", "0.24", "1e-05", "inf", "nan"), as degradation reports and
+ * .changes files show rates. */
+PERUN_API void perun_python_float_str(double value, char out[32]);
+
 /*
  * Python Perun's flattened items of a record such as a resource row or a
  * model (query.all_items_of), in Python's order: for every key, a scalar is

@@ -1,0 +1,397 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "runner.h"
+
+void perun_check_change_release(struct perun_check_change *c)
+{
+	free(c->type);
+	free(c->location);
+	free(c->from);
+	free(c->to);
+	free(c->confidence_type);
+	free(c->version);
+	free(c->method);
+	free(c->cmdstr);
+	free(c->source);
+}
+
+void perun_check_report_release(struct perun_check_report *report)
+{
+	for (size_t i = 0; i < report->nchanges; i++)
+		perun_check_change_release(&report->changes[i]);
+	for (size_t i = 0; i < report->npairs; i++) {
+		struct perun_check_pair *p = &report->pairs[i];
+		free(p->baseline);
+		free(p->target);
+		free(p->target_minor);
+		free(p->cmdstr);
+		free(p->method);
+	}
+	free(report->changes);
+	free(report->pairs);
+	memset(report, 0, sizeof(*report));
+}
+
+int perun_check_is_change(const struct perun_check_change *c)
+{
+	return c->result != PERUN_CHANGE_NO_CHANGE;
+}
+
+/* Perun's long method names and the plugins implementing them. */
+static const char *const method_names[][2] = {
+	{"average_amount_threshold", "aat"},  {"best_model_order_equality", "bmoe"},
+	{"polynomial_regression", "preg"},    {"linear_regression", "lreg"},
+	{"fast_check", "fast"},               {"integral_comparison", "int"},
+	{"local_statistics", "loc"},          {"exclusive_time_outliers", "eto"},
+};
+
+static const char *plugin_name_of(const char *method)
+{
+	for (size_t i = 0; i < sizeof(method_names) / sizeof(method_names[0]); i++)
+		if (!strcmp(method_names[i][0], method))
+			return method_names[i][1];
+	return method;
+}
+
+/*
+ * The parameters of a method: --models-type and degradation.<option> of
+ * the configuration (e.g. degradation.cutoff) for the options it declares.
+ */
+static int method_params(const struct perun_check_ctx *ctx, const struct perun_loaded_plugin *p,
+			 struct perun_params **out, struct perun_error *err)
+{
+	json_t *yaml = json_object();
+	for (const struct perun_option *o = p->desc->options; o && o->name; o++) {
+		char key[160];
+		snprintf(key, sizeof(key), "degradation.%s", o->name);
+		for (char *c = key; *c; c++)
+			if (*c == '-')
+				*c = '_';
+		json_t *v = perun_config_lookup(ctx->config, key);
+		if (!strcmp(o->name, "models-type") && ctx->models_type)
+			json_object_set_new(yaml, o->name, json_string(ctx->models_type));
+		else if (v)
+			json_object_set(yaml, o->name, v);
+	}
+	int rc = perun_runner_unit_params(p, 0, NULL, yaml, out, NULL, NULL, err);
+	json_decref(yaml);
+	return rc;
+}
+
+static int load_method(struct perun_check_ctx *ctx, const char *method, struct perun_error *err)
+{
+	const char *name = plugin_name_of(method);
+	for (size_t i = 0; i < ctx->nmethods; i++)
+		if (!strcmp(ctx->methods[i].plugin->name, name))
+			return 0;
+	struct perun_error lerr = {0};
+	const struct perun_loaded_plugin *p = perun_plugin_load(PERUN_KIND_CHECK, name, &lerr);
+	if (!p) {
+		if (lerr.code == PERUN_ENOTFOUND)
+			return perun_error_set(err, PERUN_EINVAL,
+					       "degradation.strategies: unknown check method '%s'",
+					       method);
+		*err = lerr;
+		return -lerr.code;
+	}
+	struct perun_params *params;
+	int rc = method_params(ctx, p, &params, err);
+	if (rc)
+		return rc;
+	struct perun_check_method *m =
+		realloc(ctx->methods, (ctx->nmethods + 1) * sizeof(*ctx->methods));
+	if (!m) {
+		perun_params_free(params);
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	}
+	ctx->methods = m;
+	ctx->methods[ctx->nmethods].plugin = p;
+	ctx->methods[ctx->nmethods].params = params;
+	ctx->nmethods++;
+	return 0;
+}
+
+int perun_check_init(struct perun_check_ctx *ctx, const struct perun_config *config,
+		     const char *models_type, struct perun_error *err)
+{
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->config = config;
+	ctx->models_type = models_type;
+	json_t *apply = perun_config_lookup(config, "degradation.apply");
+	if (apply && !(json_is_string(apply) && (!strcmp(json_string_value(apply), "all") ||
+						 !strcmp(json_string_value(apply), "first")))) {
+		char *text = perun_yaml_format_inline(apply);
+		int rc = perun_error_set(err, PERUN_EINVAL,
+					 "degradation.apply: '%s' is neither 'first' nor 'all'",
+					 text ? text : "?");
+		free(text);
+		return rc;
+	}
+	ctx->apply_first = apply && !strcmp(json_string_value(apply), "first");
+	ctx->strategies = perun_config_gather(config, "degradation.strategies");
+	if (!ctx->strategies)
+		ctx->strategies = json_array();
+	size_t i;
+	json_t *rule;
+	json_array_foreach(ctx->strategies, i, rule) {
+		json_t *method = json_object_get(rule, "method");
+		int rc = 0;
+		if (!json_is_object(rule))
+			rc = perun_error_set(err, PERUN_EINVAL,
+					     "degradation.strategies: rule %zu is not a mapping", i + 1);
+		else if (method && !json_is_string(method))
+			rc = perun_error_set(err, PERUN_EINVAL,
+					     "degradation.strategies: rule %zu: method is not a name",
+					     i + 1);
+		else if (method)
+			rc = load_method(ctx, json_string_value(method), err);
+		if (rc) {
+			perun_check_release(ctx);
+			return rc;
+		}
+	}
+	return 0;
+}
+
+void perun_check_release(struct perun_check_ctx *ctx)
+{
+	for (size_t i = 0; i < ctx->nmethods; i++)
+		perun_params_free(ctx->methods[i].params);
+	free(ctx->methods);
+	json_decref(ctx->strategies);
+	perun_check_report_release(&ctx->report);
+	memset(ctx, 0, sizeof(*ctx));
+}
+
+static int rule_applies(const json_t *rule, const struct perun_profile *profile)
+{
+	json_t *root = perun_profile_json(profile);
+	const char *key;
+	json_t *value;
+	json_object_foreach((json_t *)rule, key, value) {
+		if (!strcmp(key, "method"))
+			continue;
+		if (!strcmp(key, "postprocessor")) {
+			size_t i;
+			json_t *post;
+			int found = 0;
+			json_array_foreach(json_object_get(root, "postprocessors"), i, post)
+				if (json_equal(json_object_get(post, "name"), value))
+					found = 1;
+			if (!found)
+				return 0;
+		} else if (!strcmp(key, "collector")) {
+			if (!json_equal(json_object_get(json_object_get(root, "collector_info"), "name"),
+					value))
+				return 0;
+		} else if (!json_equal(json_object_get(json_object_get(root, "header"), key), value)) {
+			return 0;
+		}
+	}
+	return 1;
+}
+
+static const struct perun_check_method *find_method(const struct perun_check_ctx *ctx,
+						    const char *method)
+{
+	const char *name = plugin_name_of(method);
+	for (size_t i = 0; i < ctx->nmethods; i++)
+		if (!strcmp(ctx->methods[i].plugin->name, name))
+			return &ctx->methods[i];
+	return NULL;
+}
+
+int perun_check_methods_for(struct perun_check_ctx *ctx, const struct perun_profile *profile,
+			    const struct perun_check_method **out, size_t *n)
+{
+	size_t i;
+	json_t *rule;
+	*n = 0;
+	json_array_foreach(ctx->strategies, i, rule) {
+		if (ctx->apply_first && *n)
+			break;
+		const char *method = json_string_value(json_object_get(rule, "method"));
+		if (!method || !rule_applies(rule, profile))
+			continue;
+		const struct perun_check_method *m = find_method(ctx, method);
+		int seen = 0;
+		for (size_t k = 0; k < *n; k++)
+			seen |= out[k] == m;
+		if (m && !seen)
+			out[(*n)++] = m;
+	}
+	return 0;
+}
+
+char *perun_check_cmdstr_dup(const struct perun_profile *profile)
+{
+	const char *cmd = perun_profile_header(profile, "cmd");
+	const char *workload = perun_profile_header(profile, "workload");
+	size_t len = strlen(cmd) + strlen(workload) + 2;
+	char *s = malloc(len);
+	if (s)
+		snprintf(s, len, "%s%s%s", cmd, *cmd && *workload ? " " : "", workload);
+	return s;
+}
+
+int perun_check_same_config(const struct perun_profile *a, const struct perun_profile *b)
+{
+	char *pa = perun_profile_postprocessors_dup(a), *pb = perun_profile_postprocessors_dup(b);
+	int same = pa && pb && !strcmp(pa, pb) &&
+		   !strcmp(perun_profile_collector(a), perun_profile_collector(b)) &&
+		   !strcmp(perun_profile_header(a, "cmd"), perun_profile_header(b, "cmd")) &&
+		   !strcmp(perun_profile_header(a, "workload"), perun_profile_header(b, "workload"));
+	free(pa);
+	free(pb);
+	return same;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+struct emit_state {
+	struct perun_check_ctx *ctx;
+	const char *method, *cmdstr, *source;
+	size_t pair;
+	int failed;
+};
+
+static int emit_change(const struct perun_degradation *d, void *data)
+{
+	struct emit_state *st = data;
+	struct perun_check_report *r = &st->ctx->report;
+	struct perun_check_change *list = realloc(r->changes, (r->nchanges + 1) * sizeof(*list));
+	if (!list) {
+		st->failed = 1;
+		return 1;
+	}
+	r->changes = list;
+	struct perun_check_change *c = &list[r->nchanges++];
+	memset(c, 0, sizeof(*c));
+	c->result = d->result;
+	c->type = strdup(d->type ? d->type : "-");
+	c->location = strdup(d->location ? d->location : "");
+	c->from = strdup(d->from_baseline ? d->from_baseline : "");
+	c->to = strdup(d->to_target ? d->to_target : "");
+	c->confidence_type = strdup(d->confidence_type ? d->confidence_type : "no");
+	c->rate = d->rate_degradation;
+	c->confidence_rate = d->confidence_rate;
+	c->rate_relative = d->rate_degradation_relative;
+	c->effect_size = c->noise = NAN;
+	/* Fields of ABI 1.1: read only from plugins whose struct has them. */
+	if (d->size >= offsetof(struct perun_degradation, version) + sizeof(d->version)) {
+		c->effect_size = d->effect_size;
+		c->noise = d->noise;
+		c->version = dup_or_null(d->version);
+	}
+	c->method = strdup(st->method);
+	c->cmdstr = strdup(st->cmdstr);
+	c->source = dup_or_null(st->source);
+	c->pair = st->pair;
+	if (!c->type || !c->location || !c->from || !c->to || !c->confidence_type ||
+	    !c->method || !c->cmdstr) {
+		st->failed = 1;
+		return 1;
+	}
+	return 0;
+}
+
+static int add_pair(struct perun_check_report *r, const char *baseline, const char *target,
+		    const char *target_minor, const char *cmdstr, const char *method,
+		    struct perun_error *err)
+{
+	struct perun_check_pair *p = realloc(r->pairs, (r->npairs + 1) * sizeof(*p));
+	if (!p)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	r->pairs = p;
+	p = &p[r->npairs++];
+	p->baseline = dup_or_null(baseline);
+	p->target = dup_or_null(target);
+	p->target_minor = dup_or_null(target_minor);
+	p->cmdstr = dup_or_null(cmdstr);
+	p->method = dup_or_null(method);
+	return 0;
+}
+
+/* Run one method's phase; turn a failure into "check method 'x': ...". */
+static int finish_call(const struct perun_check_method *m, int rc, const struct emit_state *st,
+		       struct perun_error *err)
+{
+	if (st->failed)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	if (rc) {
+		if (!err->code)
+			err->code = -rc;
+		perun_error_prefix(err, "check method '%s'", m->plugin->name);
+		return -err->code;
+	}
+	return 0;
+}
+
+int perun_check_pair(struct perun_check_ctx *ctx, const struct perun_profile *baseline,
+		     const struct perun_profile *target, const char *baseline_label,
+		     const char *target_label, const char *target_minor, const char *source,
+		     struct perun_error *err)
+{
+	const struct perun_check_method *methods[ctx->nmethods + 1];
+	size_t n;
+	perun_check_methods_for(ctx, baseline, methods, &n);
+	char *cmdstr = perun_check_cmdstr_dup(baseline);
+	if (!cmdstr)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	int rc = add_pair(&ctx->report, baseline_label, target_label, target_minor, cmdstr, NULL,
+			  err);
+	for (size_t i = 0; i < n && !rc; i++) {
+		const struct perun_check_ops *ops = methods[i]->plugin->desc->ops;
+		if (!ops->compare)
+			continue;
+		struct emit_state st = {ctx, methods[i]->plugin->name, cmdstr, source,
+					ctx->report.npairs - 1, 0};
+		perun_error_clear(err);
+		rc = ops->compare(baseline, target, methods[i]->params, emit_change, &st, err);
+		rc = finish_call(methods[i], rc, &st, err);
+	}
+	free(cmdstr);
+	return rc;
+}
+
+int perun_check_series(struct perun_check_ctx *ctx,
+		       const struct perun_check_series_entry *series, size_t count,
+		       struct perun_error *err)
+{
+	if (!count)
+		return 0;
+	const struct perun_profile *newest = series[count - 1].profile;
+	const struct perun_check_method *methods[ctx->nmethods + 1];
+	size_t n;
+	perun_check_methods_for(ctx, newest, methods, &n);
+	char *cmdstr = perun_check_cmdstr_dup(newest);
+	if (!cmdstr)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	int rc = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		const struct perun_check_ops *ops = methods[i]->plugin->desc->ops;
+		if (ops->size < offsetof(struct perun_check_ops, compare_series) +
+					sizeof(ops->compare_series) ||
+		    !ops->compare_series)
+			continue;
+		rc = add_pair(&ctx->report, series[0].version, series[count - 1].version,
+			      series[count - 1].version, cmdstr, methods[i]->plugin->name, err);
+		if (rc)
+			break;
+		struct emit_state st = {ctx, methods[i]->plugin->name, cmdstr, NULL,
+					ctx->report.npairs - 1, 0};
+		perun_error_clear(err);
+		rc = ops->compare_series(series, count, methods[i]->params, emit_change, &st, err);
+		rc = finish_call(methods[i], rc, &st, err);
+	}
+	free(cmdstr);
+	return rc;
+}

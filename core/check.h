@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Degradation checks (perun check): choosing the methods for a profile from
+ * degradation.strategies, running the check plugins on baseline/target
+ * pairs and on the history of a configuration, collecting their verdicts,
+ * and the .changes file of a minor version that keeps them.
+ */
+#ifndef PERUN_CORE_CHECK_H
+#define PERUN_CORE_CHECK_H
+
+#include <stdio.h>
+
+#include "instance.h"
+#include "plugin_loader.h"
+
+/* One verdict of a method, with everything the reports and .changes need. */
+struct perun_check_change {
+	enum perun_change result;
+	char *type, *location, *from, *to, *confidence_type;
+	double rate, confidence_rate, rate_relative;
+	double effect_size, noise; /* NaN when the method has none */
+	char *version;             /* compare_series: where it started, or NULL */
+	char *method;              /* plugin name; NULL when read from .changes */
+	char *cmdstr;              /* "<cmd> <workload>" of the configuration */
+	char *source;              /* minor version recorded with the change */
+	size_t pair;               /* index in the report's pairs, or SIZE_MAX */
+};
+
+/* One compared pair of profiles (or one series of a configuration). */
+struct perun_check_pair {
+	char *baseline, *target;   /* how the profiles were named */
+	char *target_minor;        /* minor version of the target, or NULL */
+	char *cmdstr;
+	char *method;              /* set for series; NULL for pairs (all methods) */
+};
+
+struct perun_check_report {
+	struct perun_check_pair *pairs;
+	size_t npairs;
+	struct perun_check_change *changes;
+	size_t nchanges;
+};
+
+void perun_check_report_release(struct perun_check_report *report);
+void perun_check_change_release(struct perun_check_change *c);
+
+/* A loaded check method and its parameters. */
+struct perun_check_method {
+	const struct perun_loaded_plugin *plugin;
+	struct perun_params *params;
+};
+
+struct perun_check_ctx {
+	const struct perun_config *config;
+	const char *models_type;     /* --models-type, for methods declaring it */
+	json_t *strategies;          /* gathered degradation.strategies */
+	int apply_first;             /* degradation.apply: first */
+	struct perun_check_method *methods; /* loaded so far, by name */
+	size_t nmethods;
+	struct perun_check_report report;
+};
+
+/*
+ * Read and check degradation.strategies and degradation.apply and load
+ * every method they name, so a bad configuration fails before anything is
+ * compared.  Release with perun_check_release.
+ */
+int perun_check_init(struct perun_check_ctx *ctx, const struct perun_config *config,
+		     const char *models_type, struct perun_error *err);
+void perun_check_release(struct perun_check_ctx *ctx);
+
+/*
+ * The methods applying to profile, as Perun's get_strategies_for: rules in
+ * order, a rule applies when its collector, postprocessor and header keys
+ * match; with apply=first only the first applicable rule.  *out (at most
+ * ctx->nmethods entries, borrowed from ctx) gets them in order.
+ */
+int perun_check_methods_for(struct perun_check_ctx *ctx, const struct perun_profile *profile,
+			    const struct perun_check_method **out, size_t *n);
+
+/* Perun's config string of a profile: its cmd and workload joined by ' '. */
+char *perun_check_cmdstr_dup(const struct perun_profile *profile);
+/* Do two profiles share collector, cmd, workload and postprocessors? */
+int perun_check_same_config(const struct perun_profile *a, const struct perun_profile *b);
+
+/*
+ * Compare baseline with target by every method applying to the baseline
+ * that has compare; every verdict (NoChange too) goes to ctx->report with
+ * source recorded for .changes.  Labels name the profiles in reports.
+ */
+int perun_check_pair(struct perun_check_ctx *ctx, const struct perun_profile *baseline,
+		     const struct perun_profile *target, const char *baseline_label,
+		     const char *target_label, const char *target_minor, const char *source,
+		     struct perun_error *err);
+
+/*
+ * Give the series of one configuration (oldest first, one entry per
+ * version) to compare_series of every method applying to its newest
+ * profile that has it.
+ */
+int perun_check_series(struct perun_check_ctx *ctx,
+		       const struct perun_check_series_entry *series, size_t count,
+		       struct perun_error *err);
+
+/* Is the change reported (anything but NoChange)? */
+int perun_check_is_change(const struct perun_check_change *c);
+
+/* ---- .changes ---------------------------------------------------------- */
+
+/*
+ * Read the .changes of minor sha (missing: none).  Lines Perun could not
+ * parse are skipped with one warning, as Perun does.  Appends to *list.
+ */
+int perun_changes_load(const struct perun_instance *inst, const char *sha,
+		       struct perun_check_change **list, size_t *n, struct perun_error *err);
+/*
+ * Merge the reported changes of list into the .changes of sha: one line per
+ * (location, type, cmdstr), the newest winning, sorted, written
+ * atomically.  The caller holds the store lock.
+ */
+int perun_changes_save(const struct perun_instance *inst, const char *sha,
+		       const struct perun_check_change *const *list, size_t n,
+		       struct perun_error *err);
+
+/* ---- output ----------------------------------------------------------- */
+
+enum perun_check_format {
+	PERUN_CHECK_TEXT,
+	PERUN_CHECK_JSON,
+	PERUN_CHECK_JUNIT,
+	PERUN_CHECK_SARIF,
+	PERUN_CHECK_MARKDOWN,
+};
+
+/* "Degradation", "Maybe Optimization", ... and the enum name. */
+const char *perun_change_string(enum perun_change c);
+const char *perun_change_name(enum perun_change c);
+
+/* Perun's list grouped by location (only reported changes), and its
+ * summary ("3 changes | ++-" / "2 optimizations(+), 1 degradation(-)"). */
+void perun_check_print_list(FILE *out, const struct perun_check_change *const *list, size_t n,
+			    int color);
+void perun_check_print_summary(FILE *out, const struct perun_check_change *const *list,
+			       size_t n, int color);
+/* "N changes | ++--" without a newline: the short form of check all. */
+void perun_check_print_short(FILE *out, const struct perun_check_change *const *list, size_t n,
+			     int color);
+
+/* The whole report in a machine format (JSON, JUnit, SARIF, Markdown). */
+int perun_check_write_report(FILE *out, const struct perun_check_report *report,
+			     enum perun_check_format format, struct perun_error *err);
+
+#endif

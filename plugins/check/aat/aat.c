@@ -1,0 +1,234 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * aat: Perun's average amount threshold.  The mean amount of every uid in
+ * the baseline and the target; a target/baseline ratio of 2 or more is a
+ * Degradation, one in (0, 0.5] an Optimization.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <perun/perun.h>
+
+#define DEGRADATION_THRESHOLD 2.0
+#define OPTIMIZATION_THRESHOLD 0.5
+/* tools.APPROX_ZERO of Perun: what safe_division divides by instead of 0. */
+#define APPROX_ZERO 0.000001
+
+/* Per uid: mean of the amounts (Kahan-summed as pandas' group mean) and
+ * their sum of squares for the spread. */
+struct uid_stat {
+	char *uid;
+	double sum, comp, sumsq;
+	size_t n;
+};
+
+struct averages {
+	struct uid_stat *items;
+	size_t n;
+	json_t *index; /* uid -> position in items */
+};
+
+static void averages_release(struct averages *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		free(a->items[i].uid);
+	free(a->items);
+	json_decref(a->index);
+}
+
+static void kahan_add(struct uid_stat *s, double x)
+{
+	double y = x - s->comp, t = s->sum + y;
+	s->comp = (t - s->sum) - y;
+	s->sum = t;
+	s->sumsq += x * x;
+	s->n++;
+}
+
+static int stat_of(struct averages *a, const char *uid, struct uid_stat **out)
+{
+	json_t *pos = json_object_get(a->index, uid);
+	if (pos) {
+		*out = &a->items[json_integer_value(pos)];
+		return 0;
+	}
+	struct uid_stat *grown = realloc(a->items, (a->n + 1) * sizeof(*grown));
+	if (!grown)
+		return -1;
+	a->items = grown;
+	struct uid_stat *s = &grown[a->n];
+	memset(s, 0, sizeof(*s));
+	if (!(s->uid = strdup(uid)) ||
+	    json_object_set_new(a->index, uid, json_integer((json_int_t)a->n))) {
+		free(s->uid);
+		return -1;
+	}
+	a->n++;
+	*out = s;
+	return 0;
+}
+
+static int uid_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct uid_stat *)a)->uid, ((const struct uid_stat *)b)->uid);
+}
+
+/*
+ * Read the amounts straight from the flattened columns: one uid per
+ * resource type, so the flattened uid is computed once per type.
+ */
+static int averages_of(const struct perun_profile *profile, const char *name,
+		       struct averages *a, struct perun_error *err)
+{
+	json_t *root = perun_profile_json(profile);
+	json_t *types = json_object_get(root, "resource_type_map");
+	const char *id;
+	json_t *columns;
+	memset(a, 0, sizeof(*a));
+	a->index = json_object();
+	if (!a->index)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	json_object_foreach(json_object_get(root, "resources"), id, columns) {
+		json_t *uid = json_object_get(json_object_get(types, id), "uid");
+		if (!uid || json_is_null(uid))
+			continue; /* pandas drops rows without a group key */
+		char *flat = perun_value_flatten_dup(uid);
+		struct uid_stat *s;
+		int rc = flat ? stat_of(a, flat, &s) : -1;
+		free(flat);
+		if (rc) {
+			averages_release(a);
+			return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		}
+		json_t *amounts = json_object_get(columns, "amount");
+		size_t i;
+		json_t *v;
+		json_array_foreach(amounts, i, v) {
+			double x;
+			if (json_is_null(v))
+				continue;
+			if (perun_json_number(v, &x)) {
+				averages_release(a);
+				return perun_error_set(err, PERUN_EINVAL,
+						       "%s: resource '%s' has a non-numeric amount",
+						       name, id);
+			}
+			if (!isnan(x))
+				kahan_add(s, x);
+		}
+	}
+	if (a->n)
+		qsort(a->items, a->n, sizeof(*a->items), uid_cmp);
+	json_object_clear(a->index);
+	for (size_t i = 0; i < a->n; i++)
+		json_object_set_new(a->index, a->items[i].uid, json_integer((json_int_t)i));
+	return 0;
+}
+
+/* Mean as pandas has it; a uid without amounts averages 0 (Perun's
+ * "static profile" fix fills missing amounts with 0 only when no resource
+ * has one; a uid whose amounts are all missing has mean NaN there). */
+static double mean_of(const struct uid_stat *s, int any_amount)
+{
+	if (!s->n)
+		return any_amount ? NAN : 0.0;
+	return s->sum / (double)s->n;
+}
+
+/* Relative spread of the amounts: the noise a ratio is judged against. */
+static double spread_of(const struct uid_stat *s)
+{
+	if (s->n < 2)
+		return NAN;
+	double mean = s->sum / (double)s->n;
+	double var = (s->sumsq - (double)s->n * mean * mean) / (double)(s->n - 1);
+	return mean != 0.0 ? sqrt(var > 0 ? var : 0) / fabs(mean) : NAN;
+}
+
+static int any_amount(const struct averages *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if (a->items[i].n)
+			return 1;
+	return 0;
+}
+
+/* Python's str(round(x, 2)) followed by the unit. */
+static void format_amount(double x, const char *unit, char *out, size_t len)
+{
+	char buf[64], num[32];
+	snprintf(buf, sizeof(buf), "%.2f", x);
+	perun_python_float_str(isfinite(x) ? strtod(buf, NULL) : x, num);
+	snprintf(out, len, "%s%s", num, unit);
+}
+
+static const char *first_unit(const struct perun_profile *p)
+{
+	json_t *units = json_object_get(json_object_get(perun_profile_json(p), "header"), "units");
+	void *it = json_object_iter(units);
+	const char *unit = it ? json_string_value(json_object_iter_value(it)) : NULL;
+	return unit ? unit : "";
+}
+
+static int aat_compare(const struct perun_profile *baseline, const struct perun_profile *target,
+		       const struct perun_params *params, perun_check_emit_fn emit, void *data,
+		       struct perun_error *err)
+{
+	(void)params;
+	struct averages base, targ;
+	if (averages_of(baseline, "baseline", &base, err))
+		return -err->code;
+	if (averages_of(target, "target", &targ, err)) {
+		averages_release(&base);
+		return -err->code;
+	}
+	int base_any = any_amount(&base), targ_any = any_amount(&targ), rc = 0;
+	const char *unit = first_unit(baseline);
+	for (size_t i = 0; i < targ.n && !rc; i++) {
+		json_t *pos = json_object_get(base.index, targ.items[i].uid);
+		if (!pos)
+			continue;
+		const struct uid_stat *b = &base.items[json_integer_value(pos)];
+		double bavg = mean_of(b, base_any), tavg = mean_of(&targ.items[i], targ_any);
+		/* A NaN mean (no amounts) compares false everywhere: NoChange. */
+		double ratio = bavg != 0.0 ? tavg / bavg : tavg / APPROX_ZERO;
+		enum perun_change change = PERUN_CHANGE_NO_CHANGE;
+		if (ratio >= DEGRADATION_THRESHOLD)
+			change = PERUN_CHANGE_DEGRADATION;
+		else if (ratio > 0.0 && ratio <= OPTIMIZATION_THRESHOLD)
+			change = PERUN_CHANGE_OPTIMIZATION;
+		char from[96], to[96];
+		format_amount(bavg, unit, from, sizeof(from));
+		format_amount(tavg, unit, to, sizeof(to));
+		struct perun_degradation d = {
+			.size = sizeof(d),
+			.result = change,
+			.type = perun_profile_type(baseline),
+			.location = targ.items[i].uid,
+			.from_baseline = from,
+			.to_target = to,
+			.rate_degradation = ratio,
+			.confidence_type = "no",
+			.confidence_rate = 0,
+			.rate_degradation_relative = 0,
+			.effect_size = bavg != 0.0 ? (tavg - bavg) / fabs(bavg) : NAN,
+			.noise = spread_of(b),
+			.version = NULL,
+		};
+		if (emit(&d, data))
+			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	}
+	averages_release(&base);
+	averages_release(&targ);
+	return rc;
+}
+
+static const struct perun_check_ops aat_ops = {
+	.size = sizeof(aat_ops),
+	.compare = aat_compare,
+};
+
+PERUN_PLUGIN_DEFINE(aat, PERUN_KIND_CHECK, .version = "1.0",
+		    .summary = "average amount threshold: mean amount per uid, ratio 2 or 0.5",
+		    .ops = &aat_ops);

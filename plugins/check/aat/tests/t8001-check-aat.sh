@@ -1,0 +1,65 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# aat (average amount threshold) on Python Perun's degradation profiles:
+# the verdicts upstream's tests/test_degradations.py expects, the exact
+# averages and ratios, and bad input.
+. "$srcdir/tests/test-lib.sh"
+
+test -d "$TESTDATA" || test_skip_all "no test profiles in $TESTDATA"
+d="$TESTDATA/degradation_profiles"
+
+# "location result from to" of every reported change, as JSON lines.
+verdicts() {
+	jq -r '.changes[] | [.location, .result, .from, .to, .method] | join("|")'
+}
+
+test_expect_success 'setup' '
+	git init -q proj && (cd proj && git commit -q --allow-empty -m root &&
+	perun init >/dev/null &&
+	perun config --local set degradation.strategies "[{method: aat}]")
+'
+
+test_expect_success 'degradated -> quad: Degradation (upstream: AAT detects it)' '
+	(cd proj && perun check profiles "$d/linear_base_degradated.perf" "$d/quad_base.perf" \
+		--format json >out.json &&
+	 verdicts <out.json >actual &&
+	 cat >expect <<-EOF &&
+	SLList_destroy(SLList*)|Optimization|740.0ms|93.0ms|aat
+	SLList_insert(SLList*, int)|Degradation|1.0ms|2.0ms|aat
+	SLList_search(SLList*, int)|Degradation|293.0ms|191797.0ms|aat
+	EOF
+	 test_cmp expect actual &&
+	 jq -e ".changes[1].rate == 2.0 and .changes[1].effect_size == 1.0" out.json)
+'
+
+test_expect_success 'quad -> degradated: Optimization (upstream: AAT detects it)' '
+	(cd proj && perun check profiles "$d/quad_base.perf" "$d/linear_base_degradated.perf" \
+		--format json | verdicts >actual &&
+	 cat >expect <<-EOF &&
+	SLList_destroy(SLList*)|Degradation|93.0ms|740.0ms|aat
+	SLList_insert(SLList*, int)|Optimization|2.0ms|1.0ms|aat
+	SLList_search(SLList*, int)|Optimization|191797.0ms|293.0ms|aat
+	EOF
+	 test_cmp expect actual)
+'
+
+test_expect_success 'all amounts zero: NoChange for every uid, nothing reported' '
+	(cd proj && perun check profiles "$d/zero.perf" "$d/zero.perf" --format json >out.json &&
+	 jq -e ".pairs[0].verdicts > 0 and (.changes | length) == 0" out.json)
+'
+
+test_expect_success 'the same profile twice: no change' '
+	(cd proj && perun check profiles "$d/quad_base.perf" "$d/quad_base.perf" >out &&
+	 test_grep "^no changes found$" out)
+'
+
+test_expect_success 'a non-numeric amount is bad input (exit 2), store untouched' '
+	(cd proj &&
+	 jq ".resources |= with_entries(.value.amount |= map(\"x\"))" "$d/quad_base.perf" >bad.perf &&
+	 store_snapshot >before &&
+	 test_exit_code 2 perun check profiles "$d/quad_base.perf" bad.perf 2>err &&
+	 test_grep "check method .aat.: target: resource .* has a non-numeric amount" err &&
+	 store_snapshot >after && test_cmp before after)
+'
+
+test_done
