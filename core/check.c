@@ -389,8 +389,24 @@ int perun_check_series(struct perun_check_ctx *ctx,
 		struct emit_state st = {ctx, methods[i]->plugin->name, cmdstr, NULL,
 					ctx->report.npairs - 1, 0};
 		perun_error_clear(err);
+		size_t first = ctx->report.nchanges;
 		rc = ops->compare_series(series, count, methods[i]->params, emit_change, &st, err);
 		rc = finish_call(methods[i], rc, &st, err);
+		/* A change belongs to the version it started at (the newest when
+		 * the method does not say); its source is the version before. */
+		for (size_t k = first; k < ctx->report.nchanges && !rc; k++) {
+			struct perun_check_change *c = &ctx->report.changes[k];
+			size_t at = count - 1;
+			for (size_t e = 0; c->version && e < count; e++)
+				if (!strcmp(series[e].version, c->version))
+					at = e;
+			free(c->source);
+			c->source = strdup(series[at ? at - 1 : 0].version);
+			if (!c->version)
+				c->version = strdup(series[at].version);
+			if (!c->source || !c->version)
+				rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		}
 	}
 	free(cmdstr);
 	return rc;

@@ -122,6 +122,14 @@ int perun_changes_save(const struct perun_instance *inst, const char *sha,
 		       const struct perun_check_change *const *list, size_t n,
 		       struct perun_error *err);
 
+/*
+ * Save the reported changes of r, each to the .changes of its version (the
+ * target's version of its pair, or where a series change started), taking
+ * the store lock.
+ */
+int perun_check_save(struct perun_instance *inst, const struct perun_check_report *r,
+		     struct perun_error *err);
+
 /* ---- output ----------------------------------------------------------- */
 
 enum perun_check_format {

@@ -300,3 +300,45 @@ out:
 	free(path);
 	return rc;
 }
+
+/* The version a change belongs to: where a series change started, else
+ * the target's version of its pair. */
+static const char *version_of(const struct perun_check_report *r,
+			      const struct perun_check_change *c)
+{
+	if (c->version)
+		return c->version;
+	return c->pair < r->npairs ? r->pairs[c->pair].target_minor : NULL;
+}
+
+int perun_check_save(struct perun_instance *inst, const struct perun_check_report *r,
+		     struct perun_error *err)
+{
+	const struct perun_check_change **v = calloc(r->nchanges + 1, sizeof(*v));
+	char *done = calloc(r->nchanges + 1, 1);
+	int rc = !v || !done ? perun_error_set(err, PERUN_EGENERIC, "out of memory") : 0;
+	if (!rc)
+		rc = perun_instance_lock(inst, err);
+	for (size_t i = 0; i < r->nchanges && !rc; i++) {
+		const char *sha = version_of(r, &r->changes[i]);
+		if (done[i] || !sha)
+			continue;
+		size_t n = 0;
+		for (size_t k = i; k < r->nchanges; k++) {
+			const char *other = version_of(r, &r->changes[k]);
+			if (!done[k] && other && !strcmp(other, sha)) {
+				v[n++] = &r->changes[k];
+				done[k] = 1;
+			}
+		}
+		/* Versions without a reported change keep their file as it is. */
+		size_t reported = 0;
+		for (size_t k = 0; k < n; k++)
+			reported += perun_check_is_change(v[k]);
+		if (reported)
+			rc = perun_changes_save(inst, sha, v, n, err);
+	}
+	free(v);
+	free(done);
+	return rc;
+}

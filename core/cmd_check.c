@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* perun check head|all|profiles: detect performance changes. */
+#define _GNU_SOURCE /* open_memstream */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "check_history.h"
 #include "cmd_util.h"
 #include "commands.h"
 #include "jobs.h"
@@ -67,21 +68,6 @@ static const struct perun_check_change **change_ptrs(const struct perun_check_re
 	return v;
 }
 
-/* Write the changes from index from on to the .changes of sha. */
-static int save_changes(struct perun_instance *inst, const struct perun_check_report *r,
-			size_t from, const char *sha, struct perun_error *err)
-{
-	size_t n;
-	const struct perun_check_change **v = change_ptrs(r, from, &n);
-	if (!v)
-		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	int rc = perun_instance_lock(inst, err);
-	if (!rc)
-		rc = perun_changes_save(inst, sha, v, n, err);
-	free(v);
-	return rc;
-}
-
 /* Print the machine report, or nothing for text; the exit code. */
 static int finish(const struct check_opts *o, struct perun_check_ctx *ctx)
 {
@@ -133,7 +119,7 @@ static int cmd_check_profiles(const struct perun_command *cmd, struct perun_cli 
 	char minor[65];
 	snprintf(minor, sizeof(minor), "%s", origin && *origin ? origin : sha);
 	if (perun_check_pair(&ctx, baseline, target, argv[0], argv[1], minor, minor, &err) ||
-	    save_changes(&inst, &ctx.report, 0, minor, &err))
+	    perun_check_save(&inst, &ctx.report, &err))
 		goto fail;
 	if (o.format == PERUN_CHECK_TEXT) {
 		size_t n;
@@ -151,6 +137,266 @@ out:
 	perun_check_release(&ctx);
 	perun_profile_free(baseline);
 	perun_profile_free(target);
+	perun_instance_close(&inst);
+	return exit_code;
+}
+
+/* Is precollection asked for (--compute-missing or the config)? */
+static int wants_precollect(const struct perun_cli *cli, const struct perun_instance *inst)
+{
+	if (perun_params_bool(cli->group_params, "compute-missing", 0))
+		return 1;
+	json_t *v = perun_config_lookup(&inst->config, "degradation.collect_before_check");
+	const char *s = json_string_value(v);
+	return json_is_true(v) || (s && (!strcasecmp(s, "true") || !strcasecmp(s, "yes") ||
+					 !strcasecmp(s, "on") || !strcmp(s, "1")));
+}
+
+static int has_profiles(struct perun_instance *inst, const char *sha)
+{
+	struct perun_index idx;
+	struct perun_error err = {0};
+	if (perun_minor_index_read(inst, sha, &idx, &err))
+		return 1; /* a broken index is reported by the check itself */
+	int any = idx.n > 0;
+	perun_index_release(&idx);
+	return any;
+}
+
+static void add_missing(struct perun_instance *inst, const char *sha, const char ***revs,
+			size_t *n)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*revs)[i], sha))
+			return;
+	if (has_profiles(inst, sha))
+		return;
+	const char **grown = realloc(*revs, (*n + 1) * sizeof(*grown));
+	if (grown) {
+		*revs = grown;
+		grown[(*n)++] = sha;
+	}
+}
+
+/*
+ * Collect the profiles of the versions (and their parents) that have none
+ * by the job matrix, registering them in the index.  A failed collection
+ * is a warning, as in Perun: the check goes on with what there is.
+ */
+static void precollect(struct perun_instance *inst, const struct perun_check_versions *vs)
+{
+	const char **revs = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < vs->n; i++) {
+		add_missing(inst, vs->items[i].sha, &revs, &n);
+		for (size_t k = 0; k < vs->items[i].nparents; k++)
+			add_missing(inst, vs->items[i].parents[k], &revs, &n);
+	}
+	if (!n)
+		return;
+	struct perun_error err = {0};
+	struct perun_matrix m = {0};
+	struct perun_run_result res = {0};
+	struct perun_run_opts opts = {.revs = revs, .nrevs = n};
+	if (!inst->config.level[PERUN_CONFIG_RUNTIME])
+		inst->config.level[PERUN_CONFIG_RUNTIME] = json_object();
+	if (perun_config_set(&inst->config, PERUN_CONFIG_RUNTIME, "profiles.register_after_run",
+			     json_true(), &err) ||
+	    perun_matrix_from_config(&m, &inst->config, &err) ||
+	    (!m.nargs && perun_matrix_add_word(&m.args, &m.nargs, "", &err)) ||
+	    (!m.nworkloads && perun_matrix_add_word(&m.workloads, &m.nworkloads, "", &err)) ||
+	    perun_jobs_run(inst, &m, &opts, &res, &err))
+		perun_warn("could not precollect profiles: %s", err.message);
+	else if (res.failed || res.interrupted)
+		perun_warn("could not precollect every profile: %zu of %zu jobs failed (log: %s)",
+			   res.failed, res.jobs, res.log_path ? res.log_path : "none");
+	else
+		fprintf(stderr, "perun: precollected %zu profile%s at %zu version%s\n", res.stored,
+			res.stored == 1 ? "" : "s", n, n == 1 ? "" : "s");
+	perun_run_result_release(&res);
+	perun_matrix_release(&m);
+	free(revs);
+}
+
+/* Set up a check of versions from rev: instance, versions, precollection,
+ * methods.  On failure the exit code is returned (> 0). */
+static int begin_history(struct perun_cli *cli, const struct perun_params *params, int argc,
+			 char **argv, int whole, struct check_opts *o, struct perun_instance *inst,
+			 struct perun_check_versions *vs, struct perun_check_ctx *ctx)
+{
+	struct perun_error err = {0};
+	char sha[65];
+	read_opts(cli, params, o);
+	if (argc > 1)
+		return perun_fail(PERUN_EXIT_USAGE, "check %s: unexpected argument '%s'",
+				  whole ? "all" : "head", argv[1]);
+	if (perun_instance_open(inst, &err))
+		return perun_error_exit(&err);
+	if (perun_resolve_minor(inst, argc ? argv[0] : NULL, sha, &err) ||
+	    perun_check_init(ctx, &inst->config, o->models_type, &err))
+		goto fail;
+	if (wants_precollect(cli, inst)) {
+		if (perun_check_versions_walk(inst, sha, whole, vs, &err))
+			goto fail;
+		precollect(inst, vs);
+		perun_check_versions_release(vs);
+	}
+	if (perun_check_versions_walk(inst, sha, whole, vs, &err))
+		goto fail;
+	return 0;
+fail:
+	perun_check_release(ctx);
+	perun_instance_close(inst);
+	return perun_error_exit(&err);
+}
+
+static int cmd_check_head(const struct perun_command *cmd, struct perun_cli *cli,
+			  const struct perun_params *params, int argc, char **argv)
+{
+	struct perun_instance inst;
+	struct perun_check_ctx ctx;
+	struct perun_check_versions vs = {0};
+	struct perun_check_cache cache = {0};
+	struct perun_error err = {0};
+	struct check_opts o;
+	int exit_code = begin_history(cli, params, argc, argv, 0, &o, &inst, &vs, &ctx);
+	if (exit_code)
+		return exit_code;
+	if (perun_check_minor(&ctx, &inst, &vs.items[0], &cache, NULL, &err) ||
+	    perun_check_save(&inst, &ctx.report, &err)) {
+		exit_code = perun_error_exit(&err);
+		goto out;
+	}
+	if (o.format == PERUN_CHECK_TEXT) {
+		size_t n;
+		const struct perun_check_change **v = change_ptrs(&ctx.report, 0, &n);
+		printf("[Checking version %s]\n\n", vs.items[0].sha);
+		perun_check_print_list(stdout, v, n, cli->color);
+		free(v);
+	}
+	exit_code = finish(&o, &ctx);
+out:
+	perun_check_cache_release(&cache);
+	perun_check_versions_release(&vs);
+	perun_check_release(&ctx);
+	perun_instance_close(&inst);
+	return exit_code;
+}
+
+/* Print text with the graph's border before every line. */
+static void print_bordered(const struct perun_check_graph *g, const char *text)
+{
+	while (*text) {
+		size_t len = strcspn(text, "\n");
+		perun_check_graph_border(stdout, g);
+		fwrite(text, 1, len, stdout);
+		fputc('\n', stdout);
+		text += len + (text[len] == '\n');
+	}
+}
+
+/* The list of the changes [from, to) of the report, as text. */
+static char *list_text(const struct perun_check_report *r, size_t from, size_t to, int color)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	size_t n;
+	const struct perun_check_change **v = change_ptrs(r, from, &n);
+	if (v)
+		perun_check_print_list(f, v, to - from, color);
+	free(v);
+	fclose(f);
+	return buf;
+}
+
+/* The series of every configuration, oldest first, to compare_series. */
+static int check_series(struct perun_check_ctx *ctx, struct perun_check_series_set *set,
+			struct perun_error *err)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		struct perun_check_series *s = &set->items[i];
+		for (size_t a = 0, b = s->n ? s->n - 1 : 0; a < b; a++, b--) {
+			struct perun_check_series_entry t = s->entries[a];
+			s->entries[a] = s->entries[b];
+			s->entries[b] = t;
+		}
+		int rc = perun_check_series(ctx, s->entries, s->n, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int cmd_check_all(const struct perun_command *cmd, struct perun_cli *cli,
+			 const struct perun_params *params, int argc, char **argv)
+{
+	struct perun_instance inst;
+	struct perun_check_ctx ctx;
+	struct perun_check_versions vs = {0};
+	struct perun_check_cache cache = {0};
+	struct perun_check_series_set series = {0};
+	struct perun_check_graph graph;
+	struct perun_error err = {0};
+	struct check_opts o;
+	int exit_code = begin_history(cli, params, argc, argv, 1, &o, &inst, &vs, &ctx);
+	if (exit_code)
+		return exit_code;
+	int text = o.format == PERUN_CHECK_TEXT;
+	perun_check_graph_init(&graph, vs.n ? vs.items[0].sha : "");
+	if (text)
+		printf("[Checking whole history]\n\n - This might take a while.\n\n");
+	int rc = 0;
+	for (size_t i = 0; i < vs.n && !rc; i++) {
+		const struct perun_check_version *v = &vs.items[i];
+		size_t from = ctx.report.nchanges;
+		if (text)
+			perun_check_graph_version(stdout, &graph, v);
+		rc = perun_check_minor(&ctx, &inst, v, &cache, &series, &err);
+		if (rc || !text)
+			continue;
+		size_t n;
+		const struct perun_check_change **list = change_ptrs(&ctx.report, from, &n);
+		if (list)
+			perun_check_print_short(stdout, list, n, cli->color);
+		free(list);
+		fputc('\n', stdout);
+		perun_check_graph_finish(stdout, &graph, v);
+		char *t = list_text(&ctx.report, from, ctx.report.nchanges, cli->color);
+		if (t)
+			print_bordered(&graph, t);
+		free(t);
+	}
+	size_t pairwise = ctx.report.nchanges;
+	if (!rc)
+		rc = check_series(&ctx, &series, &err);
+	if (!rc)
+		rc = perun_check_save(&inst, &ctx.report, &err);
+	if (rc) {
+		exit_code = perun_error_exit(&err);
+		goto out;
+	}
+	if (text) {
+		size_t n;
+		const struct perun_check_change **all = change_ptrs(&ctx.report, 0, &n);
+		if (ctx.report.nchanges > pairwise) {
+			printf("\n[Changes over the history of each configuration]\n\n");
+			perun_check_print_list(stdout, all + pairwise, n - pairwise, cli->color);
+		}
+		fputc('\n', stdout);
+		if (all)
+			perun_check_print_summary(stdout, all, n, cli->color);
+		free(all);
+	}
+	exit_code = finish(&o, &ctx);
+out:
+	perun_check_graph_release(&graph);
+	perun_check_series_set_release(&series);
+	perun_check_cache_release(&cache);
+	perun_check_versions_release(&vs);
+	perun_check_release(&ctx);
 	perun_instance_close(&inst);
 	return exit_code;
 }
@@ -183,7 +429,42 @@ static const struct perun_command check_profiles = {
 		"are saved to the .changes of the target's version.",
 };
 
-static const struct perun_command *const check_subcommands[] = {&check_profiles, NULL};
+static const struct perun_option history_options[] = {
+	REPORT_OPTIONS,
+	{NULL},
+};
+
+static const struct perun_command check_head = {
+	.name = "head",
+	.fn = cmd_check_head,
+	.options = history_options,
+	.args = "[<rev>]",
+	.summary = "check a minor version against its parents",
+	.description =
+		"Compares every profile registered at <rev> (default HEAD; the last\n"
+		"one of each configuration) with each compatible profile of each\n"
+		"parent: same type, command, workload and collector, and the\n"
+		"baseline's postprocessors among the target's.  The changes are\n"
+		"saved to the .changes of <rev> and shown by 'perun status' and\n"
+		"'perun log'.",
+};
+
+static const struct perun_command check_all = {
+	.name = "all",
+	.fn = cmd_check_all,
+	.options = history_options,
+	.args = "[<rev>]",
+	.summary = "check every minor version reachable from a revision",
+	.description =
+		"Does 'perun check head' at every version from <rev> (default HEAD)\n"
+		"back through history, printing the history graph with the changes\n"
+		"found at each version.  Methods that judge a whole history (such as\n"
+		"eto's series mode) then get the profiles of each configuration,\n"
+		"oldest first, one per version that has one.",
+};
+
+static const struct perun_command *const check_subcommands[] = {&check_head, &check_all,
+								 &check_profiles, NULL};
 
 static const struct perun_option check_options[] = {
 	{"force", "f", PERUN_OPTION_BOOL, NULL, NULL, NULL,
