@@ -130,6 +130,11 @@ int perun_changes_save(const struct perun_instance *inst, const char *sha,
 int perun_check_save(struct perun_instance *inst, const struct perun_check_report *r,
 		     struct perun_error *err);
 
+/* perun status: the summary of the changes of sha and (long form) their
+ * list. */
+int perun_check_print_status(FILE *out, const struct perun_instance *inst, const char *sha,
+			     int short_form, int color, struct perun_error *err);
+
 /* ---- output ----------------------------------------------------------- */
 
 enum perun_check_format {

@@ -342,3 +342,30 @@ int perun_check_save(struct perun_instance *inst, const struct perun_check_repor
 	free(done);
 	return rc;
 }
+
+int perun_check_print_status(FILE *out, const struct perun_instance *inst, const char *sha,
+			     int short_form, int color, struct perun_error *err)
+{
+	struct perun_check_change *list = NULL;
+	size_t n = 0;
+	int rc = perun_changes_load(inst, sha, &list, &n, err);
+	const struct perun_check_change **v = calloc(n + 1, sizeof(*v));
+	if (!rc && !v)
+		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	if (!rc) {
+		for (size_t i = 0; i < n; i++)
+			v[i] = &list[i];
+		if (!short_form)
+			fputc('\n', out);
+		perun_check_print_summary(out, v, n, color);
+		if (!short_form) {
+			fputc('\n', out);
+			perun_check_print_list(out, v, n, color);
+		}
+	}
+	free(v);
+	for (size_t i = 0; i < n; i++)
+		perun_check_change_release(&list[i]);
+	free(list);
+	return rc;
+}

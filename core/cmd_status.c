@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "commands.h"
 #include "cmd_util.h"
 #include "format.h"
@@ -227,6 +228,8 @@ static int cmd_status(const struct perun_command *cmd, struct perun_cli *cli,
 	print_counts(&pending, "untracked", short_form || !pending.n ? "\n" : ":\n");
 	if (!short_form && pending.n)
 		print_table(&fmt, &pending, &tracked, 'p');
+	if (perun_check_print_status(stdout, &inst, sha, short_form, cli->color, &err))
+		goto fail;
 	goto out;
 fail:
 	perun_error_print(&err);
