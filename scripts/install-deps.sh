@@ -9,6 +9,8 @@ packages=(
 	libjansson-dev libyaml-dev zlib1g-dev nettle-dev libgit2-dev libgsl-dev
 	git python3 hyperfine jq groff-base
 	libprotobuf-c-dev protobuf-c-compiler
+	libbpf-dev bpftool clang llvm libelf-dev libdw-dev libiberty-dev systemtap-sdt-dev
+	bpftrace uftrace
 )
 
 missing=()

@@ -1,0 +1,190 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# perun collect trace -e ebpf: real uprobes, uretprobes and USDT probes on
+# small programs built here: exact call counts, lower bounds of durations,
+# exclusive times, threads, forks, a crash and the timeout.
+. "$srcdir/tests/test-lib.sh"
+. "$srcdir/plugins/collect/trace/tests/trace-lib.sh"
+trace_require_bpf
+
+test_expect_success 'setup: programs and a perun instance' '
+	mkdir proj && cd proj && git init -q && git commit -q --allow-empty -m init &&
+	perun init >/dev/null &&
+	for p in calls threads forker forever crash usdt klass; do build_prog $p || exit 1; done
+'
+
+test_expect_success 'userspace strategy: exact call counts of every function' '
+	cd proj &&
+	perun collect -c ./calls trace -s userspace >out 2>err &&
+	test_grep "^Collected profile .*/\.perun/jobs/trace-.*\.perf$" out &&
+	p=$(newest_profile) &&
+	printf "!ProcessResource!\nleaf\nmain\nnap\nwork\n" >expect &&
+	query "$p" uids >actual && test_cmp expect actual &&
+	test $(query "$p" calls leaf) = 1000 &&
+	test $(query "$p" calls work) = 10 &&
+	test $(query "$p" calls nap) = 3 &&
+	test $(query "$p" calls main) = 1 &&
+	test "$(query "$p" field leaf location)" = calls &&
+	test "$(query "$p" field leaf type)" = mixed &&
+	test "$(query "$p" field leaf subtype)" = "time delta" &&
+	test_grep "\"mixed(time delta)\": \"us\"" "$p"
+'
+
+test_expect_success 'a function that sleeps 30 ms lasts at least 30000 us' '
+	cd proj &&
+	p=$(newest_profile) &&
+	min=$(query "$p" min nap) &&
+	python3 -c "import sys; sys.exit(not $min >= 30000)"
+'
+
+test_expect_success 'exclusive times add up to the inclusive ones' '
+	cd proj &&
+	test "$(query $(newest_profile) exclusive main)" = ok
+'
+
+test_expect_success 'call orders count the calls of each function' '
+	cd proj &&
+	test "$(query $(newest_profile) orders work)" = "0 1 2 3 4 5 6 7 8 9"
+'
+
+test_expect_success 'sampling: every 10th call in the kernel, call-order counts all' '
+	cd proj &&
+	perun collect -c ./calls trace -s custom -f leaf#10 -f work >/dev/null 2>&1 &&
+	p=$(newest_profile) &&
+	test $(query "$p" calls leaf) = 100 &&
+	test $(query "$p" calls work) = 10 &&
+	query "$p" orders leaf | cut -d" " -f1-3 >actual &&
+	echo "0 10 20" >expect && test_cmp expect actual &&
+	test "$(query "$p" exclusive work)" = ok
+'
+
+test_expect_success 'u_sampled samples 20 by default, --global-sampling overrides' '
+	cd proj &&
+	perun collect -c ./calls trace -s u_sampled >/dev/null 2>&1 &&
+	test $(query $(newest_profile) calls leaf) = 50 &&
+	perun collect -c ./calls trace -s u_sampled -g 500 >/dev/null 2>&1 &&
+	test $(query $(newest_profile) calls leaf) = 2
+'
+
+test_expect_success 'threads: each thread its own resources and thread record' '
+	cd proj &&
+	perun collect -c ./threads trace -s userspace >/dev/null 2>&1 &&
+	p=$(newest_profile) &&
+	test $(query "$p" calls job) = 100 &&
+	test $(query "$p" tids job) = 4 &&
+	test $(query "$p" calls worker) = 4 &&
+	test $(query "$p" calls "!ThreadResource!") = 4 &&
+	test "$(query "$p" min job)" != none &&
+	python3 -c "import sys; sys.exit(not $(query "$p" min job) >= 1000)" &&
+	test "$(query "$p" exclusive main worker)" = ok
+'
+
+test_expect_success 'fork: the child process is followed' '
+	cd proj &&
+	perun collect -c ./forker trace -s userspace >/dev/null 2>&1 &&
+	p=$(newest_profile) &&
+	test $(query "$p" calls child_work) = 7 &&
+	test $(query "$p" calls parent_work) = 3 &&
+	test $(query "$p" calls main) = 1 &&
+	query "$p" processes >procs &&
+	test $(wc -l <procs) = 2 &&
+	awk "NR == FNR { pid[\$1] = 1; next } (\$2 in pid) { n++ } END { exit n != 1 }" \
+		procs procs
+'
+
+test_expect_success 'timeout: the program is stopped, what ran is recorded' '
+	cd proj &&
+	perun collect -c ./forever trace -s userspace -t 0.5 >out 2>err &&
+	test_grep "stopped at the timeout" err &&
+	p=$(newest_profile) &&
+	test $(query "$p" calls tick) = 5 &&
+	test $(query "$p" calls spin_forever) = 1 &&
+	python3 -c "import sys; sys.exit(not $(query "$p" min spin_forever) >= 400000)"
+'
+
+test_expect_success 'crash: calls cut short by the signal end with the process' '
+	cd proj &&
+	perun collect -c ./crash trace -s userspace >out 2>err &&
+	test_grep "killed by signal 11" err &&
+	p=$(newest_profile) &&
+	test $(query "$p" calls before_crash) = 4 &&
+	test $(query "$p" calls crasher) = 1 &&
+	python3 -c "import sys; sys.exit(not $(query "$p" min crasher) >= 20000)"
+'
+
+test_expect_success 'usdt: suffix pairs, a rule pair and a single probe' '
+	cd proj &&
+	perun collect -c ./usdt trace -s custom -u region -u region_end \
+		-u "phase_a#phase_z" -u tick >/dev/null 2>&1 &&
+	p=$(newest_profile) &&
+	test $(query "$p" calls region#region_end) = 3 &&
+	python3 -c "import sys; sys.exit(not $(query "$p" min region#region_end) >= 10000)" &&
+	test $(query "$p" calls phase_a#phase_z) = 2 &&
+	python3 -c "import sys; sys.exit(not $(query "$p" min phase_a#phase_z) >= 5000)" &&
+	test $(query "$p" calls tick#tick) = 3
+'
+
+test_expect_success 'usdt: the userspace strategy finds and pairs them itself' '
+	cd proj &&
+	perun collect -c ./usdt trace -s userspace >/dev/null 2>&1 &&
+	p=$(newest_profile) &&
+	test $(query "$p" calls region#region_end) = 3 &&
+	test $(query "$p" calls main) = 1 &&
+	perun collect -c ./usdt trace -s userspace --no-usdt >/dev/null 2>&1 &&
+	test $(query $(newest_profile) calls region#region_end) = 0
+'
+
+test_expect_success 'C++: uids are demangled, --func takes the plain name' '
+	cd proj &&
+	perun collect -c ./klass trace -f "shapes::Square::area" >/dev/null 2>&1 &&
+	p=$(newest_profile) &&
+	test "$(query "$p" calls "shapes::Square::area(int) const")" = 6
+'
+
+test_expect_success '--libs: functions of a shared library' '
+	cd proj &&
+	cat >lib.c <<-\EOC &&
+	int twice(int x) { return 2 * x; }
+	EOC
+	cat >uselib.c <<-\EOC &&
+	int twice(int x);
+	int main(void) { int s = 0; for (int i = 0; i < 9; i++) s += twice(i); return s == 1; }
+	EOC
+	cc -shared -fPIC -o libtwice.so lib.c &&
+	cc -o uselib uselib.c -L. -ltwice -Wl,-rpath,"$PWD" &&
+	perun collect -c ./uselib trace -l "$PWD/libtwice.so" -f libtwice.so#twice >/dev/null 2>&1 &&
+	p=$(newest_profile) &&
+	test $(query "$p" calls twice) = 9 &&
+	test "$(query "$p" field twice location)" = libtwice.so
+'
+
+test_expect_success '--binary: the command is a script running the binary' '
+	cd proj &&
+	printf "#!/bin/sh\nexec %s\n" "$PWD/calls" >run.sh && chmod +x run.sh &&
+	perun collect -c ./run.sh trace -b ./calls -f work >/dev/null 2>&1 &&
+	test $(query $(newest_profile) calls work) = 10
+'
+
+test_expect_success '--keep-temps and --verbose-trace keep the raw data and probes' '
+	cd proj &&
+	perun collect -c ./calls trace -f work -k -vt >out 2>err &&
+	dir=$(sed -n "s/^perun: info: trace: temporary files kept in //p" err) &&
+	test -s "$dir/raw.events" && test -s "$dir/raw.txt" &&
+	test_grep "^0 func 1 0x[0-9a-f]* calls work work -1$" "$dir/probes.txt" &&
+	test $(grep -c ";work$" "$dir/raw.txt") = 20
+'
+
+test_expect_success '--output-handling capture keeps the output, suppress drops it' '
+	cd proj &&
+	printf "#!/bin/sh\necho hello from the program\nexec %s\n" "$PWD/calls" >hello.sh &&
+	chmod +x hello.sh &&
+	perun collect -c ./hello.sh trace -b ./calls -f work -o capture -k >out 2>err &&
+	dir=$(sed -n "s/^perun: info: trace: temporary files kept in //p" err) &&
+	test_grep "hello from the program" "$dir/output.txt" &&
+	perun collect -c ./hello.sh trace -b ./calls -f work -o suppress >out 2>err &&
+	! grep "hello from" out err &&
+	perun collect -c ./hello.sh trace -b ./calls -f work >out 2>err &&
+	test_grep "hello from the program" err && ! grep "hello from" out
+'
+
+test_done

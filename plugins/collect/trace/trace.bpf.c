@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * In-kernel half of the ebpf engine: uprobes, uretprobes and USDT probes of
+ * the traced program, and the fork/exit tracepoints that follow its
+ * processes and threads.  Only processes descending from the profiled
+ * command pass the filter, and sampled probes are thinned here, so only
+ * what is asked for crosses into the ring buffer.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/usdt.bpf.h>
+
+#include "trace-event.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Resized by the collector before loading. */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 24);
+} events SEC(".maps");
+
+/* Processes (tgids) of the profiled command and its descendants. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u32);
+	__type(value, __u8);
+} tracked SEC(".maps");
+
+/* Per thread and sampled probe: calls seen, nesting depth and which of the
+ * open calls were recorded, so that a recorded entry gets its exit. */
+struct sample_state {
+	__u64 calls;
+	__u64 mask;
+	__u32 depth;
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 1 << 16);
+	__type(key, __u64);
+	__type(value, struct sample_state);
+} samples SEC(".maps");
+
+/* Events the ring buffer had no room for. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} lost SEC(".maps");
+
+static __always_inline void emit(__u32 type, __u32 id, __u32 pid, __u32 tid)
+{
+	struct perun_trace_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		__u32 zero = 0;
+		__u64 *n = bpf_map_lookup_elem(&lost, &zero);
+		if (n)
+			(*n)++;
+		return;
+	}
+	e->ts = bpf_ktime_get_ns();
+	e->tid = tid;
+	e->pid = pid;
+	e->id = id;
+	e->type = type;
+	bpf_ringbuf_submit(e, 0);
+}
+
+/* Should this call of a sampled probe be recorded? */
+static __always_inline int sampled(__u64 cookie, __u32 tid, int begin)
+{
+	__u64 sample = cookie >> 40;
+	if (sample <= 1)
+		return 1;
+	__u64 key = ((__u64)tid << 32) | ((cookie >> 20) & PERUN_TRACE_ID_MASK);
+	struct sample_state *s = bpf_map_lookup_elem(&samples, &key);
+	if (!s) {
+		struct sample_state zero = {};
+		bpf_map_update_elem(&samples, &key, &zero, BPF_NOEXIST);
+		s = bpf_map_lookup_elem(&samples, &key);
+		if (!s)
+			return 0;
+	}
+	if (begin) {
+		__u32 d = s->depth++;
+		int take = s->calls++ % sample == 0;
+		if (d < 64) {
+			if (take)
+				s->mask |= 1ULL << d;
+			else
+				s->mask &= ~(1ULL << d);
+		}
+		return take;
+	}
+	if (s->depth == 0)
+		return 0; /* an exit whose entry happened before tracing */
+	__u32 d = --s->depth;
+	/* Deeper than the mask: record, the transformation drops strays. */
+	return d >= 64 || (s->mask & (1ULL << d));
+}
+
+static __always_inline int probe_hit(__u64 cookie, __u32 type, int begin)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 pid = pid_tgid >> 32, tid = (__u32)pid_tgid;
+	if (!bpf_map_lookup_elem(&tracked, &pid))
+		return 0;
+	if (!sampled(cookie, tid, begin))
+		return 0;
+	emit(type, cookie & PERUN_TRACE_ID_MASK, pid, tid);
+	return 0;
+}
+
+SEC("uprobe")
+int BPF_KPROBE(func_entry)
+{
+	return probe_hit(bpf_get_attach_cookie(ctx), PERUN_TRACE_FUNC_BEGIN, 1);
+}
+
+SEC("uretprobe")
+int BPF_KRETPROBE(func_exit)
+{
+	return probe_hit(bpf_get_attach_cookie(ctx), PERUN_TRACE_FUNC_END, 0);
+}
+
+/* A dynamic location: a single point, timed between two hits. */
+SEC("uprobe")
+int BPF_KPROBE(point_hit)
+{
+	return probe_hit(bpf_get_attach_cookie(ctx), PERUN_TRACE_USDT_SINGLE, 1);
+}
+
+SEC("usdt")
+int BPF_USDT(usdt_begin)
+{
+	return probe_hit(bpf_usdt_cookie(ctx), PERUN_TRACE_USDT_BEGIN, 1);
+}
+
+SEC("usdt")
+int BPF_USDT(usdt_end)
+{
+	return probe_hit(bpf_usdt_cookie(ctx), PERUN_TRACE_USDT_END, 0);
+}
+
+SEC("usdt")
+int BPF_USDT(usdt_single)
+{
+	return probe_hit(bpf_usdt_cookie(ctx), PERUN_TRACE_USDT_SINGLE, 1);
+}
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 ppid = BPF_CORE_READ(parent, tgid);
+	if (!bpf_map_lookup_elem(&tracked, &ppid))
+		return 0;
+	__u32 pid = BPF_CORE_READ(child, tgid), tid = BPF_CORE_READ(child, pid);
+	if (pid == tid) {
+		__u8 one = 1;
+		bpf_map_update_elem(&tracked, &pid, &one, BPF_ANY);
+		emit(PERUN_TRACE_PROCESS_BEGIN, ppid, pid, tid);
+	} else {
+		emit(PERUN_TRACE_THREAD_BEGIN, 0, pid, tid);
+	}
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(on_exit, struct task_struct *task)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 pid = pid_tgid >> 32, tid = (__u32)pid_tgid;
+	if (!bpf_map_lookup_elem(&tracked, &pid))
+		return 0;
+	if (pid == tid)
+		emit(PERUN_TRACE_PROCESS_END, BPF_CORE_READ(task, real_parent, tgid), pid,
+		     tid);
+	else
+		emit(PERUN_TRACE_THREAD_END, 0, pid, tid);
+	return 0;
+}
