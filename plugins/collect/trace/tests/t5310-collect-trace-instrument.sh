@@ -1,0 +1,110 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# perun collect trace -e instrument: programs built with
+# -finstrument-functions, run with the preloaded runtime: call counts,
+# durations, exclusive times, threads, forks, a crash and the timeout.
+. "$srcdir/tests/test-lib.sh"
+. "$srcdir/plugins/collect/trace/tests/trace-lib.sh"
+trace_require_plugin
+
+test_expect_success 'setup: instrumented programs and a perun instance' '
+	mkdir proj && cd proj && git init -q && git commit -q --allow-empty -m init &&
+	perun init >/dev/null &&
+	for p in calls threads forker forever crash klass; do
+		build_prog $p -finstrument-functions || exit 1
+	done &&
+	build_prog calls && mv calls plain-calls && build_prog calls -finstrument-functions
+'
+
+test_expect_success 'userspace strategy: exact call counts' '
+	cd proj &&
+	perun collect -c ./calls trace -e instrument -s userspace >out 2>err &&
+	test_grep "^Collected profile" out &&
+	p=$(newest_profile) &&
+	printf "!ProcessResource!\nleaf\nmain\nnap\nwork\n" >expect &&
+	query "$p" uids >actual && test_cmp expect actual &&
+	test $(query "$p" calls leaf) = 1000 &&
+	test $(query "$p" calls work) = 10 &&
+	test $(query "$p" calls nap) = 3 &&
+	test "$(query "$p" orders work)" = "0 1 2 3 4 5 6 7 8 9"
+'
+
+test_expect_success 'durations and exclusive times' '
+	cd proj &&
+	p=$(newest_profile) &&
+	python3 -c "import sys; sys.exit(not $(query "$p" min nap) >= 30000)" &&
+	test "$(query "$p" exclusive main)" = ok
+'
+
+test_expect_success 'rules select functions and sample them' '
+	cd proj &&
+	perun collect -c ./calls trace -e instrument -f leaf#4 -f nap >/dev/null 2>&1 &&
+	p=$(newest_profile) &&
+	printf "!ProcessResource!\nleaf\nnap\n" >expect &&
+	query "$p" uids >actual && test_cmp expect actual &&
+	test $(query "$p" calls leaf) = 250 &&
+	query "$p" orders leaf | cut -d" " -f1-3 >actual &&
+	echo "0 4 8" >expect && test_cmp expect actual
+'
+
+test_expect_success 'threads: four threads, their records and calls' '
+	cd proj &&
+	perun collect -c ./threads trace -e instrument -s userspace >/dev/null 2>&1 &&
+	p=$(newest_profile) &&
+	test $(query "$p" calls job) = 100 &&
+	test $(query "$p" tids job) = 4 &&
+	test $(query "$p" calls "!ThreadResource!") = 4 &&
+	python3 -c "import sys; sys.exit(not $(query "$p" min job) >= 1000)" &&
+	test "$(query "$p" exclusive main worker)" = ok
+'
+
+test_expect_success 'fork: the child writes its own records' '
+	cd proj &&
+	perun collect -c ./forker trace -e instrument -s userspace >/dev/null 2>&1 &&
+	p=$(newest_profile) &&
+	test $(query "$p" calls child_work) = 7 &&
+	test $(query "$p" calls parent_work) = 3 &&
+	test $(query "$p" calls "!ProcessResource!") = 2
+'
+
+test_expect_success 'crash: the records written before the signal survive' '
+	cd proj &&
+	perun collect -c ./crash trace -e instrument -s userspace >out 2>err &&
+	test_grep "killed by signal 11" err &&
+	p=$(newest_profile) &&
+	test $(query "$p" calls before_crash) = 4 &&
+	test $(query "$p" calls crasher) = 1
+'
+
+test_expect_success 'timeout: stopped, what ran is recorded' '
+	cd proj &&
+	perun collect -c ./forever trace -e instrument -s userspace -t 0.5 >out 2>err &&
+	test_grep "stopped at the timeout" err &&
+	p=$(newest_profile) &&
+	test $(query "$p" calls tick) = 5 &&
+	test $(query "$p" calls spin_forever) = 1
+'
+
+test_expect_success 'C++: demangled uids' '
+	cd proj &&
+	perun collect -c ./klass trace -e instrument -s userspace >/dev/null 2>&1 &&
+	test $(query $(newest_profile) calls "shapes::Square::area(int) const") = 6
+'
+
+test_expect_success 'a binary without -finstrument-functions is refused' '
+	cd proj &&
+	store_snapshot >before &&
+	test_exit_code 2 perun collect -c ./plain-calls trace -e instrument -s userspace \
+		>out 2>err &&
+	test_grep "was not built with -finstrument-functions" err &&
+	store_snapshot >after && test_cmp before after
+'
+
+test_expect_success 'a missing runtime is named' '
+	cd proj &&
+	PERUN_TRACE_RUNTIME=/nonexistent/libperun-instrument.so test_exit_code 3 \
+		perun collect -c ./calls trace -e instrument -s userspace >out 2>err &&
+	test_grep "cannot find the instrument runtime .*/nonexistent/libperun-instrument.so" err
+'
+
+test_done
