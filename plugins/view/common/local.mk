@@ -1,0 +1,11 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Helpers shared by the view plugins, linked into each of them (a libtool
+# convenience library: no installed library, no exported symbols).
+noinst_LTLIBRARIES += %reldir%/libperunview.la
+%canon_reldir%_libperunview_la_SOURCES = \
+	%reldir%/output.c %reldir%/output.h \
+	%reldir%/stacks.c %reldir%/stacks.h
+%canon_reldir%_libperunview_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+# Views include "stacks.h", "output.h", ... with this.
+PERUN_VIEW_COMMON_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/%reldir%
+PERUN_VIEW_COMMON_LIBADD = $(top_builddir)/%reldir%/libperunview.la

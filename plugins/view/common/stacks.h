@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Call stacks of a profile as a call tree, for flame graphs and the stack
+ * exports (folded, chrome, pprof).
+ *
+ * Where the stacks come from depends on the profile (as Python Perun's
+ * convert.to_flame_graph_format reads them, plus trace profiles):
+ *   kperf   "trace" is the stack root first without the sampled function,
+ *           which is the uid; amounts are sample counts;
+ *   memory  "trace" is the allocation stack leaf first; "free" records are
+ *           skipped, as upstream does;
+ *   trace   no "trace" key: calls of each thread nest by their intervals
+ *           [timestamp, timestamp + amount); a call weighs its exclusive
+ *           time (amount minus its callees' amounts).
+ * Frames are "function()~source~line" for {function, source, line}
+ * frames, the "func" of kperf frames, otherwise Perun's flattened text.
+ */
+#ifndef PERUN_VIEW_STACKS_H
+#define PERUN_VIEW_STACKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <perun/perun.h>
+
+#define PERUN_STACKS_NONE UINT32_MAX
+
+/* A node of the call tree; node 0 is the root above every stack. */
+struct perun_stack_node {
+	uint32_t frame;      /* name id; PERUN_STACKS_NONE for the root */
+	uint32_t parent;
+	uint32_t depth;      /* 0 for the root, 1 for outermost frames */
+	uint32_t first;      /* its children: children[first .. first + n) */
+	uint32_t nchildren;
+	double self;         /* weight of stacks ending here */
+	double total;        /* self plus the totals of its children */
+};
+
+/* One call of a trace profile, for timelines (chrome export). */
+struct perun_stack_event {
+	int64_t tid;
+	double start, dur;
+	uint32_t node;       /* its call-tree node (depth is its nesting) */
+};
+
+struct perun_stacks {
+	char **names;
+	uint32_t nnames, names_alloc;
+	uint32_t *name_slots; /* hash of names: id + 1, 0 is free */
+	uint32_t name_mask;
+	struct perun_stack_node *nodes;
+	uint32_t nnodes, nodes_alloc;
+	uint64_t *edge_keys;  /* (parent << 32 | frame) + 1, 0 is free */
+	uint32_t *edge_vals;
+	uint32_t edge_mask;
+	uint32_t *children;   /* set by perun_stacks_finish, sorted by name */
+	struct perun_stack_event *events; /* trace profiles only */
+	size_t nevents, events_alloc;
+	uint32_t max_depth;   /* 0: unlimited; deeper frames are cut off */
+	size_t nstacks;       /* stacks added */
+	uint32_t depth;       /* deepest node */
+	int timed;            /* events hold real times (trace profiles) */
+	const char *unit;     /* of the weights, borrowed from the profile */
+};
+
+void perun_stacks_init(struct perun_stacks *s, uint32_t max_depth);
+void perun_stacks_release(struct perun_stacks *s);
+
+/* Id of name[0..len), added when new; PERUN_STACKS_NONE without memory. */
+uint32_t perun_stacks_intern(struct perun_stacks *s, const char *name, size_t len);
+/* Id of an existing name, or PERUN_STACKS_NONE. */
+uint32_t perun_stacks_lookup(const struct perun_stacks *s, const char *name);
+
+/* Add a stack (frames root first) weighing weight; returns its node, or
+ * PERUN_STACKS_NONE without memory.  Beyond max_depth frames are ignored. */
+uint32_t perun_stacks_add(struct perun_stacks *s, const uint32_t *frames, uint32_t n,
+			  double weight);
+
+/* Child of node with frame, or PERUN_STACKS_NONE. */
+uint32_t perun_stacks_child(const struct perun_stacks *s, uint32_t node, uint32_t frame);
+
+/*
+ * Read the stacks of profile into s (initialised, empty) and finish it.
+ * A profile without any call stack is an error (PERUN_EINVAL) naming what
+ * would have been needed.
+ */
+int perun_stacks_from_profile(struct perun_stacks *s, const struct perun_profile *profile,
+			      struct perun_error *err);
+
+/* Sum totals and sort each node's children by name; call once, after the
+ * last add.  Returns 0 or -PERUN_EGENERIC without memory. */
+int perun_stacks_finish(struct perun_stacks *s, struct perun_error *err);
+
+/* Children of node after finish. */
+static inline const uint32_t *perun_stacks_children(const struct perun_stacks *s, uint32_t node,
+						    uint32_t *n)
+{
+	*n = s->nodes[node].nchildren;
+	return s->children + s->nodes[node].first;
+}
+
+static inline const char *perun_stacks_name(const struct perun_stacks *s, uint32_t node)
+{
+	return s->nodes[node].frame == PERUN_STACKS_NONE ? "all" : s->names[s->nodes[node].frame];
+}
+
+/* A weight as text: integers without a fraction, others in %.6g. */
+void perun_stacks_format_weight(double w, char out[32]);
+
+#endif

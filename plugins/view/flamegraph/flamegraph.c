@@ -1,0 +1,508 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * flamegraph - call stacks of a profile as an interactive SVG flame graph.
+ *
+ *   perun show <profile> flamegraph [-o flame.svg] [options]
+ *   perun showdiff <baseline> <target> flamegraph [-o page.html] [options]
+ *
+ * Python Perun converts the profile to folded stacks and runs Brendan
+ * Gregg's flamegraph.pl; this view draws the graph itself from the call
+ * tree (plugins/view/common/stacks.c): one <g class="f"> per frame with a
+ * <title> tooltip and exact sample offsets in fg:x/fg:w, and a script of
+ * our own (flamegraph.js) for zoom, search and the details line.  The diff
+ * page holds baseline, target and a differential graph whose frames are as
+ * wide as in the target and red where they grew, blue where they shrank,
+ * against the baseline scaled to the target's total (difffolded.pl -n).
+ */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <perun/perun.h>
+#include <perun/strbuf.h>
+
+#include "output.h"
+#include "stacks.h"
+
+static const char flame_js[] =
+#include "flamegraph-js.h"
+	;
+
+static const struct perun_option flamegraph_options[] = {
+	{"output-file", "o", PERUN_OPTION_STRING, NULL, NULL, "<path>",
+	 "where to write (show: flame.svg; showdiff: an HTML page named after both profiles; "
+	 "- for standard output)", 0},
+	{"filename", "f", PERUN_OPTION_STRING, NULL, NULL, "<path>",
+	 "Python Perun's name of --output-file", 0},
+	{"width", "w", PERUN_OPTION_INT, "1200", NULL, "<px>", "width of the image", 0},
+	{"height", "h", PERUN_OPTION_INT, "16", NULL, "<px>", "height of one frame", 0},
+	{"graph-height", NULL, PERUN_OPTION_INT, NULL, NULL, "<px>",
+	 "Python Perun's name of --height", 0},
+	{"minimum", "m", PERUN_OPTION_FLOAT, "0.1", NULL, "<px>",
+	 "omit frames narrower than this (they stay in their parents' widths)", 0},
+	{"max-trace", NULL, PERUN_OPTION_INT, "0", NULL, "<n>",
+	 "cut stacks after n frames from the root (0: keep all)", 0},
+	{"title", "t", PERUN_OPTION_STRING, NULL, NULL, "<text>",
+	 "title (default: '<type> consumption of <cmd> <workload>')", 0},
+	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
+};
+
+#define FONT_SIZE 12
+#define PAD_X 10
+#define PAD_TOP 64
+#define PAD_BOTTOM 32
+
+struct flame_opts {
+	const char *output;
+	long long width, height, max_trace;
+	double minimum;
+	const char *title;
+};
+
+static int read_opts(const struct perun_view_ctx *ctx, struct flame_opts *o,
+		     struct perun_error *err)
+{
+	const struct perun_params *p = ctx->params;
+	o->output = perun_params_string(p, "output-file", NULL);
+	const char *alias = perun_params_string(p, "filename", NULL);
+	if (o->output && alias)
+		return perun_error_set(err, PERUN_EINVAL,
+				       "--output-file and --filename name the same file; give one");
+	if (!o->output)
+		o->output = alias;
+	o->width = perun_params_int(p, "width", 1200);
+	o->height = perun_params_has(p, "graph-height") ? perun_params_int(p, "graph-height", 16)
+							 : perun_params_int(p, "height", 16);
+	o->minimum = perun_params_float(p, "minimum", 0.1);
+	o->max_trace = perun_params_int(p, "max-trace", 0);
+	o->title = perun_params_string(p, "title", NULL);
+	if (o->width < 2 * PAD_X + 10 || o->width > 1000000)
+		return perun_error_set(err, PERUN_EINVAL, "--width %lld: not between %d and 1000000",
+				       o->width, 2 * PAD_X + 10);
+	if (o->height < 1 || o->height > 1000)
+		return perun_error_set(err, PERUN_EINVAL, "--height %lld: not between 1 and 1000",
+				       o->height);
+	if (!(o->minimum >= 0) || !isfinite(o->minimum))
+		return perun_error_set(err, PERUN_EINVAL, "--minimum %g: not a width of 0 or more",
+				       o->minimum);
+	if (o->max_trace < 0 || o->max_trace > UINT32_MAX)
+		return perun_error_set(err, PERUN_EINVAL, "--max-trace %lld: not 0 or more",
+				       o->max_trace);
+	if (ctx->argc > 0)
+		return perun_error_set(err, PERUN_EINVAL, "unexpected argument '%s'", ctx->argv[0]);
+	return 0;
+}
+
+static void add_xml(struct perun_strbuf *sb, const char *s)
+{
+	const char *run = s;
+	for (; *s; s++) {
+		const char *rep = NULL;
+		switch (*s) {
+		case '&': rep = "&amp;"; break;
+		case '<': rep = "&lt;"; break;
+		case '>': rep = "&gt;"; break;
+		case '"': rep = "&quot;"; break;
+		default:
+			/* Controls are not allowed in XML 1.0 at all. */
+			if ((unsigned char)*s < 32 && *s != '\t' && *s != '\n')
+				rep = " ";
+		}
+		if (rep) {
+			perun_strbuf_add(sb, run, (size_t)(s - run));
+			perun_strbuf_addstr(sb, rep);
+			run = s + 1;
+		}
+	}
+	perun_strbuf_add(sb, run, (size_t)(s - run));
+}
+
+/* A value with thousands separators for the tooltips. */
+static void human(double v, char out[48])
+{
+	char raw[32];
+	perun_stacks_format_weight(v, raw);
+	const char *dot = strchr(raw, '.'), *e = strpbrk(raw, "eE");
+	if (e || raw[0] == 'n' || raw[0] == 'i') {
+		snprintf(out, 48, "%s", raw);
+		return;
+	}
+	size_t int_len = dot ? (size_t)(dot - raw) : strlen(raw), o = 0, start = raw[0] == '-';
+	for (size_t i = 0; i < int_len; i++) {
+		if (i > start && (int_len - i) % 3 == 0)
+			out[o++] = ',';
+		out[o++] = raw[i];
+	}
+	snprintf(out + o, 48 - o, "%s", dot ? dot : "");
+}
+
+static uint32_t name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+/* Warm colours like flamegraph.pl's "hot", green ones for memory. */
+static void frame_color(const char *name, int memory, char out[32])
+{
+	uint32_t h = name_hash(name);
+	double v1 = (h & 0xff) / 255.0, v2 = ((h >> 8) & 0xff) / 255.0, v3 = ((h >> 16) & 0xff) / 255.0;
+	if (memory)
+		snprintf(out, 32, "rgb(%d,%d,%d)", 0, 190 + (int)(50 * v2), (int)(210 * v1));
+	else
+		snprintf(out, 32, "rgb(%d,%d,%d)", 205 + (int)(50 * v3), (int)(230 * v1),
+			 (int)(55 * v2));
+}
+
+/* The differential graph: the baseline tree and its scale to the target. */
+struct diff_ref {
+	const struct perun_stacks *base;
+	const uint32_t *frame_map; /* target name id -> baseline name id */
+	uint32_t *base_node;       /* target node -> baseline node */
+	double scale, max_delta;
+};
+
+static double base_total(const struct diff_ref *d, uint32_t node)
+{
+	uint32_t b = d->base_node[node];
+	return b == PERUN_STACKS_NONE ? 0 : d->base->nodes[b].total * d->scale;
+}
+
+struct svg_job {
+	struct perun_strbuf *sb;
+	const struct perun_stacks *s;
+	const struct flame_opts *o;
+	const struct diff_ref *diff;
+	double scale; /* pixels per unit of weight */
+	int memory;
+	uint32_t depth;
+	size_t frames;
+};
+
+static void frame_svg(struct svg_job *j, uint32_t node, double offset)
+{
+	const struct perun_stack_node *n = &j->s->nodes[node];
+	double w = n->total * j->scale;
+	if (w < j->o->minimum || n->total <= 0)
+		return;
+	const char *name = perun_stacks_name(j->s, node);
+	double x = PAD_X + offset * j->scale;
+	double y = PAD_TOP + (double)(j->depth - n->depth) * (double)j->o->height;
+	double root_total = j->s->nodes[0].total;
+	char value[48], fill[32], exact_x[32], exact_w[32];
+	human(n->total, value);
+	perun_stacks_format_weight(offset, exact_x);
+	perun_stacks_format_weight(n->total, exact_w);
+	perun_strbuf_addstr(j->sb, "<g class=\"f\"><title>");
+	add_xml(j->sb, name);
+	perun_strbuf_addf(j->sb, " (%s %s, %.2f%%", value, j->s->unit[0] ? j->s->unit : "samples",
+			  root_total > 0 ? 100.0 * n->total / root_total : 0.0);
+	if (j->diff) {
+		double before = base_total(j->diff, node), delta = n->total - before;
+		char b[48];
+		human(before, b);
+		perun_strbuf_addf(j->sb, "; baseline %s scaled, %+.2f%%", b,
+				  before > 0 ? 100.0 * delta / before : (delta > 0 ? 100.0 : 0.0));
+		double r = j->diff->max_delta > 0 ? fabs(delta) / j->diff->max_delta : 0;
+		int c = (int)lround(220 * (1 - r));
+		/* Rounding of the scaled baseline is no change. */
+		if (fabs(delta) <= 1e-9 * root_total)
+			delta = 0;
+		if (delta > 0)
+			snprintf(fill, sizeof(fill), "rgb(255,%d,%d)", c, c);
+		else if (delta < 0)
+			snprintf(fill, sizeof(fill), "rgb(%d,%d,255)", c, c);
+		else
+			snprintf(fill, sizeof(fill), "rgb(235,235,235)");
+	} else {
+		frame_color(name, j->memory, fill);
+	}
+	perun_strbuf_addf(j->sb,
+			  ")</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
+			  "fill=\"%s\" rx=\"2\" ry=\"2\" fg:x=\"%s\" fg:w=\"%s\"/>"
+			  "<text x=\"%.2f\" y=\"%.1f\">",
+			  x, y, w, (double)j->o->height - 1, fill, exact_x, exact_w, x + 3,
+			  y + j->o->height / 2.0 + FONT_SIZE / 2.0 - 2);
+	/* The same cut flamegraph.js makes on zoom. */
+	size_t room = w > 6 ? (size_t)((w - 6) / (0.59 * FONT_SIZE)) : 0, len = strlen(name);
+	if (room >= 3) {
+		if (len <= room) {
+			add_xml(j->sb, name);
+		} else {
+			char *cut = strndup(name, room - 2);
+			if (cut) {
+				add_xml(j->sb, cut);
+				perun_strbuf_addstr(j->sb, "..");
+			}
+			free(cut);
+		}
+	}
+	perun_strbuf_addstr(j->sb, "</text></g>\n");
+	j->frames++;
+	uint32_t nc;
+	const uint32_t *c = perun_stacks_children(j->s, node, &nc);
+	for (uint32_t i = 0; i < nc; i++) {
+		frame_svg(j, c[i], offset);
+		offset += j->s->nodes[c[i]].total;
+	}
+}
+
+/*
+ * One <svg> of the graph.  standalone: a whole SVG document (with its XML
+ * prolog and the fg namespace); otherwise an element to inline in HTML.
+ */
+static size_t render_svg(struct perun_strbuf *sb, const struct perun_stacks *s,
+			 const struct flame_opts *o, const char *title, const char *subtitle,
+			 int memory, const struct diff_ref *diff, int standalone)
+{
+	uint32_t depth = s->depth;
+	double height = PAD_TOP + (depth + 1.0) * (double)o->height + PAD_BOTTOM;
+	double total = s->nodes[0].total;
+	struct svg_job j = {sb, s, o, diff, total > 0 ? (o->width - 2.0 * PAD_X) / total : 0,
+			    memory, depth, 0};
+	char total_text[32];
+	perun_stacks_format_weight(total, total_text);
+	if (standalone)
+		perun_strbuf_addstr(sb, "<?xml version=\"1.0\" standalone=\"no\"?>\n");
+	perun_strbuf_addf(sb,
+			  "<svg version=\"1.1\" class=\"perun-flame\" width=\"%lld\" height=\"%.0f\" "
+			  "viewBox=\"0 0 %lld %.0f\" xmlns=\"http://www.w3.org/2000/svg\"%s "
+			  "fg:pad=\"%d\" fg:total=\"%s\" fg:font=\"%d\">\n",
+			  o->width, height, o->width, height,
+			  standalone ? " xmlns:fg=\"urn:perun:flamegraph\"" : "", PAD_X,
+			  total_text, FONT_SIZE);
+	perun_strbuf_addf(sb,
+			  "<style>text{font-family:Verdana,sans-serif;font-size:%dpx;fill:#000}"
+			  ".title{font-size:17px;text-anchor:middle}.sub{fill:#555;text-anchor:middle}"
+			  ".btn{cursor:pointer;fill:#333}.unzoom{opacity:0}.search{opacity:.5}"
+			  "g.f{cursor:pointer}g.f:hover rect{stroke:#000;stroke-width:.5}"
+			  "g.parent{opacity:.5}.matched{text-anchor:end}</style>\n",
+			  FONT_SIZE);
+	perun_strbuf_addf(sb,
+			  "<rect x=\"0\" y=\"0\" width=\"100%%\" height=\"100%%\" fill=\"#fbfbf4\"/>\n"
+			  "<text class=\"title\" x=\"%.1f\" y=\"24\">",
+			  o->width / 2.0);
+	add_xml(sb, title);
+	perun_strbuf_addf(sb, "</text>\n<text class=\"sub\" x=\"%.1f\" y=\"44\">", o->width / 2.0);
+	add_xml(sb, subtitle);
+	perun_strbuf_addf(sb,
+			  "</text>\n<text class=\"btn unzoom\" x=\"%d\" y=\"44\">Reset Zoom</text>\n"
+			  "<text class=\"btn search\" x=\"%lld\" y=\"44\">Search</text>\n"
+			  "<text class=\"details\" x=\"%d\" y=\"%.0f\"> </text>\n"
+			  "<text class=\"matched\" x=\"%lld\" y=\"%.0f\"> </text>\n",
+			  PAD_X, o->width - PAD_X - 50, PAD_X, height - 12, o->width - PAD_X,
+			  height - 12);
+	frame_svg(&j, 0, 0);
+	perun_strbuf_addstr(sb, "<script type=\"text/ecmascript\"><![CDATA[\n");
+	perun_strbuf_addstr(sb, flame_js);
+	perun_strbuf_addstr(sb, "]]></script>\n</svg>\n");
+	return j.frames;
+}
+
+static const char *header_or(const struct perun_profile *p, const char *key, const char *dflt)
+{
+	const char *v = perun_profile_header(p, key);
+	return v && *v ? v : dflt;
+}
+
+static char *default_title_dup(const struct perun_profile *p)
+{
+	struct perun_strbuf sb = PERUN_STRBUF_INIT;
+	perun_strbuf_addf(&sb, "%s consumption of %s %s", header_or(p, "type", "?"),
+			  header_or(p, "cmd", "?"), perun_profile_header(p, "workload"));
+	return perun_strbuf_detach(&sb, NULL);
+}
+
+static int is_memory(const struct perun_profile *p)
+{
+	return !strcmp(perun_profile_type(p), "memory");
+}
+
+static void subtitle_of(const struct perun_stacks *s, const char *label, char *out, size_t len)
+{
+	char total[48];
+	human(s->nodes[0].total, total);
+	snprintf(out, len, "%s: %zu %s, %s %s in total", label ? label : "profile", s->nstacks,
+		 s->timed ? "calls" : "stacks", total, s->unit[0] ? s->unit : "samples");
+}
+
+static int load_stacks(const struct perun_profile *p, const struct flame_opts *o,
+		       struct perun_stacks *s, const char *what, struct perun_error *err)
+{
+	perun_stacks_init(s, (uint32_t)o->max_trace);
+	int rc = perun_stacks_from_profile(s, p, err);
+	if (rc && what)
+		perun_error_prefix(err, "%s", what);
+	return rc;
+}
+
+static int flamegraph_show(struct perun_view_ctx *ctx, struct perun_error *err)
+{
+	struct flame_opts o;
+	struct perun_stacks s;
+	struct perun_strbuf sb = PERUN_STRBUF_INIT;
+	char *title = NULL, *text = NULL, subtitle[512];
+	size_t len;
+	int rc = read_opts(ctx, &o, err);
+	if (rc)
+		return rc;
+	const char *label = ctx->size > offsetof(struct perun_view_ctx, profile_label)
+				    ? ctx->profile_label
+				    : NULL;
+	if ((rc = load_stacks(ctx->profile, &o, &s, NULL, err)))
+		goto out;
+	if (!o.title && !(title = default_title_dup(ctx->profile)))
+		goto oom;
+	subtitle_of(&s, label, subtitle, sizeof(subtitle));
+	render_svg(&sb, &s, &o, o.title ? o.title : title, subtitle, is_memory(ctx->profile), NULL,
+		   1);
+	if (!(text = perun_strbuf_detach(&sb, &len)))
+		goto oom;
+	rc = perun_view_write(o.output ? o.output : "flame.svg", ctx->out, text, len, err);
+	goto out;
+oom:
+	rc = perun_error_set(err, PERUN_EGENERIC, "out of memory drawing the flame graph");
+out:
+	perun_strbuf_release(&sb);
+	perun_stacks_release(&s);
+	free(title);
+	free(text);
+	return rc;
+}
+
+/* Match every target node with the baseline node of the same path. */
+static int diff_prepare(struct diff_ref *d, const struct perun_stacks *base,
+			const struct perun_stacks *target)
+{
+	uint32_t *map = malloc((target->nnames + 1) * sizeof(*map));
+	d->base = base;
+	d->frame_map = map;
+	d->base_node = malloc(target->nnodes * sizeof(*d->base_node));
+	if (!map || !d->base_node)
+		return -1;
+	for (uint32_t i = 0; i < target->nnames; i++)
+		map[i] = perun_stacks_lookup(base, target->names[i]);
+	double bt = base->nodes[0].total, tt = target->nodes[0].total;
+	d->scale = bt > 0 ? tt / bt : 0;
+	d->base_node[0] = 0;
+	d->max_delta = 0;
+	for (uint32_t i = 1; i < target->nnodes; i++) {
+		uint32_t bp = d->base_node[target->nodes[i].parent];
+		d->base_node[i] = bp == PERUN_STACKS_NONE
+					  ? PERUN_STACKS_NONE
+					  : perun_stacks_child(base, bp, map[target->nodes[i].frame]);
+		double delta = fabs(target->nodes[i].total - base_total(d, i));
+		if (delta > d->max_delta)
+			d->max_delta = delta;
+	}
+	return 0;
+}
+
+static void add_summary_row(struct perun_strbuf *sb, const char *what, const char *label,
+			    const struct perun_profile *p, const struct perun_stacks *s)
+{
+	char total[48];
+	human(s->nodes[0].total, total);
+	perun_strbuf_addf(sb, "<tr><th>%s</th><td>", what);
+	add_xml(sb, label ? label : "");
+	perun_strbuf_addstr(sb, "</td><td>");
+	add_xml(sb, perun_profile_header(p, "cmd"));
+	perun_strbuf_addch(sb, ' ');
+	add_xml(sb, perun_profile_header(p, "workload"));
+	perun_strbuf_addstr(sb, "</td><td>");
+	add_xml(sb, perun_profile_collector(p));
+	perun_strbuf_addstr(sb, "</td><td>");
+	add_xml(sb, perun_profile_origin(p));
+	perun_strbuf_addf(sb, "</td><td class=\"n\">%zu</td><td class=\"n\">%s ", s->nstacks, total);
+	add_xml(sb, s->unit[0] ? s->unit : "samples");
+	perun_strbuf_addstr(sb, "</td></tr>\n");
+}
+
+static int flamegraph_show_diff(struct perun_view_ctx *ctx, struct perun_error *err)
+{
+	struct flame_opts o;
+	struct perun_stacks base, target;
+	struct perun_strbuf sb = PERUN_STRBUF_INIT;
+	struct diff_ref d = {0};
+	char *text = NULL, *name = NULL, subtitle[512];
+	size_t len;
+	int rc = read_opts(ctx, &o, err);
+	if (rc)
+		return rc;
+	if (ctx->size < offsetof(struct perun_view_ctx, baseline_label) + sizeof(char *) ||
+	    !ctx->baseline)
+		return perun_error_set(err, PERUN_EINVAL, "no baseline profile to compare with");
+	const char *bl = ctx->baseline_label, *tl = ctx->profile_label;
+	perun_stacks_init(&target, 0);
+	if ((rc = load_stacks(ctx->baseline, &o, &base, "baseline", err)))
+		goto out;
+	if ((rc = load_stacks(ctx->profile, &o, &target, "target", err)))
+		goto out;
+	if (diff_prepare(&d, &base, &target))
+		goto oom;
+	const char *title = o.title ? o.title : "Differences of profiles (with flame graphs)";
+	perun_strbuf_addstr(&sb, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+				 "<title>");
+	add_xml(&sb, title);
+	perun_strbuf_addstr(
+		&sb,
+		"</title>\n<style>body{font-family:Verdana,sans-serif;margin:1em;background:#fff}"
+		"table{border-collapse:collapse;margin:.5em 0}th,td{border:1px solid #ccc;"
+		"padding:.2em .5em;text-align:left}td.n{text-align:right}"
+		"section{margin:1.5em 0}svg.perun-flame{max-width:100%;height:auto}</style>\n"
+		"</head><body>\n<h1>");
+	add_xml(&sb, title);
+	perun_strbuf_addstr(&sb, "</h1>\n<table><tr><th></th><th>profile</th><th>command</th>"
+				 "<th>collector</th><th>origin</th><th>stacks</th><th>total</th>"
+				 "</tr>\n");
+	add_summary_row(&sb, "baseline", bl, ctx->baseline, &base);
+	add_summary_row(&sb, "target", tl, ctx->profile, &target);
+	perun_strbuf_addstr(&sb, "</table>\n<section id=\"baseline\"><h2>Baseline</h2>\n");
+	subtitle_of(&base, bl, subtitle, sizeof(subtitle));
+	render_svg(&sb, &base, &o, "Baseline flame graph", subtitle, is_memory(ctx->baseline),
+		   NULL, 0);
+	perun_strbuf_addstr(&sb, "</section>\n<section id=\"target\"><h2>Target</h2>\n");
+	subtitle_of(&target, tl, subtitle, sizeof(subtitle));
+	render_svg(&sb, &target, &o, "Target flame graph", subtitle, is_memory(ctx->profile), NULL,
+		   0);
+	perun_strbuf_addstr(&sb, "</section>\n<section id=\"difference\"><h2>Difference</h2>\n"
+				 "<p>Frames are as wide as in the target; red grew and blue shrank "
+				 "against the baseline scaled to the target's total.</p>\n");
+	snprintf(subtitle, sizeof(subtitle), "baseline scaled by %.4g to the target's total",
+		 d.scale);
+	render_svg(&sb, &target, &o, "Difference flame graph", subtitle, 0, &d, 0);
+	perun_strbuf_addstr(&sb, "</section>\n</body></html>\n");
+	if (!(text = perun_strbuf_detach(&sb, &len)))
+		goto oom;
+	if (!o.output && !(name = perun_view_diff_name_dup("flamegraph", bl, tl, "html")))
+		goto oom;
+	rc = perun_view_write(o.output ? o.output : name, ctx->out, text, len, err);
+	goto out;
+oom:
+	rc = perun_error_set(err, PERUN_EGENERIC, "out of memory drawing the flame graphs");
+out:
+	free((void *)d.frame_map);
+	free(d.base_node);
+	perun_strbuf_release(&sb);
+	perun_stacks_release(&base);
+	perun_stacks_release(&target);
+	free(text);
+	free(name);
+	return rc;
+}
+
+static const struct perun_view_ops flamegraph_ops = {
+	.size = sizeof(struct perun_view_ops),
+	.show = flamegraph_show,
+	.show_diff = flamegraph_show_diff,
+};
+
+PERUN_PLUGIN_DEFINE(flamegraph, PERUN_KIND_VIEW, .version = "1.0",
+		    .summary = "call stacks as an interactive SVG flame graph (trace, memory, kperf)",
+		    .options = flamegraph_options, .ops = &flamegraph_ops);
