@@ -200,10 +200,11 @@ int trace_engine_stap(const struct trace_config *cfg, const struct trace_probes 
 		return perun_error_set_errno(err, PERUN_ETOOL, errno, "cannot write '%s'", script);
 	trace_log(cfg, "SystemTap script written to %s", script);
 	if (stap_problem(why, sizeof(why)))
-		return perun_error_set(err, PERUN_ETOOL, "SystemTap cannot run here: %s; %s", why,
+		return perun_error_set(err, PERUN_ETOOL, "SystemTap cannot run here: %s; %s%s", why,
 				       cfg->keep_temps || cfg->no_profile
-					       ? "the generated script is kept"
-					       : "--keep-temps keeps the generated script");
+					       ? "the generated script is kept: "
+					       : "--keep-temps keeps the generated script",
+				       cfg->keep_temps || cfg->no_profile ? script : "");
 
 	/* stap -c runs the command itself and stops with it. */
 	char out[4096];

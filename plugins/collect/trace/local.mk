@@ -63,8 +63,12 @@ bench_bench_trace_transform_CFLAGS = $(TRACE_CFLAGS) -O2
 bench_bench_trace_transform_LDADD = $(top_builddir)/sdk/libperun.la $(JANSSON_LIBS)
 endif
 TESTS += %reldir%/tests/t5300-collect-trace-ebpf.sh \
-	%reldir%/tests/t5310-collect-trace-instrument.sh
+	%reldir%/tests/t5310-collect-trace-instrument.sh \
+	%reldir%/tests/t5320-collect-trace-stap.sh \
+	%reldir%/tests/t5330-collect-trace-errors.sh
 EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md %reldir%/trace.bpf.c \
 	%reldir%/tests/trace-lib.sh %reldir%/tests/trace-query.py %reldir%/tests/progs \
 	%reldir%/tests/t5300-collect-trace-ebpf.sh \
-	%reldir%/tests/t5310-collect-trace-instrument.sh
+	%reldir%/tests/t5310-collect-trace-instrument.sh \
+	%reldir%/tests/t5320-collect-trace-stap.sh \
+	%reldir%/tests/t5330-collect-trace-errors.sh

@@ -291,6 +291,10 @@ static int parse_rule(const char *text, const struct target *t, size_t nt, unsig
 			n = 5;
 	memset(r, 0, sizeof(*r));
 	r->sample = deflt;
+	if (n > 4) {
+		free(copy);
+		goto syntax;
+	}
 	size_t first = 0, last = n;
 	if (n > 1 && n <= 4) {
 		const char *s = parts[n - 1];
@@ -319,12 +323,10 @@ static int parse_rule(const char *text, const struct target *t, size_t nt, unsig
 		first++;
 	}
 	size_t words = last - first;
-	if (n > 4 || words < 1 || words > 2 || !*parts[first] ||
+	if (words < 1 || words > 2 || !*parts[first] ||
 	    (words == 2 && (strcmp(opt, "--usdt") || !*parts[first + 1]))) {
 		free(copy);
-		return perun_error_set(err, PERUN_EINVAL,
-				       "bad %s rule '%s' (expected [<lib>#]<name>%s[#<sampling>])",
-				       opt, text, strcmp(opt, "--usdt") ? "" : "[#<pair>]");
+		goto syntax;
 	}
 	char *semi = strchr(parts[first], ';');
 	if (semi && words == 1) {
@@ -336,6 +338,10 @@ static int parse_rule(const char *text, const struct target *t, size_t nt, unsig
 	r->name = strdup(parts[first]);
 	free(copy);
 	return r->name ? 0 : perun_error_set(err, PERUN_EGENERIC, "out of memory");
+syntax:
+	return perun_error_set(err, PERUN_EINVAL,
+			       "bad %s rule '%s' (expected [<lib>#]<name>%s[#<sampling>])", opt,
+			       text, strcmp(opt, "--usdt") ? "" : "[#<pair>]");
 }
 
 static int apply_func_rule(struct trace_probes *p, const struct target *t, size_t nt,

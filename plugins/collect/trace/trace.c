@@ -400,7 +400,7 @@ static void trace_teardown(struct perun_collect_ctx *ctx)
 	if (cfg->tmpdir) {
 		if (cfg->zip_temps)
 			zip_temps(cfg);
-		if (cfg->keep_temps || cfg->watchdog) {
+		if (cfg->keep_temps || cfg->watchdog || cfg->no_profile) {
 			if (!cfg->quiet || cfg->no_profile)
 				fprintf(stderr, "perun: info: trace: temporary files kept in %s\n",
 					cfg->tmpdir);
