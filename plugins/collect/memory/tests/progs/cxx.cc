@@ -7,7 +7,7 @@ struct Widget {
 	int v[10];
 	static Widget *make(int seed)
 	{
-		Widget *w = new Widget(); // @new
+		Widget *w = new Widget(); // @make-new
 		w->v[0] = seed;
 		return w;
 	}
