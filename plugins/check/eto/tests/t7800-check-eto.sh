@@ -1,0 +1,121 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# perun check profiles with the eto method: the verdicts on Python Perun's
+# tracer profiles equal upstream's (expected/*.tsv, from upstream's own
+# code), degradation.cutoff and degradation.location_filter come from the
+# configuration, --fail-on gates on them, and bad input fails cleanly
+# without touching the store.
+. "$srcdir/tests/test-lib.sh"
+
+here="$TEST_SRCDIR/plugins/check/eto/tests"
+deg="$TESTDATA/degradation_profiles"
+test -d "$deg" || test_skip_all "no test profiles in $TESTDATA"
+command -v jq >/dev/null || test_skip_all "jq is not installed"
+
+# The reported verdicts (no NoChange) of expected/<name>.tsv.
+expected_changes() {
+	awk -F '\t' '$1 != "NoChange" { print $1 "\t" $2 }' "$here/expected/$1.tsv"
+}
+check_json() {
+	perun check --format json profiles "$@" >out.json &&
+	jq -r '.changes[] | select(.method == "eto") | [.result, .location] | @tsv' out.json
+}
+
+# The project is the trash directory itself: every test body runs there.
+test_expect_success 'set up a project checking with eto' '
+	git init -q && git commit -q --allow-empty -m init &&
+	perun init >/dev/null && cat >>.perun/local.yml <<-EOC
+	degradation:
+	  apply: all
+	  strategies:
+	    - method: eto
+	EOC
+'
+
+for name in tracer tracer-reverse tracer-self; do
+	case $name in
+	tracer) pair="tracer_baseline.perf tracer_target.perf" ;;
+	tracer-reverse) pair="tracer_target.perf tracer_baseline.perf" ;;
+	tracer-self) pair="tracer_baseline.perf tracer_baseline.perf" ;;
+	esac
+	set -- $pair
+	test_expect_success "check profiles: $name gives upstream's verdicts" "
+		check_json \"$deg/$1\" \"$deg/$2\" >actual &&
+		expected_changes $name >expect &&
+		test_cmp expect actual
+	"
+done
+
+# jq 1.6 rounds numbers on output: the exact figures are read from the text.
+test_expect_success 'the verdicts carry rates, shares and effect sizes' '
+	check_json "$deg/tracer_baseline.perf" "$deg/tracer_target.perf" >/dev/null &&
+	jq -r ".changes[] | select(.location == \"_Z9PartitionPiii\") |
+		[.from, .to, .confidence_type] | @tsv" out.json >actual &&
+	printf "6.404\t7.569\tIQR_multiple\n" >expect &&
+	test_cmp expect actual &&
+	test_grep "\"rate\": 1.1650700000000001," out.json &&
+	test_grep "\"rate_relative\": 7.21890513323780" out.json &&
+	jq -e ".changes[] | select(.location == \"run_sorts\") |
+		.effect_size > 0.16 and .effect_size < 0.17 and .noise == null" out.json
+'
+
+test_expect_success 'the text report names the functions' '
+	perun check profiles "$deg/tracer_baseline.perf" "$deg/tracer_target.perf" >out &&
+	test_grep "at _Z9PartitionPiii:" out &&
+	test_grep "Severe Degradation from: 6.404 -> to: 7.569" out &&
+	test_grep "Total Degradation from: 13.883 -> to: 16.139" out
+'
+
+test_expect_success '--fail-on degradation exits 1 on the degrading pair, 0 on itself' '
+	test_exit_code 1 perun check --fail-on degradation profiles \
+		"$deg/tracer_baseline.perf" "$deg/tracer_target.perf" >/dev/null &&
+	perun check --fail-on degradation profiles \
+		"$deg/tracer_baseline.perf" "$deg/tracer_baseline.perf" >/dev/null
+'
+
+test_expect_success 'degradation.cutoff drops the smaller share, never the Total' '
+	perun config --local set degradation.cutoff 7.15 >/dev/null &&
+	check_json "$deg/tracer_baseline.perf" "$deg/tracer_target.perf" >actual &&
+	printf "SevereDegradation\t_Z9PartitionPiii\nTotalDegradation\trun_sorts\n" >expect &&
+	test_cmp expect actual &&
+	perun config --local set degradation.cutoff 0.0 >/dev/null
+'
+
+test_expect_success 'degradation.location_filter that matches nothing leaves nothing' '
+	perun config --local set degradation.location_filter "^lib" >/dev/null &&
+	check_json "$deg/tracer_baseline.perf" "$deg/tracer_target.perf" >actual &&
+	test_cmp /dev/null actual &&
+	perun config --local set degradation.location_filter "sorts$" >/dev/null &&
+	check_json "$deg/tracer_baseline.perf" "$deg/tracer_target.perf" >actual &&
+	expected_changes tracer >expect &&
+	test_cmp expect actual &&
+	perun config --local set degradation.location_filter "*" >/dev/null
+'
+
+test_expect_success 'renamed libraries are matched across versions' '
+	check_json "$here/cases/renamed-baseline.perf" "$here/cases/renamed-target.perf" >actual &&
+	test_grep "TotalDegradation	libsort-3\\.$" actual &&
+	test_grep "NotInBaseline	new_helper" actual
+'
+
+test_expect_success 'a bad location filter is an input error and changes nothing' '
+	perun config --local set degradation.location_filter "run(" >/dev/null &&
+	store_snapshot >before &&
+	test_exit_code 2 perun check profiles \
+		"$deg/tracer_baseline.perf" "$deg/tracer_target.perf" >out 2>err &&
+	test_grep "check method .eto.: option .--location-filter.: bad regex .run(." err &&
+	store_snapshot >after &&
+	test_cmp before after &&
+	perun config --local set degradation.location_filter "*" >/dev/null
+'
+
+test_expect_success 'a profile without exclusive times is refused by name' '
+	store_snapshot >before &&
+	test_exit_code 2 perun check --force profiles \
+		"$deg/linear_base.perf" "$deg/tracer_target.perf" >out 2>err &&
+	test_grep "baseline profile has no .exclusive. in its resources" err &&
+	store_snapshot >after &&
+	test_cmp before after
+'
+
+test_done
