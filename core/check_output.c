@@ -216,12 +216,14 @@ static json_t *change_json(const struct perun_check_change *c)
 static json_t *report_json(const struct perun_check_report *r)
 {
 	json_t *root = json_object(), *pairs = json_array(), *list = json_array();
+	json_t *verdicts_list = json_array();
 	size_t *verdicts = calloc(r->npairs + 1, sizeof(*verdicts));
 	for (size_t i = 0; i < r->nchanges; i++) {
 		if (r->changes[i].pair < r->npairs && verdicts)
 			verdicts[r->changes[i].pair]++;
 		if (perun_check_is_change(&r->changes[i]))
 			json_array_append_new(list, change_json(&r->changes[i]));
+		json_array_append_new(verdicts_list, change_json(&r->changes[i]));
 	}
 	for (size_t i = 0; i < r->npairs; i++) {
 		const struct perun_check_pair *p = &r->pairs[i];
@@ -252,6 +254,8 @@ static json_t *report_json(const struct perun_check_report *r)
 	json_object_set_new(root, "schema", json_string("perun-check/1"));
 	json_object_set_new(root, "pairs", pairs);
 	json_object_set_new(root, "changes", list);
+	/* Every verdict, NoChange too, for tools that want the whole picture. */
+	json_object_set_new(root, "verdicts", verdicts_list);
 	json_object_set_new(root, "summary",
 			    json_pack("{s:I, s:I, s:I, s:o}", "changes", (json_int_t)total,
 				      "optimizations", (json_int_t)opt_all, "degradations",

@@ -1,0 +1,438 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checkkit.h"
+
+#define APPROX_ZERO 0.000001
+
+void ck_models_release(struct ck_models *m)
+{
+	free(m->items);
+	json_decref(m->index);
+	memset(m, 0, sizeof(*m));
+}
+
+const struct ck_model *ck_models_get(const struct ck_models *m, const char *key)
+{
+	json_t *pos = json_object_get(m->index, key);
+	return pos ? &m->items[json_integer_value(pos)] : NULL;
+}
+
+static int in_group(const char *type, enum ck_group group)
+{
+	static const char *const param[] = {"constant", "linear",      "logarithmic",
+					    "quadratic", "power",      "exponential"};
+	static const char *const nonparam[] = {"regressogram", "moving_average",
+					       "kernel_regression"};
+	if (group == CK_GROUP_ALL)
+		return 1;
+	const char *const *list = group == CK_GROUP_PARAM ? param : nonparam;
+	size_t n = group == CK_GROUP_PARAM ? 6 : 3;
+	for (size_t i = 0; type && i < n; i++)
+		if (!strcmp(list[i], type))
+			return 1;
+	return 0;
+}
+
+static double number(const json_t *v)
+{
+	double d;
+	return perun_json_number(v, &d) ? NAN : d;
+}
+
+/* detection_kit.create_model_record. */
+static int model_record(const json_t *m, struct ck_model *out, struct perun_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	out->record = m;
+	out->uid = json_string_value(json_object_get(m, "uid"));
+	out->type = json_string_value(json_object_get(m, "model"));
+	if (!out->uid || !out->type)
+		return perun_error_set(err, PERUN_EINVAL, "a model without a uid or a model name");
+	out->r_square = number(json_object_get(m, "r_square"));
+	out->x_start = number(json_object_get(m, "x_start"));
+	out->x_end = number(json_object_get(m, "x_end"));
+	const json_t *coeffs = json_object_get(m, "coeffs");
+	if (json_array_size(coeffs)) {
+		out->param = 1;
+		const json_t *b0 = json_object_get(json_array_get(coeffs, 0), "value");
+		out->b0 = number(b0);
+		out->b0_int = json_is_integer(b0);
+		out->b1 = number(json_object_get(json_array_get(coeffs, 1), "value"));
+		out->b2 = json_array_size(coeffs) == 3
+				  ? number(json_object_get(json_array_get(coeffs, 2), "value"))
+				  : 0.0;
+	} else {
+		out->buckets = json_object_get(m, "bucket_stats");
+		if (!json_is_array(out->buckets))
+			out->buckets = json_object_get(m, "kernel_stats");
+		if (!json_is_array(out->buckets))
+			return perun_error_set(err, PERUN_EINVAL,
+					       "model '%s' of '%s' has neither coefficients nor "
+					       "bucket values", out->type, out->uid);
+	}
+	return 0;
+}
+
+static int models_put(struct ck_models *m, const char *key, const struct ck_model *rec,
+		      struct perun_error *err)
+{
+	json_t *pos = json_object_get(m->index, key);
+	if (pos) {
+		m->items[json_integer_value(pos)] = *rec;
+		return 0;
+	}
+	struct ck_model *grown = realloc(m->items, (m->n + 1) * sizeof(*grown));
+	if (!grown)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	m->items = grown;
+	grown[m->n] = *rec;
+	if (json_object_set_new(m->index, key, json_integer((json_int_t)m->n)))
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	m->n++;
+	return 0;
+}
+
+static const json_t *models_of(const struct perun_profile *p)
+{
+	return json_object_get(perun_profile_json(p), "models");
+}
+
+int ck_best_models(const struct perun_profile *p, enum ck_group group, const char *only_model,
+		   struct ck_models *out, struct perun_error *err)
+{
+	struct ck_models all = {0};
+	memset(out, 0, sizeof(*out));
+	all.index = json_object();
+	out->index = json_object();
+	if (!all.index || !out->index) {
+		ck_models_release(&all);
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	}
+	size_t i;
+	const json_t *m;
+	int rc = 0;
+	/* Every uid of any model starts with an empty record (r^2 0). */
+	json_array_foreach(models_of(p), i, m) {
+		const char *uid = json_string_value(json_object_get(m, "uid"));
+		if (!uid || ck_models_get(&all, uid))
+			continue;
+		struct ck_model empty = {.uid = uid, .type = ""};
+		if ((rc = models_put(&all, uid, &empty, err)))
+			break;
+	}
+	json_array_foreach(models_of(p), i, m) {
+		if (rc)
+			break;
+		if (!in_group(json_string_value(json_object_get(m, "model")), group))
+			continue;
+		struct ck_model rec;
+		if ((rc = model_record(m, &rec, err)))
+			break;
+		const struct ck_model *best = ck_models_get(&all, rec.uid);
+		int take = only_model ? !strcmp(rec.type, only_model) : best->r_square < rec.r_square;
+		if (take)
+			rc = models_put(&all, rec.uid, &rec, err);
+	}
+	for (size_t k = 0; k < all.n && !rc; k++)
+		if (all.items[k].r_square != 0.0)
+			rc = models_put(out, all.items[k].uid, &all.items[k], err);
+	ck_models_release(&all);
+	if (rc)
+		ck_models_release(out);
+	return rc;
+}
+
+int ck_all_models(const struct perun_profile *p, enum ck_group group, struct ck_models *out,
+		  struct perun_error *err)
+{
+	memset(out, 0, sizeof(*out));
+	if (!(out->index = json_object()))
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	size_t i;
+	const json_t *m;
+	int rc = 0;
+	json_array_foreach(models_of(p), i, m) {
+		if (!in_group(json_string_value(json_object_get(m, "model")), group))
+			continue;
+		struct ck_model rec;
+		if ((rc = model_record(m, &rec, err)))
+			break;
+		char *key = malloc(strlen(rec.uid) + strlen(rec.type) + 1);
+		if (!key) {
+			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+			break;
+		}
+		strcpy(key, rec.uid);
+		strcat(key, rec.type);
+		rc = models_put(out, key, &rec, err);
+		free(key);
+		if (rc)
+			break;
+	}
+	if (rc)
+		ck_models_release(out);
+	return rc;
+}
+
+int ck_strategy_models(const struct perun_profile *p, const char *strategy,
+		       struct ck_models *out, struct perun_error *err)
+{
+	const char *dash = strrchr(strategy, '-');
+	const char *group_name = dash ? dash + 1 : "";
+	enum ck_group group = !strcmp(group_name, "param")      ? CK_GROUP_PARAM
+			      : !strcmp(group_name, "nonparam") ? CK_GROUP_NONPARAM
+								: CK_GROUP_ALL;
+	if (!strcmp(strategy, "all-param") || !strcmp(strategy, "all-nonparam"))
+		return ck_all_models(p, group, out, err);
+	if (!strcmp(strategy, "best-model") || !strcmp(strategy, "best-param") ||
+	    !strcmp(strategy, "best-nonparam"))
+		return ck_best_models(p, group, NULL, out, err);
+	return perun_error_set(err, PERUN_EINVAL, "unknown models strategy '%s'", strategy);
+}
+
+void ck_linspace(double start, double end, size_t n, double *out)
+{
+	if (n == 1) {
+		out[0] = start;
+		return;
+	}
+	double step = (end - start) / (double)(n - 1);
+	for (size_t i = 0; i < n; i++)
+		out[i] = step == 0.0 ? ((double)i / (double)(n - 1)) * (end - start) + start
+				     : (double)i * step + start;
+	out[n - 1] = end;
+}
+
+void ck_function_values(const struct ck_model *m, double *x, double *y)
+{
+	ck_linspace(m->x_start, m->x_end, CK_SAMPLES, x);
+	for (size_t i = 0; i < CK_SAMPLES; i++) {
+		if (fabs(x[i]) < APPROX_ZERO)
+			x[i] = APPROX_ZERO;
+		double v = x[i];
+		if (!strcmp(m->type, "quadratic"))
+			y[i] = m->b0 + m->b1 * v + m->b2 * (v * v);
+		else if (!strcmp(m->type, "logarithmic"))
+			y[i] = m->b0 + m->b1 * log(v);
+		else if (!strcmp(m->type, "power"))
+			y[i] = m->b0 * pow(log10(v), m->b1);
+		else if (!strcmp(m->type, "exponential"))
+			y[i] = m->b0 * pow(m->b1, v);
+		else
+			y[i] = m->b0 + m->b1 * v;
+	}
+}
+
+double ck_round2(double x)
+{
+	if (!isfinite(x))
+		return x;
+	char buf[64];
+	snprintf(buf, sizeof(buf), "%.2f", x);
+	return strtod(buf, NULL);
+}
+
+double ck_nan_to_num(double x)
+{
+	if (isnan(x))
+		return 0.0;
+	if (isinf(x))
+		return x > 0 ? DBL_MAX : -DBL_MAX;
+	return x;
+}
+
+enum perun_change ck_classify_change(double diff, double no_change, double change,
+				     double baseline_per)
+{
+	if (fabs(diff) <= no_change * baseline_per)
+		return PERUN_CHANGE_NO_CHANGE;
+	if (fabs(diff) <= change * baseline_per)
+		return diff < 0 ? PERUN_CHANGE_MAYBE_OPTIMIZATION : PERUN_CHANGE_MAYBE_DEGRADATION;
+	return diff < 0 ? PERUN_CHANGE_OPTIMIZATION : PERUN_CHANGE_DEGRADATION;
+}
+
+static int run_pairs(const struct perun_profile *baseline, const struct perun_profile *target,
+		     const char *strategy, ck_analyse_fn analyse, perun_check_emit_fn emit,
+		     void *data, struct perun_error *err)
+{
+	struct ck_models base = {0}, targ = {0};
+	int rc = ck_strategy_models(baseline, strategy, &base, err);
+	if (!rc)
+		rc = ck_strategy_models(target, strategy, &targ, err);
+	int uid_keys = !strcmp(strategy, "all-param") || !strcmp(strategy, "all-nonparam");
+	for (size_t i = 0; i < targ.n && !rc; i++) {
+		const struct ck_model *tm = &targ.items[i];
+		char *key = malloc(strlen(tm->uid) + strlen(tm->type) + 1);
+		if (!key) {
+			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+			break;
+		}
+		strcpy(key, tm->uid);
+		if (uid_keys)
+			strcat(key, tm->type);
+		const struct ck_model *bm = ck_models_get(&base, key);
+		free(key);
+		if (!bm)
+			continue;
+		double confidence = ck_round2(fmin(bm->r_square, tm->r_square));
+		if (!(confidence >= CK_MIN_CONFIDENCE))
+			continue;
+		struct ck_pair pair = {tm->uid, bm, tm, baseline, target};
+		enum perun_change result;
+		double rate;
+		if ((rc = analyse(&pair, &result, &rate, err)))
+			break;
+		/* all-* keys are uid+model; Perun strips the baseline's model name
+		 * from the end of the key, which leaves the uid. */
+		const char *location = tm->uid;
+		struct perun_degradation d = {
+			.size = sizeof(d),
+			.result = result,
+			.type = "-",
+			.location = location,
+			.from_baseline = bm->type,
+			.to_target = tm->type,
+			.rate_degradation = rate,
+			.confidence_type = "r_square",
+			.confidence_rate = confidence,
+			.effect_size = rate,
+			.noise = NAN,
+		};
+		if (emit(&d, data))
+			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	}
+	ck_models_release(&base);
+	ck_models_release(&targ);
+	return rc;
+}
+
+int ck_run_with_strategy(const struct perun_profile *baseline, const struct perun_profile *target,
+			 const char *strategy, ck_analyse_fn analyse, perun_check_emit_fn emit,
+			 void *data, struct perun_error *err)
+{
+	const char *halves[2] = {NULL, NULL};
+	if (!strcmp(strategy, "all-models")) {
+		halves[0] = "all-param";
+		halves[1] = "all-nonparam";
+	} else if (!strcmp(strategy, "best-both")) {
+		halves[0] = "best-param";
+		halves[1] = "best-nonparam";
+	}
+	if (!halves[0])
+		return run_pairs(baseline, target, strategy, analyse, emit, data, err);
+	for (int i = 0; i < 2; i++) {
+		int rc = run_pairs(baseline, target, halves[i], analyse, emit, data, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* ---- detection_kit.general_detection ----------------------------------- */
+
+static int detect_uid(const struct ck_detection *in, ck_classify_fn classify,
+		      const struct ck_model *best_target, double *buf, perun_check_emit_fn emit,
+		      void *data, struct perun_error *err)
+{
+	double *bx = buf, *by = buf + CK_SAMPLES, *ty = buf + 2 * CK_SAMPLES;
+	double *lby = buf + 3 * CK_SAMPLES, *lty = buf + 4 * CK_SAMPLES, *tmp = buf + 5 * CK_SAMPLES;
+	double *lin_abs = buf + 6 * CK_SAMPLES, *abs_err = buf + 7 * CK_SAMPLES;
+	ck_function_values(in->baseline, bx, by);
+	ck_function_values(best_target, tmp, ty);
+	ck_function_values(in->baseline_linear, tmp, lby);
+	ck_function_values(in->target_linear, tmp, lty);
+	double sum_abs = 0.0, rel_sum = 0.0;
+	for (size_t i = 0; i < CK_SAMPLES; i++) {
+		lin_abs[i] = lty[i] - lby[i];
+		abs_err[i] = ty[i] - by[i];
+		sum_abs += abs_err[i];
+		rel_sum += ck_nan_to_num(abs_err[i] / by[i]);
+	}
+	double rel_error = rel_sum / CK_SAMPLES * 100;
+	enum perun_change change = PERUN_CHANGE_UNKNOWN;
+	char type[64] = "";
+	double threshold_b0 = fabs(0.05 * in->baseline->b0);
+	double threshold_b1 = fabs(0.05 * in->baseline->b1);
+	double diff_b0 = best_target->b0 - in->baseline->b0;
+	double diff_b1 = best_target->b1 - in->baseline->b1;
+	if (fabs(diff_b0) <= threshold_b0 && fabs(diff_b1) <= threshold_b1) {
+		change = PERUN_CHANGE_NO_CHANGE;
+	} else {
+		struct ck_detection d = *in;
+		d.target = best_target;
+		d.x = bx;
+		d.lin_abs_error = lin_abs;
+		d.abs_error = abs_err;
+		d.n = CK_SAMPLES;
+		int rc = classify(&d, type, sizeof(type), err);
+		if (rc)
+			return rc;
+		if (sum_abs > 0)
+			change = rel_error > 25 ? PERUN_CHANGE_DEGRADATION
+						: PERUN_CHANGE_MAYBE_DEGRADATION;
+		else
+			change = rel_error < -25 ? PERUN_CHANGE_OPTIMIZATION
+						 : PERUN_CHANGE_MAYBE_OPTIMIZATION;
+	}
+	struct perun_degradation out = {
+		.size = sizeof(out),
+		.result = change,
+		.type = type,
+		.location = in->uid,
+		.from_baseline = in->baseline->type,
+		.to_target = best_target->type,
+		.rate_degradation = rel_error,
+		.confidence_type = "r_square",
+		.confidence_rate = fmin(in->baseline->r_square, in->target_linear->r_square),
+		.effect_size = rel_error / 100,
+		.noise = NAN,
+	};
+	if (emit(&out, data))
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	return 0;
+}
+
+int ck_general_detection(const struct perun_profile *baseline, const struct perun_profile *target,
+			 ck_classify_fn classify, perun_check_emit_fn emit, void *data,
+			 struct perun_error *err)
+{
+	struct ck_models bb = {0}, tb = {0}, bl = {0}, tl = {0};
+	double *buf = malloc(8 * CK_SAMPLES * sizeof(*buf));
+	int rc = buf ? 0 : perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	if (!rc)
+		rc = ck_best_models(baseline, CK_GROUP_PARAM, NULL, &bb, err);
+	if (!rc)
+		rc = ck_best_models(target, CK_GROUP_PARAM, NULL, &tb, err);
+	if (!rc)
+		rc = ck_best_models(baseline, CK_GROUP_PARAM, "linear", &bl, err);
+	if (!rc)
+		rc = ck_best_models(target, CK_GROUP_PARAM, "linear", &tl, err);
+	/* The uids with all four models, in the baseline's order. */
+	for (size_t i = 0; !rc && i < bb.n; i++) {
+		const char *uid = bb.items[i].uid;
+		const struct ck_model *t = ck_models_get(&tb, uid);
+		const struct ck_model *lb = ck_models_get(&bl, uid);
+		const struct ck_model *lt = ck_models_get(&tl, uid);
+		if (!t || !lb || !lt)
+			continue;
+		struct ck_detection d = {
+			.uid = uid,
+			.baseline_profile = baseline,
+			.baseline = &bb.items[i],
+			.baseline_linear = lb,
+			.target_linear = lt,
+		};
+		rc = detect_uid(&d, classify, t, buf, emit, data, err);
+	}
+	ck_models_release(&bb);
+	ck_models_release(&tb);
+	ck_models_release(&bl);
+	ck_models_release(&tl);
+	free(buf);
+	return rc;
+}
