@@ -131,13 +131,14 @@ out:
 /*
  * Python Perun refuses binaries without debug information (any section
  * whose name mentions "debug", as its objdump check does): without it
- * there is no source or line to attribute allocations to.
+ * there is no source or line to attribute allocations to.  A statically
+ * linked program would run without the preloaded library: refused too.
  */
-static int check_debug_info(const char *binary, struct perun_error *err)
+static int check_binary(const char *binary, struct perun_error *err)
 {
-	int fd = open(binary, O_RDONLY | O_CLOEXEC), found = 0, rc = 0;
+	int fd = open(binary, O_RDONLY | O_CLOEXEC), found = 0, dynamic = 0, rc = 0;
 	Elf *elf = NULL;
-	size_t shstrndx;
+	size_t shstrndx, phnum = 0;
 	if (fd < 0)
 		return perun_error_set_errno(err, PERUN_ETOOL, errno, "cannot read '%s'",
 					     binary);
@@ -147,6 +148,17 @@ static int check_debug_info(const char *binary, struct perun_error *err)
 		rc = perun_error_set(err, PERUN_ETOOL,
 				     "'%s' is not an ELF program: the memory collector "
 				     "profiles C/C++ binaries", binary);
+		goto out;
+	}
+	elf_getphdrnum(elf, &phnum);
+	for (size_t i = 0; i < phnum && !dynamic; i++) {
+		GElf_Phdr phdr;
+		dynamic = gelf_getphdr(elf, (int)i, &phdr) && phdr.p_type == PT_INTERP;
+	}
+	if (!dynamic) {
+		rc = perun_error_set(err, PERUN_ETOOL,
+				     "binary '%s' is statically linked: its allocations "
+				     "cannot be intercepted", binary);
 		goto out;
 	}
 	for (Elf_Scn *scn = NULL; !found && (scn = elf_nextscn(elf, scn));) {
@@ -189,7 +201,7 @@ static int memory_before(struct perun_collect_ctx *ctx, struct perun_error *err)
 				       "no command to profile (give one with --cmd)");
 	int rc = find_binary(ctx->cmd, &st->binary, err);
 	if (!rc)
-		rc = check_debug_info(st->binary, err);
+		rc = check_binary(st->binary, err);
 	if (rc)
 		return rc;
 	st->runtime = find_runtime();
@@ -325,13 +337,16 @@ static int memory_collect(struct perun_collect_ctx *ctx, struct perun_error *err
 		return rc;
 	if (WIFSIGNALED(status))
 		return perun_error_set(err, PERUN_ETOOL,
-				       "command '%s' was killed by signal %d (%s)", ctx->cmd,
-				       WTERMSIG(status), strsignal(WTERMSIG(status)));
+				       "command '%s' was killed by signal %d (%s) "
+				       "(--ignore-failure keeps what it allocated until then)",
+				       ctx->cmd, WTERMSIG(status), strsignal(WTERMSIG(status)));
 	if (WEXITSTATUS(status) == 127)
 		return perun_error_set(err, PERUN_ETOOL, "command '%s' could not be run",
 				       ctx->cmd);
 	if (WEXITSTATUS(status) != 0)
-		return perun_error_set(err, PERUN_ETOOL, "command '%s' exited with status %d",
+		return perun_error_set(err, PERUN_ETOOL,
+				       "command '%s' exited with status %d "
+				       "(--ignore-failure keeps its allocations)",
 				       ctx->cmd, WEXITSTATUS(status));
 	return 0;
 }

@@ -16,7 +16,7 @@ build() {
 
 # line_of <source> <marker>: the line of "@<marker>" in a test program.
 line_of() {
-	grep -n "@$2\\>" "$progs/$1" | cut -d: -f1
+	grep -n "@$2\\( \\|\$\\)" "$progs/$1" | cut -d: -f1
 }
 
 newest_profile() {

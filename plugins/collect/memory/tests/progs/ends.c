@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Programs that end abruptly: argv[1] is _exit, crash, kill or abort. */
+/* Programs that end abruptly: argv[1] is _exit, crash, kill, abort or
+ * fail (exit status 7). */
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,8 @@ int main(int argc, char **argv)
 	free(malloc(77)); /* @freed */
 	if (!strcmp(how, "_exit"))
 		_exit(0);
+	if (!strcmp(how, "fail"))
+		return 7;
 	if (!strcmp(how, "kill"))
 		kill(getpid(), SIGKILL);
 	if (!strcmp(how, "abort"))

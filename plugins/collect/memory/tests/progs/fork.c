@@ -16,13 +16,13 @@ int main(int argc, char **argv)
 	pid_t pid = fork();
 	if (pid == 0) {
 		void *c = malloc(222); /* @child */
-		free(c);
-		free(before);
+		free(c); /* @child-free */
+		free(before); /* @child-free-copy */
 		_exit(0);
 	}
 	int status;
 	waitpid(pid, &status, 0);
-	free(before);
+	free(before); /* @parent-free */
 	execl(argv[0], argv[0], "exec", (char *)NULL);
 	return 1;
 }
