@@ -436,3 +436,214 @@ int ck_general_detection(const struct perun_profile *baseline, const struct peru
 	free(buf);
 	return rc;
 }
+
+/* ---- nonparam_kit -------------------------------------------------------- */
+
+/* scipy's _basic_simpson over the triples starting at start, start+2, ...
+ * below stop, for any spacing of x. */
+static double basic_simpson(const double *y, const double *x, size_t n, long start, long stop)
+{
+	double sum = 0.0;
+	for (long i = start; i < stop && (size_t)i + 2 < n; i += 2) {
+		double h0 = x[i + 1] - x[i], h1 = x[i + 2] - x[i + 1];
+		double hsum = h0 + h1, hprod = h0 * h1;
+		double h0divh1 = h1 != 0 ? h0 / h1 : 0.0;
+		double inv = h0divh1 != 0 ? 1.0 / h0divh1 : 0.0;
+		double ratio = hprod != 0 ? hsum / hprod : 0.0;
+		sum += hsum / 6.0 *
+		       (y[i] * (2.0 - inv) + y[i + 1] * (hsum * ratio) + y[i + 2] * (2.0 - h0divh1));
+	}
+	return sum;
+}
+
+double ck_simps(const double *y, const double *x, size_t n)
+{
+	if (n % 2)
+		return basic_simpson(y, x, n, 0, (long)n - 2);
+	if (n < 2)
+		return 0.0;
+	/* even="avg": Simpson on all but the last interval plus a trapezoid
+	 * there, averaged with a trapezoid first and Simpson on the rest. */
+	double val = 0.5 * (x[n - 1] - x[n - 2]) * (y[n - 1] + y[n - 2]);
+	double result = basic_simpson(y, x, n, 0, (long)n - 3);
+	val += 0.5 * (x[1] - x[0]) * (y[1] + y[0]);
+	result += basic_simpson(y, x, n, 1, (long)n - 2);
+	return result / 2.0 + val / 2.0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * scipy.stats.binned_statistic(x, y, statistic, buckets) of the uid's
+ * points in the target profile, NaN buckets as 0 (regressogram.py).
+ */
+static int rebin(const struct ck_pair *pair, size_t buckets, double **stats, double *x_start,
+		 double *x_end, struct perun_error *err)
+{
+	const json_t *rec = pair->target->record;
+	const char *per_key = json_string_value(json_object_get(rec, "per_key"));
+	const char *of_key = json_string_value(json_object_get(rec, "of_key"));
+	const char *fn = json_string_value(json_object_get(rec, "statistic_function"));
+	int median = fn && !strcmp(fn, "median");
+	if (!per_key || !of_key)
+		return perun_error_set(err, PERUN_EINVAL,
+				       "regressogram of '%s' names no per_key and of_key",
+				       pair->target->uid);
+	struct perun_points *points;
+	int rc = perun_points_open(pair->target_profile, &points, err);
+	if (rc)
+		return rc;
+	const char *uid;
+	struct perun_point *pts = NULL;
+	size_t n = 0;
+	while ((rc = perun_points_next(points, per_key, of_key, &uid, &pts, &n, err)) > 0)
+		if (!strcmp(uid, pair->target->uid))
+			break;
+	if (rc <= 0) {
+		perun_points_free(points);
+		return rc < 0 ? rc
+			      : perun_error_set(err, PERUN_EINVAL,
+						"target has no resources of '%s' to re-bin",
+						pair->target->uid);
+	}
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t i = 0; i < n; i++) {
+		lo = fmin(lo, pts[i].x.d);
+		hi = fmax(hi, pts[i].x.d);
+	}
+	*x_start = lo;
+	*x_end = hi;
+	if (lo == hi) {
+		lo -= 0.5;
+		hi += 0.5;
+	}
+	double *edges = malloc((buckets + 1) * sizeof(*edges));
+	double *sum = calloc(buckets, sizeof(*sum)), *vals = malloc((n + 1) * sizeof(*vals));
+	size_t *count = calloc(buckets, sizeof(*count)), *bin = malloc((n + 1) * sizeof(*bin));
+	*stats = calloc(buckets, sizeof(**stats));
+	rc = 0;
+	if (!edges || !sum || !vals || !count || !bin || !*stats) {
+		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		goto out;
+	}
+	ck_linspace(lo, hi, buckets + 1, edges);
+	/* numpy.digitize, the last edge falling into the last bucket. */
+	double min_width = INFINITY;
+	for (size_t k = 0; k < buckets; k++)
+		min_width = fmin(min_width, edges[k + 1] - edges[k]);
+	int decimal = (int)(-log10(min_width)) + 6;
+	double scale = pow(10.0, decimal);
+	for (size_t i = 0; i < n; i++) {
+		double x = pts[i].x.d;
+		size_t b = 0;
+		while (b <= buckets && edges[b] <= x)
+			b++;
+		if (nearbyint(x * scale) / scale == nearbyint(edges[buckets] * scale) / scale)
+			b--;
+		bin[i] = b; /* 1..buckets inside, 0 or buckets+1 outside */
+		if (b >= 1 && b <= buckets) {
+			sum[b - 1] += pts[i].y.d;
+			count[b - 1]++;
+		}
+	}
+	for (size_t k = 0; k < buckets; k++) {
+		if (!count[k])
+			continue;
+		if (!median) {
+			(*stats)[k] = sum[k] / (double)count[k];
+			continue;
+		}
+		size_t m = 0;
+		for (size_t i = 0; i < n; i++)
+			if (bin[i] == k + 1)
+				vals[m++] = pts[i].y.d;
+		qsort(vals, m, sizeof(*vals), cmp_double);
+		(*stats)[k] = m % 2 ? vals[m / 2] : (vals[m / 2 - 1] + vals[m / 2]) / 2.0;
+	}
+out:
+	if (rc) {
+		free(*stats);
+		*stats = NULL;
+	}
+	free(edges);
+	free(sum);
+	free(vals);
+	free(count);
+	free(bin);
+	perun_points_free(points);
+	return rc;
+}
+
+static int model_coords(const struct ck_model *m, double **x, double **y, size_t *n,
+			struct perun_error *err)
+{
+	if (m->param) {
+		*n = CK_SAMPLES;
+		double *sx = malloc(CK_SAMPLES * sizeof(*sx)), *sy = malloc(CK_SAMPLES * sizeof(*sy));
+		if (!sx || !sy) {
+			free(sx);
+			free(sy);
+			return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		}
+		ck_function_values(m, sx, sy);
+		/* get_function_values returns (y, x) and Perun unpacks it as (x, y). */
+		*x = sy;
+		*y = sx;
+		return 0;
+	}
+	*n = json_array_size(m->buckets);
+	*x = malloc((*n + 1) * sizeof(**x));
+	*y = malloc((*n + 1) * sizeof(**y));
+	if (!*x || !*y)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	ck_linspace(m->x_start, m->x_end, *n, *x);
+	for (size_t i = 0; i < *n; i++)
+		(*y)[i] = number(json_array_get(m->buckets, i));
+	return 0;
+}
+
+int ck_nonparam_coords(const struct ck_pair *pair, double **x, double **base_y,
+		       double **target_y, size_t *n, struct perun_error *err)
+{
+	struct ck_model target = *pair->target;
+	double *rebinned = NULL, *tx = NULL, *ty = NULL;
+	size_t nb = 0, nt = 0;
+	int rc = 0;
+	*x = *base_y = *target_y = NULL;
+	if (!strcmp(pair->baseline->type, "regressogram") &&
+	    !strcmp(pair->target->type, "regressogram") && !pair->baseline->param &&
+	    json_array_size(pair->baseline->buckets) != json_array_size(pair->target->buckets)) {
+		size_t buckets = json_array_size(pair->baseline->buckets);
+		rc = rebin(pair, buckets ? buckets : 1, &rebinned, &target.x_start, &target.x_end,
+			   err);
+		if (rc)
+			return rc;
+		json_t *list = json_array();
+		for (size_t i = 0; list && i < buckets; i++)
+			json_array_append_new(list, json_real(ck_nan_to_num(rebinned[i])));
+		free(rebinned);
+		if (!list)
+			return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		target.buckets = list;
+	}
+	rc = model_coords(pair->baseline, x, base_y, &nb, err);
+	if (!rc)
+		rc = model_coords(&target, &tx, &ty, &nt, err);
+	if (target.buckets != pair->target->buckets)
+		json_decref((json_t *)target.buckets);
+	free(tx);
+	if (rc) {
+		free(*x);
+		free(*base_y);
+		free(ty);
+		*x = *base_y = NULL;
+		return rc;
+	}
+	*target_y = ty;
+	*n = nb < nt ? nb : nt;
+	return 0;
+}

@@ -119,4 +119,20 @@ int ck_general_detection(const struct perun_profile *baseline, const struct peru
 /* numpy.nan_to_num of one value. */
 double ck_nan_to_num(double x);
 
+/* scipy.integrate.simps(y, x, even="avg"); NaN in, NaN out. */
+double ck_simps(const double *y, const double *x, size_t n);
+
+/*
+ * nonparam_kit.preprocess_nonparam_models: the points both models are
+ * compared on.  A parametric model gives get_function_values' pair in
+ * Perun's order (so its "x" are the model's values and its "y" the sample
+ * points, a quirk kept), a nonparametric one its bucket values over
+ * linspace(x_start, x_end).  Regressograms of different bucket counts get
+ * the target re-binned to the baseline's count from the target profile's
+ * resources; then all is cut to the shorter length.  *x, *base_y and
+ * *target_y are malloc'd, *n long.
+ */
+int ck_nonparam_coords(const struct ck_pair *pair, double **x, double **base_y,
+		       double **target_y, size_t *n, struct perun_error *err);
+
 #endif

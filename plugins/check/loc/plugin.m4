@@ -1,0 +1,3 @@
+dnl SPDX-License-Identifier: GPL-3.0-or-later
+PKG_CHECK_MODULES([GSL], [gsl], [perun_have_gsl=yes], [perun_have_gsl=no])
+PERUN_PLUGIN([loc], [check], [$perun_have_gsl], [local statistics degradation check (needs GSL)])
