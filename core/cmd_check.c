@@ -114,10 +114,15 @@ static int cmd_check_profiles(const struct perun_command *cmd, struct perun_cli 
 		free(b);
 		goto fail;
 	}
-	/* The changes belong to the target's version: its origin, or -m. */
+	/* The changes belong to the target's version: -m, else its origin
+	 * when that is a version of this project, else HEAD. */
 	const char *origin = perun_profile_origin(target);
 	char minor[65];
-	snprintf(minor, sizeof(minor), "%s", origin && *origin ? origin : sha);
+	struct perun_error oerr = {0};
+	snprintf(minor, sizeof(minor), "%s", sha);
+	if (!perun_params_string(params, "minor", NULL) && origin && *origin &&
+	    inst.vcs.ops->rev_parse(inst.vcs.state, origin, minor, &oerr))
+		snprintf(minor, sizeof(minor), "%s", sha);
 	if (perun_check_pair(&ctx, baseline, target, argv[0], argv[1], minor, minor, &err) ||
 	    perun_check_save(&inst, &ctx.report, &err))
 		goto fail;
@@ -426,7 +431,9 @@ static const struct perun_command check_profiles = {
 		"degradation.strategies selects for the baseline.  Profiles of\n"
 		"different configurations (collector, command, workload,\n"
 		"postprocessors) are refused unless --force is given.  The changes\n"
-		"are saved to the .changes of the target's version.",
+		"are saved to the .changes of the target's version: -m <rev> when\n"
+		"given, else the target's origin when it is a version of this\n"
+		"project, else HEAD.",
 };
 
 static const struct perun_option history_options[] = {
