@@ -471,6 +471,17 @@ out:
 	return rc;
 }
 
+int perun_stacks_from_view(struct perun_stacks *s, const struct perun_profile *profile,
+			   const struct perun_params *params, struct perun_error *err)
+{
+	long long max = perun_params_int(params, "max-trace", 0);
+	perun_stacks_init(s, 0);
+	if (max < 0 || max > UINT32_MAX)
+		return perun_error_set(err, PERUN_EINVAL, "--max-trace %lld: not 0 or more", max);
+	s->max_depth = (uint32_t)max;
+	return perun_stacks_from_profile(s, profile, err);
+}
+
 /* ---- finishing ---------------------------------------------------------- */
 
 struct named {
@@ -540,6 +551,52 @@ out:
 	free(byname);
 	free(rank);
 	free(order);
+	return rc;
+}
+
+int perun_stacks_walk(const struct perun_stacks *s, perun_stacks_visit_fn fn, void *data)
+{
+	uint32_t cap = s->depth + 2;
+	uint32_t *path = malloc(cap * sizeof(*path)), *next = malloc(cap * sizeof(*next));
+	double *off = malloc(cap * sizeof(*off));
+	int rc = -PERUN_EGENERIC;
+	if (!path || !next || !off)
+		goto out;
+	path[0] = 0;
+	if ((rc = fn(s, 0, path, 0, 0, data)))
+		goto out;
+	int64_t level = 0;
+	next[0] = 0;
+	off[0] = 0;
+	while (level >= 0) {
+		uint32_t nc;
+		const uint32_t *c = perun_stacks_children(s, level ? path[level - 1] : 0, &nc);
+		if (next[level] == nc) {
+			level--;
+			continue;
+		}
+		uint32_t child = c[next[level]++];
+		double at = off[level];
+		off[level] += s->nodes[child].total;
+		path[level] = child;
+		int r = fn(s, child, path, (uint32_t)level + 1, at, data);
+		if (r < 0) {
+			rc = r;
+			goto out;
+		}
+		if (r == 0 && s->nodes[child].nchildren) {
+			level++;
+			next[level] = 0;
+			off[level] = at;
+		}
+	}
+	rc = 0;
+out:
+	if (rc > 0)
+		rc = 0;
+	free(path);
+	free(next);
+	free(off);
 	return rc;
 }
 

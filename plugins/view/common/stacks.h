@@ -87,6 +87,16 @@ uint32_t perun_stacks_child(const struct perun_stacks *s, uint32_t node, uint32_
 int perun_stacks_from_profile(struct perun_stacks *s, const struct perun_profile *profile,
 			      struct perun_error *err);
 
+/* The option of every stack view that perun_stacks_from_view reads. */
+#define PERUN_STACKS_MAX_TRACE_OPTION                                                        \
+	{"max-trace", NULL, PERUN_OPTION_INT, "0", NULL, "<n>",                               \
+	 "cut stacks after n frames from the root (0: keep all)", 0}
+
+/* perun_stacks_init with --max-trace of params (checked), then
+ * perun_stacks_from_profile; s needs perun_stacks_release either way. */
+int perun_stacks_from_view(struct perun_stacks *s, const struct perun_profile *profile,
+			   const struct perun_params *params, struct perun_error *err);
+
 /* Sum totals and sort each node's children by name; call once, after the
  * last add.  Returns 0 or -PERUN_EGENERIC without memory. */
 int perun_stacks_finish(struct perun_stacks *s, struct perun_error *err);
@@ -103,6 +113,19 @@ static inline const char *perun_stacks_name(const struct perun_stacks *s, uint32
 {
 	return s->nodes[node].frame == PERUN_STACKS_NONE ? "all" : s->names[s->nodes[node].frame];
 }
+
+/*
+ * Visit the root and then every node in preorder, children in name order.
+ * path[0..depth) are the nodes from the outermost frame down to node (empty
+ * for the root); offset is the weight of everything left of node at its
+ * depth, its x in a flame graph.  fn returns 0 to descend, 1 to skip the
+ * node's children, or a negative code, which stops the walk and is
+ * returned.  Returns 0 or -PERUN_EGENERIC without memory.
+ */
+typedef int (*perun_stacks_visit_fn)(const struct perun_stacks *s, uint32_t node,
+				     const uint32_t *path, uint32_t depth, double offset,
+				     void *data);
+int perun_stacks_walk(const struct perun_stacks *s, perun_stacks_visit_fn fn, void *data);
 
 /* A weight as text: integers without a fraction, others in %.6g. */
 void perun_stacks_format_weight(double w, char out[32]);

@@ -44,8 +44,7 @@ static const struct perun_option flamegraph_options[] = {
 	 "Python Perun's name of --height", 0},
 	{"minimum", "m", PERUN_OPTION_FLOAT, "0.1", NULL, "<px>",
 	 "omit frames narrower than this (they stay in their parents' widths)", 0},
-	{"max-trace", NULL, PERUN_OPTION_INT, "0", NULL, "<n>",
-	 "cut stacks after n frames from the root (0: keep all)", 0},
+	PERUN_STACKS_MAX_TRACE_OPTION,
 	{"title", "t", PERUN_OPTION_STRING, NULL, NULL, "<text>",
 	 "title (default: '<type> consumption of <cmd> <workload>')", 0},
 	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
@@ -58,7 +57,7 @@ static const struct perun_option flamegraph_options[] = {
 
 struct flame_opts {
 	const char *output;
-	long long width, height, max_trace;
+	long long width, height;
 	double minimum;
 	const char *title;
 };
@@ -78,7 +77,6 @@ static int read_opts(const struct perun_view_ctx *ctx, struct flame_opts *o,
 	o->height = perun_params_has(p, "graph-height") ? perun_params_int(p, "graph-height", 16)
 							 : perun_params_int(p, "height", 16);
 	o->minimum = perun_params_float(p, "minimum", 0.1);
-	o->max_trace = perun_params_int(p, "max-trace", 0);
 	o->title = perun_params_string(p, "title", NULL);
 	if (o->width < 2 * PAD_X + 10 || o->width > 1000000)
 		return perun_error_set(err, PERUN_EINVAL, "--width %lld: not between %d and 1000000",
@@ -89,9 +87,6 @@ static int read_opts(const struct perun_view_ctx *ctx, struct flame_opts *o,
 	if (!(o->minimum >= 0) || !isfinite(o->minimum))
 		return perun_error_set(err, PERUN_EINVAL, "--minimum %g: not a width of 0 or more",
 				       o->minimum);
-	if (o->max_trace < 0 || o->max_trace > UINT32_MAX)
-		return perun_error_set(err, PERUN_EINVAL, "--max-trace %lld: not 0 or more",
-				       o->max_trace);
 	if (ctx->argc > 0)
 		return perun_error_set(err, PERUN_EINVAL, "unexpected argument '%s'", ctx->argv[0]);
 	return 0;
@@ -185,12 +180,17 @@ struct svg_job {
 	size_t frames;
 };
 
-static void frame_svg(struct svg_job *j, uint32_t node, double offset)
+/* One frame; frames too narrow to draw hide their subtrees too. */
+static int frame_svg(const struct perun_stacks *s, uint32_t node, const uint32_t *path,
+		     uint32_t depth, double offset, void *data)
 {
-	const struct perun_stack_node *n = &j->s->nodes[node];
+	struct svg_job *j = data;
+	const struct perun_stack_node *n = &s->nodes[node];
 	double w = n->total * j->scale;
+	(void)path;
+	(void)depth;
 	if (w < j->o->minimum || n->total <= 0)
-		return;
+		return 1;
 	const char *name = perun_stacks_name(j->s, node);
 	double x = PAD_X + offset * j->scale;
 	double y = PAD_TOP + (double)(j->depth - n->depth) * (double)j->o->height;
@@ -245,12 +245,7 @@ static void frame_svg(struct svg_job *j, uint32_t node, double offset)
 	}
 	perun_strbuf_addstr(j->sb, "</text></g>\n");
 	j->frames++;
-	uint32_t nc;
-	const uint32_t *c = perun_stacks_children(j->s, node, &nc);
-	for (uint32_t i = 0; i < nc; i++) {
-		frame_svg(j, c[i], offset);
-		offset += j->s->nodes[c[i]].total;
-	}
+	return 0;
 }
 
 /*
@@ -298,7 +293,8 @@ static size_t render_svg(struct perun_strbuf *sb, const struct perun_stacks *s,
 			  "<text class=\"matched\" x=\"%lld\" y=\"%.0f\"> </text>\n",
 			  PAD_X, o->width - PAD_X - 50, PAD_X, height - 12, o->width - PAD_X,
 			  height - 12);
-	frame_svg(&j, 0, 0);
+	if (perun_stacks_walk(s, frame_svg, &j))
+		sb->failed = 1;
 	perun_strbuf_addstr(sb, "<script type=\"text/ecmascript\"><![CDATA[\n");
 	perun_strbuf_addstr(sb, flame_js);
 	perun_strbuf_addstr(sb, "]]></script>\n</svg>\n");
@@ -332,11 +328,10 @@ static void subtitle_of(const struct perun_stacks *s, const char *label, char *o
 		 s->timed ? "calls" : "stacks", total, s->unit[0] ? s->unit : "samples");
 }
 
-static int load_stacks(const struct perun_profile *p, const struct flame_opts *o,
+static int load_stacks(const struct perun_view_ctx *ctx, const struct perun_profile *p,
 		       struct perun_stacks *s, const char *what, struct perun_error *err)
 {
-	perun_stacks_init(s, (uint32_t)o->max_trace);
-	int rc = perun_stacks_from_profile(s, p, err);
+	int rc = perun_stacks_from_view(s, p, ctx->params, err);
 	if (rc && what)
 		perun_error_prefix(err, "%s", what);
 	return rc;
@@ -355,7 +350,7 @@ static int flamegraph_show(struct perun_view_ctx *ctx, struct perun_error *err)
 	const char *label = ctx->size > offsetof(struct perun_view_ctx, profile_label)
 				    ? ctx->profile_label
 				    : NULL;
-	if ((rc = load_stacks(ctx->profile, &o, &s, NULL, err)))
+	if ((rc = load_stacks(ctx, ctx->profile, &s, NULL, err)))
 		goto out;
 	if (!o.title && !(title = default_title_dup(ctx->profile)))
 		goto oom;
@@ -440,9 +435,9 @@ static int flamegraph_show_diff(struct perun_view_ctx *ctx, struct perun_error *
 		return perun_error_set(err, PERUN_EINVAL, "no baseline profile to compare with");
 	const char *bl = ctx->baseline_label, *tl = ctx->profile_label;
 	perun_stacks_init(&target, 0);
-	if ((rc = load_stacks(ctx->baseline, &o, &base, "baseline", err)))
+	if ((rc = load_stacks(ctx, ctx->baseline, &base, "baseline", err)))
 		goto out;
-	if ((rc = load_stacks(ctx->profile, &o, &target, "target", err)))
+	if ((rc = load_stacks(ctx, ctx->profile, &target, "target", err)))
 		goto out;
 	if (diff_prepare(&d, &base, &target))
 		goto oom;
