@@ -231,6 +231,7 @@ static int begin_history(struct perun_cli *cli, const struct perun_params *param
 {
 	struct perun_error err = {0};
 	char sha[65];
+	memset(ctx, 0, sizeof(*ctx));
 	read_opts(cli, params, o);
 	if (argc > 1)
 		return perun_fail(PERUN_EXIT_USAGE, "check %s: unexpected argument '%s'",

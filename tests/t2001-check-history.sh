@@ -1,0 +1,143 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# perun check head|all over a git history with registered profiles: pairs
+# with the direct parents only, Perun's graph, changes saved per version,
+# the series of each configuration given to compare_series methods (a
+# probe plugin reports them), --fail-on, and --compute-missing.
+. "$srcdir/tests/test-lib.sh"
+
+test -d "$TESTDATA" || test_skip_all "no test profiles in $TESTDATA"
+d="$TESTDATA/degradation_profiles"
+probe="$TEST_BUILDDIR/tests/check/.libs/series_probe.so"
+
+# add <profile>: register it at HEAD.
+add() {
+	h=$(git rev-parse HEAD) &&
+	jq --arg h "$h" '.origin = $h' "$1" >".perun/jobs/$(basename "$1")" &&
+	perun add ".perun/jobs/$(basename "$1")" >/dev/null
+}
+
+changes_of() {
+	f=.perun/objects/$(echo "$1" | cut -c1-2)/$(echo "$1" | cut -c3-).changes
+	cat "$f"
+}
+
+test_expect_success 'setup: four versions, profiles of one configuration at 1, 2 and 4' '
+	git init -q proj && (cd proj && perun init >/dev/null &&
+	git commit -q --allow-empty -m "one" && add "$d/linear_base.perf" &&
+	git commit -q --allow-empty -m "two" && add "$d/linear_base_degradated.perf" &&
+	git commit -q --allow-empty -m "three" &&
+	git commit -q --allow-empty -m "four" && add "$d/quad_base.perf" &&
+	git rev-parse HEAD~3 HEAD~2 HEAD~1 HEAD >../shas)
+'
+
+test_expect_success 'check head compares with the direct parents only' '
+	(cd proj && perun check head >out &&
+	 printf "[Checking version %s]\n\nno changes found\n" $(git rev-parse HEAD) >expect &&
+	 test_cmp expect out &&
+	 perun check head HEAD~2 --format json >two.json &&
+	 jq -e "(.pairs | length) == 1 and .pairs[0].target_minor == \"$(sed -n 2p ../shas)\" and
+		[.changes[] | [.location, .result]] == [[\"SLList_insert(SLList*, int)\", \"Optimization\"]]" two.json &&
+	 changes_of $(sed -n 2p ../shas) >saved &&
+	 test_grep "^SLList_insert(SLList\*, int) PerformanceChange.Optimization mixed 14.0ms 1.0ms 0.07142857142857142 no 0.0 0.0 $(sed -n 1p ../shas) target workload.in$" saved)
+'
+
+test_expect_success 'check all prints the history graph with the changes of each version' '
+	(cd proj && perun check all >out &&
+	 s1=$(sed -n 1p ../shas | cut -c1-6) && s2=$(sed -n 2p ../shas | cut -c1-6) &&
+	 s3=$(sed -n 3p ../shas | cut -c1-6) && s4=$(sed -n 4p ../shas | cut -c1-6) &&
+	 cat >expect <<-EOF &&
+	[Checking whole history]
+
+	 - This might take a while.
+
+	* $s4: four | 0 changes
+	|  
+	|  no changes found
+	* $s3: three | 0 changes
+	|  
+	|  no changes found
+	* $s2: two | 1 change | +
+	|  
+	|  at SLList_insert(SLList*, int):
+	|  └ 0.07x: mixed Optimization from: 14.0ms -> to: 1.0ms [effect size -0.929] (\$ target workload.in)
+	|  
+	* $s1: one | 0 changes
+	  no changes found
+
+	1 change | +
+	1 optimization(+), 0 degradations(-)
+	EOF
+	 test_cmp expect out)
+'
+
+test_expect_success 'a merge draws its second parent' '
+	git init -q merge && (cd merge && perun init >/dev/null &&
+	 git commit -q --allow-empty -m base && git checkout -q -b side &&
+	 git commit -q --allow-empty -m side && git checkout -q master &&
+	 git commit -q --allow-empty -m main && git merge -q --no-edit side &&
+	 perun check all >out &&
+	 test_grep "^\* [0-9a-f]\{6\}: Merge branch .side. | 0 changes$" out &&
+	 test_grep "^|\\\\ \$" out && test_grep "^| \* [0-9a-f]\{6\}: side | 0 changes$" out)
+'
+
+test_expect_success 'compare_series gets each configuration oldest first, one per version' '
+	(cd proj && mkdir -p ../probe/check && ln -sf "$probe" ../probe/check/series_probe.so &&
+	 perun config --local set degradation.strategies "[{method: series_probe}]" &&
+	 PERUN_PLUGIN_PATH="$PERUN_PLUGIN_PATH:$(cd ../probe && pwd)" \
+		perun check all --format json >out.json &&
+	 v=$(cut -c1-7 ../shas | sed -n "1p;2p;4p" | paste -sd, -) &&
+	 jq -e --arg v "$v" "[.changes[] | select(.method == \"series_probe\")] as \$s |
+		(\$s | length) == 1 and \$s[0].type == \$v and \$s[0].rate == 3 and
+		\$s[0].location == \"target workload.in\" and \$s[0].effect_size == 0.5 and
+		\$s[0].noise == 0.25 and \$s[0].version == \"$(sed -n 4p ../shas)\" and
+		\$s[0].source == \"$(sed -n 2p ../shas)\"" out.json &&
+	 changes_of $(sed -n 4p ../shas) >saved &&
+	 test_grep "^target workload.in PerformanceChange.Degradation $v " saved)
+'
+
+test_expect_success 'text report of series changes, and --fail-on gates on them' '
+	(cd proj && export PERUN_PLUGIN_PATH="$PERUN_PLUGIN_PATH:$(cd ../probe && pwd)" &&
+	 test_exit_code 1 perun check all --fail-on degradation >out &&
+	 test_grep "^\[Changes over the history of each configuration\]$" out &&
+	 test_grep "Degradation from: .* \[effect size 0.5, noise 0.25, since [0-9a-f]\{7\}\]" out &&
+	 test_exit_code 0 perun check all >/dev/null &&
+	 test_exit_code 0 perun check head --fail-on maybe >/dev/null)
+'
+
+test_expect_success 'a broken index fails the check (exit 2) and saves nothing' '
+	(cd proj && perun config --local set degradation.strategies "[{method: aat}]" &&
+	 s3=$(sed -n 3p ../shas) &&
+	 mkdir -p .perun/objects/$(echo $s3 | cut -c1-2) &&
+	 printf "pidxbroken" >.perun/objects/$(echo $s3 | cut -c1-2)/$(echo $s3 | cut -c3-) &&
+	 store_snapshot >before &&
+	 test_must_fail perun check all 2>err >/dev/null &&
+	 test_grep "perun: .*" err &&
+	 store_snapshot >after && test_cmp before after &&
+	 rm .perun/objects/$(echo $s3 | cut -c1-2)/$(echo $s3 | cut -c3-))
+'
+
+test_expect_success 'a bad revision is a usage error' '
+	(cd proj && test_exit_code 2 perun check head no-such-rev 2>err && test -s err &&
+	 test_exit_code 2 perun check all HEAD extra 2>err &&
+	 test_grep "unexpected argument .extra." err)
+'
+
+test_expect_success '--compute-missing collects versions without profiles by the job matrix' '
+	git init -q fresh && (cd fresh && perun init >/dev/null &&
+	 git commit -q --allow-empty -m one && git commit -q --allow-empty -m two &&
+	 cat >>.perun/local.yml <<-EOF &&
+	cmds: ["true"]
+	collectors:
+	  - name: time
+	    params: {repeat: 1, warmup: 0}
+	EOF
+	 perun check --compute-missing head --format json >out.json 2>err &&
+	 test_grep "precollected 2 profiles at 2 versions" err &&
+	 jq -e "(.pairs | length) == 1" out.json &&
+	 perun status --short >st && test_grep "^1 tracked profile" st &&
+	 perun check --compute-missing head --format json >again.json 2>err2 &&
+	 ! test_grep precollected err2)
+'
+
+test_done
