@@ -60,7 +60,34 @@ struct lib_index {
 	size_t n;
 };
 
+/* TSC -> CLOCK_MONOTONIC ns, from two readings of both around the run. */
+struct clock_map {
+	unsigned long long tsc0, ns0;
+	double ns_per_tick;
+};
+
+static void clock_mark(unsigned long long *tsc, unsigned long long *ns)
+{
+#if PERUN_INST_USE_TSC
+	*tsc = __rdtsc();
+#else
+	*tsc = 0;
+#endif
+	*ns = trace_now_ns();
+}
+
+static unsigned long long clock_ns(const struct clock_map *c, unsigned long long stamp)
+{
+#if PERUN_INST_USE_TSC
+	return c->ns0 + (unsigned long long)((double)(long long)(stamp - c->tsc0) * c->ns_per_tick);
+#else
+	(void)c;
+	return stamp;
+#endif
+}
+
 struct symboliser {
+	struct clock_map clock;
 	const struct trace_probes *probes;
 	struct lib_index *libs;
 	size_t nlibs;
@@ -219,7 +246,8 @@ static int convert_thread(struct symboliser *s, const char *path, unsigned pid, 
 	unsigned long long last_fn = ~0ULL;
 	long last_id = -1;
 	for (size_t i = 0; i < n && r[i].ts; i++) {
-		struct perun_trace_event e = {.ts = r[i].ts, .tid = tid, .pid = pid};
+		struct perun_trace_event e = {.ts = clock_ns(&s->clock, r[i].ts), .tid = tid,
+					      .pid = pid};
 		unsigned long long fn = r[i].fn;
 		if (fn & PERUN_INST_MARKER) {
 			switch (fn & 0xff) {
@@ -254,9 +282,9 @@ static int convert_thread(struct symboliser *s, const char *path, unsigned pid, 
 
 /* Thread files "t.<pid>.<tid>" -> raw events, one thread after another. */
 static int symbolise(const struct trace_config *cfg, const struct trace_probes *probes,
-		     struct perun_error *err)
+		     const struct clock_map *clock, struct perun_error *err)
 {
-	struct symboliser s = {.probes = probes};
+	struct symboliser s = {.probes = probes, .clock = *clock};
 	char out_path[4200];
 	int rc = 0;
 	snprintf(out_path, sizeof(out_path), "%s/" TRACE_RAW_FILE, cfg->tmpdir);
@@ -325,6 +353,8 @@ int trace_engine_instrument(const struct trace_config *cfg, const struct trace_p
 		goto out;
 	}
 	char *env[] = {preload, dir, NULL};
+	struct clock_map clock;
+	clock_mark(&clock.tsc0, &clock.ns0);
 	rc = trace_child_spawn(child, cfg, env, err);
 	if (rc)
 		goto out;
@@ -335,8 +365,13 @@ int trace_engine_instrument(const struct trace_config *cfg, const struct trace_p
 	}
 	trace_log(cfg, "profiled command started, pid %d, runtime %s", (int)child->pid, runtime);
 	rc = trace_child_wait(child, cfg, NULL, NULL, err);
+	unsigned long long tsc1, ns1;
+	clock_mark(&tsc1, &ns1);
+	clock.ns_per_tick = tsc1 > clock.tsc0
+		? (double)(ns1 - clock.ns0) / (double)(tsc1 - clock.tsc0) : 1.0;
+	trace_log(cfg, "clock: %.6f ns per time-stamp tick", clock.ns_per_tick);
 	if (!rc)
-		rc = symbolise(cfg, probes, err);
+		rc = symbolise(cfg, probes, &clock, err);
 out:
 	free(runtime);
 	free(preload);

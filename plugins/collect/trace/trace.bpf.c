@@ -16,10 +16,13 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Resized by the collector before loading. */
+#define RINGBUF_BYTES (1 << 24)
+/* A quarter full: wake the reader now rather than at its next poll. */
+#define WAKEUP_BYTES (RINGBUF_BYTES / 4)
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 1 << 24);
+	__uint(max_entries, RINGBUF_BYTES);
 } events SEC(".maps");
 
 /* Processes (tgids) of the profiled command and its descendants. */
@@ -69,7 +72,11 @@ static __always_inline void emit(__u32 type, __u32 id, __u32 pid, __u32 tid)
 	e->pid = pid;
 	e->id = id;
 	e->type = type;
-	bpf_ringbuf_submit(e, 0);
+	/* Waking the reader for every event would cost a context switch per
+	 * call; it polls anyway, and is woken early only when the buffer
+	 * fills up. */
+	__u64 pending = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA);
+	bpf_ringbuf_submit(e, pending > WAKEUP_BYTES ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
 }
 
 /* Should this call of a sampled probe be recorded? */

@@ -5,8 +5,15 @@
 
 #include <stdint.h>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#define PERUN_INST_USE_TSC 1
+#else
+#define PERUN_INST_USE_TSC 0
+#endif
+
 struct perun_inst_record {
-	uint64_t ts; /* CLOCK_MONOTONIC ns; 0 ends the file */
+	uint64_t ts; /* TSC, or CLOCK_MONOTONIC ns; 0 ends the file */
 	uint64_t fn; /* function address | PERUN_INST_EXIT, or a marker */
 };
 
