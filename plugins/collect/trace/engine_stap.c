@@ -112,17 +112,7 @@ void trace_stap_script(const struct trace_config *cfg, const struct trace_probes
 /* Why SystemTap cannot run here, or NULL when it seems it can. */
 static const char *stap_problem(char *buf, size_t len)
 {
-	char *stap = NULL;
-	const char *path = getenv("PATH");
-	for (const char *dir = path ? path : "/usr/bin:/bin"; dir && !stap;) {
-		const char *colon = strchr(dir, ':');
-		int n = colon ? (int)(colon - dir) : (int)strlen(dir);
-		char candidate[4096];
-		snprintf(candidate, sizeof(candidate), "%.*s/stap", n, dir);
-		if (!access(candidate, X_OK))
-			stap = strdup(candidate);
-		dir = colon ? colon + 1 : NULL;
-	}
+	char *stap = trace_which("stap");
 	struct utsname u;
 	uname(&u);
 	char build[512];

@@ -188,6 +188,30 @@ int trace_child_wait(struct trace_child *child, const struct trace_config *cfg,
 	return 0;
 }
 
+/* The executable execvp would run for name; caller frees. */
+char *trace_which(const char *name)
+{
+	if (strchr(name, '/'))
+		return access(name, X_OK) ? NULL : realpath(name, NULL);
+	const char *path = getenv("PATH");
+	for (const char *dir = path ? path : "/usr/bin:/bin"; dir;) {
+		const char *colon = strchr(dir, ':');
+		int len = colon ? (int)(colon - dir) : (int)strlen(dir);
+		char *candidate;
+		if (asprintf(&candidate, "%.*s/%s", len ? len : 1, len ? dir : ".", name) < 0)
+			return NULL;
+		struct stat sb;
+		if (!stat(candidate, &sb) && S_ISREG(sb.st_mode) && !access(candidate, X_OK)) {
+			char *real = realpath(candidate, NULL);
+			free(candidate);
+			return real;
+		}
+		free(candidate);
+		dir = colon ? colon + 1 : NULL;
+	}
+	return NULL;
+}
+
 void trace_child_describe(const struct trace_child *child, char *buf, size_t len)
 {
 	int st = child->status;

@@ -107,30 +107,6 @@ static int split(struct trace_state *st, int i, const char *what, const char *te
 		  : 0;
 }
 
-/* The executable execvp would run for name; caller frees. */
-static char *which(const char *name)
-{
-	if (strchr(name, '/'))
-		return access(name, X_OK) ? NULL : realpath(name, NULL);
-	const char *path = getenv("PATH");
-	for (const char *dir = path ? path : "/usr/bin:/bin"; dir;) {
-		const char *colon = strchr(dir, ':');
-		int len = colon ? (int)(colon - dir) : (int)strlen(dir);
-		char *candidate;
-		if (asprintf(&candidate, "%.*s/%s", len ? len : 1, len ? dir : ".", name) < 0)
-			return NULL;
-		struct stat sb;
-		if (!stat(candidate, &sb) && S_ISREG(sb.st_mode) && !access(candidate, X_OK)) {
-			char *real = realpath(candidate, NULL);
-			free(candidate);
-			return real;
-		}
-		free(candidate);
-		dir = colon ? colon + 1 : NULL;
-	}
-	return NULL;
-}
-
 /* A --libs entry: a path, or a file name in the usual library directories. */
 static char *find_lib(const char *name)
 {
@@ -230,7 +206,7 @@ static int config_from_params(struct perun_collect_ctx *ctx, struct trace_state 
 
 	const char *binary = perun_params_string(pa, "binary", NULL);
 	const char *name = binary ? binary : cfg->argv[0];
-	cfg->binary = binary ? realpath(binary, NULL) : which(name);
+	cfg->binary = binary ? realpath(binary, NULL) : trace_which(name);
 	if (!cfg->binary)
 		return perun_error_set(err, PERUN_ENOTFOUND, "binary '%s' not found%s", name,
 				       binary ? "" : " (give the profiled program with --binary)");

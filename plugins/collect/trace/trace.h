@@ -124,6 +124,9 @@ int trace_child_wait(struct trace_child *child, const struct trace_config *cfg,
 		     struct perun_error *err);
 void trace_child_kill(struct trace_child *child);
 unsigned long long trace_now_ns(void);
+/* The executable execvp would run for name (realpath), or NULL; caller
+ * frees. */
+char *trace_which(const char *name);
 /* Message for how the child ended, "" when it exited with status 0. */
 void trace_child_describe(const struct trace_child *child, char *buf, size_t len);
 
