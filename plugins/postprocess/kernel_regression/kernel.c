@@ -67,6 +67,85 @@ double kr_sum(const double *a, size_t n)
 	return kr_sum(a, n2) + kr_sum(a + n2, n - n2);
 }
 
+/*
+ * kr_sum of a vector of length n that is zero but for a[0..cnt) at
+ * positions off..off+cnt-1, in the same grouping: a block wholly outside
+ * sums to 0 exactly, so skipping it changes no rounding.  This lets the
+ * estimators visit only the points whose kernel weight is not exactly 0.
+ */
+static double sum_window(const double *a, size_t off, size_t cnt, size_t start, size_t n)
+{
+	if (start + n <= off || start >= off + cnt)
+		return 0.;
+#define V(i) ((i) >= off && (i) < off + cnt ? a[(i) - off] : 0.)
+	if (n < 8) {
+		double res = 0.;
+		for (size_t i = 0; i < n; i++)
+			res += V(start + i);
+		return res;
+	}
+	if (n <= 128) {
+		double r[8], res;
+		size_t i;
+		for (int j = 0; j < 8; j++)
+			r[j] = V(start + (size_t)j);
+		for (i = 8; i < n - (n % 8); i += 8)
+			for (int j = 0; j < 8; j++)
+				r[j] += V(start + i + (size_t)j);
+		res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+		for (; i < n; i++)
+			res += V(start + i);
+		return res;
+	}
+#undef V
+	size_t n2 = n / 2;
+	n2 -= n2 % 8;
+	return sum_window(a, off, cnt, start, n2) + sum_window(a, off, cnt, start + n2, n - n2);
+}
+
+/*
+ * The points of sorted x within reach r of p: [*lo, *hi).  All points when
+ * x is not sorted or r is not a finite number.
+ */
+static void window(const double *x, size_t n, int sorted, double p, double r, size_t *lo,
+		   size_t *hi)
+{
+	*lo = 0;
+	*hi = n;
+	if (!sorted || !isfinite(r) || !isfinite(p))
+		return;
+	size_t a = 0, b = n;
+	while (a < b) {
+		size_t m = a + (b - a) / 2;
+		if (x[m] < p - r)
+			a = m + 1;
+		else
+			b = m;
+	}
+	*lo = a;
+	b = n;
+	while (a < b) {
+		size_t m = a + (b - a) / 2;
+		if (x[m] <= p + r)
+			a = m + 1;
+		else
+			b = m;
+	}
+	*hi = a;
+}
+
+/* exp(t) is exactly 0 for t below about -745.13: beyond this many
+ * bandwidths a gaussian weight vanishes. */
+#define GAUSS_REACH 38.8 /* sqrt(2 * 752) */
+
+static int is_sorted(const double *x, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (!(x[i - 1] <= x[i]))
+			return 0;
+	return 1;
+}
+
 static double mean(const double *a, size_t n)
 {
 	return kr_sum(a, n) / (double)n;
@@ -133,25 +212,30 @@ static double pinv_first(double m00, double m01, double m11, double v0, double v
 
 /*
  * The estimate at p from the points other than skip (SIZE_MAX: all).  The
- * leave-one-out estimator passes negated data, which flips d = x - p.
+ * leave-one-out estimator passes negated data, which flips d = x - p.  Only
+ * the points whose weight can be non-zero are visited (x sorted).
  */
 static double np_estimate(enum kr_reg_type type, double bw, const double *x, const double *y,
-			  size_t n, size_t skip, double p, int negate, struct np_work *w)
+			  size_t n, int sorted, size_t skip, double p, int negate,
+			  struct np_work *w)
 {
-	size_t m = 0;
+	size_t lo, hi, m = 0;
+	window(x, n, sorted, p, fabs(bw) * GAUSS_REACH, &lo, &hi);
+	/* Where the visited points sit in the vector numpy sums. */
+	size_t len = n - (skip < n), off = lo - (skip < lo);
 	if (type == KR_LC) {
-		for (size_t j = 0; j < n; j++) {
+		for (size_t j = lo; j < hi; j++) {
 			if (j == skip)
 				continue;
 			double k = gauss(bw, negate ? p - x[j] : x[j] - p);
 			w->a[m] = k * y[j];
 			w->b[m++] = k;
 		}
-		return kr_sum(w->a, m) / kr_sum(w->b, m);
+		return sum_window(w->a, off, m, 0, len) / sum_window(w->b, off, m, 0, len);
 	}
-	double nobs = (double)(n - (skip < n));
+	double nobs = (double)len;
 	double m22 = 0;
-	for (size_t j = 0; j < n; j++) {
+	for (size_t j = lo; j < hi; j++) {
 		if (j == skip)
 			continue;
 		double d = negate ? p - x[j] : x[j] - p;
@@ -163,8 +247,8 @@ static double np_estimate(enum kr_reg_type type, double bw, const double *x, con
 		w->d[m] = d * w->c[m];
 		m++;
 	}
-	return pinv_first(kr_sum(w->a, m), kr_sum(w->b, m), m22, kr_sum(w->c, m),
-			  kr_sum(w->d, m));
+	return pinv_first(sum_window(w->a, off, m, 0, len), sum_window(w->b, off, m, 0, len), m22,
+			  sum_window(w->c, off, m, 0, len), sum_window(w->d, off, m, 0, len));
 }
 
 int kr_np_fit(enum kr_reg_type type, double bw, const double *x, const double *y, size_t n,
@@ -173,8 +257,9 @@ int kr_np_fit(enum kr_reg_type type, double bw, const double *x, const double *y
 	struct np_work w;
 	if (work_alloc(&w, n))
 		return nomem(fail);
+	int sorted = is_sorted(x, n);
 	for (size_t i = 0; i < n; i++)
-		out[i] = np_estimate(type, bw, x, y, n, SIZE_MAX, x[i], 0, &w);
+		out[i] = np_estimate(type, bw, x, y, n, sorted, SIZE_MAX, x[i], 0, &w);
 	free(w.a);
 	return 0;
 }
@@ -184,6 +269,7 @@ struct objective {
 	enum kr_bw_method method;
 	const double *x, *y;
 	size_t n;
+	int sorted;
 	struct np_work w;
 	double *fit;
 };
@@ -193,7 +279,8 @@ static double cv_loo(struct objective *o, double bw)
 {
 	double l = 0;
 	for (size_t i = 0; i < o->n; i++) {
-		double g = np_estimate(o->type, bw, o->x, o->y, o->n, i, o->x[i], 1, &o->w);
+		double g = np_estimate(o->type, bw, o->x, o->y, o->n, o->sorted, i, o->x[i], 1,
+				       &o->w);
 		l += (o->y[i] - g) * (o->y[i] - g);
 	}
 	return l / (double)o->n;
@@ -205,13 +292,16 @@ static double aic_hurvich(struct objective *o, double bw)
 	size_t n = o->n;
 	double *diag = o->w.d; /* H[i][i] / denom[i], summed as np.trace */
 	for (size_t i = 0; i < n; i++) {
-		for (size_t j = 0; j < n; j++)
-			o->w.c[j] = gauss(bw, o->x[j] - o->x[i]);
-		diag[i] = gauss(bw, 0) / kr_sum(o->w.c, n);
+		size_t lo, hi;
+		window(o->x, n, o->sorted, o->x[i], fabs(bw) * GAUSS_REACH, &lo, &hi);
+		for (size_t j = lo; j < hi; j++)
+			o->w.c[j - lo] = gauss(bw, o->x[j] - o->x[i]);
+		diag[i] = gauss(bw, 0) / sum_window(o->w.c, lo, hi - lo, 0, n);
 	}
 	double trace = kr_sum(diag, n);
 	for (size_t i = 0; i < n; i++)
-		o->fit[i] = np_estimate(o->type, bw, o->x, o->y, n, SIZE_MAX, o->x[i], 0, &o->w);
+		o->fit[i] = np_estimate(o->type, bw, o->x, o->y, n, o->sorted, SIZE_MAX, o->x[i], 0,
+					&o->w);
 	for (size_t i = 0; i < n; i++)
 		o->fit[i] = (o->y[i] - o->fit[i]) * (o->y[i] - o->fit[i]);
 	double sigma = kr_sum(o->fit, n) / (double)n;
@@ -327,7 +417,7 @@ sort:
 static int np_search(enum kr_reg_type type, enum kr_bw_method method, const double *x,
 		     const double *y, size_t n, double *bw, struct kr_fail *fail)
 {
-	struct objective o = {type, method, x, y, n, {0}, NULL};
+	struct objective o = {type, method, x, y, n, is_sorted(x, n), {0}, NULL};
 	if (work_alloc(&o.w, n) || !(o.fit = malloc((n ? n : 1) * sizeof(double)))) {
 		free(o.w.a);
 		return nomem(fail);
@@ -536,30 +626,50 @@ static double kernel_pdf(enum kr_kernel kernel, double z)
 	return 0;
 }
 
-static void spatial_average(enum kr_kernel kernel, double bw, const double *x, const double *y,
-			    size_t n, double *out, double *norm)
+/* How many bandwidths away a kernel's weight is exactly 0 (1% to spare). */
+static double kernel_reach(enum kr_kernel kernel)
 {
-	double inv_bw = 1 / bw;
-	for (size_t j = 0; j < n; j++)
-		out[j] = norm[j] = 0;
-	/* The points sum in pyqt_fit's order: data point by data point. */
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < n; j++) {
+	switch (kernel) {
+	case KR_EPANECHNIKOV:
+		return 2.2361 * 1.01; /* sqrt(5) */
+	case KR_TRICUBE:
+		return 2.6352 * 1.01; /* 1 / sqrt(35 / 243) */
+	case KR_EPANECHNIKOV4:
+		return 1.01;
+	default:
+		return GAUSS_REACH;
+	}
+}
+
+/* SpatialAverage: each estimate sums the data points in pyqt_fit's order,
+ * skipping only those whose weight is exactly 0. */
+static void spatial_average(enum kr_kernel kernel, double bw, const double *x, const double *y,
+			    size_t n, double *out)
+{
+	double inv_bw = 1 / bw, reach = fabs(bw) * kernel_reach(kernel);
+	int sorted = is_sorted(x, n);
+	for (size_t j = 0; j < n; j++) {
+		size_t lo, hi;
+		double sum = 0, norm = 0;
+		window(x, n, sorted, x[j], reach, &lo, &hi);
+		for (size_t i = lo; i < hi; i++) {
 			double energy = kernel_pdf(kernel, inv_bw * (1.0 * (x[i] - x[j])));
-			out[j] += y[i] * energy;
-			norm[j] += energy;
+			sum += y[i] * energy;
+			norm += energy;
 		}
-	for (size_t j = 0; j < n; j++)
-		if (norm[j] > 0)
-			out[j] /= norm[j];
+		out[j] = norm > 0 ? sum / norm : sum;
+	}
 }
 
 static void local_linear(double bw, const double *x, const double *y, size_t n, double *out)
 {
 	double h2 = 2.0 * bw * bw;
+	int sorted = is_sorted(x, n);
 	for (size_t j = 0; j < n; j++) {
 		double sx = 0, sx2 = 0, sy = 0, sy2 = 0, w = 0;
-		for (size_t i = 0; i < n; i++) {
+		size_t lo, hi;
+		window(x, n, sorted, x[j], fabs(bw) * GAUSS_REACH, &lo, &hi);
+		for (size_t i = lo; i < hi; i++) {
 			double x0 = x[j] - x[i], x02 = x0 * x0;
 			double wi = exp(-x02 / h2), wy = wi * y[i];
 			sx += wi * x0;
@@ -629,11 +739,7 @@ int kr_smooth(enum kr_kernel kernel, enum kr_smoothing method, int order, double
 	if (method == KR_LOCAL_POLYNOMIAL && order == 1)
 		method = KR_LOCAL_LINEAR;
 	if (method == KR_SPATIAL_AVERAGE) {
-		double *norm = malloc(n * sizeof(double));
-		if (!norm)
-			return nomem(fail);
-		spatial_average(kernel, *bw, x, y, n, out, norm);
-		free(norm);
+		spatial_average(kernel, *bw, x, y, n, out);
 		return 0;
 	}
 	if (method == KR_LOCAL_LINEAR) {
@@ -663,12 +769,18 @@ static double sq_distance(double a, double b)
 	return d > 0 ? d : 0;
 }
 
-/* Column j of the rbf kernel matrix times y and its sum, over i (axis 0). */
-static void rbf_column(double gamma, const double *x, const double *y, size_t n, size_t j,
-		       int loo, double *num, double *den)
+/*
+ * Column j of the rbf kernel matrix times y and its sum, over i (axis 0),
+ * visiting the points within reach: beyond it gamma * distance exceeds
+ * 760 even with the rounding of the norms trick, so exp gives exactly 0.
+ */
+static void rbf_column(double gamma, const double *x, const double *y, size_t n, int sorted,
+		       double reach, size_t j, int loo, double *num, double *den)
 {
 	double s = 0, t = 0;
-	for (size_t i = 0; i < n; i++) {
+	size_t lo, hi;
+	window(x, n, sorted, x[j], reach, &lo, &hi);
+	for (size_t i = lo; i < hi; i++) {
 		double k;
 		if (i == j)
 			k = loo ? 0 : 1;
@@ -681,6 +793,12 @@ static void rbf_column(double gamma, const double *x, const double *y, size_t n,
 	*den = t;
 }
 
+static double rbf_reach(double gamma, const double *x, size_t n)
+{
+	double big = n ? fmax(x[0] * x[0], x[n - 1] * x[n - 1]) : 0;
+	return sqrt(760 / gamma + 1e-15 * big);
+}
+
 int kr_ridge(double lo, double hi, double step, const double *x, const double *y, size_t n,
 	     double *gamma, double *out, struct kr_fail *fail)
 {
@@ -691,13 +809,15 @@ int kr_ridge(double lo, double hi, double step, const double *x, const double *y
 	size_t ng = (size_t)count, best = SIZE_MAX;
 	double delta = (lo + step) - lo, best_mse = NAN;
 	double *err = malloc(n * sizeof(double));
+	int sorted = is_sorted(x, n);
 	if (!err)
 		return nomem(fail);
 	for (size_t g = 0; g < ng; g++) {
 		double gv = g == 0 ? lo : g == 1 ? lo + step : lo + (double)g * delta;
+		double reach = gv > 0 ? rbf_reach(gv, x, n) : INFINITY;
 		for (size_t j = 0; j < n; j++) {
 			double num, den;
-			rbf_column(gv, x, y, n, j, 1, &num, &den);
+			rbf_column(gv, x, y, n, sorted, reach, j, 1, &num, &den);
 			err[j] = num / den - y[j];
 			err[j] = err[j] * err[j];
 		}
@@ -712,9 +832,10 @@ int kr_ridge(double lo, double hi, double step, const double *x, const double *y
 	if (best == SIZE_MAX)
 		best = 0;
 	*gamma = best == 0 ? lo : best == 1 ? lo + step : lo + (double)best * delta;
+	double reach = *gamma > 0 ? rbf_reach(*gamma, x, n) : INFINITY;
 	for (size_t j = 0; j < n; j++) {
 		double num, den;
-		rbf_column(*gamma, x, y, n, j, 0, &num, &den);
+		rbf_column(*gamma, x, y, n, sorted, reach, j, 0, &num, &den);
 		out[j] = num / den;
 	}
 	return 0;
