@@ -13,6 +13,14 @@ static int takes_value(const struct perun_option *o)
 	return o->type != PERUN_OPTION_BOOL;
 }
 
+static const struct perun_option *subcommand_of(const struct perun_option *decls)
+{
+	for (const struct perun_option *o = decls; o && o->name; o++)
+		if ((o->flags & PERUN_OPTION_SUBCOMMAND) && o->type == PERUN_OPTION_CHOICE)
+			return o;
+	return NULL;
+}
+
 int perun_options_parse(const struct perun_option *decls, int argc, char **argv,
 			int stop_at_positional, struct perun_params *params,
 			char ***rest, int *nrest, struct perun_error *err)
@@ -30,6 +38,17 @@ int perun_options_parse(const struct perun_option *decls, int argc, char **argv,
 		}
 		if (word[0] != '-' || word[1] == '\0' ||
 		    (word[1] >= '0' && word[1] <= '9')) {
+			/* A click subcommand of Perun's: the first bare word. */
+			const struct perun_option *sub = subcommand_of(decls);
+			if (!npos && sub && !perun_params_has(params, sub->name)) {
+				if (perun_params_set_text(params, sub, word, err) < 0) {
+					free(positional);
+					return perun_error_set(err, PERUN_EINVAL,
+							       "unknown subcommand '%s' (one of %s)",
+							       word, sub->choices);
+				}
+				continue;
+			}
 			if (stop_at_positional)
 				break;
 			positional[npos++] = word;

@@ -25,6 +25,11 @@ check_PROGRAMS += %reldir%/helpers/profile-tool
 %canon_reldir%_helpers_profile_tool_SOURCES = %reldir%/helpers/profile-tool.c
 %canon_reldir%_helpers_profile_tool_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 %canon_reldir%_helpers_profile_tool_LDADD = sdk/libperun.la $(JANSSON_LIBS)
+check_PROGRAMS += %reldir%/helpers/models-cmp
+%canon_reldir%_helpers_models_cmp_SOURCES = %reldir%/helpers/models-cmp.c
+%canon_reldir%_helpers_models_cmp_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+%canon_reldir%_helpers_models_cmp_LDADD = sdk/libperun.la $(JANSSON_LIBS) -lm
+EXTRA_DIST += %reldir%/helpers/nonparam-oracle.py %reldir%/helpers/points-profile.sh
 
 # libperun's flattening and string buffer, against Python Perun's results.
 check_PROGRAMS += %reldir%/flatten-test

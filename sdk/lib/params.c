@@ -110,12 +110,21 @@ const char *perun_params_string_at(const struct perun_params *params,
 	return json_is_string(v) ? json_string_value(v) : NULL;
 }
 
+/* Perun spells some long options with '_' (--window_width), most with '-'. */
+static int same_long_name(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if (*a != *b && !((*a == '_' || *a == '-') && (*b == '_' || *b == '-')))
+			return 0;
+	return *a == *b;
+}
+
 const struct perun_option *perun_option_find(const struct perun_option *decls,
 					     const char *name, int is_short)
 {
 	for (const struct perun_option *o = decls; o && o->name; o++) {
 		const char *candidate = is_short ? o->short_name : o->name;
-		if (candidate && !strcmp(candidate, name))
+		if (candidate && (is_short ? !strcmp(candidate, name) : same_long_name(candidate, name)))
 			return o;
 	}
 	return NULL;

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The points of a profile per uid: Python Perun's postprocessor data provider. */
+#include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -232,4 +234,120 @@ int perun_num_cmp(const struct perun_num *a, const struct perun_num *b)
 	if (b->is_int)
 		return -cmp_mixed(b->i, a->d);
 	return a->d < b->d ? -1 : a->d > b->d;
+}
+
+json_t *perun_num_json(const struct perun_num *n)
+{
+	if (n->is_int)
+		return json_integer(n->i);
+	if (isfinite(n->d))
+		return json_real(n->d);
+	/* The markers of profile.c: a NUL, then Python's word. */
+	const char *word = isnan(n->d) ? "\0NaN" : n->d > 0 ? "\0Infinity" : "\0-Infinity";
+	return json_stringn(word, strlen(word + 1) + 1);
+}
+
+/* numpy's pairwise_sum (loops_utils.h): unrolled by 8 up to 128 elements. */
+static double pairwise(const double *a, size_t n)
+{
+	if (n < 8) {
+		double res = 0.;
+		for (size_t i = 0; i < n; i++)
+			res += a[i];
+		return res;
+	}
+	if (n <= 128) {
+		double r[8], res;
+		size_t i;
+		for (int j = 0; j < 8; j++)
+			r[j] = a[j];
+		for (i = 8; i < n - (n % 8); i += 8)
+			for (int j = 0; j < 8; j++)
+				r[j] += a[i + j];
+		res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+		for (; i < n; i++)
+			res += a[i];
+		return res;
+	}
+	size_t n2 = n / 2;
+	n2 -= n2 % 8;
+	return pairwise(a, n2) + pairwise(a + n2, n - n2);
+}
+
+/* numpy's buffer size: a reduction sees the data in chunks of this many. */
+#define NUMPY_BUFSIZE 8192
+
+double perun_sum_pairwise(const double *a, size_t n)
+{
+	double sum = 0.;
+	for (size_t i = 0; i < n; i += NUMPY_BUFSIZE)
+		sum += pairwise(a + i, n - i < NUMPY_BUFSIZE ? n - i : NUMPY_BUFSIZE);
+	return sum;
+}
+
+double perun_mean(const double *a, size_t n)
+{
+	return perun_sum_pairwise(a, n) / (double)n;
+}
+
+int perun_r2_score(const double *y_true, const double *y_pred, size_t n, double *out)
+{
+	if (n < 2) {
+		*out = NAN;
+		return 0;
+	}
+	double *tmp = malloc(n * sizeof(*tmp));
+	if (!tmp)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		double d = y_true[i] - y_pred[i];
+		tmp[i] = d * d;
+	}
+	double numerator = perun_sum_pairwise(tmp, n);
+	double mean = perun_mean(y_true, n);
+	for (size_t i = 0; i < n; i++) {
+		double d = y_true[i] - mean;
+		tmp[i] = d * d;
+	}
+	double denominator = perun_sum_pairwise(tmp, n);
+	free(tmp);
+	/* sklearn's force_finite */
+	if (numerator == 0)
+		*out = 1.0;
+	else if (denominator == 0)
+		*out = 0.0;
+	else
+		*out = 1 - numerator / denominator;
+	return 0;
+}
+
+void perun_points_skip(struct perun_points_skips *s, const char *uid, const char *why)
+{
+	if (!s->count)
+		snprintf(s->first, sizeof(s->first), "uid '%s': %s", uid, why);
+	size_t len = strlen(s->text);
+	if (len < sizeof(s->text) - 100)
+		snprintf(s->text + len, sizeof(s->text) - len, "%s'%.60s'", s->count ? ", " : "", uid);
+	else if (len < sizeof(s->text) - 4 && strcmp(s->text + len - 3, "..."))
+		strcat(s->text, ", ...");
+	s->count++;
+}
+
+int perun_points_skips_finish(const struct perun_points_skips *s, size_t models,
+			      struct perun_error *err)
+{
+	if (!models && s->count > 1)
+		return perun_error_set(err, PERUN_EINVAL,
+				       "no model could be computed: %s (and %zu other uids)",
+				       s->first, s->count - 1);
+	if (!models)
+		return perun_error_set(err, PERUN_EINVAL, "no model could be computed: %s",
+				       s->first[0] ? s->first : "no points");
+	/* Success may carry a warning: the uids Perun would skip too. */
+	if (s->count == 1)
+		perun_error_set(err, PERUN_OK, "skipped %s", s->first);
+	else if (s->count)
+		perun_error_set(err, PERUN_OK, "skipped %zu uids that cannot be modelled: %s (%s)",
+				s->count, s->text, s->first);
+	return 0;
 }

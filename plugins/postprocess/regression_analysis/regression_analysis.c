@@ -108,11 +108,6 @@ static size_t chosen_models(const struct perun_params *params, enum ra_model *mo
 	return n;
 }
 
-static json_t *num_json(const struct perun_num *n)
-{
-	return n->is_int ? json_integer(n->i) : json_real(n->d);
-}
-
 /*
  * Strings every record repeats, made once and shared between records
  * (jansson values are reference counted and strings are never edited in
@@ -174,8 +169,8 @@ static json_t *model_record(const struct emitted *e, struct shared_strings *ss)
 	fail |= json_object_set_new_nocheck(record, "r_square",
 					    r->r_square_int ? json_integer((json_int_t)r->r_square)
 							    : json_real(r->r_square));
-	fail |= json_object_set_new_nocheck(record, "x_start", num_json(&r->x_start));
-	fail |= json_object_set_new_nocheck(record, "x_end", num_json(&r->x_end));
+	fail |= json_object_set_new_nocheck(record, "x_start", perun_num_json(&r->x_start));
+	fail |= json_object_set_new_nocheck(record, "x_end", perun_num_json(&r->x_end));
 	fail |= set_shared(record, "method", ss->method);
 	fail |= set_shared(record, "uid", ss->uid_json);
 	for (int i = 0; i < r->ncoeffs && !fail; i++) {
@@ -193,25 +188,6 @@ static json_t *model_record(const struct emitted *e, struct shared_strings *ss)
 		return NULL;
 	}
 	return record;
-}
-
-/* Skipped uids, as one warning line. */
-struct skips {
-	char text[700];
-	size_t count;
-	char first[400];
-};
-
-static void note_skip(struct skips *s, const char *uid, const char *why)
-{
-	if (!s->count)
-		snprintf(s->first, sizeof(s->first), "uid '%s': %s", uid, why);
-	size_t len = strlen(s->text);
-	if (len < sizeof(s->text) - 100)
-		snprintf(s->text + len, sizeof(s->text) - len, "%s'%.60s'", s->count ? ", " : "", uid);
-	else if (len < sizeof(s->text) - 4 && strcmp(s->text + len - 3, "..."))
-		strcat(s->text, ", ...");
-	s->count++;
 }
 
 static unsigned long random_seed(void)
@@ -236,7 +212,7 @@ static int ra_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 	size_t nmodels = chosen_models(params, models, 64, &want_constant);
 	struct perun_points *points = NULL;
 	struct analysis analysis = {0};
-	struct skips skips = {0};
+	struct perun_points_skips skips = {0};
 	struct ra_rng *rng = NULL;
 	int rc;
 
@@ -270,19 +246,13 @@ static int ra_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 			if (fail.code == RA_NOMEM)
 				rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 			else
-				note_skip(&skips, uid, fail.message);
+				perun_points_skip(&skips, uid, fail.message);
 		}
 	}
 	if (rc)
 		goto out;
 	if (!analysis.n) {
-		if (skips.count > 1)
-			rc = perun_error_set(err, PERUN_EINVAL,
-					     "no model could be computed: %s (and %zu other uids)",
-					     skips.first, skips.count - 1);
-		else
-			rc = perun_error_set(err, PERUN_EINVAL, "no model could be computed: %s",
-					     skips.first);
+		rc = perun_points_skips_finish(&skips, 0, err);
 		goto out;
 	}
 	/* compute_derived: constants after all uids, one per linear model. */
@@ -321,12 +291,7 @@ static int ra_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 	shared_release(&ss);
 	if (rc)
 		goto out;
-	/* Success may carry a warning: the uids Perun would skip too. */
-	if (skips.count == 1)
-		perun_error_set(err, PERUN_OK, "skipped %s", skips.first);
-	else if (skips.count)
-		perun_error_set(err, PERUN_OK, "skipped %zu uids that cannot be modelled: %s (%s)",
-				skips.count, skips.text, skips.first);
+	perun_points_skips_finish(&skips, analysis.n, err);
 out:
 	ra_rng_free(rng);
 	free(analysis.items);

@@ -53,7 +53,8 @@ PERUN_API int perun_params_finish(struct perun_params *params,
 				  const struct perun_option *decls,
 				  const char *owner, struct perun_error *err);
 
-/* Find a declaration by long or short name (without dashes). */
+/* Find a declaration by long or short name (without dashes); long names
+ * match with '_' and '-' alike, as Perun spells some with '_'. */
 PERUN_API const struct perun_option *
 perun_option_find(const struct perun_option *decls, const char *name,
 		  int is_short);

@@ -16,6 +16,8 @@
  *                 a view needs show or show_diff.  check: compare_series
  *                 over a history of profiles, perun_degradation.effect_size,
  *                 noise and version; a check needs compare or compare_series.
+ *   1.2  2026-11  option flag PERUN_OPTION_SUBCOMMAND; long option names
+ *                 match with '_' and '-' alike (Perun's --window_width).
  *
  * Within a major series structures only grow at their end and the minor
  * number is bumped; the "plugin_abi" variable of perun-plugin.pc follows.
@@ -35,7 +37,7 @@ extern "C" {
 
 #define PERUN_PLUGIN_MAGIC 0x4e524550u /* "PERN" in memory on little endian */
 #define PERUN_PLUGIN_ABI_MAJOR 1
-#define PERUN_PLUGIN_ABI_MINOR 1
+#define PERUN_PLUGIN_ABI_MINOR 2
 
 enum perun_plugin_kind {
 	PERUN_KIND_COLLECT = 1,
@@ -78,6 +80,9 @@ enum perun_option_flags {
 	PERUN_OPTION_MULTIPLE = 1u << 1, /* may repeat; value is a list */
 	PERUN_OPTION_PAIR = 1u << 2,     /* takes two words: "<key> <value>" */
 	PERUN_OPTION_COUNT = 1u << 3,    /* bool that counts repetitions (-v -v) */
+	/* Since 1.2: a CHOICE that may also be given as the first bare word,
+	 * as Perun's click subcommands are ("moving-average ema -d com 3"). */
+	PERUN_OPTION_SUBCOMMAND = 1u << 4,
 };
 
 struct perun_option {

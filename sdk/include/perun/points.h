@@ -18,6 +18,7 @@
 #define PERUN_POINTS_H
 
 #include <stddef.h>
+#include <jansson.h>
 #include <perun/error.h>
 
 struct perun_profile;
@@ -65,6 +66,54 @@ PERUN_API int perun_points_next(struct perun_points *points,
 				const char *per_key, const char *of_key,
 				const char **uid, struct perun_point **pts,
 				size_t *n, struct perun_error *err);
+
+/*
+ * The uids a postprocessor skips (too few points, degenerate data), as
+ * Python Perun skips them, reported in one line.  Zero-initialise.
+ */
+struct perun_points_skips {
+	size_t count;
+	char text[700];  /* the uids, shortened */
+	char first[400]; /* the first uid and why */
+};
+
+PERUN_API void perun_points_skip(struct perun_points_skips *skips,
+				 const char *uid, const char *why);
+
+/*
+ * After the last uid: with no model made, the error "no model could be
+ * computed: <first uid and why> ..." (returns its negative code); else 0,
+ * leaving the skipped uids in err as the phase's warning (code 0).
+ */
+PERUN_API int perun_points_skips_finish(const struct perun_points_skips *skips,
+					size_t models, struct perun_error *err);
+
+/*
+ * The JSON value Python Perun writes for n: an int, a float, or for NaN and
+ * the infinities the markers the profile writer turns into Python's bare
+ * NaN, Infinity and -Infinity.  New reference, NULL without memory.
+ */
+PERUN_API json_t *perun_num_json(const struct perun_num *n);
+
+/*
+ * numpy's sum of n doubles, bit for bit: pairwise (blocks of up to 128
+ * summed in eight lanes) within each 8192-element chunk of its reduction
+ * buffer, the chunks one after the other.  Ints converted to doubles sum
+ * alike (numpy.mean of an int array).
+ */
+PERUN_API double perun_sum_pairwise(const double *a, size_t n);
+
+/* numpy.mean of n (at least 1) doubles. */
+PERUN_API double perun_mean(const double *a, size_t n);
+
+/*
+ * sklearn.metrics.r2_score(y_true, y_pred) as Python Perun calls it: NaN
+ * for fewer than 2 points, 1.0 for a perfect fit, 0.0 when y_true is
+ * constant and the fit is not.  Returns -1 without memory, else 0 with
+ * *out set.
+ */
+PERUN_API int perun_r2_score(const double *y_true, const double *y_pred,
+			     size_t n, double *out);
 
 /* Python's order of two numbers (an int and a float compare exactly):
  * negative, 0 or positive. */

@@ -1,0 +1,101 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Expected models of the non-parametric postprocessors (a developer tool).
+
+The oracle is Python Perun's own code, imported from a checkout of upstream
+Perun without installing it: the data provider
+(regression_analysis/data_provider.py) and the computations
+(regressogram/methods.py, moving_average/methods.py) with the real numpy,
+scipy, pandas and scikit-learn (Debian: python3-numpy python3-scipy
+python3-pandas python3-sklearn).  Only what those modules import but never
+call here is replaced: perun.utils.exceptions and profile.convert, whose
+flatten() is needed for string uids only.  The flattened profile is
+expanded into rows as perun.profile.factory.Profile.all_resources does.
+
+    nonparam-oracle.py UPSTREAM_CHECKOUT PROFILE POSTPROCESSOR 'JSON params'
+
+prints a profile whose models are upstream's models for PROFILE (Python's
+json.dumps, NaN included); the params are the postprocessor's
+configuration as its click command builds it (e.g. for moving_average
+{"moving_method": "ema", "decay": "com", "window_width": 2.0}), over the
+click defaults.  Uids of fewer than 2 points are left out, as Perun in C
+skips them (upstream stores a model with r^2 NaN).
+"""
+import json
+import sys
+import types
+
+DEFAULTS = {
+    "regressogram": {"bucket_number": None, "bucket_method": "doane",
+                     "statistic_function": "mean"},
+    "moving_average": {"moving_method": "sma", "min_periods": None, "window_width": None,
+                       "center": True, "window_type": None},
+}
+
+
+def stub(name, **attrs):
+    mod = types.ModuleType(name)
+    mod.__path__ = []
+    mod.__dict__.update(attrs)
+    sys.modules[name] = mod
+    return mod
+
+
+def load_upstream(root, postprocessor):
+    sys.path.insert(0, root)
+    for name in ("perun", "perun.utils", "perun.profile", "perun.postprocess",
+                 "perun.postprocess.regression_analysis", "perun.postprocess." + postprocessor):
+        stub(name).__path__ = [root + "/" + name.replace(".", "/")]
+    stub("perun.utils.exceptions")
+
+    def flatten(value):
+        if not isinstance(value, str):
+            raise SystemExit("nonparam-oracle.py: only string uids are supported")
+        return value
+    stub("perun.profile.convert", flatten=flatten)
+    import importlib
+    methods = importlib.import_module("perun.postprocess." + postprocessor + ".methods")
+    provider = importlib.import_module("perun.postprocess.regression_analysis.data_provider")
+    return methods, provider
+
+
+class Profile:
+    """The part of perun.profile.factory.Profile the data provider uses."""
+
+    def __init__(self, data):
+        self.data = data
+
+    def all_resources(self):
+        for name, columns in self.data["resources"].items():
+            persistent = self.data["resource_type_map"][name]
+            if columns:
+                for values in zip(*columns.values()):
+                    row = dict(zip(columns.keys(), values))
+                    row.update(persistent)
+                    yield row.get("snapshot", 0), row
+            else:
+                yield persistent.get("snapshot", 0), persistent
+
+
+def main():
+    root, path, postprocessor, params = sys.argv[1:5]
+    config = dict(DEFAULTS[postprocessor], per_key="structure-unit-size", of_key="amount")
+    config.update(json.loads(params))
+    methods, provider = load_upstream(root, postprocessor)
+    with open(path) as handle:
+        data = json.load(handle)
+    # Perun in C skips (and names) the uids of fewer than 2 points, whose
+    # r^2 sklearn leaves undefined (NaN): so does the oracle.
+    rows = (row for row in provider.generic_profile_provider(Profile(data), **config)
+            if len(row[0]) >= 2)
+    if postprocessor == "regressogram":
+        models = methods.compute_regressogram(rows, config)
+    else:
+        models = methods.compute_moving_average(rows, config)
+    out = {key: data[key] for key in ("header", "collector_info") if key in data}
+    out.update(postprocessors=[], resources={}, resource_type_map={}, models=models)
+    print(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    main()
