@@ -29,7 +29,7 @@ memory_runtime_LTLIBRARIES = %reldir%/libperun-malloc.la
 MEMORY_RUNTIME_STAGED += %reldir%/libperun-malloc.la
 %canon_reldir%_libperun_malloc_la_SOURCES = %reldir%/recorder.c %reldir%/record.h
 %canon_reldir%_libperun_malloc_la_CFLAGS = $(AM_CFLAGS) $(LIBUNWIND_CFLAGS) \
-	-fvisibility=hidden -O2
+	-fvisibility=hidden -fno-omit-frame-pointer -O2
 %canon_reldir%_libperun_malloc_la_LDFLAGS = -module -avoid-version -no-undefined \
 	-shared
 %canon_reldir%_libperun_malloc_la_LIBADD = $(LIBUNWIND_LIBS) -ldl -lpthread

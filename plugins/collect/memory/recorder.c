@@ -86,6 +86,26 @@ static struct {
 static pthread_mutex_t grow_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t maps_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/*
+ * A call site seen again with the stack pointer it had: if the words the
+ * unwinder read then (each frame's return address and the word below it,
+ * where a frame pointer is saved) still hold the same values, the stack is
+ * the one unwound then, and unwinding again can be skipped.
+ */
+#define HOT_ENTRIES 1024u
+#define ARENA_WORDS (512u * 1024u) /* 4 MiB of checks per thread at most */
+
+struct hot_entry {
+	uintptr_t ret;       /* the caller's return address */
+	uintptr_t cfa;       /* the wrapper's canonical frame address */
+	uint32_t which;      /* wrapper: enum pmem_allocator */
+	uint16_t seen;       /* misses on this key */
+	uint16_t fails;      /* times its checks did not hold */
+	uint32_t id;         /* the stack's id, once checks are set */
+	uint32_t nchecks;    /* (address, value) pairs in arena from checks */
+	size_t checks;
+};
+
 /* Per thread: its block and the stacks it has already written. */
 struct stack_slot {
 	uint64_t hash; /* 0: empty */
@@ -103,6 +123,11 @@ static TLS struct {
 	struct stack_slot *table;
 	size_t mask;         /* table size - 1 */
 	size_t count;
+	struct hot_entry *hot;       /* HOT_ENTRIES, direct mapped */
+	uint64_t *arena;             /* the hot entries' checks */
+	size_t arena_used;
+	uintptr_t stack_lo, stack_hi; /* this thread's stack, 0: unknown */
+	int stack_known;
 } self;
 
 static uint64_t now_ns(void)
@@ -263,6 +288,9 @@ static void adopt_thread(void)
 	if (self.table)
 		memset(self.table, 0, (self.mask + 1) * sizeof(*self.table));
 	self.count = 0;
+	if (self.hot)
+		memset(self.hot, 0, HOT_ENTRIES * sizeof(*self.hot));
+	self.arena_used = 0;
 }
 
 /* Room for len bytes in this thread's block, or NULL when not recording. */
@@ -354,11 +382,12 @@ static int stack_id(void *const *ips, int n, uint32_t *id)
 	return 0;
 }
 
-static void record_alloc(enum pmem_allocator which, void *const *ips, int n,
-			 const void *ptr, size_t size)
+#define NO_STACK UINT32_MAX
+
+static void record_alloc(enum pmem_allocator which, uint32_t id, const void *ptr,
+			 size_t size)
 {
-	uint32_t id;
-	if (stack_id(ips, n, &id))
+	if (id == NO_STACK)
 		return;
 	struct pmem_alloc *r = reserve(sizeof(*r));
 	if (!r)
@@ -370,10 +399,9 @@ static void record_alloc(enum pmem_allocator which, void *const *ips, int n,
 	__atomic_store_n(&r->kind, PMEM_ALLOC | (uint32_t)which << 8, __ATOMIC_RELEASE);
 }
 
-static void record_free(void *const *ips, int n, const void *ptr, uint64_t ts)
+static void record_free(uint32_t id, const void *ptr, uint64_t ts)
 {
-	uint32_t id;
-	if (stack_id(ips, n, &id))
+	if (id == NO_STACK)
 		return;
 	struct pmem_free *r = reserve(sizeof(*r));
 	if (!r)
@@ -384,11 +412,10 @@ static void record_free(void *const *ips, int n, const void *ptr, uint64_t ts)
 	__atomic_store_n(&r->kind, PMEM_FREE | PMEM_FREE_FN << 8, __ATOMIC_RELEASE);
 }
 
-static void record_realloc(void *const *ips, int n, const void *old, const void *ptr,
-			   size_t size, uint64_t ts_free)
+static void record_realloc(uint32_t id, const void *old, const void *ptr, size_t size,
+			   uint64_t ts_free)
 {
-	uint32_t id;
-	if (stack_id(ips, n, &id))
+	if (id == NO_STACK)
 		return;
 	struct pmem_realloc *r = reserve(sizeof(*r));
 	if (!r)
@@ -400,6 +427,143 @@ static void record_realloc(void *const *ips, int n, const void *old, const void 
 	r->old_ptr = (uint64_t)(uintptr_t)old;
 	r->ts = now_ns();
 	__atomic_store_n(&r->kind, PMEM_REALLOC | PMEM_REALLOC_FN << 8, __ATOMIC_RELEASE);
+}
+
+/* ---- stacks -------------------------------------------------------- */
+
+static void *map_anon(size_t bytes)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* The bounds of this thread's stack, once: checks read only inside it. */
+static int know_stack(void)
+{
+	if (!self.stack_known) {
+		pthread_attr_t attr;
+		void *addr;
+		size_t size;
+		self.stack_known = 1;
+		if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+			if (pthread_attr_getstack(&attr, &addr, &size) == 0) {
+				self.stack_lo = (uintptr_t)addr;
+				self.stack_hi = (uintptr_t)addr + size;
+			}
+			pthread_attr_destroy(&attr);
+		}
+	}
+	return self.stack_hi != 0;
+}
+
+static int in_stack(uintptr_t a)
+{
+	return a >= self.stack_lo && a + 2 * sizeof(uint64_t) <= self.stack_hi;
+}
+
+/*
+ * Unwind again, slowly, to learn where each frame's return address lies
+ * (its canonical frame address - 8) and remember those words and the
+ * ones below them for e.  ips[0] is the wrapper, ips[1] its caller.
+ */
+static void __attribute__((noinline)) set_checks(struct hot_entry *e, void *const *ips,
+						 int n, uint32_t id)
+{
+	unw_context_t uc;
+	unw_cursor_t c;
+	unw_word_t ip, sp;
+	int i = -1;
+	if (n < 2 || !know_stack() || !in_stack(e->cfa))
+		return;
+	if (!self.arena && !(self.arena = map_anon(ARENA_WORDS * sizeof(uint64_t))))
+		return;
+	size_t need = 4 * (size_t)n;
+	if (self.arena_used + need > ARENA_WORDS)
+		return;
+	uint64_t *chk = self.arena + self.arena_used;
+	size_t k = 0;
+	if (unw_getcontext(&uc) || unw_init_local(&c, &uc))
+		return;
+	/* Frames of this function and capture() come first: find the wrapper. */
+	while (i < 0) {
+		if (unw_get_reg(&c, UNW_REG_IP, &ip) || unw_step(&c) <= 0)
+			return;
+		if (ip == (unw_word_t)(uintptr_t)ips[0])
+			i = 0;
+	}
+	for (;;) {
+		/* c is at frame i + 1 now; its stack pointer is frame i's CFA. */
+		if (unw_get_reg(&c, UNW_REG_SP, &sp) || unw_get_reg(&c, UNW_REG_IP, &ip))
+			return;
+		if (ip != (unw_word_t)(uintptr_t)ips[i + 1] || !in_stack(sp - 16) ||
+		    (i == 0 && sp != e->cfa))
+			return;
+		const uint64_t *slot = (const uint64_t *)(uintptr_t)(sp - 16);
+		chk[k++] = sp - 16;
+		chk[k++] = slot[0];
+		chk[k++] = sp - 8;
+		chk[k++] = slot[1];
+		if (++i + 1 >= n)
+			break;
+		if (unw_step(&c) <= 0)
+			return;
+	}
+	e->checks = self.arena_used;
+	e->nchecks = (uint32_t)(k / 2);
+	e->id = id;
+	self.arena_used += k;
+}
+
+static int checks_hold(const struct hot_entry *e)
+{
+	const uint64_t *chk = self.arena + e->checks;
+	for (uint32_t i = 0; i < e->nchecks; i++)
+		if (*(const volatile uint64_t *)(uintptr_t)chk[2 * i] != chk[2 * i + 1])
+			return 0;
+	return 1;
+}
+
+/*
+ * The id of the stack a wrapper was called with (NO_STACK when not
+ * recording).  ret and frame are the wrapper's return address and frame
+ * address (it keeps a frame pointer, so its CFA is frame + 16).
+ */
+static uint32_t __attribute__((noinline)) capture(enum pmem_allocator which, void *ret,
+						  void *frame)
+{
+	if (unlikely(self.gen != proc.gen))
+		adopt_thread();
+	if (unlikely(self.dead))
+		return NO_STACK;
+	uintptr_t cfa = (uintptr_t)frame + 16;
+	struct hot_entry *e = NULL;
+	if (likely(self.hot != NULL) || (self.hot = map_anon(HOT_ENTRIES * sizeof(*self.hot)))) {
+		uintptr_t h = ((uintptr_t)ret ^ (cfa >> 4) ^ which) * 0x9e3779b97f4a7c15ull;
+		e = &self.hot[h >> (64 - 10)];
+		if (e->ret == (uintptr_t)ret && e->cfa == cfa && e->which == which &&
+		    e->nchecks && checks_hold(e))
+			return e->id;
+	}
+	void *buf[PMEM_MAX_DEPTH + 2];
+	int n = unw_backtrace(buf, proc.max_depth + 2) - 1;
+	uint32_t id;
+	if (n < 1 || stack_id(buf + 1, n, &id))
+		return NO_STACK;
+	if (e) {
+		if (e->ret != (uintptr_t)ret || e->cfa != cfa || e->which != which) {
+			*e = (struct hot_entry){.ret = (uintptr_t)ret, .cfa = cfa, .which = which};
+		} else if (e->nchecks) {
+			/* The stack changed under this key; a key whose words keep
+			 * changing (a local variable) is not worth checking. */
+			e->nchecks = 0;
+			e->seen = 0;
+			e->fails++;
+		} else if (e->fails < 2 && ++e->seen == 2) {
+			set_checks(e, buf + 1, n, id);
+		}
+	}
+	return id;
 }
 
 /* ---- set-up --------------------------------------------------------- */
@@ -572,14 +736,12 @@ __attribute__((destructor)) static void recorder_fini(void)
 /* ---- the wrappers --------------------------------------------------- */
 
 /*
- * Each wrapper unwinds in its own frame, so that frame 0 of every stack is
- * the wrapper (Perun's traces start with the allocator) and frame 1 its
- * caller.
+ * Frame 0 of every stack is the wrapper (Perun's traces start with the
+ * allocator), frame 1 its caller; capture() drops its own frame.
  */
 #define RECORDING() (likely(!self.busy) && __atomic_load_n(&proc.hdr, __ATOMIC_RELAXED))
-#define CAPTURE(ips, n)                                                     \
-	void *ips[PMEM_MAX_DEPTH + 1];                                      \
-	int n = unw_backtrace(ips, proc.max_depth + 1)
+#define CAPTURE(which)                                                      \
+	capture((which), __builtin_return_address(0), __builtin_frame_address(0))
 
 EXPORT void *malloc(size_t size)
 {
@@ -589,12 +751,12 @@ EXPORT void *malloc(size_t size)
 		return real.malloc(size);
 	self.busy = 1;
 	int saved = errno;
-	CAPTURE(ips, n);
+	uint32_t id = CAPTURE(PMEM_MALLOC);
 	errno = saved;
 	void *p = real.malloc(size);
 	if (p) {
 		saved = errno;
-		record_alloc(PMEM_MALLOC, ips, n, p, size);
+		record_alloc(PMEM_MALLOC, id, p, size);
 		errno = saved;
 	}
 	self.busy = 0;
@@ -611,10 +773,10 @@ EXPORT void free(void *ptr)
 	}
 	self.busy = 1;
 	int saved = errno;
-	CAPTURE(ips, n);
+	uint32_t id = CAPTURE(PMEM_FREE_FN);
 	uint64_t ts = now_ns();
 	real.free(ptr);
-	record_free(ips, n, ptr, ts);
+	record_free(id, ptr, ts);
 	errno = saved;
 	self.busy = 0;
 }
@@ -632,12 +794,12 @@ EXPORT void *calloc(size_t nmemb, size_t size)
 		return real.calloc(nmemb, size);
 	self.busy = 1;
 	int saved = errno;
-	CAPTURE(ips, n);
+	uint32_t id = CAPTURE(PMEM_CALLOC);
 	errno = saved;
 	void *p = real.calloc(nmemb, size);
 	if (p) {
 		saved = errno;
-		record_alloc(PMEM_CALLOC, ips, n, p, nmemb * size);
+		record_alloc(PMEM_CALLOC, id, p, nmemb * size);
 		errno = saved;
 	}
 	self.busy = 0;
@@ -661,15 +823,15 @@ EXPORT void *realloc(void *ptr, size_t size)
 		return real.realloc(ptr, size);
 	self.busy = 1;
 	int saved = errno;
-	CAPTURE(ips, n);
+	uint32_t id = CAPTURE(PMEM_REALLOC_FN);
 	uint64_t ts_free = now_ns();
 	errno = saved;
 	void *p = real.realloc(ptr, size);
 	saved = errno;
 	if (p)
-		record_realloc(ips, n, ptr, p, size, ts_free);
+		record_realloc(id, ptr, p, size, ts_free);
 	else if (ptr && size == 0) /* glibc freed it */
-		record_free(ips, n, ptr, ts_free);
+		record_free(id, ptr, ts_free);
 	errno = saved;
 	self.busy = 0;
 	return p;
@@ -684,12 +846,12 @@ EXPORT void *memalign(size_t alignment, size_t size)
 		return real.memalign(alignment, size);
 	self.busy = 1;
 	int saved = errno;
-	CAPTURE(ips, n);
+	uint32_t id = CAPTURE(PMEM_MEMALIGN);
 	errno = saved;
 	void *p = real.memalign(alignment, size);
 	if (p) {
 		saved = errno;
-		record_alloc(PMEM_MEMALIGN, ips, n, p, size);
+		record_alloc(PMEM_MEMALIGN, id, p, size);
 		errno = saved;
 	}
 	self.busy = 0;
@@ -711,12 +873,12 @@ EXPORT int posix_memalign(void **memptr, size_t alignment, size_t size)
 		return real.posix_memalign(memptr, alignment, size);
 	self.busy = 1;
 	int saved = errno;
-	CAPTURE(ips, n);
+	uint32_t id = CAPTURE(PMEM_POSIX_MEMALIGN);
 	errno = saved;
 	int rc = real.posix_memalign(memptr, alignment, size);
 	if (rc == 0) {
 		saved = errno;
-		record_alloc(PMEM_POSIX_MEMALIGN, ips, n, *memptr, size);
+		record_alloc(PMEM_POSIX_MEMALIGN, id, *memptr, size);
 		errno = saved;
 	}
 	self.busy = 0;
@@ -731,12 +893,12 @@ EXPORT void *valloc(size_t size)
 		return real.valloc(size);
 	self.busy = 1;
 	int saved = errno;
-	CAPTURE(ips, n);
+	uint32_t id = CAPTURE(PMEM_VALLOC);
 	errno = saved;
 	void *p = real.valloc(size);
 	if (p) {
 		saved = errno;
-		record_alloc(PMEM_VALLOC, ips, n, p, size);
+		record_alloc(PMEM_VALLOC, id, p, size);
 		errno = saved;
 	}
 	self.busy = 0;
@@ -752,12 +914,12 @@ EXPORT void *aligned_alloc(size_t alignment, size_t size)
 		return real.aligned_alloc(alignment, size);
 	self.busy = 1;
 	int saved = errno;
-	CAPTURE(ips, n);
+	uint32_t id = CAPTURE(PMEM_ALIGNED_ALLOC);
 	errno = saved;
 	void *p = real.aligned_alloc(alignment, size);
 	if (p) {
 		saved = errno;
-		record_alloc(PMEM_ALIGNED_ALLOC, ips, n, p, size);
+		record_alloc(PMEM_ALIGNED_ALLOC, id, p, size);
 		errno = saved;
 	}
 	self.busy = 0;

@@ -190,6 +190,24 @@ test_expect_success '--sampling: snapshots of that many seconds, numbered in tim
 	test_cmp expect time
 '
 
+# -O2 without tail calls (they leave no frame to attribute to) nor
+# constant-propagated clones (they have other names).
+for opt in -O0 "-O2 -fno-optimize-sibling-calls -fno-ipa-cp"; do
+	test_expect_success "one call site through two callers at one depth ($opt): each keeps its caller" '
+		"${CC:-cc}" -g '"$opt"' -o callers "$progs/callers.c" &&
+		cd proj &&
+		perun collect -c ../callers memory >/dev/null &&
+		p=$(newest_profile) &&
+		jq -r ".resource_type_map as \$m | .resources | to_entries[] |
+			select(\$m[.key].subtype == \"malloc\") |
+			\"\(\$m[.key].trace[0].function):\(\$m[.key].trace[0].line),\(\$m[.key].trace[1].function),\(\$m[.key].trace[2].function),\(.value.amount[0])\"" \
+			"$p" | sort | uniq -c | sed "s/^ *//" | sort >actual &&
+		leaf=leaf:$(line_of callers.c leaf) &&
+		printf "100 $leaf,mid,via_a,10\n34 $leaf,mid,via_a,30\n100 $leaf,mid,via_b,20\n" | sort >expect &&
+		test_cmp expect actual
+	'
+done
+
 test_expect_success 'C++: new and delete through the allocators, names demangled' '
 	if ! command -v "${CXX:-c++}" >/dev/null 2>&1; then
 		echo "no C++ compiler: skipped" && exit 0
