@@ -187,4 +187,12 @@ test_expect_success '--output-handling capture keeps the output, suppress drops 
 	test_grep "hello from the program" err && ! grep "hello from" out
 '
 
+test_expect_success '--dynamic: a location timed between its hits' '
+	cd proj &&
+	perun collect -c ./calls trace -d "work" -d "calls#leaf+0" >/dev/null 2>&1 &&
+	p=$(newest_profile) &&
+	test $(query "$p" calls work#work) = 9 &&
+	test $(query "$p" calls leaf+0#leaf+0) = 999
+'
+
 test_done

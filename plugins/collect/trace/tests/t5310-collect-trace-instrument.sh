@@ -107,4 +107,15 @@ test_expect_success 'a missing runtime is named' '
 	test_grep "cannot find the instrument runtime .*/nonexistent/libperun-instrument.so" err
 '
 
+test_expect_success '--watchdog logs, --zip-temps packs the temporary files' '
+	cd proj &&
+	perun collect -c ./calls trace -e instrument -f work -w -z >out 2>err &&
+	test_grep "temporary files packed into .perun/logs/trace-.*\.tar\.gz" err &&
+	tar=$(ls .perun/logs/trace-*.tar.gz) &&
+	tar -tzf "$tar" >list &&
+	test_grep "raw.events" list && test_grep "watchdog.log" list &&
+	dir=$(sed -n "s/^perun: info: trace: temporary files kept in //p" err) &&
+	test_grep "events -> .* resources" "$dir/watchdog.log"
+'
+
 test_done
