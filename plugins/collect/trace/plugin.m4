@@ -10,9 +10,11 @@ PKG_CHECK_MODULES([LIBELF], [libelf], [],
 AC_CHECK_HEADER([libiberty/demangle.h], [],
 	[perun_have_trace=no; perun_trace_missing="$perun_trace_missing libiberty-dev"])
 AC_PATH_PROG([CLANG], [clang])
-AS_IF([test -z "$CLANG"], [perun_have_trace=no; perun_trace_missing="$perun_trace_missing clang"])
+AS_IF([test -n "$CLANG" && command -v "$CLANG" >/dev/null], [],
+	[perun_have_trace=no; perun_trace_missing="$perun_trace_missing clang"])
 AC_PATH_PROG([BPFTOOL], [bpftool], [], [$PATH:/usr/sbin:/sbin])
-AS_IF([test -z "$BPFTOOL"], [perun_have_trace=no; perun_trace_missing="$perun_trace_missing bpftool"])
+AS_IF([test -n "$BPFTOOL" && command -v "$BPFTOOL" >/dev/null], [],
+	[perun_have_trace=no; perun_trace_missing="$perun_trace_missing bpftool"])
 AC_ARG_VAR([PERUN_VMLINUX_BTF], [kernel BTF that vmlinux.h of the trace plugin is made from (default /sys/kernel/btf/vmlinux)])
 AS_IF([test -z "$PERUN_VMLINUX_BTF"], [PERUN_VMLINUX_BTF=/sys/kernel/btf/vmlinux])
 AS_IF([test -r "$PERUN_VMLINUX_BTF"], [],
