@@ -11,6 +11,7 @@ packages=(
 	libprotobuf-c-dev protobuf-c-compiler
 	libbpf-dev bpftool clang llvm libelf-dev libdw-dev libiberty-dev systemtap-sdt-dev
 	bpftrace uftrace
+	libunwind-dev heaptrack
 )
 
 missing=()

@@ -128,7 +128,11 @@ static TLS struct {
 	size_t arena_used;
 	uintptr_t stack_lo, stack_hi; /* this thread's stack, 0: unknown */
 	int stack_known;
+	int keyed;                   /* thread_key set: its mappings go at exit */
 } self;
+
+static pthread_key_t thread_key;
+static int have_thread_key;
 
 static uint64_t now_ns(void)
 {
@@ -323,12 +327,41 @@ static uint64_t hash_stack(void *const *ips, int n)
 	return h ? h : 1;
 }
 
+/* A thread's own mappings, given back when it exits (thread_gone). */
+static void *map_anon(size_t bytes)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	if (!self.keyed && have_thread_key)
+		self.keyed = pthread_setspecific(thread_key, (void *)1) == 0;
+	return p;
+}
+
+static void thread_gone(void *unused)
+{
+	(void)unused;
+	if (self.table)
+		munmap(self.table, (self.mask + 1) * sizeof(*self.table));
+	if (self.hot)
+		munmap(self.hot, HOT_ENTRIES * sizeof(*self.hot));
+	if (self.arena)
+		munmap(self.arena, ARENA_WORDS * sizeof(uint64_t));
+	self.table = NULL;
+	self.hot = NULL;
+	self.arena = NULL;
+	self.mask = self.count = self.arena_used = 0;
+	/* Stacks already written keep their ids: a thread allocating in later
+	 * destructors writes them again under new ids. */
+	self.keyed = 0;
+}
+
 static int grow_table(void)
 {
 	size_t size = self.table ? (self.mask + 1) * 2 : 4096;
-	struct stack_slot *t = mmap(NULL, size * sizeof(*t), PROT_READ | PROT_WRITE,
-				    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (t == MAP_FAILED)
+	struct stack_slot *t = map_anon(size * sizeof(*t));
+	if (!t)
 		return -1;
 	if (self.table) {
 		for (size_t i = 0; i <= self.mask; i++) {
@@ -431,12 +464,7 @@ static void record_realloc(uint32_t id, const void *old, const void *ptr, size_t
 
 /* ---- stacks -------------------------------------------------------- */
 
-static void *map_anon(size_t bytes)
-{
-	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	return p == MAP_FAILED ? NULL : p;
-}
+
 
 /* The bounds of this thread's stack, once: checks read only inside it. */
 static int know_stack(void)
@@ -701,6 +729,7 @@ static int __attribute__((noinline)) init_slow(void)
 		resolve();
 		unw_set_caching_policy(unw_local_addr_space, UNW_CACHE_PER_THREAD);
 		pthread_atfork(fork_prepare, fork_parent, fork_child);
+		have_thread_key = pthread_key_create(&thread_key, thread_gone) == 0;
 		start_recording();
 		self.busy = 0;
 		in_init = 0;
