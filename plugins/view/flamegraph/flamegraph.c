@@ -92,8 +92,11 @@ static int read_opts(const struct perun_view_ctx *ctx, struct flame_opts *o,
 	return 0;
 }
 
+/* s escaped for XML and HTML text and attributes; NULL is empty. */
 static void add_xml(struct perun_strbuf *sb, const char *s)
 {
+	if (!s)
+		return;
 	const char *run = s;
 	for (; *s; s++) {
 		const char *rep = NULL;

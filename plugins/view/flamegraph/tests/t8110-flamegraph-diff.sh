@@ -90,6 +90,19 @@ test_expect_success 'showdiff on stored profiles by tag' '
 	python3 "$CHECK" "$TARGET" --svg tags.html.2.svg >/dev/null
 '
 
+test_expect_success 'profiles without origin, header workload or machine' '
+	python3 - "$BASE" bare.perf <<-\EOF &&
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	for key in ("origin", "machine"):
+	    d.pop(key, None)
+	json.dump(d, open(sys.argv[2], "w"))
+	EOF
+	perun showdiff bare.perf "$TARGET" flamegraph -o bare.html &&
+	split_svgs bare.html >/dev/null &&
+	python3 "$CHECK" "$BASE" --svg bare.html.1.svg >/dev/null
+'
+
 test_expect_success 'a baseline or target without call stacks is named' '
 	NOSTACKS=$TESTDATA/query_profiles/complexity-basic.perf &&
 	test_exit_code 2 perun showdiff "$NOSTACKS" "$TARGET" flamegraph -o x.html 2>err &&
