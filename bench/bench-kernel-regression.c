@@ -16,6 +16,8 @@
 
 #include <gsl/gsl_rng.h>
 
+#include <perun/points.h>
+
 #include "kernel.h"
 
 static double now(void)
@@ -66,10 +68,10 @@ int main(int argc, char **argv)
 		rc = kr_covariance_bw(KR_SCOTT, x, n, &bw, &fail);
 		if (!rc)
 			rc = kr_smooth(KR_EPANECHNIKOV, m, 3, &bw, x, y, n, out, &fail);
-		r2 = kr_r2_score(y, out, n);
+		perun_r2_score(y, out, n, &r2);
 	} else if (!strcmp(mode, "ridge")) {
 		rc = kr_ridge(1e-5, 1e-4, 1e-5, x, y, n, &bw, out, &fail);
-		r2 = kr_r2_score(y, out, n);
+		perun_r2_score(y, out, n, &r2);
 	} else {
 		fprintf(stderr, "bench-kernel-regression: unknown mode '%s'\n", mode);
 		return 2;

@@ -22,6 +22,8 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include <perun/points.h>
+
 #include "kernel.h"
 
 static int failf(struct kr_fail *fail, int code, const char *fmt, ...)
@@ -41,39 +43,14 @@ static int nomem(struct kr_fail *fail)
 	return failf(fail, KR_NOMEM, "out of memory");
 }
 
-double kr_sum(const double *a, size_t n)
-{
-	if (n < 8) {
-		double res = 0.;
-		for (size_t i = 0; i < n; i++)
-			res += a[i];
-		return res;
-	}
-	if (n <= 128) {
-		double r[8], res;
-		size_t i;
-		for (int j = 0; j < 8; j++)
-			r[j] = a[j];
-		for (i = 8; i < n - (n % 8); i += 8)
-			for (int j = 0; j < 8; j++)
-				r[j] += a[i + j];
-		res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-		for (; i < n; i++)
-			res += a[i];
-		return res;
-	}
-	size_t n2 = n / 2;
-	n2 -= n2 % 8;
-	return kr_sum(a, n2) + kr_sum(a + n2, n - n2);
-}
-
 /*
- * kr_sum of a vector of length n that is zero but for a[0..cnt) at
- * positions off..off+cnt-1, in the same grouping: a block wholly outside
- * sums to 0 exactly, so skipping it changes no rounding.  This lets the
- * estimators visit only the points whose kernel weight is not exactly 0.
+ * perun_sum_pairwise of a vector of length n that is zero but for
+ * a[0..cnt) at positions off..off+cnt-1, in the same grouping: a block
+ * wholly outside sums to 0 exactly, so skipping it changes no rounding.
+ * This lets the estimators visit only the points whose kernel weight is not
+ * exactly 0.
  */
-static double sum_window(const double *a, size_t off, size_t cnt, size_t start, size_t n)
+static double sum_block(const double *a, size_t off, size_t cnt, size_t start, size_t n)
 {
 	if (start + n <= off || start >= off + cnt)
 		return 0.;
@@ -100,7 +77,18 @@ static double sum_window(const double *a, size_t off, size_t cnt, size_t start, 
 #undef V
 	size_t n2 = n / 2;
 	n2 -= n2 % 8;
-	return sum_window(a, off, cnt, start, n2) + sum_window(a, off, cnt, start + n2, n - n2);
+	return sum_block(a, off, cnt, start, n2) + sum_block(a, off, cnt, start + n2, n - n2);
+}
+
+/* numpy's reduction buffer: the pairwise sums run per chunk of this many. */
+#define NUMPY_BUFSIZE 8192
+
+static double sum_window(const double *a, size_t off, size_t cnt, size_t n)
+{
+	double sum = 0.;
+	for (size_t c = 0; c < n; c += NUMPY_BUFSIZE)
+		sum += sum_block(a, off, cnt, c, n - c < NUMPY_BUFSIZE ? n - c : NUMPY_BUFSIZE);
+	return sum;
 }
 
 /*
@@ -146,20 +134,15 @@ static int is_sorted(const double *x, size_t n)
 	return 1;
 }
 
-static double mean(const double *a, size_t n)
-{
-	return kr_sum(a, n) / (double)n;
-}
-
 /* np.std(a, ddof=ddof); tmp holds n doubles. */
 static double np_std(const double *a, size_t n, int ddof, double *tmp)
 {
-	double m = mean(a, n);
+	double m = perun_mean(a, n);
 	for (size_t i = 0; i < n; i++) {
 		tmp[i] = a[i] - m;
 		tmp[i] = tmp[i] * tmp[i];
 	}
-	return sqrt(kr_sum(tmp, n) / (double)(n - (size_t)ddof));
+	return sqrt(perun_sum_pairwise(tmp, n) / (double)(n - (size_t)ddof));
 }
 
 /* ---- statsmodels KernelReg ---- */
@@ -231,7 +214,7 @@ static double np_estimate(enum kr_reg_type type, double bw, const double *x, con
 			w->a[m] = k * y[j];
 			w->b[m++] = k;
 		}
-		return sum_window(w->a, off, m, 0, len) / sum_window(w->b, off, m, 0, len);
+		return sum_window(w->a, off, m, len) / sum_window(w->b, off, m, len);
 	}
 	double nobs = (double)len;
 	double m22 = 0;
@@ -247,8 +230,8 @@ static double np_estimate(enum kr_reg_type type, double bw, const double *x, con
 		w->d[m] = d * w->c[m];
 		m++;
 	}
-	return pinv_first(sum_window(w->a, off, m, 0, len), sum_window(w->b, off, m, 0, len), m22,
-			  sum_window(w->c, off, m, 0, len), sum_window(w->d, off, m, 0, len));
+	return pinv_first(sum_window(w->a, off, m, len), sum_window(w->b, off, m, len), m22,
+			  sum_window(w->c, off, m, len), sum_window(w->d, off, m, len));
 }
 
 int kr_np_fit(enum kr_reg_type type, double bw, const double *x, const double *y, size_t n,
@@ -296,15 +279,15 @@ static double aic_hurvich(struct objective *o, double bw)
 		window(o->x, n, o->sorted, o->x[i], fabs(bw) * GAUSS_REACH, &lo, &hi);
 		for (size_t j = lo; j < hi; j++)
 			o->w.c[j - lo] = gauss(bw, o->x[j] - o->x[i]);
-		diag[i] = gauss(bw, 0) / sum_window(o->w.c, lo, hi - lo, 0, n);
+		diag[i] = gauss(bw, 0) / sum_window(o->w.c, lo, hi - lo, n);
 	}
-	double trace = kr_sum(diag, n);
+	double trace = perun_sum_pairwise(diag, n);
 	for (size_t i = 0; i < n; i++)
 		o->fit[i] = np_estimate(o->type, bw, o->x, o->y, n, o->sorted, SIZE_MAX, o->x[i], 0,
 					&o->w);
 	for (size_t i = 0; i < n; i++)
 		o->fit[i] = (o->y[i] - o->fit[i]) * (o->y[i] - o->fit[i]);
-	double sigma = kr_sum(o->fit, n) / (double)n;
+	double sigma = perun_sum_pairwise(o->fit, n) / (double)n;
 	double frac = (1 + trace / (double)n) / (1 - (trace + 2) / (double)n);
 	return log(sigma) + frac;
 }
@@ -503,7 +486,7 @@ static int np_efficient(enum kr_reg_type type, enum kr_bw_method method,
 		gsl_sort(scale, 1, blocks);
 		m_scale = gsl_stats_median_from_sorted_data(scale, 1, blocks);
 	} else {
-		m_scale = mean(scale, blocks);
+		m_scale = perun_mean(scale, blocks);
 	}
 	*bw = m_scale * s * pow((double)n, -1. / (1 + 4));
 out:
@@ -532,15 +515,15 @@ double kr_np_r_squared(const double *y, const double *fit, size_t n)
 	double *t = malloc(3 * n * sizeof(double));
 	if (!t)
 		return NAN;
-	double ybar = mean(fit, n);
+	double ybar = perun_mean(fit, n);
 	for (size_t i = 0; i < n; i++) {
 		t[i] = (y[i] - ybar) * (fit[i] - ybar);
 		t[n + i] = (y[i] - ybar) * (y[i] - ybar);
 		t[2 * n + i] = (fit[i] - ybar) * (fit[i] - ybar);
 	}
-	double numer = kr_sum(t, n);
+	double numer = perun_sum_pairwise(t, n);
 	numer = numer * numer;
-	double denom = kr_sum(t + n, n) * kr_sum(t + 2 * n, n);
+	double denom = perun_sum_pairwise(t + n, n) * perun_sum_pairwise(t + 2 * n, n);
 	free(t);
 	return numer / denom;
 }
@@ -581,7 +564,7 @@ int kr_rule_bw(enum kr_rule rule, const double *x, size_t n, double *bw, struct 
 int kr_covariance_bw(enum kr_rule rule, const double *x, size_t n, double *bw,
 		     struct kr_fail *fail)
 {
-	double m = mean(x, n), dot = 0;
+	double m = perun_mean(x, n), dot = 0;
 	for (size_t i = 0; i < n; i++)
 		dot += (x[i] - m) * (x[i] - m);
 	double cov = dot * (1. / (double)(n - 1));
@@ -699,12 +682,24 @@ static int local_polynomial(enum kr_kernel kernel, int q, double bw, const doubl
 		free(xwx);
 		return -1;
 	}
-	int rc = 0;
+	int rc = 0, sorted = is_sorted(x, n);
+	/* A point of weight 0 adds 0 * dx^a = 0, unless dx^a overflows
+	 * (then numpy's product is NaN): skip such points only when no power
+	 * can overflow. */
+	double reach = fabs(bw) * kernel_reach(kernel);
+	if (!sorted || !isfinite(pow(x[n - 1] - x[0], (double)q)))
+		reach = INFINITY;
 	for (size_t j = 0; j < n && !rc; j++) {
+		size_t lo, hi;
 		memset(xwx, 0, (m * m + m) * sizeof(double));
-		for (size_t i = 0; i < n; i++) {
+		window(x, n, sorted, x[j], reach, &lo, &hi);
+		for (size_t i = lo; i < hi; i++) {
 			double dx = x[i] - x[j], wx = kernel_pdf(kernel, dx / bw);
-			for (size_t a = 0; a < m; a++)
+			/* np.power(dX, [0..q]): pow, which is exact for 0 and 1. */
+			pw[0] = 1;
+			if (m > 1)
+				pw[1] = dx;
+			for (size_t a = 2; a < m; a++)
 				pw[a] = pow(dx, (double)a);
 			for (size_t a = 0; a < m; a++) {
 				for (size_t b = 0; b < m; b++)
@@ -821,7 +816,7 @@ int kr_ridge(double lo, double hi, double step, const double *x, const double *y
 			err[j] = num / den - y[j];
 			err[j] = err[j] * err[j];
 		}
-		double mse = kr_sum(err, n) / (double)n;
+		double mse = perun_sum_pairwise(err, n) / (double)n;
 		/* np.nanargmin: the first least value that is not NaN. */
 		if (!isnan(mse) && (best == SIZE_MAX || mse < best_mse)) {
 			best = g;
@@ -839,23 +834,4 @@ int kr_ridge(double lo, double hi, double step, const double *x, const double *y
 		out[j] = num / den;
 	}
 	return 0;
-}
-
-double kr_r2_score(const double *y, const double *pred, size_t n)
-{
-	double *t = calloc(n ? n : 1, sizeof(double));
-	if (!t)
-		return NAN;
-	for (size_t i = 0; i < n; i++)
-		t[i] = 1.0 * ((y[i] - pred[i]) * (y[i] - pred[i]));
-	double numerator = kr_sum(t, n), avg = mean(y, n);
-	for (size_t i = 0; i < n; i++)
-		t[i] = 1.0 * ((y[i] - avg) * (y[i] - avg));
-	double denominator = kr_sum(t, n);
-	free(t);
-	if (numerator == 0)
-		return 1.0;
-	if (denominator == 0)
-		return 0.0;
-	return 1 - numerator / denominator;
 }

@@ -23,10 +23,6 @@ struct kr_fail {
 	char message[256];
 };
 
-/* numpy's pairwise summation (np.sum of a float64 vector), so that the
- * sums round as Perun's do. */
-double kr_sum(const double *a, size_t n);
-
 /* ---- statsmodels KernelReg (gaussian kernel) ---- */
 
 enum kr_reg_type { KR_LC, KR_LL };
@@ -79,8 +75,5 @@ int kr_smooth(enum kr_kernel kernel, enum kr_smoothing method, int order, double
  * predicts at x. */
 int kr_ridge(double lo, double hi, double step, const double *x, const double *y, size_t n,
 	     double *gamma, double *out, struct kr_fail *fail);
-
-/* sklearn's r2_score(y, pred) (1 for a perfect constant, 0 if only y is). */
-double kr_r2_score(const double *y, const double *pred, size_t n);
 
 #endif

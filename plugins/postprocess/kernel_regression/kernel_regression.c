@@ -318,14 +318,14 @@ static int estimate(const struct config *c, const double *x, const double *y, si
 			rc = kr_smooth(c->kernel, c->smoothing, c->order, &e->bandwidth, x, y, n,
 				       e->stats, fail);
 		if (!rc)
-			e->r_square = kr_r2_score(y, e->stats, n);
+			rc = perun_r2_score(y, e->stats, n, &e->r_square) ? KR_NOMEM : 0;
 		break;
 	case KR_RIDGE:
 		e->kernel_mode = "ridge";
 		rc = kr_ridge(c->gamma_lo, c->gamma_hi, c->gamma_step, x, y, n, &e->bandwidth,
 			      e->stats, fail);
 		if (!rc)
-			e->r_square = kr_r2_score(y, e->stats, n);
+			rc = perun_r2_score(y, e->stats, n, &e->r_square) ? KR_NOMEM : 0;
 		break;
 	}
 	if (!rc && !all_finite(e->stats, n)) {
@@ -336,19 +336,14 @@ static int estimate(const struct config *c, const double *x, const double *y, si
 	return rc;
 }
 
-static json_t *num_json(const struct perun_num *n)
-{
-	return n->is_int ? json_integer(n->i) : json_real(n->d);
-}
-
 /* The record of kernel_regression.methods, in its key order. */
 static json_t *model_record(const struct config *c, const char *uid,
 			    const struct perun_point *pts, size_t n, const struct estimate *e)
 {
 	json_t *r = json_object(), *stats = json_array();
 	int fail = !r || !stats;
-	fail |= json_object_set_new(r, "x_start", num_json(&pts[0].x));
-	fail |= json_object_set_new(r, "x_end", num_json(&pts[n - 1].x));
+	fail |= json_object_set_new(r, "x_start", perun_num_json(&pts[0].x));
+	fail |= json_object_set_new(r, "x_end", perun_num_json(&pts[n - 1].x));
 	fail |= json_object_set_new(r, "per_key", json_string(c->per_key));
 	if (e) {
 		fail |= json_object_set_new(r, "bandwidth", json_real(e->bandwidth));
@@ -360,7 +355,7 @@ static json_t *model_record(const struct config *c, const char *uid,
 		fail |= json_object_set_new(r, "bandwidth", json_integer(1));
 		fail |= json_object_set_new(r, "r_square", json_integer(1));
 		for (size_t i = 0; i < n && !fail; i++)
-			fail |= json_array_append_new(stats, num_json(&pts[i].y));
+			fail |= json_array_append_new(stats, perun_num_json(&pts[i].y));
 	}
 	fail |= json_object_set_new(r, "bucket_stats", stats);
 	fail |= json_object_set_new(r, "kernel_mode", json_string(e ? e->kernel_mode : "manually"));
@@ -371,25 +366,6 @@ static json_t *model_record(const struct config *c, const char *uid,
 		return NULL;
 	}
 	return r;
-}
-
-/* Uids without an estimate, as one warning line. */
-struct notes {
-	char text[600];
-	size_t count;
-	char first[400];
-};
-
-static void note(struct notes *s, const char *uid, const char *why)
-{
-	if (!s->count)
-		snprintf(s->first, sizeof(s->first), "uid '%s': %s", uid, why);
-	size_t len = strlen(s->text);
-	if (len < sizeof(s->text) - 100)
-		snprintf(s->text + len, sizeof(s->text) - len, "%s'%.60s'", s->count ? ", " : "", uid);
-	else if (len < sizeof(s->text) - 6 && strcmp(s->text + len - 3, "..."))
-		strcat(s->text, ", ...");
-	s->count++;
 }
 
 static unsigned long random_seed(void)
@@ -404,7 +380,7 @@ static int kr_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 {
 	struct config c = {0};
 	struct perun_points *points = NULL;
-	struct notes skipped = {0}, manual = {0};
+	struct perun_points_skips skipped = {0}, manual = {0};
 	double *x = NULL, *y = NULL, *stats = NULL;
 	size_t cap = 0, estimated = 0;
 	json_t *records = json_array();
@@ -461,7 +437,7 @@ static int kr_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 			char why[64];
 			snprintf(why, sizeof(why), "%zu point%s, at least 3 needed", n,
 				 n == 1 ? "" : "s");
-			note(&manual, uid, why);
+			perun_points_skip(&manual, uid, why);
 			record = model_record(&c, uid, pts, n, NULL);
 		} else {
 			int status = estimate(&c, x, y, n, &e, &fail);
@@ -470,7 +446,7 @@ static int kr_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 				break;
 			}
 			if (status) {
-				note(&skipped, uid, fail.message);
+				perun_points_skip(&skipped, uid, fail.message);
 				continue;
 			}
 			estimated++;
@@ -483,16 +459,10 @@ static int kr_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 	}
 	if (rc)
 		goto out;
+	/* No estimate: the error names the first uid skipped (else the first
+	 * with too few points). */
 	if (!estimated) {
-		const struct notes *why = skipped.count ? &skipped : &manual;
-		size_t others = skipped.count + manual.count - 1;
-		if (others)
-			rc = perun_error_set(err, PERUN_EINVAL,
-					     "no kernel model could be estimated: %s (and %zu other uid%s)",
-					     why->first, others, others == 1 ? "" : "s");
-		else
-			rc = perun_error_set(err, PERUN_EINVAL,
-					     "no kernel model could be estimated: %s", why->first);
+		rc = perun_points_skips_finish(skipped.count ? &skipped : &manual, 0, err);
 		goto out;
 	}
 	/* Appended as they are: perun_profile_add_model would deep-copy each. */
@@ -509,19 +479,15 @@ static int kr_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 		goto out;
 	}
 	/* Success may carry a warning: uids without an estimate. */
-	char manual_text[700] = "", skipped_text[1100] = "";
-	if (manual.count)
-		snprintf(manual_text, sizeof(manual_text),
-			 "%zu uid%s with too few points stored as kernel_mode 'manually': %s",
-			 manual.count, manual.count == 1 ? "" : "s", manual.text);
-	if (skipped.count == 1)
-		snprintf(skipped_text, sizeof(skipped_text), "skipped %s", skipped.first);
-	else if (skipped.count)
-		snprintf(skipped_text, sizeof(skipped_text), "skipped %zu uids: %s (%s)",
-			 skipped.count, skipped.text, skipped.first);
-	if (manual.count || skipped.count)
-		perun_error_set(err, PERUN_OK, "%s%s%s", skipped_text,
-				manual.count && skipped.count ? "; " : "", manual_text);
+	/* Success may carry a warning: the skipped uids, the manual records. */
+	err->message[0] = '\0';
+	rc = perun_points_skips_finish(&skipped, estimated, err);
+	if (!rc && manual.count) {
+		size_t len = strlen(err->message);
+		snprintf(err->message + len, sizeof(err->message) - len,
+			 "%s%zu uid%s with too few points stored as kernel_mode 'manually': %s",
+			 len ? "; " : "", manual.count, manual.count == 1 ? "" : "s", manual.text);
+	}
 out:
 	json_decref(records);
 	gsl_rng_free(c.eff.rng);

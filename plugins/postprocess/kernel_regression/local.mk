@@ -18,7 +18,8 @@ bench_bench_kernel_regression_SOURCES = bench/bench-kernel-regression.c \
 	%reldir%/kernel.c %reldir%/kernel.h
 bench_bench_kernel_regression_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/%reldir%
 bench_bench_kernel_regression_CFLAGS = $(KERNEL_REGRESSION_CFLAGS) -O2
-bench_bench_kernel_regression_LDADD = $(GSL_LIBS) -lm
+bench_bench_kernel_regression_LDADD = $(top_builddir)/sdk/libperun.la $(JANSSON_LIBS) \
+	$(GSL_LIBS) -lm
 endif
 EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md %reldir%/tests/cases \
 	%reldir%/tests/expected %reldir%/tests/gen-expected.py \

@@ -183,7 +183,7 @@ test_expect_success 'too few points everywhere: an error naming the uid' '
 	mkprofile small.perf "\"f#0\": {\"structure-unit-size\": [1, 2], \"amount\": [3, 4]}" \
 		"\"f#0\": {\"uid\": \"f\", \"type\": \"mixed\"}" &&
 	fails_cleanly 2 postprocessby ../small.perf kernel-regression &&
-	echo "perun: $kr: no kernel model could be estimated: uid ${q}f${q}: 2 points, at least 3 needed" >expect &&
+	echo "perun: $kr: no model could be computed: uid ${q}f${q}: 2 points, at least 3 needed" >expect &&
 	test_cmp expect err
 '
 
@@ -191,7 +191,7 @@ test_expect_success 'all x equal: no bandwidth, an error naming the uid' '
 	mkprofile flat.perf "\"f#0\": {\"structure-unit-size\": [5, 5, 5], \"amount\": [3, 4, 5]}" \
 		"\"f#0\": {\"uid\": \"f\", \"type\": \"mixed\"}" &&
 	fails_cleanly 2 postprocessby ../flat.perf kernel-regression method-selection &&
-	echo "perun: $kr: no kernel model could be estimated: uid ${q}f${q}: the scott bandwidth is 0: all x values are equal" >expect &&
+	echo "perun: $kr: no model could be computed: uid ${q}f${q}: the scott bandwidth is 0: all x values are equal" >expect &&
 	test_cmp expect err &&
 	fails_cleanly 2 postprocessby ../flat.perf kernel-regression kernel-smoothing &&
 	test_grep "uid ${q}f${q}: the scott bandwidth is 0" err
@@ -213,7 +213,7 @@ test_expect_success 'a bandwidth too small for finite estimates: an error' '
 		"\"f#0\": {\"uid\": \"f\", \"type\": \"mixed\"}" &&
 	fails_cleanly 2 postprocessby ../far.perf kernel-regression kernel-smoothing \
 		-sm local-linear -kt normal -bv 1e-10 &&
-	echo "perun: $kr: no kernel model could be estimated: uid ${q}f${q}: the estimate is not finite (bandwidth 1e-10 too small?)" >expect &&
+	echo "perun: $kr: no model could be computed: uid ${q}f${q}: the estimate is not finite (bandwidth 1e-10 too small?)" >expect &&
 	test_cmp expect err
 '
 
