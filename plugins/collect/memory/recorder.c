@@ -772,24 +772,34 @@ __attribute__((destructor)) static void recorder_fini(void)
 #define CAPTURE(which)                                                      \
 	capture((which), __builtin_return_address(0), __builtin_frame_address(0))
 
+/*
+ * The body of the wrappers returning a new block: call (the real function)
+ * gives the block, of size bytes.  A macro, so that CAPTURE runs in the
+ * wrapper's own frame.
+ */
+#define WRAP_ALLOC(which, call, size)                                       \
+	do {                                                                \
+		if (!RECORDING())                                           \
+			return (call);                                      \
+		self.busy = 1;                                              \
+		int saved = errno;                                          \
+		uint32_t id = CAPTURE(which);                               \
+		errno = saved;                                              \
+		void *p = (call);                                           \
+		if (p) {                                                    \
+			saved = errno;                                      \
+			record_alloc((which), id, p, (size));               \
+			errno = saved;                                      \
+		}                                                           \
+		self.busy = 0;                                              \
+		return p;                                                   \
+	} while (0)
+
 EXPORT void *malloc(size_t size)
 {
 	if (unlikely(!ready()))
 		return real.malloc ? real.malloc(size) : boot_alloc(size, 16);
-	if (!RECORDING())
-		return real.malloc(size);
-	self.busy = 1;
-	int saved = errno;
-	uint32_t id = CAPTURE(PMEM_MALLOC);
-	errno = saved;
-	void *p = real.malloc(size);
-	if (p) {
-		saved = errno;
-		record_alloc(PMEM_MALLOC, id, p, size);
-		errno = saved;
-	}
-	self.busy = 0;
-	return p;
+	WRAP_ALLOC(PMEM_MALLOC, real.malloc(size), size);
 }
 
 EXPORT void free(void *ptr)
@@ -797,7 +807,8 @@ EXPORT void free(void *ptr)
 	if (!ptr || is_boot(ptr))
 		return;
 	if (unlikely(!ready()) || !RECORDING()) {
-		real.free(ptr);
+		if (real.free)
+			real.free(ptr);
 		return;
 	}
 	self.busy = 1;
@@ -819,20 +830,7 @@ EXPORT void *calloc(size_t nmemb, size_t size)
 			return NULL;
 		return boot_alloc(nmemb * size, 16); /* static: already zero */
 	}
-	if (!RECORDING())
-		return real.calloc(nmemb, size);
-	self.busy = 1;
-	int saved = errno;
-	uint32_t id = CAPTURE(PMEM_CALLOC);
-	errno = saved;
-	void *p = real.calloc(nmemb, size);
-	if (p) {
-		saved = errno;
-		record_alloc(PMEM_CALLOC, id, p, nmemb * size);
-		errno = saved;
-	}
-	self.busy = 0;
-	return p;
+	WRAP_ALLOC(PMEM_CALLOC, real.calloc(nmemb, size), nmemb * size);
 }
 
 EXPORT void *realloc(void *ptr, size_t size)
@@ -871,20 +869,7 @@ EXPORT void *memalign(size_t alignment, size_t size)
 	if (unlikely(!ready()))
 		return real.memalign ? real.memalign(alignment, size)
 				     : boot_alloc(size, alignment);
-	if (!RECORDING())
-		return real.memalign(alignment, size);
-	self.busy = 1;
-	int saved = errno;
-	uint32_t id = CAPTURE(PMEM_MEMALIGN);
-	errno = saved;
-	void *p = real.memalign(alignment, size);
-	if (p) {
-		saved = errno;
-		record_alloc(PMEM_MEMALIGN, id, p, size);
-		errno = saved;
-	}
-	self.busy = 0;
-	return p;
+	WRAP_ALLOC(PMEM_MEMALIGN, real.memalign(alignment, size), size);
 }
 
 EXPORT int posix_memalign(void **memptr, size_t alignment, size_t size)
@@ -918,20 +903,7 @@ EXPORT void *valloc(size_t size)
 {
 	if (unlikely(!ready()))
 		return real.valloc ? real.valloc(size) : boot_alloc(size, 4096);
-	if (!RECORDING())
-		return real.valloc(size);
-	self.busy = 1;
-	int saved = errno;
-	uint32_t id = CAPTURE(PMEM_VALLOC);
-	errno = saved;
-	void *p = real.valloc(size);
-	if (p) {
-		saved = errno;
-		record_alloc(PMEM_VALLOC, id, p, size);
-		errno = saved;
-	}
-	self.busy = 0;
-	return p;
+	WRAP_ALLOC(PMEM_VALLOC, real.valloc(size), size);
 }
 
 EXPORT void *aligned_alloc(size_t alignment, size_t size)
@@ -939,18 +911,5 @@ EXPORT void *aligned_alloc(size_t alignment, size_t size)
 	if (unlikely(!ready()))
 		return real.aligned_alloc ? real.aligned_alloc(alignment, size)
 					  : boot_alloc(size, alignment);
-	if (!RECORDING())
-		return real.aligned_alloc(alignment, size);
-	self.busy = 1;
-	int saved = errno;
-	uint32_t id = CAPTURE(PMEM_ALIGNED_ALLOC);
-	errno = saved;
-	void *p = real.aligned_alloc(alignment, size);
-	if (p) {
-		saved = errno;
-		record_alloc(PMEM_ALIGNED_ALLOC, id, p, size);
-		errno = saved;
-	}
-	self.busy = 0;
-	return p;
+	WRAP_ALLOC(PMEM_ALIGNED_ALLOC, real.aligned_alloc(alignment, size), size);
 }
