@@ -92,9 +92,10 @@ def main():
         models = methods.compute_regressogram(rows, config)
     else:
         models = methods.compute_moving_average(rows, config)
-    out = {key: data[key] for key in ("header", "collector_info") if key in data}
-    out.update(postprocessors=[], resources={}, resource_type_map={}, models=models)
-    print(json.dumps(out, indent=1))
+    out = {"header": data["header"],
+           "collector_info": {"name": data["collector_info"]["name"], "params": {}},
+           "postprocessors": [], "resources": {}, "resource_type_map": {}, "models": models}
+    print(json.dumps(out))
 
 
 if __name__ == "__main__":
