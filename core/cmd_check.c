@@ -84,7 +84,7 @@ static int cmd_check_profiles(const struct perun_command *cmd, struct perun_cli 
 {
 	struct perun_instance inst;
 	struct perun_error err = {0};
-	struct perun_profile *baseline = NULL, *target = NULL;
+	struct perun_profile *pair[2] = {NULL, NULL};
 	struct perun_check_ctx ctx = {0};
 	struct check_opts o;
 	int exit_code;
@@ -96,10 +96,10 @@ static int cmd_check_profiles(const struct perun_command *cmd, struct perun_cli 
 		return perun_error_exit(&err);
 	char sha[65];
 	if (perun_resolve_minor(&inst, perun_params_string(params, "minor", NULL), sha, &err) ||
-	    perun_profiles_load_any(&inst, sha, argv[0], &baseline, &err) ||
-	    perun_profiles_load_any(&inst, sha, argv[1], &target, &err) ||
+	    perun_check_load_two(&inst, sha, (const char *const *)argv, pair, &err) ||
 	    perun_check_init(&ctx, &inst.config, o.models_type, &err))
 		goto fail;
+	const struct perun_profile *baseline = pair[0], *target = pair[1];
 	if (!o.force && !perun_check_same_config(baseline, target)) {
 		char *a = perun_profile_postprocessors_dup(baseline);
 		char *b = perun_profile_postprocessors_dup(target);
@@ -140,8 +140,7 @@ fail:
 	exit_code = perun_error_exit(&err);
 out:
 	perun_check_release(&ctx);
-	perun_profile_free(baseline);
-	perun_profile_free(target);
+	perun_check_free_two(pair);
 	perun_instance_close(&inst);
 	return exit_code;
 }

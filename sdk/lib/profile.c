@@ -305,6 +305,9 @@ static int quote_non_finite(const char *buf, size_t len, char **out, size_t *out
 			in_string = 1;
 			continue;
 		}
+		/* Only these letters start a word: skip the memcmps elsewhere. */
+		if (c != '-' && c != 'I' && c != 'N')
+			continue;
 		for (size_t w = 0; w < 3; w++) {
 			size_t wl = strlen(words[w]);
 			if (len - i >= wl && !memcmp(buf + i, words[w], wl)) {

@@ -210,21 +210,32 @@ void ck_linspace(double start, double end, size_t n, double *out)
 
 void ck_function_values(const struct ck_model *m, double *x, double *y)
 {
+	enum { LINE, QUAD, LOG, POW, EXP } kind = !strcmp(m->type, "quadratic")     ? QUAD
+						 : !strcmp(m->type, "logarithmic") ? LOG
+						 : !strcmp(m->type, "power")	   ? POW
+						 : !strcmp(m->type, "exponential") ? EXP
+										   : LINE;
 	ck_linspace(m->x_start, m->x_end, CK_SAMPLES, x);
 	for (size_t i = 0; i < CK_SAMPLES; i++) {
 		if (fabs(x[i]) < APPROX_ZERO)
 			x[i] = APPROX_ZERO;
 		double v = x[i];
-		if (!strcmp(m->type, "quadratic"))
+		switch (kind) {
+		case QUAD:
 			y[i] = m->b0 + m->b1 * v + m->b2 * (v * v);
-		else if (!strcmp(m->type, "logarithmic"))
+			break;
+		case LOG:
 			y[i] = m->b0 + m->b1 * log(v);
-		else if (!strcmp(m->type, "power"))
+			break;
+		case POW:
 			y[i] = m->b0 * pow(log10(v), m->b1);
-		else if (!strcmp(m->type, "exponential"))
+			break;
+		case EXP:
 			y[i] = m->b0 * pow(m->b1, v);
-		else
+			break;
+		default:
 			y[i] = m->b0 + m->b1 * v;
+		}
 	}
 }
 

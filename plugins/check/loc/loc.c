@@ -62,7 +62,18 @@ static void window_stats(const double *x, const double *y, size_t len, double *s
 		max = fmax(max, y[i]);
 		min = fmin(min, y[i]);
 	}
-	qsort(sorted, m, sizeof(*sorted), cmp_double);
+	/* Windows are small: insertion sort beats qsort's calls there. */
+	if (m > 64) {
+		qsort(sorted, m, sizeof(*sorted), cmp_double);
+	} else {
+		for (size_t i = 1; i < m; i++) {
+			double v = sorted[i];
+			size_t j = i;
+			for (; j > 0 && sorted[j - 1] > v; j--)
+				sorted[j] = sorted[j - 1];
+			sorted[j] = v;
+		}
+	}
 	stats[0] = ck_simps(y, x, len);
 	stats[1] = m ? sum / (double)m : NAN;
 	stats[2] = !m ? NAN : m % 2 ? sorted[m / 2] : (sorted[m / 2 - 1] + sorted[m / 2]) / 2.0;
