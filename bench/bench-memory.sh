@@ -62,56 +62,88 @@ int main(int argc, char **argv)
 EOC
 cc -g -O2 -o loop loop.c -lm
 
-# best_ns <cmd...>: the fastest of 3 runs, in ns.
-best_ns() {
-	best=
+# measure <cmd...>: "<wall ns> <cpu ns>" of one run, the CPU time (user +
+# system) including the processes it waited for (heaptrack's interpreter).
+cat >measure.c <<'EOC'
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+	struct timespec a, b;
+	struct rusage ru;
+	int status;
+	(void)argc;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		dup2(null, 1);
+		dup2(null, 2);
+		execvp(argv[1], argv + 1);
+		_exit(127);
+	}
+	wait4(pid, &status, 0, &ru);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	long long cpu = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL +
+			(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000LL;
+	printf("%lld %lld\n", (b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec), cpu);
+	return status != 0;
+}
+EOC
+cc -O2 -o measure measure.c
+
+# best <cmd...>: the fastest of 3 runs, "<wall ns> <cpu ns>" (each the
+# minimum over the runs).
+best() {
+	bw= bc=
 	for _ in 1 2 3; do
-		t0=$(now_ns)
-		"$@" >/dev/null 2>&1
-		t=$(($(now_ns) - t0))
-		if [ -z "$best" ] || [ "$t" -lt "$best" ]; then best=$t; fi
+		set -- $(./measure "$@" 2>/dev/null) "$@"
+		w=$1 c=$2
+		shift 2
+		if [ -z "$bw" ] || [ "$w" -lt "$bw" ]; then bw=$w; fi
+		if [ -z "$bc" ] || [ "$c" -lt "$bc" ]; then bc=$c; fi
 	done
-	echo "$best"
+	echo "$bw $bc"
 }
 
 mkdir -p traces
-ours() {
-	rm -rf traces/* && PERUN_MEMORY_DIR="$PWD/traces" LD_PRELOAD="$runtime" "$@"
-}
-heap() {
-	rm -f heaptrack.* && heaptrack -o "$PWD/heaptrack.out" "$@"
-}
 
 small=200000 large=2000000
 echo "bench-memory: malloc+free pairs, slope between $small and $large pairs (best of 3)"
-printf '%-24s %12s %14s\n' tool "ns per pair" "ns per event"
-native_pair=
+printf '%-12s %24s %24s\n' "" "wall ns per pair/event" "CPU ns per pair/event"
+native_w= native_c=
 for tool in native ours heaptrack; do
 	case $tool in
 	native) run="" ;;
-	ours) run=ours ;;
+	ours) run="env PERUN_MEMORY_DIR=$PWD/traces LD_PRELOAD=$runtime" ;;
 	heaptrack)
 		if ! command -v heaptrack >/dev/null 2>&1; then
-			printf '%-24s %12s\n' heaptrack "(not installed: apt-get install heaptrack)"
+			printf '%-12s %s\n' heaptrack "(not installed: apt-get install heaptrack)"
 			continue
 		fi
-		run=heap ;;
+		run="heaptrack -o $PWD/heaptrack.out" ;;
 	esac
-	a=$(best_ns $run ./loop alloc $small)
-	b=$(best_ns $run ./loop alloc $large)
-	pair=$(( (b - a) / (large - small) ))
-	[ -n "$native_pair" ] || native_pair=$pair
-	extra=$((pair - native_pair))
-	printf '%-24s %12d %14d   (%d ns per event over native)\n' "$tool" "$pair" \
-		$((pair / 2)) $((extra / 2))
+	rm -rf traces/* heaptrack.out*
+	set -- $(best $run ./loop alloc $small) $(best $run ./loop alloc $large)
+	w=$(( ($3 - $1) / (large - small) )) c=$(( ($4 - $2) / (large - small) ))
+	[ -n "$native_w" ] || { native_w=$w; native_c=$c; }
+	printf '%-12s %14d / %-7d %14d / %-7d  (over native: %d / %d ns per event)\n' "$tool" \
+		"$w" $((w / 2)) "$c" $((c / 2)) $(( (w - native_w) / 2 )) $(( (c - native_c) / 2 ))
 done
-events=$(ls -l traces | awk 'NR > 1 { s += $5 } END { print s }')
-echo "trace files of the last recorded run: $events bytes for $((2 * large)) events"
+rm -rf traces/*
+env PERUN_MEMORY_DIR="$PWD/traces" LD_PRELOAD="$runtime" ./loop alloc $large
+bytes=$(ls -l traces | awk 'NR > 1 { s += $5 } END { print s }')
+echo "trace files of one recorded run: $bytes bytes (grown by 32 MiB) for $((2 * large)) events"
 
 n=100000000
-native=$(best_ns ./loop compute $n)
-pre=$(best_ns ours ./loop compute $n)
-echo "a loop computing without allocating ($n iterations):"
-awk -v a="$native" -v b="$pre" 'BEGIN {
-	printf "  native %d ms, with the recorder %d ms (%+.1f%%)\n", a / 1e6, b / 1e6, (b - a) * 100 / a
+set -- $(best ./loop compute $n) $(best env PERUN_MEMORY_DIR="$PWD/traces" LD_PRELOAD="$runtime" ./loop compute $n)
+echo "a loop computing without allocating ($n iterations), best of 3:"
+awk -v a="$1" -v b="$3" -v c="$2" -v d="$4" 'BEGIN {
+	printf "  wall: native %d ms, with the recorder %d ms (%+.1f%%)\n", a / 1e6, b / 1e6, (b - a) * 100 / a
+	printf "  CPU:  native %d ms, with the recorder %d ms (%+.1f%%)\n", c / 1e6, d / 1e6, (d - c) * 100 / c
 }'
