@@ -267,6 +267,13 @@ enum perun_change ck_classify_change(double diff, double no_change, double chang
 	return diff < 0 ? PERUN_CHANGE_OPTIMIZATION : PERUN_CHANGE_DEGRADATION;
 }
 
+const struct perun_option ck_models_type_options[] = {
+	{"models-type", NULL, PERUN_OPTION_CHOICE, "best-model",
+	 "best-model|best-param|best-nonparam|all-param|all-nonparam|all-models|best-both", NULL,
+	 "which models of the two profiles are compared (perun check --models-type)", 0},
+	{NULL},
+};
+
 static int run_pairs(const struct perun_profile *baseline, const struct perun_profile *target,
 		     const char *strategy, ck_analyse_fn analyse, perun_check_emit_fn emit,
 		     void *data, struct perun_error *err)

@@ -92,6 +92,9 @@ int ck_run_with_strategy(const struct perun_profile *baseline, const struct peru
 			 const char *strategy, ck_analyse_fn analyse, perun_check_emit_fn emit,
 			 void *data, struct perun_error *err);
 
+/* The --models-type option of int and loc (perun check passes its own). */
+extern const struct perun_option ck_models_type_options[];
+
 /* nonparam_kit.classify_change. */
 enum perun_change ck_classify_change(double diff, double no_change, double change,
 				     double baseline_per);

@@ -81,12 +81,6 @@ static int int_compare(const struct perun_profile *baseline, const struct perun_
 	return rc;
 }
 
-static const struct perun_option int_options[] = {
-	{"models-type", NULL, PERUN_OPTION_CHOICE, "best-model",
-	 "best-model|best-param|best-nonparam|all-param|all-nonparam|all-models|best-both", NULL,
-	 "which models of the two profiles are compared (perun check --models-type)", 0},
-	{NULL},
-};
 
 static const struct perun_check_ops int_ops = {
 	.size = sizeof(int_ops),
@@ -95,4 +89,4 @@ static const struct perun_check_ops int_ops = {
 
 PERUN_PLUGIN_DEFINE(int, PERUN_KIND_CHECK, .version = "1.0",
 		    .summary = "integral comparison: relative change of the models' integrals",
-		    .options = int_options, .ops = &int_ops);
+		    .options = ck_models_type_options, .ops = &int_ops);

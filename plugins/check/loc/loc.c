@@ -144,12 +144,6 @@ static int loc_compare(const struct perun_profile *baseline, const struct perun_
 				    analyse, emit, data, err);
 }
 
-static const struct perun_option loc_options[] = {
-	{"models-type", NULL, PERUN_OPTION_CHOICE, "best-model",
-	 "best-model|best-param|best-nonparam|all-param|all-nonparam|all-models|best-both", NULL,
-	 "which models of the two profiles are compared (perun check --models-type)", 0},
-	{NULL},
-};
 
 static const struct perun_check_ops loc_ops = {
 	.size = sizeof(loc_ops),
@@ -158,4 +152,4 @@ static const struct perun_check_ops loc_ops = {
 
 PERUN_PLUGIN_DEFINE(loc, PERUN_KIND_CHECK, .version = "1.0",
 		    .summary = "local statistics: windowed statistics of the models compared",
-		    .options = loc_options, .ops = &loc_ops);
+		    .options = ck_models_type_options, .ops = &loc_ops);

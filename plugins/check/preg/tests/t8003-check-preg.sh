@@ -13,47 +13,10 @@ d="$TESTDATA/degradation_profiles"
 . "$srcdir/plugins/check/common/check-test-lib.sh"
 check_setup preg
 
-# The table of check_expect_table (check-test-lib.sh).
-cat >expected <<'EOF_'
-const 2 + Degradation constant 999
-const 2 - Optimization constant -91
-const 3 + Degradation constant 5993
-const 3 - Optimization constant -98
-const 4 + Degradation linear 966206052007956736
-const 4 - Optimization linear -98
-lin 2 + Degradation constant 55
-lin 2 - MaybeOptimization constant -24
-lin 3 + MaybeDegradation linear 20
-lin 3 - MaybeOptimization linear -17
-lin 4 + MaybeDegradation linear 7
-lin 4 - Optimization linear -33
-log 2 + NoChange - 24
-log 2 - NoChange - -19
-log 3 + MaybeDegradation linear 20
-log 3 - MaybeOptimization linear -17
-log 4 + Degradation linear 36
-log 4 - MaybeOptimization linear 57
-quad 2 + Degradation constant 27
-quad 2 - MaybeOptimization constant -21
-quad 3 + MaybeDegradation linear 19
-quad 3 - MaybeOptimization linear -16
-quad 4 + Degradation linear 43
-quad 4 - Optimization linear -28
-pow 2 + Degradation constant 5219
-pow 2 - Optimization constant -98
-pow 3 + NoChange - -1
-pow 3 - NoChange - 1
-pow 4 + Optimization linear -99
-pow 4 - Degradation linear 14016
-exp 2 + Degradation constant 38
-exp 2 - MaybeOptimization constant -24
-exp 3 + MaybeDegradation linear 21
-exp 3 - MaybeOptimization linear -18
-exp 4 + Degradation linear 44
-exp 4 - Optimization linear -29
-EOF_
+# _PREG_EXPECTED_RESULTS in the table form of check_expect_table
+# (check-test-lib.sh).
 
-check_expect_table preg expected
+check_expect_table preg "$srcdir/plugins/check/preg/tests/expected"
 
 test_expect_success 'the verdict carries the models and their confidence' '
 	(cd proj && perun check profiles "$d/lin1.perf" "$d/lin2.perf" --format json >out.json &&
