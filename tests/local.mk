@@ -65,3 +65,5 @@ TESTS += %reldir%/t0410-store-crash-safety.sh
 EXTRA_DIST += %reldir%/t0410-store-crash-safety.sh
 TESTS += %reldir%/t0010-configure-switches.sh
 EXTRA_DIST += %reldir%/t0010-configure-switches.sh
+TESTS += tests/t2100-check-e2e.sh
+EXTRA_DIST += tests/t2100-check-e2e.sh

@@ -1,0 +1,165 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# End to end: a real git repository of a small C program whose hot function
+# turns from linear to quadratic in one commit (v3) and back in a later one
+# (v6).  Every commit is profiled by 'perun run job' (time collector, and
+# the trace collector where it can run); then
+#   * 'perun check all' (cpd over each configuration's history) names the
+#     location and the commit of each change: the command './prog' from
+#     the time profiles (they measure the whole program), the function
+#     'hot' from the trace profiles;
+#   * 'perun check head --fail-on degradation' exits 1 on the degrading
+#     commit and 0 on the fixing one (aat on time profiles, eto on traces).
+# The slowdown is about 30x, so machine load cannot flip a verdict, and
+# nothing asserts on absolute times.
+. "$srcdir/tests/test-lib.sh"
+
+command -v cc >/dev/null && command -v make >/dev/null || test_skip_all "no C compiler or make"
+command -v jq >/dev/null || test_skip_all "jq is not installed"
+test -e "$PERUN_PLUGIN_PATH/check/cpd.so" || test_skip_all "the cpd check is not built (needs GSL)"
+
+hot_c() { # linear | quadratic
+	inner=400
+	test "$1" = quadratic && inner=n
+	cat <<-EOC
+	/* the hot function: $1 */
+	long hot(long n)
+	{
+		long s = 0;
+		for (long i = 0; i < n; i++)
+			for (long k = 0; k < $inner; k++)
+				s += (i ^ k) & 7;
+		return s;
+	}
+	EOC
+}
+
+test_expect_success 'a project whose hot function turns quadratic in v3 and back in v6' '
+	git init -q project && cd project &&
+	cat >main.c <<-\EOC &&
+	#include <stdio.h>
+	#include <stdlib.h>
+	long hot(long n);
+	int main(int argc, char **argv)
+	{
+		long n = argc > 1 ? atol(argv[1]) : 1000;
+		printf("%ld\n", hot(n));
+		return 0;
+	}
+	EOC
+	printf "prog: main.c hot.c\n\tcc -O1 -o prog main.c hot.c\n" >Makefile &&
+	printf "prog\n" >.gitignore &&
+	hot_c linear >hot.c &&
+	git add . && git commit -q -m "v0: linear hot" &&
+	for v in 1 2 3 4 5 6 7 8; do
+		case $v in
+		3) hot_c quadratic >hot.c ;;
+		6) hot_c linear >hot.c ;;
+		*) echo "/* v$v */" >>main.c ;;
+		esac &&
+		git commit -q -am "v$v" || return 1
+	done &&
+	git rev-parse HEAD~5 >../v3 && git rev-parse HEAD~2 >../v6 &&
+	perun init >/dev/null &&
+	cat >>.perun/local.yml <<-\EOC
+	execute:
+	  pre_run:
+	    - make -s
+	profiles:
+	  register_after_run: true
+	degradation:
+	  apply: all
+	  min_change: 0.5
+	  strategies:
+	    - collector: time
+	      method: aat
+	    - collector: trace
+	      method: eto
+	    - method: cpd
+	EOC
+'
+
+# The trace collector needs eBPF (root, a kernel with BTF): try it once in a
+# scratch clone, so the project's store stays as the tests expect it.
+if (cd "$TRASH_DIRECTORY" && git clone -q project probe && cd probe &&
+	perun init >/dev/null 2>&1 && make -s >/dev/null 2>&1 &&
+	perun collect -c ./prog -w 10 trace -s userspace >/dev/null 2>&1); then
+	collectors="-c time -c trace"
+	jobs=18
+	have_trace=yes
+else
+	collectors="-c time"
+	jobs=9
+	have_trace=no
+	say "the trace collector cannot run here: time profiles only (cpd names the command)"
+fi
+
+test_expect_success "every commit is profiled by perun run job ($collectors)" "
+	cd project &&
+	perun run -c job -b ./prog -w 12000 $collectors \
+		-cp time '{warmup: 1, repeat: 3}' -cp trace '{strategy: userspace}' >out 2>err &&
+	test_grep '^$jobs jobs run, $jobs profiles stored' out
+"
+
+# cpd's verdicts as "<result> <location> <type> <commit>", one a line.
+cpd_changes() {
+	jq -r '.changes[] | select(.method == "cpd" and .result != "NoChange") |
+		"\(.result) \(.location) \(.type) \(.version)"' "$1"
+}
+
+test_expect_success 'check all: cpd names the command and the commit of both changes (time)' '
+	cd project &&
+	perun check --format json all >all.json &&
+	v3=$(cat ../v3) && v6=$(cat ../v6) &&
+	cpd_changes all.json | grep " user " >actual &&
+	printf "SevereDegradation ./prog user %s\nSevereOptimization ./prog user %s\n" \
+		"$v3" "$v6" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'each cpd verdict carries its effect size, noise and p-value' '
+	cd project &&
+	jq -e "[.changes[] | select(.method == \"cpd\" and .type == \"user\" and
+		.result != \"NoChange\")] | length == 2 and
+		(.[0].effect_size > 5) and (.[1].effect_size < -0.8) and
+		all(.noise >= 0 and .confidence_type == \"p_value\" and
+			.confidence_rate < 0.01)" all.json
+'
+
+test_expect_success 'the text report of check all shows the changes with their commits' '
+	cd project &&
+	perun check all >out &&
+	v3=$(cut -c1-7 ../v3) && v6=$(cut -c1-7 ../v6) &&
+	test_grep "user Severe Degradation from: .* since $v3" out &&
+	test_grep "user Severe Optimization from: .* since $v6" out
+'
+
+if test $have_trace = yes; then
+	test_expect_success 'check all: cpd names the function hot and both commits (trace)' '
+		cd project &&
+		v3=$(cat ../v3) && v6=$(cat ../v6) &&
+		cpd_changes all.json | grep "^[A-Za-z]* hot " >actual &&
+		printf "SevereDegradation hot time delta %s\nSevereOptimization hot time delta %s\n" \
+			"$v3" "$v6" >expect &&
+		test_cmp expect actual
+	'
+fi
+
+test_expect_success 'check head --fail-on degradation: 1 on the degrading commit' '
+	cd project &&
+	test_exit_code 1 perun check head --fail-on degradation "$(cat ../v3)" >out &&
+	test_grep "Degradation" out
+'
+
+test_expect_success 'check head --fail-on degradation: 0 on the fixing commit' '
+	cd project &&
+	perun check head --fail-on degradation "$(cat ../v6)" >out &&
+	test_grep "Optimization" out
+'
+
+test_expect_success 'check all --fail-on degradation gates on the history' '
+	cd project &&
+	test_exit_code 1 perun check all --fail-on degradation >/dev/null
+'
+
+test_done
