@@ -332,6 +332,12 @@ static int memory_collect(struct perun_collect_ctx *ctx, struct perun_error *err
 		st->dir = NULL;
 		return rc;
 	}
+	/* The program may change its directory: give it an absolute path. */
+	char *abs = realpath(st->dir, NULL);
+	if (abs) {
+		free(st->dir);
+		st->dir = abs;
+	}
 	int rc = run_program(ctx, st, &status, err);
 	if (rc || st->ignore_failure)
 		return rc;
@@ -360,7 +366,6 @@ static int memory_after(struct perun_collect_ctx *ctx, struct perun_error *err)
 		.sampling = st->sampling,
 		.all = perun_params_bool(ctx->params, "all", 0),
 		.params = ctx->params,
-		.runtime = st->runtime,
 	};
 	int rc = memory_trace_load(st->dir, ctx->cmd, &trace, err);
 	if (rc)

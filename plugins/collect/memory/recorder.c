@@ -71,17 +71,21 @@ static TLS int in_init;
 static _Alignas(64) unsigned char boot_arena[BOOT_BYTES];
 static size_t boot_used;
 
-/* The process image being recorded; gen changes in a forked child. */
+/*
+ * The process image being recorded; gen changes in a forked child.  No
+ * descriptor stays open: a program may close or reuse any of them, so the
+ * files are opened by name for the moment they are grown or appended to.
+ */
 static struct {
-	int fd;
-	int maps_fd;
+	char path[4096];      /* the .pmem file */
+	char maps_path[4096]; /* the .maps file */
 	unsigned char *base;
 	struct pmem_header *hdr;
 	uint64_t file_size;
 	unsigned long long dl_adds, dl_subs;
 	uint32_t gen;
 	int max_depth;
-} proc = {.fd = -1, .maps_fd = -1};
+} proc;
 
 static pthread_mutex_t grow_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t maps_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -219,18 +223,22 @@ static void dump_maps(int force)
 	pthread_mutex_lock(&maps_lock);
 	if (force || counts[0] != proc.dl_adds || counts[1] != proc.dl_subs) {
 		int in = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
-		if (in >= 0) {
+		int out = in < 0 ? -1 : open(proc.maps_path, O_WRONLY | O_APPEND | O_CLOEXEC);
+		if (in >= 0 && out >= 0) {
 			char buf[4096];
 			ssize_t n;
-			write_all(proc.maps_fd, "#maps\n", 6);
+			write_all(out, "#maps\n", 6);
 			while ((n = read(in, buf, sizeof(buf))) > 0 ||
 			       (n < 0 && errno == EINTR))
 				if (n > 0)
-					write_all(proc.maps_fd, buf, (size_t)n);
-			close(in);
+					write_all(out, buf, (size_t)n);
 			__atomic_add_fetch(&((struct pmem_header *)proc.base)->maps_dumps, 1,
 					   __ATOMIC_RELEASE);
 		}
+		if (in >= 0)
+			close(in);
+		if (out >= 0)
+			close(out);
 		proc.dl_adds = counts[0];
 		proc.dl_subs = counts[1];
 	}
@@ -251,15 +259,20 @@ static int ensure_size(uint64_t end)
 		return 0;
 	int rc = 0;
 	pthread_mutex_lock(&grow_lock);
+	int fd = open(proc.path, O_RDWR | O_CLOEXEC);
+	if (fd < 0)
+		rc = -1;
 	while (!rc && proc.file_size < end) {
 		uint64_t from = proc.file_size, len = GROW_BYTES;
 		if (from + len > PMEM_MAP_MAX)
 			len = PMEM_MAP_MAX - from;
-		if (len == 0 || fallocate(proc.fd, 0, (off_t)from, (off_t)len) != 0)
+		if (len == 0 || fallocate(fd, 0, (off_t)from, (off_t)len) != 0)
 			rc = -1;
 		else
 			__atomic_store_n(&proc.file_size, from + len, __ATOMIC_RELEASE);
 	}
+	if (fd >= 0)
+		close(fd);
 	pthread_mutex_unlock(&grow_lock);
 	return rc;
 }
@@ -632,20 +645,21 @@ static void start_recording(void)
 	}
 	if (fd < 0)
 		return;
+	memcpy(proc.path, path, len + 1);
 	len = stem;
 	put_str(path, &len, sizeof(path), ".maps");
-	int maps_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
+	memcpy(proc.maps_path, path, len + 1);
+	int maps_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	uint64_t first = PMEM_HEADER_SIZE + 4 * PMEM_BLOCK_SIZE;
 	void *base = MAP_FAILED;
 	if (maps_fd >= 0 && fallocate(fd, 0, 0, (off_t)first) == 0)
 		base = mmap(NULL, PMEM_MAP_MAX, PROT_READ | PROT_WRITE,
 			    MAP_SHARED | MAP_NORESERVE, fd, 0);
-	if (base == MAP_FAILED) {
-		if (maps_fd >= 0)
-			close(maps_fd);
-		close(fd);
+	if (maps_fd >= 0)
+		close(maps_fd);
+	close(fd);
+	if (base == MAP_FAILED)
 		return;
-	}
 	struct pmem_header *h = base;
 	h->version = PMEM_VERSION;
 	h->pid = (uint32_t)getpid();
@@ -654,8 +668,6 @@ static void start_recording(void)
 	h->reserved = PMEM_HEADER_SIZE;
 	h->max_depth = (uint32_t)proc.max_depth;
 	__atomic_store_n(&h->magic, PMEM_MAGIC, __ATOMIC_RELEASE);
-	proc.fd = fd;
-	proc.maps_fd = maps_fd;
 	proc.base = base;
 	proc.file_size = first;
 	proc.gen++;
@@ -686,10 +698,6 @@ static void fork_child(void)
 	self.busy = 1;
 	proc.hdr = NULL;
 	munmap(proc.base, PMEM_MAP_MAX);
-	close(proc.fd);
-	if (proc.maps_fd >= 0)
-		close(proc.maps_fd);
-	proc.fd = proc.maps_fd = -1;
 	proc.base = NULL;
 	proc.dl_adds = proc.dl_subs = 0;
 	start_recording();

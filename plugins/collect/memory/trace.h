@@ -12,7 +12,6 @@ struct memory_options {
 	double sampling;             /* snapshot length in seconds, > 0 */
 	int all;                     /* keep allocator and unreachable frames */
 	const struct perun_params *params; /* for the no-func/no-source lists */
-	const char *runtime;         /* path of the preload library */
 };
 
 /* What the run left: processes, events, and how much could not be read. */

@@ -53,6 +53,17 @@ for how in crash kill abort; do
 	'
 done
 
+test_expect_success 'a program closing and reusing all descriptors, with a growing trace' '
+	build fds fds.c &&
+	cd proj &&
+	perun collect -c ../fds -a "$PWD/fds.out" memory --no-func main >/dev/null &&
+	test "$(cat fds.out)" = hello &&
+	p=$(newest_profile) &&
+	table "$p" subtype uid:function uid:line amount >actual &&
+	echo "malloc,keep,$(line_of fds.c keep),42" >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success 'a missing program is named, the store unchanged' '
 	cd proj &&
 	store_snapshot >before &&
