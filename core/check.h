@@ -143,6 +143,9 @@ int perun_check_save(struct perun_instance *inst, const struct perun_check_repor
  * list. */
 int perun_check_print_status(FILE *out, const struct perun_instance *inst, const char *sha,
 			     int short_form, int color, struct perun_error *err);
+/* perun status --format json: the changes of sha as a JSON list in *out. */
+int perun_check_changes_json(const struct perun_instance *inst, const char *sha, json_t **out,
+			     struct perun_error *err);
 
 /* ---- output ----------------------------------------------------------- */
 
@@ -167,6 +170,9 @@ void perun_check_print_summary(FILE *out, const struct perun_check_change *const
 /* "N changes | ++--" without a newline: the short form of check all. */
 void perun_check_print_short(FILE *out, const struct perun_check_change *const *list, size_t n,
 			     int color);
+
+/* One change as the JSON reports have it (new reference). */
+json_t *perun_check_change_json(const struct perun_check_change *c);
 
 /* The whole report in a machine format (JSON, JUnit, SARIF, Markdown). */
 int perun_check_write_report(FILE *out, const struct perun_check_report *report,

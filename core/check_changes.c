@@ -369,3 +369,25 @@ int perun_check_print_status(FILE *out, const struct perun_instance *inst, const
 	free(list);
 	return rc;
 }
+
+int perun_check_changes_json(const struct perun_instance *inst, const char *sha, json_t **out,
+			     struct perun_error *err)
+{
+	struct perun_check_change *list = NULL;
+	size_t n = 0;
+	int rc = perun_changes_load(inst, sha, &list, &n, err);
+	*out = json_array();
+	if (!rc && !*out)
+		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		if (!rc && json_array_append_new(*out, perun_check_change_json(&list[i])))
+			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		perun_check_change_release(&list[i]);
+	}
+	free(list);
+	if (rc) {
+		json_decref(*out);
+		*out = NULL;
+	}
+	return rc;
+}

@@ -189,7 +189,7 @@ static json_t *string_or_null(const char *s)
 	return s ? json_string(s) : json_null();
 }
 
-static json_t *change_json(const struct perun_check_change *c)
+json_t *perun_check_change_json(const struct perun_check_change *c)
 {
 	json_t *o = json_object();
 	if (c->pair != SIZE_MAX)
@@ -222,8 +222,8 @@ static json_t *report_json(const struct perun_check_report *r)
 		if (r->changes[i].pair < r->npairs && verdicts)
 			verdicts[r->changes[i].pair]++;
 		if (perun_check_is_change(&r->changes[i]))
-			json_array_append_new(list, change_json(&r->changes[i]));
-		json_array_append_new(verdicts_list, change_json(&r->changes[i]));
+			json_array_append_new(list, perun_check_change_json(&r->changes[i]));
+		json_array_append_new(verdicts_list, perun_check_change_json(&r->changes[i]));
 	}
 	for (size_t i = 0; i < r->npairs; i++) {
 		const struct perun_check_pair *p = &r->pairs[i];

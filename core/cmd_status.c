@@ -203,6 +203,12 @@ static int cmd_status(const struct perun_command *cmd, struct perun_cli *cli,
 		json_t *doc = json_pack("{s:i,s:s,s:s,s:o,s:o}", "schema", 1, "major_version",
 					branch, "minor_version", sha, "tracked",
 					list_json(&tracked, 'i'), "pending", list_json(&pending, 'p'));
+		json_t *changes;
+		if (perun_check_changes_json(&inst, sha, &changes, &err)) {
+			json_decref(doc);
+			goto fail;
+		}
+		json_object_set_new(doc, "changes", changes);
 		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		putchar('\n');
 		json_decref(doc);

@@ -61,7 +61,9 @@ test_expect_success 'status shows the summary and the list of the changes' '
 	 test_grep "^2 optimizations(+), 1 degradation(-)$" out &&
 	 test_grep "^at SLList_search(SLList\*, int):$" out &&
 	 perun status --short >short && test_grep "^3 changes" short &&
-	 ! test_grep "^at " short)
+	 ! test_grep "^at " short &&
+	 perun status --format json >st.json &&
+	 jq -e "[.changes[] | .result] | sort == [\"Degradation\", \"Optimization\", \"Optimization\"]" st.json)
 '
 
 test_expect_success 'log shows them as %changes%' '

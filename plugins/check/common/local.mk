@@ -4,3 +4,4 @@ noinst_LTLIBRARIES += %reldir%/libcheckkit.la
 %canon_reldir%_libcheckkit_la_SOURCES = %reldir%/checkkit.c %reldir%/checkkit.h
 %canon_reldir%_libcheckkit_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) -ffp-contract=off
 EXTRA_DIST += %reldir%/check-test-lib.sh
+EXTRA_DIST += bench/bench-check.sh
