@@ -465,9 +465,9 @@ static const struct perun_command check_all = {
 	.description =
 		"Does 'perun check head' at every version from <rev> (default HEAD)\n"
 		"back through history, printing the history graph with the changes\n"
-		"found at each version.  Methods that judge a whole history (such as\n"
-		"eto's series mode) then get the profiles of each configuration,\n"
-		"oldest first, one per version that has one.",
+		"found at each version.  Methods that judge a whole history (check\n"
+		"plugins with compare_series, such as cpd) then get the profiles of\n"
+		"each configuration, oldest first, one per version that has one.",
 };
 
 static const struct perun_command *const check_subcommands[] = {&check_head, &check_all,
@@ -495,7 +495,9 @@ const struct perun_command perun_cmd_check = {
 		"(rules matched on collector, postprocessor and header keys;\n"
 		"degradation.apply says whether the first or all applicable rules\n"
 		"count).  Methods are check plugins: aat, bmoe, preg, lreg, fast,\n"
-		"int, loc, eto.  Exits 0 when the check worked, 1 with --fail-on\n"
+		"int, loc, eto, cpd.  A method's options come from the configuration\n"
+		"as degradation.<option> (e.g. degradation.cutoff).  Exits 0 when the\n"
+		"check worked, 1 with --fail-on\n"
 		"when a change at or above that level was found, 2 on bad input\n"
 		"and 3 when a method failed.",
 };

@@ -105,6 +105,16 @@ test_expect_success 'text report of series changes, and --fail-on gates on them'
 	 test_exit_code 0 perun check head --fail-on maybe >/dev/null)
 '
 
+test_expect_success 'a failing method exits 3, names itself and saves nothing' '
+	(cd proj && export PERUN_PLUGIN_PATH="$PERUN_PLUGIN_PATH:$(cd ../probe && pwd)" &&
+	 perun config --local set degradation.fail true &&
+	 store_snapshot >before &&
+	 test_exit_code 3 perun check all >/dev/null 2>err &&
+	 test_grep "^perun: check method .series_probe.: failing as degradation.fail asks$" err &&
+	 store_snapshot >after && test_cmp before after &&
+	 perun config --local set degradation.fail false)
+'
+
 test_expect_success 'a broken index fails the check (exit 2) and saves nothing' '
 	(cd proj && perun config --local set degradation.strategies "[{method: aat}]" &&
 	 s3=$(sed -n 3p ../shas) &&

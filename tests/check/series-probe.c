@@ -15,7 +15,8 @@ static int probe_series(const struct perun_check_series_entry *series, size_t co
 			const struct perun_params *params, perun_check_emit_fn emit, void *data,
 			struct perun_error *err)
 {
-	(void)params;
+	if (perun_params_bool(params, "fail", 0))
+		return perun_error_set(err, PERUN_ETOOL, "failing as degradation.fail asks");
 	char location[512], versions[1024] = "";
 	snprintf(location, sizeof(location), "%s %s", perun_profile_header(series[0].profile, "cmd"),
 		 perun_profile_header(series[0].profile, "workload"));
@@ -42,6 +43,12 @@ static int probe_series(const struct perun_check_series_entry *series, size_t co
 	return 0;
 }
 
+/* Set from degradation.fail: the core passes degradation.<option>. */
+static const struct perun_option probe_options[] = {
+	{"fail", NULL, PERUN_OPTION_BOOL, "false", NULL, NULL, "fail the check", 0},
+	{NULL},
+};
+
 static const struct perun_check_ops probe_ops = {
 	.size = sizeof(probe_ops),
 	.compare_series = probe_series,
@@ -49,4 +56,4 @@ static const struct perun_check_ops probe_ops = {
 
 PERUN_PLUGIN_DEFINE(series_probe, PERUN_KIND_CHECK, .version = "1.0",
 		    .summary = "test plugin: reports the series check all hands it",
-		    .ops = &probe_ops);
+		    .options = probe_options, .ops = &probe_ops);
