@@ -309,6 +309,12 @@ static void verdict_text(FILE *out, const struct perun_check_change *c)
 		xml_escaped(out, c->confidence_type);
 		fprintf(out, " %s", rate);
 	}
+	if (!isnan(c->effect_size))
+		fprintf(out, ", effect size %.3g", c->effect_size);
+	if (!isnan(c->noise))
+		fprintf(out, ", noise %.3g", c->noise);
+	if (c->version)
+		fprintf(out, ", since %s", c->version);
 	fputs(")\n", out);
 }
 
@@ -454,6 +460,10 @@ static json_t *report_sarif(const struct perun_check_report *r)
 		int idx = sarif_rule_index(rules, worst->method);
 		if (res && idx >= 0)
 			json_object_set_new(res, "ruleIndex", json_integer(idx));
+		json_t *props = json_object_get(res, "properties");
+		json_object_set_new(props, "effectSize", number_or_null(worst->effect_size));
+		json_object_set_new(props, "noise", number_or_null(worst->noise));
+		json_object_set_new(props, "version", string_or_null(worst->version));
 		json_array_append_new(results, res);
 		free(text);
 		i = j;

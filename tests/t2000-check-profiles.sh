@@ -115,6 +115,8 @@ test_expect_success '--format sarif: SARIF 2.1.0, one result per degraded locati
 	for r in res:
 	    assert r["ruleId"] == "aat" and rules[r["ruleIndex"]] == "aat"
 	    assert r["level"] == "error" and r["message"]["text"]
+	    assert r["properties"]["result"] == "Degradation"
+	    assert r["properties"]["effectSize"] > 0 and r["properties"]["noise"] is None
 	EOF
 	)
 '
