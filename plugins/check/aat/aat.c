@@ -15,11 +15,12 @@
 /* tools.APPROX_ZERO of Perun: what safe_division divides by instead of 0. */
 #define APPROX_ZERO 0.000001
 
-/* Per uid: mean of the amounts (Kahan-summed as pandas' group mean) and
- * their sum of squares for the spread. */
+/* Per uid: mean of the amounts (Kahan-summed as pandas' group mean) and,
+ * by Welford's update, their spread. */
 struct uid_stat {
 	char *uid;
-	double sum, comp, sumsq;
+	double sum, comp;
+	double mean, m2;
 	size_t n;
 };
 
@@ -42,8 +43,10 @@ static void kahan_add(struct uid_stat *s, double x)
 	double y = x - s->comp, t = s->sum + y;
 	s->comp = (t - s->sum) - y;
 	s->sum = t;
-	s->sumsq += x * x;
 	s->n++;
+	double delta = x - s->mean;
+	s->mean += delta / (double)s->n;
+	s->m2 += delta * (x - s->mean);
 }
 
 static int stat_of(struct averages *a, const char *uid, struct uid_stat **out)
@@ -141,9 +144,8 @@ static double spread_of(const struct uid_stat *s)
 {
 	if (s->n < 2)
 		return NAN;
-	double mean = s->sum / (double)s->n;
-	double var = (s->sumsq - (double)s->n * mean * mean) / (double)(s->n - 1);
-	return mean != 0.0 ? sqrt(var > 0 ? var : 0) / fabs(mean) : NAN;
+	double var = s->m2 / (double)(s->n - 1);
+	return s->mean != 0.0 ? sqrt(var) / fabs(s->mean) : NAN;
 }
 
 static int any_amount(const struct averages *a)

@@ -53,6 +53,32 @@ test_expect_success 'the same profile twice: no change' '
 	 test_grep "^no changes found$" out)
 '
 
+# prof <name> <amounts of f> <amounts of g>: a small time profile.
+prof() {
+	cat >"$1" <<-EOF
+	{"header": {"type": "time", "cmd": "c", "workload": "w", "units": {"time": "s"}},
+	 "collector_info": {"name": "time", "params": {}}, "postprocessors": [],
+	 "resources": {"f#0": {"amount": [$2]}, "g#0": {"amount": [$3]}},
+	 "resource_type_map": {"f#0": {"uid": "f", "type": "time"}, "g#0": {"uid": "g", "type": "time"}},
+	 "models": []}
+	EOF
+}
+
+test_expect_success 'thresholds: ratio 2 degrades, 0.5 optimizes; effect size and noise' '
+	(cd proj && prof b.perf "1, 2, 3" "10, 10" && prof t.perf "4, 4, 4" "5, 5.5" &&
+	 perun check profiles b.perf t.perf --format json >out.json &&
+	 jq -r ".verdicts[] | [.location, .result, .from, .to, .rate, .effect_size, .noise // \"-\"] | join(\"|\")" \
+		out.json >actual &&
+	 cat >expect <<-EOF &&
+	f|Degradation|2.0s|4.0s|2|1|0.5
+	g|NoChange|10.0s|5.25s|0.525|-0.475|0
+	EOF
+	 test_cmp expect actual &&
+	 prof t2.perf "3.9999, 4, 4" "5, 5" &&
+	 perun check profiles b.perf t2.perf --format json >out2.json &&
+	 jq -e "[.verdicts[].result] == [\"NoChange\", \"Optimization\"]" out2.json)
+'
+
 test_expect_success 'a non-numeric amount is bad input (exit 2), store untouched' '
 	(cd proj &&
 	 jq ".resources |= with_entries(.value.amount |= map(\"x\"))" "$d/quad_base.perf" >bad.perf &&
