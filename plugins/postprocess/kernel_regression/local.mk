@@ -10,7 +10,14 @@ plugin_postprocess_LTLIBRARIES += %reldir%/kernel_regression.la
 %canon_reldir%_kernel_regression_la_LDFLAGS = $(PERUN_PLUGIN_LDFLAGS)
 %canon_reldir%_kernel_regression_la_LIBADD = $(PERUN_PLUGIN_LIBADD) $(GSL_LIBS) -lm
 
-TESTS += %reldir%/tests/t6400-postprocessby-kernel-regression.sh
+# Unit tests: kernel.c's windowed sums and estimators against dense ones.
+check_PROGRAMS += %reldir%/tests/test-kernel
+%canon_reldir%_tests_test_kernel_SOURCES = %reldir%/tests/test-kernel.c
+EXTRA_%canon_reldir%_tests_test_kernel_SOURCES = %reldir%/kernel.c %reldir%/kernel.h
+%canon_reldir%_tests_test_kernel_CFLAGS = $(KERNEL_REGRESSION_CFLAGS)
+%canon_reldir%_tests_test_kernel_LDADD = $(top_builddir)/sdk/libperun.la $(JANSSON_LIBS) \
+	$(GSL_LIBS) -lm
+TESTS += %reldir%/tests/test-kernel %reldir%/tests/t6400-postprocessby-kernel-regression.sh
 
 # bench/bench-kernel-regression.sh builds and runs this (never part of the tests).
 check_PROGRAMS += bench/bench-kernel-regression
