@@ -213,6 +213,10 @@ int trace_engine_stap(const struct trace_config *cfg, const struct trace_probes 
 		*w++ = ' ';
 	}
 	const char *argv[] = {"stap", "-o", out, "-c", cmd, script, NULL, NULL};
+	if (cfg->stap_cache_off) {
+		argv[6] = argv[5];
+		argv[5] = "--disable-cache";
+	}
 	memset(child, 0, sizeof(*child));
 	child->start_ns = 0;
 	pid_t pid = fork();

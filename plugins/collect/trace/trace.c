@@ -164,6 +164,7 @@ static int config_from_params(struct perun_collect_ctx *ctx, struct trace_state 
 	cfg->watchdog = perun_params_bool(pa, "watchdog", 0);
 	cfg->quiet = perun_params_bool(pa, "quiet", 0);
 	cfg->no_profile = perun_params_bool(pa, "no-profile", 0);
+	cfg->stap_cache_off = perun_params_bool(pa, "stap-cache-off", 0);
 	cfg->workload = ctx->workload ? ctx->workload : "";
 	if (perun_params_bool(pa, "diagnostics", 0)) {
 		cfg->watchdog = cfg->verbose_trace = cfg->zip_temps = 1;

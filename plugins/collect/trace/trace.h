@@ -51,6 +51,7 @@ struct trace_config {
 	double timeout;           /* seconds, 0: none */
 	const char *output_handling;
 	int keep_temps, zip_temps, verbose_trace, watchdog, quiet, no_profile;
+	int stap_cache_off;
 	const char *workload;
 	char *tmpdir;             /* temporary files of this collection */
 	FILE *log;                /* --watchdog log in tmpdir, or NULL */

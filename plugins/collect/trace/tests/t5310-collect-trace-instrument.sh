@@ -118,4 +118,19 @@ test_expect_success '--watchdog logs, --zip-temps packs the temporary files' '
 	test_grep "events -> .* resources" "$dir/watchdog.log"
 '
 
+test_expect_success 'SIGINT stops the program and stores nothing' '
+	cd proj && rm -rf .perun/tmp/* && store_snapshot >before || exit 1
+	perun collect -c ./forever trace -e instrument -s userspace >out 2>err &
+	pid=$! &&
+	n=0 && while ! ls .perun/tmp/trace-*/t.* >/dev/null 2>&1 && [ $n -lt 300 ]; do
+		sleep 0.1; n=$((n + 1))
+	done &&
+	kill -INT $pid &&
+	{ wait $pid; rc=$?; } &&
+	test $rc -ne 0 && test $rc -lt 128 &&
+	test_grep "interrupted while tracing" err &&
+	! pgrep -f "$PWD/forever" &&
+	store_snapshot >after && test_cmp before after
+'
+
 test_done
