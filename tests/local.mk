@@ -67,3 +67,7 @@ TESTS += %reldir%/t0010-configure-switches.sh
 EXTRA_DIST += %reldir%/t0010-configure-switches.sh
 TESTS += tests/t2100-check-e2e.sh
 EXTRA_DIST += tests/t2100-check-e2e.sh
+# The headless-Chromium harness of the view tests (skips without Chromium).
+TESTS += %reldir%/t8200-browser-check.sh
+EXTRA_DIST += %reldir%/t8200-browser-check.sh %reldir%/helpers/browser-check.py \
+	%reldir%/helpers/browser-lib.sh
