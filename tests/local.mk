@@ -44,8 +44,9 @@ EXTRA_DIST += %reldir%/t0300-profile-format.sh
 TESTS += tests/t0900-docs.sh
 TESTS += tests/t1000-run-job.sh tests/t1001-run-matrix.sh
 EXTRA_DIST += tests/t1000-run-job.sh tests/t1001-run-matrix.sh
-TESTS += tests/t2000-check-profiles.sh tests/t2001-check-history.sh
-EXTRA_DIST += tests/t2000-check-profiles.sh tests/t2001-check-history.sh
+TESTS += tests/t2000-check-profiles.sh tests/t2001-check-history.sh tests/t2002-check-upstream.sh
+EXTRA_DIST += tests/t2000-check-profiles.sh tests/t2001-check-history.sh \
+	tests/t2002-check-upstream.sh
 # A check plugin reporting the series perun check all gives it.
 check_LTLIBRARIES += tests/check/series_probe.la
 tests_check_series_probe_la_SOURCES = tests/check/series-probe.c
