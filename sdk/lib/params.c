@@ -3,6 +3,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <perun/params.h>
 
@@ -97,6 +100,16 @@ size_t perun_params_count(const struct perun_params *params, const char *name)
 	if (!v)
 		return 0;
 	return json_is_array(v) ? json_array_size(v) : 1;
+}
+
+unsigned long perun_params_seed(const struct perun_params *params, const char *name)
+{
+	unsigned long seed;
+	if (perun_params_has(params, name))
+		return (unsigned long)perun_params_int(params, name, 0);
+	if (getrandom(&seed, sizeof(seed), 0) != (ssize_t)sizeof(seed))
+		seed = (unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16);
+	return seed;
 }
 
 const char *perun_params_string_at(const struct perun_params *params,

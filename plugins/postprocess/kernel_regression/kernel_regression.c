@@ -14,14 +14,10 @@
  * values) is skipped with a warning, where Perun would crash.  When no uid
  * gets an estimate, that is an error naming the uid.
  */
-#define _GNU_SOURCE
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <gsl/gsl_rng.h>
 
@@ -368,14 +364,6 @@ static json_t *model_record(const struct config *c, const char *uid,
 	return r;
 }
 
-static unsigned long random_seed(void)
-{
-	unsigned long seed;
-	if (getrandom(&seed, sizeof(seed), 0) != (ssize_t)sizeof(seed))
-		seed = (unsigned long)time(NULL) ^ ((unsigned long)getpid() << 16);
-	return seed;
-}
-
 static int kr_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error *err)
 {
 	struct config c = {0};
@@ -397,9 +385,7 @@ static int kr_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 			goto out;
 		}
-		gsl_rng_set(c.eff.rng, perun_params_has(ctx->params, "seed")
-					       ? (unsigned long)perun_params_int(ctx->params, "seed", 0)
-					       : random_seed());
+		gsl_rng_set(c.eff.rng, perun_params_seed(ctx->params, "seed"));
 	}
 	rc = perun_points_open(ctx->profile, &points, err);
 	if (!rc)

@@ -31,6 +31,10 @@ PERUN_API int perun_params_bool(const struct perun_params *params,
 PERUN_API const char *perun_params_string(const struct perun_params *params,
 					  const char *name,
 					  const char *fallback);
+/* The seed of a randomised computation: the value of the INT option name
+ * when given, else one drawn from the system (so runs differ). */
+PERUN_API unsigned long perun_params_seed(const struct perun_params *params,
+					  const char *name);
 /* For MULTIPLE options: number of values and the i-th one (borrowed). */
 PERUN_API size_t perun_params_count(const struct perun_params *params,
 				    const char *name);
