@@ -54,6 +54,9 @@ static double sum_block(const double *a, size_t off, size_t cnt, size_t start, s
 {
 	if (start + n <= off || start >= off + cnt)
 		return 0.;
+	/* Wholly inside (n is at most one chunk): the plain pairwise sum. */
+	if (start >= off && start + n <= off + cnt)
+		return perun_sum_pairwise(a + (start - off), n);
 #define V(i) ((i) >= off && (i) < off + cnt ? a[(i) - off] : 0.)
 	if (n < 8) {
 		double res = 0.;
