@@ -464,7 +464,6 @@ static int kr_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 		goto out;
 	}
-	/* Success may carry a warning: uids without an estimate. */
 	/* Success may carry a warning: the skipped uids, the manual records. */
 	err->message[0] = '\0';
 	rc = perun_points_skips_finish(&skipped, estimated, err);
