@@ -453,7 +453,7 @@ static int add_profile(struct table *t, const struct perun_profile *profile, con
 	json_t *rtm = json_object_get(root, "resource_type_map");
 	const char *key, *ptype = perun_profile_type(profile);
 	json_t *cols;
-	struct location **touched = NULL;
+	size_t *touched = NULL; /* indices: t->locs moves as it grows */
 	size_t ntouched = 0;
 	int rc = 0;
 	json_object_foreach(resources, key, cols) {
@@ -475,11 +475,11 @@ static int add_profile(struct table *t, const struct perun_profile *profile, con
 		if (!l)
 			goto nomem;
 		if (!l->run_rows) {
-			struct location **g = realloc(touched, (ntouched + 1) * sizeof(*g));
+			size_t *g = realloc(touched, (ntouched + 1) * sizeof(*g));
 			if (!g)
 				goto nomem;
 			touched = g;
-			touched[ntouched++] = l;
+			touched[ntouched++] = (size_t)(l - t->locs);
 		}
 		size_t rows = pv ? 1 : json_array_size(col);
 		for (size_t i = 0; i < rows; i++) {
@@ -500,7 +500,7 @@ static int add_profile(struct table *t, const struct perun_profile *profile, con
 		}
 	}
 	for (size_t i = 0; i < ntouched; i++) {
-		struct location *l = touched[i];
+		struct location *l = &t->locs[touched[i]];
 		if (t->cfg->agg == AGG_SUM && add_rep(l, l->run_sum))
 			goto nomem;
 		l->run_sum = 0;
