@@ -231,10 +231,13 @@ static uint32_t intern_value(struct perun_stacks *s, const json_t *v)
 {
 	if (json_is_string(v))
 		return perun_stacks_intern(s, json_string_value(v), json_string_length(v));
+	const json_t *func = json_object_get(v, "func");
+	/* kperf frames, millions of them in big profiles: one lookup. */
+	if (json_is_string(func) && json_object_size(v) == 1)
+		return perun_stacks_intern(s, json_string_value(func), json_string_length(func));
 	const json_t *fn = json_object_get(v, "function");
 	const json_t *src = json_object_get(v, "source");
 	const json_t *line = json_object_get(v, "line");
-	const json_t *func = json_object_get(v, "func");
 	char buf[512];
 	int len = -1;
 	if (fn && src && line) {
