@@ -19,4 +19,4 @@ endif
 		$(srcdir)/%reldir%/flamegraph.js >$@.tmp && mv $@.tmp $@
 EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md %reldir%/flamegraph.js \
 	%reldir%/tests/t8100-flamegraph.sh %reldir%/tests/t8110-flamegraph-diff.sh \
-	%reldir%/tests/flame-check.py
+	%reldir%/tests/flame-check.py bench/bench-flamegraph.sh bench/gen-stacks-profile.py
