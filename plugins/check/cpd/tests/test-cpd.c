@@ -301,6 +301,23 @@ static void test_locations(void)
 	expect_changes(&h, NULL, "SevereDegradation:./prog@v05",
 		       "repeated versions are runs of one version");
 	history_free(&h);
+
+	/* more locations than the table starts with: it grows while profiles
+	 * are read */
+	static char names[300][16];
+	static const char *many[300];
+	double levels[300];
+	for (size_t l = 0; l < 300; l++) {
+		snprintf(names[l], sizeof(names[l]), "f%03zu", l);
+		many[l] = names[l];
+	}
+	for (size_t v = 0; v < 8; v++) {
+		for (size_t l = 0; l < 300; l++)
+			levels[l] = l == 250 && v >= 4 ? 3.0 : 1.0;
+		history_add(&h, v, time_profile(many, levels, 300, 2, 0.01));
+	}
+	expect_changes(&h, NULL, "SevereDegradation:f250@v04", "300 locations, one with a step");
+	history_free(&h);
 }
 
 /* Per-call rows of a trace-like ("mixed") profile: auto sums them. */
