@@ -10,7 +10,8 @@ command -v python3 >/dev/null || test_skip_all "python3 is needed to read the SV
 [ -d "$TESTDATA" ] || test_skip_all "no shared test data at $TESTDATA"
 CHECK="$TEST_SRCDIR/plugins/view/flamegraph/tests/flame-check.py"
 BROWSER="$TEST_SRCDIR/tests/helpers/browser-check.py"
-ARTIFACTS="$TEST_BUILDDIR/plugins/view/flamegraph/tests/artifacts"
+# Kept after the run (make clean removes tests/trash).
+ARTIFACTS="$TEST_BUILDDIR/tests/trash/artifacts/flamegraph"
 KPERF=$TESTDATA/diff_profiles/kperf-baseline.perf
 MEMORY=$TESTDATA/query_profiles/memory-basic.perf
 MEMORY_OLD=$TESTDATA/full_profiles/prof-3-memory-2017-05-15-15-43-42.perf

@@ -9,7 +9,8 @@ command -v python3 >/dev/null || test_skip_all "python3 is needed to read the pa
 [ -d "$TESTDATA" ] || test_skip_all "no shared test data at $TESTDATA"
 CHECK="$TEST_SRCDIR/plugins/view/flamegraph/tests/flame-check.py"
 BROWSER="$TEST_SRCDIR/tests/helpers/browser-check.py"
-ARTIFACTS="$TEST_BUILDDIR/plugins/view/flamegraph/tests/artifacts"
+# Kept after the run (make clean removes tests/trash).
+ARTIFACTS="$TEST_BUILDDIR/tests/trash/artifacts/flamegraph"
 BASE=$TESTDATA/diff_profiles/kperf-baseline.perf
 TARGET=$TESTDATA/diff_profiles/kperf-target.perf
 
