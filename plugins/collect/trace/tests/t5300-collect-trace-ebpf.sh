@@ -129,6 +129,10 @@ test_expect_success 'usdt: the userspace strategy finds and pairs them itself' '
 	perun collect -c ./usdt trace -s userspace >/dev/null 2>&1 &&
 	p=$(newest_profile) &&
 	test $(query "$p" calls region#region_end) = 3 &&
+	test $(query "$p" calls load_begin#load_end) = 2 &&
+	test $(query "$p" calls save_start#save_finish) = 2 &&
+	python3 -c "import sys; sys.exit(not $(query "$p" min save_start#save_finish) >= 3000)" &&
+	test $(query "$p" calls tick#tick) = 3 &&
 	test $(query "$p" calls main) = 1 &&
 	perun collect -c ./usdt trace -s userspace --no-usdt >/dev/null 2>&1 &&
 	test $(query $(newest_profile) calls region#region_end) = 0

@@ -62,4 +62,17 @@ test_expect_success '--no-profile keeps the script too; USDT marks appear' '
 	test_grep "printf(\"2 %d %d;2" "$s"
 '
 
+test_expect_success 'the userspace strategy pairs USDT probes by their suffixes' '
+	cd proj &&
+	test_must_fail perun collect -c ./usdt trace -e stap -s userspace -k >out 2>err &&
+	dir=$(kept_dir err) &&
+	for pair in "region region_end" "load_begin load_end" "save_start save_finish" \
+		"phase_a phase_a" "phase_z phase_z" "tick tick"; do
+		set -- $pair
+		if [ $1 = $2 ]; then kind=usdt; else kind=usdt-end; fi &&
+		test_grep " $kind 1 0x[0-9a-f]* usdt $2 " "$dir/probes.txt" || return 1
+	done &&
+	test_grep " usdt 1 0x[0-9a-f]* usdt load_begin load_begin#load_end " "$dir/probes.txt"
+'
+
 test_done
