@@ -63,27 +63,13 @@ for name, seed, slow in (("baseline", 1, 1.0), ("target", 2, 3.0)):
 PY
 ls -l "$work"/baseline.perf "$work"/target.perf | awk '{printf "# %s: %.1f MB\n", $NF, $5 / 1e6}'
 
-# best <cmd>...: "<wall> <cpu>" seconds of the fastest of three runs (cpu
-# = user + system, which a loaded machine does not inflate as it does wall).
-best() {
-	best_wall= best_cpu=
-	for _ in 1 2 3; do
-		/usr/bin/time -f "%e %U %S" -o "$work/time" "$@" >/dev/null 2>&1 || true
-		read -r wall user sys <"$work/time"
-		if [ -z "$best_wall" ] || [ "$(echo "$wall < $best_wall" | bc)" = 1 ]; then
-			best_wall=$wall best_cpu=$(echo "$user + $sys" | bc)
-		fi
-	done
-	echo "$best_wall $best_cpu"
-}
-
 printf '# load average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-6s %8s %8s %8s\n' method wall cpu changes
 for m in aat bmoe preg lreg fast int loc eto; do
 	[ -f "$PERUN_PLUGIN_PATH/check/$m.so" ] || { printf '%-6s %8s\n' "$m" "not built"; continue; }
 	"$PERUN" config --local set degradation.strategies "[{method: $m}]" >/dev/null
 	"$PERUN" config --local set degradation.apply first >/dev/null
-	set -- $(best "$PERUN" check profiles "$work/baseline.perf" "$work/target.perf")
+	set -- $(bench_best "$PERUN" check profiles "$work/baseline.perf" "$work/target.perf")
 	n=$("$PERUN" check profiles "$work/baseline.perf" "$work/target.perf" --format json |
 		python3 -c 'import json,sys; print(json.load(sys.stdin)["summary"]["changes"])')
 	printf '%-6s %8s %8s %8s\n' "$m" "$1" "$2" "$n"

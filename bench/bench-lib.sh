@@ -29,3 +29,18 @@ bench_setup() {
 	# timed relinking on its first real use.
 	"$PERUN" --help >/dev/null 2>&1 || true
 }
+
+# bench_best <cmd>...: "<wall> <cpu>" seconds of the fastest of three runs
+# (cpu = user + system, which a loaded machine inflates less than wall;
+# needs GNU time, Debian: time).  Uses $work from bench_setup.
+bench_best() {
+	best_wall= best_cpu=
+	for _ in 1 2 3; do
+		/usr/bin/time -f "%e %U %S" -o "$work/time" "$@" >/dev/null 2>&1 || true
+		read -r wall user sys <"$work/time"
+		if [ -z "$best_wall" ] || [ "$(echo "$wall < $best_wall" | bc)" = 1 ]; then
+			best_wall=$wall best_cpu=$(echo "$user + $sys" | bc)
+		fi
+	done
+	echo "$best_wall $best_cpu"
+}

@@ -624,9 +624,19 @@ static int model_coords(const struct ck_model *m, double **x, double **y, size_t
 	return 0;
 }
 
-int ck_nonparam_coords(const struct ck_pair *pair, double **x, double **base_y,
-		       double **target_y, size_t *n, struct perun_error *err)
+void ck_points_release(struct ck_points *p)
 {
+	free(p->x);
+	free(p->base_y);
+	free(p->target_y);
+	memset(p, 0, sizeof(*p));
+}
+
+int ck_nonparam_coords(const struct ck_pair *pair, struct ck_points *out,
+		       struct perun_error *err)
+{
+	double **x = &out->x, **base_y = &out->base_y, **target_y = &out->target_y;
+	size_t *n = &out->n;
 	struct ck_model target = *pair->target;
 	double *rebinned = NULL, *tx = NULL, *ty = NULL;
 	size_t nb = 0, nt = 0;

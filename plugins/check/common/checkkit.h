@@ -132,10 +132,15 @@ double ck_simps(const double *y, const double *x, size_t n);
  * points, a quirk kept), a nonparametric one its bucket values over
  * linspace(x_start, x_end).  Regressograms of different bucket counts get
  * the target re-binned to the baseline's count from the target profile's
- * resources; then all is cut to the shorter length.  *x, *base_y and
- * *target_y are malloc'd, *n long.
+ * resources; then all is cut to the shorter length.  Release *out with
+ * ck_points_release.
  */
-int ck_nonparam_coords(const struct ck_pair *pair, double **x, double **base_y,
-		       double **target_y, size_t *n, struct perun_error *err);
+struct ck_points {
+	double *x, *base_y, *target_y; /* n values each */
+	size_t n;
+};
+int ck_nonparam_coords(const struct ck_pair *pair, struct ck_points *out,
+		       struct perun_error *err);
+void ck_points_release(struct ck_points *p);
 
 #endif

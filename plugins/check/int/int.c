@@ -51,21 +51,20 @@ static double param_integral(const struct ck_model *m)
 static int analyse(const struct ck_pair *pair, enum perun_change *result, double *rate,
 		   struct perun_error *err)
 {
-	double *x, *by, *ty;
-	size_t n;
-	int rc = ck_nonparam_coords(pair, &x, &by, &ty, &n, err);
+	struct ck_points p;
+	int rc = ck_nonparam_coords(pair, &p, err);
 	if (rc)
 		return rc;
-	double base = pair->baseline->param ? param_integral(pair->baseline) : ck_simps(by, x, n);
-	double targ = pair->target->param ? param_integral(pair->target) : ck_simps(ty, x, n);
+	double base = pair->baseline->param ? param_integral(pair->baseline)
+					    : ck_simps(p.base_y, p.x, p.n);
+	double targ = pair->target->param ? param_integral(pair->target)
+					  : ck_simps(p.target_y, p.x, p.n);
 	double rel = base != 0.0 ? (targ - base) / base : (targ - base) / APPROX_ZERO;
 	if (!isfinite(rel))
 		rel = 0.0;
 	*result = ck_classify_change(rel, DIFF_NO_CHANGE, DIFF_CHANGE, 1);
 	*rate = ck_round2(rel);
-	free(x);
-	free(by);
-	free(ty);
+	ck_points_release(&p);
 	return 0;
 }
 

@@ -87,11 +87,11 @@ static void window_stats(const double *x, const double *y, size_t len, double *s
 static int analyse(const struct ck_pair *pair, enum perun_change *result, double *rate,
 		   struct perun_error *err)
 {
-	double *x, *by, *ty;
-	size_t n;
-	int rc = ck_nonparam_coords(pair, &x, &by, &ty, &n, err);
+	struct ck_points p;
+	int rc = ck_nonparam_coords(pair, &p, err);
 	if (rc)
 		return rc;
+	size_t n = p.n;
 	/* Windows of w points, the last padded with NaN; or one window. */
 	size_t w = (size_t)(INTERVAL_DENSITY * (double)n);
 	if (w < MIN_POINTS_IN_INTERVAL)
@@ -99,9 +99,7 @@ static int analyse(const struct ck_pair *pair, enum perun_change *result, double
 	size_t windows = w ? (n + w - 1) / w : 0;
 	double *pad = malloc((4 * w + 1) * sizeof(*pad));
 	if (!pad) {
-		free(x);
-		free(by);
-		free(ty);
+		ck_points_release(&p);
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	}
 	double *wx = pad, *wb = pad + w, *wt = pad + 2 * w, *sorted = pad + 3 * w;
@@ -109,9 +107,9 @@ static int analyse(const struct ck_pair *pair, enum perun_change *result, double
 	for (size_t k = 0; k < windows; k++) {
 		for (size_t i = 0; i < w; i++) {
 			size_t at = k * w + i;
-			wx[i] = at < n ? x[at] : NAN;
-			wb[i] = at < n ? by[at] : NAN;
-			wt[i] = at < n ? ty[at] : NAN;
+			wx[i] = at < n ? p.x[at] : NAN;
+			wb[i] = at < n ? p.base_y[at] : NAN;
+			wt[i] = at < n ? p.target_y[at] : NAN;
 		}
 		double bs[NSTATS], ts[NSTATS];
 		window_stats(wx, wb, w, sorted, bs);
@@ -124,11 +122,7 @@ static int analyse(const struct ck_pair *pair, enum perun_change *result, double
 		total += rel_sum / NSTATS;
 	}
 	free(pad);
-	free(x);
-	free(by);
-	free(ty);
-	if (rc)
-		return rc;
+	ck_points_release(&p);
 	double mean = windows ? total / (double)windows : total / APPROX_ZERO;
 	*result = ck_classify_change(mean, STATS_DIFF_NO_CHANGE, STATS_DIFF_CHANGE, 1);
 	*rate = ck_round2(mean);
