@@ -133,4 +133,17 @@ test_expect_success 'SIGINT stops the program and stores nothing' '
 	store_snapshot >after && test_cmp before after
 '
 
+test_expect_success '--diagnostics packs log, output and raw data; --quiet is quiet' '
+	cd proj &&
+	rm -f .perun/logs/trace-*.tar.gz &&
+	perun collect -c ./calls trace -e instrument -f work -i >out 2>err &&
+	tar -tzf $(ls .perun/logs/trace-*.tar.gz) >list &&
+	for f in raw.events raw.txt watchdog.log output.txt probes.txt; do
+		test_grep "/$f$" list || return 1
+	done &&
+	perun collect -c ./forever trace -e instrument -f tick -t 0.3 -o capture -q >out 2>err &&
+	test_cmp /dev/null err &&
+	test $(query $(newest_profile) calls tick) = 5
+'
+
 test_done
