@@ -9,9 +9,7 @@
 command -v python3 >/dev/null || test_skip_all "python3 is needed to read the SVG independently"
 [ -d "$TESTDATA" ] || test_skip_all "no shared test data at $TESTDATA"
 CHECK="$TEST_SRCDIR/plugins/view/flamegraph/tests/flame-check.py"
-BROWSER="$TEST_SRCDIR/tests/helpers/browser-check.py"
-# Kept after the run (make clean removes tests/trash).
-ARTIFACTS="$TEST_BUILDDIR/tests/trash/artifacts/flamegraph"
+. "$TEST_SRCDIR/tests/helpers/browser-lib.sh"
 KPERF=$TESTDATA/diff_profiles/kperf-baseline.perf
 MEMORY=$TESTDATA/query_profiles/memory-basic.perf
 MEMORY_OLD=$TESTDATA/full_profiles/prof-3-memory-2017-05-15-15-43-42.perf
@@ -26,23 +24,14 @@ flame_ok() {
 	sed -n 's/^frames //p' "$svg.check" >"$svg.frames"
 }
 
-# browser_ok <file> <name> [browser-check options]: no JavaScript error and
-# the counted frames are those flame-check found; a screenshot is kept.
+# The browser checks need Chromium; the rest of the file does not.
 have_browser=
-if [ -e "$BROWSER" ] && { [ -n "${PERUN_CHROMIUM:-}" ] || command -v chromium >/dev/null ||
-	command -v chromium-browser >/dev/null || command -v google-chrome >/dev/null; }; then
+if browser_available; then
 	have_browser=yes
+	rm -rf "$BROWSER_ARTIFACTS" && mkdir -p "$BROWSER_ARTIFACTS"
 else
-	say "no chromium (Debian: chromium): the browser checks are skipped"
+	say "no headless Chromium (Debian: chromium): the browser checks are skipped"
 fi
-browser_ok() {
-	file=$1 name=$2
-	shift 2
-	mkdir -p "$ARTIFACTS" &&
-	python3 "$BROWSER" "$file" --screenshot "$ARTIFACTS/$name.png" "$@" >"$name.browser" ||
-		{ cat "$name.browser"; return 1; }
-	test_grep "^errors 0$" "$name.browser" >/dev/null
-}
 
 for kind in kperf memory memory_old trace; do
 	case $kind in
@@ -58,10 +47,8 @@ for kind in kperf memory memory_old trace; do
 	"
 	if [ -n "$have_browser" ]; then
 		test_expect_success "$kind profile: opens in Chromium without errors, all frames there" "
-			browser_ok $kind.svg flamegraph-$kind --count g.f &&
-			echo \"count g.f \$(cat $kind.svg.frames)\" >expect &&
-			grep '^count' flamegraph-$kind.browser >actual &&
-			test_cmp expect actual
+			browser_check $kind.svg flamegraph-$kind --count g.f &&
+			test \"\$(browser_count g.f)\" = \"\$(cat $kind.svg.frames)\"
 		"
 	fi
 done
@@ -112,22 +99,13 @@ test_expect_success 'the default file is flame.svg, -f is Python Perun'"'"'s nam
 
 if [ -n "$have_browser" ]; then
 	test_expect_success 'zoom on click, reset, and search in Chromium' '
-		browser_ok kperf.svg flamegraph-zoom --eval "(function () {
-			var shown = function () { return [].filter.call(document.querySelectorAll(\"g.f\"),
-				function (g) { return g.style.display != \"none\"; }).length; };
-			var f = [].filter.call(document.querySelectorAll(\"g.f\"), function (g) {
-				return g.querySelector(\"title\").textContent.indexOf(\"iterate_dir \") == 0; })[0];
-			f.dispatchEvent(new MouseEvent(\"click\"));
-			var zoom = [f.querySelector(\"rect\").getAttribute(\"width\"), shown()];
-			var matches = document.documentElement.perunFlame.search_for(\"^schedule\$\");
-			var matched = document.querySelector(\".matched\").textContent;
-			document.querySelector(\".unzoom\").dispatchEvent(new MouseEvent(\"click\"));
-			return [zoom, matches, matched, shown()]; })() /*END*/" &&
+		expr="(function () { var shown = function () { return [].filter.call(document.querySelectorAll(\"g.f\"), function (g) { return g.style.display != \"none\"; }).length; }; var f = [].filter.call(document.querySelectorAll(\"g.f\"), function (g) { return g.querySelector(\"title\").textContent.indexOf(\"iterate_dir \") == 0; })[0]; f.dispatchEvent(new MouseEvent(\"click\")); var zoom = [f.querySelector(\"rect\").getAttribute(\"width\"), shown()]; var matches = document.documentElement.perunFlame.search_for(\"^schedule\$\"); var matched = document.querySelector(\".matched\").textContent; document.querySelector(\".unzoom\").dispatchEvent(new MouseEvent(\"click\")); return [zoom, matches, matched, shown()]; })()" &&
+		browser_check kperf.svg flamegraph-zoom --eval "$expr" &&
+		browser_eval "$expr" >result &&
 		grep -c "<title>schedule (" kperf.svg >schedules &&
-		python3 - flamegraph-zoom.browser "$(cat kperf.svg.frames)" "$(cat schedules)" <<-\EOF
+		python3 - result "$(cat kperf.svg.frames)" "$(cat schedules)" <<-\EOF
 		import json, sys
-		text = open(sys.argv[1]).read()
-		zoom, matches, matched, reset = json.loads(text.split("/*END*/ ", 1)[1].splitlines()[0])
+		zoom, matches, matched, reset = json.load(open(sys.argv[1]))
 		frames = int(sys.argv[2])
 		assert zoom[0] == "1180.00", zoom          # the clicked frame fills the width
 		assert 5 < zoom[1] < frames, zoom          # its stack and subtree stay

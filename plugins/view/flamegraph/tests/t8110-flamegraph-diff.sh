@@ -8,9 +8,7 @@
 command -v python3 >/dev/null || test_skip_all "python3 is needed to read the page independently"
 [ -d "$TESTDATA" ] || test_skip_all "no shared test data at $TESTDATA"
 CHECK="$TEST_SRCDIR/plugins/view/flamegraph/tests/flame-check.py"
-BROWSER="$TEST_SRCDIR/tests/helpers/browser-check.py"
-# Kept after the run (make clean removes tests/trash).
-ARTIFACTS="$TEST_BUILDDIR/tests/trash/artifacts/flamegraph"
+. "$TEST_SRCDIR/tests/helpers/browser-lib.sh"
 BASE=$TESTDATA/diff_profiles/kperf-baseline.perf
 TARGET=$TESTDATA/diff_profiles/kperf-target.perf
 
@@ -54,24 +52,19 @@ test_expect_success 'the differential check itself fails on swapped profiles' '
 	test_grep "^error: frame .* but it changed by" swapped >/dev/null
 '
 
-if [ -e "$BROWSER" ] && { [ -n "${PERUN_CHROMIUM:-}" ] || command -v chromium >/dev/null ||
-	command -v chromium-browser >/dev/null || command -v google-chrome >/dev/null; }; then
+if browser_available; then
+	rm -rf "$BROWSER_ARTIFACTS" && mkdir -p "$BROWSER_ARTIFACTS"
 	test_expect_success 'the page opens in Chromium: no errors, three graphs, every frame' '
-		mkdir -p "$ARTIFACTS" &&
-		python3 "$BROWSER" diff.html --screenshot "$ARTIFACTS/flamegraph-diff.png" \
-			--count svg.perun-flame --count "g.f" \
-			--eval "[].map.call(document.querySelectorAll(\"svg.perun-flame\"), function (s) { return s.perunFlame.search_for(\"schedule\"); }).join()" >browser &&
-		test_grep "^errors 0$" browser &&
-		test_grep "^count svg.perun-flame 3$" browser &&
-		echo "count g.f $(($(sed -n "s/^frames //p" base.check target.check diff.check | paste -sd+)))" >expect &&
-		grep "^count g.f" browser >actual &&
-		test_cmp expect actual &&
+		search="[].map.call(document.querySelectorAll(\"svg.perun-flame\"), function (s) { return s.perunFlame.search_for(\"schedule\"); }).join()" &&
+		browser_check diff.html flamegraph-diff --count svg.perun-flame --count g.f --eval "$search" &&
+		test "$(browser_count svg.perun-flame)" = 3 &&
+		test "$(browser_count g.f)" = $(($(sed -n "s/^frames //p" base.check target.check diff.check | paste -sd+))) &&
 		n=$(grep -c "<title>[^<]*schedule[^<]* (" diff.html.1.svg) &&
 		m=$(grep -c "<title>[^<]*schedule[^<]* (" diff.html.2.svg) &&
-		test_grep "\"$n,$m,$m\"$" browser
+		test "$(browser_eval "$search")" = "\"$n,$m,$m\""
 	'
 else
-	say "no chromium (Debian: chromium): the browser check is skipped"
+	say "no headless Chromium (Debian: chromium): the browser check is skipped"
 fi
 
 test_expect_success 'showdiff options: -o, width, frame height' '
