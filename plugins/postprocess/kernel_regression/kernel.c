@@ -409,6 +409,12 @@ static int np_search(enum kr_reg_type type, enum kr_bw_method method, const doub
 		return nomem(fail);
 	}
 	double h0 = 1.06 * np_std(x, n, 0, o.w.a) * pow((double)n, -1. / (4 + 1));
+	/* statsmodels fails there (its SVD does not converge on NaN). */
+	if (h0 == 0 || !isfinite(h0)) {
+		free(o.w.a);
+		free(o.fit);
+		return failf(fail, KR_DEGENERATE, "all x values are equal: no bandwidth to search for");
+	}
 	*bw = fmin_1d(&o, h0);
 	free(o.w.a);
 	free(o.fit);
@@ -479,6 +485,11 @@ static int np_efficient(enum kr_reg_type type, enum kr_bw_method method,
 		}
 		double sub_bw;
 		rc = np_search(type, method, sx, sy, len, &sub_bw, fail);
+		if (rc == KR_DEGENERATE) {
+			char why[sizeof(fail->message)];
+			memcpy(why, fail->message, sizeof(why));
+			failf(fail, rc, "sub-sample %zu of %zu: %s", b + 1, blocks, why);
+		}
 		if (rc)
 			goto out;
 		double fct = dispersion(sx, len, tmp) * pow((double)n_sub, -1. / (1 + 4));
@@ -515,6 +526,13 @@ int kr_np_select_bw(enum kr_reg_type type, enum kr_bw_method method,
 
 double kr_np_r_squared(const double *y, const double *fit, size_t n)
 {
+	/* Constant y: the formula is 0/0 but for the rounding noise of the
+	 * estimates, so the value would be noise; statsmodels' is NaN. */
+	size_t same = 1;
+	while (same < n && y[same] == y[0])
+		same++;
+	if (same == n)
+		return NAN;
 	double *t = malloc(3 * n * sizeof(double));
 	if (!t)
 		return NAN;

@@ -47,7 +47,7 @@ int kr_np_select_bw(enum kr_reg_type type, enum kr_bw_method method,
 		    const struct kr_efficient *eff, const double *x, const double *y, size_t n,
 		    double *bw, struct kr_fail *fail);
 
-/* KernelReg.r_squared() for the fitted means. */
+/* KernelReg.r_squared() for the fitted means; NaN for constant y. */
 double kr_np_r_squared(const double *y, const double *mean, size_t n);
 
 /* statsmodels' bw_scott / bw_silverman rules of thumb. */

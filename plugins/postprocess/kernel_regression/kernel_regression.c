@@ -295,6 +295,10 @@ static int estimate(const struct config *c, const double *x, const double *y, si
 		if (c->mode == KR_ESTIMATOR)
 			rc = kr_np_select_bw(c->reg_type, c->bw_method, &c->eff, x, y, n,
 					     &e->bandwidth, fail);
+		else if (c->mode == KR_USER && x[0] == x[n - 1])
+			/* Perun computes Scott's rule here too, and fails on it. */
+			rc = snprintf(fail->message, sizeof(fail->message),
+				      "all x values are equal") < 0 ? KR_NOMEM : KR_DEGENERATE;
 		else if (c->mode == KR_USER)
 			e->bandwidth = c->bw_value;
 		else
@@ -343,7 +347,9 @@ static json_t *model_record(const struct config *c, const char *uid,
 	fail |= json_object_set_new(r, "per_key", json_string(c->per_key));
 	if (e) {
 		fail |= json_object_set_new(r, "bandwidth", json_real(e->bandwidth));
-		fail |= json_object_set_new(r, "r_square", json_real(e->r_square));
+		/* statsmodels' r_squared is 0/0 for a constant fit: Perun writes NaN. */
+		struct perun_num r2 = {e->r_square, 0, 0};
+		fail |= json_object_set_new(r, "r_square", perun_num_json(&r2));
 		for (size_t i = 0; i < n && !fail; i++)
 			fail |= json_array_append_new(stats, json_real(e->stats[i]));
 	} else {

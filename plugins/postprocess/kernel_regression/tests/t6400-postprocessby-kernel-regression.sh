@@ -194,7 +194,27 @@ test_expect_success 'all x equal: no bandwidth, an error naming the uid' '
 	echo "perun: $kr: no model could be computed: uid ${q}f${q}: the scott bandwidth is 0: all x values are equal" >expect &&
 	test_cmp expect err &&
 	fails_cleanly 2 postprocessby ../flat.perf kernel-regression kernel-smoothing &&
-	test_grep "uid ${q}f${q}: the scott bandwidth is 0" err
+	test_grep "uid ${q}f${q}: the scott bandwidth is 0" err &&
+	fails_cleanly 2 postprocessby ../flat.perf kernel-regression estimator-settings &&
+	echo "perun: $kr: no model could be computed: uid ${q}f${q}: all x values are equal: no bandwidth to search for" >expect &&
+	test_cmp expect err &&
+	fails_cleanly 2 postprocessby ../flat.perf kernel-regression estimator-settings \
+		--efficient -nsub 2 &&
+	test_grep "uid ${q}f${q}: sub-sample 1 of 2: all x values are equal" err &&
+	fails_cleanly 2 postprocessby ../flat.perf kernel-regression user-selection -bv 1 &&
+	test_grep "uid ${q}f${q}: all x values are equal$" err
+'
+
+test_expect_success 'constant y: r_square NaN from statsmodels, 0.0 from r2_score on rounded estimates, as upstream' '
+	mkprofile const.perf "\"f#0\": {\"structure-unit-size\": [1, 2, 3, 4], \"amount\": [7, 7, 7, 7]}" \
+		"\"f#0\": {\"uid\": \"f\", \"type\": \"mixed\"}" &&
+	(cd proj &&
+	 perun postprocessby -ot const ../const.perf kernel-regression user-selection -bv 1 \
+		>/dev/null 2>err &&
+	 test_cmp /dev/null err &&
+	 test_grep "\"r_square\": NaN," .perun/jobs/const.perf &&
+	 perun postprocessby -ot const-ridge ../const.perf kernel-regression kernel-ridge >/dev/null &&
+	 test_grep "\"r_square\": 0.0," .perun/jobs/const-ridge.perf)
 '
 
 test_expect_success 'a degenerate uid is skipped with a warning, the others are modelled' '
