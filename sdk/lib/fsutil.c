@@ -86,9 +86,37 @@ static int fsync_parent(const char *path)
 	return rc;
 }
 
+/* Devices and pipes (-o /dev/null, -o /dev/stdout, a FIFO) are written in
+ * place: renaming a temporary file over them would replace the device. */
+static int write_in_place(const char *path, const void *data, size_t len,
+			  struct perun_error *err)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return perun_error_set_errno(err, PERUN_EGENERIC, errno, "cannot write '%s'", path);
+	const char *p = data;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+			close(fd);
+			return perun_error_set_errno(err, PERUN_EGENERIC, e, "cannot write '%s'", path);
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	close(fd);
+	return 0;
+}
+
 int perun_file_write_atomic(const char *path, const void *data, size_t len,
 			    struct perun_error *err)
 {
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return write_in_place(path, data, len, err);
 	char tmp[PATH_MAX];
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", path) >= (int)sizeof(tmp))
 		return perun_error_set(err, PERUN_EINVAL, "path too long: '%s'", path);

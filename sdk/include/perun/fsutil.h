@@ -16,7 +16,8 @@ PERUN_API int perun_file_read(const char *path, char **buf, size_t *len,
 /*
  * Replace path atomically: write a temporary file next to it, fsync it,
  * rename it over path and fsync the directory.  A crash leaves either the
- * old or the new content, never a mix.
+ * old or the new content, never a mix.  An existing device or FIFO is
+ * written in place instead.
  */
 PERUN_API int perun_file_write_atomic(const char *path, const void *data,
 				      size_t len, struct perun_error *err);

@@ -81,6 +81,15 @@ test_expect_success '--output-file writes the table there, nothing to stdout' '
 	test_cmp "$here/expected/models-pruned" table.txt
 '
 
+test_expect_success '--output-file to a FIFO writes into it and leaves it a FIFO' '
+	mkfifo pipe &&
+	{ timeout 20 cat pipe >from-pipe & } &&
+	show "$models" --output-file pipe models -h uid -h model -h coeffs &&
+	wait &&
+	test -p pipe &&
+	test_cmp "$here/expected/models-pruned" from-pipe
+'
+
 test_expect_success '--to-file names the file after the profile' '
 	mkdir named && (cd named &&
 	show "$timeprof" -tf resources >out &&
