@@ -12,7 +12,9 @@
  * our own (flamegraph.js) for zoom, search and the details line.  The diff
  * page holds baseline, target and a differential graph whose frames are as
  * wide as in the target and red where they grew, blue where they shrank,
- * against the baseline scaled to the target's total (difffolded.pl -n).
+ * against the baseline scaled to the target's total (difffolded.pl -n),
+ * and its negation, the baseline's frames against the target, which shows
+ * what the target lost.
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -158,12 +160,18 @@ static void frame_color(const char *name, int memory, char out[32])
 			 (int)(55 * v2));
 }
 
-/* The differential graph: the baseline tree and its scale to the target. */
+/*
+ * A differential graph draws one profile's tree coloured by the change to
+ * the other's, scaled to the drawn total: the target against the baseline,
+ * or (negated) the baseline against the target, which shows what the
+ * target lost.  Red grew from baseline to target, blue shrank.
+ */
 struct diff_ref {
-	const struct perun_stacks *base;
-	const uint32_t *frame_map; /* target name id -> baseline name id */
-	uint32_t *base_node;       /* target node -> baseline node */
+	const struct perun_stacks *base; /* the other profile */
+	const uint32_t *frame_map; /* drawn name id -> other name id */
+	uint32_t *base_node;       /* drawn node -> other node */
 	double scale, max_delta;
+	int negated;               /* the baseline is drawn */
 };
 
 static double base_total(const struct diff_ref *d, uint32_t node)
@@ -207,10 +215,13 @@ static int frame_svg(const struct perun_stacks *s, uint32_t node, const uint32_t
 	perun_strbuf_addf(j->sb, " (%s %s, %.2f%%", value, j->s->unit[0] ? j->s->unit : "samples",
 			  root_total > 0 ? 100.0 * n->total / root_total : 0.0);
 	if (j->diff) {
-		double before = base_total(j->diff, node), delta = n->total - before;
+		double other = base_total(j->diff, node);
+		double before = j->diff->negated ? n->total : other;
+		double delta = (j->diff->negated ? other : n->total) - before;
 		char b[48];
-		human(before, b);
-		perun_strbuf_addf(j->sb, "; baseline %s scaled, %+.2f%%", b,
+		human(other, b);
+		perun_strbuf_addf(j->sb, "; %s %s scaled, %+.2f%%",
+				  j->diff->negated ? "target" : "baseline", b,
 				  before > 0 ? 100.0 * delta / before : (delta > 0 ? 100.0 : 0.0));
 		double r = j->diff->max_delta > 0 ? fabs(delta) / j->diff->max_delta : 0;
 		int c = (int)lround(220 * (1 - r));
@@ -374,10 +385,12 @@ out:
 	return rc;
 }
 
-/* Match every target node with the baseline node of the same path. */
+/* Match every node of the drawn tree (target) with the other tree's
+ * (base) node of the same path. */
 static int diff_prepare(struct diff_ref *d, const struct perun_stacks *base,
-			const struct perun_stacks *target)
+			const struct perun_stacks *target, int negated)
 {
+	d->negated = negated;
 	uint32_t *map = malloc((target->nnames + 1) * sizeof(*map));
 	d->base = base;
 	d->frame_map = map;
@@ -427,7 +440,7 @@ static int flamegraph_show_diff(struct perun_view_ctx *ctx, struct perun_error *
 	struct flame_opts o;
 	struct perun_stacks base, target;
 	struct perun_strbuf sb = PERUN_STRBUF_INIT;
-	struct diff_ref d = {0};
+	struct diff_ref d = {0}, neg = {0};
 	char *text = NULL, *name = NULL, subtitle[512];
 	size_t len;
 	int rc = read_opts(ctx, &o, err);
@@ -442,7 +455,7 @@ static int flamegraph_show_diff(struct perun_view_ctx *ctx, struct perun_error *
 		goto out;
 	if ((rc = load_stacks(ctx, ctx->profile, &target, "target", err)))
 		goto out;
-	if (diff_prepare(&d, &base, &target))
+	if (diff_prepare(&d, &base, &target, 0) || diff_prepare(&neg, &target, &base, 1))
 		goto oom;
 	const char *title = o.title ? o.title : "Differences of profiles (with flame graphs)";
 	perun_strbuf_addstr(&sb, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -475,6 +488,13 @@ static int flamegraph_show_diff(struct perun_view_ctx *ctx, struct perun_error *
 	snprintf(subtitle, sizeof(subtitle), "baseline scaled by %.4g to the target's total",
 		 d.scale);
 	render_svg(&sb, &target, &o, "Difference flame graph", subtitle, 0, &d, 0);
+	perun_strbuf_addstr(&sb, "</section>\n<section id=\"negated\"><h2>What the target lost</h2>\n"
+				 "<p>Frames are as wide as in the baseline, coloured the same way "
+				 "against the target scaled to the baseline's total: blue frames "
+				 "shrank or are gone.</p>\n");
+	snprintf(subtitle, sizeof(subtitle), "target scaled by %.4g to the baseline's total",
+		 neg.scale);
+	render_svg(&sb, &base, &o, "Negated difference flame graph", subtitle, 0, &neg, 0);
 	perun_strbuf_addstr(&sb, "</section>\n</body></html>\n");
 	if (!(text = perun_strbuf_detach(&sb, &len)))
 		goto oom;
@@ -487,6 +507,8 @@ oom:
 out:
 	free((void *)d.frame_map);
 	free(d.base_node);
+	free((void *)neg.frame_map);
+	free(neg.base_node);
 	perun_strbuf_release(&sb);
 	perun_stacks_release(&base);
 	perun_stacks_release(&target);

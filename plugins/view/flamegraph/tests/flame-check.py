@@ -15,7 +15,8 @@ weigh a call by what its callees leave).  Then:
             scaled, siblings do not overlap and stay inside their parent,
             and exactly the frames at least --minimum pixels wide are drawn;
   --diff-baseline  the SVG is a differential graph: red frames grew and blue
-            ones shrank against the baseline scaled to the target's total;
+            ones shrank against the baseline scaled to the target's total
+            (--negated: the baseline drawn against the target);
   --folded  the folded file has exactly these stacks and weights;
   --stacks  prints the stacks, folded.
 Prints "frames N" and "total T"; exits 1 with the differences otherwise.
@@ -104,7 +105,7 @@ def close(a, b):
     return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
 
 
-def check_svg(path, totals, width, minimum, errors, base_totals=None):
+def check_svg(path, totals, width, minimum, errors, base_totals=None, negated=False):
     text = open(path).read()
     if "xmlns:fg=" not in text:  # an <svg> cut out of an HTML page
         text = text.replace("<svg ", '<svg xmlns:fg="urn:perun:flamegraph" ', 1)
@@ -155,6 +156,8 @@ def check_svg(path, totals, width, minimum, errors, base_totals=None):
                 errors.append(f"frame {';'.join(f['path'])}: fg:w {f['w']}, its stacks sum to {want}")
             if base_totals is not None and f["path"] in totals:
                 delta = totals[f["path"]] - base_totals.get(f["path"], 0.0) * total / base_totals[()]
+                if negated:  # the baseline is drawn: growth is the other way
+                    delta = -delta
                 want_fill = "red" if delta > 1e-9 * total else "blue" if delta < -1e-9 * total else "grey"
                 fill = f["fill"]
                 got_fill = ("red" if fill.startswith("rgb(255,") and not fill.endswith(",255)") else
@@ -197,6 +200,9 @@ def main():
     ap.add_argument("--folded")
     ap.add_argument("--diff-baseline", metavar="PROFILE",
                     help="the SVG is a differential graph against this baseline")
+    ap.add_argument("--negated", action="store_true",
+                    help="with --diff-baseline: PROFILE is the baseline, drawn, and the "
+                         "other the target (red still means grown in the target)")
     ap.add_argument("--stacks", action="store_true")
     args = ap.parse_args()
     stacks = cut(profile_stacks(args.profile), args.max_trace)
@@ -207,7 +213,8 @@ def main():
             print(";".join(path), stacks[path])
     if args.svg:
         base = totals_of(cut(profile_stacks(args.diff_baseline), args.max_trace)) if args.diff_baseline else None
-        print("frames", check_svg(args.svg, totals, args.width, args.minimum, errors, base))
+        print("frames", check_svg(args.svg, totals, args.width, args.minimum, errors, base,
+                                  args.negated))
     if args.folded:
         got = read_folded(args.folded)
         want = {p: w for p, w in stacks.items() if w}

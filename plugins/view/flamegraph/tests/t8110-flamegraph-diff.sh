@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # perun showdiff <baseline> <target> flamegraph: one self-contained HTML
-# page with the baseline, target and differential flame graphs, each read
-# back independently and opened in headless Chromium; error paths.
+# page with the baseline, target, differential and negated differential
+# flame graphs, each read back independently and opened in headless
+# Chromium; error paths.
 . "$srcdir/tests/test-lib.sh"
 
 command -v python3 >/dev/null || test_skip_all "python3 is needed to read the page independently"
@@ -28,7 +29,7 @@ test_expect_success 'showdiff writes one page named after both profiles' '
 	perun showdiff "$BASE" "$TARGET" flamegraph >out &&
 	test -f flamegraph-diff-of-kperf-baseline-and-kperf-target.html &&
 	mv flamegraph-diff-of-kperf-baseline-and-kperf-target.html diff.html &&
-	test "$(split_svgs diff.html)" = 3 &&
+	test "$(split_svgs diff.html)" = 4 &&
 	! grep -E "(src|href)=\"(https?:)?//" diff.html
 '
 
@@ -47,6 +48,13 @@ test_expect_success 'differential graph: target widths, red where frames grew, b
 	test_grep "baseline .* scaled, [+-]" diff.html.3.svg >/dev/null
 '
 
+test_expect_success 'negated graph: baseline widths, blue where the target lost' '
+	python3 "$CHECK" "$BASE" --svg diff.html.4.svg --diff-baseline "$TARGET" --negated >neg.check &&
+	grep -c ",255)\"" diff.html.4.svg >blue && test $(cat blue) -gt 0 &&
+	test_grep "target .* scaled, [+-]" diff.html.4.svg >/dev/null &&
+	test_must_fail python3 "$CHECK" "$BASE" --svg diff.html.4.svg --diff-baseline "$TARGET" >wrong
+'
+
 test_expect_success 'the differential check itself fails on swapped profiles' '
 	test_must_fail python3 "$CHECK" "$TARGET" --svg diff.html.3.svg --diff-baseline "$TARGET" >swapped &&
 	test_grep "^error: frame .* but it changed by" swapped >/dev/null
@@ -54,14 +62,14 @@ test_expect_success 'the differential check itself fails on swapped profiles' '
 
 if browser_available; then
 	rm -rf "$BROWSER_ARTIFACTS" && mkdir -p "$BROWSER_ARTIFACTS"
-	test_expect_success 'the page opens in Chromium: no errors, three graphs, every frame' '
+	test_expect_success 'the page opens in Chromium: no errors, four graphs, every frame' '
 		search="[].map.call(document.querySelectorAll(\"svg.perun-flame\"), function (s) { return s.perunFlame.search_for(\"schedule\"); }).join()" &&
 		browser_check diff.html flamegraph-diff --count svg.perun-flame --count g.f --eval "$search" &&
-		test "$(browser_count svg.perun-flame)" = 3 &&
-		test "$(browser_count g.f)" = $(($(sed -n "s/^frames //p" base.check target.check diff.check | paste -sd+))) &&
+		test "$(browser_count svg.perun-flame)" = 4 &&
+		test "$(browser_count g.f)" = $(($(sed -n "s/^frames //p" base.check target.check diff.check neg.check | paste -sd+))) &&
 		n=$(grep -c "<title>[^<]*schedule[^<]* (" diff.html.1.svg) &&
 		m=$(grep -c "<title>[^<]*schedule[^<]* (" diff.html.2.svg) &&
-		test "$(browser_eval "$search")" = "\"$n,$m,$m\""
+		test "$(browser_eval "$search")" = "\"$n,$m,$m,$n\""
 	'
 else
 	say "no headless Chromium (Debian: chromium): the browser check is skipped"
