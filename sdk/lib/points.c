@@ -351,3 +351,14 @@ int perun_points_skips_finish(const struct perun_points_skips *s, size_t models,
 				s->count, s->text, s->first);
 	return 0;
 }
+
+int perun_points_add_models(struct perun_profile *profile, json_t *models)
+{
+	json_t *root = perun_profile_json(profile), *list = json_object_get(root, "models");
+	if (!json_is_array(list)) {
+		list = json_array();
+		if (json_object_set_new(root, "models", list))
+			return -1;
+	}
+	return json_array_extend(list, models) ? -1 : 0;
+}

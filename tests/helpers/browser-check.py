@@ -114,8 +114,9 @@ class WebSocket:
 
 
 class DevTools:
-    def __init__(self, ws):
+    def __init__(self, ws, timeout):
         self.ws = ws
+        self.timeout = timeout
         self.next_id = 0
         self.events = []
 
@@ -123,6 +124,7 @@ class DevTools:
         self.next_id += 1
         my_id = self.next_id
         self.ws.send(json.dumps({"id": my_id, "method": method, "params": params}))
+        self.ws.sock.settimeout(self.timeout)  # wait_event and drain shorten it
         while True:
             msg = json.loads(self.ws.recv())
             if msg.get("id") == my_id:
@@ -241,7 +243,7 @@ def main():
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as r:
             targets = json.load(r)
         page = next(t for t in targets if t.get("type") == "page")
-        cdp = DevTools(WebSocket(page["webSocketDebuggerUrl"], args.timeout))
+        cdp = DevTools(WebSocket(page["webSocketDebuggerUrl"], args.timeout), args.timeout)
         for domain in ("Page", "Runtime", "Log", "Network"):
             cdp.call(f"{domain}.enable")
         cdp.events.clear()  # about:blank's own events

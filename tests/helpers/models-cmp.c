@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * Test helper: compare the models of a profile with expected ones.
- *   models-cmp [--rel EPS] <expected.perf> <actual.perf>
+ *   models-cmp [--rel EPS] [--model NAME] [--any-order] <expected.perf> <actual.perf>
  * The last N models of actual (N = the number of expected models) must
- * match the expected ones in order: the same keys in the same order, the
+ * match the expected ones in order: the same keys in the same order (with
+ * --any-order, for profiles an older Perun wrote: the expected keys in
+ * any order, newer keys allowed), the
  * same JSON types (an int stays an int), equal strings and numbers within
  * EPS relative (default 1e-9; NaN only matches NaN).  Prints one line
  * "<N> models, <V> numbers, <B> bit-exact" and exits 0, or names the first
- * difference on stderr and exits 1; unreadable input exits 2.
+ * difference on stderr and exits 1; unreadable input exits 2.  With
+ * --model, only the models whose "model" is NAME count, on both sides.
  */
 #include <math.h>
 #include <stdio.h>
@@ -18,6 +21,7 @@
 
 struct tally {
 	double rel;
+	int any_order;
 	size_t numbers, exact;
 	char path[512];
 };
@@ -73,6 +77,19 @@ static int cmp_value(struct tally *t, const json_t *want, const json_t *got, con
 		return rc;
 	if (json_typeof(want) != json_typeof(got))
 		return differ(t, path, "%s%s", "different JSON types", "");
+	if (json_is_object(want) && t->any_order) {
+		const char *key;
+		const json_t *value;
+		json_object_foreach((json_t *)want, key, value) {
+			snprintf(sub, sizeof(sub), "%s.%s", path, key);
+			const json_t *other = json_object_get(got, key);
+			if (!other)
+				return differ(t, sub, "%s%s", "missing", "");
+			if (cmp_value(t, value, other, sub))
+				return 1;
+		}
+		return 0;
+	}
 	if (json_is_object(want)) {
 		void *wi = json_object_iter((json_t *)want), *gi = json_object_iter((json_t *)got);
 		for (; wi && gi; wi = json_object_iter_next((json_t *)want, wi),
@@ -112,19 +129,44 @@ static int cmp_value(struct tally *t, const json_t *want, const json_t *got, con
 	return 0;
 }
 
+/* The models of p, those of one kind with only; a new reference. */
+static json_t *models_of(const struct perun_profile *p, const char *only)
+{
+	json_t *all = json_object_get(perun_profile_json(p), "models"), *out = json_array();
+	size_t i;
+	json_t *m;
+	json_array_foreach(all, i, m)
+		if (!only || !strcmp(json_string_value(json_object_get(m, "model")) ?: "", only))
+			json_array_append(out, m);
+	return out;
+}
+
 int main(int argc, char **argv)
 {
 	struct tally t = {.rel = 1e-9};
 	struct perun_error err = {0};
 	struct perun_profile *want = NULL, *got = NULL;
+	json_t *wm = NULL, *gm = NULL;
 	int rc = 2;
-	if (argc == 5 && !strcmp(argv[1], "--rel")) {
-		t.rel = strtod(argv[2], NULL);
-		argv += 2;
-		argc -= 2;
+	const char *only = NULL;
+	while (argc > 1 && !strncmp(argv[1], "--", 2)) {
+		int takes = strcmp(argv[1], "--any-order") ? 2 : 1;
+		if (argc <= takes)
+			break;
+		if (!strcmp(argv[1], "--rel"))
+			t.rel = strtod(argv[2], NULL);
+		else if (!strcmp(argv[1], "--model"))
+			only = argv[2];
+		else if (takes == 1)
+			t.any_order = 1;
+		else
+			break;
+		argv += takes;
+		argc -= takes;
 	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: models-cmp [--rel EPS] <expected.perf> <actual.perf>\n");
+		fprintf(stderr, "usage: models-cmp [--rel EPS] [--model NAME] [--any-order] "
+				"<expected.perf> <actual.perf>\n");
 		return 2;
 	}
 	if (perun_profile_load_file(argv[1], &want, &err) ||
@@ -132,8 +174,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "models-cmp: %s\n", err.message);
 		goto out;
 	}
-	const json_t *wm = json_object_get(perun_profile_json(want), "models");
-	const json_t *gm = json_object_get(perun_profile_json(got), "models");
+	wm = models_of(want, only);
+	gm = models_of(got, only);
 	size_t n = json_array_size(wm), have = json_array_size(gm);
 	if (have < n) {
 		fprintf(stderr, "models-cmp: expected %zu models, got %zu\n", n, have);
@@ -149,6 +191,8 @@ int main(int argc, char **argv)
 	if (!rc)
 		printf("%zu models, %zu numbers, %zu bit-exact\n", n, t.numbers, t.exact);
 out:
+	json_decref(wm);
+	json_decref(gm);
 	perun_profile_free(want);
 	perun_profile_free(got);
 	return rc;

@@ -8,7 +8,7 @@ Perun without installing it: the data provider
 (regressogram/methods.py, moving_average/methods.py) with the real numpy,
 scipy, pandas and scikit-learn (Debian: python3-numpy python3-scipy
 python3-pandas python3-sklearn).  Only what those modules import but never
-call here is replaced: perun.utils.exceptions and profile.convert, whose
+call here is replaced: perun.utils.exceptions, click and profile.convert, whose
 flatten() is needed for string uids only.  The flattened profile is
 expanded into rows as perun.profile.factory.Profile.all_resources does.
 
@@ -24,6 +24,7 @@ skips them (upstream stores a model with r^2 NaN).
 import json
 import sys
 import types
+import warnings
 
 DEFAULTS = {
     "regressogram": {"bucket_number": None, "bucket_method": "doane",
@@ -47,6 +48,7 @@ def load_upstream(root, postprocessor):
                  "perun.postprocess.regression_analysis", "perun.postprocess." + postprocessor):
         stub(name).__path__ = [root + "/" + name.replace(".", "/")]
     stub("perun.utils.exceptions")
+    stub("click")  # moving_average's option callback only
 
     def flatten(value):
         if not isinstance(value, str):
@@ -78,6 +80,7 @@ class Profile:
 
 
 def main():
+    warnings.simplefilter("ignore")  # pandas' and sklearn's, not ours
     root, path, postprocessor, params = sys.argv[1:5]
     config = dict(DEFAULTS[postprocessor], per_key="structure-unit-size", of_key="amount")
     config.update(json.loads(params))

@@ -11,5 +11,5 @@ plugin_postprocess_LTLIBRARIES += %reldir%/regressogram.la
 TESTS += %reldir%/tests/t6200-postprocessby-regressogram.sh
 endif
 EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md %reldir%/tests/cases \
-	%reldir%/tests/expected %reldir%/tests/gen-expected.py \
+	%reldir%/tests/expected \
 	%reldir%/tests/regen-expected.sh %reldir%/tests/t6200-postprocessby-regressogram.sh

@@ -486,13 +486,7 @@ static int rg_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 	if (rc)
 		goto out;
 	/* Appended in place: perun_profile_add_model would copy each record. */
-	json_t *list = json_object_get(perun_profile_json(ctx->profile), "models");
-	if (!json_is_array(list)) {
-		list = json_array();
-		if (json_object_set_new(perun_profile_json(ctx->profile), "models", list))
-			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	}
-	if (!rc && json_array_extend(list, models))
+	if (perun_points_add_models(ctx->profile, models))
 		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 out:
 	json_decref(models);

@@ -89,6 +89,14 @@ PERUN_API int perun_points_skips_finish(const struct perun_points_skips *skips,
 					size_t models, struct perun_error *err);
 
 /*
+ * Append the records of models (an array, borrowed) to the profile's
+ * models in place, as tools.add_models_to_profile does; the records are
+ * shared, not copied.  0, or -1 without memory.
+ */
+PERUN_API int perun_points_add_models(struct perun_profile *profile,
+				      json_t *models);
+
+/*
  * The JSON value Python Perun writes for n: an int, a float, or for NaN and
  * the infinities the markers the profile writer turns into Python's bare
  * NaN, Infinity and -Infinity.  New reference, NULL without memory.

@@ -4,6 +4,7 @@
 # profiles, on a fresh time profile, pending and stored, and the error
 # paths (which must leave the store as it was).
 . "$srcdir/tests/test-lib.sh"
+. "$srcdir/tests/helpers/postprocess-lib.sh"
 
 test -d "$TESTDATA" || test_skip_all "no test profiles in $TESTDATA"
 pp="$TESTDATA/postprocess_profiles"
@@ -114,24 +115,6 @@ test_expect_success 'iterative with --seed is reproducible' '
 	 test_grep -q iterative one &&
 	 test_cmp one two)
 '
-
-mkprofile() {
-	cat >"$1" <<-EOF
-	{"header": {"type": "mixed", "cmd": "c", "workload": "", "units": {"mixed(time delta)": "ms"}},
-	 "collector_info": {"name": "trace", "params": {}}, "postprocessors": [],
-	 "resources": {$2}, "resource_type_map": {$3}, "models": []}
-	EOF
-}
-
-fails_cleanly() {
-	code=$1
-	shift
-	store_snapshot proj >before &&
-	(cd proj && test_exit_code "$code" perun "$@" >../out 2>../err) &&
-	store_snapshot proj >after &&
-	test_cmp before after &&
-	test_cmp /dev/null out
-}
 
 test_expect_success 'too few points everywhere: an error naming the uid' '
 	mkprofile small.perf "\"f#0\": {\"structure-unit-size\": [1, 2], \"amount\": [3, 4]}" \

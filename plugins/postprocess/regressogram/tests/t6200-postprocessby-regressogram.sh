@@ -6,11 +6,11 @@
 # its test profiles, perun run job with Perun's parameter names, and the
 # error paths (which must leave the store as it was).
 . "$srcdir/tests/test-lib.sh"
+. "$srcdir/tests/helpers/postprocess-lib.sh"
 
 test -d "$TESTDATA" || test_skip_all "no test profiles in $TESTDATA"
 pp="$TESTDATA/postprocess_profiles"
 here="$TEST_SRCDIR/plugins/postprocess/regressogram/tests"
-cmp="$TEST_BUILDDIR/tests/helpers/models-cmp"
 q="'"
 
 test_expect_success 'setup: a git project with a perun instance, the points profile' '
@@ -24,21 +24,7 @@ test_expect_success 'setup: a git project with a perun instance, the points prof
 
 # One test per line of "cases": the models equal upstream's (1e-9 relative;
 # in practice bit for bit, which models-cmp reports).
-grep -v "^#" "$here/cases" >cases.list
-while IFS="|" read -r name profile params options; do
-	name=$(echo $name)
-	profile=$(echo $profile)
-	case $profile in
-	points) path=../points.perf ;;
-	*) path=$pp/$profile ;;
-	esac
-	test_expect_success "$name: the models of upstream's code" "
-		(cd proj &&
-		 perun postprocessby -ot $name $path regressogram $options >out 2>err &&
-		 \"$cmp\" \"$here/expected/$name.perf\" .perun/jobs/$name.perf >cmp &&
-		 cat cmp >&2)
-	"
-done <cases.list
+test_postprocess_cases "$here" regressogram
 
 # tests/test_regressogram.py: uid, buckets, r^2 (eps 1e-5), x_start, x_end, y_start.
 cat >upstream.txt <<EOF
@@ -85,12 +71,8 @@ test_expect_success 'the regressograms Python Perun stored in its test profiles'
 	for kind in exp lin pow; do
 		f=$pp/${kind}_datapoints_rg_ma_kr.perf &&
 		(cd proj && perun postprocessby -ot stored-$kind "$f" regressogram >/dev/null) &&
-		row="select(.model == \"regressogram\") | [.uid, (.bucket_stats | length),
-			.r_square, .x_start, .x_end, .y_start, (.bucket_stats | map(tostring) | join(\",\"))]
-			| map(tostring) | join(\" \")" &&
-		jq -r ".models[] | $row" "$f" >stored &&
-		jq -r ".models[] | $row" proj/.perun/jobs/stored-$kind.perf | tail -n $(wc -l <stored) >ours &&
-		test_cmp stored ours || return 1
+		"$TEST_BUILDDIR/tests/helpers/models-cmp" --model regressogram --any-order \
+			"$f" proj/.perun/jobs/stored-$kind.perf >&2 || return 1
 	done
 '
 
@@ -115,7 +97,7 @@ test_expect_success 'perun run job with the parameters of a Perun job configurat
 	 perun run job -b true -c time -cp time "{repeat: 10, warmup: 0}" -p regressogram \
 		-pp regressogram "{bucket_method: sqrt, statistic_function: median, per_key: order, of_key: amount}" \
 		>/dev/null 2>err &&
-	 test_cmp /dev/null err &&
+	 ! grep -i "warning\|error" err &&
 	 jq -r ".models[] | [.uid, .model, .buckets_method, .statistic_function, .per_key,
 		(.bucket_stats | length)] | map(tostring) | join(\" \")" .perun/jobs/*.perf >models &&
 	 cat >expect <<-EOF &&
@@ -124,24 +106,6 @@ test_expect_success 'perun run job with the parameters of a Perun job configurat
 	EOF
 	 test_cmp expect models)
 '
-
-mkprofile() {
-	cat >"$1" <<-EOF
-	{"header": {"type": "mixed", "cmd": "c", "workload": "", "units": {"mixed(time delta)": "ms"}},
-	 "collector_info": {"name": "trace", "params": {}}, "postprocessors": [],
-	 "resources": {$2}, "resource_type_map": {$3}, "models": []}
-	EOF
-}
-
-fails_cleanly() {
-	code=$1
-	shift
-	store_snapshot proj >before &&
-	(cd proj && test_exit_code "$code" perun "$@" >../out 2>../err) &&
-	store_snapshot proj >after &&
-	test_cmp before after &&
-	test_cmp /dev/null out
-}
 
 test_expect_success 'only one-point uids: an error naming the uid' '
 	mkprofile one.perf "\"f#0\": {\"structure-unit-size\": [1], \"amount\": [3]}" \

@@ -1,0 +1,386 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Resources grouped by --per/--by and aggregated (see view-common.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <perun/profile.h>
+#include <perun/strbuf.h>
+
+#include "view-common.h"
+
+static const char *const agg_names[] = {
+	[PERUN_AGG_SUM] = "sum", [PERUN_AGG_MEAN] = "mean", [PERUN_AGG_COUNT] = "count",
+	[PERUN_AGG_NUNIQUE] = "nunique", [PERUN_AGG_MEDIAN] = "median",
+	[PERUN_AGG_MIN] = "min", [PERUN_AGG_MAX] = "max",
+};
+
+int perun_view_agg_parse(const char *name, enum perun_agg *out,
+			 struct perun_error *err)
+{
+	for (size_t i = 0; i < sizeof(agg_names) / sizeof(agg_names[0]); i++)
+		if (!strcmp(name, agg_names[i])) {
+			*out = (enum perun_agg)i;
+			return 0;
+		}
+	return perun_error_set(err, PERUN_EINVAL,
+			       "invalid aggregation function '%s' (choose from %s)", name,
+			       "count, max, mean, median, min, nunique, sum");
+}
+
+/* Interning of texts: a JSON object maps each text to its index. */
+struct intern {
+	json_t *index;
+	char **text;
+	double *num;
+	size_t n, alloc;
+};
+
+static long intern_add(struct intern *in, const char *text, double num)
+{
+	json_t *have = json_object_get(in->index, text);
+	if (have)
+		return (long)json_integer_value(have);
+	if (in->n == in->alloc) {
+		size_t alloc = in->alloc ? in->alloc * 2 : 64;
+		char **t = realloc(in->text, alloc * sizeof(*t));
+		if (!t)
+			return -1;
+		in->text = t;
+		double *d = realloc(in->num, alloc * sizeof(*d));
+		if (!d)
+			return -1;
+		in->num = d;
+		in->alloc = alloc;
+	}
+	char *copy = strdup(text);
+	if (!copy || json_object_set_new(in->index, text, json_integer((json_int_t)in->n))) {
+		free(copy);
+		return -1;
+	}
+	in->text[in->n] = copy;
+	in->num[in->n] = num;
+	return (long)in->n++;
+}
+
+static void intern_free(struct intern *in, int keep_texts)
+{
+	json_decref(in->index);
+	if (!keep_texts) {
+		for (size_t i = 0; i < in->n; i++)
+			free(in->text[i]);
+		free(in->text);
+		free(in->num);
+	}
+}
+
+struct entry {
+	size_t per, by;
+	double value;
+	long text; /* the of value's interned text, for nunique */
+};
+
+struct walk {
+	const char *key[3];       /* of, per, by */
+	char *text[3];            /* this row's values, flattened */
+	double num[3];
+	json_t *fields;           /* every field name seen, for errors */
+	int found[3];             /* the key is a field of some resource */
+	int non_numeric_of;       /* an of value that is not a number */
+	struct intern per, by, values;
+	struct entry *entries;
+	size_t n, alloc;
+	int oom;
+};
+
+static int take_item(const char *key, const json_t *value, void *data)
+{
+	struct walk *w = data;
+	json_object_set_new(w->fields, key, json_null());
+	for (int k = 0; k < 3; k++) {
+		if (!w->key[k] || strcmp(key, w->key[k]) || w->text[k])
+			continue;
+		if (!(w->text[k] = perun_value_flatten_dup(value)))
+			return w->oom = -1;
+		if (perun_json_number(value, &w->num[k]) < 0)
+			w->num[k] = NAN;
+	}
+	return 0;
+}
+
+static int take_row(const json_t *row, void *data)
+{
+	struct walk *w = data;
+	struct perun_error e = {0};
+	int rc = perun_items_of(row, take_item, w, &e);
+	if (rc)
+		goto out;
+	/* Perun's data frames always have "snapshots": the snapshot number. */
+	json_object_set_new(w->fields, "snapshots", json_null());
+	for (int k = 0; k < 3; k++)
+		if (w->key[k] && !w->text[k] && !strcmp(w->key[k], "snapshots")) {
+			json_int_t snap = json_integer_value(json_object_get(row, "snapshot"));
+			w->text[k] = malloc(24);
+			if (!w->text[k]) {
+				rc = w->oom = -1;
+				goto out;
+			}
+			snprintf(w->text[k], 24, "%lld", (long long)snap);
+			w->num[k] = (double)snap;
+		}
+	int complete = 1;
+	for (int k = 0; k < 3; k++) {
+		if (w->text[k])
+			w->found[k] = 1;
+		else if (w->key[k])
+			complete = 0;
+	}
+	if (!complete)
+		goto out;
+	if (isnan(w->num[0]))
+		w->non_numeric_of = 1;
+	if (w->n == w->alloc) {
+		size_t alloc = w->alloc ? w->alloc * 2 : 1024;
+		struct entry *e2 = realloc(w->entries, alloc * sizeof(*e2));
+		if (!e2) {
+			rc = w->oom = -1;
+			goto out;
+		}
+		w->entries = e2;
+		w->alloc = alloc;
+	}
+	long per = intern_add(&w->per, w->text[1], w->num[1]);
+	long by = intern_add(&w->by, w->key[2] ? w->text[2] : w->key[0], 0.0);
+	long text = intern_add(&w->values, w->text[0], 0.0);
+	if (per < 0 || by < 0 || text < 0) {
+		rc = w->oom = -1;
+		goto out;
+	}
+	w->entries[w->n++] = (struct entry){(size_t)per, (size_t)by, w->num[0], text};
+out:
+	for (int k = 0; k < 3; k++) {
+		free(w->text[k]);
+		w->text[k] = NULL;
+	}
+	return rc;
+}
+
+/* The order of categories: numeric when all are numbers, else text. */
+static const struct intern *sort_intern;
+static int sort_numeric;
+
+static int cmp_index(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	if (sort_numeric) {
+		double x = sort_intern->num[a], y = sort_intern->num[b];
+		if (x != y)
+			return x < y ? -1 : 1;
+	}
+	return strcmp(sort_intern->text[a], sort_intern->text[b]);
+}
+
+/* rank[i]: the sorted position of category i; order[rank] = i. */
+static int sort_categories(const struct intern *in, int numeric, size_t **rank)
+{
+	size_t *order = malloc((in->n + 1) * sizeof(size_t));
+	*rank = malloc((in->n + 1) * sizeof(size_t));
+	if (!order || !*rank) {
+		free(order);
+		return -1;
+	}
+	for (size_t i = 0; i < in->n; i++)
+		order[i] = i;
+	sort_intern = in;
+	sort_numeric = numeric;
+	qsort(order, in->n, sizeof(size_t), cmp_index);
+	for (size_t i = 0; i < in->n; i++)
+		(*rank)[order[i]] = i;
+	free(order);
+	return 0;
+}
+
+static int cmp_entry(const void *pa, const void *pb)
+{
+	const struct entry *a = pa, *b = pb;
+	if (a->per != b->per)
+		return a->per < b->per ? -1 : 1;
+	if (a->by != b->by)
+		return a->by < b->by ? -1 : 1;
+	if (a->value != b->value)
+		return a->value < b->value ? -1 : 1;
+	return a->text < b->text ? -1 : a->text > b->text;
+}
+
+static int cmp_long(const void *pa, const void *pb)
+{
+	long a = *(const long *)pa, b = *(const long *)pb;
+	return a < b ? -1 : a > b;
+}
+
+/* Aggregate entries [from, to), sorted by value, of one cell. */
+static double aggregate(const struct entry *e, size_t n, enum perun_agg agg, long *scratch)
+{
+	double acc = 0.0;
+	switch (agg) {
+	case PERUN_AGG_SUM:
+	case PERUN_AGG_MEAN:
+		for (size_t i = 0; i < n; i++)
+			acc += e[i].value;
+		return agg == PERUN_AGG_SUM ? acc : acc / (double)n;
+	case PERUN_AGG_COUNT:
+		return (double)n;
+	case PERUN_AGG_NUNIQUE: {
+		for (size_t i = 0; i < n; i++)
+			scratch[i] = e[i].text;
+		qsort(scratch, n, sizeof(long), cmp_long);
+		size_t u = n ? 1 : 0;
+		for (size_t i = 1; i < n; i++)
+			u += scratch[i] != scratch[i - 1];
+		return (double)u;
+	}
+	case PERUN_AGG_MEDIAN:
+		return n % 2 ? e[n / 2].value : (e[n / 2 - 1].value + e[n / 2].value) / 2;
+	case PERUN_AGG_MIN:
+		return e[0].value;
+	case PERUN_AGG_MAX:
+		return e[n - 1].value;
+	}
+	return NAN;
+}
+
+static int strcmp_ptr(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int unknown_key(struct walk *w, const char *key, struct perun_error *err)
+{
+	struct perun_strbuf sb = PERUN_STRBUF_INIT;
+	const char *name;
+	json_t *v;
+	const char **names = malloc((json_object_size(w->fields) + 1) * sizeof(char *));
+	size_t n = 0;
+	if (!names)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	json_object_foreach(w->fields, name, v)
+		names[n++] = name;
+	qsort(names, n, sizeof(char *), strcmp_ptr);
+	for (size_t i = 0; i < n; i++)
+		perun_strbuf_addf(&sb, "%s%s", i ? ", " : "", names[i]);
+	free(names);
+	char *list = perun_strbuf_detach(&sb, NULL);
+	int rc = perun_error_set(err, PERUN_EINVAL, "invalid resource key '%s' (choose from %s)",
+				 key, list ? list : "...");
+	free(list);
+	return rc;
+}
+
+int perun_view_group(const struct perun_profile *profile, const char *of,
+		     const char *per, const char *by, enum perun_agg agg,
+		     struct perun_view_groups *out, struct perun_error *err)
+{
+	struct walk w = {.key = {of, per, by}};
+	size_t *per_rank = NULL, *by_rank = NULL;
+	long *scratch = NULL;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	w.fields = json_object();
+	w.per.index = json_object();
+	w.by.index = json_object();
+	w.values.index = json_object();
+	if (!w.fields || !w.per.index || !w.by.index || !w.values.index) {
+		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		goto out;
+	}
+	rc = perun_profile_foreach_resource(profile, take_row, &w);
+	if (rc || w.oom) {
+		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		goto out;
+	}
+	if (!perun_profile_resource_count(profile)) {
+		rc = perun_error_set(err, PERUN_EINVAL, "the profile has no resources");
+		goto out;
+	}
+	for (int k = 0; k < 3; k++)
+		if (w.key[k] && !w.found[k]) {
+			rc = unknown_key(&w, w.key[k], err);
+			goto out;
+		}
+	if (w.non_numeric_of && agg != PERUN_AGG_COUNT && agg != PERUN_AGG_NUNIQUE) {
+		rc = perun_error_set(err, PERUN_EINVAL,
+				     "'%s' cannot be aggregated by '%s': its values are not numbers "
+				     "(count and nunique can)", of, agg_names[agg]);
+		goto out;
+	}
+	int numeric = 1;
+	for (size_t i = 0; i < w.per.n; i++)
+		if (isnan(w.per.num[i]))
+			numeric = 0;
+	if (sort_categories(&w.per, numeric, &per_rank) < 0 ||
+	    sort_categories(&w.by, 0, &by_rank) < 0 ||
+	    !(scratch = malloc((w.n + 1) * sizeof(long)))) {
+		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < w.n; i++) {
+		w.entries[i].per = per_rank[w.entries[i].per];
+		w.entries[i].by = by_rank[w.entries[i].by];
+	}
+	qsort(w.entries, w.n, sizeof(*w.entries), cmp_entry);
+
+	out->nper = w.per.n;
+	out->nby = w.by.n;
+	out->per_numeric = numeric;
+	out->resources = w.n;
+	out->per = calloc(w.per.n + 1, sizeof(char *));
+	out->per_num = calloc(w.per.n + 1, sizeof(double));
+	out->by = calloc(w.by.n + 1, sizeof(char *));
+	out->cell = malloc((w.per.n * w.by.n + 1) * sizeof(double));
+	if (!out->per || !out->per_num || !out->by || !out->cell) {
+		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < w.per.n; i++) {
+		out->per[per_rank[i]] = w.per.text[i];
+		out->per_num[per_rank[i]] = w.per.num[i];
+	}
+	for (size_t i = 0; i < w.by.n; i++)
+		out->by[by_rank[i]] = w.by.text[i];
+	w.per.n = w.by.n = 0; /* the texts are out's now */
+	for (size_t i = 0; i < out->nper * out->nby; i++)
+		out->cell[i] = NAN;
+	for (size_t i = 0, j; i < w.n; i = j) {
+		for (j = i; j < w.n && w.entries[j].per == w.entries[i].per &&
+			    w.entries[j].by == w.entries[i].by; j++)
+			;
+		out->cell[w.entries[i].per * out->nby + w.entries[i].by] =
+			aggregate(w.entries + i, j - i, agg, scratch);
+	}
+out:
+	free(per_rank);
+	free(by_rank);
+	free(scratch);
+	free(w.entries);
+	json_decref(w.fields);
+	intern_free(&w.per, 0);
+	intern_free(&w.by, 0);
+	intern_free(&w.values, 0);
+	if (rc)
+		perun_view_groups_free(out);
+	return rc;
+}
+
+void perun_view_groups_free(struct perun_view_groups *g)
+{
+	for (size_t i = 0; g->per && i < g->nper; i++)
+		free(g->per[i]);
+	for (size_t i = 0; g->by && i < g->nby; i++)
+		free(g->by[i]);
+	free(g->per);
+	free(g->per_num);
+	free(g->by);
+	free(g->cell);
+	memset(g, 0, sizeof(*g));
+}

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * view-common.h - what the graphical view plugins share (a libtool
+ * convenience library linked into each of them, never installed):
+ *   - self-contained HTML pages with Chart.js inlined from Debian's
+ *     libjs-chart.js, found at run time (offline: no CDN);
+ *   - a static SVG plot writer (axes, ticks, points, lines, bars, areas,
+ *     legend), so a terminal or CI user gets a picture without a browser;
+ *   - resources grouped by --of/--per/--by and aggregated with Perun's
+ *     functions (sum, mean, count, nunique, median, min, max).
+ * Functions return 0 or a negative code with err filled.
+ */
+#ifndef PERUN_VIEW_COMMON_H
+#define PERUN_VIEW_COMMON_H
+
+#include <stddef.h>
+
+#include <perun/perun.h>
+#include <perun/strbuf.h>
+
+/* ---- HTML ------------------------------------------------------------- */
+
+/*
+ * The Chart.js source: $PERUN_CHARTJS when set, else the path configure
+ * found (--with-chartjs).  *text is malloc'd, the caller frees it.
+ */
+int perun_view_chartjs_read(char **text, size_t *len, struct perun_error *err);
+
+/* Text for HTML/SVG element content and attribute values (controls become
+ * spaces: XML has no way to hold them); NULL adds nothing. */
+void perun_view_html_escape(struct perun_strbuf *sb, const char *s);
+/* A JSON string literal that is also safe inside <script> ("</" escaped). */
+void perun_view_js_string(struct perun_strbuf *sb, const char *s);
+/* A number for JavaScript: shortest round-trip digits, null if not finite. */
+void perun_view_js_number(struct perun_strbuf *sb, double v);
+
+/*
+ * Start a page: doctype, title, a small stylesheet and, when chartjs is
+ * set, Chart.js inlined in a <script>.  Ends inside <body>.
+ */
+int perun_view_html_begin(struct perun_strbuf *sb, const char *title,
+			  int chartjs, struct perun_error *err);
+void perun_view_html_end(struct perun_strbuf *sb);
+
+/*
+ * Interactive plots on a page begun with chartjs set: one <div class="plot">
+ * with a heading and a <canvas>, its data in a <script>.  Between open and
+ * close come the series: kind "points", "line" (null y breaks it), "bar"
+ * (y per category) or "area" (stacked when the chart is).  With categories
+ * the x axis is categorical.  perun_view_charts_script, once after the last
+ * plot, draws them all.
+ */
+void perun_view_chart_open(struct perun_strbuf *sb, size_t index, const char *title,
+			   const char *xlabel, const char *ylabel,
+			   const char *const *categories, size_t ncategories,
+			   int stacked);
+void perun_view_chart_series(struct perun_strbuf *sb, const char *label,
+			     const char *kind, size_t color, const double *x,
+			     const double *y, size_t n);
+void perun_view_chart_close(struct perun_strbuf *sb);
+void perun_view_charts_script(struct perun_strbuf *sb);
+
+/* Write the buffer to path atomically (perun_view_write: "-" is the
+ * view's output) and release it; a failed buffer is out of memory. */
+int perun_view_write_buffer(const char *path, void *out, struct perun_strbuf *sb,
+			    struct perun_error *err);
+
+/* A colour of the palette (cycles), as "#rrggbb". */
+const char *perun_view_color(size_t i);
+
+/* Perun's sanitize_filepart, in place: characters that are awkward in file
+ * names become '_'. */
+void perun_view_sanitize(char *s);
+
+/* "<prefix>_<sanitized part><suffix>", malloc'd; NULL without memory. */
+char *perun_view_file_name(const char *prefix, const char *part,
+			   const char *suffix);
+
+/* The unit of of_key for axis labels as Perun's add_y_units finds it
+ * ("" when none): the header's unit of the profile type. */
+const char *perun_view_y_unit(const struct perun_profile *profile,
+			      const char *of_key);
+
+/* ---- static SVG plots ------------------------------------------------- */
+
+enum perun_svg_kind {
+	PERUN_SVG_POINTS = 1,
+	PERUN_SVG_LINE = 2,  /* a polyline; NaN y breaks it into segments */
+	PERUN_SVG_BARS = 3,  /* a bar per point from y0 (or 0) to y */
+	PERUN_SVG_AREA = 4,  /* the area between y0 (or 0) and y */
+};
+
+struct perun_svg_series {
+	enum perun_svg_kind kind;
+	const char *label;        /* legend text, NULL: not in the legend */
+	const double *x, *y;
+	const double *y0;         /* bars and areas: the base, NULL for 0 */
+	size_t n;
+	double bar_width;         /* in x units (bars) */
+	double bar_offset;        /* added to x (grouped bars) */
+	size_t color;             /* palette index */
+};
+
+struct perun_svg_plot {
+	const char *title, *xlabel, *ylabel;
+	/* When set, x values are indices into these category names. */
+	const char *const *categories;
+	size_t ncategories;
+	const struct perun_svg_series *series;
+	size_t nseries;
+	int width, height;        /* 0: defaults */
+};
+
+/*
+ * Append one <svg> element (a standalone file when standalone is set: with
+ * the XML declaration).  Points falling on an already drawn pixel are not
+ * drawn again, so a million points make a small file that looks the same.
+ */
+int perun_svg_render(struct perun_strbuf *sb, const struct perun_svg_plot *plot,
+		     int standalone, struct perun_error *err);
+
+/* Up to max "nice" tick values covering [lo, hi]; returns their count. */
+size_t perun_view_ticks(double lo, double hi, size_t max, double *ticks);
+
+/* ---- grouping and aggregation ----------------------------------------- */
+
+enum perun_agg {
+	PERUN_AGG_SUM, PERUN_AGG_MEAN, PERUN_AGG_COUNT, PERUN_AGG_NUNIQUE,
+	PERUN_AGG_MEDIAN, PERUN_AGG_MIN, PERUN_AGG_MAX,
+};
+/* "sum|mean|count|nunique|median|min|max": Perun's AGGREGATIONS. */
+#define PERUN_VIEW_AGGREGATIONS "sum|mean|count|nunique|median|min|max"
+int perun_view_agg_parse(const char *name, enum perun_agg *out,
+			 struct perun_error *err);
+
+/*
+ * Resources grouped by the values of per (x) and by (series) with the
+ * values of of aggregated in each cell.  Keys are flattened resource fields
+ * as Perun names them ("uid", "uid:function", "snapshots", "amount"...).
+ * by may be NULL: one series named after of.  Categories are sorted:
+ * numerically when all are numbers, else as text.
+ */
+struct perun_view_groups {
+	size_t nper, nby;
+	char **per;        /* texts of the x values */
+	double *per_num;   /* their numbers (NaN when not numeric) */
+	int per_numeric;   /* every x value is a number */
+	char **by;         /* series names */
+	double *cell;      /* nper * nby, row major by x; NaN: no resource */
+	size_t resources;  /* resources that had all keys */
+};
+
+int perun_view_group(const struct perun_profile *profile, const char *of,
+		     const char *per, const char *by, enum perun_agg agg,
+		     struct perun_view_groups *out, struct perun_error *err);
+void perun_view_groups_free(struct perun_view_groups *g);
+
+#endif

@@ -1,0 +1,51 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Shared by the postprocessor tests; source it after tests/test-lib.sh in a
+# test whose trash directory holds the project "proj".
+
+# mkprofile <file> <resources> <resource_type_map>: a mixed profile with
+# the given (JSON) resources.
+mkprofile() {
+	cat >"$1" <<-EOF
+	{"header": {"type": "mixed", "cmd": "c", "workload": "", "units": {"mixed(time delta)": "ms"}},
+	 "collector_info": {"name": "trace", "params": {}}, "postprocessors": [],
+	 "resources": {$2}, "resource_type_map": {$3}, "models": []}
+	EOF
+}
+
+# fails_cleanly <exit code> <perun arguments>: perun fails with the code,
+# prints nothing on stdout (its stderr is left in ../err) and leaves the
+# store of proj as it was.
+fails_cleanly() {
+	code=$1
+	shift
+	store_snapshot proj >before &&
+	(cd proj && test_exit_code "$code" perun "$@" >../out 2>../err) &&
+	store_snapshot proj >after &&
+	test_cmp before after &&
+	test_cmp /dev/null out
+}
+
+# test_postprocess_cases <tests dir> <postprocessor>: one test per line of
+# <tests dir>/cases ("name | profile | oracle params | options"): the models
+# perun postprocessby makes equal <tests dir>/expected/<name>.perf (1e-9
+# relative; models-cmp reports how many are bit for bit).  A profile that
+# is not a file of postprocess_profiles is <profile>.perf in the trash
+# directory.
+test_postprocess_cases() {
+	grep -v "^#" "$1/cases" >cases.list
+	while IFS="|" read -r name profile params options; do
+		name=$(echo $name)
+		profile=$(echo $profile)
+		case $profile in
+		*.perf) path=$TESTDATA/postprocess_profiles/$profile ;;
+		*) path=../$profile.perf ;;
+		esac
+		test_expect_success "$name: the models of upstream's code" "
+			(cd proj &&
+			 perun postprocessby -ot $name $path $2 $options >out 2>err &&
+			 \"$TEST_BUILDDIR/tests/helpers/models-cmp\" \"$1/expected/$name.perf\" \
+				.perun/jobs/$name.perf >cmp &&
+			 cat cmp >&2)
+		"
+	done <cases.list
+}
