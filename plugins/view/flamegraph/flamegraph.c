@@ -249,7 +249,11 @@ static int frame_svg(const struct perun_stacks *s, uint32_t node, const uint32_t
 		if (len <= room) {
 			add_xml(j->sb, name);
 		} else {
-			char *cut = strndup(name, room - 2);
+			/* Never inside a UTF-8 sequence: the SVG would not parse. */
+			size_t keep = room - 2;
+			while (keep > 0 && ((unsigned char)name[keep] & 0xc0) == 0x80)
+				keep--;
+			char *cut = strndup(name, keep);
 			if (cut) {
 				add_xml(j->sb, cut);
 				perun_strbuf_addstr(j->sb, "..");

@@ -17,7 +17,7 @@
 		var cut = title.lastIndexOf(' (');
 		return {
 			g: g, rect: rect, text: g.querySelector('text'),
-			name: cut >= 0 ? title.slice(0, cut) : title, title: title,
+			name: cut >= 0 ? title.slice(0, cut) : title, title: title, chars: null,
 			x: num(rect, 'fg:x'), w: num(rect, 'fg:w'), y: num(rect, 'y'),
 			fill: rect.getAttribute('fill')
 		};
@@ -29,7 +29,11 @@
 		var room = Math.floor((px - 6) / charWidth);
 		if (room < 3)
 			return '';
-		return f.name.length <= room ? f.name : f.name.slice(0, room - 2) + '..';
+		if (f.name.length <= room)
+			return f.name;
+		// By code points: never half of a surrogate pair.
+		f.chars = f.chars || Array.from(f.name);
+		return f.chars.length <= room ? f.name : f.chars.slice(0, room - 2).join('') + '..';
 	}
 
 	// Show the frames of [from, from + span) across the whole width.

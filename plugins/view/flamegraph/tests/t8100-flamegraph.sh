@@ -78,6 +78,22 @@ test_expect_success 'trace profile: a call weighs its exclusive time, as the col
 	EOF
 '
 
+test_expect_success 'long names in several scripts are cut between characters' '
+	python3 - "$KPERF" utf8.perf <<-\EOF &&
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	for pers in d["resource_type_map"].values():
+	    for i, frame in enumerate(pers["trace"]):
+	        frame["func"] = "\u00e9\u65e5\U0001f525" * (10 + i) + frame["func"]
+	json.dump(d, open(sys.argv[2], "w"))
+	EOF
+	for w in 300 400 500 700 1200; do
+		perun show utf8.perf flamegraph -o utf8.svg -w $w &&
+		flame_ok utf8.perf utf8.svg --width $w || return 1
+	done &&
+	test_grep -q "\.\.</text>" utf8.svg
+'
+
 test_expect_success 'width, frame height, minimum and max-trace' '
 	perun show "$KPERF" flamegraph -o small.svg --width 400 --height 10 --minimum 2 --max-trace 4 &&
 	flame_ok "$KPERF" small.svg --width 400 --minimum 2 --max-trace 4 &&
