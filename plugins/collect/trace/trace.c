@@ -49,7 +49,7 @@ static const struct perun_option trace_options[] = {
 	{"timeout", "t", PERUN_OPTION_FLOAT, "0", NULL, "<seconds>",
 	 "stop the command after this time (0: never)", 0},
 	{"output-handling", "o", PERUN_OPTION_CHOICE, "default", "default|capture|suppress",
-	 NULL, "the command's output: to stderr, into a kept file as well, or nowhere", 0},
+	 NULL, "the command's output: to stderr, into a file and shown after the run, or nowhere", 0},
 	{"keep-temps", "k", PERUN_OPTION_BOOL, NULL, NULL, NULL,
 	 "keep the temporary files (raw data, probes, script, logs)", 0},
 	{"zip-temps", "z", PERUN_OPTION_BOOL, NULL, NULL, NULL,
@@ -278,6 +278,20 @@ static void write_text_trace(const struct trace_config *cfg, const struct trace_
 		fclose(fo);
 }
 
+/* --output-handling capture: the output was captured into a file; show
+ * it as well, after the run (as Python Perun's, delayed). */
+static void show_output(const struct trace_config *cfg)
+{
+	char path[4096], buf[8192];
+	snprintf(path, sizeof(path), "%s/output.txt", cfg->tmpdir);
+	FILE *f = fopen(path, "re");
+	size_t n;
+	while (f && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+		fwrite(buf, 1, n, stderr);
+	if (f)
+		fclose(f);
+}
+
 static int trace_collect(struct perun_collect_ctx *ctx, struct perun_error *err)
 {
 	struct trace_state *st = ctx->state;
@@ -302,8 +316,7 @@ static int trace_collect(struct perun_collect_ctx *ctx, struct perun_error *err)
 		fprintf(stderr, "perun: %s: trace: '%s' %s; the profile holds what ran until then\n",
 			child.timed_out ? "info" : "warning", cfg->argv[0], how);
 	if (!strcmp(cfg->output_handling, "capture") && !cfg->quiet)
-		fprintf(stderr, "perun: info: trace: the output of '%s' is in %s/output.txt\n",
-			cfg->argv[0], cfg->tmpdir);
+		show_output(cfg);
 	if (cfg->no_profile) {
 		cfg->keep_temps = 1;
 		return perun_error_set(err, PERUN_EGENERIC,

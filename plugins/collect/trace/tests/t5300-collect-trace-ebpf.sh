@@ -178,13 +178,14 @@ test_expect_success '--keep-temps and --verbose-trace keep the raw data and prob
 	test $(grep -c ";work$" "$dir/raw.txt") = 20
 '
 
-test_expect_success '--output-handling capture keeps the output, suppress drops it' '
+test_expect_success '--output-handling capture keeps and shows the output, suppress drops it' '
 	cd proj &&
 	printf "#!/bin/sh\necho hello from the program\nexec %s\n" "$PWD/calls" >hello.sh &&
 	chmod +x hello.sh &&
 	perun collect -c ./hello.sh trace -b ./calls -f work -o capture -k >out 2>err &&
 	dir=$(sed -n "s/^perun: info: trace: temporary files kept in //p" err) &&
 	test_grep "hello from the program" "$dir/output.txt" &&
+	test_grep "hello from the program" err && ! grep "hello from" out &&
 	perun collect -c ./hello.sh trace -b ./calls -f work -o suppress >out 2>err &&
 	! grep "hello from" out err &&
 	perun collect -c ./hello.sh trace -b ./calls -f work >out 2>err &&
