@@ -82,9 +82,28 @@ static size_t step_of(size_t l, size_t versions)
 	return l % 10 == 3 ? versions / 4 + (l / 10) % (versions / 2) : 0;
 }
 
+/* A profile of the given resources and header; exits on bad input. */
+static struct perun_profile *finish(json_t *res, json_t *rtm, const char *type, const char *cmd,
+				    const char *unit_key, const char *unit, const char *collector)
+{
+	json_t *root = json_pack("{s:o, s:o, s:[], s:{s:s, s:s, s:s, s:s, s:{s:s}}, s:{s:s, s:{}}, "
+				 "s:[]}",
+				 "resources", res, "resource_type_map", rtm, "models", "header",
+				 "type", type, "cmd", cmd, "args", "", "workload", "", "units",
+				 unit_key, unit, "collector_info", "name", collector, "params",
+				 "postprocessors");
+	struct perun_profile *p = NULL;
+	struct perun_error err = {0};
+	if (!root || perun_profile_from_json(root, "bench", &p, &err)) {
+		fprintf(stderr, "bench-check-history: %s\n", root ? err.message : "out of memory");
+		exit(2);
+	}
+	return p;
+}
+
 static struct perun_profile *time_profile(size_t v, size_t versions, size_t locations)
 {
-	json_t *root = json_object(), *res = json_object(), *rtm = json_object();
+	json_t *res = json_object(), *rtm = json_object();
 	for (size_t l = 0; l < locations; l++) {
 		char key[64], uid[48];
 		snprintf(uid, sizeof(uid), "./prog:f%05zu", l);
@@ -102,27 +121,12 @@ static struct perun_profile *time_profile(size_t v, size_t versions, size_t loca
 		json_object_set_new(rtm, key, json_pack("{s:s, s:s, s:s}", "uid", uid, "subtype",
 							 "real", "type", "time"));
 	}
-	json_object_set_new(root, "resources", res);
-	json_object_set_new(root, "resource_type_map", rtm);
-	json_object_set_new(root, "models", json_array());
-	json_object_set_new(root, "header",
-			    json_pack("{s:s, s:s, s:s, s:s, s:{s:s}}", "type", "time", "cmd", "./prog",
-				      "args", "", "workload", "", "units", "time", "s"));
-	json_object_set_new(root, "collector_info", json_pack("{s:s, s:{}}", "name", "time",
-							      "params"));
-	json_object_set_new(root, "postprocessors", json_array());
-	struct perun_profile *p = NULL;
-	struct perun_error err = {0};
-	if (perun_profile_from_json(root, "bench", &p, &err)) {
-		fprintf(stderr, "bench-check-history: %s\n", err.message);
-		exit(2);
-	}
-	return p;
+	return finish(res, rtm, "time", "./prog", "time", "s", "time");
 }
 
 static struct perun_profile *trace_profile(size_t functions, int target)
 {
-	json_t *root = json_object(), *res = json_object(), *rtm = json_object();
+	json_t *res = json_object(), *rtm = json_object();
 	static const char *const base_libs[] = {"run", "libfoo-1.2.so", "libc.so.6", "libm.so.6"};
 	static const char *const targ_libs[] = {"run", "libfoo-1.3.so", "libc.so.6", "libm.so.6"};
 	for (size_t f = 0; f < functions; f++) {
@@ -145,22 +149,7 @@ static struct perun_profile *trace_profile(size_t functions, int target)
 					      (target ? targ_libs : base_libs)[f % 4], "type", "mixed",
 					      "subtype", "time delta"));
 	}
-	json_object_set_new(root, "resources", res);
-	json_object_set_new(root, "resource_type_map", rtm);
-	json_object_set_new(root, "models", json_array());
-	json_object_set_new(root, "header",
-			    json_pack("{s:s, s:s, s:s, s:s, s:{s:s}}", "type", "mixed", "cmd", "./run",
-				      "args", "", "workload", "", "units", "mixed(time delta)", "us"));
-	json_object_set_new(root, "collector_info", json_pack("{s:s, s:{}}", "name", "trace",
-							      "params"));
-	json_object_set_new(root, "postprocessors", json_array());
-	struct perun_profile *p = NULL;
-	struct perun_error err = {0};
-	if (perun_profile_from_json(root, "bench", &p, &err)) {
-		fprintf(stderr, "bench-check-history: %s\n", err.message);
-		exit(2);
-	}
-	return p;
+	return finish(res, rtm, "mixed", "./run", "mixed(time delta)", "us", "trace");
 }
 
 struct tally {

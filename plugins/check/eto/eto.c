@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include <perun/perun.h>
+#include <perun/points.h>
 
 static const struct perun_option eto_options[] = {
 	{"cutoff", NULL, PERUN_OPTION_FLOAT, "0.0", NULL, "<percent>",
@@ -49,33 +50,6 @@ static const struct perun_option eto_options[] = {
 #define NS_TO_MS 1000000.0
 
 /* ---- numpy's and pandas' arithmetic -------------------------------------- */
-
-/* numpy's pairwise summation of float64 (ndarray.sum). */
-static double eto_np_sum(const double *a, size_t n)
-{
-	if (n < 8) {
-		double res = 0.;
-		for (size_t i = 0; i < n; i++)
-			res += a[i];
-		return res;
-	}
-	if (n <= 128) {
-		double r[8], res;
-		size_t i;
-		for (i = 0; i < 8; i++)
-			r[i] = a[i];
-		for (i = 8; i < n - (n % 8); i += 8)
-			for (size_t j = 0; j < 8; j++)
-				r[j] += a[i + j];
-		res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
-		for (; i < n; i++)
-			res += a[i];
-		return res;
-	}
-	size_t n2 = n / 2;
-	n2 -= n2 % 8;
-	return eto_np_sum(a, n2) + eto_np_sum(a + n2, n - n2);
-}
 
 /* A pandas group sum: Kahan summation skipping NaN. */
 struct kahan {
@@ -130,10 +104,10 @@ static double np_std(const double *v, size_t n, double *tmp)
 {
 	if (n <= 1)
 		return NAN;
-	double avg = eto_np_sum(v, n) / (double)n;
+	double avg = perun_sum_pairwise(v, n) / (double)n;
 	for (size_t i = 0; i < n; i++)
 		tmp[i] = (avg - v[i]) * (avg - v[i]);
-	return sqrt(eto_np_sum(tmp, n) / (double)(n - 1));
+	return sqrt(perun_sum_pairwise(tmp, n) / (double)(n - 1));
 }
 
 /* Python's round(x, nd) of a double: correctly rounded through the decimal
@@ -698,7 +672,7 @@ static int diff_and_flag(struct drow *rows, size_t n)
 		r->delta = (isnan(r->targ) ? 0.0 : r->targ) - (isnan(r->base) ? 0.0 : r->base);
 		v[i] = isnan(r->targ) ? 0.0 : r->targ;
 	}
-	double total = eto_np_sum(v, n);
+	double total = perun_sum_pairwise(v, n);
 	for (size_t i = 0; i < n; i++) {
 		struct drow *r = &rows[i];
 		if (isnan(r->base))
