@@ -57,26 +57,23 @@ void trace_stap_script(const struct trace_config *cfg, const struct trace_probes
 		cfg->strategy);
 	fprintf(f, "global sampling_cnt, sampling_flag\n\n");
 	fprintf(f, "probe begin {\n\tstart_stopwatch(\"timestamp\")\n}\n\n");
-	fprintf(f,
-		"probe process(\"%s\").begin {\n"
-		"\tprintf(\"%d %%d %%d %%d %%d;%%s\\n\", tid(), pid(), ppid(), "
-		"read_stopwatch_ns(\"timestamp\"), execname())\n}\n\n",
-		cfg->binary, PERUN_TRACE_PROCESS_BEGIN);
-	fprintf(f,
-		"probe process(\"%s\").end {\n"
-		"\tprintf(\"%d %%d %%d %%d %%d;%%s\\n\", tid(), pid(), ppid(), "
-		"read_stopwatch_ns(\"timestamp\"), execname())\n}\n\n",
-		cfg->binary, PERUN_TRACE_PROCESS_END);
-	fprintf(f,
-		"probe process(\"%s\").thread.begin {\n"
-		"\tprintf(\"%d %%d %%d %%d;%%s\\n\", tid(), pid(), "
-		"read_stopwatch_ns(\"timestamp\"), execname())\n}\n\n",
-		cfg->binary, PERUN_TRACE_THREAD_BEGIN);
-	fprintf(f,
-		"probe process(\"%s\").thread.end {\n"
-		"\tprintf(\"%d %%d %%d %%d;%%s\\n\", tid(), pid(), "
-		"read_stopwatch_ns(\"timestamp\"), execname())\n}\n\n",
-		cfg->binary, PERUN_TRACE_THREAD_END);
+	/* Process records carry the parent's pid, thread records do not. */
+	static const struct {
+		const char *point;
+		int type, with_ppid;
+	} lifecycle[] = {
+		{"begin", PERUN_TRACE_PROCESS_BEGIN, 1},
+		{"end", PERUN_TRACE_PROCESS_END, 1},
+		{"thread.begin", PERUN_TRACE_THREAD_BEGIN, 0},
+		{"thread.end", PERUN_TRACE_THREAD_END, 0},
+	};
+	for (size_t i = 0; i < sizeof(lifecycle) / sizeof(lifecycle[0]); i++)
+		fprintf(f,
+			"probe process(\"%s\").%s {\n"
+			"\tprintf(\"%d %%d %%d %s%%d;%%s\\n\", tid(), pid(), %s"
+			"read_stopwatch_ns(\"timestamp\"), execname())\n}\n\n",
+			cfg->binary, lifecycle[i].point, lifecycle[i].type,
+			lifecycle[i].with_ppid ? "%d " : "", lifecycle[i].with_ppid ? "ppid(), " : "");
 	for (size_t i = 0; i < probes->n; i++) {
 		const struct trace_probe *p = &probes->v[i];
 		switch (p->kind) {

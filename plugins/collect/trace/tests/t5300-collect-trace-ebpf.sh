@@ -8,8 +8,7 @@
 trace_require_bpf
 
 test_expect_success 'setup: programs and a perun instance' '
-	mkdir proj && cd proj && git init -q && git commit -q --allow-empty -m init &&
-	perun init >/dev/null &&
+	trace_project &&
 	for p in calls threads forker forever crash usdt klass; do build_prog $p || exit 1; done
 '
 

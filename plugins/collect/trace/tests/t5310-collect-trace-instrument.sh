@@ -8,8 +8,7 @@
 trace_require_plugin
 
 test_expect_success 'setup: instrumented programs and a perun instance' '
-	mkdir proj && cd proj && git init -q && git commit -q --allow-empty -m init &&
-	perun init >/dev/null &&
+	trace_project &&
 	for p in calls threads forker forever crash klass; do
 		build_prog $p -finstrument-functions || exit 1
 	done &&

@@ -14,8 +14,7 @@ kept_dir() {
 }
 
 test_expect_success 'setup' '
-	mkdir proj && cd proj && git init -q && git commit -q --allow-empty -m init &&
-	perun init >/dev/null && build_prog calls && build_prog usdt
+	trace_project && build_prog calls && build_prog usdt
 '
 
 test_expect_success 'stap cannot run: a clear error, nothing stored' '

@@ -17,8 +17,7 @@ fails() {
 }
 
 test_expect_success 'setup' '
-	mkdir proj && cd proj && git init -q && git commit -q --allow-empty -m init &&
-	perun init >/dev/null && build_prog calls && build_prog usdt &&
+	trace_project && build_prog calls && build_prog usdt &&
 	cp calls stripped && strip stripped
 '
 

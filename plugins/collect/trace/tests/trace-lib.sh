@@ -32,3 +32,9 @@ trace_require_bpf() {
 	command -v bpftool >/dev/null && bpftool prog list >/dev/null 2>&1 ||
 		test_skip_all "BPF is not available here (bpftool prog list fails)"
 }
+
+# A git repository with one commit and a perun instance in ./proj; cd there.
+trace_project() {
+	mkdir proj && cd proj && git init -q && git commit -q --allow-empty -m init &&
+		perun init >/dev/null
+}
