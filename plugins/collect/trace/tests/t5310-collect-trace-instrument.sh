@@ -145,4 +145,19 @@ test_expect_success '--diagnostics packs log, output and raw data; --quiet is qu
 	test $(query $(newest_profile) calls tick) = 5
 '
 
+test_expect_success '--libs: an instrumented shared library' '
+	cd proj &&
+	printf "int twice(int x) { return 2 * x; }\n" >lib.c &&
+	printf "int twice(int x);\nint main(void) { int s = 0; for (int i = 0; i < 9; i++) s += twice(i); return s == 1; }\n" >uselib.c &&
+	cc -shared -fPIC -finstrument-functions -o libtwice.so lib.c &&
+	cc -finstrument-functions -o uselib uselib.c -L. -ltwice -Wl,-rpath,"$PWD" &&
+	perun collect -c ./uselib trace -e instrument -s userspace -l "$PWD/libtwice.so" \
+		>/dev/null 2>&1 &&
+	p=$(newest_profile) &&
+	test $(query "$p" calls twice) = 9 &&
+	test "$(query "$p" field twice location)" = libtwice.so &&
+	test $(query "$p" calls main) = 1 &&
+	test "$(query "$p" exclusive main)" = ok
+'
+
 test_done
