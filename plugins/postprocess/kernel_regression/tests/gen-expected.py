@@ -21,10 +21,20 @@ the bandwidth rule from a key "method_name" that its command never sets
 (so it always uses Scott's rule); the C plugin honours --bandwidth-method,
 so the oracle is given "method_name" too.
 """
+import importlib.util
 import json
+import os
 import sys
-import types
 import warnings
+
+# The stubbing of Perun's modules and the profile rows are the
+# non-parametric oracle's (tests/helpers/nonparam-oracle.py).
+_here = os.path.dirname(os.path.abspath(__file__))
+_spec = importlib.util.spec_from_file_location(
+    "nonparam_oracle", os.path.join(_here, "../../../../tests/helpers/nonparam-oracle.py"))
+_oracle = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_oracle)
+stub, Profile = _oracle.stub, _oracle.Profile
 
 # (long, short, key, type); type: str, int, float, pair, True/False (flag value)
 OPTIONS = [
@@ -85,14 +95,6 @@ def parse(mode, words):
     return config
 
 
-def stub(name, **attrs):
-    mod = types.ModuleType(name)
-    mod.__path__ = []
-    mod.__dict__.update(attrs)
-    sys.modules[name] = mod
-    return mod
-
-
 def load_upstream(root):
     sys.path.insert(0, root)
     for name in ("perun", "perun.utils", "perun.profile", "perun.postprocess",
@@ -120,24 +122,6 @@ def load_upstream(root):
     methods = importlib.import_module("perun.postprocess.kernel_regression.methods")
     provider = importlib.import_module("perun.postprocess.regression_analysis.data_provider")
     return methods, provider
-
-
-class Profile:
-    """The part of perun.profile.factory.Profile the data provider uses."""
-
-    def __init__(self, data):
-        self.data = data
-
-    def all_resources(self):
-        for name, columns in self.data["resources"].items():
-            persistent = self.data["resource_type_map"][name]
-            if columns:
-                for values in zip(*columns.values()):
-                    row = dict(zip(columns.keys(), values))
-                    row.update(persistent)
-                    yield row.get("snapshot", 0), row
-            else:
-                yield persistent.get("snapshot", 0), persistent
 
 
 def main():

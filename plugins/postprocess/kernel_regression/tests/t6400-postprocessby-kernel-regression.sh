@@ -6,6 +6,7 @@
 # scikit-learn and the pyqt_fit port), a job configuration, and the error
 # paths, which must leave the store as it was.
 . "$srcdir/tests/test-lib.sh"
+. "$srcdir/tests/helpers/postprocess-lib.sh"
 
 test -d "$TESTDATA" || test_skip_all "no test profiles in $TESTDATA"
 command -v jq >/dev/null || test_skip_all "jq is not installed"
@@ -158,24 +159,6 @@ test_expect_success 'perun run job with kernel_regression params as Perun'"$q"'s
 	 test_grep "^true ridge 0.00[0-9]* 15$" models &&
 	 test_grep "^true:max-rss ridge 0.00[0-9]* 5$" models)
 '
-
-mkprofile() {
-	cat >"$1" <<-EOF
-	{"header": {"type": "mixed", "cmd": "c", "workload": "", "units": {"mixed(time delta)": "ms"}},
-	 "collector_info": {"name": "trace", "params": {}}, "postprocessors": [],
-	 "resources": {$2}, "resource_type_map": {$3}, "models": []}
-	EOF
-}
-
-fails_cleanly() {
-	code=$1
-	shift
-	store_snapshot proj >before &&
-	(cd proj && test_exit_code "$code" perun "$@" >../out 2>../err) &&
-	store_snapshot proj >after &&
-	test_cmp before after &&
-	test_cmp /dev/null out
-}
 
 kr="postprocessor ${q}kernel_regression${q}"
 
