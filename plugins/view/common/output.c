@@ -20,32 +20,6 @@ int perun_view_write(const char *path, void *out, const void *data, size_t len,
 	return 0;
 }
 
-void perun_view_xml_escape(struct perun_strbuf *sb, const char *s)
-{
-	if (!s)
-		return;
-	const char *run = s;
-	for (; *s; s++) {
-		const char *rep = NULL;
-		switch (*s) {
-		case '&': rep = "&amp;"; break;
-		case '<': rep = "&lt;"; break;
-		case '>': rep = "&gt;"; break;
-		case '"': rep = "&quot;"; break;
-		case '\'': rep = "&#39;"; break;
-		default:
-			if ((unsigned char)*s < 32 && *s != '\t' && *s != '\n')
-				rep = " ";
-		}
-		if (rep) {
-			perun_strbuf_add(sb, run, (size_t)(s - run));
-			perun_strbuf_addstr(sb, rep);
-			run = s + 1;
-		}
-	}
-	perun_strbuf_add(sb, run, (size_t)(s - run));
-}
-
 /* The stem of a label: its last path component without ".perf". */
 static void add_stem(struct perun_strbuf *sb, const char *label)
 {

@@ -14,15 +14,6 @@
 int perun_view_write(const char *path, void *out, const void *data, size_t len,
 		     struct perun_error *err);
 
-struct perun_strbuf;
-
-/*
- * s as text for XML, SVG and HTML content and attribute values (& < > " '
- * escaped; control characters, which XML 1.0 forbids, as spaces).  NULL
- * adds nothing.
- */
-void perun_view_xml_escape(struct perun_strbuf *sb, const char *s);
-
 /*
  * "<prefix>-diff-of-<baseline>-and-<target>.<ext>" from the labels the user
  * named the profiles by (file stems, unsafe characters as '_'), as Python

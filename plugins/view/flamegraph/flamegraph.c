@@ -29,6 +29,7 @@
 
 #include "output.h"
 #include "stacks.h"
+#include "view-common.h"
 
 static const char flame_js[] =
 #include "flamegraph-js.h"
@@ -184,7 +185,7 @@ static int frame_svg(const struct perun_stacks *s, uint32_t node, const uint32_t
 	perun_stacks_format_weight(offset, exact_x);
 	perun_stacks_format_weight(n->total, exact_w);
 	perun_strbuf_addstr(j->sb, "<g class=\"f\"><title>");
-	perun_view_xml_escape(j->sb, name);
+	perun_view_html_escape(j->sb, name);
 	perun_strbuf_addf(j->sb, " (%s %s, %.2f%%", value, j->s->unit[0] ? j->s->unit : "samples",
 			  root_total > 0 ? 100.0 * n->total / root_total : 0.0);
 	if (j->diff) {
@@ -220,7 +221,7 @@ static int frame_svg(const struct perun_stacks *s, uint32_t node, const uint32_t
 	size_t room = w > 6 ? (size_t)((w - 6) / (0.59 * FONT_SIZE)) : 0, len = strlen(name);
 	if (room >= 3) {
 		if (len <= room) {
-			perun_view_xml_escape(j->sb, name);
+			perun_view_html_escape(j->sb, name);
 		} else {
 			/* Never inside a UTF-8 sequence: the SVG would not parse. */
 			size_t keep = room - 2;
@@ -228,7 +229,7 @@ static int frame_svg(const struct perun_stacks *s, uint32_t node, const uint32_t
 				keep--;
 			char *cut = strndup(name, keep);
 			if (cut) {
-				perun_view_xml_escape(j->sb, cut);
+				perun_view_html_escape(j->sb, cut);
 				perun_strbuf_addstr(j->sb, "..");
 			}
 			free(cut);
@@ -274,9 +275,9 @@ static size_t render_svg(struct perun_strbuf *sb, const struct perun_stacks *s,
 			  "<rect x=\"0\" y=\"0\" width=\"100%%\" height=\"100%%\" fill=\"#fbfbf4\"/>\n"
 			  "<text class=\"title\" x=\"%.1f\" y=\"24\">",
 			  o->width / 2.0);
-	perun_view_xml_escape(sb, title);
+	perun_view_html_escape(sb, title);
 	perun_strbuf_addf(sb, "</text>\n<text class=\"sub\" x=\"%.1f\" y=\"44\">", o->width / 2.0);
-	perun_view_xml_escape(sb, subtitle);
+	perun_view_html_escape(sb, subtitle);
 	perun_strbuf_addf(sb,
 			  "</text>\n<text class=\"btn unzoom\" x=\"%d\" y=\"44\">Reset Zoom</text>\n"
 			  "<text class=\"btn search\" x=\"%lld\" y=\"44\">Search</text>\n"
@@ -398,17 +399,17 @@ static void add_summary_row(struct perun_strbuf *sb, const char *what, const cha
 	char total[48];
 	human(s->nodes[0].total, total);
 	perun_strbuf_addf(sb, "<tr><th>%s</th><td>", what);
-	perun_view_xml_escape(sb, label ? label : "");
+	perun_view_html_escape(sb, label ? label : "");
 	perun_strbuf_addstr(sb, "</td><td>");
-	perun_view_xml_escape(sb, perun_profile_header(p, "cmd"));
+	perun_view_html_escape(sb, perun_profile_header(p, "cmd"));
 	perun_strbuf_addch(sb, ' ');
-	perun_view_xml_escape(sb, perun_profile_header(p, "workload"));
+	perun_view_html_escape(sb, perun_profile_header(p, "workload"));
 	perun_strbuf_addstr(sb, "</td><td>");
-	perun_view_xml_escape(sb, perun_profile_collector(p));
+	perun_view_html_escape(sb, perun_profile_collector(p));
 	perun_strbuf_addstr(sb, "</td><td>");
-	perun_view_xml_escape(sb, perun_profile_origin(p));
+	perun_view_html_escape(sb, perun_profile_origin(p));
 	perun_strbuf_addf(sb, "</td><td class=\"n\">%zu</td><td class=\"n\">%s ", s->nstacks, total);
-	perun_view_xml_escape(sb, s->unit[0] ? s->unit : "samples");
+	perun_view_html_escape(sb, s->unit[0] ? s->unit : "samples");
 	perun_strbuf_addstr(sb, "</td></tr>\n");
 }
 
@@ -437,7 +438,7 @@ static int flamegraph_show_diff(struct perun_view_ctx *ctx, struct perun_error *
 	const char *title = o.title ? o.title : "Differences of profiles (with flame graphs)";
 	perun_strbuf_addstr(&sb, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 				 "<title>");
-	perun_view_xml_escape(&sb, title);
+	perun_view_html_escape(&sb, title);
 	perun_strbuf_addstr(
 		&sb,
 		"</title>\n<style>body{font-family:Verdana,sans-serif;margin:1em;background:#fff}"
@@ -445,7 +446,7 @@ static int flamegraph_show_diff(struct perun_view_ctx *ctx, struct perun_error *
 		"padding:.2em .5em;text-align:left}td.n{text-align:right}"
 		"section{margin:1.5em 0}svg.perun-flame{max-width:100%;height:auto}</style>\n"
 		"</head><body>\n<h1>");
-	perun_view_xml_escape(&sb, title);
+	perun_view_html_escape(&sb, title);
 	perun_strbuf_addstr(&sb, "</h1>\n<table><tr><th></th><th>profile</th><th>command</th>"
 				 "<th>collector</th><th>origin</th><th>stacks</th><th>total</th>"
 				 "</tr>\n");
