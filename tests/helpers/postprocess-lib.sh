@@ -29,9 +29,16 @@ fails_cleanly() {
 # <tests dir>/cases ("name | profile | oracle params | options"): the models
 # perun postprocessby makes equal <tests dir>/expected/<name>.perf (1e-9
 # relative; models-cmp reports how many are bit for bit).  A profile that
-# is not a file of postprocess_profiles is <profile>.perf in the trash
-# directory.
+# is not a file of postprocess_profiles is made by points-profile.sh from
+# its line "<profile> <arguments>" in <tests dir>/points.
 test_postprocess_cases() {
+	test_expect_success "setup: the generated profiles of $2's cases" "
+		if test -f \"$1/points\"; then
+			grep -v \"^#\" \"$1/points\" | while read -r name args; do
+				\"$TEST_SRCDIR/tests/helpers/points-profile.sh\" \$args >\$name.perf || exit 1
+			done
+		fi
+	"
 	grep -v "^#" "$1/cases" >cases.list
 	while IFS="|" read -r name profile params options; do
 		name=$(echo $name)

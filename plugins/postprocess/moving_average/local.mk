@@ -11,5 +11,5 @@ plugin_postprocess_LTLIBRARIES += %reldir%/moving_average.la
 TESTS += %reldir%/tests/t6300-postprocessby-moving-average.sh
 endif
 EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md %reldir%/tests/cases \
-	%reldir%/tests/expected %reldir%/tests/regen-expected.sh \
+	%reldir%/tests/expected %reldir%/tests/regen-expected.sh %reldir%/tests/points \
 	%reldir%/tests/t6300-postprocessby-moving-average.sh

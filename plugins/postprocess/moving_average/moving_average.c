@@ -591,30 +591,6 @@ static int read_config(const struct perun_params *params, struct config *c,
 
 /* ---- the phase ------------------------------------------------------------ */
 
-struct buffers {
-	double *y, *stats, *pred;
-	size_t cap;
-};
-
-static int grow(struct buffers *b, size_t n)
-{
-	if (n <= b->cap)
-		return 0;
-	double *y = realloc(b->y, n * sizeof(*y));
-	if (y)
-		b->y = y;
-	double *stats = realloc(b->stats, n * sizeof(*stats));
-	if (stats)
-		b->stats = stats;
-	double *pred = realloc(b->pred, n * sizeof(*pred));
-	if (pred)
-		b->pred = pred;
-	if (!y || !stats || !pred)
-		return -1;
-	b->cap = n;
-	return 0;
-}
-
 static int ma_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error *err)
 {
 	const struct perun_params *params = ctx->params;
@@ -622,7 +598,7 @@ static int ma_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 	const char *of_key = perun_params_string(params, "of-key", "amount");
 	struct perun_points *points = NULL;
 	struct perun_points_skips skips = {0};
-	struct buffers buf = {0};
+	double *block = NULL; /* y, the smoothed y, the prediction: n each */
 	struct config config;
 	json_t *models = json_array();
 	int rc;
@@ -650,21 +626,23 @@ static int ma_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 			perun_points_skip(&skips, uid, why);
 			continue;
 		}
-		if (grow(&buf, n)) {
+		double *grown = realloc(block, 3 * n * sizeof(*grown));
+		if (!grown) {
 			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 			break;
 		}
+		block = grown;
+		double *y = block, *stats = block + n, *pred = block + 2 * n;
 		qsort(pts, n, sizeof(*pts), cmp_points);
 		for (size_t i = 0; i < n; i++)
-			buf.y[i] = pts[i].y.d;
-		int r = moving_average(&config, pts, n, buf.y, buf.stats, buf.pred, &res, why,
-				       sizeof(why));
+			y[i] = pts[i].y.d;
+		int r = moving_average(&config, pts, n, y, stats, pred, &res, why, sizeof(why));
 		if (r < 0) {
 			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 		} else if (r > 0) {
 			perun_points_skip(&skips, uid, why);
 		} else {
-			json_t *record = model_record(&config, &res, pts, n, buf.stats, uid, per_key);
+			json_t *record = model_record(&config, &res, pts, n, stats, uid, per_key);
 			if (!record || json_array_append_new(models, record))
 				rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 		}
@@ -678,9 +656,7 @@ static int ma_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 out:
 	json_decref(models);
-	free(buf.y);
-	free(buf.stats);
-	free(buf.pred);
+	free(block);
 	perun_points_free(points);
 	return rc;
 }

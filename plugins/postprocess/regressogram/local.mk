@@ -10,6 +10,6 @@ plugin_postprocess_LTLIBRARIES += %reldir%/regressogram.la
 %canon_reldir%_regressogram_la_LIBADD = $(PERUN_PLUGIN_LIBADD) $(GSL_LIBS) -lm
 TESTS += %reldir%/tests/t6200-postprocessby-regressogram.sh
 endif
-EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md %reldir%/tests/cases \
+EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md %reldir%/tests/cases %reldir%/tests/points \
 	%reldir%/tests/expected \
 	%reldir%/tests/regen-expected.sh %reldir%/tests/t6200-postprocessby-regressogram.sh

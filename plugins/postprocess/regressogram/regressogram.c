@@ -376,30 +376,10 @@ static json_t *model_record(const struct rg_result *r, const struct rg_data *d,
 	return record;
 }
 
-/* Buffers for one uid, grown to the largest. */
+/* x, y and scratch space of one uid, n doubles each, in one block. */
 struct buffers {
 	double *x, *y, *tmp;
-	size_t cap;
 };
-
-static int grow(struct buffers *b, size_t n)
-{
-	if (n <= b->cap)
-		return 0;
-	double *x = realloc(b->x, n * sizeof(*x));
-	if (x)
-		b->x = x;
-	double *y = realloc(b->y, n * sizeof(*y));
-	if (y)
-		b->y = y;
-	double *tmp = realloc(b->tmp, n * sizeof(*tmp));
-	if (tmp)
-		b->tmp = tmp;
-	if (!x || !y || !tmp)
-		return -1;
-	b->cap = n;
-	return 0;
-}
 
 /* One uid: its record appended to models, or why it was skipped in why. */
 static int regressogram_of(const struct perun_point *pts, size_t n, struct buffers *buf,
@@ -416,8 +396,12 @@ static int regressogram_of(const struct perun_point *pts, size_t n, struct buffe
 			 n, RG_MIN_POINTS);
 		return 1;
 	}
-	if (grow(buf, n))
+	double *block = realloc(buf->x, 3 * n * sizeof(*block));
+	if (!block)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	buf->x = block;
+	buf->y = block + n;
+	buf->tmp = block + 2 * n;
 	rg_data_init(&d, pts, n, buf->x, buf->y);
 	if (perun_params_has(params, "bucket_number")) {
 		buckets = perun_params_int(params, "bucket_number", 1);
@@ -491,8 +475,6 @@ static int rg_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 out:
 	json_decref(models);
 	free(buf.x);
-	free(buf.y);
-	free(buf.tmp);
 	perun_points_free(points);
 	return rc;
 }

@@ -13,13 +13,9 @@ pp="$TESTDATA/postprocess_profiles"
 here="$TEST_SRCDIR/plugins/postprocess/moving_average/tests"
 q="'"
 
-test_expect_success 'setup: a git project with a perun instance, the points profiles' '
+test_expect_success 'setup: a git project with a perun instance' '
 	test_make_git_project proj &&
-	(cd proj && perun init >/dev/null) &&
-	# Keep these arguments equal to those of regen-expected.sh.
-	"$TEST_SRCDIR/tests/helpers/points-profile.sh" 11 ma::int/600/int \
-		ma::float/300/float ma::few/6/int/4 ma::dup/200/int/20 ma::one/1/int >points.perf &&
-	"$TEST_SRCDIR/tests/helpers/points-profile.sh" 5 ma::big/9000/int/20000 >big.perf
+	(cd proj && perun init >/dev/null)
 '
 
 # One test per line of "cases": the models equal upstream's (1e-9 relative;

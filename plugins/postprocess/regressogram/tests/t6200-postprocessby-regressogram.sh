@@ -13,13 +13,9 @@ pp="$TESTDATA/postprocess_profiles"
 here="$TEST_SRCDIR/plugins/postprocess/regressogram/tests"
 q="'"
 
-test_expect_success 'setup: a git project with a perun instance, the points profile' '
+test_expect_success 'setup: a git project with a perun instance' '
 	test_make_git_project proj &&
-	(cd proj && perun init >/dev/null) &&
-	# Keep these arguments equal to those of regen-expected.sh.
-	"$TEST_SRCDIR/tests/helpers/points-profile.sh" 7 big::int/20000/int \
-		big::float/12000/float small::few/5/int/3 wide::int/9000/int/100000 \
-		one::point/1/int >points.perf
+	(cd proj && perun init >/dev/null)
 '
 
 # One test per line of "cases": the models equal upstream's (1e-9 relative;
