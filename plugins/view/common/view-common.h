@@ -155,4 +155,15 @@ int perun_view_group(const struct perun_profile *profile, const char *of,
 		     struct perun_view_groups *out, struct perun_error *err);
 void perun_view_groups_free(struct perun_view_groups *g);
 
+
+/* ---- the bars and flow views ------------------------------------------ */
+
+/*
+ * The whole of "perun show <profile> bars|flow [<func>]": options of, per
+ * (bars) or through (flow), by, stacked/grouped, accumulate (flow),
+ * filename, x-axis-label, y-axis-label, graph-title.
+ */
+int perun_view_aggregated_show(struct perun_view_ctx *ctx, int flow,
+			       struct perun_error *err);
+
 #endif
