@@ -457,16 +457,7 @@ static int kr_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 		rc = perun_points_skips_finish(skipped.count ? &skipped : &manual, 0, err);
 		goto out;
 	}
-	/* Appended as they are: perun_profile_add_model would deep-copy each. */
-	json_t *list = json_object_get(perun_profile_json(ctx->profile), "models");
-	if (!json_is_array(list)) {
-		list = json_array();
-		if (json_object_set_new(perun_profile_json(ctx->profile), "models", list)) {
-			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
-			goto out;
-		}
-	}
-	if (json_array_extend(list, records)) {
+	if (perun_points_add_models(ctx->profile, records)) {
 		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 		goto out;
 	}
