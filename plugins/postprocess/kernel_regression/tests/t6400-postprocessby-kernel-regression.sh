@@ -160,6 +160,34 @@ test_expect_success 'perun run job with kernel_regression params as Perun'"$q"'s
 	 test_grep "^true:max-rss ridge 0.00[0-9]* 5$" models)
 '
 
+test_expect_success 'perun run matrix with kernel_regression in local.yml postprocessors' '
+	(cd proj &&
+	 rm -f .perun/jobs/*.perf &&
+	 cp .perun/local.yml local.yml.orig &&
+	 cat >>.perun/local.yml <<-EOF &&
+	cmds: [true]
+	collectors:
+	  - name: time
+	    params: {repeat: 4, warmup: 0}
+	postprocessors:
+	  - name: kernel_regression
+	    params:
+	      kernel_mode: estimator-settings
+	      per_key: order
+	      reg_type: lc
+	      bandwidth_method: aic
+	EOF
+	 perun run matrix >/dev/null 2>err &&
+	 cp local.yml.orig .perun/local.yml &&
+	 test_cmp /dev/null err &&
+	 f=$(ls .perun/jobs/*.perf) &&
+	 jq -r ".models[] | \"\(.uid) \(.kernel_mode) \(.bucket_stats | length)\"" "$f" >models &&
+	 test_grep "^true estimator 12$" models &&
+	 tr -d " \n" <"$f" >flat &&
+	 test_grep -F "{\"name\":\"kernel_regression\",\"params\":{\"kernel_mode\":\"estimator-settings\"" flat &&
+	 test_grep -F "\"reg_type\":\"lc\"" flat)
+'
+
 kr="postprocessor ${q}kernel_regression${q}"
 
 test_expect_success 'too few points everywhere: an error naming the uid' '
