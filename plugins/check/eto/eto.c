@@ -480,11 +480,17 @@ static int own(struct side *s, char *t)
 	return 0;
 }
 
-static void rename_loc(struct side *s, const char *from, const char *to)
+/* pandas' Series.replace(dict): every row by its original location, all
+ * at once, so a new name that equals another old one is not renamed again. */
+static void rename_locs(struct side *s, const char *const *from, const char *const *to,
+			size_t n)
 {
 	for (size_t i = 0; i < s->n; i++)
-		if (s->f[i].loc == from || !strcmp(s->f[i].loc, from))
-			s->f[i].loc = to;
+		for (size_t k = 0; k < n; k++)
+			if (to[k] && !strcmp(s->f[i].loc, from[k])) {
+				s->f[i].loc = to[k];
+				break;
+			}
 }
 
 /*
@@ -494,14 +500,17 @@ static void rename_loc(struct side *s, const char *from, const char *to)
  */
 static int map_similar(struct side *base, struct side *targ)
 {
-	const char **olds = NULL, **news = NULL;
-	size_t no, nn;
+	const char **olds = NULL, **news = NULL, **old_to = NULL, **tfrom = NULL, **tto = NULL;
+	size_t no, nn, nt = 0;
 	struct cps *ncps = NULL;
 	int rc = -1;
 	if (unique_locs(base, &olds, &no) || unique_locs(targ, &news, &nn))
 		goto out;
 	ncps = calloc(nn ? nn : 1, sizeof(*ncps));
-	if (!ncps)
+	old_to = calloc(no ? no : 1, sizeof(*old_to));
+	tfrom = calloc(no ? no : 1, sizeof(*tfrom));
+	tto = calloc(no ? no : 1, sizeof(*tto));
+	if (!ncps || !old_to || !tfrom || !tto)
 		goto out;
 	for (size_t i = 0; i < nn; i++)
 		if (cps_of(news[i], &ncps[i]))
@@ -535,9 +544,9 @@ static int map_similar(struct side *base, struct side *targ)
 				free(word.p);
 				goto out;
 			}
-			const char *match = news[best];
-			rename_loc(base, olds[o], name);
-			rename_loc(targ, match, name);
+			old_to[o] = name;
+			tfrom[nt] = news[best];
+			tto[nt++] = name;
 			free(ncps[best].p);
 			memmove(&ncps[best], &ncps[best + 1], (nn - best - 1) * sizeof(*ncps));
 			memmove(&news[best], &news[best + 1], (nn - best - 1) * sizeof(*news));
@@ -545,6 +554,8 @@ static int map_similar(struct side *base, struct side *targ)
 		}
 		free(word.p);
 	}
+	rename_locs(base, olds, old_to, no);
+	rename_locs(targ, tfrom, tto, nt);
 	rc = 0;
 out:
 	for (size_t i = 0; ncps && i < nn; i++)
@@ -552,6 +563,9 @@ out:
 	free(ncps);
 	free(olds);
 	free(news);
+	free(old_to);
+	free(tfrom);
+	free(tto);
 	return rc;
 }
 

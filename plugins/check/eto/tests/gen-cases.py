@@ -10,7 +10,8 @@ expects, a slowed and a sped-up function, two new ones and a removed one;
 many-{baseline,target}.perf: 300 functions over three binaries (numpy's
 pairwise sums and pandas' quantiles over more than 128 values), several
 resource types per function (per thread), a resource without exclusive
-times, a non-ASCII name and a handful of planted outliers.
+times, a non-ASCII name and a handful of planted outliers;
+chained-{baseline,target}.perf: location renames that must not chain.
 The numbers come from a fixed-seed generator, so the files are stable.
 """
 import json
@@ -97,11 +98,29 @@ def many():
     return profile(base), profile(targ)
 
 
+def chained():
+    """Renames that would chain if applied one after the other: libfoo-1.so
+    becomes libfoo- (its match is libfoo-2.so), while the baseline's own
+    libfoo- becomes libfo (its match is libfoa-)."""
+    rnd = random.Random(3)
+    base, targ = [], []
+    for i in range(10):
+        calls = [rnd.randint(9000, 11000) for _ in range(3)]
+        bloc = ["libfoo-1.so", "libfoo-", "main"][i % 3]
+        tloc = ["libfoo-2.so", "libfoa-", "main"][i % 3]
+        base.append(("fn_%d" % i, bloc, 1, calls))
+        targ.append(("fn_%d" % i, tloc, 1, [c * (3 if i == 4 else 1) for c in calls]))
+    return profile(base), profile(targ)
+
+
 def main():
     out = sys.argv[1]
     b, t = renamed()
     write(out + "/renamed-baseline.perf", b)
     write(out + "/renamed-target.perf", t)
+    b, t = chained()
+    write(out + "/chained-baseline.perf", b)
+    write(out + "/chained-target.perf", t)
     b, t = many()
     write(out + "/many-baseline.perf", b)
     write(out + "/many-target.perf", t)
