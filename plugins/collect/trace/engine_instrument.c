@@ -88,6 +88,10 @@ static unsigned long long clock_ns(const struct clock_map *c, unsigned long long
 
 struct symboliser {
 	struct clock_map clock;
+	/* The profiled command: its threads that left no end record were
+	 * killed, and ended when it was reaped. */
+	unsigned root_pid;
+	unsigned long long root_end_ns;
 	const struct trace_probes *probes;
 	struct lib_index *libs;
 	size_t nlibs;
@@ -245,6 +249,7 @@ static int convert_thread(struct symboliser *s, const char *path, unsigned pid, 
 	}
 	unsigned long long last_fn = ~0ULL;
 	long last_id = -1;
+	int ended = 0;
 	for (size_t i = 0; i < n && r[i].ts; i++) {
 		struct perun_trace_event e = {.ts = clock_ns(&s->clock, r[i].ts), .tid = tid,
 					      .pid = pid};
@@ -258,6 +263,7 @@ static int convert_thread(struct symboliser *s, const char *path, unsigned pid, 
 				e.type = PERUN_TRACE_PROCESS_BEGIN;
 				e.id = (unsigned)((fn & ~PERUN_INST_MARKER) >> 8);
 			}
+			ended |= e.type == PERUN_TRACE_THREAD_END || e.type == PERUN_TRACE_PROCESS_END;
 			fwrite(&e, sizeof(e), 1, out);
 			continue;
 		}
@@ -275,6 +281,13 @@ static int convert_thread(struct symboliser *s, const char *path, unsigned pid, 
 		e.type = begin ? PERUN_TRACE_FUNC_BEGIN : PERUN_TRACE_FUNC_END;
 		fwrite(&e, sizeof(e), 1, out);
 	}
+	if (!ended && pid == s->root_pid && s->root_end_ns) {
+		struct perun_trace_event e = {
+			.ts = s->root_end_ns, .tid = tid, .pid = pid, .id = (unsigned)getpid(),
+			.type = tid == pid ? PERUN_TRACE_PROCESS_END : PERUN_TRACE_THREAD_END,
+		};
+		fwrite(&e, sizeof(e), 1, out);
+	}
 	free(ss);
 	munmap((void *)r, (size_t)sb.st_size);
 	return 0;
@@ -282,9 +295,11 @@ static int convert_thread(struct symboliser *s, const char *path, unsigned pid, 
 
 /* Thread files "t.<pid>.<tid>" -> raw events, one thread after another. */
 static int symbolise(const struct trace_config *cfg, const struct trace_probes *probes,
-		     const struct clock_map *clock, struct perun_error *err)
+		     const struct clock_map *clock, const struct trace_child *child,
+		     struct perun_error *err)
 {
-	struct symboliser s = {.probes = probes, .clock = *clock};
+	struct symboliser s = {.probes = probes, .clock = *clock,
+			       .root_pid = (unsigned)child->pid, .root_end_ns = child->end_ns};
 	char out_path[4200];
 	int rc = 0;
 	snprintf(out_path, sizeof(out_path), "%s/" TRACE_RAW_FILE, cfg->tmpdir);
@@ -371,7 +386,7 @@ int trace_engine_instrument(const struct trace_config *cfg, const struct trace_p
 		? (double)(ns1 - clock.ns0) / (double)(tsc1 - clock.tsc0) : 1.0;
 	trace_log(cfg, "clock: %.6f ns per time-stamp tick", clock.ns_per_tick);
 	if (!rc)
-		rc = symbolise(cfg, probes, &clock, err);
+		rc = symbolise(cfg, probes, &clock, child, err);
 out:
 	free(runtime);
 	free(preload);

@@ -98,7 +98,7 @@ test_expect_success 'timeout: the program is stopped, what ran is recorded' '
 	p=$(newest_profile) &&
 	test $(query "$p" calls tick) = 5 &&
 	test $(query "$p" calls spin_forever) = 1 &&
-	python3 -c "import sys; sys.exit(not $(query "$p" min spin_forever) >= 400000)"
+	python3 -c "import sys; sys.exit(not $(query "$p" end spin_forever) >= 500000)"
 '
 
 test_expect_success 'crash: calls cut short by the signal end with the process' '

@@ -72,7 +72,8 @@ test_expect_success 'crash: the records written before the signal survive' '
 	test_grep "killed by signal 11" err &&
 	p=$(newest_profile) &&
 	test $(query "$p" calls before_crash) = 4 &&
-	test $(query "$p" calls crasher) = 1
+	test $(query "$p" calls crasher) = 1 &&
+	python3 -c "import sys; sys.exit(not $(query "$p" min crasher) >= 20000)"
 '
 
 test_expect_success 'timeout: stopped, what ran is recorded' '
@@ -81,7 +82,8 @@ test_expect_success 'timeout: stopped, what ran is recorded' '
 	test_grep "stopped at the timeout" err &&
 	p=$(newest_profile) &&
 	test $(query "$p" calls tick) = 5 &&
-	test $(query "$p" calls spin_forever) = 1
+	test $(query "$p" calls spin_forever) = 1 &&
+	python3 -c "import sys; sys.exit(not $(query "$p" end spin_forever) >= 500000)"
 '
 
 test_expect_success 'C++: demangled uids' '

@@ -6,6 +6,7 @@
   trace-query.py PROFILE calls UID       number of resources of UID
   trace-query.py PROFILE tids UID        number of distinct threads of UID
   trace-query.py PROFILE min UID         smallest amount of UID (us)
+  trace-query.py PROFILE end UID         latest end (timestamp + amount) of UID
   trace-query.py PROFILE orders UID      call-order values of UID, sorted
   trace-query.py PROFILE exclusive ROOT...
         per thread, the time functions spent in callees (amount - exclusive,
@@ -44,6 +45,8 @@ def main():
         print(len({r["tid"] for r in of}))
     elif what == "min":
         print(min(r["amount"] for r in of) if of else "none")
+    elif what == "end":
+        print(max(r["timestamp"] + r["amount"] for r in of) if of else "none")
     elif what == "orders":
         print(" ".join(str(o) for o in sorted(r["call-order"] for r in of)))
     elif what == "field":
