@@ -4,14 +4,6 @@
 # as stage/runtime/libperun-malloc.so (the plugin finds it relative to
 # itself: ../../runtime from plugins/collect).
 memory_runtimedir = $(pkglibdir)/runtime
-MEMORY_RUNTIME_STAGED =
-all-local: stage-memory-runtime
-stage-memory-runtime: $(MEMORY_RUNTIME_STAGED)
-	@for la in $(MEMORY_RUNTIME_STAGED); do \
-		mkdir -p stage/runtime && \
-		ln -sf "$(abs_builddir)/`dirname $$la`/.libs/libperun-malloc.so" \
-			stage/runtime/libperun-malloc.so; \
-	done
 if BUILD_PLUGIN_MEMORY
 plugin_collect_LTLIBRARIES += %reldir%/memory.la
 %canon_reldir%_memory_la_SOURCES = %reldir%/memory.c %reldir%/trace.c \
@@ -26,7 +18,10 @@ plugin_collect_LTLIBRARIES += %reldir%/memory.la
 # Nothing of libperun in the program's address space: libunwind only, and
 # only the allocators exported.
 memory_runtime_LTLIBRARIES = %reldir%/libperun-malloc.la
-MEMORY_RUNTIME_STAGED += %reldir%/libperun-malloc.la
+noinst_DATA += stage/runtime/libperun-malloc.so
+stage/runtime/libperun-malloc.so: %reldir%/libperun-malloc.la
+	@$(MKDIR_P) stage/runtime && \
+	ln -sf "$(abs_builddir)/%reldir%/.libs/libperun-malloc.so" $@
 %canon_reldir%_libperun_malloc_la_SOURCES = %reldir%/recorder.c %reldir%/record.h
 %canon_reldir%_libperun_malloc_la_CFLAGS = $(AM_CFLAGS) $(LIBUNWIND_CFLAGS) \
 	-fvisibility=hidden -fno-omit-frame-pointer -O2
