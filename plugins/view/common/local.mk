@@ -6,7 +6,7 @@ noinst_LTLIBRARIES += %reldir%/libperunview.la
 	%reldir%/output.c %reldir%/output.h \
 	%reldir%/stacks.c %reldir%/stacks.h \
 	%reldir%/view-common.h %reldir%/html.c %reldir%/svg.c %reldir%/data.c \
-	%reldir%/aggview.c
+	%reldir%/aggview.c %reldir%/diffdata.c
 %canon_reldir%_libperunview_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 # Where Chart.js is looked for unless $PERUN_CHARTJS says (plugin.m4).
 %canon_reldir%_libperunview_la_CPPFLAGS = $(AM_CPPFLAGS) \

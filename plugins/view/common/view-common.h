@@ -166,4 +166,34 @@ void perun_view_groups_free(struct perun_view_groups *g);
 int perun_view_aggregated_show(struct perun_view_ctx *ctx, int flow,
 			       struct perun_error *err);
 
+/* ---- the diff views (table, report) ----------------------------------- */
+
+/* Summed amounts of one (uid, trace) in the baseline [0] and target [1];
+ * trace is Perun's flattened text ("" when the resource has none). */
+struct perun_diff_row {
+	char *uid, *trace;
+	double amount[2];
+};
+
+struct perun_diff_rows {
+	struct perun_diff_row *rows; /* in order of first appearance */
+	size_t n;
+	double total[2];             /* all amounts kept by the filters */
+};
+
+/*
+ * Sum the amounts of both profiles per (uid, trace), reading each resource
+ * type's column once.  filters are nfilters (key, value) pairs, flattened
+ * text compared, ORed as Perun's showdiff table does.
+ */
+int perun_diff_rows_build(const struct perun_profile *baseline,
+			  const struct perun_profile *target,
+			  const char *const *filters, size_t nfilters,
+			  struct perun_diff_rows *out, struct perun_error *err);
+void perun_diff_rows_free(struct perun_diff_rows *rows);
+/* The same for a show_diff call: ctx->baseline against ctx->profile, the
+ * filters from the PAIR|MULTIPLE option filter_option (NULL: none). */
+int perun_diff_rows_of_view(const struct perun_view_ctx *ctx, const char *filter_option,
+			    struct perun_diff_rows *out, struct perun_error *err);
+
 #endif

@@ -1,0 +1,12 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+if BUILD_PLUGIN_TABLE
+plugin_view_LTLIBRARIES += %reldir%/table.la
+%canon_reldir%_table_la_SOURCES = %reldir%/table.c
+%canon_reldir%_table_la_CPPFLAGS = $(PERUN_VIEW_COMMON_CPPFLAGS)
+%canon_reldir%_table_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+%canon_reldir%_table_la_LDFLAGS = $(PERUN_PLUGIN_LDFLAGS)
+%canon_reldir%_table_la_LIBADD = $(PERUN_VIEW_COMMON_LIBADD) $(PERUN_PLUGIN_LIBADD) -lm
+
+TESTS += %reldir%/tests/t8240-showdiff-table.sh
+endif
+EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md %reldir%/tests/t8240-showdiff-table.sh
