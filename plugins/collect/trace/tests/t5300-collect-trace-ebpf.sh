@@ -199,4 +199,22 @@ test_expect_success '--dynamic: a location timed between its hits' '
 	test $(query "$p" calls leaf+0#leaf+0) = 999
 '
 
+test_expect_success 'usdt: a sampled explicit pair' '
+	cd proj &&
+	perun collect -c ./usdt trace -u "region#region_end#2" >/dev/null 2>&1 &&
+	p=$(newest_profile) &&
+	test "$(query "$p" orders region#region_end)" = "0 2"
+'
+
+test_expect_success 'all strategy: global functions, not the local ones' '
+	cd proj &&
+	printf "static int hidden(int x) { return x + 1; }\nint shown(int x) { return hidden(x); }\nint main(void) { return shown(1) == 7; }\n" >scope.c &&
+	cc -O0 -o scope scope.c &&
+	perun collect -c ./scope trace -s all >/dev/null 2>&1 &&
+	p=$(newest_profile) &&
+	test $(query "$p" calls shown) = 1 && test $(query "$p" calls hidden) = 0 &&
+	perun collect -c ./scope trace -s userspace >/dev/null 2>&1 &&
+	test $(query $(newest_profile) calls hidden) = 1
+'
+
 test_done
