@@ -238,6 +238,20 @@ int perun_view_write_buffer(const char *path, void *out, struct perun_strbuf *sb
 	return rc;
 }
 
+void perun_view_profile_cells(struct perun_strbuf *sb, const char *label,
+			      const struct perun_profile *profile)
+{
+	perun_strbuf_addstr(sb, "<td>");
+	perun_view_html_escape(sb, label ? label : "");
+	perun_strbuf_addstr(sb, "</td><td>");
+	perun_view_html_escape(sb, perun_profile_header(profile, "cmd"));
+	perun_strbuf_addch(sb, ' ');
+	perun_view_html_escape(sb, perun_profile_header(profile, "workload"));
+	perun_strbuf_addstr(sb, "</td><td>");
+	perun_view_html_escape(sb, perun_profile_collector(profile));
+	perun_strbuf_addstr(sb, "</td>");
+}
+
 /* Colour-blind friendly (Okabe-Ito, then Tableau's remaining hues). */
 static const char *const palette[] = {
 	"#0072b2", "#e69f00", "#009e73", "#d55e00", "#cc79a7", "#56b4e9",

@@ -65,6 +65,11 @@ void perun_view_charts_script(struct perun_strbuf *sb);
 int perun_view_write_buffer(const char *path, void *out, struct perun_strbuf *sb,
 			    struct perun_error *err);
 
+/* The cells naming a profile in a diff view's summary table:
+ * <td>label</td><td>cmd workload</td><td>collector</td>. */
+void perun_view_profile_cells(struct perun_strbuf *sb, const char *label,
+			      const struct perun_profile *profile);
+
 /* A colour of the palette (cycles), as "#rrggbb". */
 const char *perun_view_color(size_t i);
 

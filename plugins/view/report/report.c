@@ -112,15 +112,9 @@ static const char report_script[] =
 static void header_row(struct perun_strbuf *sb, const char *what,
 		       const struct perun_profile *p, const char *label, double total)
 {
-	perun_strbuf_addf(sb, "<tr><th>%s</th><td>", what);
-	perun_view_html_escape(sb, label ? label : "");
-	perun_strbuf_addstr(sb, "</td><td>");
-	perun_view_html_escape(sb, perun_profile_header(p, "cmd"));
-	perun_strbuf_addch(sb, ' ');
-	perun_view_html_escape(sb, perun_profile_header(p, "workload"));
-	perun_strbuf_addstr(sb, "</td><td>");
-	perun_view_html_escape(sb, perun_profile_collector(p));
-	perun_strbuf_addstr(sb, "</td><td class=\"num\">");
+	perun_strbuf_addf(sb, "<tr><th>%s</th>", what);
+	perun_view_profile_cells(sb, label, p);
+	perun_strbuf_addstr(sb, "<td class=\"num\">");
 	char buf[32];
 	perun_python_float_str(total, buf);
 	perun_strbuf_addf(sb, "%s</td></tr>\n", buf);
