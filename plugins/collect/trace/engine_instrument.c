@@ -144,10 +144,10 @@ static void free_regions(struct symboliser *s)
 	s->nregions = 0;
 }
 
-static int load_maps(struct symboliser *s, const char *tmpdir, const char *pid)
+static int load_maps(struct symboliser *s, const char *tmpdir, unsigned pid, unsigned image)
 {
 	char path[4200], line[4600];
-	snprintf(path, sizeof(path), "%s/maps.%s", tmpdir, pid);
+	snprintf(path, sizeof(path), "%s/maps.%u.%u", tmpdir, pid, image);
 	free_regions(s);
 	FILE *f = fopen(path, "re");
 	if (!f)
@@ -227,7 +227,7 @@ static int sampled(struct sample_state *st, unsigned sample, int begin)
 }
 
 static int convert_thread(struct symboliser *s, const char *path, unsigned pid, unsigned tid,
-			  FILE *out)
+			  int last_image, FILE *out)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat sb;
@@ -281,7 +281,7 @@ static int convert_thread(struct symboliser *s, const char *path, unsigned pid, 
 		e.type = begin ? PERUN_TRACE_FUNC_BEGIN : PERUN_TRACE_FUNC_END;
 		fwrite(&e, sizeof(e), 1, out);
 	}
-	if (!ended && pid == s->root_pid && s->root_end_ns) {
+	if (!ended && last_image && pid == s->root_pid && s->root_end_ns) {
 		struct perun_trace_event e = {
 			.ts = s->root_end_ns, .tid = tid, .pid = pid, .id = (unsigned)getpid(),
 			.type = tid == pid ? PERUN_TRACE_PROCESS_END : PERUN_TRACE_THREAD_END,
@@ -293,13 +293,34 @@ static int convert_thread(struct symboliser *s, const char *path, unsigned pid, 
 	return 0;
 }
 
-/* Thread files "t.<pid>.<tid>" -> raw events, one thread after another. */
+struct thread_file {
+	unsigned pid, image, tid;
+	char *name;
+};
+
+static int by_thread(const void *a, const void *b)
+{
+	const struct thread_file *x = a, *y = b;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->image != y->image)
+		return x->image < y->image ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/*
+ * Thread files "t.<pid>.<image>.<tid>" -> raw events, one thread after
+ * another; the images of a pid in the order they ran, so that an exec'd
+ * program follows the one that exec'd it.
+ */
 static int symbolise(const struct trace_config *cfg, const struct trace_probes *probes,
 		     const struct clock_map *clock, const struct trace_child *child,
 		     struct perun_error *err)
 {
 	struct symboliser s = {.probes = probes, .clock = *clock,
 			       .root_pid = (unsigned)child->pid, .root_end_ns = child->end_ns};
+	struct thread_file *files = NULL;
+	size_t n = 0, alloc = 0;
 	char out_path[4200];
 	int rc = 0;
 	snprintf(out_path, sizeof(out_path), "%s/" TRACE_RAW_FILE, cfg->tmpdir);
@@ -312,20 +333,33 @@ static int symbolise(const struct trace_config *cfg, const struct trace_probes *
 	}
 	setvbuf(out, NULL, _IOFBF, 1 << 20);
 	struct dirent *de;
-	char loaded[32] = "";
 	while ((de = readdir(d))) {
-		unsigned pid, tid;
-		char pidtext[32];
-		if (sscanf(de->d_name, "t.%u.%u", &pid, &tid) != 2)
+		struct thread_file f;
+		if (sscanf(de->d_name, "t.%u.%u.%u", &f.pid, &f.image, &f.tid) != 3)
 			continue;
-		snprintf(pidtext, sizeof(pidtext), "%u", pid);
-		if (strcmp(pidtext, loaded)) {
-			load_maps(&s, cfg->tmpdir, pidtext);
-			strcpy(loaded, pidtext);
+		if (n == alloc) {
+			alloc = alloc ? 2 * alloc : 16;
+			void *p = realloc(files, alloc * sizeof(*files));
+			if (!p) {
+				rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+				goto out;
+			}
+			files = p;
 		}
+		f.name = strdup(de->d_name);
+		files[n++] = f;
+	}
+	qsort(files, n, sizeof(*files), by_thread);
+	for (size_t i = 0; i < n; i++) {
+		const struct thread_file *f = &files[i];
+		if (!i || f->pid != files[i - 1].pid || f->image != files[i - 1].image)
+			load_maps(&s, cfg->tmpdir, f->pid, f->image);
+		int last_image = 1;
+		for (size_t k = i + 1; k < n && files[k].pid == f->pid; k++)
+			last_image &= files[k].image == f->image;
 		char path[4200];
-		snprintf(path, sizeof(path), "%s/%s", cfg->tmpdir, de->d_name);
-		if (convert_thread(&s, path, pid, tid, out)) {
+		snprintf(path, sizeof(path), "%s/%s", cfg->tmpdir, f->name ? f->name : "");
+		if (!f->name || convert_thread(&s, path, f->pid, f->tid, last_image, out)) {
 			rc = perun_error_set_errno(err, PERUN_ETOOL, errno, "cannot read '%s'", path);
 			goto out;
 		}
@@ -335,6 +369,9 @@ out:
 		closedir(d);
 	if (out && fclose(out) && !rc)
 		rc = perun_error_set_errno(err, PERUN_ETOOL, errno, "cannot write '%s'", out_path);
+	for (size_t i = 0; i < n; i++)
+		free(files[i].name);
+	free(files);
 	free_regions(&s);
 	for (size_t l = 0; l < s.nlibs; l++)
 		free(s.libs[l].ids);

@@ -178,6 +178,19 @@ int BPF_PROG(on_fork, struct task_struct *parent, struct task_struct *child)
 	return 0;
 }
 
+/* A new program image in a traced process: the calls of the old one
+ * ended here (their returns never come). */
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(on_exec, struct task_struct *task, pid_t old_pid, struct linux_binprm *bprm)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid();
+	__u32 pid = pid_tgid >> 32, tid = (__u32)pid_tgid;
+	if (!bpf_map_lookup_elem(&tracked, &pid))
+		return 0;
+	emit(PERUN_TRACE_PROCESS_BEGIN, BPF_CORE_READ(task, real_parent, tgid), pid, tid);
+	return 0;
+}
+
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(on_exit, struct task_struct *task)
 {

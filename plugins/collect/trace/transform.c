@@ -109,6 +109,7 @@ struct thread {
 	unsigned tid, pid, ppid;
 	int is_process;
 	int ended;
+	int seen;      /* has had an event */
 	unsigned long long begin_ts, last_ts;
 	struct frame *stack;
 	size_t depth, alloc;
@@ -353,6 +354,8 @@ static int handle(struct state *s, const struct perun_trace_event *e)
 		return -1;
 	if (e->ts > t->last_ts)
 		t->last_ts = e->ts;
+	int first = !t->seen;
+	t->seen = 1;
 	switch (e->type) {
 	case PERUN_TRACE_FUNC_BEGIN:
 		return func_begin(s, t, e);
@@ -366,12 +369,18 @@ static int handle(struct state *s, const struct perun_trace_event *e)
 		return usdt_single(s, e);
 	case PERUN_TRACE_THREAD_BEGIN:
 	case PERUN_TRACE_PROCESS_BEGIN:
-		/* A reused tid starts afresh. */
-		if (t->ended) {
+		if (t->ended || first) {
+			/* A new thread, or a reused tid that starts afresh. */
 			t->ended = 0;
 			t->depth = 0;
+			t->begin_ts = e->ts;
+		} else {
+			/* The same thread again: an exec'd program image.  The
+			 * calls of the image before it ended at the exec. */
+			while (t->depth)
+				if (pop_frame(s, t, e->ts))
+					return -1;
 		}
-		t->begin_ts = e->ts;
 		t->pid = e->pid;
 		t->is_process = e->type == PERUN_TRACE_PROCESS_BEGIN;
 		if (t->is_process)

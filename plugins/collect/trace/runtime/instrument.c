@@ -5,12 +5,13 @@
  * collector did this with a static library linked in).
  *
  * Every thread writes {timestamp, function address} records into its own
- * file, <dir>/t.<pid>.<tid>, through a shared memory mapping: a call costs
+ * file, <dir>/t.<pid>.<image>.<tid>, through a shared memory mapping: a call costs
  * two stores and a clock read, no system call and no lock, and the records
  * survive a crash or a kill because the kernel owns the pages.  The file is
  * grown a window at a time and its zero tail marks the end.  The collector
  * symbolises the addresses afterwards with the copy of /proc/self/maps
- * written here as <dir>/maps.<pid>.
+ * written here as <dir>/maps.<pid>.<image> (an exec'd program is the next
+ * image of the same pid).
  *
  * Record layout (shared with engine_instrument.c): fn holds the address,
  * with the top bit set for a return; small values are markers.
@@ -63,10 +64,29 @@ NOINST static inline uint64_t now_stamp(void)
 #endif
 }
 
+/* Which program image of this pid we are: an exec keeps the pid, and the
+ * files of the image before it must stay as they are. */
+static unsigned image;
+
+NOINST static void claim_image(void)
+{
+	char path[4200];
+	for (image = 0; image < 100000; image++) {
+		snprintf(path, sizeof(path), "%s/maps.%d.%u", dir, (int)getpid(), image);
+		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd >= 0) {
+			close(fd);
+			return;
+		}
+		if (errno != EEXIST)
+			return;
+	}
+}
+
 NOINST static void copy_maps(void)
 {
 	char path[4200], buf[65536];
-	snprintf(path, sizeof(path), "%s/maps.%d", dir, (int)getpid());
+	snprintf(path, sizeof(path), "%s/maps.%d.%u", dir, (int)getpid(), image);
 	int in = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
 	int out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	ssize_t n;
@@ -87,7 +107,7 @@ NOINST static int next_window(void)
 	if (first) {
 		char path[4200];
 		tb.pid = getpid();
-		snprintf(path, sizeof(path), "%s/t.%d.%ld", dir, (int)tb.pid,
+		snprintf(path, sizeof(path), "%s/t.%d.%u.%ld", dir, (int)tb.pid, image,
 			 (long)syscall(SYS_gettid));
 		tb.fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		tb.off = 0;
@@ -165,8 +185,10 @@ NOINST static void after_fork(void)
 	}
 	tb.cur = tb.end = NULL;
 	tb.fd = -1;
-	if (enabled)
+	if (enabled) {
+		claim_image();
 		copy_maps();
+	}
 }
 
 NOINST __attribute__((constructor)) static void start(void)
@@ -178,6 +200,7 @@ NOINST __attribute__((constructor)) static void start(void)
 	if (pthread_key_create(&end_key, thread_end))
 		return;
 	pthread_atfork(NULL, NULL, after_fork);
+	claim_image();
 	copy_maps();
 	enabled = 1;
 }

@@ -9,7 +9,7 @@ trace_require_bpf
 
 test_expect_success 'setup: programs and a perun instance' '
 	trace_project &&
-	for p in calls threads forker forever crash usdt klass; do build_prog $p || exit 1; done
+	for p in calls threads forker forever crash usdt klass reexec; do build_prog $p || exit 1; done
 '
 
 test_expect_success 'userspace strategy: exact call counts of every function' '
@@ -215,6 +215,18 @@ test_expect_success 'all strategy: global functions, not the local ones' '
 	test $(query "$p" calls shown) = 1 && test $(query "$p" calls hidden) = 0 &&
 	perun collect -c ./scope trace -s userspace >/dev/null 2>&1 &&
 	test $(query $(newest_profile) calls hidden) = 1
+'
+
+test_expect_success 'exec: calls of the old image end at the exec' '
+	cd proj &&
+	perun collect -c ./reexec trace -s userspace >/dev/null 2>&1 &&
+	p=$(newest_profile) &&
+	test $(query "$p" calls main) = 2 &&
+	test $(query "$p" calls prep) = 1 &&
+	test $(query "$p" calls work) = 3 &&
+	test $(query "$p" calls "!ProcessResource!") = 1 &&
+	python3 -c "import sys; sys.exit(not $(query "$p" min main) >= 3000)" &&
+	test "$(query "$p" exclusive main)" = ok
 '
 
 test_done

@@ -9,7 +9,7 @@ trace_require_plugin
 
 test_expect_success 'setup: instrumented programs and a perun instance' '
 	trace_project &&
-	for p in calls threads forker forever crash klass; do
+	for p in calls threads forker forever crash klass reexec; do
 		build_prog $p -finstrument-functions || exit 1
 	done &&
 	build_prog calls && mv calls plain-calls && build_prog calls -finstrument-functions
@@ -159,6 +159,18 @@ test_expect_success '--libs: an instrumented shared library' '
 	test $(query "$p" calls twice) = 9 &&
 	test "$(query "$p" field twice location)" = libtwice.so &&
 	test $(query "$p" calls main) = 1 &&
+	test "$(query "$p" exclusive main)" = ok
+'
+
+test_expect_success 'exec: calls of the old image end at the exec' '
+	cd proj &&
+	perun collect -c ./reexec trace -e instrument -s userspace >/dev/null 2>&1 &&
+	p=$(newest_profile) &&
+	test $(query "$p" calls main) = 2 &&
+	test $(query "$p" calls prep) = 1 &&
+	test $(query "$p" calls work) = 3 &&
+	test $(query "$p" calls "!ProcessResource!") = 1 &&
+	python3 -c "import sys; sys.exit(not $(query "$p" min main) >= 3000)" &&
 	test "$(query "$p" exclusive main)" = ok
 '
 

@@ -156,6 +156,32 @@ int main(void)
 	       "columns of a type filled in together");
 	perun_profile_free(profile);
 
+	/* An exec: the process begins again while main is open; main of the
+	 * old image ends there, the process record spans both images. */
+	const struct perun_trace_event exec_ev[] = {
+		EV(o, PERUN_TRACE_PROCESS_BEGIN, 20, 20, 1),
+		EV(o + 1000, PERUN_TRACE_FUNC_BEGIN, 20, 20, MAIN),
+		EV(o + 1500, PERUN_TRACE_FUNC_BEGIN, 20, 20, WORK),
+		EV(o + 4000, PERUN_TRACE_PROCESS_BEGIN, 20, 20, 1),
+		EV(o + 5000, PERUN_TRACE_FUNC_BEGIN, 20, 20, MAIN),
+		EV(o + 6000, PERUN_TRACE_FUNC_END, 20, 20, MAIN),
+		EV(o + 7000, PERUN_TRACE_PROCESS_END, 20, 20, 1),
+	};
+	profile = perun_profile_new("mixed");
+	nrows = 0;
+	rc = trace_transform(exec_ev, sizeof(exec_ev) / sizeof(exec_ev[0]), &in, profile, &stats,
+			     &err);
+	perun_profile_foreach_resource(profile, collect_row, NULL);
+	const struct row *m0 = find("main", 20, 0), *m1 = find("main", 20, 1);
+	const struct row *w0 = find("work()", 20, 0), *p0 = find("!ProcessResource!", 20, 0);
+	tap_ok(rc == 0 && m0 && m0->amount == 3.0 && m0->exclusive == 0.5,
+	       "exec: the old image's main ends at the exec");
+	tap_ok(w0 && w0->amount == 2.5, "exec: and its callee too");
+	tap_ok(m1 && m1->amount == 1.0 && m1->timestamp == 5.0, "exec: the new image's main");
+	tap_ok(p0 && p0->amount == 7.0 && count("!ProcessResource!") == 1,
+	       "exec: one process record over both images");
+	perun_profile_free(profile);
+
 	/* An empty trace makes no resources and no error. */
 	profile = perun_profile_new("mixed");
 	rc = trace_transform(NULL, 0, &in, profile, &stats, &err);
