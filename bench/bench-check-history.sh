@@ -26,19 +26,6 @@ printf '# load average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 echo "## in process"
 "$builddir/bench/bench-check-history" "$PERUN_PLUGIN_PATH" 100 10000 10000
 
-# best <cmd>...: "<wall> <cpu>" of the fastest of three runs.
-best() {
-	best_wall= best_cpu=
-	for _ in 1 2 3; do
-		/usr/bin/time -f "%e %U %S" -o "$work/time" "$@" >/dev/null 2>&1 || true
-		read -r wall user sys <"$work/time"
-		if [ -z "$best_wall" ] || [ "$(echo "$wall < $best_wall" | bc)" = 1 ]; then
-			best_wall=$wall best_cpu=$(echo "$user + $sys" | bc)
-		fi
-	done
-	echo "$best_wall $best_cpu"
-}
-
 python3 - "$work" <<'PY'
 import json, random, sys
 work = sys.argv[1]
@@ -87,7 +74,7 @@ ls -l "$work/eto-baseline.perf" "$work/time-000.perf" |
 echo "## end to end"
 printf '%-34s %8s %8s\n' command wall cpu
 "$PERUN" config --local set degradation.strategies "[{method: eto}]" >/dev/null
-set -- $(best "$PERUN" check profiles "$work/eto-baseline.perf" "$work/eto-target.perf")
+set -- $(bench_best "$PERUN" check profiles "$work/eto-baseline.perf" "$work/eto-target.perf")
 printf '%-34s %8s %8s\n' "check profiles (eto, 10,000 fns)" "$1" "$2"
 
 # 100 commits, one time profile each.
@@ -96,7 +83,7 @@ for v in $(seq 0 99); do
 	"$PERUN" add --force --keep-profile "$work/time-$(printf %03d "$v").perf" >/dev/null
 done
 "$PERUN" config --local set degradation.strategies "[{method: cpd}]" >/dev/null
-set -- $(best "$PERUN" check all)
+set -- $(bench_best "$PERUN" check all)
 n=$("$PERUN" check --format json all | python3 -c '
 import json, sys
 print(sum(1 for c in json.load(sys.stdin)["changes"] if c["method"] == "cpd" and c["result"] != "NoChange"))')
