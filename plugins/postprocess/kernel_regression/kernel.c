@@ -209,11 +209,17 @@ static double np_estimate(enum kr_reg_type type, double bw, const double *x, con
 	window(x, n, sorted, p, fabs(bw) * GAUSS_REACH, &lo, &hi);
 	/* Where the visited points sit in the vector numpy sums. */
 	size_t len = n - (skip < n), off = lo - (skip < lo);
+	/* Equal x give equal weights: a repeated x reuses the last one (Perun's
+	 * profiles repeat their structure sizes a lot). */
+	double last_x = NAN, k = 0, d = 0, ker = 0;
 	if (type == KR_LC) {
 		for (size_t j = lo; j < hi; j++) {
 			if (j == skip)
 				continue;
-			double k = gauss(bw, negate ? p - x[j] : x[j] - p);
+			if (!(x[j] == last_x)) {
+				k = gauss(bw, negate ? p - x[j] : x[j] - p);
+				last_x = x[j];
+			}
 			w->a[m] = k * y[j];
 			w->b[m++] = k;
 		}
@@ -224,8 +230,11 @@ static double np_estimate(enum kr_reg_type type, double bw, const double *x, con
 	for (size_t j = lo; j < hi; j++) {
 		if (j == skip)
 			continue;
-		double d = negate ? p - x[j] : x[j] - p;
-		double ker = gauss(bw, d) / nobs;
+		if (!(x[j] == last_x)) {
+			d = negate ? p - x[j] : x[j] - p;
+			ker = gauss(bw, d) / nobs;
+			last_x = x[j];
+		}
 		w->a[m] = ker;
 		w->b[m] = d * ker;
 		m22 += d * (d * ker);
@@ -281,7 +290,9 @@ static double aic_hurvich(struct objective *o, double bw)
 		size_t lo, hi;
 		window(o->x, n, o->sorted, o->x[i], fabs(bw) * GAUSS_REACH, &lo, &hi);
 		for (size_t j = lo; j < hi; j++)
-			o->w.c[j - lo] = gauss(bw, o->x[j] - o->x[i]);
+			o->w.c[j - lo] = j > lo && o->x[j] == o->x[j - 1]
+						 ? o->w.c[j - lo - 1]
+						 : gauss(bw, o->x[j] - o->x[i]);
 		diag[i] = gauss(bw, 0) / sum_window(o->w.c, lo, hi - lo, n);
 	}
 	double trace = perun_sum_pairwise(diag, n);
@@ -656,8 +667,10 @@ static void spatial_average(enum kr_kernel kernel, double bw, const double *x, c
 		size_t lo, hi;
 		double sum = 0, norm = 0;
 		window(x, n, sorted, x[j], reach, &lo, &hi);
+		double energy = 0;
 		for (size_t i = lo; i < hi; i++) {
-			double energy = kernel_pdf(kernel, inv_bw * (1.0 * (x[i] - x[j])));
+			if (i == lo || x[i] != x[i - 1])
+				energy = kernel_pdf(kernel, inv_bw * (1.0 * (x[i] - x[j])));
 			sum += y[i] * energy;
 			norm += energy;
 		}
@@ -673,9 +686,14 @@ static void local_linear(double bw, const double *x, const double *y, size_t n, 
 		double sx = 0, sx2 = 0, sy = 0, sy2 = 0, w = 0;
 		size_t lo, hi;
 		window(x, n, sorted, x[j], fabs(bw) * GAUSS_REACH, &lo, &hi);
+		double x0 = 0, x02 = 0, wi = 0;
 		for (size_t i = lo; i < hi; i++) {
-			double x0 = x[j] - x[i], x02 = x0 * x0;
-			double wi = exp(-x02 / h2), wy = wi * y[i];
+			if (i == lo || x[i] != x[i - 1]) {
+				x0 = x[j] - x[i];
+				x02 = x0 * x0;
+				wi = exp(-x02 / h2);
+			}
+			double wy = wi * y[i];
 			sx += wi * x0;
 			sx2 += wi * x02;
 			sy += wy;
@@ -793,15 +811,19 @@ static double sq_distance(double a, double b)
 static void rbf_column(double gamma, const double *x, const double *y, size_t n, int sorted,
 		       double reach, size_t j, int loo, double *num, double *den)
 {
-	double s = 0, t = 0;
+	double s = 0, t = 0, last_x = NAN, last_k = 0;
 	size_t lo, hi;
 	window(x, n, sorted, x[j], reach, &lo, &hi);
 	for (size_t i = lo; i < hi; i++) {
 		double k;
-		if (i == j)
+		if (i == j) {
 			k = loo ? 0 : 1;
-		else
-			k = exp(sq_distance(x[i], x[j]) * -gamma);
+		} else if (x[i] == last_x) {
+			k = last_k;
+		} else {
+			k = last_k = exp(sq_distance(x[i], x[j]) * -gamma);
+			last_x = x[i];
+		}
 		s += k * y[i];
 		t += k;
 	}
