@@ -1,41 +1,71 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Amounts per (uid, trace) of two profiles, for the diff views. */
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <perun/params.h>
 #include <perun/profile.h>
+#include <perun/strbuf.h>
 
 #include "view-common.h"
 
+/* Rows are found by an open-addressing table of row numbers + 1 over a
+ * hash of "uid\x1ftrace": cheaper than a JSON object's copied keys. */
 struct acc {
-	json_t *index; /* "uid\x1ftrace" -> row number */
+	size_t *slot;
+	size_t nslots;  /* a power of two, at most half full */
 	struct perun_diff_rows *out;
 	size_t alloc;
 };
 
+static uint64_t hash_key(const char *uid, const char *trace)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	for (const unsigned char *p = (const unsigned char *)uid; *p; p++)
+		h = (h ^ *p) * 1099511628211ull;
+	h = (h ^ 0x1f) * 1099511628211ull;
+	for (const unsigned char *p = (const unsigned char *)trace; *p; p++)
+		h = (h ^ *p) * 1099511628211ull;
+	return h;
+}
+
+static int grow_slots(struct acc *a)
+{
+	size_t n = a->nslots ? a->nslots * 2 : 1024;
+	size_t *slot = calloc(n, sizeof(size_t));
+	if (!slot)
+		return -1;
+	for (size_t i = 0; i < a->out->n; i++) {
+		const struct perun_diff_row *row = &a->out->rows[i];
+		size_t j = (size_t)hash_key(row->uid, row->trace) & (n - 1);
+		while (slot[j])
+			j = (j + 1) & (n - 1);
+		slot[j] = i + 1;
+	}
+	free(a->slot);
+	a->slot = slot;
+	a->nslots = n;
+	return 0;
+}
+
 static long row_of(struct acc *a, const char *uid, const char *trace)
 {
-	size_t lu = strlen(uid), lt = strlen(trace);
-	char stack[512], *key = lu + lt + 2 <= sizeof(stack) ? stack : malloc(lu + lt + 2);
-	long r = -1;
-	if (!key)
-		return -1;
-	memcpy(key, uid, lu);
-	key[lu] = '\x1f';
-	memcpy(key + lu + 1, trace, lt + 1);
-	json_t *have = json_object_get(a->index, key);
-	if (have) {
-		r = (long)json_integer_value(have);
-		goto out;
-	}
 	struct perun_diff_rows *o = a->out;
+	if (2 * (o->n + 1) > a->nslots && grow_slots(a) < 0)
+		return -1;
+	size_t j = (size_t)hash_key(uid, trace) & (a->nslots - 1);
+	for (; a->slot[j]; j = (j + 1) & (a->nslots - 1)) {
+		const struct perun_diff_row *row = &o->rows[a->slot[j] - 1];
+		if (!strcmp(row->uid, uid) && !strcmp(row->trace, trace))
+			return (long)(a->slot[j] - 1);
+	}
 	if (o->n == a->alloc) {
 		size_t alloc = a->alloc ? a->alloc * 2 : 256;
 		struct perun_diff_row *grown = realloc(o->rows, alloc * sizeof(*grown));
 		if (!grown)
-			goto out;
+			return -1;
 		o->rows = grown;
 		a->alloc = alloc;
 	}
@@ -43,17 +73,61 @@ static long row_of(struct acc *a, const char *uid, const char *trace)
 	row->uid = strdup(uid);
 	row->trace = strdup(trace);
 	row->amount[0] = row->amount[1] = 0.0;
-	if (!row->uid || !row->trace ||
-	    json_object_set_new(a->index, key, json_integer((json_int_t)o->n))) {
+	if (!row->uid || !row->trace) {
 		free(row->uid);
 		free(row->trace);
-		goto out;
+		return -1;
 	}
-	r = (long)o->n++;
-out:
-	if (key != stack)
-		free(key);
-	return r;
+	a->slot[j] = o->n + 1;
+	return (long)o->n++;
+}
+
+/*
+ * Perun's text of a trace into sb.  Frames that are objects with a single
+ * string value (kperf's {"func": ...}) are that string, and the list joins
+ * them with ','; anything else goes through perun_value_flatten_dup.
+ */
+/* sb's text, NUL-terminated even when empty. */
+static int terminated(struct perun_strbuf *sb)
+{
+	if (perun_strbuf_grow(sb, 1) < 0)
+		return -1;
+	sb->buf[sb->len] = '\0';
+	return 0;
+}
+
+static int trace_text(struct perun_strbuf *sb, const json_t *trace)
+{
+	size_t i;
+	const json_t *frame;
+	sb->len = 0;
+	if (!trace)
+		return terminated(sb);
+	if (json_is_array(trace)) {
+		int simple = 1;
+		json_array_foreach(trace, i, frame) {
+			if (json_object_size(frame) != 1 ||
+			    !json_is_string(json_object_iter_value(json_object_iter((json_t *)frame)))) {
+				simple = 0;
+				break;
+			}
+		}
+		if (simple) {
+			json_array_foreach(trace, i, frame) {
+				if (i)
+					perun_strbuf_addch(sb, ',');
+				perun_strbuf_addstr(sb, json_string_value(json_object_iter_value(
+					json_object_iter((json_t *)frame))));
+			}
+			return terminated(sb);
+		}
+	}
+	char *text = perun_value_flatten_dup(trace);
+	if (!text)
+		return -1;
+	perun_strbuf_addstr(sb, text);
+	free(text);
+	return terminated(sb);
 }
 
 /* Does the resource type (persistent values) or row pass the filters? */
@@ -79,7 +153,8 @@ static int keep(const json_t *persist, const json_t *cols, size_t row,
 }
 
 static int add_profile(struct acc *a, const struct perun_profile *p, int side,
-		       const char *const *filters, size_t nfilters, struct perun_error *err)
+		       const char *const *filters, size_t nfilters, struct perun_strbuf *tb,
+		       struct perun_error *err)
 {
 	json_t *root = perun_profile_json(p);
 	json_t *resources = json_object_get(root, "resources");
@@ -92,12 +167,13 @@ static int add_profile(struct acc *a, const struct perun_profile *p, int side,
 		size_t n = json_array_size(amounts);
 		if (!n)
 			continue;
-		char *uid = perun_value_flatten_dup(json_object_get(persist, "uid"));
-		json_t *tr = json_object_get(persist, "trace");
-		char *trace = tr ? perun_value_flatten_dup(tr) : strdup("");
-		long r = uid && trace ? row_of(a, uid, trace) : -1;
-		free(uid);
-		free(trace);
+		const json_t *uidv = json_object_get(persist, "uid");
+		char *uid_copy = json_is_string(uidv) ? NULL : perun_value_flatten_dup(uidv);
+		const char *uid = json_is_string(uidv) ? json_string_value(uidv) : uid_copy;
+		long r = uid && trace_text(tb, json_object_get(persist, "trace")) == 0
+				 ? row_of(a, uid, tb->buf)
+				 : -1;
+		free(uid_copy);
 		if (r < 0)
 			return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 		double sum = 0.0, v;
@@ -121,15 +197,15 @@ int perun_diff_rows_build(const struct perun_profile *baseline,
 			  const char *const *filters, size_t nfilters,
 			  struct perun_diff_rows *out, struct perun_error *err)
 {
-	struct acc a = {.index = json_object(), .out = out};
+	struct acc a = {.out = out};
+	struct perun_strbuf tb = PERUN_STRBUF_INIT;
 	int rc;
 	memset(out, 0, sizeof(*out));
-	if (!a.index)
-		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	rc = add_profile(&a, baseline, 0, filters, nfilters, err);
+	rc = add_profile(&a, baseline, 0, filters, nfilters, &tb, err);
 	if (!rc)
-		rc = add_profile(&a, target, 1, filters, nfilters, err);
-	json_decref(a.index);
+		rc = add_profile(&a, target, 1, filters, nfilters, &tb, err);
+	free(a.slot);
+	perun_strbuf_release(&tb);
 	if (rc)
 		perun_diff_rows_free(out);
 	return rc;
