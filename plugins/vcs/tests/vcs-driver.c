@@ -66,7 +66,8 @@ static int describe(void)
 		fprintf(stderr, "bad descriptor\n");
 		return 1;
 	}
-	printf("%s %u.%u %s\n", d->name, d->abi_major, d->abi_minor, d->summary);
+	printf("%s %s (abi %u.%u) %s\n", d->name, d->version, d->abi_major, d->abi_minor,
+	       d->summary);
 	return 0;
 }
 
