@@ -9,6 +9,7 @@ lib_LTLIBRARIES += %reldir%/libperun.la
 	%reldir%/lib/flatten.c \
 	%reldir%/lib/strbuf.c \
 	%reldir%/lib/json_python.c \
+	%reldir%/lib/json_parse.c \
 	%reldir%/lib/fsutil.c \
 	%reldir%/lib/points.c \
 	%reldir%/lib/internal.h \
@@ -32,3 +33,10 @@ peruninclude_HEADERS = \
 pkgconfig_DATA = %reldir%/perun-plugin.pc
 aclocaldir = $(datadir)/aclocal
 dist_aclocal_DATA = %reldir%/perun.m4
+
+# bench/bench-profile-load.sh builds and runs this (never part of the tests).
+check_PROGRAMS += bench/bench-profile-load
+bench_bench_profile_load_SOURCES = bench/bench-profile-load.c
+bench_bench_profile_load_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) -O2
+bench_bench_profile_load_LDADD = $(top_builddir)/sdk/libperun.la $(JANSSON_LIBS)
+EXTRA_DIST += bench/bench-profile-load.sh bench/gen-check-profiles.py

@@ -41,6 +41,8 @@ TESTS += %reldir%/flatten-test
 
 TESTS += %reldir%/t0300-profile-format.sh
 EXTRA_DIST += %reldir%/t0300-profile-format.sh
+TESTS += %reldir%/t0301-profile-reader.sh
+EXTRA_DIST += %reldir%/t0301-profile-reader.sh
 
 TESTS += tests/t0900-docs.sh
 TESTS += tests/t1000-run-job.sh tests/t1001-run-matrix.sh

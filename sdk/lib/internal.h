@@ -14,5 +14,12 @@ void json_python_format_double(double value, char out[32]);
  * ensure_ascii, insertion key order.
  */
 void json_python_dump(const json_t *value, int indent, struct perun_strbuf *out);
+/*
+ * The tree of a profile's text as json_loadb(JSON_REJECT_DUPLICATES) reads
+ * it, Python's NaN/Infinity/-Infinity as profile.c's marker strings; NULL
+ * when the text is not plain well-formed JSON, which jansson then reads
+ * (and reports).  Much faster than jansson's parser.
+ */
+json_t *json_python_load(const char *buf, size_t len);
 
 #endif

@@ -331,13 +331,17 @@ static int quote_non_finite(const char *buf, size_t len, char **out, size_t *out
 int perun_profile_load_buffer(const char *buf, size_t len, const char *name,
 			      struct perun_profile **out, struct perun_error *err)
 {
+	json_t *root = json_python_load(buf, len);
+	if (root)
+		return perun_profile_from_json(root, name, out, err);
+	/* Jansson reads what the fast reader leaves, with its messages. */
 	json_error_t jerr;
 	size_t quoted_len;
 	char *quoted = NULL;
 	if (quote_non_finite(buf, len, &quoted, &quoted_len) < 0)
 		return perun_error_set(err, PERUN_EGENERIC,
 				       "cannot read profile '%s': out of memory", name);
-	json_t *root = quoted ? json_loadb(quoted, quoted_len,
+	root = quoted ? json_loadb(quoted, quoted_len,
 					   JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr)
 			      : json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
 	free(quoted);
