@@ -39,6 +39,13 @@ check_PROGRAMS += %reldir%/flatten-test
 %canon_reldir%_flatten_test_LDADD = sdk/libperun.la $(JANSSON_LIBS)
 TESTS += %reldir%/flatten-test
 
+# libperun's postprocessor points, numpy's sums and sklearn's r^2.
+check_PROGRAMS += %reldir%/points-test
+%canon_reldir%_points_test_SOURCES = %reldir%/points-test.c %reldir%/tap.h
+%canon_reldir%_points_test_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+%canon_reldir%_points_test_LDADD = sdk/libperun.la $(JANSSON_LIBS) -lm
+TESTS += %reldir%/points-test
+
 TESTS += %reldir%/t0300-profile-format.sh
 EXTRA_DIST += %reldir%/t0300-profile-format.sh
 TESTS += %reldir%/t0301-profile-reader.sh
