@@ -26,7 +26,8 @@
 
 static const struct perun_option ma_options[] = {
 	{"moving_method", NULL, PERUN_OPTION_CHOICE, "sma", "sma|smm|ema", NULL,
-	 "the subcommand: simple moving average, moving median or exponential moving average",
+	 "simple moving average, moving median or exponential moving average; "
+	 "also the first bare word (Perun's subcommand)",
 	 PERUN_OPTION_SUBCOMMAND},
 	{"min_periods", "mp", PERUN_OPTION_INT, NULL, NULL, "<int>",
 	 "fewest observations in a window that give a value (>= 1)", 0},
