@@ -71,6 +71,21 @@ measure "showdiff report, two kperf profiles" \
 	"$PERUN" showdiff "$cache/kperf-$n.perf" "$cache/kperf-$n-shifted.perf" report \
 	-o "$work/report.html"
 echo "  page $(size "$work/report.html") MB"
+# The browser's share: load, parse and first draw of each page, in headless
+# Chromium (navigation start to the end of the load event, one run).
+browser=$here/../tests/helpers/browser-check.py
+if python3 "$browser" --timeout 120 --eval 1 "$work/report.html" >"$work/bc" 2>&1 ||
+	[ $? -ne 77 ]; then
+	for page in scatter.html bars.html report.html; do
+		python3 "$browser" --timeout 120 --settle 0 \
+			--eval "Math.round(performance.getEntriesByType('navigation')[0].loadEventEnd)" \
+			"$work/$page" >"$work/bc" 2>&1 || true
+		ms=$(sed -n 's/^eval Math.round.* \([0-9]*\)$/\1/p' "$work/bc")
+		printf '%-52s %7s ms to loaded and drawn\n' "Chromium: $page" "${ms:-failed}"
+	done
+else
+	echo "Chromium: not found, pages not timed"
+fi
 # perun's own share: loading a profile (its models table is tiny or empty).
 measure "load only: the points profile" \
 	"$PERUN" show "$cache/points-$n.perf" tableof models

@@ -108,59 +108,134 @@ static int take_item(const char *key, const json_t *value, void *data)
 	return 0;
 }
 
-static int take_row(const json_t *row, void *data)
+/* Python's str() of a scalar column value, in buf or the value's own
+ * string; *dup gets what the caller frees for anything else. */
+static const char *value_text(const json_t *v, char buf[32], char **dup)
 {
-	struct walk *w = data;
+	*dup = NULL;
+	if (json_is_string(v))
+		return json_string_value(v);
+	if (json_is_integer(v)) {
+		snprintf(buf, 32, "%lld", (long long)json_integer_value(v));
+		return buf;
+	}
+	if (json_is_real(v)) {
+		perun_python_float_str(json_real_value(v), buf);
+		return buf;
+	}
+	return *dup = perun_value_flatten_dup(v);
+}
+
+static int push(struct walk *w, long per, long by, double value, long text)
+{
+	if (w->n == w->alloc) {
+		size_t alloc = w->alloc ? w->alloc * 2 : 1024;
+		struct entry *e2 = realloc(w->entries, alloc * sizeof(*e2));
+		if (!e2)
+			return w->oom = -1;
+		w->entries = e2;
+		w->alloc = alloc;
+	}
+	w->entries[w->n++] = (struct entry){(size_t)per, (size_t)by, value, text};
+	return 0;
+}
+
+/*
+ * The rows of one resource type.  Persistent keys (and the keys nested in
+ * them, "uid:function") are flattened once per type; columns are read
+ * value by value.  A row lacking a key is left out, as pandas' groupby
+ * drops missing keys.
+ */
+static int take_type(struct walk *w, const json_t *persist, const json_t *cols, int nunique)
+{
 	struct perun_error e = {0};
-	int rc = perun_items_of(row, take_item, w, &e);
+	const json_t *col[3] = {NULL, NULL, NULL};
+	long id[3] = {-1, -1, -1};
+	size_t rows = 0;
+	int rc = perun_items_of(persist, take_item, w, &e);
 	if (rc)
 		goto out;
+	const char *name;
+	json_t *column;
+	json_object_foreach((json_t *)cols, name, column) {
+		json_object_set_new(w->fields, name, json_null());
+		if (json_array_size(column) > rows)
+			rows = json_array_size(column);
+	}
 	/* Perun's data frames always have "snapshots": the snapshot number. */
 	json_object_set_new(w->fields, "snapshots", json_null());
-	for (int k = 0; k < 3; k++)
-		if (w->key[k] && !w->text[k] && !strcmp(w->key[k], "snapshots")) {
-			json_int_t snap = json_integer_value(json_object_get(row, "snapshot"));
-			w->text[k] = malloc(24);
-			if (!w->text[k]) {
+	for (int k = 0; k < 3; k++) {
+		if (!w->key[k] || w->text[k])
+			continue;
+		if ((col[k] = json_object_get(cols, w->key[k])))
+			continue;
+		if (!strcmp(w->key[k], "snapshots")) {
+			json_int_t snap = json_integer_value(json_object_get(persist, "snapshot"));
+			if (!(w->text[k] = malloc(24))) {
 				rc = w->oom = -1;
 				goto out;
 			}
 			snprintf(w->text[k], 24, "%lld", (long long)snap);
 			w->num[k] = (double)snap;
 		}
-	int complete = 1;
+	}
 	for (int k = 0; k < 3; k++) {
-		if (w->text[k])
-			w->found[k] = 1;
-		else if (w->key[k])
-			complete = 0;
+		if (!w->key[k])
+			continue;
+		if (!w->text[k] && !col[k])
+			goto out; /* no row of this type has the key */
+		w->found[k] = 1;
 	}
-	if (!complete)
-		goto out;
-	if (isnan(w->num[0]))
-		w->non_numeric_of = 1;
-	if (w->n == w->alloc) {
-		size_t alloc = w->alloc ? w->alloc * 2 : 1024;
-		struct entry *e2 = realloc(w->entries, alloc * sizeof(*e2));
-		if (!e2) {
-			rc = w->oom = -1;
-			goto out;
+	/* What is the same for every row: interned once. */
+	if (w->text[1] && (id[1] = intern_add(&w->per, w->text[1], w->num[1])) < 0)
+		goto oom;
+	if (!w->key[2] || w->text[2])
+		if ((id[2] = intern_add(&w->by, w->key[2] ? w->text[2] : w->key[0], 0.0)) < 0)
+			goto oom;
+	if (w->text[0] && nunique && (id[0] = intern_add(&w->values, w->text[0], 0.0)) < 0)
+		goto oom;
+	for (size_t i = 0; i < rows; i++) {
+		long rid[3] = {id[0], id[1], id[2]};
+		double num[3] = {w->num[0], w->num[1], w->num[2]};
+		int skip = 0;
+		for (int k = 0; k < 3 && !skip; k++) {
+			if (!col[k])
+				continue;
+			const json_t *v = json_array_get(col[k], i);
+			if (!v) {
+				skip = 1;
+				break;
+			}
+			if (perun_json_number(v, &num[k]) < 0)
+				num[k] = NAN;
+			if (k == 0 && !nunique)
+				continue;
+			char buf[32], *dup;
+			const char *text = value_text(v, buf, &dup);
+			if (!text)
+				goto oom;
+			rid[k] = k == 0 ? intern_add(&w->values, text, 0.0)
+				 : k == 1 ? intern_add(&w->per, text, num[1])
+					  : intern_add(&w->by, text, 0.0);
+			free(dup);
+			if (rid[k] < 0)
+				goto oom;
 		}
-		w->entries = e2;
-		w->alloc = alloc;
+		if (skip)
+			continue;
+		if (isnan(num[0]))
+			w->non_numeric_of = 1;
+		if (push(w, rid[1], rid[2], num[0], rid[0]) < 0)
+			goto oom;
 	}
-	long per = intern_add(&w->per, w->text[1], w->num[1]);
-	long by = intern_add(&w->by, w->key[2] ? w->text[2] : w->key[0], 0.0);
-	long text = intern_add(&w->values, w->text[0], 0.0);
-	if (per < 0 || by < 0 || text < 0) {
-		rc = w->oom = -1;
-		goto out;
-	}
-	w->entries[w->n++] = (struct entry){(size_t)per, (size_t)by, w->num[0], text};
+	goto out;
+oom:
+	rc = w->oom = -1;
 out:
 	for (int k = 0; k < 3; k++) {
 		free(w->text[k]);
 		w->text[k] = NULL;
+		w->num[k] = NAN;
 	}
 	return rc;
 }
@@ -294,7 +369,17 @@ int perun_view_group(const struct perun_profile *profile, const char *of,
 		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 		goto out;
 	}
-	rc = perun_profile_foreach_resource(profile, take_row, &w);
+	for (int k = 0; k < 3; k++)
+		w.num[k] = NAN;
+	json_t *root = perun_profile_json(profile);
+	json_t *types = json_object_get(root, "resource_type_map");
+	const char *type_id;
+	json_t *cols;
+	json_object_foreach(json_object_get(root, "resources"), type_id, cols) {
+		if ((rc = take_type(&w, json_object_get(types, type_id), cols,
+				    agg == PERUN_AGG_NUNIQUE)))
+			break;
+	}
 	if (rc || w.oom) {
 		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 		goto out;

@@ -14,4 +14,5 @@ noinst_LTLIBRARIES += %reldir%/libperunview.la
 # Views include "stacks.h", "output.h", ... with this.
 PERUN_VIEW_COMMON_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/%reldir%
 PERUN_VIEW_COMMON_LIBADD = $(top_builddir)/%reldir%/libperunview.la
-EXTRA_DIST += %reldir%/plugin.m4
+EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md \
+	bench/bench-views.sh bench/gen-scatter-profile.py

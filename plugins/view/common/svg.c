@@ -306,11 +306,16 @@ int perun_svg_render(struct perun_strbuf *sb, const struct perun_svg_plot *p,
 			else
 				perun_strbuf_addf(sb, "<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"10\" fill=\"%s\"/>",
 						  x, y - 5, color);
-			/* Long labels (paths, signatures) differ at their end. */
+			/* What fits beside the plot; paths differ at their end,
+			 * other labels (models) at their start. */
 			char label[48];
 			size_t len = strlen(s->label);
-			snprintf(label, sizeof(label), "%s%s", len > 40 ? "..." : "",
-				 len > 40 ? s->label + len - 37 : s->label);
+			if (len <= 34)
+				snprintf(label, sizeof(label), "%s", s->label);
+			else if (strchr(s->label, '/'))
+				snprintf(label, sizeof(label), "...%s", s->label + len - 31);
+			else
+				snprintf(label, sizeof(label), "%.31s...", s->label);
 			perun_strbuf_addf(sb, "<text x=\"%d\" y=\"%d\">", x + 22, y + 4);
 			perun_view_html_escape(sb, label);
 			perun_strbuf_addstr(sb, "</text>\n");

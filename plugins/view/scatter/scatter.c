@@ -39,10 +39,11 @@ static const struct perun_option scatter_options[] = {
 
 /* Points the parametric curves are sampled at. */
 #define CURVE_POINTS 200
-/* The interactive page keeps one point per cell of this grid: a million
- * points would make the browser crawl and look no different. */
-#define GRID_W 1000
-#define GRID_H 600
+/* The interactive page keeps one point per cell of this grid (a cell is
+ * about two pixels of the chart): a million points would make the browser
+ * crawl and look no different. */
+#define GRID_W 500
+#define GRID_H 250
 
 struct curve {
 	char *label;
