@@ -52,18 +52,31 @@ static uint64_t scaled_bound(u128 n, int shift, int up, int inclusive)
  */
 static int shortest_digits(double value, uint64_t *digits, int *exp10)
 {
-	int e2;
-	double frac = frexp(value, &e2); /* value = frac 2^e2, frac in [0.5, 1) */
-	uint64_t m = (uint64_t)ldexp(frac, 53);
-	int e = e2 - 53;
-	int p = 16 - (int)floor(log10(value));
-	if (p < 0 || p > 26)
+	static const uint64_t pow5[] = {
+		1ULL, 5ULL, 25ULL, 125ULL, 625ULL, 3125ULL, 15625ULL, 78125ULL,
+		390625ULL, 1953125ULL, 9765625ULL, 48828125ULL, 244140625ULL,
+		1220703125ULL, 6103515625ULL, 30517578125ULL, 152587890625ULL,
+		762939453125ULL, 3814697265625ULL, 19073486328125ULL,
+		95367431640625ULL, 476837158203125ULL, 2384185791015625ULL,
+		11920928955078125ULL, 59604644775390625ULL, 298023223876953125ULL,
+		1490116119384765625ULL, 7450580596923828125ULL,
+	};
+	uint64_t bits;
+	memcpy(&bits, &value, sizeof(bits));
+	int biased = (int)(bits >> 52);
+	if (biased == 0 || biased >= 0x7ff)
+		return -1; /* subnormal, zero, non-finite: the slow way */
+	uint64_t m = (bits & ((1ULL << 52) - 1)) | (1ULL << 52);
+	int e = biased - 1075; /* value = m 2^e */
+	/* floor(log10(2^(e+52))) by the usual fixed-point log10(2), so value
+	 * 10^p is in [1e16, 2e17); a miss by one only takes the slow way. */
+	int scaled = (e + 52) * 78913;
+	int p = 16 - (scaled >= 0 ? scaled >> 18 : -((-scaled + (1 << 18) - 1) >> 18));
+	if (p < 0 || p >= (int)(sizeof(pow5) / sizeof(pow5[0])))
 		return -1;
+	u128 five = pow5[p];
 	/* Numerators over 2^(e-2): value 4m, bounds 4m +- 2 (4m - 1 below a
 	 * power of two, where the spacing below is half). */
-	u128 five = 1;
-	for (int i = 0; i < p; i++)
-		five *= 5;
 	int shift = p + e - 2;
 	u128 nv = (u128)(4 * m) * five;
 	u128 nu = (u128)(4 * m + 2) * five;
@@ -81,11 +94,18 @@ static int shortest_digits(double value, uint64_t *digits, int *exp10)
 		rem = nv - ((u128)vint << -shift);
 		half = (u128)1 << (-shift - 1);
 	}
-	if (vint < pow10_u64[16] / 2 || vint >= pow10_u64[18] || lo > hi)
-		return -1; /* log10 was off: cannot happen by more than one */
-	int k = 18;
-	while (k > 0 && (hi / pow10_u64[k]) * pow10_u64[k] < lo)
-		k--;
+	if (vint < pow10_u64[16] || vint >= pow10_u64[18] || lo > hi)
+		return -1; /* cannot happen: a 17-digit integer always fits */
+	/* The largest k with a multiple of 10^k in [lo, hi]: if 10^k has one,
+	 * so has 10^(k-1), so bisect; 10^0 has, 10^18 has not. */
+	int k = 0, none = 18;
+	while (none - k > 1) {
+		int mid = (k + none) / 2;
+		if ((hi / pow10_u64[mid]) * pow10_u64[mid] >= lo)
+			k = mid;
+		else
+			none = mid;
+	}
 	uint64_t step = pow10_u64[k];
 	uint64_t first = (lo + step - 1) / step, last = hi / step, c = first;
 	if (first != last) {
@@ -212,33 +232,70 @@ void json_python_format_double(double value, char out[32])
 	python_layout(negative, digits, nd, exp10, out);
 }
 
+/* Room for n more bytes at the end of out, written straight into its
+ * buffer (the dump is most of a profile's save time); NULL without memory,
+ * when out is marked failed. */
+static inline char *room(struct perun_strbuf *out, size_t n)
+{
+	if (out->len + n + 1 > out->alloc && perun_strbuf_grow(out, n))
+		return NULL;
+	return out->buf + out->len;
+}
+
+static inline void put(struct perun_strbuf *out, const char *s, size_t n)
+{
+	char *w = room(out, n);
+	if (w) {
+		memcpy(w, s, n);
+		out->len += n;
+	}
+}
+
+/* The characters json.dumps(ensure_ascii=True) writes as they are. */
+static inline int plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+}
+
 static void dump_string(const char *s, size_t len, struct perun_strbuf *out)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s;
 	const unsigned char *end = p + len;
-	perun_strbuf_grow(out, len + 2);
-	perun_strbuf_addch(out, '"');
+	/* Most strings are plain: one copy between the quotes. */
+	const unsigned char *run = p;
+	while (run < end && plain(*run))
+		run++;
+	if (run == end) {
+		char *w = room(out, len + 2);
+		if (w) {
+			w[0] = '"';
+			memcpy(w + 1, s, len);
+			w[len + 1] = '"';
+			out->len += len + 2;
+		}
+		return;
+	}
+	put(out, "\"", 1);
 	while (p < end) {
 		unsigned char c = *p;
-		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') {
-			const unsigned char *run = p;
-			while (p < end && *p >= 0x20 && *p < 0x7f && *p != '"' &&
-			       *p != '\\')
+		if (plain(c)) {
+			run = p;
+			while (p < end && plain(*p))
 				p++;
-			perun_strbuf_add(out, (const char *)run, (size_t)(p - run));
+			put(out, (const char *)run, (size_t)(p - run));
 			continue;
 		}
 		unsigned long cp = c;
 		int extra = 0;
 		switch (c) {
-		case '"': perun_strbuf_addstr(out, "\\\""); p++; continue;
-		case '\\': perun_strbuf_addstr(out, "\\\\"); p++; continue;
-		case '\n': perun_strbuf_addstr(out, "\\n"); p++; continue;
-		case '\r': perun_strbuf_addstr(out, "\\r"); p++; continue;
-		case '\t': perun_strbuf_addstr(out, "\\t"); p++; continue;
-		case '\b': perun_strbuf_addstr(out, "\\b"); p++; continue;
-		case '\f': perun_strbuf_addstr(out, "\\f"); p++; continue;
+		case '"': put(out, "\\\"", 2); p++; continue;
+		case '\\': put(out, "\\\\", 2); p++; continue;
+		case '\n': put(out, "\\n", 2); p++; continue;
+		case '\r': put(out, "\\r", 2); p++; continue;
+		case '\t': put(out, "\\t", 2); p++; continue;
+		case '\b': put(out, "\\b", 2); p++; continue;
+		case '\f': put(out, "\\f", 2); p++; continue;
 		}
 		/* Jansson guarantees valid UTF-8 in strings. */
 		if (c >= 0xf0) {
@@ -268,16 +325,47 @@ static void dump_string(const char *s, size_t len, struct perun_strbuf *out)
 				       hex[(units[i] >> 8) & 15],
 				       hex[(units[i] >> 4) & 15],
 				       hex[units[i] & 15]};
-			perun_strbuf_add(out, esc, 6);
+			put(out, esc, 6);
 		}
 	}
-	perun_strbuf_addch(out, '"');
+	put(out, "\"", 1);
 }
 
-static void newline_indent(struct perun_strbuf *out, int indent, int depth)
+/* The decimal digits of v at out; returns their count (at most 20). */
+static size_t format_integer(json_int_t v, char *out)
 {
-	perun_strbuf_addch(out, '\n');
-	perun_strbuf_addrepeat(out, " ", (size_t)indent * (size_t)depth);
+	char rev[24];
+	size_t n = 0;
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	do {
+		rev[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	size_t len = 0;
+	if (v < 0)
+		out[len++] = '-';
+	while (n)
+		out[len++] = rev[--n];
+	return len;
+}
+
+/* The separator before an item: ", " or "," and the indented new line. */
+static void separator(struct perun_strbuf *out, int first, int indent, int depth)
+{
+	if (indent < 0) {
+		if (!first)
+			put(out, ", ", 2);
+		return;
+	}
+	size_t spaces = (size_t)indent * (size_t)depth;
+	char *w = room(out, spaces + 2);
+	if (!w)
+		return;
+	if (!first)
+		*w++ = ',';
+	*w++ = '\n';
+	memset(w, ' ', spaces);
+	out->len += spaces + 1 + !first;
 }
 
 static void dump_value(const json_t *v, int indent, int depth,
@@ -287,72 +375,64 @@ static void dump_value(const json_t *v, int indent, int depth,
 	switch (json_typeof(v)) {
 	case JSON_OBJECT: {
 		if (json_object_size(v) == 0) {
-			perun_strbuf_addstr(out, "{}");
+			put(out, "{}", 2);
 			return;
 		}
-		perun_strbuf_addch(out, '{');
+		put(out, "{", 1);
 		const char *key;
 		json_t *item;
 		int first = 1;
 		json_object_foreach((json_t *)v, key, item) {
-			if (!first)
-				perun_strbuf_addstr(out, indent < 0 ? ", " : ",");
-			if (indent >= 0)
-				newline_indent(out, indent, depth + 1);
+			separator(out, first, indent, depth + 1);
 			first = 0;
 			dump_string(key, strlen(key), out);
-			perun_strbuf_addstr(out, ": ");
+			put(out, ": ", 2);
 			dump_value(item, indent, depth + 1, out);
 		}
 		if (indent >= 0)
-			newline_indent(out, indent, depth);
-		perun_strbuf_addch(out, '}');
+			separator(out, 1, indent, depth);
+		put(out, "}", 1);
 		return;
 	}
 	case JSON_ARRAY: {
 		size_t n = json_array_size(v);
 		if (n == 0) {
-			perun_strbuf_addstr(out, "[]");
+			put(out, "[]", 2);
 			return;
 		}
-		perun_strbuf_addch(out, '[');
+		put(out, "[", 1);
 		for (size_t i = 0; i < n; i++) {
-			if (i)
-				perun_strbuf_addstr(out, indent < 0 ? ", " : ",");
-			if (indent >= 0)
-				newline_indent(out, indent, depth + 1);
+			separator(out, !i, indent, depth + 1);
 			dump_value(json_array_get(v, i), indent, depth + 1, out);
 		}
 		if (indent >= 0)
-			newline_indent(out, indent, depth);
-		perun_strbuf_addch(out, ']');
+			separator(out, 1, indent, depth);
+		put(out, "]", 1);
 		return;
 	}
 	case JSON_STRING:
 		/* Markers of Python's non-finite numbers (see profile.c). */
 		if (json_string_length(v) > 1 && json_string_value(v)[0] == '\0') {
-			perun_strbuf_addstr(out, json_string_value(v) + 1);
+			put(out, json_string_value(v) + 1, json_string_length(v) - 1);
 			return;
 		}
 		dump_string(json_string_value(v), json_string_length(v), out);
 		return;
 	case JSON_INTEGER:
-		snprintf(num, sizeof(num), "%" JSON_INTEGER_FORMAT,
-			 json_integer_value(v));
-		perun_strbuf_addstr(out, num);
+		put(out, num, format_integer(json_integer_value(v), num));
 		return;
 	case JSON_REAL:
 		json_python_format_double(json_real_value(v), num);
-		perun_strbuf_addstr(out, num);
+		put(out, num, strlen(num));
 		return;
 	case JSON_TRUE:
-		perun_strbuf_addstr(out, "true");
+		put(out, "true", 4);
 		return;
 	case JSON_FALSE:
-		perun_strbuf_addstr(out, "false");
+		put(out, "false", 5);
 		return;
 	case JSON_NULL:
-		perun_strbuf_addstr(out, "null");
+		put(out, "null", 4);
 		return;
 	}
 }
@@ -360,6 +440,10 @@ static void dump_value(const json_t *v, int indent, int depth,
 void json_python_dump(const json_t *value, int indent, struct perun_strbuf *out)
 {
 	dump_value(value, indent, 0, out);
+	/* The buffer's text stays NUL-terminated, as strbuf.h promises. */
+	char *w = room(out, 0);
+	if (w)
+		*w = '\0';
 }
 
 void perun_python_float_str(double value, char out[32])
