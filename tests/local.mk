@@ -7,7 +7,8 @@ TEST_EXTENSIONS = .sh
 SH_LOG_DRIVER = $(LOG_DRIVER)
 AM_TESTS_ENVIRONMENT = srcdir='$(abs_top_srcdir)'; export srcdir; \
 	abs_top_builddir='$(abs_top_builddir)'; export abs_top_builddir; \
-	PERUN_TESTDATA='$(PERUN_TESTDATA)'; export PERUN_TESTDATA;
+	PERUN_TESTDATA='$(PERUN_TESTDATA)'; export PERUN_TESTDATA; \
+	PERUN_CHARTJS='$(PERUN_CHARTJS)'; export PERUN_CHARTJS;
 SH_LOG_COMPILER = $(SHELL)
 
 EXTRA_DIST += %reldir%/test-lib.sh

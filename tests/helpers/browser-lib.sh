@@ -3,6 +3,8 @@
 #
 #   . "$TEST_SRCDIR/tests/helpers/browser-lib.sh"   (after test-lib.sh)
 #   browser_require                 skip the whole file without Chromium
+#   chartjs_require                 skip it without Chart.js ($PERUN_CHARTJS,
+#                                   set by make check from configure)
 #   browser_check FILE SHOT [--count SEL]... [--eval EXPR]...
 #       loads FILE offline, writes its output to browser.out in the current
 #       directory and a screenshot to $BROWSER_ARTIFACTS/SHOT.png (kept in
@@ -35,6 +37,11 @@ browser_require() {
 		test_skip_all "headless Chromium or python3 not found (Debian: apt-get install chromium python3)"
 	rm -rf "$BROWSER_ARTIFACTS"
 	mkdir -p "$BROWSER_ARTIFACTS"
+}
+
+chartjs_require() {
+	test -r "${PERUN_CHARTJS:-/usr/share/javascript/chart.js/chart.min.js}" ||
+		test_skip_all "Chart.js not found at ${PERUN_CHARTJS:-the default path} (Debian: libjs-chart.js)"
 }
 
 browser_check() {

@@ -8,6 +8,7 @@
 
 test -d "$TESTDATA" || test_skip_all "no test profiles in $TESTDATA"
 browser_require
+chartjs_require
 mem="$TESTDATA/full_profiles/prof-3-memory-2017-05-15-15-43-42.perf"
 cpx="$TESTDATA/full_profiles/prof-2-complexity-2017-03-20-21-40-42.perf"
 DATA='JSON.stringify(PERUN_PLOTS[0].chart.data.datasets.map(d => [d.label, d.data]))'

@@ -8,6 +8,7 @@
 
 test -d "$TESTDATA" || test_skip_all "no test profiles in $TESTDATA"
 browser_require
+chartjs_require
 mem="$TESTDATA/full_profiles/prof-3-memory-2017-05-15-15-43-42.perf"
 SERIES='JSON.stringify(PERUN_PLOTS.map(p => [p.chart.data.datasets.length, p.series.map(s => [s.label, s.xy])]))'
 

@@ -9,6 +9,7 @@
 
 test -d "$TESTDATA" || test_skip_all "no test profiles in $TESTDATA"
 browser_require
+chartjs_require
 pp="$TESTDATA/postprocess_profiles"
 
 # What the profile holds, read independently with python's json: per uid
