@@ -10,7 +10,8 @@
 # dump, the items of every row, and free (user instructions, CPU and wall
 # seconds, fastest of 3); then Python's json.load, json.dumps and the
 # pending dump (indent=2 and the folding of number lists), fastest of 3,
-# and the ratio C / Python.  End to end: perun show tableof and perun
+# and the ratio C / Python.  End to end: perun show tableof (a table of
+# the million rows) and perun
 # postprocessby regression-analysis on points.perf.  The machine's load
 # makes wall time noisy; instructions are the steadier figure.  Prints
 # figures, asserts nothing.
@@ -81,8 +82,8 @@ PY
 done
 
 echo "# end to end (fastest of 3: wall, cpu seconds)"
-set -- $(bench_best "$PERUN" show "$work/points.perf" tableof --format json -o /dev/null)
-printf '%-40s %8s %8s\n' "show points.perf tableof --format json" "$1" "$2"
+set -- $(bench_best "$PERUN" show "$work/points.perf" tableof -of /dev/null)
+printf '%-40s %8s %8s\n' "show points.perf tableof" "$1" "$2"
 if [ -f "$PERUN_PLUGIN_PATH/postprocess/regression_analysis.so" ]; then
 	set -- $(bench_best "$PERUN" postprocessby "$work/points.perf" regression-analysis)
 	printf '%-40s %8s %8s\n' "postprocessby points.perf regression" "$1" "$2"

@@ -323,6 +323,13 @@ int perun_items_of(const json_t *record, perun_item_fn fn, void *data,
 	if (!json_is_object(record))
 		return perun_error_set(err, PERUN_EINVAL, "cannot flatten: not an object");
 	json_object_foreach((json_t *)record, key, value) {
+		/* A scalar is its own item: no copies (rows are mostly scalars). */
+		if (!json_is_object(value) && !json_is_array(value)) {
+			int rc = fn(key, value, data);
+			if (rc)
+				return rc;
+			continue;
+		}
 		struct items items = {0};
 		flattened_values(key, 1, value, &items);
 		int rc = items.failed ? perun_error_set(err, PERUN_EGENERIC, "out of memory") : 0;

@@ -219,17 +219,27 @@ int perun_profile_foreach_resource(const struct perun_profile *p,
 	json_object_foreach(json_object_get(p->root, "resources"), type_id, columns) {
 		json_t *persistent = json_object_get(map, type_id);
 		size_t rows = type_rows(columns);
+		json_t *row = NULL;
 		for (size_t r = 0; r < rows; r++) {
-			json_t *row = json_copy(persistent);
+			/* The row of the previous call is refilled unless fn kept
+			 * a reference to it: the keys stay, only values change. */
+			if (row && row->refcount > 1) {
+				json_decref(row);
+				row = NULL;
+			}
+			if (!row)
+				row = json_copy(persistent);
 			const char *key;
 			json_t *values;
 			json_object_foreach(columns, key, values)
 				json_object_set(row, key, json_array_get(values, r));
 			int rc = fn(row, data);
-			json_decref(row);
-			if (rc)
+			if (rc) {
+				json_decref(row);
 				return rc;
+			}
 		}
+		json_decref(row);
 	}
 	return 0;
 }
