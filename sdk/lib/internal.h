@@ -4,8 +4,14 @@
 #define PERUN_SDK_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <jansson.h>
 #include <perun/strbuf.h>
+
+/* Exact arithmetic of the float reader and printer. */
+typedef unsigned __int128 u128;
+/* 5^0 .. 5^27, the powers of five below 2^63. */
+extern const uint64_t json_pow5[28];
 
 /* Python's repr() of a double: shortest digits that round-trip. */
 void json_python_format_double(double value, char out[32]);

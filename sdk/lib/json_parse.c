@@ -61,6 +61,46 @@ static json_t *non_finite(const char *word)
 	return json_stringn_nocheck(marker, len + 1);
 }
 
+static int bit_length(u128 n)
+{
+	uint64_t high = (uint64_t)(n >> 64);
+	if (high)
+		return 128 - __builtin_clzll(high);
+	return (uint64_t)n ? 64 - __builtin_clzll((uint64_t)n) : 0;
+}
+
+/*
+ * m 10^q rounded to the nearest double, halves to even, as strtod rounds;
+ * for |q| <= 27, where the result is a normal number.  m 5^q, or m shifted
+ * to 127 bits over 5^-q, leaves at least 64 exact bits (and whether any
+ * were lost) to round to 53.
+ */
+static double exact_decimal(uint64_t m, int q)
+{
+	if (!m)
+		return 0.0;
+	u128 n;
+	int e2, sticky = 0;
+	if (q >= 0) {
+		n = (u128)m * json_pow5[q];
+		e2 = q;
+	} else {
+		int s = 127 - bit_length(m);
+		u128 num = (u128)m << s;
+		n = num / json_pow5[-q];
+		sticky = num % json_pow5[-q] != 0;
+		e2 = q - s; /* m / 10^-q = (num / 5^-q) 2^(q - s) */
+	}
+	int drop = bit_length(n) - 53;
+	if (drop <= 0)
+		return ldexp((double)(uint64_t)n, e2); /* exact, and sticky is 0 */
+	uint64_t kept = (uint64_t)(n >> drop);
+	u128 rest = n & (((u128)1 << drop) - 1), half = (u128)1 << (drop - 1);
+	if (rest > half || (rest == half && (sticky || (kept & 1))))
+		kept++;
+	return ldexp((double)kept, e2 + drop); /* 2^53 after a carry is exact too */
+}
+
 static json_t *read_number(struct reader *r)
 {
 	const unsigned char *start = r->p, *p = r->p, *end = r->end;
@@ -80,6 +120,7 @@ static json_t *read_number(struct reader *r)
 	uint64_t mantissa = 0;
 	int digits = 0;   /* significant digits in mantissa */
 	int dropped = 0;  /* integer digits beyond them */
+	int inexact = 0;  /* a non-zero digit beyond them */
 	const unsigned char *int_start = p;
 	if (*p == '0') {
 		p++;
@@ -92,6 +133,7 @@ static json_t *read_number(struct reader *r)
 				digits++;
 			} else {
 				dropped++;
+				inexact |= *p != '0';
 			}
 		}
 	} else {
@@ -127,7 +169,7 @@ static json_t *read_number(struct reader *r)
 			} else if (!digits) {
 				exp10--; /* leading zeros of 0.00x */
 			} else if (*p != '0') {
-				digits = 99; /* more than 19 digits: leave it to strtod */
+				inexact = 1;
 			}
 		}
 	}
@@ -153,11 +195,14 @@ static json_t *read_number(struct reader *r)
 	/*
 	 * Clinger's fast path: a mantissa below 2^53 and a power of ten up to
 	 * 1e22 are both exact doubles, so one IEEE multiplication or division
-	 * rounds correctly, as strtod does.
+	 * rounds correctly, as strtod does.  Up to 19 digits, exact integer
+	 * arithmetic; longer mantissas and far exponents go to strtod.
 	 */
-	if (digits <= 15 && !exp_big && exp10 >= -22 && exp10 <= 22) {
+	if (!inexact && digits <= 15 && !exp_big && exp10 >= -22 && exp10 <= 22) {
 		value = (double)mantissa;
 		value = exp10 < 0 ? value / exact_pow10[-exp10] : value * exact_pow10[exp10];
+	} else if (!inexact && !exp_big && exp10 >= -27 && exp10 <= 27) {
+		value = exact_decimal(mantissa, exp10);
 	} else {
 		static locale_t c_locale;
 		if (!c_locale)

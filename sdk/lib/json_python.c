@@ -13,7 +13,15 @@
 #include "internal.h"
 #include <perun/profile.h>
 
-typedef unsigned __int128 u128;
+const uint64_t json_pow5[28] = {
+	1ULL, 5ULL, 25ULL, 125ULL, 625ULL, 3125ULL, 15625ULL, 78125ULL,
+	390625ULL, 1953125ULL, 9765625ULL, 48828125ULL, 244140625ULL,
+	1220703125ULL, 6103515625ULL, 30517578125ULL, 152587890625ULL,
+	762939453125ULL, 3814697265625ULL, 19073486328125ULL,
+	95367431640625ULL, 476837158203125ULL, 2384185791015625ULL,
+	11920928955078125ULL, 59604644775390625ULL, 298023223876953125ULL,
+	1490116119384765625ULL, 7450580596923828125ULL,
+};
 
 static const uint64_t pow10_u64[] = {
 	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
@@ -52,15 +60,6 @@ static uint64_t scaled_bound(u128 n, int shift, int up, int inclusive)
  */
 static int shortest_digits(double value, uint64_t *digits, int *exp10)
 {
-	static const uint64_t pow5[] = {
-		1ULL, 5ULL, 25ULL, 125ULL, 625ULL, 3125ULL, 15625ULL, 78125ULL,
-		390625ULL, 1953125ULL, 9765625ULL, 48828125ULL, 244140625ULL,
-		1220703125ULL, 6103515625ULL, 30517578125ULL, 152587890625ULL,
-		762939453125ULL, 3814697265625ULL, 19073486328125ULL,
-		95367431640625ULL, 476837158203125ULL, 2384185791015625ULL,
-		11920928955078125ULL, 59604644775390625ULL, 298023223876953125ULL,
-		1490116119384765625ULL, 7450580596923828125ULL,
-	};
 	uint64_t bits;
 	memcpy(&bits, &value, sizeof(bits));
 	int biased = (int)(bits >> 52);
@@ -72,9 +71,9 @@ static int shortest_digits(double value, uint64_t *digits, int *exp10)
 	 * 10^p is in [1e16, 2e17); a miss by one only takes the slow way. */
 	int scaled = (e + 52) * 78913;
 	int p = 16 - (scaled >= 0 ? scaled >> 18 : -((-scaled + (1 << 18) - 1) >> 18));
-	if (p < 0 || p >= (int)(sizeof(pow5) / sizeof(pow5[0])))
+	if (p < 0 || p >= (int)(sizeof(json_pow5) / sizeof(json_pow5[0])))
 		return -1;
-	u128 five = pow5[p];
+	u128 five = json_pow5[p];
 	/* Numerators over 2^(e-2): value 4m, bounds 4m +- 2 (4m - 1 below a
 	 * power of two, where the spacing below is half). */
 	int shift = p + e - 2;
