@@ -82,7 +82,7 @@ PY
 done
 
 echo "# end to end (fastest of 3: wall, cpu seconds)"
-set -- $(bench_best "$PERUN" show "$work/points.perf" tableof -of /dev/null)
+set -- $(bench_best "$PERUN" show "$work/points.perf" tableof -of /dev/null resources)
 printf '%-40s %8s %8s\n' "show points.perf tableof" "$1" "$2"
 if [ -f "$PERUN_PLUGIN_PATH/postprocess/regression_analysis.so" ]; then
 	set -- $(bench_best "$PERUN" postprocessby "$work/points.perf" regression-analysis)
