@@ -16,10 +16,14 @@
  *      versions from its left to its right neighbour) goes while it is
  *      above --alpha, then the one with the smallest relative change while
  *      that is below --min-change or below --noise-factor times the noise;
- *      each removal recomputes its neighbours.
- * Each remaining change point is a verdict naming the first version of the
- * new level, its effect size (relative change of the mean) and the noise it
- * was judged against (median relative spread of the repetitions within the
+ *      each removal recomputes its neighbours;
+ *   3. searched back to the previous change point for a creeping change:
+ *      smaller steps the same way that lead up to it date it earlier.
+ * Splits and tests work on log values when all are positive (performance
+ * varies by factors), means and changes on the values.
+ * Each remaining change point is a verdict naming the version that started
+ * it, its effect size (relative change of the mean) and the noise it was
+ * judged against (median relative spread of the repetitions within the
  * versions compared).
  */
 #include <math.h>
@@ -76,6 +80,10 @@ struct cfg {
 struct series {
 	const struct cfg *cfg;
 	const double *y, *cv;
+	/* what the splits and tests see: log y when every value is positive,
+	 * as performance varies by factors (a loaded machine slows every run
+	 * alike), else y; means and changes are always of y */
+	const double *ty;
 	size_t n;
 	gsl_rng *rng;
 	double *scratch; /* 2 n */
@@ -211,6 +219,8 @@ static double median_finite(double *v, size_t n)
 struct cp {
 	size_t k;
 	double p, ml, mr, magnitude, noise;
+	size_t onset; /* where a creeping change began (k for a step) */
+	double before; /* the mean before the onset */
 };
 
 /* Hunter's magnitude: the larger of the forward and backward relative
@@ -224,16 +234,16 @@ static double magnitude(double ml, double mr)
 
 static void judge(struct series *s, struct cp *c, size_t a, size_t b)
 {
-	const double *y = s->y + a;
+	const double *y = s->y + a, *ty = s->ty + a;
 	size_t nl = c->k - a, nr = b - c->k;
 	double vl, vr;
 	mean_var(y, nl, &c->ml, &vl);
 	mean_var(y + nl, nr, &c->mr, &vr);
 	c->magnitude = magnitude(c->ml, c->mr);
 	if (s->cfg->permutation)
-		c->p = permutation_p(s, y, nl + nr, nl, energy_at(y, nl + nr, nl), s->cfg->alpha);
+		c->p = permutation_p(s, ty, nl + nr, nl, energy_at(ty, nl + nr, nl), s->cfg->alpha);
 	else
-		c->p = ttest_p(y, nl, y + nl, nr);
+		c->p = ttest_p(ty, nl, ty + nl, nr);
 	double *v = s->scratch + s->n;
 	memcpy(v, s->cv + a, (b - a) * sizeof(*v));
 	c->noise = median_finite(v, b - a);
@@ -255,10 +265,10 @@ static int split(struct series *s, size_t a, size_t b, size_t **cps, size_t *n)
 	size_t m = s->cfg->min_segment, k;
 	if (b - a < 2 * m)
 		return 0;
-	double q = energy_best(s->y + a, b - a, m, &k);
+	double q = energy_best(s->ty + a, b - a, m, &k);
 	if (!isfinite(q) || q <= 0)
 		return 0;
-	if (s->cfg->permutation && permutation_p(s, s->y + a, b - a, 0, q, first_pass(s->cfg)) >
+	if (s->cfg->permutation && permutation_p(s, s->ty + a, b - a, 0, q, first_pass(s->cfg)) >
 				       first_pass(s->cfg))
 		return 0;
 	size_t *grown = realloc(*cps, (*n + 1) * sizeof(**cps));
@@ -313,8 +323,8 @@ static void prune(struct series *s, struct cp *cps, size_t *n)
 	}
 }
 
-/* The change points of one series; *out gets them in order. */
-static int detect(struct series *s, struct cp **out, size_t *nout)
+/* The change points of one series by split and prune; *out in order. */
+static int find(struct series *s, struct cp **out, size_t *nout)
 {
 	size_t *ks = NULL, nk = 0;
 	*out = NULL;
@@ -337,6 +347,59 @@ static int detect(struct series *s, struct cp **out, size_t *nout)
 	prune(s, cps, &nk);
 	*out = cps;
 	*nout = nk;
+	return 0;
+}
+
+/*
+ * A creeping change: steps each smaller than --min-change (but significant,
+ * above the noise and at least a quarter of --min-change) that lead up to
+ * the change point at c->k from the previous one at a.  The change is then dated to the first of the steps
+ * that go the same way in an unbroken run up to c->k, and measured from
+ * the level before it.
+ */
+static int find_onset(struct series *s, struct cp *c, size_t a)
+{
+	struct cfg sub_cfg = *s->cfg;
+	size_t len = c->k - a;
+	/* a step of the creep: a quarter of a reported change, not less, so
+	 * the wobble of a level without repetitions is no onset; and as the
+	 * search tries every split of the segment, its level is divided by
+	 * their number (Bonferroni) */
+	sub_cfg.min_change = s->cfg->min_change / 4;
+	sub_cfg.alpha = s->cfg->alpha / (double)(len > 1 ? len : 1);
+	struct series sub = {&sub_cfg, s->y + a, s->cv + a, s->ty + a, len, s->rng, s->scratch};
+	struct cp *steps;
+	size_t n;
+	c->onset = c->k;
+	c->before = c->ml;
+	if (find(&sub, &steps, &n))
+		return -1;
+	/* each step of the run goes the same way and is a tenth of the change
+	 * at least: a step in the noise before a large change is no creep */
+	int up = c->mr > c->ml;
+	double total = fabs(c->mr - c->ml);
+	for (size_t i = n; i-- > 0 && (steps[i].mr > steps[i].ml) == up &&
+			   fabs(steps[i].mr - steps[i].ml) >= 0.1 * total;)
+		c->onset = a + steps[i].k;
+	if (c->onset != c->k) {
+		double var;
+		mean_var(s->y + a, c->onset - a, &c->before, &var);
+	}
+	free(steps);
+	return 0;
+}
+
+/* The change points of one series with their onsets; *out in order. */
+static int detect(struct series *s, struct cp **out, size_t *nout)
+{
+	if (find(s, out, nout))
+		return -1;
+	for (size_t i = 0; i < *nout; i++)
+		if (find_onset(s, &(*out)[i], i ? (*out)[i - 1].k : 0)) {
+			free(*out);
+			*out = NULL;
+			return -1;
+		}
 	return 0;
 }
 
@@ -554,13 +617,14 @@ static int emit_location(struct series *s, const struct location *l, const struc
 	int rc = 0;
 	for (size_t i = 0; i < n && !rc; i++) {
 		const struct cp *c = &cps[i];
-		double ratio = c->mr / c->ml;
-		enum perun_change res = c->mr > c->ml ? (ratio >= 2 ? PERUN_CHANGE_SEVERE_DEGRADATION
-								    : PERUN_CHANGE_DEGRADATION)
-						      : (ratio <= 0.5 ? PERUN_CHANGE_SEVERE_OPTIMIZATION
-								      : PERUN_CHANGE_OPTIMIZATION);
+		double ratio = c->mr / c->before;
+		enum perun_change res = c->mr > c->before
+						? (ratio >= 2 ? PERUN_CHANGE_SEVERE_DEGRADATION
+							      : PERUN_CHANGE_DEGRADATION)
+						: (ratio <= 0.5 ? PERUN_CHANGE_SEVERE_OPTIMIZATION
+								: PERUN_CHANGE_OPTIMIZATION);
 		char from[32], to[32];
-		value_text(c->ml, from);
+		value_text(c->before, from);
 		value_text(c->mr, to);
 		struct perun_degradation d = {
 			.size = sizeof(d),
@@ -573,9 +637,9 @@ static int emit_location(struct series *s, const struct location *l, const struc
 			.confidence_type = "p_value",
 			.confidence_rate = c->p,
 			.rate_degradation_relative = 0.0,
-			.effect_size = c->ml != 0 ? c->mr / c->ml - 1 : NAN,
+			.effect_size = c->before != 0 ? ratio - 1 : NAN,
 			.noise = c->noise,
-			.version = t->versions[vidx[c->k]],
+			.version = t->versions[vidx[c->onset]],
 		};
 		if (emit(&d, data))
 			rc = -PERUN_EGENERIC;
@@ -672,7 +736,7 @@ static int cpd_compare_series(const struct perun_check_series_entry *series, siz
 {
 	struct cfg cfg;
 	struct table t = {&cfg, json_object(), NULL, 0, 0, 0, NULL};
-	double *y = NULL, *cv = NULL, *scratch = NULL;
+	double *y = NULL, *ty = NULL, *cv = NULL, *scratch = NULL;
 	size_t *vidx = NULL;
 	gsl_rng *rng = NULL;
 	int rc;
@@ -699,11 +763,12 @@ static int cpd_compare_series(const struct perun_check_series_entry *series, siz
 	}
 	size_t nv = t.nversions;
 	y = malloc((nv + 1) * sizeof(*y));
+	ty = malloc((nv + 1) * sizeof(*ty));
 	cv = malloc((nv + 1) * sizeof(*cv));
 	scratch = malloc((2 * nv + 1) * sizeof(*scratch));
 	vidx = malloc((nv + 1) * sizeof(*vidx));
 	rng = gsl_rng_alloc(gsl_rng_mt19937);
-	if (!y || !cv || !scratch || !vidx || !rng)
+	if (!y || !ty || !cv || !scratch || !vidx || !rng)
 		goto nomem;
 	for (size_t i = 0; i < t.n && !rc; i++) {
 		const struct location *l = &t.locs[i];
@@ -719,7 +784,12 @@ static int cpd_compare_series(const struct perun_check_series_entry *series, siz
 		/* the cheap verdict when no split can reach min-change */
 		int analyse = n >= 2 * cfg.min_segment && !too_flat(y, n, cfg.min_change);
 		gsl_rng_set(rng, cfg.seed ^ name_hash(l->uid, l->type));
-		struct series s = {&cfg, y, cv, n, rng, scratch};
+		int positive = 1;
+		for (size_t k = 0; k < n; k++)
+			positive &= y[k] > 0;
+		for (size_t k = 0; k < n; k++)
+			ty[k] = positive ? log(y[k]) : y[k];
+		struct series s = {&cfg, y, cv, ty, n, rng, scratch};
 		rc = emit_location(&s, l, &t, vidx, analyse, emit, data);
 	}
 	if (rc && !err->code)
@@ -730,6 +800,7 @@ nomem:
 out:
 	gsl_rng_free(rng);
 	free(y);
+	free(ty);
 	free(cv);
 	free(scratch);
 	free(vidx);

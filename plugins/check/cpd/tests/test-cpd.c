@@ -221,6 +221,40 @@ static void test_stable_and_small(void)
 	history_free(&h);
 }
 
+/* Creeping: steps each below --min-change, found as one change dated at
+ * its first step and measured from the level before it. */
+static void test_creep(void)
+{
+	double lv[24];
+	for (int v = 0; v < 24; v++)
+		lv[v] = v < 8 ? 1.0 : v < 12 ? 1.05 : v < 16 ? 1.10 : 1.16;
+	struct history h = {.n = 0};
+	one_location(&h, lv, 24, 5, 0.01);
+	static struct collected c;
+	struct perun_error err = {0};
+	run(&h, NULL, &c, &err);
+	char got[4096];
+	changes_text(&c, got, sizeof(got));
+	tap_is_str(got, "Degradation:./prog@v08",
+		   "three 5%% steps: one creeping degradation dated at its first step");
+	tap_ok(c.n == 1 && c.v[0].effect > 0.13 && c.v[0].effect < 0.19,
+	       "measured from the level before it (effect %g)", c.v[0].effect);
+	const char *fine[] = {"min-change", "0.04", NULL};
+	expect_changes(&h, fine,
+		       "Degradation:./prog@v08 Degradation:./prog@v12 Degradation:./prog@v16",
+		       "with --min-change 0.04 each step is a change");
+	history_free(&h);
+
+	for (int v = 0; v < 21; v++)
+		lv[v] = v < 8 ? 1.0 : v < 13 ? 1.0 + 0.04 * (v - 7) : 1.2;
+	one_location(&h, lv, 21, 5, 0.01);
+	run(&h, NULL, &c, &err);
+	changes_text(&c, got, sizeof(got));
+	tap_ok(!strcmp(got, "Degradation:./prog@v08") || !strcmp(got, "Degradation:./prog@v09"),
+	       "a ramp of 4%% a version from v08: dated at its start, give or take one (%s)", got);
+	history_free(&h);
+}
+
 static void test_noise(void)
 {
 	double lv[20];
@@ -405,6 +439,7 @@ int main(void)
 	test_step();
 	test_up_and_back();
 	test_stable_and_small();
+	test_creep();
 	test_noise();
 	test_min_segment();
 	test_permutation_seed();
