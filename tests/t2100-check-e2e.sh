@@ -84,22 +84,29 @@ test_expect_success 'a project whose hot function turns quadratic in v3 and back
 if (cd "$TRASH_DIRECTORY" && git clone -q project probe && cd probe &&
 	perun init >/dev/null 2>&1 && make -s >/dev/null 2>&1 &&
 	perun collect -c ./prog -w 10 trace -s userspace >/dev/null 2>&1); then
-	collectors="-c time -c trace"
-	jobs=18
 	have_trace=yes
 else
-	collectors="-c time"
-	jobs=9
 	have_trace=no
 	say "the trace collector cannot run here: time profiles only (cpd names the command)"
 fi
 
-test_expect_success "every commit is profiled by perun run job ($collectors)" "
+# One perun run per collector: the time collector's max-rss of a child
+# follows the size of the perun process that starts it, which tracing in
+# the same process would change from version to version.
+test_expect_success 'every commit is profiled by perun run job (time)' "
 	cd project &&
-	perun run -c job -b ./prog -w 12000 $collectors \
-		-cp time '{warmup: 1, repeat: 3}' -cp trace '{strategy: userspace}' >out 2>err &&
-	test_grep '^$jobs jobs run, $jobs profiles stored' out
+	perun run -c job -b ./prog -w 12000 -c time -cp time '{warmup: 1, repeat: 3}' >out 2>err &&
+	test_grep '^9 jobs run, 9 profiles stored' out
 "
+
+if test $have_trace = yes; then
+	test_expect_success 'every commit is profiled by perun run job (trace)' "
+		cd project &&
+		perun run -c job -b ./prog -w 12000 -c trace -cp trace '{strategy: userspace}' \
+			>out 2>err &&
+		test_grep '^9 jobs run, 9 profiles stored' out
+	"
+fi
 
 # cpd's changes of location $1, type $2 in all.json as "<result> <commit>",
 # against the two expected ones.
