@@ -54,6 +54,7 @@ void perun_profile_free(struct perun_profile *p)
 	json_decref(p->root);
 	json_decref(p->tuple_index);
 	json_decref(p->uid_counter);
+	perun_strbuf_release(&p->tuple);
 	free(p);
 }
 

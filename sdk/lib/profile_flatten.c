@@ -13,47 +13,98 @@
 #include "internal.h"
 #include "profile_internal.h"
 
-static const char *const collectable_keys[] = {
-	"amount", "structure-unit-size", "call-order", "order", "address",
-	"timestamp", "exclusive", "metric.iteration", "metric.value",
-	"metric.score-value", "metric.percentile", NULL,
-};
-
 int perun_profile_key_is_collectable(const char *key)
 {
-	for (const char *const *k = collectable_keys; *k; k++)
-		if (!strcmp(*k, key))
-			return 1;
-	return 0;
+	/* Called for every key of every added row: pick the candidates by
+	 * the first letter. */
+	switch (key[0]) {
+	case 'a':
+		return !strcmp(key, "amount") || !strcmp(key, "address");
+	case 'c':
+		return !strcmp(key, "call-order");
+	case 'e':
+		return !strcmp(key, "exclusive");
+	case 'm':
+		return !strncmp(key, "metric.", 7) &&
+		       (!strcmp(key + 7, "iteration") || !strcmp(key + 7, "value") ||
+			!strcmp(key + 7, "score-value") || !strcmp(key + 7, "percentile"));
+	case 'o':
+		return !strcmp(key, "order");
+	case 's':
+		return !strcmp(key, "structure-unit-size");
+	case 't':
+		return !strcmp(key, "timestamp");
+	default:
+		return 0;
+	}
 }
 
-static int keycmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* A canonical text for a set of persistent pairs, sorted by key. */
-static char *tuple_key_dup(const json_t *persistent)
-{
-	size_t n = json_object_size(persistent), i = 0;
-	const char **keys = calloc(n ? n : 1, sizeof(*keys));
-	if (!keys)
-		abort();
+struct pair {
 	const char *key;
 	json_t *value;
-	json_object_foreach((json_t *)persistent, key, value)
-		keys[i++] = key;
-	qsort(keys, n, sizeof(*keys), keycmp);
-	struct perun_strbuf sb = PERUN_STRBUF_INIT;
-	/* Nested values keep their key order, as Python's tuples do. */
-	for (i = 0; i < n; i++) {
-		perun_strbuf_addstr(&sb, keys[i]);
-		perun_strbuf_addch(&sb, '\x1f');
-		json_python_dump(json_object_get(persistent, keys[i]), -1, &sb);
-		perun_strbuf_addch(&sb, '\x1e');
+};
+
+static int pair_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct pair *)a)->key, ((const struct pair *)b)->key);
+}
+
+/*
+ * The persistent pairs of a resource: its keys that are not collectable,
+ * then those of extra (which may be NULL, and wins on a clash), sorted by
+ * key.  With collectable 0 every key of resource counts.  Returns a
+ * malloc'd array of *n pairs borrowing resource's and extra's keys and
+ * values, or NULL without memory.
+ */
+static struct pair *persistent_pairs(const json_t *resource, const json_t *extra,
+				     int collectable, size_t *n)
+{
+	size_t cap = json_object_size(resource) + json_object_size(extra), k = 0;
+	struct pair *v = malloc((cap ? cap : 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	const char *key;
+	json_t *value;
+	json_object_foreach((json_t *)resource, key, value)
+		if (!collectable || !perun_profile_key_is_collectable(key))
+			v[k++] = (struct pair){key, value};
+	json_object_foreach((json_t *)extra, key, value) {
+		size_t i = 0;
+		while (i < k && strcmp(v[i].key, key))
+			i++;
+		v[i] = (struct pair){key, value};
+		k += i == k;
 	}
-	free(keys);
-	return perun_strbuf_detach(&sb, NULL);
+	/* Rows have a handful of persistent keys: insertion sort. */
+	if (k > 16) {
+		qsort(v, k, sizeof(*v), pair_cmp);
+	} else {
+		for (size_t i = 1; i < k; i++) {
+			struct pair x = v[i];
+			size_t j = i;
+			for (; j > 0 && strcmp(v[j - 1].key, x.key) > 0; j--)
+				v[j] = v[j - 1];
+			v[j] = x;
+		}
+	}
+	*n = k;
+	return v;
+}
+
+/* A canonical text for a set of persistent pairs sorted by key, in sb
+ * (emptied first); 0, or -1 without memory. */
+static int tuple_key(struct perun_strbuf *sb, const struct pair *v, size_t n)
+{
+	sb->len = 0;
+	sb->failed = 0;
+	/* Nested values keep their key order, as Python's tuples do. */
+	for (size_t i = 0; i < n; i++) {
+		perun_strbuf_addstr(sb, v[i].key);
+		perun_strbuf_addch(sb, '\x1f');
+		json_python_dump(v[i].value, -1, sb);
+		perun_strbuf_addch(sb, '\x1e');
+	}
+	return perun_strbuf_grow(sb, 0);
 }
 
 /* Index the resource types the profile already has, once. */
@@ -67,11 +118,12 @@ static void build_index(struct perun_profile *p)
 	json_t *persistent;
 	json_object_foreach(json_object_get(p->root, "resource_type_map"), type_id,
 			    persistent) {
-		char *key = tuple_key_dup(persistent);
+		size_t n;
+		struct pair *pairs = persistent_pairs(persistent, NULL, 0, &n);
 		/* Without memory the type is not indexed, so it is not reused. */
-		if (key)
-			json_object_set_new(p->tuple_index, key, json_string(type_id));
-		free(key);
+		if (pairs && !tuple_key(&p->tuple, pairs, n))
+			json_object_set_new(p->tuple_index, p->tuple.buf, json_string(type_id));
+		free(pairs);
 		const char *hash = strrchr(type_id, '#');
 		if (!hash)
 			continue;
@@ -84,6 +136,41 @@ static void build_index(struct perun_profile *p)
 	}
 }
 
+/* A new resource type for the persistent pairs: its id "<uid>#<n>" (the
+ * caller frees it), its entry in resource_type_map and its (empty) columns,
+ * one for every collectable key of resource. */
+static char *new_type(struct perun_profile *p, const json_t *uid, const json_t *resource,
+		      const struct pair *pairs, size_t n, const char *tuple)
+{
+	char *flat_uid = perun_value_flatten_dup(uid);
+	if (!flat_uid)
+		return NULL;
+	json_int_t next = json_integer_value(json_object_get(p->uid_counter, flat_uid));
+	size_t len = strlen(flat_uid) + 32;
+	char *id = malloc(len);
+	if (!id) {
+		free(flat_uid);
+		return NULL;
+	}
+	snprintf(id, len, "%s#%" JSON_INTEGER_FORMAT, flat_uid, next);
+	json_object_set_new(p->uid_counter, flat_uid, json_integer(next + 1));
+	free(flat_uid);
+	/* Python keeps the persistent pairs sorted by key. */
+	json_t *sorted = json_object();
+	for (size_t i = 0; i < n; i++)
+		json_object_set(sorted, pairs[i].key, pairs[i].value);
+	json_object_set_new(json_object_get(p->root, "resource_type_map"), id, sorted);
+	json_object_set_new(p->tuple_index, tuple, json_string(id));
+	json_t *columns = json_object();
+	const char *key;
+	json_t *value;
+	json_object_foreach((json_t *)resource, key, value)
+		if (perun_profile_key_is_collectable(key))
+			json_object_set_new(columns, key, json_array());
+	json_object_set_new(json_object_get(p->root, "resources"), id, columns);
+	return id;
+}
+
 static int add_row(struct perun_profile *p, const json_t *resource,
 		   json_t *extra, const char *name, struct perun_error *err)
 {
@@ -91,60 +178,25 @@ static int add_row(struct perun_profile *p, const json_t *resource,
 	if (!uid)
 		return perun_error_set(err, PERUN_EINVAL,
 				       "profile '%s': resource without 'uid'", name);
-	json_t *persistent = json_object();
-	json_t *collect = json_object();
+	build_index(p);
+	size_t n;
+	struct pair *pairs = persistent_pairs(resource, extra, 1, &n);
+	int tuple = pairs && !tuple_key(&p->tuple, pairs, n);
+	const char *type_id = tuple ? json_string_value(json_object_getn(
+					      p->tuple_index, p->tuple.buf, p->tuple.len))
+				    : NULL;
+	char *new_id = NULL;
+	if (tuple && !type_id)
+		type_id = new_id = new_type(p, uid, resource, pairs, n, p->tuple.buf);
+	free(pairs);
+	if (!type_id)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	json_t *columns = json_object_get(json_object_get(p->root, "resources"), type_id);
 	const char *key;
 	json_t *value;
 	json_object_foreach((json_t *)resource, key, value) {
-		if (perun_profile_key_is_collectable(key))
-			json_object_set(collect, key, value);
-		else
-			json_object_set(persistent, key, value);
-	}
-	json_object_foreach(extra, key, value)
-		json_object_set(persistent, key, value);
-
-	build_index(p);
-	char *tuple = tuple_key_dup(persistent);
-	const char *type_id = json_string_value(json_object_get(p->tuple_index, tuple));
-	char *new_id = NULL;
-	json_t *resources = json_object_get(p->root, "resources");
-	if (!type_id) {
-		char *flat_uid = perun_value_flatten_dup(uid);
-		if (!tuple || !flat_uid) {
-			free(tuple);
-			free(flat_uid);
-			json_decref(persistent);
-			json_decref(collect);
-			return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-		}
-		json_int_t n = json_integer_value(json_object_get(p->uid_counter, flat_uid));
-		size_t len = strlen(flat_uid) + 32;
-		new_id = malloc(len);
-		snprintf(new_id, len, "%s#%" JSON_INTEGER_FORMAT, flat_uid, n);
-		json_object_set_new(p->uid_counter, flat_uid, json_integer(n + 1));
-		free(flat_uid);
-		/* Python keeps the persistent pairs sorted by key. */
-		json_t *sorted = json_object();
-		size_t count = json_object_size(persistent), i = 0;
-		const char **keys = calloc(count ? count : 1, sizeof(*keys));
-		json_object_foreach(persistent, key, value)
-			keys[i++] = key;
-		qsort(keys, count, sizeof(*keys), keycmp);
-		for (i = 0; i < count; i++)
-			json_object_set(sorted, keys[i], json_object_get(persistent, keys[i]));
-		free(keys);
-		json_object_set_new(json_object_get(p->root, "resource_type_map"), new_id,
-				    sorted);
-		json_object_set_new(p->tuple_index, tuple, json_string(new_id));
-		json_t *columns = json_object();
-		json_object_foreach(collect, key, value)
-			json_object_set_new(columns, key, json_array());
-		json_object_set_new(resources, new_id, columns);
-		type_id = new_id;
-	}
-	json_t *columns = json_object_get(resources, type_id);
-	json_object_foreach(collect, key, value) {
+		if (!perun_profile_key_is_collectable(key))
+			continue;
 		json_t *list = json_object_get(columns, key);
 		if (!list) {
 			list = json_array();
@@ -152,10 +204,7 @@ static int add_row(struct perun_profile *p, const json_t *resource,
 		}
 		json_array_append(list, value);
 	}
-	free(tuple);
 	free(new_id);
-	json_decref(persistent);
-	json_decref(collect);
 	return 0;
 }
 

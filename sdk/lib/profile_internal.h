@@ -3,6 +3,7 @@
 #define PERUN_SDK_PROFILE_INTERNAL_H
 
 #include <perun/profile.h>
+#include <perun/strbuf.h>
 
 struct perun_profile {
 	json_t *root;
@@ -10,6 +11,8 @@ struct perun_profile {
 	 * and flattened uid -> next free counter. */
 	json_t *tuple_index;
 	json_t *uid_counter;
+	/* The tuple key of the row being added, kept between rows. */
+	struct perun_strbuf tuple;
 };
 
 /*
