@@ -31,6 +31,32 @@ static const uint64_t pow10_u64[] = {
 	1000000000000000000ULL,
 };
 
+/* x / 10^k by constants, which compilers turn into multiplications. */
+static inline uint64_t div_pow10(uint64_t x, int k)
+{
+	switch (k) {
+	case 0: return x;
+	case 1: return x / 10ULL;
+	case 2: return x / 100ULL;
+	case 3: return x / 1000ULL;
+	case 4: return x / 10000ULL;
+	case 5: return x / 100000ULL;
+	case 6: return x / 1000000ULL;
+	case 7: return x / 10000000ULL;
+	case 8: return x / 100000000ULL;
+	case 9: return x / 1000000000ULL;
+	case 10: return x / 10000000000ULL;
+	case 11: return x / 100000000000ULL;
+	case 12: return x / 1000000000000ULL;
+	case 13: return x / 10000000000000ULL;
+	case 14: return x / 100000000000000ULL;
+	case 15: return x / 1000000000000000ULL;
+	case 16: return x / 10000000000000000ULL;
+	case 17: return x / 100000000000000000ULL;
+	default: return x / 1000000000000000000ULL;
+	}
+}
+
 /*
  * value's integer bound at the binary scale 2^shift: n * 2^shift rounded
  * up (up = 1) or down, moved one step inward when it is exact and the
@@ -100,16 +126,16 @@ static int shortest_digits(double value, uint64_t *digits, int *exp10)
 	int k = 0, none = 18;
 	while (none - k > 1) {
 		int mid = (k + none) / 2;
-		if ((hi / pow10_u64[mid]) * pow10_u64[mid] >= lo)
+		if (div_pow10(hi, mid) * pow10_u64[mid] >= lo)
 			k = mid;
 		else
 			none = mid;
 	}
 	uint64_t step = pow10_u64[k];
-	uint64_t first = (lo + step - 1) / step, last = hi / step, c = first;
+	uint64_t first = div_pow10(lo + step - 1, k), last = div_pow10(hi, k), c = first;
 	if (first != last) {
 		/* Nearest: round value / 10^k, (vint + rem) / step. */
-		uint64_t c0 = vint / step, r = vint % step;
+		uint64_t c0 = div_pow10(vint, k), r = vint - c0 * step;
 		int cmp;
 		if (k == 0)
 			cmp = rem < half ? -1 : rem > half;
