@@ -12,6 +12,8 @@
 #       console or network error, showing them
 #   browser_count SEL               the count of SEL from the last check
 #   browser_eval EXPR               the JSON value of EXPR from the last check
+#   browser_same_json WANT GOT      WANT (a JSON file) equals GOT (a file
+#                                   of browser_eval output), numbers to 1e-9
 #
 # tests/helpers/browser-check.py does the work over the DevTools protocol
 # (python3's standard library only) and leaves the page untouched.
@@ -64,4 +66,20 @@ browser_count() {
 
 browser_eval() {
 	awk -v e="eval $1 " 'index($0, e) == 1 { print substr($0, length(e) + 1) }' browser.out
+}
+
+browser_same_json() {
+	python3 - "$1" "$2" <<-\EOP
+	import json, math, sys
+	want = json.load(open(sys.argv[1]))
+	got = json.loads(json.load(open(sys.argv[2])))
+	def same(a, b):
+	    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+	        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+	    if isinstance(a, list) and isinstance(b, list):
+	        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+	    return a == b
+	if not same(want, got):
+	    sys.exit(f"want {want}\n got {got}")
+	EOP
 }

@@ -10,8 +10,7 @@
 #include "view-common.h"
 
 static const struct perun_option bars_options[] = {
-	{"of", "o", PERUN_OPTION_STRING, NULL, NULL, "<key>",
-	 "the resource key whose values are aggregated (Y axis)", PERUN_OPTION_REQUIRED},
+	PERUN_VIEW_AGG_OF_OPTION,
 	{"per", "p", PERUN_OPTION_STRING, "snapshots", NULL, "<key>",
 	 "the resource key on the X axis", 0},
 	{"by", "b", PERUN_OPTION_STRING, NULL, NULL, "<key>",
@@ -22,12 +21,7 @@ static const struct perun_option bars_options[] = {
 	 "put the bars of the --by groups side by side", 0},
 	{"filename", "f", PERUN_OPTION_STRING, "bars.html", NULL, "<path>",
 	 "the page to write (a static <stem>.svg goes beside it)", 0},
-	{"x-axis-label", "xl", PERUN_OPTION_STRING, NULL, NULL, "<text>",
-	 "label of the X axis (default: the --per key)", 0},
-	{"y-axis-label", "yl", PERUN_OPTION_STRING, NULL, NULL, "<text>",
-	 "label of the Y axis (default: the --of key and its unit)", 0},
-	{"graph-title", "gt", PERUN_OPTION_STRING, NULL, NULL, "<text>",
-	 "title of the graph", 0},
+	PERUN_VIEW_LABEL_OPTIONS("per", "title of the graph"),
 	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
 };
 

@@ -127,6 +127,18 @@ int perun_svg_render(struct perun_strbuf *sb, const struct perun_svg_plot *plot,
 /* Up to max "nice" tick values covering [lo, hi]; returns their count. */
 size_t perun_view_ticks(double lo, double hi, size_t max, double *ticks);
 
+/*
+ * The options of a plot's labels, for a view's option table: x_key is the
+ * option whose key labels the X axis by default, title_help describes
+ * --graph-title.
+ */
+#define PERUN_VIEW_LABEL_OPTIONS(x_key, title_help)                                   \
+	{"x-axis-label", "xl", PERUN_OPTION_STRING, NULL, NULL, "<text>",              \
+	 "label of the X axis (default: the --" x_key " key)", 0},                     \
+	{"y-axis-label", "yl", PERUN_OPTION_STRING, NULL, NULL, "<text>",              \
+	 "label of the Y axis (default: the --of key and its unit)", 0},               \
+	{"graph-title", "gt", PERUN_OPTION_STRING, NULL, NULL, "<text>", title_help, 0}
+
 /* ---- grouping and aggregation ----------------------------------------- */
 
 enum perun_agg {
@@ -137,6 +149,10 @@ enum perun_agg {
 #define PERUN_VIEW_AGGREGATIONS "sum|mean|count|nunique|median|min|max"
 int perun_view_agg_parse(const char *name, enum perun_agg *out,
 			 struct perun_error *err);
+/* --of of the aggregating views (bars, flow). */
+#define PERUN_VIEW_AGG_OF_OPTION                                                       \
+	{"of", "o", PERUN_OPTION_STRING, NULL, NULL, "<key>",                          \
+	 "the resource key whose values are aggregated (Y axis)", PERUN_OPTION_REQUIRED}
 
 /*
  * Resources grouped by the values of per (x) and by (series) with the

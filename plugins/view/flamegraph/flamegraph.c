@@ -398,15 +398,9 @@ static void add_summary_row(struct perun_strbuf *sb, const char *what, const cha
 {
 	char total[48];
 	human(s->nodes[0].total, total);
-	perun_strbuf_addf(sb, "<tr><th>%s</th><td>", what);
-	perun_view_html_escape(sb, label ? label : "");
-	perun_strbuf_addstr(sb, "</td><td>");
-	perun_view_html_escape(sb, perun_profile_header(p, "cmd"));
-	perun_strbuf_addch(sb, ' ');
-	perun_view_html_escape(sb, perun_profile_header(p, "workload"));
-	perun_strbuf_addstr(sb, "</td><td>");
-	perun_view_html_escape(sb, perun_profile_collector(p));
-	perun_strbuf_addstr(sb, "</td><td>");
+	perun_strbuf_addf(sb, "<tr><th>%s</th>", what);
+	perun_view_profile_cells(sb, label, p);
+	perun_strbuf_addstr(sb, "<td>");
 	perun_view_html_escape(sb, perun_profile_origin(p));
 	perun_strbuf_addf(sb, "</td><td class=\"n\">%zu</td><td class=\"n\">%s ", s->nstacks, total);
 	perun_view_html_escape(sb, s->unit[0] ? s->unit : "samples");

@@ -28,12 +28,7 @@ static const struct perun_option scatter_options[] = {
 	 "the resource key on the X axis", 0},
 	{"filename", "f", PERUN_OPTION_STRING, "scatter", NULL, "<path>",
 	 "output prefix: <path>.html and <path>_<uid>.svg", 0},
-	{"x-axis-label", "xl", PERUN_OPTION_STRING, NULL, NULL, "<text>",
-	 "label of the X axis (default: the --per key)", 0},
-	{"y-axis-label", "yl", PERUN_OPTION_STRING, NULL, NULL, "<text>",
-	 "label of the Y axis (default: the --of key and its unit)", 0},
-	{"graph-title", "gt", PERUN_OPTION_STRING, NULL, NULL, "<text>",
-	 "title of the plots (default: Plot of '<of>' per '<per>')", 0},
+	PERUN_VIEW_LABEL_OPTIONS("per", "title of the plots (default: Plot of '<of>' per '<per>')"),
 	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
 };
 

@@ -46,23 +46,6 @@ oracle() {
 	EOP
 }
 
-# same_json <expected> <browser_eval output>: equal as JSON, numbers to 1e-9
-same_json() {
-	python3 - "$1" "$2" <<-\EOP
-	import json, math, sys
-	want = json.load(open(sys.argv[1]))
-	got = json.loads(json.load(open(sys.argv[2])))
-	def same(a, b):
-	    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-	        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
-	    if isinstance(a, list) and isinstance(b, list):
-	        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-	    return a == b
-	if not same(want, got):
-	    sys.exit(f"want {want}\n got {got}")
-	EOP
-}
-
 for func in sum mean count nunique median min max; do
 	test_expect_success "bars $func of amount per snapshots by uid" '
 		perun show "$mem" bars $func --of amount --by uid -f $func.html >out &&
@@ -73,9 +56,9 @@ for func in sum mean count nunique median min max; do
 		python3 -c "import json; w = json.load(open(\"want\")); print(json.dumps(w[0]))" >want.labels &&
 		python3 -c "import json; w = json.load(open(\"want\")); print(json.dumps(w[1]))" >want.data &&
 		browser_eval "$LABELS" >got.labels &&
-		same_json want.labels got.labels &&
+		browser_same_json want.labels got.labels &&
 		browser_eval "$DATA" >got.data &&
-		same_json want.data got.data
+		browser_same_json want.data got.data
 	'
 done
 

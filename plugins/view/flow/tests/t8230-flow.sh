@@ -40,22 +40,6 @@ oracle() {
 	EOP
 }
 
-same_json() {
-	python3 - "$1" "$2" <<-\EOP
-	import json, math, sys
-	want = json.load(open(sys.argv[1]))
-	got = json.loads(json.load(open(sys.argv[2])))
-	def same(a, b):
-	    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-	        return math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
-	    if isinstance(a, list) and isinstance(b, list):
-	        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-	    return a == b
-	if not same(want, got):
-	    sys.exit(f"want {want}\n got {got}")
-	EOP
-}
-
 test_expect_success 'accumulated sum of amount through snapshots by subtype' '
 	perun show "$mem" flow --of amount --by subtype >out &&
 	test_grep "^flow graph written to flow.html (and flow.svg)$" out &&
@@ -63,7 +47,7 @@ test_expect_success 'accumulated sum of amount through snapshots by subtype' '
 	test "$(browser_count canvas)" = 1 &&
 	oracle "$mem" sum amount snapshots subtype 1 >want &&
 	browser_eval "$SERIES" >got &&
-	same_json want got
+	browser_same_json want got
 '
 
 test_expect_success '--no-accumulate, count and max' '
@@ -72,7 +56,7 @@ test_expect_success '--no-accumulate, count and max' '
 		browser_check $f.html flow-$f --eval "$SERIES" &&
 		oracle "$mem" $f amount snapshots subtype 0 >want &&
 		browser_eval "$SERIES" >got &&
-		same_json want got || return 1
+		browser_same_json want got || return 1
 	done
 '
 
