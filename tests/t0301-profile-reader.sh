@@ -25,7 +25,8 @@ PY
 # Numbers of every kind: short decimals, 17-digit ones, random bit
 # patterns, neighbours of powers of two and ten, subnormals, the integer
 # limits; strings with escapes, surrogate pairs and raw UTF-8; NaN and the
-# infinities; nesting 400 levels deep.
+# infinities; commas, spaces and digits in strings and lists (which the
+# pending form folds); nesting 400 levels deep.
 cat >gen.py <<'PY'
 import json, math, random, struct, sys
 rnd = random.Random(int(sys.argv[1]))
@@ -61,7 +62,11 @@ prof = {
                   "ints#0": {"amount": ints}},
     "resource_type_map": {uid + "#0": {"uid": uid, "type": "mixed", "n": {"l": [1, None, True, False]}},
                           "ints#0": {"uid": "ints", "type": "mixed", "deep": deep}},
-    "models": [{"uid": "f", "r_square": math.nan, "coeffs": [{"name": "b0", "value": -math.inf}]}],
+    "models": [{"uid": "f", "r_square": math.nan, "coeffs": [{"name": "b0", "value": -math.inf}]},
+               # what the pending form folds: ",<spaces><digit>" anywhere
+               {"uid": "a,  5 ,\t6 ,7 ,   x,  ", "a,   1": [-1, 2, -0.0, 0.0, math.nan, 3, math.inf,
+                                                   -math.inf, 4, [5, [6, -7]], {"b,  8": 9}, [],
+                                                   {}, "10", None, True, 11.5, -12.5, 13]}],
     "header": {"type": "mixed", "cmd": "c", "args": "", "workload": "\u4e2d", "units": {}},
     "collector_info": {"name": "trace", "params": {}},
     "postprocessors": [],

@@ -16,9 +16,11 @@ extern const uint64_t json_pow5[28];
 /* Python's repr() of a double: shortest digits that round-trip. */
 void json_python_format_double(double value, char out[32]);
 /*
- * json.dumps(value) (indent < 0) or json.dumps(value, indent=indent),
- * ensure_ascii, insertion key order.
+ * json.dumps(value) (indent -1) or json.dumps(value, indent=indent),
+ * ensure_ascii, insertion key order; indent JSON_PYTHON_PENDING is Perun's
+ * pending form, indent 2 with re.sub(r",\s+(\d+)", r", \1", ...) applied.
  */
+#define JSON_PYTHON_PENDING (-2)
 void json_python_dump(const json_t *value, int indent, struct perun_strbuf *out);
 /*
  * The tree of a profile's text as json_loadb(JSON_REJECT_DUPLICATES) reads

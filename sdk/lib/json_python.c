@@ -276,13 +276,49 @@ static inline void put(struct perun_strbuf *out, const char *s, size_t n)
 	}
 }
 
+static void dump_string_text(const char *s, size_t len, struct perun_strbuf *out);
+
 /* The characters json.dumps(ensure_ascii=True) writes as they are. */
 static inline int plain(unsigned char c)
 {
 	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
 }
 
-static void dump_string(const char *s, size_t len, struct perun_strbuf *out)
+/*
+ * Python Perun's re.sub(r",\s+(\d+)", r", \1", text) on the indented dump,
+ * within out's text from start: the only whitespace strings keep is
+ * spaces, so a comma, spaces and a digit become a comma, a space and the
+ * digit.
+ */
+static void fold_spaces(struct perun_strbuf *out, size_t start)
+{
+	char *r = out->buf + start, *w = r, *end = out->buf + out->len;
+	while (r < end) {
+		if (*r == ',' && r + 2 < end && r[1] == ' ') {
+			char *q = r + 1;
+			while (q < end && *q == ' ')
+				q++;
+			if (q < end && *q >= '0' && *q <= '9') {
+				*w++ = ',';
+				*w++ = ' ';
+				r = q;
+				continue;
+			}
+		}
+		*w++ = *r++;
+	}
+	out->len = (size_t)(w - out->buf);
+}
+
+static void dump_string(const char *s, size_t len, int fold, struct perun_strbuf *out)
+{
+	size_t start = out->len;
+	dump_string_text(s, len, out);
+	if (fold && !out->failed && memchr(s, ',', len))
+		fold_spaces(out, start);
+}
+
+static void dump_string_text(const char *s, size_t len, struct perun_strbuf *out)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s;
@@ -393,7 +429,25 @@ static void separator(struct perun_strbuf *out, int first, int indent, int depth
 	out->len += spaces + 1 + !first;
 }
 
-static void dump_value(const json_t *v, int indent, int depth,
+/* Does the text of v start with a digit (for folding number lists)? */
+static int starts_with_digit(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_INTEGER:
+		return json_integer_value(v) >= 0;
+	case JSON_REAL:
+		return isfinite(json_real_value(v)) && !signbit(json_real_value(v));
+	case JSON_STRING:
+		/* Only a marker string is written without quotes. */
+		return json_string_length(v) > 1 && json_string_value(v)[0] == '\0' &&
+		       json_string_value(v)[1] >= '0' && json_string_value(v)[1] <= '9';
+	default:
+		return 0;
+	}
+}
+
+/* fold: the indented dump with number lists folded, as Perun saves it. */
+static void dump_value(const json_t *v, int indent, int fold, int depth,
 		       struct perun_strbuf *out)
 {
 	char num[40];
@@ -410,9 +464,9 @@ static void dump_value(const json_t *v, int indent, int depth,
 		json_object_foreach((json_t *)v, key, item) {
 			separator(out, first, indent, depth + 1);
 			first = 0;
-			dump_string(key, strlen(key), out);
+			dump_string(key, strlen(key), fold, out);
 			put(out, ": ", 2);
-			dump_value(item, indent, depth + 1, out);
+			dump_value(item, indent, fold, depth + 1, out);
 		}
 		if (indent >= 0)
 			separator(out, 1, indent, depth);
@@ -427,8 +481,12 @@ static void dump_value(const json_t *v, int indent, int depth,
 		}
 		put(out, "[", 1);
 		for (size_t i = 0; i < n; i++) {
-			separator(out, !i, indent, depth + 1);
-			dump_value(json_array_get(v, i), indent, depth + 1, out);
+			json_t *item = json_array_get(v, i);
+			if (fold && i && starts_with_digit(item))
+				put(out, ", ", 2);
+			else
+				separator(out, !i, indent, depth + 1);
+			dump_value(item, indent, fold, depth + 1, out);
 		}
 		if (indent >= 0)
 			separator(out, 1, indent, depth);
@@ -441,7 +499,7 @@ static void dump_value(const json_t *v, int indent, int depth,
 			put(out, json_string_value(v) + 1, json_string_length(v) - 1);
 			return;
 		}
-		dump_string(json_string_value(v), json_string_length(v), out);
+		dump_string(json_string_value(v), json_string_length(v), fold, out);
 		return;
 	case JSON_INTEGER:
 		put(out, num, format_integer(json_integer_value(v), num));
@@ -464,7 +522,9 @@ static void dump_value(const json_t *v, int indent, int depth,
 
 void json_python_dump(const json_t *value, int indent, struct perun_strbuf *out)
 {
-	dump_value(value, indent, 0, out);
+	/* indent -2 asks for the folded form of indent 2, see internal.h. */
+	int fold = indent == JSON_PYTHON_PENDING;
+	dump_value(value, fold ? 2 : indent, fold, 0, out);
 	/* The buffer's text stays NUL-terminated, as strbuf.h promises. */
 	char *w = room(out, 0);
 	if (w)

@@ -366,31 +366,6 @@ int perun_profile_load_file(const char *path, struct perun_profile **out,
 	return rc;
 }
 
-/* Python's re.sub(r",\s+(\d+)", r", \1", text) on the indented dump. */
-static void fold_number_lists(struct perun_strbuf *sb)
-{
-	if (!sb->buf)
-		return; /* out of memory, detach reports it */
-	char *r = sb->buf, *w = sb->buf, *end = sb->buf + sb->len;
-	while (r < end) {
-		if (*r == ',') {
-			char *q = r + 1;
-			while (q < end && (*q == ' ' || *q == '\n' || *q == '\t' ||
-					   *q == '\r' || *q == '\f' || *q == '\v'))
-				q++;
-			if (q > r + 1 && q < end && *q >= '0' && *q <= '9') {
-				*w++ = ',';
-				*w++ = ' ';
-				r = q;
-				continue;
-			}
-		}
-		*w++ = *r++;
-	}
-	*w = '\0';
-	sb->len = (size_t)(w - sb->buf);
-}
-
 char *perun_profile_dump(const struct perun_profile *p,
 			 enum perun_dump_style style, int with_origin,
 			 size_t *len)
@@ -405,13 +380,13 @@ char *perun_profile_dump(const struct perun_profile *p,
 		json_object_foreach(p->root, key, value)
 			if (strcmp(key, "origin"))
 				json_object_set(copy, key, value);
-		json_python_dump(copy, style == PERUN_DUMP_PENDING ? 2 : -1, &sb);
+		json_python_dump(copy, style == PERUN_DUMP_PENDING ? JSON_PYTHON_PENDING : -1,
+				 &sb);
 		json_decref(copy);
 	} else {
-		json_python_dump(p->root, style == PERUN_DUMP_PENDING ? 2 : -1, &sb);
+		json_python_dump(p->root, style == PERUN_DUMP_PENDING ? JSON_PYTHON_PENDING : -1,
+				 &sb);
 	}
-	if (style == PERUN_DUMP_PENDING)
-		fold_number_lists(&sb);
 	return perun_strbuf_detach(&sb, len);
 }
 
