@@ -30,6 +30,7 @@ struct reader {
 	char *scratch;      /* decoded strings with escapes */
 	size_t scratch_len;
 	int depth;
+	locale_t c_locale;  /* made when a number needs strtod */
 };
 
 static const double exact_pow10[] = {
@@ -204,10 +205,10 @@ static json_t *read_number(struct reader *r)
 	} else if (!inexact && !exp_big && exp10 >= -27 && exp10 <= 27) {
 		value = exact_decimal(mantissa, exp10);
 	} else {
-		static locale_t c_locale;
-		if (!c_locale)
-			c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-		if (!c_locale)
+		/* strtod in the C locale, whatever the program's is. */
+		if (!r->c_locale)
+			r->c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
+		if (!r->c_locale)
 			return NULL;
 		size_t len = (size_t)(p - start);
 		char small[64], *text = len < sizeof(small) ? small : malloc(len + 1);
@@ -215,7 +216,7 @@ static json_t *read_number(struct reader *r)
 			return NULL;
 		memcpy(text, start, len);
 		text[len] = '\0';
-		value = strtod_l(text, NULL, c_locale);
+		value = strtod_l(text, NULL, r->c_locale);
 		if (text != small)
 			free(text);
 		if (isinf(value))
@@ -511,7 +512,7 @@ static json_t *read_value(struct reader *r)
 json_t *json_python_load(const char *buf, size_t len)
 {
 	struct reader r = {(const unsigned char *)buf, (const unsigned char *)buf + len,
-			   NULL, 0, 0};
+			   NULL, 0, 0, (locale_t)0};
 	skip_space(&r);
 	json_t *root = NULL;
 	if (r.p < r.end && (*r.p == '{' || *r.p == '['))
@@ -522,5 +523,7 @@ json_t *json_python_load(const char *buf, size_t len)
 		root = NULL;
 	}
 	free(r.scratch);
+	if (r.c_locale)
+		freelocale(r.c_locale);
 	return root;
 }
