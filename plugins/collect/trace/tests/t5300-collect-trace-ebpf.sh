@@ -17,11 +17,7 @@ test_expect_success 'userspace strategy: exact call counts of every function' '
 	perun collect -c ./calls trace -s userspace >out 2>err &&
 	test_grep "^Collected profile .*/\.perun/jobs/trace-.*\.perf$" out &&
 	p=$(newest_profile) &&
-	printf "!ProcessResource!\nleaf\nmain\nnap\nwork\n" >expect &&
-	query "$p" uids >actual && test_cmp expect actual &&
-	test $(query "$p" calls leaf) = 1000 &&
-	test $(query "$p" calls work) = 10 &&
-	test $(query "$p" calls nap) = 3 &&
+	trace_check_calls "$p" &&
 	test $(query "$p" calls main) = 1 &&
 	test "$(query "$p" field leaf location)" = calls &&
 	test "$(query "$p" field leaf type)" = mixed &&
@@ -32,8 +28,7 @@ test_expect_success 'userspace strategy: exact call counts of every function' '
 test_expect_success 'a function that sleeps 30 ms lasts at least 30000 us' '
 	cd proj &&
 	p=$(newest_profile) &&
-	min=$(query "$p" min nap) &&
-	python3 -c "import sys; sys.exit(not $min >= 30000)"
+	at_least "$(query "$p" min nap)" 30000
 '
 
 test_expect_success 'exclusive times add up to the inclusive ones' '
@@ -69,21 +64,15 @@ test_expect_success 'threads: each thread its own resources and thread record' '
 	cd proj &&
 	perun collect -c ./threads trace -s userspace >/dev/null 2>&1 &&
 	p=$(newest_profile) &&
-	test $(query "$p" calls job) = 100 &&
-	test $(query "$p" tids job) = 4 &&
-	test $(query "$p" calls worker) = 4 &&
-	test $(query "$p" calls "!ThreadResource!") = 4 &&
-	test "$(query "$p" min job)" != none &&
-	python3 -c "import sys; sys.exit(not $(query "$p" min job) >= 1000)" &&
-	test "$(query "$p" exclusive main worker)" = ok
+	trace_check_threads "$p" &&
+	test $(query "$p" calls worker) = 4
 '
 
 test_expect_success 'fork: the child process is followed' '
 	cd proj &&
 	perun collect -c ./forker trace -s userspace >/dev/null 2>&1 &&
 	p=$(newest_profile) &&
-	test $(query "$p" calls child_work) = 7 &&
-	test $(query "$p" calls parent_work) = 3 &&
+	trace_check_fork "$p" &&
 	test $(query "$p" calls main) = 1 &&
 	query "$p" processes >procs &&
 	test $(wc -l <procs) = 2 &&
@@ -94,21 +83,13 @@ test_expect_success 'fork: the child process is followed' '
 test_expect_success 'timeout: the program is stopped, what ran is recorded' '
 	cd proj &&
 	perun collect -c ./forever trace -s userspace -t 0.5 >out 2>err &&
-	test_grep "stopped at the timeout" err &&
-	p=$(newest_profile) &&
-	test $(query "$p" calls tick) = 5 &&
-	test $(query "$p" calls spin_forever) = 1 &&
-	python3 -c "import sys; sys.exit(not $(query "$p" end spin_forever) >= 500000)"
+	trace_check_timeout $(newest_profile)
 '
 
 test_expect_success 'crash: calls cut short by the signal end with the process' '
 	cd proj &&
 	perun collect -c ./crash trace -s userspace >out 2>err &&
-	test_grep "killed by signal 11" err &&
-	p=$(newest_profile) &&
-	test $(query "$p" calls before_crash) = 4 &&
-	test $(query "$p" calls crasher) = 1 &&
-	python3 -c "import sys; sys.exit(not $(query "$p" min crasher) >= 20000)"
+	trace_check_crash $(newest_profile)
 '
 
 test_expect_success 'usdt: suffix pairs, a rule pair and a single probe' '
@@ -117,9 +98,9 @@ test_expect_success 'usdt: suffix pairs, a rule pair and a single probe' '
 		-u "phase_a#phase_z" -u tick >/dev/null 2>&1 &&
 	p=$(newest_profile) &&
 	test $(query "$p" calls region#region_end) = 3 &&
-	python3 -c "import sys; sys.exit(not $(query "$p" min region#region_end) >= 10000)" &&
+	at_least "$(query "$p" min region#region_end)" 10000 &&
 	test $(query "$p" calls phase_a#phase_z) = 2 &&
-	python3 -c "import sys; sys.exit(not $(query "$p" min phase_a#phase_z) >= 5000)" &&
+	at_least "$(query "$p" min phase_a#phase_z)" 5000 &&
 	test $(query "$p" calls tick#tick) = 3
 '
 
@@ -130,7 +111,7 @@ test_expect_success 'usdt: the userspace strategy finds and pairs them itself' '
 	test $(query "$p" calls region#region_end) = 3 &&
 	test $(query "$p" calls load_begin#load_end) = 2 &&
 	test $(query "$p" calls save_start#save_finish) = 2 &&
-	python3 -c "import sys; sys.exit(not $(query "$p" min save_start#save_finish) >= 3000)" &&
+	at_least "$(query "$p" min save_start#save_finish)" 3000 &&
 	test $(query "$p" calls tick#tick) = 3 &&
 	test $(query "$p" calls main) = 1 &&
 	perun collect -c ./usdt trace -s userspace --no-usdt >/dev/null 2>&1 &&
@@ -146,15 +127,7 @@ test_expect_success 'C++: uids are demangled, --func takes the plain name' '
 
 test_expect_success '--libs: functions of a shared library' '
 	cd proj &&
-	cat >lib.c <<-\EOC &&
-	int twice(int x) { return 2 * x; }
-	EOC
-	cat >uselib.c <<-\EOC &&
-	int twice(int x);
-	int main(void) { int s = 0; for (int i = 0; i < 9; i++) s += twice(i); return s == 1; }
-	EOC
-	cc -shared -fPIC -o libtwice.so lib.c &&
-	cc -o uselib uselib.c -L. -ltwice -Wl,-rpath,"$PWD" &&
+	trace_build_uselib &&
 	perun collect -c ./uselib trace -l "$PWD/libtwice.so" -f libtwice.so#twice >/dev/null 2>&1 &&
 	p=$(newest_profile) &&
 	test $(query "$p" calls twice) = 9 &&
@@ -220,13 +193,7 @@ test_expect_success 'all strategy: global functions, not the local ones' '
 test_expect_success 'exec: calls of the old image end at the exec' '
 	cd proj &&
 	perun collect -c ./reexec trace -s userspace >/dev/null 2>&1 &&
-	p=$(newest_profile) &&
-	test $(query "$p" calls main) = 2 &&
-	test $(query "$p" calls prep) = 1 &&
-	test $(query "$p" calls work) = 3 &&
-	test $(query "$p" calls "!ProcessResource!") = 1 &&
-	python3 -c "import sys; sys.exit(not $(query "$p" min main) >= 3000)" &&
-	test "$(query "$p" exclusive main)" = ok
+	trace_check_reexec $(newest_profile)
 '
 
 test_done

@@ -20,18 +20,14 @@ test_expect_success 'userspace strategy: exact call counts' '
 	perun collect -c ./calls trace -e instrument -s userspace >out 2>err &&
 	test_grep "^Collected profile" out &&
 	p=$(newest_profile) &&
-	printf "!ProcessResource!\nleaf\nmain\nnap\nwork\n" >expect &&
-	query "$p" uids >actual && test_cmp expect actual &&
-	test $(query "$p" calls leaf) = 1000 &&
-	test $(query "$p" calls work) = 10 &&
-	test $(query "$p" calls nap) = 3 &&
+	trace_check_calls "$p" &&
 	test "$(query "$p" orders work)" = "0 1 2 3 4 5 6 7 8 9"
 '
 
 test_expect_success 'durations and exclusive times' '
 	cd proj &&
 	p=$(newest_profile) &&
-	python3 -c "import sys; sys.exit(not $(query "$p" min nap) >= 30000)" &&
+	at_least "$(query "$p" min nap)" 30000 &&
 	test "$(query "$p" exclusive main)" = ok
 '
 
@@ -49,41 +45,27 @@ test_expect_success 'rules select functions and sample them' '
 test_expect_success 'threads: four threads, their records and calls' '
 	cd proj &&
 	perun collect -c ./threads trace -e instrument -s userspace >/dev/null 2>&1 &&
-	p=$(newest_profile) &&
-	test $(query "$p" calls job) = 100 &&
-	test $(query "$p" tids job) = 4 &&
-	test $(query "$p" calls "!ThreadResource!") = 4 &&
-	python3 -c "import sys; sys.exit(not $(query "$p" min job) >= 1000)" &&
-	test "$(query "$p" exclusive main worker)" = ok
+	trace_check_threads $(newest_profile)
 '
 
 test_expect_success 'fork: the child writes its own records' '
 	cd proj &&
 	perun collect -c ./forker trace -e instrument -s userspace >/dev/null 2>&1 &&
 	p=$(newest_profile) &&
-	test $(query "$p" calls child_work) = 7 &&
-	test $(query "$p" calls parent_work) = 3 &&
+	trace_check_fork "$p" &&
 	test $(query "$p" calls "!ProcessResource!") = 2
 '
 
 test_expect_success 'crash: the records written before the signal survive' '
 	cd proj &&
 	perun collect -c ./crash trace -e instrument -s userspace >out 2>err &&
-	test_grep "killed by signal 11" err &&
-	p=$(newest_profile) &&
-	test $(query "$p" calls before_crash) = 4 &&
-	test $(query "$p" calls crasher) = 1 &&
-	python3 -c "import sys; sys.exit(not $(query "$p" min crasher) >= 20000)"
+	trace_check_crash $(newest_profile)
 '
 
 test_expect_success 'timeout: stopped, what ran is recorded' '
 	cd proj &&
 	perun collect -c ./forever trace -e instrument -s userspace -t 0.5 >out 2>err &&
-	test_grep "stopped at the timeout" err &&
-	p=$(newest_profile) &&
-	test $(query "$p" calls tick) = 5 &&
-	test $(query "$p" calls spin_forever) = 1 &&
-	python3 -c "import sys; sys.exit(not $(query "$p" end spin_forever) >= 500000)"
+	trace_check_timeout $(newest_profile)
 '
 
 test_expect_success 'C++: demangled uids' '
@@ -149,10 +131,7 @@ test_expect_success '--diagnostics packs log, output and raw data; --quiet is qu
 
 test_expect_success '--libs: an instrumented shared library' '
 	cd proj &&
-	printf "int twice(int x) { return 2 * x; }\n" >lib.c &&
-	printf "int twice(int x);\nint main(void) { int s = 0; for (int i = 0; i < 9; i++) s += twice(i); return s == 1; }\n" >uselib.c &&
-	cc -shared -fPIC -finstrument-functions -o libtwice.so lib.c &&
-	cc -finstrument-functions -o uselib uselib.c -L. -ltwice -Wl,-rpath,"$PWD" &&
+	trace_build_uselib -finstrument-functions &&
 	perun collect -c ./uselib trace -e instrument -s userspace -l "$PWD/libtwice.so" \
 		>/dev/null 2>&1 &&
 	p=$(newest_profile) &&
@@ -165,13 +144,7 @@ test_expect_success '--libs: an instrumented shared library' '
 test_expect_success 'exec: calls of the old image end at the exec' '
 	cd proj &&
 	perun collect -c ./reexec trace -e instrument -s userspace >/dev/null 2>&1 &&
-	p=$(newest_profile) &&
-	test $(query "$p" calls main) = 2 &&
-	test $(query "$p" calls prep) = 1 &&
-	test $(query "$p" calls work) = 3 &&
-	test $(query "$p" calls "!ProcessResource!") = 1 &&
-	python3 -c "import sys; sys.exit(not $(query "$p" min main) >= 3000)" &&
-	test "$(query "$p" exclusive main)" = ok
+	trace_check_reexec $(newest_profile)
 '
 
 test_done

@@ -80,8 +80,8 @@ for engine in $engines; do
 		cd proj &&
 		new=$(grep -l "\"origin\": \"$(git rev-parse HEAD)\"" .perun/jobs/*.perf) &&
 		old=$(grep -l "\"origin\": \"$(git rev-parse HEAD~1)\"" .perun/jobs/*.perf) &&
-		python3 -c "import sys; sys.exit(not $(query "$new" min parse) >= 40000)" &&
-		python3 -c "import sys; sys.exit(not $(query "$old" min parse) >= 1000)" &&
+		at_least "$(query "$new" min parse)" 40000 &&
+		at_least "$(query "$old" min parse)" 1000 &&
 		perun add -m HEAD~1 "$old" >/dev/null && perun add -m HEAD "$new" >/dev/null
 	'
 
