@@ -3,23 +3,26 @@
  * time - wall, user and system time (and peak memory) of a command.
  *
  * Python Perun's time collector runs "time -p <cmd args workload>" through
- * a subprocess and parses its output.  Here the command is spawned directly
- * (no shell, no time(1)) and measured with clock_gettime around
- * spawn..wait and with the rusage wait4 returns, which is both cheaper and
- * more precise.  The resources are those of Python Perun; see README.md for
- * the additions (max-rss, exit-code, the total wall time).
+ * a subprocess and parses its output.  Here the command is run without a
+ * shell or time(1) by perun-spawn, a small helper started once per
+ * collection (perun-spawn.c), which measures each run with clock_gettime
+ * around spawn..wait and the rusage wait4 returns and sends that back over
+ * a socket: cheaper and more precise, and max-rss is not floored by
+ * perun's own size.  The resources are those of Python Perun; see
+ * README.md for the additions (max-rss, exit-code, the total wall time).
  */
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -27,6 +30,12 @@
 #include <wordexp.h>
 
 #include <perun/perun.h>
+
+#include "spawn-proto.h"
+
+#ifndef PERUN_SPAWN_PATH
+#define PERUN_SPAWN_PATH "perun-spawn"
+#endif
 
 extern char **environ;
 
@@ -63,6 +72,9 @@ struct time_state {
 	int ignore_failure;
 	int to_stderr;     /* command output to our stderr, else discarded */
 	struct measurement *runs;
+	char *spawn_path;  /* perun-spawn */
+	pid_t spawner;     /* running perun-spawn, or 0 */
+	int sock;          /* our end of its socket, or -1 */
 };
 
 static int interrupted(const struct perun_collect_ctx *ctx)
@@ -187,12 +199,46 @@ static int resolve_command(struct time_state *st, struct perun_error *err)
 				     "cannot run command '%s'", name);
 }
 
+/*
+ * Where perun-spawn is: $PERUN_SPAWN, the build tree's stage/libexec
+ * beside stage/plugins (found from this plugin's own file), or where it
+ * was installed.  Never something else: the floor of max-rss depends on it.
+ */
+static int find_spawner(struct time_state *st, struct perun_error *err)
+{
+	const char *env = getenv("PERUN_SPAWN");
+	char *path = NULL;
+	Dl_info info;
+	if (env && *env) {
+		path = strdup(env);
+	} else if (dladdr((void *)find_spawner, &info) && info.dli_fname) {
+		char *copy = strdup(info.dli_fname);
+		if (!copy || asprintf(&path, "%s/../../libexec/perun-spawn", dirname(copy)) < 0)
+			path = NULL;
+		free(copy);
+		if (path && access(path, X_OK)) {
+			free(path);
+			path = NULL;
+		}
+	}
+	if (!path && !(env && *env))
+		path = strdup(PERUN_SPAWN_PATH);
+	if (!path)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	st->spawn_path = path;
+	if (access(path, X_OK))
+		return perun_error_set(err, PERUN_ETOOL, "cannot find perun-spawn at '%s'",
+				       path);
+	return 0;
+}
+
 static int time_before(struct perun_collect_ctx *ctx, struct perun_error *err)
 {
 	struct time_state *st = calloc(1, sizeof(*st));
 	if (!st)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	ctx->state = st;
+	st->sock = -1;
 	st->warmup = perun_params_int(ctx->params, "warmup", 3);
 	st->repeat = perun_params_int(ctx->params, "repeat", 10);
 	st->ignore_failure = perun_params_bool(ctx->params, "ignore-failure", 0);
@@ -222,6 +268,8 @@ static int time_before(struct perun_collect_ctx *ctx, struct perun_error *err)
 		rc = build_argv(st, ctx->cmd, err);
 	if (!rc)
 		rc = resolve_command(st, err);
+	if (!rc)
+		rc = find_spawner(st, err);
 	if (rc)
 		return rc;
 	st->runs = calloc((size_t)st->repeat, sizeof(*st->runs));
@@ -236,59 +284,121 @@ static double timespec_diff(const struct timespec *a, const struct timespec *b)
 	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
 }
 
-static double timeval_seconds(const struct timeval *tv)
+/* Start perun-spawn with the command, our end of its socket in st->sock. */
+static int start_spawner(struct time_state *st, struct perun_error *err)
 {
-	return (double)tv->tv_sec + (double)tv->tv_usec / 1e6;
-}
+	posix_spawn_file_actions_t actions;
+	char **argv = NULL;
+	int sv[2] = {-1, -1}, rc = 0;
+	size_t argc = 0;
 
-static void kill_and_reap(pid_t pid)
-{
-	kill(pid, SIGKILL);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
-		;
+	while (st->argv[argc])
+		argc++;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return perun_error_set_errno(err, PERUN_EGENERIC, errno,
+					     "cannot make a socket for perun-spawn");
+	/* dup2 onto itself would keep close-on-exec. */
+	if (sv[1] == PERUN_SPAWN_FD) {
+		int moved = fcntl(sv[1], F_DUPFD_CLOEXEC, PERUN_SPAWN_FD + 1);
+		close(sv[1]);
+		sv[1] = moved;
+	}
+	argv = calloc(argc + 4, sizeof(*argv));
+	if (sv[1] < 0 || !argv || posix_spawn_file_actions_init(&actions)) {
+		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		goto out;
+	}
+	argv[0] = st->spawn_path;
+	argv[1] = st->to_stderr ? "stderr" : "discard";
+	argv[2] = st->path;
+	memcpy(argv + 3, st->argv, argc * sizeof(*argv));
+	int fa = posix_spawn_file_actions_adddup2(&actions, sv[1], PERUN_SPAWN_FD);
+	fa = fa ? fa : posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null",
+							 O_RDONLY, 0);
+	fa = fa ? fa : posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO,
+							 "/dev/null", O_WRONLY, 0);
+	fa = fa ? fa : posix_spawn(&st->spawner, st->spawn_path, &actions, NULL, argv,
+				   environ);
+	posix_spawn_file_actions_destroy(&actions);
+	if (fa) {
+		st->spawner = 0;
+		rc = perun_error_set_errno(err, PERUN_ETOOL, fa, "cannot run perun-spawn at '%s'",
+					   st->spawn_path);
+		goto out;
+	}
+	st->sock = sv[0];
+	sv[0] = -1;
+out:
+	if (sv[0] >= 0)
+		close(sv[0]);
+	if (sv[1] >= 0)
+		close(sv[1]);
+	free(argv);
+	return rc;
 }
 
 /*
- * Wait for pid, watching ctx->interrupted.  A pidfd lets us poll with a
- * timeout without racing SIGCHLD and whatever SA_RESTART choice the core
- * made for its handlers; the wake-up on exit is immediate, so the timing is
- * not affected.  Returns 0, or -1 with errno set (EINTR: interrupted).
+ * End perun-spawn: on EOF it ends by itself; SIGTERM makes it kill and
+ * reap a running command first.  Returns its wait status.
  */
-static int wait_child(const struct perun_collect_ctx *ctx, pid_t pid, int *status,
-		      struct rusage *ru)
+static int stop_spawner(struct time_state *st, int terminate)
 {
-	int pidfd = -1;
-#ifdef SYS_pidfd_open
-	pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-#endif
-	int rc = 0;
-	for (;;) {
+	int status = 0;
+	if (st->sock >= 0)
+		close(st->sock);
+	st->sock = -1;
+	if (st->spawner <= 0)
+		return 0;
+	if (terminate)
+		kill(st->spawner, SIGTERM);
+	while (waitpid(st->spawner, &status, 0) < 0 && errno == EINTR)
+		;
+	st->spawner = 0;
+	return status;
+}
+
+/* The spawner went away mid-run. */
+static int spawner_lost(struct time_state *st, const char *name, struct perun_error *err)
+{
+	int status = stop_spawner(st, 1);
+	if (WIFSIGNALED(status))
+		return perun_error_set(err, PERUN_ETOOL,
+				       "perun-spawn was killed by signal %d (%s) in %s",
+				       WTERMSIG(status), strsignal(WTERMSIG(status)), name);
+	return perun_error_set(err, PERUN_ETOOL, "perun-spawn exited with status %d in %s",
+			       WIFEXITED(status) ? WEXITSTATUS(status) : -1, name);
+}
+
+/*
+ * Read one result, watching ctx->interrupted: the poll only bounds how
+ * late an interruption is seen, the result wakes us at once, and the
+ * timing is done by the spawner anyway.
+ */
+static int receive(const struct perun_collect_ctx *ctx, struct time_state *st,
+		   const char *name, struct perun_spawn_result *res, struct perun_error *err)
+{
+	size_t got = 0;
+	while (got < sizeof(*res)) {
 		if (interrupted(ctx)) {
-			kill_and_reap(pid);
-			errno = EINTR;
-			rc = -1;
-			break;
+			stop_spawner(st, 1);
+			return perun_error_set(err, PERUN_EINTR, "interrupted while running '%s' (%s)",
+					       ctx->cmd, name);
 		}
-		if (pidfd >= 0) {
-			struct pollfd pfd = {.fd = pidfd, .events = POLLIN};
-			int n = poll(&pfd, 1, INTERRUPT_POLL_MS);
-			if (n == 0 || (n < 0 && errno == EINTR))
-				continue;
-		}
-		pid_t got = wait4(pid, status, 0, ru);
-		if (got == pid)
-			break;
-		if (got < 0 && errno == EINTR)
+		struct pollfd pfd = {.fd = st->sock, .events = POLLIN};
+		int n = poll(&pfd, 1, INTERRUPT_POLL_MS);
+		if (n == 0 || (n < 0 && errno == EINTR))
 			continue;
-		int saved = errno;
-		kill_and_reap(pid);
-		errno = saved;
-		rc = -1;
-		break;
+		ssize_t r = read(st->sock, (char *)res + got, sizeof(*res) - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		/* A terminal's SIGINT reaches the spawner too: ours is set by now. */
+		if (r <= 0 && interrupted(ctx))
+			continue;
+		if (r <= 0)
+			return spawner_lost(st, name, err);
+		got += (size_t)r;
 	}
-	if (pidfd >= 0)
-		close(pidfd);
-	return rc;
+	return 0;
 }
 
 /* "repetition 2" or "warm-up run 1", for messages. */
@@ -301,93 +411,37 @@ static int run_once(struct perun_collect_ctx *ctx, struct time_state *st,
 		    int warmup, long long n, struct measurement *m,
 		    struct perun_error *err)
 {
-	posix_spawn_file_actions_t actions;
-	posix_spawnattr_t attr;
+	static const char request = PERUN_SPAWN_RUN;
+	struct perun_spawn_result res;
 	char name[64];
-	int rc = 0, status = 0, spawn_rc;
-	pid_t pid;
-	struct rusage ru;
-	struct timespec t0, t1;
 
 	run_name(name, sizeof(name), warmup, n);
-	if (posix_spawn_file_actions_init(&actions))
-		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	if (posix_spawnattr_init(&attr)) {
-		posix_spawn_file_actions_destroy(&actions);
-		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	}
-	/* The command must not eat perun's input nor write to its stdout. */
-	int fa = posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null",
-						  O_RDONLY, 0);
-	if (st->to_stderr) {
-		fa = fa ? fa : posix_spawn_file_actions_adddup2(&actions, STDERR_FILENO,
-								 STDOUT_FILENO);
-	} else {
-		fa = fa ? fa : posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO,
-								 "/dev/null", O_WRONLY, 0);
-		fa = fa ? fa : posix_spawn_file_actions_addopen(&actions, STDERR_FILENO,
-								 "/dev/null", O_WRONLY, 0);
-	}
-	/* Signals perun ignores or blocks must behave normally in the command. */
-	sigset_t none, defaults;
-	sigemptyset(&none);
-	sigemptyset(&defaults);
-	sigaddset(&defaults, SIGINT);
-	sigaddset(&defaults, SIGTERM);
-	sigaddset(&defaults, SIGQUIT);
-	sigaddset(&defaults, SIGHUP);
-	sigaddset(&defaults, SIGPIPE);
-	sigaddset(&defaults, SIGCHLD);
-	fa = fa ? fa : posix_spawnattr_setsigmask(&attr, &none);
-	fa = fa ? fa : posix_spawnattr_setsigdefault(&attr, &defaults);
-	fa = fa ? fa : posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK |
-							 POSIX_SPAWN_SETSIGDEF);
-	if (fa) {
-		rc = perun_error_set_errno(err, PERUN_EGENERIC, fa,
-					   "cannot prepare to run '%s'", ctx->cmd);
-		goto out;
-	}
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	spawn_rc = posix_spawn(&pid, st->path, &actions, &attr, st->argv, environ);
-	if (spawn_rc) {
-		rc = perun_error_set_errno(err, PERUN_ETOOL, spawn_rc,
-					   "cannot run command '%s'",
-					   st->argv[0]);
-		goto out;
-	}
-	if (wait_child(ctx, pid, &status, &ru) < 0) {
-		if (errno == EINTR)
-			rc = perun_error_set(err, PERUN_EINTR,
-					     "interrupted while running '%s' (%s)",
-					     ctx->cmd, name);
-		else
-			rc = perun_error_set_errno(err, PERUN_EGENERIC, errno,
-						   "cannot wait for '%s'", ctx->cmd);
-		goto out;
-	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-
-	m->real = timespec_diff(&t0, &t1);
-	m->user = timeval_seconds(&ru.ru_utime);
-	m->sys = timeval_seconds(&ru.ru_stime);
-	m->max_rss = (long long)ru.ru_maxrss * 1024;
+	if (send(st->sock, &request, 1, MSG_NOSIGNAL) != 1)
+		return spawner_lost(st, name, err);
+	int rc = receive(ctx, st, name, &res, err);
+	if (rc)
+		return rc;
+	if (res.spawn_errno)
+		return perun_error_set_errno(err, PERUN_ETOOL, res.spawn_errno,
+					     "cannot run command '%s'", st->argv[0]);
+	int status = res.status;
+	m->real = (double)res.real_ns / 1e9;
+	m->user = (double)res.user_us / 1e6;
+	m->sys = (double)res.sys_us / 1e6;
+	m->max_rss = (long long)res.max_rss_kib * 1024;
 	m->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
 	if (st->ignore_failure)
-		goto out;
+		return 0;
 	if (WIFSIGNALED(status))
-		rc = perun_error_set(err, PERUN_ETOOL,
-				     "command '%s' was killed by signal %d (%s) in %s",
-				     ctx->cmd, WTERMSIG(status),
-				     strsignal(WTERMSIG(status)), name);
-	else if (m->exit_code != 0)
-		rc = perun_error_set(err, PERUN_ETOOL,
-				     "command '%s' exited with status %d in %s",
-				     ctx->cmd, m->exit_code, name);
-out:
-	posix_spawnattr_destroy(&attr);
-	posix_spawn_file_actions_destroy(&actions);
-	return rc;
+		return perun_error_set(err, PERUN_ETOOL,
+				       "command '%s' was killed by signal %d (%s) in %s",
+				       ctx->cmd, WTERMSIG(status),
+				       strsignal(WTERMSIG(status)), name);
+	if (m->exit_code != 0)
+		return perun_error_set(err, PERUN_ETOOL,
+				       "command '%s' exited with status %d in %s",
+				       ctx->cmd, m->exit_code, name);
+	return 0;
 }
 
 static int add_resource(struct perun_collect_ctx *ctx, json_t *resource,
@@ -407,20 +461,17 @@ static int time_collect(struct perun_collect_ctx *ctx, struct perun_error *err)
 	struct measurement scratch;
 	struct timespec t0, t1;
 	char *total = NULL, *rss_uid = NULL;
-	int rc = 0;
+	int rc = start_spawner(st, err);
 
-	for (long long i = 1; i <= st->warmup; i++) {
+	for (long long i = 1; i <= st->warmup && !rc; i++)
 		rc = run_once(ctx, st, 1, i, &scratch, err);
-		if (rc)
-			return rc;
-	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (long long i = 0; i < st->repeat; i++) {
+	for (long long i = 0; i < st->repeat && !rc; i++)
 		rc = run_once(ctx, st, 0, i + 1, &st->runs[i], err);
-		if (rc)
-			return rc;
-	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	stop_spawner(st, rc != 0);
+	if (rc)
+		return rc;
 
 	/*
 	 * Python Perun reads a "global" collection into resources with the
@@ -474,7 +525,9 @@ static void time_teardown(struct perun_collect_ctx *ctx)
 		if (st->have_words[i])
 			wordfree(&st->words[i]);
 	free(st->argv);
+	stop_spawner(st, 1);
 	free(st->path);
+	free(st->spawn_path);
 	free(st->runs);
 	free(st);
 	ctx->state = NULL;

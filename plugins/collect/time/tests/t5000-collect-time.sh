@@ -124,4 +124,60 @@ test_expect_success 'SIGTERM stops the collection and the running command' '
 	test_cmp before after
 '
 
+# The amounts of max-rss in the newest profile of the current instance.
+newest_max_rss() {
+	perun show "$(newest_profile)" tableof --format csv -h amount \
+		-f subtype max-rss resources | tail -n +2
+}
+
+test_expect_success 'max-rss of a tiny command is not floored by the size of perun' '
+	test_make_git_project outer &&
+	(cd outer && perun init >/dev/null) &&
+	cat >inner.sh <<-EOT &&
+	cd "$PWD/proj" && exec perun collect -c "$helper" -a "exit 0" time -r 3 -w 0
+	EOT
+	inner=$PWD/inner.sh &&
+	(cd outer && perun collect -c sh -a "$inner" time -r 1 -w 0 -o stderr >/dev/null) &&
+	perun_rss=$(cd outer && newest_max_rss) &&
+	(cd proj && newest_max_rss) >tiny &&
+	test $(wc -l <tiny) = 3 &&
+	echo "perun: $perun_rss, helper: $(tr "\n" " " <tiny)" &&
+	test "$perun_rss" -gt 4194304 &&
+	while read rss; do
+		test "$rss" -gt 0 && test $((rss * 2)) -lt "$perun_rss" || return 1
+	done <tiny
+'
+
+test_expect_success 'max-rss of a command is what it touched' '
+	cd proj &&
+	perun collect -c "$helper" -a "touch 16384" time -r 2 -w 0 >/dev/null &&
+	newest_max_rss >rss &&
+	test $(wc -l <rss) = 2 &&
+	while read rss; do
+		test "$rss" -ge 16777216 && test "$rss" -lt 25165824 || return 1
+	done <rss
+'
+
+test_expect_success 'a missing perun-spawn is named, nothing measured otherwise' '
+	cd proj &&
+	store_snapshot >before &&
+	PERUN_SPAWN=$PWD/no-such-dir/perun-spawn test_exit_code 3 \
+		perun collect -c "$helper" time >out 2>err &&
+	test_grep "^perun: collector ${q}time${q}: cannot find perun-spawn at ${q}$PWD/no-such-dir/perun-spawn${q}$" err &&
+	store_snapshot >after &&
+	test_cmp before after
+'
+
+test_expect_success 'a perun-spawn that dies fails the collection' '
+	cd proj &&
+	store_snapshot >before &&
+	printf "#!/bin/sh\nexit 5\n" >dying-spawn &&
+	chmod +x dying-spawn &&
+	PERUN_SPAWN=$PWD/dying-spawn test_exit_code 3 \
+		perun collect -c "$helper" time -w 0 >out 2>err &&
+	test_grep "^perun: collector ${q}time${q}: perun-spawn exited with status 5 in repetition 1$" err &&
+	store_snapshot >after &&
+	test_cmp before after
+'
+
 test_done
