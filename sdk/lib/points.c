@@ -362,3 +362,43 @@ int perun_points_add_models(struct perun_profile *profile, json_t *models)
 	}
 	return json_array_extend(list, models) ? -1 : 0;
 }
+
+int perun_points_model_each(struct perun_profile *profile, const char *per_key,
+			    const char *of_key, perun_points_model_fn *model, void *arg,
+			    struct perun_error *err)
+{
+	struct perun_points *points = NULL;
+	struct perun_points_skips skips = {0};
+	json_t *models = json_array();
+	const char *uid;
+	struct perun_point *pts;
+	size_t n;
+	int rc;
+
+	if (!models)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	rc = perun_points_open(profile, &points, err);
+	if (!rc)
+		rc = perun_points_check_key(points, "per-key", per_key, err);
+	if (!rc)
+		rc = perun_points_check_key(points, "of-key", of_key, err);
+	while (!rc && (rc = perun_points_next(points, per_key, of_key, &uid, &pts, &n, err)) > 0) {
+		char why[256];
+		rc = model(arg, uid, pts, n, models, why, sizeof(why), err);
+		if (rc == 1) {
+			perun_points_skip(&skips, uid, why);
+			rc = 0;
+		}
+	}
+	if (!rc)
+		rc = perun_points_skips_finish(&skips, json_array_size(models), err);
+	if (rc)
+		goto out;
+	/* Appended in place: perun_profile_add_model would copy each record. */
+	if (perun_points_add_models(profile, models))
+		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+out:
+	json_decref(models);
+	perun_points_free(points);
+	return rc;
+}

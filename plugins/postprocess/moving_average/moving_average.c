@@ -592,73 +592,57 @@ static int read_config(const struct perun_params *params, struct config *c,
 
 /* ---- the phase ------------------------------------------------------------ */
 
+struct run {
+	struct config *config; /* keeps the width found for the next uids */
+	const char *per_key;
+	double *block; /* y, the smoothed y, the prediction: n each */
+};
+
+/* One uid (perun_points_model_fn): its record appended to models, or why
+ * it was skipped in why. */
+static int moving_average_of(void *arg, const char *uid, struct perun_point *pts, size_t n,
+			     json_t *models, char *why, size_t whylen, struct perun_error *err)
+{
+	struct run *run = arg;
+	struct uid_result res;
+	if (n < MA_MIN_POINTS) {
+		snprintf(why, whylen, "too few points for a moving average (%zu, at least %d needed)",
+			 n, MA_MIN_POINTS);
+		return 1;
+	}
+	double *grown = realloc(run->block, 3 * n * sizeof(*grown));
+	if (!grown)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	run->block = grown;
+	double *y = grown, *stats = grown + n, *pred = grown + 2 * n;
+	qsort(pts, n, sizeof(*pts), cmp_points);
+	for (size_t i = 0; i < n; i++)
+		y[i] = pts[i].y.d;
+	int r = moving_average(run->config, pts, n, y, stats, pred, &res, why, whylen);
+	if (r < 0)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	if (r > 0)
+		return 1;
+	json_t *record = model_record(run->config, &res, pts, n, stats, uid, run->per_key);
+	if (!record || json_array_append_new(models, record))
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	return 0;
+}
+
 static int ma_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error *err)
 {
 	const struct perun_params *params = ctx->params;
-	const char *per_key = perun_params_string(params, "per-key", "structure-unit-size");
-	const char *of_key = perun_params_string(params, "of-key", "amount");
-	struct perun_points *points = NULL;
-	struct perun_points_skips skips = {0};
-	double *block = NULL; /* y, the smoothed y, the prediction: n each */
 	struct config config;
-	json_t *models = json_array();
+	struct run run = {.config = &config};
 	int rc;
 
-	if (!models)
-		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	run.per_key = perun_params_string(params, "per-key", "structure-unit-size");
 	rc = read_config(params, &config, err);
 	if (!rc)
-		rc = perun_points_open(ctx->profile, &points, err);
-	if (!rc)
-		rc = perun_points_check_key(points, "per-key", per_key, err);
-	if (!rc)
-		rc = perun_points_check_key(points, "of-key", of_key, err);
-	const char *uid;
-	struct perun_point *pts;
-	size_t n;
-	while (!rc && (rc = perun_points_next(points, per_key, of_key, &uid, &pts, &n, err)) > 0) {
-		char why[256];
-		struct uid_result res;
-		rc = 0;
-		if (n < MA_MIN_POINTS) {
-			snprintf(why, sizeof(why),
-				 "too few points for a moving average (%zu, at least %d needed)", n,
-				 MA_MIN_POINTS);
-			perun_points_skip(&skips, uid, why);
-			continue;
-		}
-		double *grown = realloc(block, 3 * n * sizeof(*grown));
-		if (!grown) {
-			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
-			break;
-		}
-		block = grown;
-		double *y = block, *stats = block + n, *pred = block + 2 * n;
-		qsort(pts, n, sizeof(*pts), cmp_points);
-		for (size_t i = 0; i < n; i++)
-			y[i] = pts[i].y.d;
-		int r = moving_average(&config, pts, n, y, stats, pred, &res, why, sizeof(why));
-		if (r < 0) {
-			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
-		} else if (r > 0) {
-			perun_points_skip(&skips, uid, why);
-		} else {
-			json_t *record = model_record(&config, &res, pts, n, stats, uid, per_key);
-			if (!record || json_array_append_new(models, record))
-				rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
-		}
-	}
-	if (!rc)
-		rc = perun_points_skips_finish(&skips, json_array_size(models), err);
-	if (rc)
-		goto out;
-	/* Appended in place: perun_profile_add_model would copy each record. */
-	if (perun_points_add_models(ctx->profile, models))
-		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
-out:
-	json_decref(models);
-	free(block);
-	perun_points_free(points);
+		rc = perun_points_model_each(ctx->profile, run.per_key,
+					     perun_params_string(params, "of-key", "amount"),
+					     moving_average_of, &run, err);
+	free(run.block);
 	return rc;
 }
 

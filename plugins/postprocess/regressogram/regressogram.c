@@ -377,15 +377,18 @@ static json_t *model_record(const struct rg_result *r, const struct rg_data *d,
 }
 
 /* x, y and scratch space of one uid, n doubles each, in one block. */
-struct buffers {
-	double *x, *y, *tmp;
+struct run {
+	const struct perun_params *params;
+	double *x, *y, *tmp; /* one block, grown as uids need */
 };
 
-/* One uid: its record appended to models, or why it was skipped in why. */
-static int regressogram_of(const struct perun_point *pts, size_t n, struct buffers *buf,
-			   const struct perun_params *params, const char *uid, json_t *models,
-			   char *why, size_t whylen, struct perun_error *err)
+/* One uid (perun_points_model_fn): its record appended to models, or why
+ * it was skipped in why. */
+static int regressogram_of(void *arg, const char *uid, struct perun_point *pts, size_t n,
+			   json_t *models, char *why, size_t whylen, struct perun_error *err)
 {
+	struct run *buf = arg;
+	const struct perun_params *params = buf->params;
 	const char *method = perun_params_string(params, "bucket_method", "doane");
 	const char *statistic = perun_params_string(params, "statistic_function", "mean");
 	struct rg_data d;
@@ -429,53 +432,20 @@ static int regressogram_of(const struct perun_point *pts, size_t n, struct buffe
 static int rg_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error *err)
 {
 	const struct perun_params *params = ctx->params;
-	const char *per_key = perun_params_string(params, "per-key", "structure-unit-size");
-	const char *of_key = perun_params_string(params, "of-key", "amount");
-	struct perun_points *points = NULL;
-	struct perun_points_skips skips = {0};
-	struct buffers buf = {0};
-	json_t *models = json_array();
-	size_t made = 0;
+	struct run run = {.params = params};
 	int rc;
 
-	if (!models)
-		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	/* click.IntRange(min=1) */
 	if (perun_params_has(params, "bucket_number") &&
-	    perun_params_int(params, "bucket_number", 1) < 1) {
-		rc = perun_error_set(err, PERUN_EINVAL,
-				     "option '--bucket_number' takes a whole number >= 1, not %lld",
-				     perun_params_int(params, "bucket_number", 1));
-		goto out;
-	}
-	rc = perun_points_open(ctx->profile, &points, err);
-	if (!rc)
-		rc = perun_points_check_key(points, "per-key", per_key, err);
-	if (!rc)
-		rc = perun_points_check_key(points, "of-key", of_key, err);
-	const char *uid;
-	struct perun_point *pts;
-	size_t n;
-	while (!rc && (rc = perun_points_next(points, per_key, of_key, &uid, &pts, &n, err)) > 0) {
-		char why[256];
-		rc = regressogram_of(pts, n, &buf, params, uid, models, why, sizeof(why), err);
-		if (rc == 1) {
-			perun_points_skip(&skips, uid, why);
-			rc = 0;
-		}
-	}
-	made = json_array_size(models);
-	if (!rc)
-		rc = perun_points_skips_finish(&skips, made, err);
-	if (rc)
-		goto out;
-	/* Appended in place: perun_profile_add_model would copy each record. */
-	if (perun_points_add_models(ctx->profile, models))
-		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
-out:
-	json_decref(models);
-	free(buf.x);
-	perun_points_free(points);
+	    perun_params_int(params, "bucket_number", 1) < 1)
+		return perun_error_set(err, PERUN_EINVAL,
+				       "option '--bucket_number' takes a whole number >= 1, not %lld",
+				       perun_params_int(params, "bucket_number", 1));
+	rc = perun_points_model_each(ctx->profile,
+				     perun_params_string(params, "per-key", "structure-unit-size"),
+				     perun_params_string(params, "of-key", "amount"),
+				     regressogram_of, &run, err);
+	free(run.x);
 	return rc;
 }
 

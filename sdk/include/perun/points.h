@@ -97,6 +97,25 @@ PERUN_API int perun_points_add_models(struct perun_profile *profile,
 				      json_t *models);
 
 /*
+ * One uid's model for perun_points_model_each: append its record(s) to
+ * models and return 0, return 1 with why filled to skip the uid, or a
+ * negative code with err filled.  pts is writable (sort it at will).
+ */
+typedef int perun_points_model_fn(void *arg, const char *uid, struct perun_point *pts,
+				  size_t n, json_t *models, char *why, size_t whylen,
+				  struct perun_error *err);
+
+/*
+ * The loop of a postprocessor making models per uid: opens the points of
+ * profile, checks per_key and of_key, calls model for each uid, reports
+ * the skipped uids (perun_points_skips_finish) and appends the records
+ * made to the profile's models.
+ */
+PERUN_API int perun_points_model_each(struct perun_profile *profile, const char *per_key,
+				      const char *of_key, perun_points_model_fn *model,
+				      void *arg, struct perun_error *err);
+
+/*
  * The JSON value Python Perun writes for n: an int, a float, or for NaN and
  * the infinities the markers the profile writer turns into Python's bare
  * NaN, Infinity and -Infinity.  New reference, NULL without memory.
