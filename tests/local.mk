@@ -30,7 +30,8 @@ check_PROGRAMS += %reldir%/helpers/models-cmp
 %canon_reldir%_helpers_models_cmp_SOURCES = %reldir%/helpers/models-cmp.c
 %canon_reldir%_helpers_models_cmp_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 %canon_reldir%_helpers_models_cmp_LDADD = sdk/libperun.la $(JANSSON_LIBS) -lm
-EXTRA_DIST += %reldir%/helpers/nonparam-oracle.py %reldir%/helpers/points-profile.sh \
+EXTRA_DIST += %reldir%/helpers/nonparam-oracle.py %reldir%/helpers/upstream_stubs.py \
+	%reldir%/helpers/points-profile.sh \
 	%reldir%/helpers/postprocess-lib.sh %reldir%/helpers/regen-cases.sh
 
 # libperun's flattening and string buffer, against Python Perun's results.

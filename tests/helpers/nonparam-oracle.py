@@ -23,8 +23,9 @@ skips them (upstream stores a model with r^2 NaN).
 """
 import json
 import sys
-import types
 import warnings
+
+from upstream_stubs import Profile, stub, stub_convert, stub_packages
 
 DEFAULTS = {
     "regressogram": {"bucket_number": None, "bucket_method": "doane",
@@ -34,49 +35,18 @@ DEFAULTS = {
 }
 
 
-def stub(name, **attrs):
-    mod = types.ModuleType(name)
-    mod.__path__ = []
-    mod.__dict__.update(attrs)
-    sys.modules[name] = mod
-    return mod
-
-
 def load_upstream(root, postprocessor):
     sys.path.insert(0, root)
-    for name in ("perun", "perun.utils", "perun.profile", "perun.postprocess",
-                 "perun.postprocess.regression_analysis", "perun.postprocess." + postprocessor):
-        stub(name).__path__ = [root + "/" + name.replace(".", "/")]
+    stub_packages(root, ("perun", "perun.utils", "perun.profile", "perun.postprocess",
+                         "perun.postprocess.regression_analysis",
+                         "perun.postprocess." + postprocessor))
     stub("perun.utils.exceptions")
     stub("click")  # moving_average's option callback only
-
-    def flatten(value):
-        if not isinstance(value, str):
-            raise SystemExit("nonparam-oracle.py: only string uids are supported")
-        return value
-    stub("perun.profile.convert", flatten=flatten)
+    stub_convert("nonparam-oracle.py")
     import importlib
     methods = importlib.import_module("perun.postprocess." + postprocessor + ".methods")
     provider = importlib.import_module("perun.postprocess.regression_analysis.data_provider")
     return methods, provider
-
-
-class Profile:
-    """The part of perun.profile.factory.Profile the data provider uses."""
-
-    def __init__(self, data):
-        self.data = data
-
-    def all_resources(self):
-        for name, columns in self.data["resources"].items():
-            persistent = self.data["resource_type_map"][name]
-            if columns:
-                for values in zip(*columns.values()):
-                    row = dict(zip(columns.keys(), values))
-                    row.update(persistent)
-                    yield row.get("snapshot", 0), row
-            else:
-                yield persistent.get("snapshot", 0), persistent
 
 
 def main():

@@ -17,19 +17,16 @@ rate, relative rate, confidence type and rate (floats as Python's repr).
 """
 import enum
 import json
+import os
 import sys
 import types
 
 import numpy
 import pandas
 
-
-def stub(name, **attrs):
-    mod = types.ModuleType(name)
-    mod.__path__ = []
-    mod.__dict__.update(attrs)
-    sys.modules[name] = mod
-    return mod
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "../../../../tests/helpers"))
+from upstream_stubs import rows_of, stub  # noqa: E402
 
 
 class PerformanceChange(enum.Enum):
@@ -52,20 +49,6 @@ class DegradationInfo:
         self.result, self.location, self.from_baseline, self.to_target = res, loc, fb, tt
         self.type, self.rate_degradation, self.confidence_type = t, rd, ct
         self.confidence_rate, self.rate_degradation_relative = cr, rdr
-
-
-def rows_of(profile):
-    """Profile.all_resources(flatten_values=True) over the stored flattened form."""
-    for rtype, columns in profile["resources"].items():
-        persistent = profile["resource_type_map"][rtype]
-        if columns:
-            keys = list(columns.keys())
-            for values in zip(*columns.values()):
-                row = dict(zip(keys, values))
-                row.update(persistent)
-                yield row
-        else:
-            yield dict(persistent)
 
 
 def resources_to_pandas_dataframe(profile):

@@ -21,20 +21,15 @@ the bandwidth rule from a key "method_name" that its command never sets
 (so it always uses Scott's rule); the C plugin honours --bandwidth-method,
 so the oracle is given "method_name" too.
 """
-import importlib.util
 import json
 import os
 import sys
 import warnings
 
-# The stubbing of Perun's modules and the profile rows are the
-# non-parametric oracle's (tests/helpers/nonparam-oracle.py).
-_here = os.path.dirname(os.path.abspath(__file__))
-_spec = importlib.util.spec_from_file_location(
-    "nonparam_oracle", os.path.join(_here, "../../../../tests/helpers/nonparam-oracle.py"))
-_oracle = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(_oracle)
-stub, Profile = _oracle.stub, _oracle.Profile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "../../../../tests/helpers"))
+
+from upstream_stubs import Profile, stub, stub_convert, stub_packages  # noqa: E402
 
 # (long, short, key, type); type: str, int, float, pair, True/False (flag value)
 OPTIONS = [
@@ -97,23 +92,17 @@ def parse(mode, words):
 
 def load_upstream(root):
     sys.path.insert(0, root)
-    for name in ("perun", "perun.utils", "perun.profile", "perun.postprocess",
-                 "perun.postprocess.regression_analysis",
-                 "perun.postprocess.kernel_regression", "perun.thirdparty",
-                 "perun.thirdparty.pyqt_fit_port"):
-        stub(name).__path__ = [root + "/" + name.replace(".", "/")]
+    stub_packages(root, ("perun", "perun.utils", "perun.profile", "perun.postprocess",
+                         "perun.postprocess.regression_analysis",
+                         "perun.postprocess.kernel_regression", "perun.thirdparty",
+                         "perun.thirdparty.pyqt_fit_port"))
 
     class DictionaryKeysValidationFailed(Exception):
         pass
     stub("perun.utils.exceptions", DictionaryKeysValidationFailed=DictionaryKeysValidationFailed)
     # click is imported for the option callbacks only.
     stub("click", exceptions=stub("click.exceptions", BadOptionUsage=Exception))
-
-    def flatten(value):
-        if not isinstance(value, str):
-            raise SystemExit("gen-expected.py: only string uids are supported")
-        return value
-    stub("perun.profile.convert", flatten=flatten)
+    stub_convert("gen-expected.py")
     import importlib
     # The package's __init__ re-exports its modules: run it for real.
     port = root + "/perun/thirdparty/pyqt_fit_port/__init__.py"

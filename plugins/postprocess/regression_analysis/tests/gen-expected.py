@@ -21,32 +21,23 @@ the points but not the shuffle, and the test runs the methods without a
 generator on the same order.
 """
 import json
+import os
 import sys
-import types
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "../../../../tests/helpers"))
 
-def stub(name, **attrs):
-    mod = types.ModuleType(name)
-    mod.__path__ = []
-    mod.__dict__.update(attrs)
-    sys.modules[name] = mod
-    return mod
+from upstream_stubs import Profile, stub, stub_convert, stub_packages  # noqa: E402
 
 
 def load_upstream(root):
     sys.path.insert(0, root)
-    for name in ("perun", "perun.utils", "perun.utils.common", "perun.profile",
-                 "perun.postprocess", "perun.postprocess.regression_analysis",
-                 "perun.postprocess.regression_analysis.extensions"):
-        stub(name).__path__ = [root + "/" + name.replace(".", "/")]
+    stub_packages(root, ("perun", "perun.utils", "perun.utils.common", "perun.profile",
+                         "perun.postprocess", "perun.postprocess.regression_analysis",
+                         "perun.postprocess.regression_analysis.extensions"))
     stub("numpy", typing=stub("numpy.typing"))
     stub("perun.utils.log", minor_info=lambda *args, **kwargs: None)
-
-    def flatten(value):
-        if not isinstance(value, str):
-            raise SystemExit("gen-expected.py: only string uids are supported")
-        return value
-    stub("perun.profile.convert", flatten=flatten)
+    stub_convert("gen-expected.py")
     stub("perun.postprocess.regression_analysis.extensions.plot_models",
          model_plot_computation=None, generic_plot_x_pts=None,
          generic_plot_y_pts=None, quad_plot_y_pts=None)
@@ -62,24 +53,6 @@ def load_upstream(root):
     methods = importlib.import_module("perun.postprocess.regression_analysis.methods")
     provider = importlib.import_module("perun.postprocess.regression_analysis.data_provider")
     return methods, provider
-
-
-class Profile:
-    """The part of perun.profile.factory.Profile the data provider uses."""
-
-    def __init__(self, data):
-        self.data = data
-
-    def all_resources(self):
-        for name, columns in self.data["resources"].items():
-            persistent = self.data["resource_type_map"][name]
-            if columns:
-                for values in zip(*columns.values()):
-                    row = dict(zip(columns.keys(), values))
-                    row.update(persistent)
-                    yield row.get("snapshot", 0), row
-            else:
-                yield persistent.get("snapshot", 0), persistent
 
 
 def main():
