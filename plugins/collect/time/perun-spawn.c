@@ -144,6 +144,26 @@ static int run(const char *path, char **argv, const posix_spawn_file_actions_t *
 	return 0;
 }
 
+static int failed(const struct perun_spawn_result *res)
+{
+	return res->spawn_errno || !WIFEXITED(res->status) || WEXITSTATUS(res->status);
+}
+
+/* Read exactly len bytes; 0 on EOF, on an error or when a signal ended us. */
+static int read_full(void *buf, size_t len)
+{
+	size_t got = 0;
+	while (got < len && !stop) {
+		ssize_t n = read(PERUN_SPAWN_FD, (char *)buf + got, len - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return 0;
+		got += (size_t)n;
+	}
+	return got == len;
+}
+
 int main(int argc, char **argv)
 {
 	posix_spawn_file_actions_t actions;
@@ -167,24 +187,22 @@ int main(int argc, char **argv)
 		fputs("perun-spawn: out of memory\n", stderr);
 		return 1;
 	}
-	for (;;) {
-		char request;
-		ssize_t n = read(PERUN_SPAWN_FD, &request, 1);
-		if (n < 0 && errno == EINTR && !stop)
-			continue;
-		/* EOF: perun is done (or gone). */
-		if (n <= 0 || request != PERUN_SPAWN_RUN || stop)
-			break;
-		struct perun_spawn_result res;
-		if (run(argv[2], argv + 3, &actions, &attr, &handled, &res) < 0) {
-			perror("perun-spawn: cannot wait for the command");
-			return 1;
+	struct perun_spawn_request req;
+	while (read_full(&req, sizeof(req))) {
+		for (int64_t i = 0; i < req.runs && !stop; i++) {
+			struct perun_spawn_result res;
+			if (run(argv[2], argv + 3, &actions, &attr, &handled, &res) < 0) {
+				perror("perun-spawn: cannot wait for the command");
+				return 1;
+			}
+			/* Small enough for one send on a local socket; perun
+			 * gone or stopping us ends it all. */
+			if (stop || send(PERUN_SPAWN_FD, &res, sizeof(res), MSG_NOSIGNAL) !=
+					    (ssize_t)sizeof(res))
+				return 0;
+			if (req.stop_on_failure && failed(&res))
+				break;
 		}
-		if (stop)
-			break;
-		/* Small enough for one send on a local socket. */
-		if (send(PERUN_SPAWN_FD, &res, sizeof(res), MSG_NOSIGNAL) != sizeof(res))
-			break;
 	}
 	return 0;
 }

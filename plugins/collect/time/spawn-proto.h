@@ -5,10 +5,11 @@
  *
  *     perun-spawn discard|stderr PATH ARGV0 ARGV1 ...
  *
- * and for every byte PERUN_SPAWN_RUN it reads it runs PATH once and answers
- * with one struct perun_spawn_result.  EOF on the socket ends it.  Both
- * sides are built from this tree for the same machine, so the struct goes
- * over the socket as it is.
+ * and for every struct perun_spawn_request it reads it runs PATH that many
+ * times in a row, sending one struct perun_spawn_result after each run, so
+ * that perun is no round trip between two runs.  EOF on the socket ends
+ * it.  Both sides are built from this tree for the same machine, so the
+ * structs go over the socket as they are.
  */
 #ifndef PERUN_TIME_SPAWN_PROTO_H
 #define PERUN_TIME_SPAWN_PROTO_H
@@ -16,7 +17,12 @@
 #include <stdint.h>
 
 #define PERUN_SPAWN_FD 3
-#define PERUN_SPAWN_RUN 'r'
+
+struct perun_spawn_request {
+	int64_t runs;             /* how many runs */
+	int32_t stop_on_failure;  /* end the batch after a run that failed */
+	int32_t reserved;
+};
 
 struct perun_spawn_result {
 	int64_t real_ns;     /* CLOCK_MONOTONIC from before the spawn to after wait4 */

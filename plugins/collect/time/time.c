@@ -407,28 +407,19 @@ static void run_name(char *buf, size_t len, int warmup, long long n)
 	snprintf(buf, len, "%s %lld", warmup ? "warm-up run" : "repetition", n);
 }
 
-static int run_once(struct perun_collect_ctx *ctx, struct time_state *st,
-		    int warmup, long long n, struct measurement *m,
-		    struct perun_error *err)
+/* One result of the spawner into m; a failing run fails unless ignored. */
+static int record_run(struct perun_collect_ctx *ctx, const struct time_state *st,
+		      const char *name, const struct perun_spawn_result *res,
+		      struct measurement *m, struct perun_error *err)
 {
-	static const char request = PERUN_SPAWN_RUN;
-	struct perun_spawn_result res;
-	char name[64];
-
-	run_name(name, sizeof(name), warmup, n);
-	if (send(st->sock, &request, 1, MSG_NOSIGNAL) != 1)
-		return spawner_lost(st, name, err);
-	int rc = receive(ctx, st, name, &res, err);
-	if (rc)
-		return rc;
-	if (res.spawn_errno)
-		return perun_error_set_errno(err, PERUN_ETOOL, res.spawn_errno,
+	if (res->spawn_errno)
+		return perun_error_set_errno(err, PERUN_ETOOL, res->spawn_errno,
 					     "cannot run command '%s'", st->argv[0]);
-	int status = res.status;
-	m->real = (double)res.real_ns / 1e9;
-	m->user = (double)res.user_us / 1e6;
-	m->sys = (double)res.sys_us / 1e6;
-	m->max_rss = (long long)res.max_rss_kib * 1024;
+	int status = res->status;
+	m->real = (double)res->real_ns / 1e9;
+	m->user = (double)res->user_us / 1e6;
+	m->sys = (double)res->sys_us / 1e6;
+	m->max_rss = (long long)res->max_rss_kib * 1024;
 	m->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
 	if (st->ignore_failure)
 		return 0;
@@ -441,6 +432,35 @@ static int run_once(struct perun_collect_ctx *ctx, struct time_state *st,
 		return perun_error_set(err, PERUN_ETOOL,
 				       "command '%s' exited with status %d in %s",
 				       ctx->cmd, m->exit_code, name);
+	return 0;
+}
+
+/*
+ * count runs in one request, so that the spawner goes from one run to the
+ * next without waiting for us; ms NULL: warm-up runs, not kept.
+ */
+static int run_batch(struct perun_collect_ctx *ctx, struct time_state *st,
+		     long long count, struct measurement *ms, struct perun_error *err)
+{
+	struct perun_spawn_request req = {.runs = count,
+					  .stop_on_failure = !st->ignore_failure};
+	struct perun_spawn_result res;
+	struct measurement scratch;
+	char name[64];
+
+	if (count == 0)
+		return 0;
+	run_name(name, sizeof(name), !ms, 1);
+	if (send(st->sock, &req, sizeof(req), MSG_NOSIGNAL) != (ssize_t)sizeof(req))
+		return spawner_lost(st, name, err);
+	for (long long i = 0; i < count; i++) {
+		run_name(name, sizeof(name), !ms, i + 1);
+		int rc = receive(ctx, st, name, &res, err);
+		if (!rc)
+			rc = record_run(ctx, st, name, &res, ms ? &ms[i] : &scratch, err);
+		if (rc)
+			return rc;
+	}
 	return 0;
 }
 
@@ -458,16 +478,15 @@ static int time_collect(struct perun_collect_ctx *ctx, struct perun_error *err)
 {
 	static const char *const subtypes[] = {"real", "user", "sys"};
 	struct time_state *st = ctx->state;
-	struct measurement scratch;
 	struct timespec t0, t1;
 	char *total = NULL, *rss_uid = NULL;
 	int rc = start_spawner(st, err);
 
-	for (long long i = 1; i <= st->warmup && !rc; i++)
-		rc = run_once(ctx, st, 1, i, &scratch, err);
+	if (!rc)
+		rc = run_batch(ctx, st, st->warmup, NULL, err);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (long long i = 0; i < st->repeat && !rc; i++)
-		rc = run_once(ctx, st, 0, i + 1, &st->runs[i], err);
+	if (!rc)
+		rc = run_batch(ctx, st, st->repeat, st->runs, err);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	stop_spawner(st, rc != 0);
 	if (rc)
