@@ -6,6 +6,6 @@ plugin_check_LTLIBRARIES += %reldir%/preg.la
 %canon_reldir%_preg_la_LDFLAGS = $(PERUN_PLUGIN_LDFLAGS)
 %canon_reldir%_preg_la_LIBADD = $(top_builddir)/plugins/check/common/libcheckkit.la \
 	$(PERUN_PLUGIN_LIBADD) $(GSL_LIBS) -lm
-TESTS += %reldir%/tests/t8003-check-preg.sh %reldir%/tests/expected
+TESTS += %reldir%/tests/t8003-check-preg.sh
 endif
 EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md %reldir%/tests/t8003-check-preg.sh %reldir%/tests/expected
