@@ -330,9 +330,10 @@ static int run_pairs(const struct perun_profile *baseline, const struct perun_pr
 }
 
 int ck_run_with_strategy(const struct perun_profile *baseline, const struct perun_profile *target,
-			 const char *strategy, ck_analyse_fn analyse, perun_check_emit_fn emit,
-			 void *data, struct perun_error *err)
+			 const struct perun_params *params, ck_analyse_fn analyse,
+			 perun_check_emit_fn emit, void *data, struct perun_error *err)
 {
+	const char *strategy = perun_params_string(params, "models-type", "best-model");
 	const char *halves[2] = {NULL, NULL};
 	if (!strcmp(strategy, "all-models")) {
 		halves[0] = "all-param";

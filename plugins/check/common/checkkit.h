@@ -78,8 +78,9 @@ double ck_round2(double x);
 /*
  * Perun's run_detection_with_strategy for int and loc: models of both
  * profiles by strategy (all-models and best-both run their two halves),
- * paired by key, a pair analysed when round(min r^2, 2) >= 0.15.  analyse
- * fills the result and rate (and may emit partial intervals itself).
+ * paired by key, a pair analysed when round(min r^2, 2) >= 0.15.  The
+ * strategy is the --models-type of params (ck_models_type_options).
+ * analyse fills the result and rate (and may emit partial intervals itself).
  */
 struct ck_pair {
 	const char *key;             /* uid, or uid+model for all-* */
@@ -89,8 +90,8 @@ struct ck_pair {
 typedef int (*ck_analyse_fn)(const struct ck_pair *pair, enum perun_change *result,
 			     double *rate, struct perun_error *err);
 int ck_run_with_strategy(const struct perun_profile *baseline, const struct perun_profile *target,
-			 const char *strategy, ck_analyse_fn analyse, perun_check_emit_fn emit,
-			 void *data, struct perun_error *err);
+			 const struct perun_params *params, ck_analyse_fn analyse,
+			 perun_check_emit_fn emit, void *data, struct perun_error *err);
 
 /* The --models-type option of int and loc (perun check passes its own). */
 extern const struct perun_option ck_models_type_options[];

@@ -73,9 +73,7 @@ static int int_compare(const struct perun_profile *baseline, const struct perun_
 		       struct perun_error *err)
 {
 	gsl_error_handler_t *old = gsl_set_error_handler_off();
-	int rc = ck_run_with_strategy(baseline, target,
-				      perun_params_string(params, "models-type", "best-model"),
-				      analyse, emit, data, err);
+	int rc = ck_run_with_strategy(baseline, target, params, analyse, emit, data, err);
 	gsl_set_error_handler(old);
 	return rc;
 }

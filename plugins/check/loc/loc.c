@@ -133,9 +133,7 @@ static int loc_compare(const struct perun_profile *baseline, const struct perun_
 		       const struct perun_params *params, perun_check_emit_fn emit, void *data,
 		       struct perun_error *err)
 {
-	return ck_run_with_strategy(baseline, target,
-				    perun_params_string(params, "models-type", "best-model"),
-				    analyse, emit, data, err);
+	return ck_run_with_strategy(baseline, target, params, analyse, emit, data, err);
 }
 
 
