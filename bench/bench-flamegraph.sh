@@ -28,32 +28,19 @@ mkdir -p "$cache"
 gen_profile() {
 	name=$1
 	shift
-	[ -s "$cache/$name" ] && return 0
-	echo "generating $name ..." >&2
-	python3 "$here/gen-stacks-profile.py" "$n" "$cache/$name.tmp" "$@" &&
-		mv "$cache/$name.tmp" "$cache/$name"
+	bench_generate "$cache/$name" "$here/gen-stacks-profile.py" "$n" "$@"
 }
 gen_profile trace-$n.perf --trace
 gen_profile kperf-$n.perf
 size() { du -m "$1" | cut -f1; }
 
-# measure <label> <command...>: one run, its figures on one line.
-measure() {
-	label=$1
-	shift
-	/usr/bin/time -f "%e %U %S %M" -o "$work/time" "$@" >/dev/null 2>"$work/err" ||
-		{ printf '%-44s failed: %s\n' "$label" "$(tail -1 "$work/err")"; return 0; }
-	read -r wall user sys rss <"$work/time"
-	awk -v l="$label" -v w="$wall" -v u="$user" -v s="$sys" -v m="$rss" \
-		'BEGIN { printf "%-44s %7.2f s wall %7.2f s cpu %6d MB\n", l, w, u + s, m / 1024 }'
-}
 
 echo "profiles: trace $(size "$cache/trace-$n.perf") MB, kperf $(size "$cache/kperf-$n.perf") MB ($n stacks each)"
-measure "flamegraph, trace profile ($n calls)" \
+bench_measure "flamegraph, trace profile ($n calls)" \
 	"$PERUN" show "$cache/trace-$n.perf" flamegraph -o "$work/trace.svg"
-measure "flamegraph, kperf profile ($n stacks)" \
+bench_measure "flamegraph, kperf profile ($n stacks)" \
 	"$PERUN" show "$cache/kperf-$n.perf" flamegraph -o "$work/kperf.svg"
-measure "folded, kperf profile" \
+bench_measure "folded, kperf profile" \
 	"$PERUN" show "$cache/kperf-$n.perf" folded -o "$work/kperf.folded"
 echo "frames drawn: trace $(grep -c 'class="f"' "$work/trace.svg"), kperf $(grep -c 'class="f"' "$work/kperf.svg")"
 
@@ -64,17 +51,17 @@ if [ -z "$pl" ] && [ -d "$mirror" ]; then
 	git -C "$mirror" show HEAD:perun/scripts/flamegraph.pl >"$pl" 2>/dev/null || pl=
 fi
 if [ -n "$pl" ] && command -v perl >/dev/null && [ -s "$work/kperf.folded" ]; then
-	measure "flamegraph.pl on the same folded stacks" perl "$pl" "$work/kperf.folded"
+	bench_measure "flamegraph.pl on the same folded stacks" perl "$pl" "$work/kperf.folded"
 else
 	echo "flamegraph.pl: not available (set FLAMEGRAPH_PL), no comparison"
 fi
 
 gen_profile kperf-$n-shifted.perf --seed 2 --shift 3
-measure "showdiff flamegraph, two kperf profiles" \
+bench_measure "showdiff flamegraph, two kperf profiles" \
 	"$PERUN" showdiff "$cache/kperf-$n.perf" "$cache/kperf-$n-shifted.perf" flamegraph \
 	-o "$work/diff.html"
 if [ -f "$PERUN_PLUGIN_PATH/view/report.so" ]; then
-	measure "showdiff report, two kperf profiles" \
+	bench_measure "showdiff report, two kperf profiles" \
 		"$PERUN" showdiff "$cache/kperf-$n.perf" "$cache/kperf-$n-shifted.perf" report \
 		-o "$work/report.html"
 else

@@ -57,18 +57,12 @@ awk 'BEGIN {
 	printf "]}}, \"models\": []}\n"
 }' >"$work/points-100k.perf"
 for args in "kernel-smoothing" "user-selection -bv 2.5" "estimator-settings --efficient"; do
-	t0=$(now_ns)
 	# shellcheck disable=SC2086 # the mode and its options are words
-	"$PERUN" postprocessby -ot out "$work/points-100k.perf" kernel-regression $args >/dev/null
-	t1=$(now_ns)
-	printf '%-32s %9.3f s\n' "$args" "$(echo "($t1 - $t0) / 1000000000" | bc -l)"
+	printf '%-32s %9.3f s\n' "$args" \
+		"$(bench_postprocessby "$work/points-100k.perf" kernel-regression $args)"
 done
 
-py=""
-for candidate in python3 /usr/bin/python3; do
-	if "$candidate" -c "import statsmodels, sklearn" 2>/dev/null; then py=$candidate; break; fi
-done
-if [ -z "$py" ]; then
+if ! bench_python "statsmodels, sklearn"; then
 	echo "# python3 with statsmodels and sklearn not found: no side-by-side figures"
 	exit 0
 fi

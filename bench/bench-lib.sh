@@ -44,3 +44,51 @@ bench_best() {
 	done
 	echo "$best_wall $best_cpu"
 }
+
+# bench_python <modules>: sets py to a python3 that imports the modules
+# ("numpy, scipy.stats"); fails, py empty, when none does.
+bench_python() {
+	py=""
+	for candidate in python3 /usr/bin/python3; do
+		if "$candidate" -c "import $1" 2>/dev/null; then py=$candidate; return 0; fi
+	done
+	return 1
+}
+
+# bench_postprocessby <profile> <postprocessor> <option>...: seconds one perun
+# postprocessby takes end to end (load, analysis, store); its output is
+# dropped.  Run in the project of bench_setup.
+bench_postprocessby() {
+	_bp_t0=$(now_ns)
+	"$PERUN" postprocessby -ot bench-out "$@" >/dev/null
+	_bp_t1=$(now_ns)
+	rm -f .perun/jobs/bench-out.perf
+	echo "scale=3; ($_bp_t1 - $_bp_t0) / 1000000000" | bc
+}
+
+# bench_measure <label> <cmd>...: one run of cmd; its wall and user+system
+# seconds and peak memory on one line after the label (padded to
+# $bench_label_width, default 44).  A failure is shown, not fatal.
+bench_measure() {
+	_bm_label=$1
+	shift
+	/usr/bin/time -f "%e %U %S %M" -o "$work/time" "$@" >/dev/null 2>"$work/err" || {
+		printf "%-${bench_label_width:-44}s failed: %s\n" "$_bm_label" "$(tail -1 "$work/err")"
+		return 0
+	}
+	read -r wall user sys rss <"$work/time"
+	awk -v l="$_bm_label" -v w="$wall" -v u="$user" -v s="$sys" -v m="$rss" \
+		-v f="%-${bench_label_width:-44}s %7.2f s wall %7.2f s cpu %6d MB\n" \
+		'BEGIN { printf f, l, w, u + s, m / 1024 }'
+}
+
+# bench_generate <file> <generator.py> <count> [option]...: python3
+# <generator.py> <count> <file> [option]... unless file is already there
+# (a cache kept between runs); a generator stopped midway leaves no file.
+bench_generate() {
+	_bg_file=$1 _bg_script=$2 _bg_count=$3
+	shift 3
+	[ -s "$_bg_file" ] && return 0
+	echo "generating ${_bg_file##*/} ..." >&2
+	python3 "$_bg_script" "$_bg_count" "$_bg_file.tmp" "$@" && mv "$_bg_file.tmp" "$_bg_file"
+}

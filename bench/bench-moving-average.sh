@@ -16,19 +16,11 @@ make -s -C "$builddir" bench/bench-postprocess >/dev/null
 phase_of() { "$builddir/bench/bench-postprocess" "$PERUN_PLUGIN_PATH/postprocess/moving_average.so" "$@"; }
 
 "$here/../tests/helpers/points-profile.sh" 3 bench/1000000/float/1000000 >"$work/points.perf"
-py=""
-for candidate in python3 /usr/bin/python3; do
-	if "$candidate" -c "import numpy, pandas, scipy.signal" 2>/dev/null; then py=$candidate; break; fi
-done
-[ -n "$py" ] || echo "# python3 with numpy, scipy and pandas: not installed (Debian: python3-pandas python3-scipy), pandas skipped"
+bench_python "numpy, pandas, scipy.signal" || echo "# python3 with numpy, scipy and pandas: not installed (Debian: python3-pandas python3-scipy), pandas skipped"
 
 printf '%-30s %8s %8s %8s %8s\n' "1,000,000 points" "perun s" "phase s" "pandas s" "ratio"
 while read -r cli args; do
-	t0=$(now_ns)
-	"$PERUN" postprocessby -ot out "$work/points.perf" moving-average $(echo "$cli" | tr , " ") >/dev/null
-	t1=$(now_ns)
-	rm -f .perun/jobs/out.perf
-	perun_s=$(echo "scale=3; ($t1 - $t0) / 1000000000" | bc)
+	perun_s=$(bench_postprocessby "$work/points.perf" moving-average $(echo "$cli" | tr , " "))
 	phase_s=$(phase_of "$work/points.perf" $args | cut -d" " -f2)
 	pandas_s=- ratio=-
 	if [ -n "$py" ]; then

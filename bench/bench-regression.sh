@@ -14,37 +14,19 @@ set -eu
 
 builddir=$(cd "${1:-.}" && pwd)
 make -s -C "$builddir" bench/bench-regression perun stage-plugins >/dev/null
-PERUN="$builddir/perun"
-PERUN_PLUGIN_PATH=${PERUN_PLUGIN_PATH:-$builddir/stage/plugins}
-export PERUN_PLUGIN_PATH
-
-work=$(mktemp -d "${TMPDIR:-/tmp}/bench-regression.XXXXXX")
-trap 'rm -rf "$work"' EXIT INT TERM
-export HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" LC_ALL=C
-mkdir -p "$HOME"
+. "$(dirname "$0")/bench-lib.sh"
+bench_setup bench-regression "$builddir"
 
 echo "# postprocess phase (C, in process)"
 "$builddir/bench/bench-regression" --write "$work"
 
 echo "# perun postprocessby, end to end (JSON load + analysis + store)"
-mkdir "$work/proj"
-(
-	cd "$work/proj"
-	git init -q && git -c user.name=b -c user.email=b@b commit -q --allow-empty -m init
-	"$PERUN" init >/dev/null
-	for name in regression-1M-points regression-10k-uids; do
-		t0=$(date +%s.%N)
-		"$PERUN" postprocessby -ot "$name-out" "$work/$name.perf" regression-analysis >/dev/null
-		t1=$(date +%s.%N)
-		printf '%-24s %8.3f s\n' "$name" "$(echo "$t1 - $t0" | bc)"
-	done
-)
-
-py=""
-for candidate in python3 /usr/bin/python3; do
-	if "$candidate" -c "import numpy" 2>/dev/null; then py=$candidate; break; fi
+for name in regression-1M-points regression-10k-uids; do
+	printf '%-24s %8.3f s\n' "$name" \
+		"$(bench_postprocessby "$work/$name.perf" regression-analysis)"
 done
-if [ -n "$py" ]; then
+
+if bench_python numpy; then
 	echo "# python3 + numpy, the same models (fits only)"
 	"$py" - "$work" <<'PY'
 import json, sys, time

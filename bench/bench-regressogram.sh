@@ -17,21 +17,13 @@ make -s -C "$builddir" bench/bench-postprocess >/dev/null
 phase_of() { "$builddir/bench/bench-postprocess" "$PERUN_PLUGIN_PATH/postprocess/regressogram.so" "$@"; }
 
 "$here/../tests/helpers/points-profile.sh" 3 bench/1000000/float/1000000 >"$work/points.perf"
-py=""
-for candidate in python3 /usr/bin/python3; do
-	if "$candidate" -c "import numpy, scipy.stats" 2>/dev/null; then py=$candidate; break; fi
-done
-[ -n "$py" ] || echo "# python3 with numpy and scipy: not installed (Debian: python3-numpy python3-scipy), numpy skipped"
+bench_python "numpy, scipy.stats" || echo "# python3 with numpy and scipy: not installed (Debian: python3-numpy python3-scipy), numpy skipped"
 
 printf '%-22s %8s %8s %8s %8s\n' "1,000,000 points" "perun s" "phase s" "numpy s" "ratio"
 for args in "bucket_method=doane" "bucket_method=fd statistic_function=median" \
 	"bucket_method=sqrt" "bucket_number=1000"; do
-	t0=$(now_ns)
-	"$PERUN" postprocessby -ot out "$work/points.perf" regressogram \
-		$(echo "$args" | sed 's/\([a-z_]*\)=/--\1 /g') >/dev/null
-	t1=$(now_ns)
-	rm -f .perun/jobs/out.perf
-	perun_s=$(echo "scale=3; ($t1 - $t0) / 1000000000" | bc)
+	perun_s=$(bench_postprocessby "$work/points.perf" regressogram \
+		$(echo "$args" | sed 's/\([a-z_]*\)=/--\1 /g'))
 	phase_s=$(phase_of "$work/points.perf" $args | cut -d" " -f2)
 	numpy_s=- ratio=-
 	if [ -n "$py" ]; then

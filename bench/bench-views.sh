@@ -26,48 +26,26 @@ n=${2:-1000000}
 cache=${BENCH_CACHE:-/tmp/perun-bench-views}
 mkdir -p "$cache"
 
-gen() {
-	name=$1 script=$2
-	shift 2
-	[ -s "$cache/$name" ] && return 0
-	echo "generating $name ..." >&2
-	python3 "$here/$script" "$n" "$cache/$name.tmp" "$@" && mv "$cache/$name.tmp" "$cache/$name"
-}
-gen points-$n.perf gen-scatter-profile.py
+bench_generate "$cache/points-$n.perf" "$here/gen-scatter-profile.py" "$n"
 # gen-stacks-profile.py takes the number of distinct stacks.
-gen_stacks() {
-	name=$1
-	shift
-	[ -s "$cache/$name" ] && return 0
-	echo "generating $name ..." >&2
-	python3 "$here/gen-stacks-profile.py" $((n / 10)) "$cache/$name.tmp" "$@" &&
-		mv "$cache/$name.tmp" "$cache/$name"
-}
-gen_stacks kperf-$n.perf
-gen_stacks kperf-$n-shifted.perf --seed 2 --shift 3
+bench_generate "$cache/kperf-$n.perf" "$here/gen-stacks-profile.py" $((n / 10))
+bench_generate "$cache/kperf-$n-shifted.perf" "$here/gen-stacks-profile.py" $((n / 10)) \
+	--seed 2 --shift 3
 
-measure() {
-	label=$1
-	shift
-	/usr/bin/time -f "%e %U %S %M" -o "$work/time" "$@" >/dev/null 2>"$work/err" ||
-		{ printf '%-52s failed: %s\n' "$label" "$(tail -1 "$work/err")"; return 0; }
-	read -r wall user sys rss <"$work/time"
-	awk -v l="$label" -v w="$wall" -v u="$user" -v s="$sys" -v m="$rss" \
-		'BEGIN { printf "%-52s %7.2f s wall %7.2f s cpu %6d MB\n", l, w, u + s, m / 1024 }'
-}
+bench_label_width=52
 size() { du -m "$1" | cut -f1; }
 
 echo "profiles: points $(size "$cache/points-$n.perf") MB, kperf $(size "$cache/kperf-$n.perf") MB" \
 	"($n resources each); load $(cut -d' ' -f1 /proc/loadavg) on $(nproc) cores"
-measure "scatter, $n points" \
+bench_measure "scatter, $n points" \
 	"$PERUN" show "$cache/points-$n.perf" scatter -f "$work/scatter"
 echo "  page $(size "$work/scatter.html") MB, $(ls "$work"/scatter_*.svg | wc -l) SVGs"
-measure "bars mean per structure-unit-size by uid" \
+bench_measure "bars mean per structure-unit-size by uid" \
 	"$PERUN" show "$cache/points-$n.perf" bars mean --of amount --per structure-unit-size \
 	--by uid -f "$work/bars.html"
-measure "showdiff table, two kperf profiles" \
+bench_measure "showdiff table, two kperf profiles" \
 	"$PERUN" showdiff "$cache/kperf-$n.perf" "$cache/kperf-$n-shifted.perf" table
-measure "showdiff report, two kperf profiles" \
+bench_measure "showdiff report, two kperf profiles" \
 	"$PERUN" showdiff "$cache/kperf-$n.perf" "$cache/kperf-$n-shifted.perf" report \
 	-o "$work/report.html"
 echo "  page $(size "$work/report.html") MB"
@@ -87,7 +65,7 @@ else
 	echo "Chromium: not found, pages not timed"
 fi
 # perun's own share: loading a profile (its models table is tiny or empty).
-measure "load only: the points profile" \
+bench_measure "load only: the points profile" \
 	"$PERUN" show "$cache/points-$n.perf" tableof models
-measure "load only: one kperf profile" \
+bench_measure "load only: one kperf profile" \
 	"$PERUN" show "$cache/kperf-$n.perf" tableof models
