@@ -1,14 +1,26 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Helpers of the check plugins' shell tests (sourced after test-lib.sh).
 
-# check_setup <method>: a git project "proj" whose only strategy is <method>.
+# check_setup <method> [why it may be missing]: skips the file without the
+# test profiles or without the plugin; sets d to the degradation profiles
+# and makes a git project "proj" whose only strategy is <method>.
 check_setup() {
+	test -d "$TESTDATA" || test_skip_all "no test profiles in $TESTDATA"
+	test -f "$TEST_BUILDDIR/stage/plugins/check/$1.so" ||
+		test_skip_all "$1 is not built${2:+ ($2)}"
+	d="$TESTDATA/degradation_profiles"
 	test_expect_success "setup: a project checking with $1" "
 		git init -q proj && (cd proj && git commit -q --allow-empty -m root &&
 		perun init >/dev/null &&
 		perun config --local set degradation.apply first &&
 		perun config --local set degradation.strategies '[{method: $1}]')
 	"
+}
+
+# check_changes: the reported changes of a JSON report on stdin, one
+# "location|result|from|to|rate" a line, sorted.
+check_changes() {
+	jq -r '.changes[] | [.location, .result, .from, .to, .rate] | join("|")' | sort
 }
 
 # check_expect_table <method> <table>: each line of the table is

@@ -5,8 +5,6 @@
 # orders and confidences, and bad models.
 . "$srcdir/tests/test-lib.sh"
 
-test -d "$TESTDATA" || test_skip_all "no test profiles in $TESTDATA"
-d="$TESTDATA/degradation_profiles"
 . "$srcdir/plugins/check/common/check-test-lib.sh"
 check_setup bmoe
 

@@ -6,11 +6,8 @@
 # analysis of the models' difference.
 . "$srcdir/tests/test-lib.sh"
 
-test -d "$TESTDATA" || test_skip_all "no test profiles in $TESTDATA"
-test -f "$TEST_BUILDDIR/stage/plugins/check/fast.so" || test_skip_all "fast is not built (needs GSL)"
-d="$TESTDATA/degradation_profiles"
 . "$srcdir/plugins/check/common/check-test-lib.sh"
-check_setup fast
+check_setup fast "needs GSL"
 
 test_expect_success 'quad -> degradated: MaybeOptimization (upstream)' '
 	(cd proj && perun check profiles "$d/quad_base.perf" "$d/linear_base_degradated.perf" \

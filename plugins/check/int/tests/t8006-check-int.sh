@@ -6,20 +6,13 @@
 # including the regressogram re-binned to the baseline's bucket count.
 . "$srcdir/tests/test-lib.sh"
 
-test -d "$TESTDATA" || test_skip_all "no test profiles in $TESTDATA"
-test -f "$TEST_BUILDDIR/stage/plugins/check/int.so" || test_skip_all "int is not built (needs GSL)"
-d="$TESTDATA/degradation_profiles"
 . "$srcdir/plugins/check/common/check-test-lib.sh"
-check_setup int
-
-changes() {
-	jq -r '.changes[] | [.location, .result, .from, .to, .rate] | join("|")' | sort
-}
+check_setup int "needs GSL"
 
 test_expect_success 'all-models: upstream INTEGRAL_COMPARISON_RESULTS' '
 	(cd proj && perun check --models-type all-models profiles \
 		"$d/baseline_all_models.perf" "$d/target_all_models.perf" --format json >out.json &&
-	 changes <out.json >actual &&
+	 check_changes <out.json >actual &&
 	 sort >expect <<-EOF &&
 	alloc|MaybeOptimization|constant|constant|-0.18
 	alloc|MaybeDegradation|regressogram|regressogram|0.16

@@ -5,17 +5,13 @@
 # changes of upstream's LOCAL_STATISTICS_RESULTS (mock_results.py).
 . "$srcdir/tests/test-lib.sh"
 
-test -d "$TESTDATA" || test_skip_all "no test profiles in $TESTDATA"
-test -f "$TEST_BUILDDIR/stage/plugins/check/loc.so" || test_skip_all "loc is not built (needs GSL)"
-d="$TESTDATA/degradation_profiles"
 . "$srcdir/plugins/check/common/check-test-lib.sh"
-check_setup loc
+check_setup loc "needs GSL"
 
 test_expect_success 'all-models: upstream LOCAL_STATISTICS_RESULTS' '
 	(cd proj && perun check --models-type all-models profiles \
 		"$d/baseline_all_models.perf" "$d/target_all_models.perf" --format json >out.json &&
-	 jq -r ".changes[] | [.location, .result, .from, .to, .rate] | join(\"|\")" out.json |
-		sort >actual &&
+	 check_changes <out.json >actual &&
 	 sort >expect <<-EOF &&
 	alloc|MaybeOptimization|constant|constant|-0.16
 	alloc|MaybeDegradation|regressogram|regressogram|0.11

@@ -6,12 +6,8 @@
 # for baseline <kind>1 against targets <kind>2..4 and back.
 . "$srcdir/tests/test-lib.sh"
 
-test -d "$TESTDATA" || test_skip_all "no test profiles in $TESTDATA"
-test -f "$TEST_BUILDDIR/stage/plugins/check/lreg.so" || test_skip_all "lreg is not built (needs GSL)"
-d="$TESTDATA/degradation_profiles"
-
 . "$srcdir/plugins/check/common/check-test-lib.sh"
-check_setup lreg
+check_setup lreg "needs GSL"
 
 # _LREG_EXPECTED_RESULTS: upstream defines them as preg's, except that
 # these changes are linear rather than constant.

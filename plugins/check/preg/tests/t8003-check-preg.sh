@@ -6,12 +6,8 @@
 # for baseline <kind>1 against targets <kind>2..4 and back.
 . "$srcdir/tests/test-lib.sh"
 
-test -d "$TESTDATA" || test_skip_all "no test profiles in $TESTDATA"
-test -f "$TEST_BUILDDIR/stage/plugins/check/preg.so" || test_skip_all "preg is not built (needs GSL)"
-d="$TESTDATA/degradation_profiles"
-
 . "$srcdir/plugins/check/common/check-test-lib.sh"
-check_setup preg
+check_setup preg "needs GSL"
 
 # _PREG_EXPECTED_RESULTS in the table form of check_expect_table
 # (check-test-lib.sh).
