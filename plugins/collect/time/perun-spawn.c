@@ -177,9 +177,10 @@ int main(int argc, char **argv)
 	}
 	/* Only our socket goes on; perun's other descriptors (locks,
 	 * profiles) are none of the command's business. */
-	closefrom(PERUN_SPAWN_FD + 1);
-	if (fcntl(PERUN_SPAWN_FD, F_SETFD, FD_CLOEXEC) < 0) {
-		perror("perun-spawn: no socket on descriptor 3");
+	closefrom(PERUN_SPAWN_RESULTS_FD + 1);
+	if (fcntl(PERUN_SPAWN_FD, F_SETFD, FD_CLOEXEC) < 0 ||
+	    fcntl(PERUN_SPAWN_RESULTS_FD, F_SETFD, FD_CLOEXEC) < 0) {
+		perror("perun-spawn: no socket on descriptor 3 or results file on 4");
 		return 2;
 	}
 	setup_signals(&handled);
@@ -189,20 +190,27 @@ int main(int argc, char **argv)
 	}
 	struct perun_spawn_request req;
 	while (read_full(&req, sizeof(req))) {
-		for (int64_t i = 0; i < req.runs && !stop; i++) {
+		struct perun_spawn_done done = {0};
+		while (done.runs < req.runs) {
 			struct perun_spawn_result res;
 			if (run(argv[2], argv + 3, &actions, &attr, &handled, &res) < 0) {
 				perror("perun-spawn: cannot wait for the command");
 				return 1;
 			}
-			/* Small enough for one send on a local socket; perun
-			 * gone or stopping us ends it all. */
-			if (stop || send(PERUN_SPAWN_FD, &res, sizeof(res), MSG_NOSIGNAL) !=
-					    (ssize_t)sizeof(res))
+			/* Stopped by perun: it reads nothing more. */
+			if (stop)
 				return 0;
+			if (write(PERUN_SPAWN_RESULTS_FD, &res, sizeof(res)) != (ssize_t)sizeof(res)) {
+				perror("perun-spawn: cannot write a result");
+				return 1;
+			}
+			done.runs++;
 			if (req.stop_on_failure && failed(&res))
 				break;
 		}
+		/* Small enough for one send on a local socket; perun gone ends us. */
+		if (send(PERUN_SPAWN_FD, &done, sizeof(done), MSG_NOSIGNAL) != (ssize_t)sizeof(done))
+			return 0;
 	}
 	return 0;
 }

@@ -6,10 +6,12 @@
  *     perun-spawn discard|stderr PATH ARGV0 ARGV1 ...
  *
  * and for every struct perun_spawn_request it reads it runs PATH that many
- * times in a row, sending one struct perun_spawn_result after each run, so
- * that perun is no round trip between two runs.  EOF on the socket ends
- * it.  Both sides are built from this tree for the same machine, so the
- * structs go over the socket as they are.
+ * times in a row, appending one struct perun_spawn_result per run to the
+ * file on its fd PERUN_SPAWN_RESULTS_FD (a memfd of perun's), then answers
+ * with one struct perun_spawn_done.  Nothing wakes perun between two runs,
+ * and nothing grows in the spawner.  EOF on the socket ends it.  Both
+ * sides are built from this tree for the same machine, so the structs are
+ * exchanged as they are.
  */
 #ifndef PERUN_TIME_SPAWN_PROTO_H
 #define PERUN_TIME_SPAWN_PROTO_H
@@ -17,11 +19,16 @@
 #include <stdint.h>
 
 #define PERUN_SPAWN_FD 3
+#define PERUN_SPAWN_RESULTS_FD 4
 
 struct perun_spawn_request {
 	int64_t runs;             /* how many runs */
 	int32_t stop_on_failure;  /* end the batch after a run that failed */
 	int32_t reserved;
+};
+
+struct perun_spawn_done {
+	int64_t runs; /* results written; fewer than asked after a failure */
 };
 
 struct perun_spawn_result {

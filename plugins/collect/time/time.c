@@ -21,6 +21,7 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -75,6 +76,8 @@ struct time_state {
 	char *spawn_path;  /* perun-spawn */
 	pid_t spawner;     /* running perun-spawn, or 0 */
 	int sock;          /* our end of its socket, or -1 */
+	int results;       /* the file it writes results to, or -1 */
+	off_t results_read; /* bytes of it read */
 };
 
 static int interrupted(const struct perun_collect_ctx *ctx)
@@ -238,7 +241,7 @@ static int time_before(struct perun_collect_ctx *ctx, struct perun_error *err)
 	if (!st)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	ctx->state = st;
-	st->sock = -1;
+	st->sock = st->results = -1;
 	st->warmup = perun_params_int(ctx->params, "warmup", 3);
 	st->repeat = perun_params_int(ctx->params, "repeat", 10);
 	st->ignore_failure = perun_params_bool(ctx->params, "ignore-failure", 0);
@@ -284,27 +287,39 @@ static double timespec_diff(const struct timespec *a, const struct timespec *b)
 	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
 }
 
-/* Start perun-spawn with the command, our end of its socket in st->sock. */
+/* fd moved to min or above (close-on-exec), so dup2s onto PERUN_SPAWN_FD
+ * and PERUN_SPAWN_RESULTS_FD neither clobber it nor keep close-on-exec. */
+static int fd_at_least(int fd, int min)
+{
+	if (fd < 0 || fd >= min)
+		return fd;
+	int moved = fcntl(fd, F_DUPFD_CLOEXEC, min);
+	close(fd);
+	return moved;
+}
+
+/* Start perun-spawn with the command: its socket in st->sock, the file it
+ * writes results to in st->results. */
 static int start_spawner(struct time_state *st, struct perun_error *err)
 {
+	const int above = PERUN_SPAWN_RESULTS_FD + 1;
 	posix_spawn_file_actions_t actions;
 	char **argv = NULL;
-	int sv[2] = {-1, -1}, rc = 0;
+	int sv[2] = {-1, -1}, results = -1, rc = 0;
 	size_t argc = 0;
 
 	while (st->argv[argc])
 		argc++;
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
-		return perun_error_set_errno(err, PERUN_EGENERIC, errno,
-					     "cannot make a socket for perun-spawn");
-	/* dup2 onto itself would keep close-on-exec. */
-	if (sv[1] == PERUN_SPAWN_FD) {
-		int moved = fcntl(sv[1], F_DUPFD_CLOEXEC, PERUN_SPAWN_FD + 1);
-		close(sv[1]);
-		sv[1] = moved;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 ||
+	    (results = memfd_create("perun-spawn-results", MFD_CLOEXEC)) < 0) {
+		rc = perun_error_set_errno(err, PERUN_EGENERIC, errno,
+					   "cannot make a socket and a file for perun-spawn");
+		goto out;
 	}
+	sv[1] = fd_at_least(sv[1], above);
+	results = fd_at_least(results, above);
 	argv = calloc(argc + 4, sizeof(*argv));
-	if (sv[1] < 0 || !argv || posix_spawn_file_actions_init(&actions)) {
+	if (sv[1] < 0 || results < 0 || !argv || posix_spawn_file_actions_init(&actions)) {
 		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 		goto out;
 	}
@@ -313,6 +328,8 @@ static int start_spawner(struct time_state *st, struct perun_error *err)
 	argv[2] = st->path;
 	memcpy(argv + 3, st->argv, argc * sizeof(*argv));
 	int fa = posix_spawn_file_actions_adddup2(&actions, sv[1], PERUN_SPAWN_FD);
+	fa = fa ? fa : posix_spawn_file_actions_adddup2(&actions, results,
+							 PERUN_SPAWN_RESULTS_FD);
 	fa = fa ? fa : posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null",
 							 O_RDONLY, 0);
 	fa = fa ? fa : posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO,
@@ -327,12 +344,16 @@ static int start_spawner(struct time_state *st, struct perun_error *err)
 		goto out;
 	}
 	st->sock = sv[0];
-	sv[0] = -1;
+	st->results = results;
+	st->results_read = 0;
+	sv[0] = results = -1;
 out:
 	if (sv[0] >= 0)
 		close(sv[0]);
 	if (sv[1] >= 0)
 		close(sv[1]);
+	if (results >= 0)
+		close(results);
 	free(argv);
 	return rc;
 }
@@ -346,7 +367,9 @@ static int stop_spawner(struct time_state *st, int terminate)
 	int status = 0;
 	if (st->sock >= 0)
 		close(st->sock);
-	st->sock = -1;
+	if (st->results >= 0)
+		close(st->results);
+	st->sock = st->results = -1;
 	if (st->spawner <= 0)
 		return 0;
 	if (terminate)
@@ -357,9 +380,29 @@ static int stop_spawner(struct time_state *st, int terminate)
 	return status;
 }
 
-/* The spawner went away mid-run. */
-static int spawner_lost(struct time_state *st, const char *name, struct perun_error *err)
+/* "repetition 2" or "warm-up run 1", for messages. */
+static void run_name(char *buf, size_t len, int warmup, long long n)
 {
+	snprintf(buf, len, "%s %lld", warmup ? "warm-up run" : "repetition", n);
+}
+
+/* The run of the current batch that is under way: the first one whose
+ * result is not written yet. */
+static void running_name(const struct time_state *st, int warmup, char *buf, size_t len)
+{
+	struct stat sb;
+	long long done = 0;
+	if (st->results >= 0 && !fstat(st->results, &sb) && sb.st_size > st->results_read)
+		done = (long long)((sb.st_size - st->results_read) /
+				   (off_t)sizeof(struct perun_spawn_result));
+	run_name(buf, len, warmup, done + 1);
+}
+
+/* The spawner went away mid-batch. */
+static int spawner_lost(struct time_state *st, int warmup, struct perun_error *err)
+{
+	char name[64];
+	running_name(st, warmup, name, sizeof(name));
 	int status = stop_spawner(st, 1);
 	if (WIFSIGNALED(status))
 		return perun_error_set(err, PERUN_ETOOL,
@@ -370,16 +413,18 @@ static int spawner_lost(struct time_state *st, const char *name, struct perun_er
 }
 
 /*
- * Read one result, watching ctx->interrupted: the poll only bounds how
- * late an interruption is seen, the result wakes us at once, and the
- * timing is done by the spawner anyway.
+ * Wait for the end of a batch, watching ctx->interrupted: the poll only
+ * bounds how late an interruption is seen, the answer wakes us at once,
+ * and the timing is done by the spawner anyway.
  */
-static int receive(const struct perun_collect_ctx *ctx, struct time_state *st,
-		   const char *name, struct perun_spawn_result *res, struct perun_error *err)
+static int wait_batch(const struct perun_collect_ctx *ctx, struct time_state *st,
+		      int warmup, struct perun_spawn_done *done, struct perun_error *err)
 {
 	size_t got = 0;
-	while (got < sizeof(*res)) {
+	while (got < sizeof(*done)) {
 		if (interrupted(ctx)) {
+			char name[64];
+			running_name(st, warmup, name, sizeof(name));
 			stop_spawner(st, 1);
 			return perun_error_set(err, PERUN_EINTR, "interrupted while running '%s' (%s)",
 					       ctx->cmd, name);
@@ -388,23 +433,17 @@ static int receive(const struct perun_collect_ctx *ctx, struct time_state *st,
 		int n = poll(&pfd, 1, INTERRUPT_POLL_MS);
 		if (n == 0 || (n < 0 && errno == EINTR))
 			continue;
-		ssize_t r = read(st->sock, (char *)res + got, sizeof(*res) - got);
+		ssize_t r = read(st->sock, (char *)done + got, sizeof(*done) - got);
 		if (r < 0 && errno == EINTR)
 			continue;
 		/* A terminal's SIGINT reaches the spawner too: ours is set by now. */
 		if (r <= 0 && interrupted(ctx))
 			continue;
 		if (r <= 0)
-			return spawner_lost(st, name, err);
+			return spawner_lost(st, warmup, err);
 		got += (size_t)r;
 	}
 	return 0;
-}
-
-/* "repetition 2" or "warm-up run 1", for messages. */
-static void run_name(char *buf, size_t len, int warmup, long long n)
-{
-	snprintf(buf, len, "%s %lld", warmup ? "warm-up run" : "repetition", n);
 }
 
 /* One result of the spawner into m; a failing run fails unless ignored. */
@@ -444,23 +483,44 @@ static int run_batch(struct perun_collect_ctx *ctx, struct time_state *st,
 {
 	struct perun_spawn_request req = {.runs = count,
 					  .stop_on_failure = !st->ignore_failure};
-	struct perun_spawn_result res;
+	struct perun_spawn_result res[64];
+	struct perun_spawn_done done;
 	struct measurement scratch;
 	char name[64];
+	int warmup = !ms;
 
 	if (count == 0)
 		return 0;
-	run_name(name, sizeof(name), !ms, 1);
 	if (send(st->sock, &req, sizeof(req), MSG_NOSIGNAL) != (ssize_t)sizeof(req))
-		return spawner_lost(st, name, err);
-	for (long long i = 0; i < count; i++) {
-		run_name(name, sizeof(name), !ms, i + 1);
-		int rc = receive(ctx, st, name, &res, err);
-		if (!rc)
-			rc = record_run(ctx, st, name, &res, ms ? &ms[i] : &scratch, err);
-		if (rc)
-			return rc;
+		return spawner_lost(st, warmup, err);
+	int rc = wait_batch(ctx, st, warmup, &done, err);
+	if (rc)
+		return rc;
+	if (done.runs < 1 || done.runs > count)
+		return perun_error_set(err, PERUN_ETOOL,
+				       "perun-spawn reported %lld runs of %lld",
+				       (long long)done.runs, count);
+	for (long long i = 0; i < done.runs;) {
+		size_t want = sizeof(res);
+		if ((unsigned long long)(done.runs - i) < sizeof(res) / sizeof(res[0]))
+			want = (size_t)(done.runs - i) * sizeof(res[0]);
+		ssize_t n = pread(st->results, res, want, st->results_read);
+		if (n < (ssize_t)sizeof(res[0]))
+			return perun_error_set_errno(err, PERUN_ETOOL, n < 0 ? errno : EIO,
+						     "cannot read the results of perun-spawn");
+		size_t k = (size_t)n / sizeof(res[0]);
+		st->results_read += (off_t)(k * sizeof(res[0]));
+		for (size_t j = 0; j < k; j++, i++) {
+			run_name(name, sizeof(name), warmup, i + 1);
+			rc = record_run(ctx, st, name, &res[j], ms ? &ms[i] : &scratch, err);
+			if (rc)
+				return rc;
+		}
 	}
+	/* It stops early only after a failure, which record_run reported. */
+	if (done.runs < count)
+		return perun_error_set(err, PERUN_ETOOL, "perun-spawn stopped after %lld of %lld runs",
+				       (long long)done.runs, count);
 	return 0;
 }
 
