@@ -86,26 +86,33 @@ static int fsync_parent(const char *path)
 	return rc;
 }
 
+/* Write all of data to fd, retrying on EINTR; -1 with errno on failure. */
+static int write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 /* Devices and pipes (-o /dev/null, -o /dev/stdout, a FIFO) are written in
  * place: renaming a temporary file over them would replace the device. */
 static int write_in_place(const char *path, const void *data, size_t len,
 			  struct perun_error *err)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return perun_error_set_errno(err, PERUN_EGENERIC, errno, "cannot write '%s'", path);
-	const char *p = data;
-	while (len) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int e = errno;
+	if (fd < 0 || write_all(fd, data, len) < 0) {
+		int e = errno;
+		if (fd >= 0)
 			close(fd);
-			return perun_error_set_errno(err, PERUN_EGENERIC, e, "cannot write '%s'", path);
-		}
-		p += n;
-		len -= (size_t)n;
+		return perun_error_set_errno(err, PERUN_EGENERIC, e, "cannot write '%s'", path);
 	}
 	close(fd);
 	return 0;
@@ -124,19 +131,7 @@ int perun_file_write_atomic(const char *path, const void *data, size_t len,
 	if (fd < 0)
 		return perun_error_set_errno(err, PERUN_EGENERIC, errno,
 					     "cannot create a temporary file for '%s'", path);
-	const char *p = data;
-	size_t left = len;
-	while (left) {
-		ssize_t n = write(fd, p, left);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			goto fail;
-		}
-		p += n;
-		left -= (size_t)n;
-	}
-	if (fchmod(fd, 0644) < 0 || fsync(fd) < 0)
+	if (write_all(fd, data, len) < 0 || fchmod(fd, 0644) < 0 || fsync(fd) < 0)
 		goto fail;
 	if (close(fd) < 0) {
 		fd = -1;
