@@ -288,7 +288,7 @@ static int emit_change(const struct perun_degradation *d, void *data)
 	c->rate_relative = d->rate_degradation_relative;
 	c->effect_size = c->noise = NAN;
 	/* Fields of ABI 1.1: read only from plugins whose struct has them. */
-	if (d->size >= offsetof(struct perun_degradation, version) + sizeof(d->version)) {
+	if (PERUN_ABI_HAS(d, struct perun_degradation, version)) {
 		c->effect_size = d->effect_size;
 		c->noise = d->noise;
 		c->version = dup_or_null(d->version);
@@ -380,8 +380,7 @@ int perun_check_series(struct perun_check_ctx *ctx,
 	int rc = 0;
 	for (size_t i = 0; i < n && !rc; i++) {
 		const struct perun_check_ops *ops = methods[i]->plugin->desc->ops;
-		if (ops->size < offsetof(struct perun_check_ops, compare_series) +
-					sizeof(ops->compare_series) ||
+		if (!PERUN_ABI_HAS(ops, struct perun_check_ops, compare_series) ||
 		    !ops->compare_series)
 			continue;
 		rc = add_pair(&ctx->report, series[0].version, series[count - 1].version,

@@ -57,9 +57,7 @@ int perun_views_render(const struct perun_cli *cli, const char *minor, const cha
 	/* A plugin built against ABI 1.0 has no show_diff member at all. */
 	int (*fn)(struct perun_view_ctx *, struct perun_error *) = ops->show;
 	if (n == 2)
-		fn = ops->size >= offsetof(struct perun_view_ops, show_diff) + sizeof(ops->show_diff)
-			     ? ops->show_diff
-			     : NULL;
+		fn = PERUN_ABI_HAS(ops, struct perun_view_ops, show_diff) ? ops->show_diff : NULL;
 	if (!fn) {
 		rc = perun_error_set(err, PERUN_EINVAL,
 				     n == 2 ? "view '%s' shows single profiles only; use 'perun show'"

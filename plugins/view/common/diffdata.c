@@ -214,8 +214,7 @@ int perun_diff_rows_build(const struct perun_profile *baseline,
 int perun_diff_rows_of_view(const struct perun_view_ctx *ctx, const char *filter_option,
 			    struct perun_diff_rows *out, struct perun_error *err)
 {
-	if (ctx->size < offsetof(struct perun_view_ctx, baseline_label) + sizeof(ctx->baseline_label) ||
-	    !ctx->baseline)
+	if (!PERUN_ABI_HAS(ctx, struct perun_view_ctx, baseline_label) || !ctx->baseline)
 		return perun_error_set(err, PERUN_EINVAL,
 				       "compares two profiles: use 'perun showdiff <baseline> <target>'");
 	json_t *pairs = filter_option ? json_object_get(perun_params_json(ctx->params), filter_option)

@@ -339,9 +339,8 @@ static int flamegraph_show(struct perun_view_ctx *ctx, struct perun_error *err)
 	int rc = read_opts(ctx, &o, err);
 	if (rc)
 		return rc;
-	const char *label = ctx->size > offsetof(struct perun_view_ctx, profile_label)
-				    ? ctx->profile_label
-				    : NULL;
+	const char *label =
+		PERUN_ABI_HAS(ctx, struct perun_view_ctx, profile_label) ? ctx->profile_label : NULL;
 	if ((rc = load_stacks(ctx, ctx->profile, &s, NULL, err)))
 		goto out;
 	if (!o.title && !(title = default_title_dup(ctx->profile)))
@@ -418,8 +417,7 @@ static int flamegraph_show_diff(struct perun_view_ctx *ctx, struct perun_error *
 	int rc = read_opts(ctx, &o, err);
 	if (rc)
 		return rc;
-	if (ctx->size < offsetof(struct perun_view_ctx, baseline_label) + sizeof(char *) ||
-	    !ctx->baseline)
+	if (!PERUN_ABI_HAS(ctx, struct perun_view_ctx, baseline_label) || !ctx->baseline)
 		return perun_error_set(err, PERUN_EINVAL, "no baseline profile to compare with");
 	const char *bl = ctx->baseline_label, *tl = ctx->profile_label;
 	perun_stacks_init(&target, 0);

@@ -35,6 +35,12 @@
 extern "C" {
 #endif
 
+/* Whether a structure that starts with its size (ops tables, contexts,
+ * records) was built with member: fields added in a later minor version
+ * are read only when this holds. */
+#define PERUN_ABI_HAS(ptr, type, member) \
+	((ptr)->size >= offsetof(type, member) + sizeof(((type *)0)->member))
+
 #define PERUN_PLUGIN_MAGIC 0x4e524550u /* "PERN" in memory on little endian */
 #define PERUN_PLUGIN_ABI_MAJOR 1
 #define PERUN_PLUGIN_ABI_MINOR 2
