@@ -28,7 +28,8 @@ peruninclude_HEADERS = \
 	%reldir%/include/perun/profile.h \
 	%reldir%/include/perun/fsutil.h \
 	%reldir%/include/perun/strbuf.h \
-	%reldir%/include/perun/points.h
+	%reldir%/include/perun/points.h \
+	%reldir%/include/perun/jsonview.h
 
 pkgconfig_DATA = %reldir%/perun-plugin.pc
 aclocaldir = $(datadir)/aclocal

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <jansson.h>
+#include <perun/jsonview.h>
 #include <perun/strbuf.h>
 
 /* Exact arithmetic of the float reader and printer. */
@@ -22,12 +23,20 @@ void json_python_format_double(double value, char out[32]);
  */
 #define JSON_PYTHON_PENDING (-2)
 void json_python_dump(const json_t *value, int indent, struct perun_strbuf *out);
+
+/* A tape of perun_jv nodes; nodes[0] is the document's root value. */
+struct json_tape {
+	struct perun_jv *nodes;
+	size_t n, alloc;
+};
 /*
- * The tree of a profile's text as json_loadb(JSON_REJECT_DUPLICATES) reads
- * it, Python's NaN/Infinity/-Infinity as profile.c's marker strings; NULL
- * when the text is not plain well-formed JSON, which jansson then reads
- * (and reports).  Much faster than jansson's parser.
+ * Read a profile's text into tape as json_loadb(JSON_REJECT_DUPLICATES)
+ * would read it, plus Python's NaN/Infinity/-Infinity (reals).  Strings are
+ * decoded and terminated in text itself, which must outlive the tape's
+ * use.  Returns 0, or -1 for text that is not plain well-formed JSON, which
+ * jansson then reads and reports (text is changed by then).
  */
-json_t *json_python_load(const char *buf, size_t len);
+int json_tape_parse(char *text, size_t len, struct json_tape *tape);
+void json_tape_release(struct json_tape *tape);
 
 #endif

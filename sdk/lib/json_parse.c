@@ -1,16 +1,18 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * A fast reader of well-formed profile text into jansson values.
+ * A fast reader of well-formed profile text into a tape of perun_jv nodes
+ * (perun/jsonview.h), and from a tape into jansson values.
  *
  * Jansson's own parser reads through a per-byte stream callback, copies
- * every token into a buffer and converts every number with strto*(), which
- * makes it slower than Python's json module.  This reader takes the text in
- * one pass and builds the same tree with jansson's constructors.  It only
- * takes what json_loadb(JSON_REJECT_DUPLICATES) takes, plus Python's NaN,
- * Infinity and -Infinity as the marker strings profile.c defines; anything
- * else (bad syntax, \u0000, duplicate keys, integers out of range, deep
- * nesting) makes it give up, and the caller goes through jansson, which
- * gives the same tree or its usual error message.
+ * every token into a buffer, converts every number with strto*() and
+ * allocates every value, which makes it slower than Python's json module.
+ * This reader takes the text in one pass, decodes strings in place and
+ * writes one node per value.  It only takes what
+ * json_loadb(JSON_REJECT_DUPLICATES) takes, plus Python's NaN, Infinity
+ * and -Infinity; anything else (bad syntax, \u0000, duplicate keys,
+ * integers out of range, deep nesting, strings of 512 MiB) makes it give
+ * up, and the caller goes through jansson, which gives the same tree or its
+ * usual error message.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,9 +28,8 @@
 #define MAX_DEPTH 1024
 
 struct reader {
-	const unsigned char *p, *end;
-	char *scratch;      /* decoded strings with escapes */
-	size_t scratch_len;
+	unsigned char *p, *end;
+	struct json_tape *tape;
 	int depth;
 	locale_t c_locale;  /* made when a number needs strtod */
 };
@@ -53,13 +54,46 @@ static int literal(struct reader *r, const char *word, size_t len)
 	return 1;
 }
 
-/* Python's non-finite numbers, as the marker strings of profile.c. */
-static json_t *non_finite(const char *word)
+/* ---- the tape ----------------------------------------------------------- */
+
+/* Index of a new node of type, or -1 without memory or beyond 2^32 nodes. */
+static long long push(struct json_tape *t, enum perun_jv_type type)
 {
-	char marker[16] = {'\0'};
-	size_t len = strlen(word);
-	memcpy(marker + 1, word, len);
-	return json_stringn_nocheck(marker, len + 1);
+	if (t->n == t->alloc) {
+		size_t n = t->alloc ? t->alloc * 2 : 256;
+		if (n > UINT32_MAX)
+			return -1;
+		void *grown = realloc(t->nodes, n * sizeof(*t->nodes));
+		if (!grown)
+			return -1;
+		t->nodes = grown;
+		t->alloc = n;
+	}
+	struct perun_jv *v = &t->nodes[t->n];
+	v->tag = type;
+	v->next = 1;
+	v->u.i = 0;
+	return (long long)t->n++;
+}
+
+static int set_integer(struct perun_jv *v, int64_t i)
+{
+	v->tag = PERUN_JV_INTEGER;
+	v->u.i = i;
+	return 0;
+}
+
+static int set_real(struct perun_jv *v, double d)
+{
+	v->tag = PERUN_JV_REAL;
+	v->u.d = d;
+	return 0;
+}
+
+void json_tape_release(struct json_tape *t)
+{
+	free(t->nodes);
+	memset(t, 0, sizeof(*t));
 }
 
 static int bit_length(u128 n)
@@ -102,20 +136,21 @@ static double exact_decimal(uint64_t m, int q)
 	return ldexp((double)kept, e2 + drop); /* 2^53 after a carry is exact too */
 }
 
-static json_t *read_number(struct reader *r)
+static int read_number(struct reader *r, struct perun_jv *node)
 {
-	const unsigned char *start = r->p, *p = r->p, *end = r->end;
+	unsigned char *start = r->p, *p = r->p, *end = r->end;
 	int negative = 0;
 	if (p < end && *p == '-') {
 		negative = 1;
 		p++;
 	}
 	if (p == end)
-		return NULL;
+		return -1;
 	if (*p == 'I') {
 		r->p = p;
-		return literal(r, "Infinity", 8) ? non_finite(negative ? "-Infinity" : "Infinity")
-						 : NULL;
+		if (!literal(r, "Infinity", 8))
+			return -1;
+		return set_real(node, negative ? -INFINITY : INFINITY);
 	}
 	/* Integer part: 0, or digits without a leading zero. */
 	uint64_t mantissa = 0;
@@ -126,7 +161,7 @@ static json_t *read_number(struct reader *r)
 	if (*p == '0') {
 		p++;
 		if (p < end && *p >= '0' && *p <= '9')
-			return NULL;
+			return -1;
 	} else if (*p >= '1' && *p <= '9') {
 		for (; p < end && *p >= '0' && *p <= '9'; p++) {
 			if (digits < 19) {
@@ -138,30 +173,30 @@ static json_t *read_number(struct reader *r)
 			}
 		}
 	} else {
-		return NULL;
+		return -1;
 	}
 	size_t int_len = (size_t)(p - int_start);
 	if (p == end || (*p != '.' && *p != 'e' && *p != 'E')) {
 		r->p = p;
 		if (int_len <= 18) {
-			json_int_t v = (json_int_t)mantissa;
-			return json_integer(negative ? -v : v);
+			int64_t v = (int64_t)mantissa;
+			return set_integer(node, negative ? -v : v);
 		}
 		if (int_len > 19)
-			return NULL; /* out of range: jansson reports it */
+			return -1; /* out of range: jansson reports it */
 		/* 19 digits may or may not fit: let strtoll decide, as jansson does. */
 		char text[24];
 		memcpy(text, start, (size_t)(p - start));
 		text[p - start] = '\0';
 		errno = 0;
 		long long v = strtoll(text, NULL, 10);
-		return errno == ERANGE ? NULL : json_integer((json_int_t)v);
+		return errno == ERANGE ? -1 : set_integer(node, (int64_t)v);
 	}
 	int exp10 = dropped;
 	if (*p == '.') {
 		p++;
 		if (p == end || *p < '0' || *p > '9')
-			return NULL;
+			return -1;
 		for (; p < end && *p >= '0' && *p <= '9'; p++) {
 			if (digits < 19 && (digits || *p != '0')) {
 				mantissa = mantissa * 10 + (uint64_t)(*p - '0');
@@ -181,7 +216,7 @@ static json_t *read_number(struct reader *r)
 		if (p < end && (*p == '+' || *p == '-'))
 			exp_negative = *p++ == '-';
 		if (p == end || *p < '0' || *p > '9')
-			return NULL;
+			return -1;
 		int e = 0;
 		for (; p < end && *p >= '0' && *p <= '9'; p++) {
 			if (e < 100000)
@@ -209,21 +244,21 @@ static json_t *read_number(struct reader *r)
 		if (!r->c_locale)
 			r->c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
 		if (!r->c_locale)
-			return NULL;
+			return -1;
 		size_t len = (size_t)(p - start);
 		char small[64], *text = len < sizeof(small) ? small : malloc(len + 1);
 		if (!text)
-			return NULL;
+			return -1;
 		memcpy(text, start, len);
 		text[len] = '\0';
 		value = strtod_l(text, NULL, r->c_locale);
 		if (text != small)
 			free(text);
 		if (isinf(value))
-			return NULL; /* jansson: real number overflow */
-		return json_real(value);
+			return -1; /* jansson: real number overflow */
+		return set_real(node, value);
 	}
-	return json_real(negative ? -value : value);
+	return set_real(node, negative ? -value : value);
 }
 
 static int hex4(const unsigned char *p, unsigned *out)
@@ -301,38 +336,48 @@ static size_t utf8_put(uint32_t cp, char *out)
 	return 4;
 }
 
+/* Bytes of w that are '"', '\\', below 0x20 or above 0x7f: the high bit of
+ * each such byte is set (the usual word-at-a-time tests). */
+static inline uint64_t special_bytes(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+	uint64_t quote = w ^ (ones * '"'), backslash = w ^ (ones * '\\');
+	uint64_t zero_q = (quote - ones) & ~quote;
+	uint64_t zero_b = (backslash - ones) & ~backslash;
+	uint64_t control = (w - ones * 0x20) & ~w;
+	return (zero_q | zero_b | control | w) & high;
+}
+
 /*
- * The string at r->p (after its opening quote): *out points at its bytes,
- * in the text itself when it has no escapes, else in r->scratch.  Returns
- * 0, or -1 for anything jansson refuses or this reader leaves to it.
+ * The string at r->p (after its opening quote), decoded in place and
+ * NUL-terminated where its closing quote was (decoded text is never longer
+ * than the source).  Returns 0 and sets *out and *len, or -1 for anything
+ * jansson refuses or this reader leaves to it.
  */
 static int read_string(struct reader *r, const char **out, size_t *len)
 {
-	const unsigned char *p = r->p, *end = r->end;
+	unsigned char *start = r->p, *p = r->p, *end = r->end;
 	/* The common case: printable ASCII up to the closing quote. */
+	while (end - p >= 8) {
+		uint64_t w;
+		memcpy(&w, p, 8);
+		uint64_t hits = special_bytes(w);
+		if (hits) {
+			p += __builtin_ctzll(hits) / 8;
+			break;
+		}
+		p += 8;
+	}
 	while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
 		p++;
 	if (p < end && *p == '"') {
-		*out = (const char *)r->p;
-		*len = (size_t)(p - r->p);
+		*p = '\0';
+		*out = (const char *)start;
+		*len = (size_t)(p - start);
 		r->p = p + 1;
 		return 0;
 	}
-	/* Decoded text is never longer than the source. */
-	const unsigned char *q = p;
-	while (q < end && *q != '"')
-		q += *q == '\\' && q + 1 < end ? 2 : 1;
-	size_t need = (size_t)(q - r->p) + 1;
-	if (need > r->scratch_len) {
-		char *grown = realloc(r->scratch, need);
-		if (!grown)
-			return -1;
-		r->scratch = grown;
-		r->scratch_len = need;
-	}
-	char *w = r->scratch;
-	memcpy(w, r->p, (size_t)(p - r->p));
-	w += p - r->p;
+	unsigned char *w = p;
 	while (p < end && *p != '"') {
 		unsigned c = *p;
 		if (c < 0x20)
@@ -341,13 +386,13 @@ static int read_string(struct reader *r, const char **out, size_t *len)
 			size_t n = utf8_sequence(p, end);
 			if (!n)
 				return -1;
-			memcpy(w, p, n);
+			memmove(w, p, n);
 			w += n;
 			p += n;
 			continue;
 		}
 		if (c != '\\') {
-			*w++ = (char)c;
+			*w++ = (unsigned char)c;
 			p++;
 			continue;
 		}
@@ -381,149 +426,219 @@ static int read_string(struct reader *r, const char **out, size_t *len)
 		/* NUL needs JSON_ALLOW_NUL, which profile.c sets only sometimes. */
 		if (cp == 0)
 			return -1;
-		w += utf8_put(cp, w);
+		w += utf8_put(cp, (char *)w);
 	}
 	if (p == end)
 		return -1;
-	*out = r->scratch;
-	*len = (size_t)(w - r->scratch);
+	*w = '\0';
+	*out = (const char *)start;
+	*len = (size_t)(w - start);
 	r->p = p + 1;
 	return 0;
 }
 
-static json_t *read_value(struct reader *r);
+static int read_value(struct reader *r);
 
-static json_t *read_object(struct reader *r)
+static uint64_t hash_key(const struct perun_jv *k)
 {
-	json_t *object = json_object();
-	if (!object)
-		return NULL;
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	for (size_t i = 0; i < perun_jv_len(k); i++)
+		h = (h ^ (unsigned char)k->u.s[i]) * 1099511628211ull;
+	return h;
+}
+
+static int same_key(const struct perun_jv *a, const struct perun_jv *b)
+{
+	return a->tag == b->tag && !memcmp(a->u.s, b->u.s, perun_jv_len(a));
+}
+
+/* Whether the object at index has a key twice (jansson refuses that);
+ * -1 without memory. */
+static int has_duplicate_key(const struct json_tape *t, size_t index)
+{
+	const struct perun_jv *object = &t->nodes[index], *k, *v, *k2, *v2;
+	size_t n = perun_jv_len(object), i, j;
+	if (n <= 16) {
+		perun_jv_object_foreach(object, i, k, v)
+			for (j = i + 1, k2 = perun_jv_skip(v), v2 = k2 + 1; j < n;
+			     j++, k2 = perun_jv_skip(v2), v2 = k2 + 1)
+				if (same_key(k, k2))
+					return 1;
+		return 0;
+	}
+	size_t size = 64;
+	while (size < 2 * n)
+		size *= 2;
+	uint32_t *slots = calloc(size, sizeof(*slots)); /* node offset + 1 */
+	if (!slots)
+		return -1;
+	int dup = 0;
+	perun_jv_object_foreach(object, i, k, v) {
+		size_t s = (size_t)hash_key(k) & (size - 1);
+		for (; slots[s]; s = (s + 1) & (size - 1))
+			if (same_key(object + slots[s] - 1, k)) {
+				dup = 1;
+				goto out;
+			}
+		slots[s] = (uint32_t)(k - object) + 1;
+	}
+out:
+	free(slots);
+	return dup;
+}
+
+/* After the opening '{' or '[' of the container at index. */
+static int read_members(struct reader *r, size_t index, int object)
+{
+	char close = object ? '}' : ']';
+	size_t count = 0;
 	skip_space(r);
-	if (r->p < r->end && *r->p == '}') {
+	if (r->p < r->end && *r->p == close) {
 		r->p++;
-		return object;
+		return 0;
 	}
 	for (;;) {
-		const char *key;
-		size_t len;
-		if (r->p == r->end || *r->p != '"')
-			goto fail;
-		r->p++;
-		if (read_string(r, &key, &len))
-			goto fail;
-		/* The key may be in scratch, which the value may reuse. */
-		char small[128], *copy = len < sizeof(small) ? small : malloc(len + 1);
-		if (!copy)
-			goto fail;
-		memcpy(copy, key, len);
-		skip_space(r);
-		json_t *value = NULL;
-		if (r->p < r->end && *r->p == ':') {
+		if (object) {
+			const char *key;
+			size_t len;
+			if (r->p == r->end || *r->p != '"')
+				return -1;
 			r->p++;
+			long long k = push(r->tape, PERUN_JV_STRING);
+			if (k < 0 || read_string(r, &key, &len) || len > PERUN_JV_MAX_LEN)
+				return -1;
+			r->tape->nodes[k].tag = PERUN_JV_STRING | (uint32_t)len << 3;
+			r->tape->nodes[k].u.s = key;
 			skip_space(r);
-			value = read_value(r);
+			if (r->p == r->end || *r->p++ != ':')
+				return -1;
+			skip_space(r);
 		}
-		size_t size = json_object_size(object);
-		/* A duplicate replaces the value and keeps the size: jansson
-		 * refuses it. */
-		int bad = !value || json_object_setn_new_nocheck(object, copy, len, value) ||
-			  json_object_size(object) == size;
-		if (copy != small)
-			free(copy);
-		if (bad)
-			goto fail;
+		if (read_value(r) || ++count > PERUN_JV_MAX_LEN)
+			return -1;
 		skip_space(r);
 		if (r->p == r->end)
-			goto fail;
-		if (*r->p == '}') {
+			return -1;
+		if (*r->p == close) {
 			r->p++;
-			return object;
+			break;
 		}
 		if (*r->p++ != ',')
-			goto fail;
+			return -1;
 		skip_space(r);
 	}
-fail:
-	json_decref(object);
-	return NULL;
+	struct perun_jv *c = &r->tape->nodes[index];
+	c->tag = (object ? PERUN_JV_OBJECT : PERUN_JV_ARRAY) | (uint32_t)count << 3;
+	c->next = (uint32_t)(r->tape->n - index);
+	return object && has_duplicate_key(r->tape, index) ? -1 : 0;
 }
 
-static json_t *read_array(struct reader *r)
-{
-	json_t *array = json_array();
-	if (!array)
-		return NULL;
-	skip_space(r);
-	if (r->p < r->end && *r->p == ']') {
-		r->p++;
-		return array;
-	}
-	for (;;) {
-		if (json_array_append_new(array, read_value(r)))
-			goto fail;
-		skip_space(r);
-		if (r->p == r->end)
-			goto fail;
-		if (*r->p == ']') {
-			r->p++;
-			return array;
-		}
-		if (*r->p++ != ',')
-			goto fail;
-		skip_space(r);
-	}
-fail:
-	json_decref(array);
-	return NULL;
-}
-
-static json_t *read_value(struct reader *r)
+static int read_value(struct reader *r)
 {
 	if (r->p == r->end)
-		return NULL;
-	json_t *v = NULL;
+		return -1;
+	long long index = push(r->tape, PERUN_JV_NULL);
+	if (index < 0)
+		return -1;
+	struct perun_jv *v = &r->tape->nodes[index];
 	switch (*r->p) {
 	case '{':
-	case '[':
+	case '[': {
 		if (++r->depth > MAX_DEPTH)
-			return NULL;
-		v = *r->p++ == '{' ? read_object(r) : read_array(r);
+			return -1;
+		int object = *r->p++ == '{';
+		v->tag = object ? PERUN_JV_OBJECT : PERUN_JV_ARRAY;
+		int rc = read_members(r, (size_t)index, object);
 		r->depth--;
-		return v;
+		return rc;
+	}
 	case '"': {
 		const char *s;
 		size_t len;
 		r->p++;
-		return read_string(r, &s, &len) ? NULL : json_stringn_nocheck(s, len);
+		if (read_string(r, &s, &len) || len > PERUN_JV_MAX_LEN)
+			return -1;
+		v = &r->tape->nodes[index];
+		v->tag = PERUN_JV_STRING | (uint32_t)len << 3;
+		v->u.s = s;
+		return 0;
 	}
 	case 't':
-		return literal(r, "true", 4) ? json_true() : NULL;
+		v->tag = PERUN_JV_TRUE;
+		return literal(r, "true", 4) ? 0 : -1;
 	case 'f':
-		return literal(r, "false", 5) ? json_false() : NULL;
+		v->tag = PERUN_JV_FALSE;
+		return literal(r, "false", 5) ? 0 : -1;
 	case 'n':
-		return literal(r, "null", 4) ? json_null() : NULL;
+		return literal(r, "null", 4) ? 0 : -1;
 	case 'N':
-		return literal(r, "NaN", 3) ? non_finite("NaN") : NULL;
+		return literal(r, "NaN", 3) ? set_real(v, NAN) : -1;
 	default:
-		return read_number(r);
+		return read_number(r, v);
 	}
 }
 
-json_t *json_python_load(const char *buf, size_t len)
+int json_tape_parse(char *text, size_t len, struct json_tape *tape)
 {
-	struct reader r = {(const unsigned char *)buf, (const unsigned char *)buf + len,
-			   NULL, 0, 0, (locale_t)0};
+	struct reader r = {(unsigned char *)text, (unsigned char *)text + len, tape, 0,
+			   (locale_t)0};
+	tape->n = 0;
 	skip_space(&r);
-	json_t *root = NULL;
+	int rc = -1;
 	if (r.p < r.end && (*r.p == '{' || *r.p == '['))
-		root = read_value(&r);
+		rc = read_value(&r);
 	skip_space(&r);
-	if (root && r.p != r.end) {
-		json_decref(root);
-		root = NULL;
-	}
-	free(r.scratch);
+	if (r.p != r.end)
+		rc = -1;
 	if (r.c_locale)
 		freelocale(r.c_locale);
-	return root;
+	return rc;
+}
+
+/* ---- from the tape to jansson ------------------------------------------- */
+
+/* Python's non-finite numbers, as the marker strings of profile.c. */
+static json_t *non_finite(double d)
+{
+	const char *word = isnan(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity";
+	char marker[16] = {'\0'};
+	size_t len = strlen(word);
+	memcpy(marker + 1, word, len);
+	return json_stringn_nocheck(marker, len + 1);
+}
+
+json_t *perun_jv_to_json(const struct perun_jv *v)
+{
+	size_t i;
+	const struct perun_jv *k, *e;
+	json_t *c;
+	switch (perun_jv_type(v)) {
+	case PERUN_JV_NULL: return json_null();
+	case PERUN_JV_FALSE: return json_false();
+	case PERUN_JV_TRUE: return json_true();
+	case PERUN_JV_INTEGER: return json_integer((json_int_t)v->u.i);
+	case PERUN_JV_REAL: return isfinite(v->u.d) ? json_real(v->u.d) : non_finite(v->u.d);
+	case PERUN_JV_STRING: return json_stringn_nocheck(v->u.s, perun_jv_len(v));
+	case PERUN_JV_ARRAY:
+		if (!(c = json_array()))
+			return NULL;
+		perun_jv_array_foreach(v, i, e)
+			if (json_array_append_new(c, perun_jv_to_json(e)))
+				goto fail;
+		return c;
+	case PERUN_JV_OBJECT:
+		if (!(c = json_object()))
+			return NULL;
+		/* The tape has no duplicate keys: no lookups needed. */
+		perun_jv_object_foreach(v, i, k, e) {
+			json_t *m = perun_jv_to_json(e);
+			if (!m || json_object_setn_new_nocheck(c, k->u.s, perun_jv_len(k), m))
+				goto fail;
+		}
+		return c;
+	}
+	return NULL;
+fail:
+	json_decref(c);
+	return NULL;
 }

@@ -5,6 +5,7 @@
  * models first, then the other keys in the order they came.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,10 +48,19 @@ struct perun_profile *perun_profile_new(const char *type)
 	return p;
 }
 
+/* Forget the text and tape once the tree holds everything. */
+static void drop_text(struct perun_profile *p)
+{
+	json_tape_release(&p->tape);
+	free(p->text);
+	p->text = NULL;
+}
+
 void perun_profile_free(struct perun_profile *p)
 {
 	if (!p)
 		return;
+	drop_text(p);
 	json_decref(p->root);
 	json_decref(p->tuple_index);
 	json_decref(p->uid_counter);
@@ -58,9 +68,179 @@ void perun_profile_free(struct perun_profile *p)
 	free(p);
 }
 
+json_t *profile_tree(const struct perun_profile *cp)
+{
+	/* The tree is a cache of the tape: filling it keeps the profile the
+	 * same profile, so it is allowed on a const one. */
+	struct perun_profile *p = (struct perun_profile *)cp;
+	if (!p->text)
+		return p->root;
+	/* Setting an existing key keeps its place in the order. */
+	json_t *resources = perun_jv_to_json(&p->tape.nodes[p->resources]);
+	json_t *types = perun_jv_to_json(&p->tape.nodes[p->types]);
+	if (!resources || !types || json_object_set_new(p->root, "resources", resources) ||
+	    json_object_set_new(p->root, "resource_type_map", types)) {
+		fputs("perun: out of memory reading a profile into a tree\n", stderr);
+		abort();
+	}
+	drop_text(p);
+	return p->root;
+}
+
 json_t *perun_profile_json(const struct perun_profile *p)
 {
-	return p->root;
+	return profile_tree(p);
+}
+
+/* ---- the resources in the tape ------------------------------------------ */
+
+/* Members of a big object by key: slots hold the key node's offset + 1. */
+struct member_index {
+	uint32_t *slots;
+	size_t mask;
+};
+
+static uint64_t key_hash(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+static int member_index_build(struct member_index *ix, const struct perun_jv *object)
+{
+	size_t size = 64, i;
+	while (size < 2 * perun_jv_len(object))
+		size *= 2;
+	ix->slots = calloc(size, sizeof(*ix->slots));
+	if (!ix->slots)
+		return -1;
+	ix->mask = size - 1;
+	const struct perun_jv *k, *v;
+	perun_jv_object_foreach(object, i, k, v) {
+		size_t s = (size_t)key_hash(k->u.s, perun_jv_len(k)) & ix->mask;
+		while (ix->slots[s])
+			s = (s + 1) & ix->mask;
+		ix->slots[s] = (uint32_t)(k - object) + 1;
+	}
+	return 0;
+}
+
+/* The value of key in object (indexed by ix), or NULL. */
+static const struct perun_jv *member_index_find(const struct member_index *ix,
+						const struct perun_jv *object,
+						const struct perun_jv *key)
+{
+	size_t len = perun_jv_len(key);
+	for (size_t s = (size_t)key_hash(key->u.s, len) & ix->mask; ix->slots[s];
+	     s = (s + 1) & ix->mask) {
+		const struct perun_jv *k = object + ix->slots[s] - 1;
+		if (perun_jv_len(k) == len && !memcmp(k->u.s, key->u.s, len))
+			return k + 1;
+	}
+	return NULL;
+}
+
+/*
+ * Walks one object's members while another is walked by key, as both are
+ * usually written in the same order: the next member is tried first, an
+ * index of the object only built when it is not the one.
+ */
+struct member_cursor {
+	const struct perun_jv *object, *next_key;
+	size_t left;
+	struct member_index index;
+};
+
+static void member_cursor_init(struct member_cursor *c, const struct perun_jv *object)
+{
+	c->object = object;
+	c->next_key = object + 1;
+	c->left = perun_jv_len(object);
+	c->index.slots = NULL;
+}
+
+/* The value of key, or NULL; -1 in *oom without memory. */
+static const struct perun_jv *member_cursor_find(struct member_cursor *c,
+						 const struct perun_jv *key, int *oom)
+{
+	if (c->left && perun_jv_len(c->next_key) == perun_jv_len(key) &&
+	    !memcmp(c->next_key->u.s, key->u.s, perun_jv_len(key))) {
+		const struct perun_jv *value = c->next_key + 1;
+		c->next_key = perun_jv_skip(value);
+		c->left--;
+		return value;
+	}
+	if (!c->index.slots && member_index_build(&c->index, c->object)) {
+		*oom = -1;
+		return NULL;
+	}
+	return member_index_find(&c->index, c->object, key);
+}
+
+static void member_cursor_release(struct member_cursor *c)
+{
+	free(c->index.slots);
+}
+
+/* validate_resources on the tape, with the same messages. */
+static int validate_tape(const struct perun_jv *resources, const struct perun_jv *map,
+			 const char *name, struct perun_error *err)
+{
+	struct member_cursor types;
+	member_cursor_init(&types, map);
+	const struct perun_jv *id, *columns, *key, *values;
+	size_t i, j;
+	int rc = 0, oom = 0;
+	perun_jv_object_foreach(resources, i, id, columns) {
+		const char *type_id = id->u.s;
+		if (perun_jv_type(columns) != PERUN_JV_OBJECT) {
+			rc = perun_error_set(err, PERUN_EINVAL,
+					     "profile '%s': resource '%s' is not an object", name,
+					     type_id);
+			goto out;
+		}
+		const struct perun_jv *persistent = member_cursor_find(&types, id, &oom);
+		if (oom)
+			goto oom;
+		if (!persistent || perun_jv_type(persistent) != PERUN_JV_OBJECT) {
+			rc = perun_error_set(err, PERUN_EINVAL,
+					     "profile '%s': resource '%s' is missing from "
+					     "resource_type_map", name, type_id);
+			goto out;
+		}
+		long long rows = -1;
+		perun_jv_object_foreach(columns, j, key, values) {
+			if (perun_jv_type(values) != PERUN_JV_ARRAY) {
+				rc = perun_error_set(err, PERUN_EINVAL,
+						     "profile '%s': resource '%s': '%s' is not a list",
+						     name, type_id, key->u.s);
+				goto out;
+			}
+			if (rows >= 0 && (long long)perun_jv_len(values) != rows) {
+				rc = perun_error_set(err, PERUN_EINVAL,
+						     "profile '%s': resource '%s': '%s' has %zu "
+						     "values, other keys %lld", name, type_id, key->u.s,
+						     perun_jv_len(values), rows);
+				goto out;
+			}
+			rows = (long long)perun_jv_len(values);
+		}
+	}
+	perun_jv_object_foreach(map, i, id, columns)
+		if (perun_jv_type(columns) != PERUN_JV_OBJECT) {
+			rc = perun_error_set(err, PERUN_EINVAL,
+					     "profile '%s': resource_type_map '%s' is not an object",
+					     name, id->u.s);
+			goto out;
+		}
+	goto out;
+oom:
+	rc = perun_error_set(err, PERUN_EGENERIC, "profile '%s': out of memory", name);
+out:
+	member_cursor_release(&types);
+	return rc;
 }
 
 /* Check the flattened resources against their type map. */
@@ -329,20 +509,17 @@ static int quote_non_finite(const char *buf, size_t len, char **out, size_t *out
 	return *out ? 1 : -1;
 }
 
-int perun_profile_load_buffer(const char *buf, size_t len, const char *name,
-			      struct perun_profile **out, struct perun_error *err)
+/* The text the tape reader left: jansson reads it, with its messages. */
+static int load_with_jansson(const char *buf, size_t len, const char *name,
+			     struct perun_profile **out, struct perun_error *err)
 {
-	json_t *root = json_python_load(buf, len);
-	if (root)
-		return perun_profile_from_json(root, name, out, err);
-	/* Jansson reads what the fast reader leaves, with its messages. */
 	json_error_t jerr;
 	size_t quoted_len;
 	char *quoted = NULL;
 	if (quote_non_finite(buf, len, &quoted, &quoted_len) < 0)
 		return perun_error_set(err, PERUN_EGENERIC,
 				       "cannot read profile '%s': out of memory", name);
-	root = quoted ? json_loadb(quoted, quoted_len,
+	json_t *root = quoted ? json_loadb(quoted, quoted_len,
 					   JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr)
 			      : json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
 	free(quoted);
@@ -353,6 +530,84 @@ int perun_profile_load_buffer(const char *buf, size_t len, const char *name,
 	return perun_profile_from_json(root, name, out, err);
 }
 
+#define LEAVE_TO_JANSSON 1
+
+/*
+ * Load text (len bytes, taken over whatever happens).  The flattened
+ * resources stay in the tape, the rest becomes the tree.  Returns 0, an
+ * error code, or LEAVE_TO_JANSSON for text the tape reader does not take
+ * (it is changed by then: the caller reads the original).
+ */
+static int load_text(char *text, size_t len, const char *name,
+		     struct perun_profile **out, struct perun_error *err)
+{
+	struct json_tape tape = {0};
+	json_t *rest = NULL;
+	struct perun_profile *p = NULL;
+	int rc;
+	if (json_tape_parse(text, len, &tape)) {
+		rc = LEAVE_TO_JANSSON;
+		goto fail;
+	}
+	const struct perun_jv *top = tape.nodes, *key, *value;
+	const struct perun_jv *resources = perun_jv_get(top, "resources");
+	const struct perun_jv *map = perun_jv_get(top, "resource_type_map");
+	if (!resources || perun_jv_type(resources) != PERUN_JV_OBJECT || !map ||
+	    perun_jv_type(map) != PERUN_JV_OBJECT || perun_jv_get(top, "global") ||
+	    perun_jv_get(top, "snapshots")) {
+		/* Legacy, partial or not a profile at all: all of it a tree. */
+		json_t *root = perun_jv_to_json(top);
+		json_tape_release(&tape);
+		free(text);
+		if (!root)
+			return perun_error_set(err, PERUN_EGENERIC,
+					       "cannot read profile '%s': out of memory", name);
+		return perun_profile_from_json(root, name, out, err);
+	}
+	rest = json_object();
+	size_t i;
+	perun_jv_object_foreach(top, i, key, value) {
+		if (value == resources || value == map)
+			continue;
+		json_t *v = perun_jv_to_json(value);
+		if (!rest || !v || json_object_set_new_nocheck(rest, key->u.s, v))
+			goto oom;
+	}
+	rc = perun_profile_from_json(rest, name, &p, err);
+	rest = NULL;
+	if (rc)
+		goto fail;
+	rc = validate_tape(resources, map, name, err);
+	if (rc)
+		goto fail;
+	p->resources = (uint32_t)(resources - tape.nodes);
+	p->types = (uint32_t)(map - tape.nodes);
+	p->text = text;
+	p->tape = tape;
+	*out = p;
+	return 0;
+oom:
+	rc = perun_error_set(err, PERUN_EGENERIC, "cannot read profile '%s': out of memory", name);
+fail:
+	json_decref(rest);
+	perun_profile_free(p);
+	json_tape_release(&tape);
+	free(text);
+	return rc;
+}
+
+int perun_profile_load_buffer(const char *buf, size_t len, const char *name,
+			      struct perun_profile **out, struct perun_error *err)
+{
+	char *text = malloc(len + 1);
+	if (!text)
+		return perun_error_set(err, PERUN_EGENERIC,
+				       "cannot read profile '%s': out of memory", name);
+	memcpy(text, buf, len);
+	int rc = load_text(text, len, name, out, err);
+	return rc == LEAVE_TO_JANSSON ? load_with_jansson(buf, len, name, out, err) : rc;
+}
+
 int perun_profile_load_file(const char *path, struct perun_profile **out,
 			    struct perun_error *err)
 {
@@ -361,8 +616,141 @@ int perun_profile_load_file(const char *path, struct perun_profile **out,
 	int rc = perun_file_read(path, &buf, &len, err);
 	if (rc)
 		return rc;
-	rc = perun_profile_load_buffer(buf, len, path, out, err);
+	rc = load_text(buf, len, path, out, err);
+	if (rc != LEAVE_TO_JANSSON)
+		return rc;
+	/* The reader changed its copy: the error needs the text as it is. */
+	rc = perun_file_read(path, &buf, &len, err);
+	if (rc)
+		return rc;
+	rc = load_with_jansson(buf, len, path, out, err);
 	free(buf);
+	return rc;
+}
+
+/* ---- resource types --------------------------------------------------- */
+
+/* An empty object, for types without resources. */
+static const struct perun_jv empty_object = {PERUN_JV_OBJECT, 1, {0}};
+
+/* A new node at the tape's end; -1 without memory. */
+static long long tape_push(struct json_tape *t, struct perun_jv node)
+{
+	if (t->n == t->alloc) {
+		size_t n = t->alloc ? t->alloc * 2 : 64;
+		void *grown = realloc(t->nodes, n * sizeof(*t->nodes));
+		if (!grown)
+			return -1;
+		t->nodes = grown;
+		t->alloc = n;
+	}
+	t->nodes[t->n] = node;
+	return (long long)t->n++;
+}
+
+/* A tree value appended to a tape (strings borrowed from the tree). */
+static int tape_add_json(struct json_tape *t, const json_t *v)
+{
+	struct perun_jv node = {PERUN_JV_NULL, 1, {0}};
+	long long at = tape_push(t, node);
+	if (at < 0)
+		return -1;
+	double d;
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: {
+		const char *key;
+		json_t *member;
+		json_object_foreach((json_t *)v, key, member) {
+			struct perun_jv k = {PERUN_JV_STRING | (uint32_t)strlen(key) << 3, 1,
+					     {.s = key}};
+			if (tape_push(t, k) < 0 || tape_add_json(t, member))
+				return -1;
+		}
+		node.tag = PERUN_JV_OBJECT | (uint32_t)json_object_size(v) << 3;
+		node.next = (uint32_t)(t->n - (size_t)at);
+		break;
+	}
+	case JSON_ARRAY: {
+		size_t i;
+		json_t *e;
+		json_array_foreach(v, i, e)
+			if (tape_add_json(t, e))
+				return -1;
+		node.tag = PERUN_JV_ARRAY | (uint32_t)json_array_size(v) << 3;
+		node.next = (uint32_t)(t->n - (size_t)at);
+		break;
+	}
+	case JSON_STRING:
+		if (!perun_json_number(v, &d)) { /* NaN and infinities */
+			node.tag = PERUN_JV_REAL;
+			node.u.d = d;
+		} else {
+			node.tag = PERUN_JV_STRING | (uint32_t)json_string_length(v) << 3;
+			node.u.s = json_string_value(v);
+		}
+		break;
+	case JSON_INTEGER:
+		node.tag = PERUN_JV_INTEGER;
+		node.u.i = (int64_t)json_integer_value(v);
+		break;
+	case JSON_REAL:
+		node.tag = PERUN_JV_REAL;
+		node.u.d = json_real_value(v);
+		break;
+	case JSON_TRUE: node.tag = PERUN_JV_TRUE; break;
+	case JSON_FALSE: node.tag = PERUN_JV_FALSE; break;
+	case JSON_NULL: break;
+	}
+	t->nodes[at] = node;
+	return 0;
+}
+
+/* perun_profile_foreach_type over a profile that is a tree. */
+static int foreach_type_of_tree(const struct perun_profile *p, perun_type_fn fn, void *data,
+				struct perun_error *err)
+{
+	json_t *resources = json_object_get(p->root, "resources");
+	struct json_tape t = {0};
+	const char *type_id;
+	json_t *persistent;
+	int rc = 0;
+	json_object_foreach(json_object_get(p->root, "resource_type_map"), type_id, persistent) {
+		json_t *columns = json_object_get(resources, type_id);
+		t.n = 0;
+		if (tape_add_json(&t, persistent) || (columns && tape_add_json(&t, columns))) {
+			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+			break;
+		}
+		const struct perun_jv *pers = t.nodes;
+		rc = fn(type_id, pers, columns ? perun_jv_skip(pers) : &empty_object, data);
+		if (rc)
+			break;
+	}
+	json_tape_release(&t);
+	return rc;
+}
+
+int perun_profile_foreach_type(const struct perun_profile *p, perun_type_fn fn, void *data,
+			       struct perun_error *err)
+{
+	if (!p->text)
+		return foreach_type_of_tree(p, fn, data, err);
+	const struct perun_jv *map = &p->tape.nodes[p->types], *id, *persistent;
+	struct member_cursor resources;
+	member_cursor_init(&resources, &p->tape.nodes[p->resources]);
+	size_t i;
+	int rc = 0, oom = 0;
+	perun_jv_object_foreach(map, i, id, persistent) {
+		const struct perun_jv *columns = member_cursor_find(&resources, id, &oom);
+		if (oom) {
+			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+			break;
+		}
+		rc = fn(id->u.s, persistent, columns ? columns : &empty_object, data);
+		if (rc)
+			break;
+	}
+	member_cursor_release(&resources);
 	return rc;
 }
 
@@ -371,6 +759,7 @@ char *perun_profile_dump(const struct perun_profile *p,
 			 size_t *len)
 {
 	struct perun_strbuf sb = PERUN_STRBUF_INIT;
+	profile_tree(p);
 	json_t *origin = json_object_get(p->root, "origin");
 	if (origin && !with_origin) {
 		/* Dump a shallow copy without the key, keeping the order. */

@@ -116,7 +116,7 @@ static void build_index(struct perun_profile *p)
 	p->uid_counter = json_object();
 	const char *type_id;
 	json_t *persistent;
-	json_object_foreach(json_object_get(p->root, "resource_type_map"), type_id,
+	json_object_foreach(json_object_get(profile_tree(p), "resource_type_map"), type_id,
 			    persistent) {
 		size_t n;
 		struct pair *pairs = persistent_pairs(persistent, NULL, 0, &n);
@@ -159,7 +159,7 @@ static char *new_type(struct perun_profile *p, const json_t *uid, const json_t *
 	json_t *sorted = json_object();
 	for (size_t i = 0; i < n; i++)
 		json_object_set(sorted, pairs[i].key, pairs[i].value);
-	json_object_set_new(json_object_get(p->root, "resource_type_map"), id, sorted);
+	json_object_set_new(json_object_get(profile_tree(p), "resource_type_map"), id, sorted);
 	json_object_set_new(p->tuple_index, tuple, json_string(id));
 	json_t *columns = json_object();
 	const char *key;
@@ -167,7 +167,7 @@ static char *new_type(struct perun_profile *p, const json_t *uid, const json_t *
 	json_object_foreach((json_t *)resource, key, value)
 		if (perun_profile_key_is_collectable(key))
 			json_object_set_new(columns, key, json_array());
-	json_object_set_new(json_object_get(p->root, "resources"), id, columns);
+	json_object_set_new(json_object_get(profile_tree(p), "resources"), id, columns);
 	return id;
 }
 
@@ -191,7 +191,7 @@ static int add_row(struct perun_profile *p, const json_t *resource,
 	free(pairs);
 	if (!type_id)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	json_t *columns = json_object_get(json_object_get(p->root, "resources"), type_id);
+	json_t *columns = json_object_get(json_object_get(profile_tree(p), "resources"), type_id);
 	const char *key;
 	json_t *value;
 	json_object_foreach((json_t *)resource, key, value) {
@@ -251,9 +251,16 @@ static size_t type_rows(const json_t *columns)
 size_t perun_profile_resource_count(const struct perun_profile *p)
 {
 	size_t total = 0;
+	if (p->text) {
+		const struct perun_jv *resources = &p->tape.nodes[p->resources], *id, *columns;
+		size_t i;
+		perun_jv_object_foreach(resources, i, id, columns)
+			total += perun_jv_len(columns) ? perun_jv_len(columns + 2) : 1;
+		return total;
+	}
 	const char *type_id;
 	json_t *columns;
-	json_object_foreach(json_object_get(p->root, "resources"), type_id, columns) {
+	json_object_foreach(json_object_get(profile_tree(p), "resources"), type_id, columns) {
 		total += type_rows(columns);
 	}
 	return total;
@@ -262,10 +269,10 @@ size_t perun_profile_resource_count(const struct perun_profile *p)
 int perun_profile_foreach_resource(const struct perun_profile *p,
 				   perun_resource_fn fn, void *data)
 {
-	json_t *map = json_object_get(p->root, "resource_type_map");
+	json_t *map = json_object_get(profile_tree(p), "resource_type_map");
 	const char *type_id;
 	json_t *columns;
-	json_object_foreach(json_object_get(p->root, "resources"), type_id, columns) {
+	json_object_foreach(json_object_get(profile_tree(p), "resources"), type_id, columns) {
 		json_t *persistent = json_object_get(map, type_id);
 		size_t rows = type_rows(columns);
 		json_t *row = NULL;

@@ -5,8 +5,16 @@
 #include <perun/profile.h>
 #include <perun/strbuf.h>
 
+#include "internal.h"
+
 struct perun_profile {
+	/* The tree; while text is set, its "resources" and
+	 * "resource_type_map" are empty placeholders and the real ones are
+	 * in the tape (profile_tree makes them a tree on first need). */
 	json_t *root;
+	char *text;                        /* owned; the tape's strings */
+	struct json_tape tape;
+	uint32_t resources, types;         /* their nodes in the tape */
 	/* Built on the first add: persistent-tuple key -> resource type id,
 	 * and flattened uid -> next free counter. */
 	json_t *tuple_index;
@@ -14,6 +22,9 @@ struct perun_profile {
 	/* The tuple key of the row being added, kept between rows. */
 	struct perun_strbuf tuple;
 };
+
+/* p->root with every part a tree (aborts when memory runs out). */
+json_t *profile_tree(const struct perun_profile *p);
 
 /*
  * Add a list of unflattened resources, each extended by the keys of extra

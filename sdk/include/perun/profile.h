@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <jansson.h>
 #include <perun/error.h>
+#include <perun/jsonview.h>
 
 /* New empty profile of the given type ("time", "mixed", "memory");
  * caller frees with perun_profile_free. */
@@ -37,7 +38,13 @@ PERUN_API int perun_profile_from_json(json_t *root, const char *name,
 				      struct perun_profile **out,
 				      struct perun_error *err);
 
-/* The JSON tree, borrowed; edits through it must keep the format valid. */
+/*
+ * The JSON tree, borrowed; edits through it must keep the format valid.
+ * A loaded profile keeps its resources in the compact form that
+ * perun_profile_foreach_type reads until this is first called; building
+ * the tree of a big profile then takes time and memory (about 20 times the
+ * text), so readers of resources should prefer perun_profile_foreach_type.
+ */
 PERUN_API json_t *perun_profile_json(const struct perun_profile *profile);
 
 enum perun_dump_style {
@@ -109,6 +116,21 @@ PERUN_API size_t perun_profile_resource_count(const struct perun_profile *p);
 typedef int (*perun_resource_fn)(const json_t *row, void *data);
 PERUN_API int perun_profile_foreach_resource(const struct perun_profile *p,
 					     perun_resource_fn fn, void *data);
+
+/*
+ * Call fn for every resource type in resource_type_map order, with its id,
+ * its persistent part (resource_type_map[id], an object) and its columns
+ * (resources[id]: an object of equally long lists, an empty object when the
+ * type has no resources).  Values are read straight from the profile's text
+ * when it was loaded and has not become a tree, so a profile of millions of
+ * resources is read without building one; they are valid during the call.
+ * fn's non-zero return stops the walk and is returned as it is; otherwise
+ * returns 0, or a negative code with err filled without memory.
+ */
+typedef int (*perun_type_fn)(const char *type_id, const struct perun_jv *persistent,
+			     const struct perun_jv *columns, void *data);
+PERUN_API int perun_profile_foreach_type(const struct perun_profile *p, perun_type_fn fn,
+					 void *data, struct perun_error *err);
 
 /*
  * The number in v: integers, reals and Python's non-finite values (NaN,
