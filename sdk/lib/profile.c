@@ -92,6 +92,13 @@ json_t *perun_profile_json(const struct perun_profile *p)
 	return profile_tree(p);
 }
 
+json_t *perun_profile_get(const struct perun_profile *p, const char *key)
+{
+	if (!strcmp(key, "resources") || !strcmp(key, "resource_type_map"))
+		profile_tree(p);
+	return json_object_get(p->root, key);
+}
+
 /* ---- the resources in the tape ------------------------------------------ */
 
 /* Members of a big object by key: slots hold the key node's offset + 1. */

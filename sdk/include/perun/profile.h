@@ -46,6 +46,12 @@ PERUN_API int perun_profile_from_json(json_t *root, const char *name,
  * text), so readers of resources should prefer perun_profile_foreach_type.
  */
 PERUN_API json_t *perun_profile_json(const struct perun_profile *profile);
+/*
+ * One top-level part of the tree ("models", "header", "collector_info",
+ * ...), borrowed, NULL when absent.  Unlike perun_profile_json it leaves
+ * the resources in their compact form unless key names one of them.
+ */
+PERUN_API json_t *perun_profile_get(const struct perun_profile *profile, const char *key);
 
 enum perun_dump_style {
 	/* json.dumps() with default separators: the stored-object form */
