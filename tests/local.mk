@@ -52,6 +52,13 @@ TESTS += %reldir%/t0300-profile-format.sh
 EXTRA_DIST += %reldir%/t0300-profile-format.sh
 TESTS += %reldir%/t0301-profile-reader.sh
 EXTRA_DIST += %reldir%/t0301-profile-reader.sh
+# A loaded profile's resources in the tape against the same as a tree.
+check_PROGRAMS += %reldir%/profile-tape-test
+%canon_reldir%_profile_tape_test_SOURCES = %reldir%/profile-tape-test.c %reldir%/tap.h
+%canon_reldir%_profile_tape_test_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+%canon_reldir%_profile_tape_test_LDADD = sdk/libperun.la $(JANSSON_LIBS) -lm
+TESTS += %reldir%/profile-tape-test %reldir%/t0302-profile-tape.sh
+EXTRA_DIST += %reldir%/t0302-profile-tape.sh
 
 TESTS += tests/t0900-docs.sh
 TESTS += tests/t1000-run-job.sh tests/t1001-run-matrix.sh
