@@ -172,7 +172,8 @@ void perun_check_release(struct perun_check_ctx *ctx)
 
 static int rule_applies(const json_t *rule, const struct perun_profile *profile)
 {
-	json_t *root = perun_profile_json(profile);
+	const json_t *header = perun_profile_get(profile, "header");
+	const json_t *collector = perun_profile_get(profile, "collector_info");
 	const char *key;
 	json_t *value;
 	json_object_foreach((json_t *)rule, key, value) {
@@ -182,16 +183,15 @@ static int rule_applies(const json_t *rule, const struct perun_profile *profile)
 			size_t i;
 			json_t *post;
 			int found = 0;
-			json_array_foreach(json_object_get(root, "postprocessors"), i, post)
+			json_array_foreach(perun_profile_get(profile, "postprocessors"), i, post)
 				if (json_equal(json_object_get(post, "name"), value))
 					found = 1;
 			if (!found)
 				return 0;
 		} else if (!strcmp(key, "collector")) {
-			if (!json_equal(json_object_get(json_object_get(root, "collector_info"), "name"),
-					value))
+			if (!json_equal(json_object_get(collector, "name"), value))
 				return 0;
-		} else if (!json_equal(json_object_get(json_object_get(root, "header"), key), value)) {
+		} else if (!json_equal(json_object_get(header, key), value)) {
 			return 0;
 		}
 	}

@@ -172,7 +172,7 @@ int perun_runner_collect(const struct perun_loaded_plugin *collector,
 	json_t *stored = stored_params(params, ctx.workload);
 	perun_profile_set_collector(profile, collector->name, stored);
 	json_decref(stored);
-	json_object_set_new(perun_profile_json(profile), "machine", machine_info());
+	perun_profile_set_new(profile, "machine", machine_info());
 	perun_profile_set_origin(profile, origin);
 	*out = profile;
 	return 0;
@@ -243,14 +243,13 @@ static void append_str(char **buf, size_t *len, const char *s)
 static const char *param_of(const struct perun_profile *p, const char *unit,
 			    const char *param, char *buf, size_t len)
 {
-	json_t *root = perun_profile_json(p);
 	json_t *params = NULL;
-	json_t *info = json_object_get(root, "collector_info");
+	json_t *info = perun_profile_get(p, "collector_info");
 	if (!strcmp(json_string_value(json_object_get(info, "name")) ?: "", unit))
 		params = json_object_get(info, "params");
 	size_t i;
 	json_t *post;
-	json_array_foreach(json_object_get(root, "postprocessors"), i, post)
+	json_array_foreach(perun_profile_get(p, "postprocessors"), i, post)
 		if (!params && !strcmp(json_string_value(json_object_get(post, "name")) ?: "", unit))
 			params = json_object_get(post, "params");
 	json_t *v = json_object_get(params, param);

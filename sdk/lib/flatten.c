@@ -315,6 +315,17 @@ char *perun_value_flatten_dup(const json_t *value)
 	return perun_strbuf_detach(&sb, NULL);
 }
 
+char *perun_jv_flatten_dup(const struct perun_jv *value)
+{
+	/* A string is its own text, the common uid: no tree for it. */
+	if (perun_jv_is_string(value))
+		return strdup(perun_jv_string(value));
+	json_t *tree = perun_jv_to_json(value);
+	char *text = tree ? perun_value_flatten_dup(tree) : NULL;
+	json_decref(tree);
+	return text;
+}
+
 int perun_items_of(const json_t *record, perun_item_fn fn, void *data,
 		   struct perun_error *err)
 {

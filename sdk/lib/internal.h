@@ -28,7 +28,18 @@ void json_python_dump(const json_t *value, int indent, struct perun_strbuf *out)
 struct json_tape {
 	struct perun_jv *nodes;
 	size_t n, alloc;
+	int mapped;     /* nodes is a mapping of its own, not heap */
 };
+/* Room for at least need nodes: 0, or -1 without memory. */
+int json_tape_grow(struct json_tape *tape, size_t need);
+/* Append node; its index, or -1 without memory. */
+static inline long long json_tape_push(struct json_tape *tape, struct perun_jv node)
+{
+	if (tape->n == tape->alloc && json_tape_grow(tape, tape->n + 1))
+		return -1;
+	tape->nodes[tape->n] = node;
+	return (long long)tape->n++;
+}
 /*
  * Read a profile's text into tape as json_loadb(JSON_REJECT_DUPLICATES)
  * would read it, plus Python's NaN/Infinity/-Infinity (reals).  Strings are

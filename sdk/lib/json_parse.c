@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "internal.h"
 
@@ -57,23 +58,63 @@ static int literal(struct reader *r, const char *word, size_t len)
 /* ---- the tape ----------------------------------------------------------- */
 
 /* Index of a new node of type, or -1 without memory or beyond 2^32 nodes. */
-static long long push(struct json_tape *t, enum perun_jv_type type)
+static inline long long push(struct json_tape *t, enum perun_jv_type type)
 {
-	if (t->n == t->alloc) {
-		size_t n = t->alloc ? t->alloc * 2 : 256;
-		if (n > UINT32_MAX)
+	return json_tape_push(t, (struct perun_jv){(uint32_t)type, 1, {0}});
+}
+
+/*
+ * Room for nodes, which big texts get as a mapping of their own: its pages
+ * are made as the tape fills (a text of n bytes has at most n / 2 + 1
+ * values), in huge pages where the kernel offers them, and it grows
+ * without a copy.  Small ones stay on the heap.
+ */
+#define TAPE_MAP_BYTES ((size_t)64 << 20)
+
+static void *map_nodes(size_t bytes)
+{
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	madvise(p, bytes, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
+int json_tape_grow(struct json_tape *t, size_t need)
+{
+	size_t n = t->alloc ? t->alloc : 256;
+	while (n < need)
+		n *= 2;
+	if (n > (size_t)UINT32_MAX + 1)
+		return -1;
+	size_t bytes = n * sizeof(*t->nodes);
+	void *grown;
+	if (t->mapped) {
+		grown = mremap(t->nodes, t->alloc * sizeof(*t->nodes), bytes, MREMAP_MAYMOVE);
+		if (grown == MAP_FAILED)
 			return -1;
-		void *grown = realloc(t->nodes, n * sizeof(*t->nodes));
-		if (!grown)
-			return -1;
-		t->nodes = grown;
-		t->alloc = n;
+	} else if (bytes >= TAPE_MAP_BYTES && (grown = map_nodes(bytes))) {
+		memcpy(grown, t->nodes, t->n * sizeof(*t->nodes));
+		free(t->nodes);
+		t->mapped = 1;
+	} else if (!(grown = realloc(t->nodes, bytes))) {
+		return -1;
 	}
-	struct perun_jv *v = &t->nodes[t->n];
-	v->tag = type;
-	v->next = 1;
-	v->u.i = 0;
-	return (long long)t->n++;
+	t->nodes = grown;
+	t->alloc = n;
+	return 0;
+}
+
+void json_tape_release(struct json_tape *t)
+{
+	if (t->mapped)
+		munmap(t->nodes, t->alloc * sizeof(*t->nodes));
+	else
+		free(t->nodes);
+	memset(t, 0, sizeof(*t));
 }
 
 static int set_integer(struct perun_jv *v, int64_t i)
@@ -88,12 +129,6 @@ static int set_real(struct perun_jv *v, double d)
 	v->tag = PERUN_JV_REAL;
 	v->u.d = d;
 	return 0;
-}
-
-void json_tape_release(struct json_tape *t)
-{
-	free(t->nodes);
-	memset(t, 0, sizeof(*t));
 }
 
 static int bit_length(u128 n)
@@ -439,12 +474,12 @@ static int read_string(struct reader *r, const char **out, size_t *len)
 
 static int read_value(struct reader *r);
 
-static uint64_t hash_key(const struct perun_jv *k)
+static uint32_t hash_bytes(const char *s, size_t len)
 {
 	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-	for (size_t i = 0; i < perun_jv_len(k); i++)
-		h = (h ^ (unsigned char)k->u.s[i]) * 1099511628211ull;
-	return h;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return (uint32_t)(h ^ (h >> 32));
 }
 
 static int same_key(const struct perun_jv *a, const struct perun_jv *b)
@@ -452,39 +487,79 @@ static int same_key(const struct perun_jv *a, const struct perun_jv *b)
 	return a->tag == b->tag && !memcmp(a->u.s, b->u.s, perun_jv_len(a));
 }
 
-/* Whether the object at index has a key twice (jansson refuses that);
- * -1 without memory. */
-static int has_duplicate_key(const struct json_tape *t, size_t index)
+/*
+ * The keys of one big object, for jansson's refusal of duplicates.  Small
+ * objects are checked pair by pair when they close.  Past SMALL_OBJECT
+ * members every key is hashed as it is read, while its bytes are still in
+ * the cache; at the close the hashes are radix-sorted, and only keys of
+ * equal hash are compared.  A profile's million resource ids are so checked
+ * in a few sequential passes instead of a million random probes.
+ */
+#define SMALL_OBJECT 16
+
+struct key_hash {
+	uint32_t hash;
+	uint32_t node; /* the key's index in the tape */
+};
+
+struct key_list {
+	struct key_hash *keys;
+	size_t n, alloc;
+};
+
+static int key_list_add(struct key_list *l, const struct json_tape *t, size_t node)
+{
+	if (l->n == l->alloc) {
+		size_t alloc = l->alloc ? 2 * l->alloc : 64;
+		void *grown = realloc(l->keys, alloc * sizeof(*l->keys));
+		if (!grown)
+			return -1;
+		l->keys = grown;
+		l->alloc = alloc;
+	}
+	const struct perun_jv *k = &t->nodes[node];
+	l->keys[l->n++] = (struct key_hash){hash_bytes(k->u.s, perun_jv_len(k)), (uint32_t)node};
+	return 0;
+}
+
+/* Whether two of the keys are equal: 1, 0, or -1 without memory. */
+static int key_list_has_duplicate(struct key_list *l, const struct json_tape *t)
+{
+	struct key_hash *tmp = malloc(l->n * sizeof(*tmp)), *from = l->keys, *to = tmp;
+	if (!tmp)
+		return -1;
+	for (int shift = 0; shift < 32; shift += 8) {
+		size_t count[257] = {0};
+		for (size_t i = 0; i < l->n; i++)
+			count[((from[i].hash >> shift) & 0xff) + 1]++;
+		for (int b = 0; b < 256; b++)
+			count[b + 1] += count[b];
+		for (size_t i = 0; i < l->n; i++)
+			to[count[(from[i].hash >> shift) & 0xff]++] = from[i];
+		struct key_hash *swap = from;
+		from = to;
+		to = swap;
+	}
+	int dup = 0;
+	/* After four passes the sorted keys are back in l->keys. */
+	for (size_t i = 0; i + 1 < l->n && !dup; i++)
+		for (size_t j = i + 1; j < l->n && from[j].hash == from[i].hash && !dup; j++)
+			dup = same_key(&t->nodes[from[i].node], &t->nodes[from[j].node]);
+	free(tmp);
+	return dup;
+}
+
+/* Whether the small object at index has a key twice. */
+static int small_has_duplicate(const struct json_tape *t, size_t index)
 {
 	const struct perun_jv *object = &t->nodes[index], *k, *v, *k2, *v2;
 	size_t n = perun_jv_len(object), i, j;
-	if (n <= 16) {
-		perun_jv_object_foreach(object, i, k, v)
-			for (j = i + 1, k2 = perun_jv_skip(v), v2 = k2 + 1; j < n;
-			     j++, k2 = perun_jv_skip(v2), v2 = k2 + 1)
-				if (same_key(k, k2))
-					return 1;
-		return 0;
-	}
-	size_t size = 64;
-	while (size < 2 * n)
-		size *= 2;
-	uint32_t *slots = calloc(size, sizeof(*slots)); /* node offset + 1 */
-	if (!slots)
-		return -1;
-	int dup = 0;
-	perun_jv_object_foreach(object, i, k, v) {
-		size_t s = (size_t)hash_key(k) & (size - 1);
-		for (; slots[s]; s = (s + 1) & (size - 1))
-			if (same_key(object + slots[s] - 1, k)) {
-				dup = 1;
-				goto out;
-			}
-		slots[s] = (uint32_t)(k - object) + 1;
-	}
-out:
-	free(slots);
-	return dup;
+	perun_jv_object_foreach(object, i, k, v)
+		for (j = i + 1, k2 = perun_jv_skip(v), v2 = k2 + 1; j < n;
+		     j++, k2 = perun_jv_skip(v2), v2 = k2 + 1)
+			if (same_key(k, k2))
+				return 1;
+	return 0;
 }
 
 /* After the opening '{' or '[' of the container at index. */
@@ -492,6 +567,8 @@ static int read_members(struct reader *r, size_t index, int object)
 {
 	char close = object ? '}' : ']';
 	size_t count = 0;
+	struct key_list keys = {NULL, 0, 0};
+	int rc = -1;
 	skip_space(r);
 	if (r->p < r->end && *r->p == close) {
 		r->p++;
@@ -502,35 +579,52 @@ static int read_members(struct reader *r, size_t index, int object)
 			const char *key;
 			size_t len;
 			if (r->p == r->end || *r->p != '"')
-				return -1;
+				goto out;
 			r->p++;
 			long long k = push(r->tape, PERUN_JV_STRING);
 			if (k < 0 || read_string(r, &key, &len) || len > PERUN_JV_MAX_LEN)
-				return -1;
+				goto out;
 			r->tape->nodes[k].tag = PERUN_JV_STRING | (uint32_t)len << 3;
 			r->tape->nodes[k].u.s = key;
+			if (count == SMALL_OBJECT) {
+				/* Big after all: the keys so far go into the set. */
+				const struct perun_jv *o = &r->tape->nodes[index], *kn = o + 1;
+				for (size_t i = 0; i < count; i++, kn = perun_jv_skip(kn + 1))
+					if (key_list_add(&keys, r->tape, (size_t)(kn - r->tape->nodes)))
+						goto out;
+			}
+			if (count >= SMALL_OBJECT && key_list_add(&keys, r->tape, (size_t)k))
+				goto out;
 			skip_space(r);
 			if (r->p == r->end || *r->p++ != ':')
-				return -1;
+				goto out;
 			skip_space(r);
 		}
 		if (read_value(r) || ++count > PERUN_JV_MAX_LEN)
-			return -1;
+			goto out;
 		skip_space(r);
 		if (r->p == r->end)
-			return -1;
+			goto out;
 		if (*r->p == close) {
 			r->p++;
 			break;
 		}
 		if (*r->p++ != ',')
-			return -1;
+			goto out;
 		skip_space(r);
 	}
 	struct perun_jv *c = &r->tape->nodes[index];
 	c->tag = (object ? PERUN_JV_OBJECT : PERUN_JV_ARRAY) | (uint32_t)count << 3;
 	c->next = (uint32_t)(r->tape->n - index);
-	return object && has_duplicate_key(r->tape, index) ? -1 : 0;
+	if (!object)
+		rc = 0;
+	else if (count <= SMALL_OBJECT)
+		rc = small_has_duplicate(r->tape, index) ? -1 : 0;
+	else
+		rc = key_list_has_duplicate(&keys, r->tape) ? -1 : 0;
+out:
+	free(keys.keys);
+	return rc;
 }
 
 static int read_value(struct reader *r)
@@ -583,6 +677,8 @@ int json_tape_parse(char *text, size_t len, struct json_tape *tape)
 	struct reader r = {(unsigned char *)text, (unsigned char *)text + len, tape, 0,
 			   (locale_t)0};
 	tape->n = 0;
+	if (json_tape_grow(tape, len / 2 + 2))
+		return -1;
 	skip_space(&r);
 	int rc = -1;
 	if (r.p < r.end && (*r.p == '{' || *r.p == '['))

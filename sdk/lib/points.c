@@ -11,15 +11,16 @@
 
 /* One resource type of the profile. */
 struct group {
-	const char *name;      /* "<uid>#<n>" */
-	const json_t *columns; /* collectable key -> values */
-	const json_t *persist; /* persistent key -> value */
-	char *uid;             /* flattened */
+	const char *name;               /* "<uid>#<n>" */
+	const struct perun_jv *columns; /* collectable key -> values */
+	const struct perun_jv *persist; /* persistent key -> value */
+	char *uid;                      /* flattened */
 	size_t rows;
 	size_t order;
 };
 
 struct perun_points {
+	struct perun_type_list types; /* what groups point into */
 	struct group *groups;
 	size_t ngroups;
 	size_t next;              /* first group of the next uid */
@@ -36,13 +37,12 @@ static int cmp_groups(const void *a, const void *b)
 	return g->order < h->order ? -1 : g->order > h->order;
 }
 
-static size_t group_rows(const json_t *columns)
+static size_t group_rows(const struct perun_jv *columns)
 {
-	const char *key;
-	json_t *values;
-	size_t rows = SIZE_MAX;
-	json_object_foreach((json_t *)columns, key, values) {
-		size_t n = json_is_array(values) ? json_array_size(values) : 0;
+	const struct perun_jv *key, *values;
+	size_t rows = SIZE_MAX, i;
+	perun_jv_object_foreach(columns, i, key, values) {
+		size_t n = perun_jv_type(values) == PERUN_JV_ARRAY ? perun_jv_len(values) : 0;
 		if (n < rows)
 			rows = n;
 	}
@@ -58,60 +58,62 @@ void perun_points_free(struct perun_points *points)
 		free(points->groups[i].uid);
 	free(points->groups);
 	free(points->pts);
+	perun_type_list_release(&points->types);
 	free(points);
 }
 
 int perun_points_open(const struct perun_profile *profile, struct perun_points **out,
 		      struct perun_error *err)
 {
-	const json_t *root = perun_profile_json(profile);
-	const json_t *resources = json_object_get(root, "resources");
-	const json_t *types = json_object_get(root, "resource_type_map");
-	size_t n = json_object_size(resources), total = 0;
+	size_t total = 0;
 	struct perun_points *p = calloc(1, sizeof(*p));
-	if (p)
-		p->groups = calloc(n ? n : 1, sizeof(*p->groups));
-	if (!p || !p->groups) {
-		perun_points_free(p);
+	if (!p)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	}
-	const char *name;
-	json_t *columns;
-	json_object_foreach((json_t *)resources, name, columns) {
+	int rc = perun_profile_types(profile, &p->types, err);
+	if (rc)
+		goto fail;
+	p->groups = calloc(p->types.n ? p->types.n : 1, sizeof(*p->groups));
+	if (!p->groups)
+		goto nomem;
+	for (size_t i = 0; i < p->types.n; i++) {
+		const struct perun_type_ref *t = &p->types.types[i];
 		struct group *g = &p->groups[p->ngroups];
-		g->name = name;
-		g->columns = columns;
-		g->persist = json_object_get(types, name);
+		g->name = t->id;
+		g->columns = t->columns;
+		g->persist = t->persistent;
 		g->order = p->ngroups;
-		const json_t *uid = json_object_get(g->persist, "uid");
+		const struct perun_jv *uid = perun_jv_get(g->persist, "uid");
 		if (!uid) {
-			perun_points_free(p);
-			return perun_error_set(err, PERUN_EINVAL, "resource '%s' has no uid", name);
+			rc = perun_error_set(err, PERUN_EINVAL, "resource '%s' has no uid", t->id);
+			goto fail;
 		}
-		g->uid = perun_value_flatten_dup(uid);
-		if (!g->uid) {
-			perun_points_free(p);
-			return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-		}
+		g->uid = perun_jv_flatten_dup(uid);
+		if (!g->uid)
+			goto nomem;
 		p->ngroups++;
-		g->rows = group_rows(columns);
+		g->rows = group_rows(g->columns);
 		total += g->rows;
 	}
 	if (!total) {
-		perun_points_free(p);
-		return perun_error_set(err, PERUN_EINVAL, "the profile has no resources to analyse");
+		rc = perun_error_set(err, PERUN_EINVAL, "the profile has no resources to analyse");
+		goto fail;
 	}
 	qsort(p->groups, p->ngroups, sizeof(*p->groups), cmp_groups);
 	*out = p;
 	return 0;
+nomem:
+	rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+fail:
+	perun_points_free(p);
+	return rc;
 }
 
 int perun_points_check_key(const struct perun_points *points, const char *option,
 			   const char *key, struct perun_error *err)
 {
 	for (size_t i = 0; i < points->ngroups; i++)
-		if (json_object_get(points->groups[i].columns, key) ||
-		    json_object_get(points->groups[i].persist, key))
+		if (perun_jv_get(points->groups[i].columns, key) ||
+		    perun_jv_get(points->groups[i].persist, key))
 			return 0;
 	return perun_error_set(err, PERUN_EINVAL,
 			       "option '--%s': '%s' is not a key of the profile's resources",
@@ -119,49 +121,57 @@ int perun_points_check_key(const struct perun_points *points, const char *option
 }
 
 /*
- * Where the values of key are in g: a column, or one persistent value for
- * every row.  Looked up once per resource type, not once per value.
+ * Where the values of key are in g: a column, walked value by value, or one
+ * persistent value for every row.  Looked up once per resource type, not
+ * once per value.
  */
 struct source {
-	const json_t *column;
-	const json_t *value;
+	const struct perun_jv *next; /* the column's value of the next row */
+	const struct perun_jv *value;
 };
 
 static int find_source(const struct group *g, const char *key, struct source *src,
 		       struct perun_error *err)
 {
-	src->column = json_object_get(g->columns, key);
-	src->value = src->column ? NULL : json_object_get(g->persist, key);
-	if (!src->column && !src->value)
+	const struct perun_jv *column = perun_jv_get(g->columns, key);
+	src->value = column ? NULL : perun_jv_get(g->persist, key);
+	if (!column && !src->value)
 		return perun_error_set(err, PERUN_EINVAL, "resource '%s' has no key '%s'",
 				       g->name, key);
+	/* A column that is no list has no values: its rows are 0. */
+	src->next = column ? column + 1 : NULL;
 	return 0;
 }
 
-static int read_value(const struct group *g, const char *key, const struct source *src,
+/* The value of row (read in order) from src. */
+static int read_value(const struct group *g, const char *key, struct source *src,
 		      size_t row, struct perun_num *out, struct perun_error *err)
 {
-	const json_t *v = src->column ? json_array_get(src->column, row) : src->value;
-	if (json_is_integer(v)) {
-		out->is_int = 1;
-		out->i = json_integer_value(v);
+	const struct perun_jv *v = src->value;
+	if (!v) {
+		v = src->next;
+		src->next = perun_jv_skip(v);
+	}
+	out->is_int = perun_jv_type(v) == PERUN_JV_INTEGER;
+	if (out->is_int) {
+		out->i = v->u.i;
 		out->d = (double)out->i;
 		return 0;
 	}
-	out->is_int = 0;
-	if (json_is_real(v)) {
-		out->d = json_real_value(v);
+	if (perun_jv_type(v) == PERUN_JV_REAL && isfinite(v->u.d)) {
+		out->d = v->u.d;
 		return 0;
 	}
-	if (perun_json_number(v, &out->d) == 0)
+	if (perun_jv_type(v) == PERUN_JV_REAL)
 		return perun_error_set(err, PERUN_EINVAL, "resource '%s' row %zu: '%s' is %s",
-				       g->name, row + 1, key,
-				       out->d != out->d ? "NaN" : "infinite");
-	char *text = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
+				       g->name, row + 1, key, isnan(v->u.d) ? "NaN" : "infinite");
+	json_t *tree = perun_jv_to_json(v);
+	char *text = tree ? json_dumps(tree, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
 	int rc = perun_error_set(err, PERUN_EINVAL,
 				 "resource '%s' row %zu: '%s' is not a number (%.80s)",
 				 g->name, row + 1, key, text ? text : "nothing");
 	free(text);
+	json_decref(tree);
 	return rc;
 }
 
@@ -354,10 +364,10 @@ int perun_points_skips_finish(const struct perun_points_skips *s, size_t models,
 
 int perun_points_add_models(struct perun_profile *profile, json_t *models)
 {
-	json_t *root = perun_profile_json(profile), *list = json_object_get(root, "models");
+	json_t *list = perun_profile_get(profile, "models");
 	if (!json_is_array(list)) {
 		list = json_array();
-		if (json_object_set_new(root, "models", list))
+		if (perun_profile_set_new(profile, "models", list))
 			return -1;
 	}
 	return json_array_extend(list, models) ? -1 : 0;

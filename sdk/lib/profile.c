@@ -761,6 +761,95 @@ int perun_profile_foreach_type(const struct perun_profile *p, perun_type_fn fn, 
 	return rc;
 }
 
+/* The types of a tree-form profile, copied into one tape the list owns. */
+static int types_of_tree(const struct perun_profile *p, struct perun_type_list *out)
+{
+	json_t *resources = json_object_get(p->root, "resources");
+	json_t *map = json_object_get(p->root, "resource_type_map");
+	json_t *none = json_object();
+	struct json_tape *t = calloc(1, sizeof(*t));
+	size_t n = 0;
+	const char *type_id;
+	json_t *columns;
+	out->copy = t;
+	if (!none || !t)
+		goto oom;
+	/* Offsets first: the tape moves as it grows. */
+	json_object_foreach(resources, type_id, columns) {
+		json_t *persistent = json_object_get(map, type_id);
+		struct perun_type_ref *r = &out->types[n++];
+		r->id = type_id;
+		r->persistent = (const struct perun_jv *)(uintptr_t)t->n;
+		if (tape_add_json(t, json_is_object(persistent) ? persistent : none))
+			goto oom;
+		r->columns = (const struct perun_jv *)(uintptr_t)t->n;
+		if (tape_add_json(t, columns))
+			goto oom;
+	}
+	for (size_t i = 0; i < n; i++) {
+		out->types[i].persistent = t->nodes + (uintptr_t)out->types[i].persistent;
+		out->types[i].columns = t->nodes + (uintptr_t)out->types[i].columns;
+	}
+	out->n = n;
+	json_decref(none);
+	return 0;
+oom:
+	json_decref(none);
+	return -1;
+}
+
+int perun_profile_types(const struct perun_profile *p, struct perun_type_list *out,
+			struct perun_error *err)
+{
+	const struct perun_jv *resources = p->text ? &p->tape.nodes[p->resources] : NULL;
+	size_t n = resources ? perun_jv_len(resources)
+			     : json_object_size(json_object_get(p->root, "resources"));
+	memset(out, 0, sizeof(*out));
+	out->types = calloc(n ? n : 1, sizeof(*out->types));
+	if (!out->types)
+		goto oom;
+	if (!resources) {
+		if (types_of_tree(p, out))
+			goto oom;
+		return 0;
+	}
+	struct member_cursor map;
+	member_cursor_init(&map, &p->tape.nodes[p->types]);
+	const struct perun_jv *id, *columns;
+	size_t i;
+	int oom = 0;
+	perun_jv_object_foreach(resources, i, id, columns) {
+		/* Validated on load: every type of resources is in the map. */
+		const struct perun_jv *persistent = member_cursor_find(&map, id, &oom);
+		out->types[i] = (struct perun_type_ref){
+			id->u.s, persistent ? persistent : &empty_object, columns};
+	}
+	member_cursor_release(&map);
+	if (oom)
+		goto oom;
+	out->n = n;
+	return 0;
+oom:
+	perun_type_list_release(out);
+	return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+}
+
+void perun_type_list_release(struct perun_type_list *list)
+{
+	free(list->types);
+	if (list->copy)
+		json_tape_release(list->copy);
+	free(list->copy);
+	memset(list, 0, sizeof(*list));
+}
+
+int perun_profile_set_new(struct perun_profile *p, const char *key, json_t *value)
+{
+	if (!strcmp(key, "resources") || !strcmp(key, "resource_type_map"))
+		profile_tree(p);
+	return json_object_set_new(p->root, key, value);
+}
+
 char *perun_profile_dump(const struct perun_profile *p,
 			 enum perun_dump_style style, int with_origin,
 			 size_t *len)

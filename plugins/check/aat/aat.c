@@ -84,38 +84,37 @@ static int uid_cmp(const void *a, const void *b)
 static int averages_of(const struct perun_profile *profile, const char *name,
 		       struct averages *a, struct perun_error *err)
 {
-	json_t *root = perun_profile_json(profile);
-	json_t *types = json_object_get(root, "resource_type_map");
-	const char *id;
-	json_t *columns;
+	struct perun_type_list types;
+	int rc = 0;
 	memset(a, 0, sizeof(*a));
+	if (perun_profile_types(profile, &types, err))
+		return -err->code;
 	a->index = json_object();
 	if (!a->index)
-		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	json_object_foreach(json_object_get(root, "resources"), id, columns) {
-		json_t *uid = json_object_get(json_object_get(types, id), "uid");
-		if (!uid || json_is_null(uid))
+		goto nomem;
+	for (size_t t = 0; t < types.n; t++) {
+		const struct perun_jv *uid = perun_jv_get(types.types[t].persistent, "uid");
+		if (!uid || perun_jv_type(uid) == PERUN_JV_NULL)
 			continue; /* pandas drops rows without a group key */
-		char *flat = perun_value_flatten_dup(uid);
+		char *flat = perun_jv_flatten_dup(uid);
 		struct uid_stat *s;
-		int rc = flat ? stat_of(a, flat, &s) : -1;
+		rc = flat ? stat_of(a, flat, &s) : -1;
 		free(flat);
-		if (rc) {
-			averages_release(a);
-			return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-		}
-		json_t *amounts = json_object_get(columns, "amount");
+		if (rc)
+			goto nomem;
+		const struct perun_jv *amounts = perun_jv_get(types.types[t].columns, "amount"), *v;
 		size_t i;
-		json_t *v;
-		json_array_foreach(amounts, i, v) {
+		if (!amounts || perun_jv_type(amounts) != PERUN_JV_ARRAY)
+			continue;
+		perun_jv_array_foreach(amounts, i, v) {
 			double x;
-			if (json_is_null(v))
+			if (perun_jv_type(v) == PERUN_JV_NULL)
 				continue;
-			if (perun_json_number(v, &x)) {
-				averages_release(a);
-				return perun_error_set(err, PERUN_EINVAL,
-						       "%s: resource '%s' has a non-numeric amount",
-						       name, id);
+			if (perun_jv_number(v, &x)) {
+				rc = perun_error_set(err, PERUN_EINVAL,
+						     "%s: resource '%s' has a non-numeric amount", name,
+						     types.types[t].id);
+				goto out;
 			}
 			if (!isnan(x))
 				kahan_add(s, x);
@@ -126,7 +125,14 @@ static int averages_of(const struct perun_profile *profile, const char *name,
 	json_object_clear(a->index);
 	for (size_t i = 0; i < a->n; i++)
 		json_object_set_new(a->index, a->items[i].uid, json_integer((json_int_t)i));
-	return 0;
+	goto out;
+nomem:
+	rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+out:
+	perun_type_list_release(&types);
+	if (rc)
+		averages_release(a);
+	return rc;
 }
 
 /* Mean as pandas has it; a uid without amounts averages 0 (Perun's
@@ -167,7 +173,7 @@ static void format_amount(double x, const char *unit, char *out, size_t len)
 
 static const char *first_unit(const struct perun_profile *p)
 {
-	json_t *units = json_object_get(json_object_get(perun_profile_json(p), "header"), "units");
+	json_t *units = json_object_get(perun_profile_get(p, "header"), "units");
 	void *it = json_object_iter(units);
 	const char *unit = it ? json_string_value(json_object_iter_value(it)) : NULL;
 	return unit ? unit : "";

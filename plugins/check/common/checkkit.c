@@ -99,7 +99,7 @@ static int models_put(struct ck_models *m, const char *key, const struct ck_mode
 
 static const json_t *models_of(const struct perun_profile *p)
 {
-	return json_object_get(perun_profile_json(p), "models");
+	return perun_profile_get(p, "models");
 }
 
 int ck_best_models(const struct perun_profile *p, enum ck_group group, const char *only_model,

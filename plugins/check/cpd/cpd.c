@@ -500,33 +500,33 @@ static int add_rep(struct location *l, double v)
 }
 
 /* A persistent or per-row key of a resource as text; NULL when absent. */
-static char *text_dup(const json_t *v)
+static char *text_dup(const struct perun_jv *v)
 {
-	if (!v || json_is_null(v))
+	if (!v || perun_jv_type(v) == PERUN_JV_NULL)
 		return NULL;
-	return json_is_string(v) ? strdup(json_string_value(v)) : perun_value_flatten_dup(v);
+	return perun_jv_flatten_dup(v);
 }
 
 /* Add the rows of one profile to the current version of every location. */
 static int add_profile(struct table *t, const struct perun_profile *profile, const char *version,
 		       struct perun_error *err)
 {
-	json_t *root = perun_profile_json(profile);
-	json_t *resources = json_object_get(root, "resources");
-	json_t *rtm = json_object_get(root, "resource_type_map");
-	const char *key, *ptype = perun_profile_type(profile);
-	json_t *cols;
+	const char *ptype = perun_profile_type(profile);
+	struct perun_type_list types;
 	size_t *touched = NULL; /* indices: t->locs moves as it grows */
 	size_t ntouched = 0;
-	int rc = 0;
-	json_object_foreach(resources, key, cols) {
-		const json_t *pers = json_object_get(rtm, key);
-		const json_t *pv = json_object_get(pers, t->cfg->of);
-		const json_t *col = json_object_get(cols, t->cfg->of);
-		const json_t *st = json_object_get(pers, "subtype");
+	int rc = perun_profile_types(profile, &types, err);
+	if (rc)
+		return rc;
+	for (size_t k = 0; k < types.n; k++) {
+		const char *key = types.types[k].id;
+		const struct perun_jv *pers = types.types[k].persistent;
+		const struct perun_jv *pv = perun_jv_get(pers, t->cfg->of);
+		const struct perun_jv *col = perun_jv_get(types.types[k].columns, t->cfg->of);
+		const struct perun_jv *st = perun_jv_get(pers, "subtype");
 		if (!st)
-			st = json_object_get(pers, "type");
-		char *uid = text_dup(json_object_get(pers, "uid"));
+			st = perun_jv_get(pers, "type");
+		char *uid = text_dup(perun_jv_get(pers, "uid"));
 		if (!uid || !(pv || col)) { /* nothing to measure here */
 			free(uid);
 			continue;
@@ -544,11 +544,11 @@ static int add_profile(struct table *t, const struct perun_profile *profile, con
 			touched = g;
 			touched[ntouched++] = (size_t)(l - t->locs);
 		}
-		size_t rows = pv ? 1 : json_array_size(col);
-		for (size_t i = 0; i < rows; i++) {
-			const json_t *v = pv ? pv : json_array_get(col, i);
+		size_t rows = pv ? 1 : perun_jv_type(col) == PERUN_JV_ARRAY ? perun_jv_len(col) : 0;
+		const struct perun_jv *v = pv ? pv : col + 1;
+		for (size_t i = 0; i < rows; i++, v = pv ? pv : perun_jv_skip(v)) {
 			double d;
-			if (perun_json_number(v, &d) || !isfinite(d)) {
+			if (perun_jv_number(v, &d) || !isfinite(d)) {
 				rc = perun_error_set(err, PERUN_EINVAL,
 						     "profile of %.7s: resource '%s': '%s' is not a "
 						     "finite number",
@@ -574,6 +574,7 @@ nomem:
 	rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 out:
 	free(touched);
+	perun_type_list_release(&types);
 	return rc;
 }
 

@@ -280,19 +280,15 @@ static void side_release(struct side *s)
 /* A key of a resource type's rows: persistent first, as Profile.all_resources
  * lets the resource_type_map override the columns.  Returns the text or NULL
  * when absent, NaN or a column (varying per row is handled by the caller). */
-static const char *text_of(struct side *s, const json_t *v, int *err)
+static const char *text_of(struct side *s, const struct perun_jv *v, int *err)
 {
-	if (!v || json_is_null(v))
+	if (!v || perun_jv_type(v) == PERUN_JV_NULL)
 		return NULL;
-	if (json_is_string(v)) {
-		double d;
-		if (!perun_json_number(v, &d) && isnan(d))
-			return NULL;
-		return json_string_value(v);
-	}
-	if (json_is_real(v) && isnan(json_real_value(v)))
+	if (perun_jv_is_string(v))
+		return perun_jv_string(v);
+	if (perun_jv_type(v) == PERUN_JV_REAL && isnan(v->u.d))
 		return NULL;
-	char *t = perun_value_flatten_dup(v);
+	char *t = perun_jv_flatten_dup(v);
 	char **o = t ? realloc(s->owned, (s->nowned + 1) * sizeof(*o)) : NULL;
 	if (!o) {
 		free(t);
@@ -335,53 +331,64 @@ static int push_raw(struct raw **v, size_t *n, size_t *cap, struct raw r)
 	return 0;
 }
 
-static const json_t *column_at(const json_t *cols, const char *key, size_t i)
+/* The first value of a column, NULL when there is none; its rows follow
+ * one perun_jv_skip apart. */
+static const struct perun_jv *column_start(const struct perun_jv *cols, const char *key)
 {
-	const json_t *c = json_object_get(cols, key);
-	return c ? json_array_get(c, i) : NULL;
+	const struct perun_jv *c = perun_jv_get(cols, key);
+	return c && perun_jv_type(c) == PERUN_JV_ARRAY && perun_jv_len(c) ? c + 1 : NULL;
+}
+
+static const struct perun_jv *column_next(const struct perun_jv *v)
+{
+	return v ? perun_jv_skip(v) : NULL;
 }
 
 /* upstream's _prepare_profile: (uid, location) -> summed exclusive ms. */
 static int prepare(const struct perun_profile *profile, const char *which, const regex_t *filter,
 		   struct side *s, struct perun_error *err)
 {
-	json_t *root = perun_profile_json(profile);
-	json_t *resources = json_object_get(root, "resources");
-	json_t *rtm = json_object_get(root, "resource_type_map");
 	struct raw *raw = NULL;
 	size_t nraw = 0, cap = 0, order = 0;
-	int has_excl = 0, has_loc = 0, oom = 0, rc = 0;
-	const char *key;
-	json_t *cols;
-	json_object_foreach(resources, key, cols) {
-		const json_t *pers = json_object_get(rtm, key);
-		size_t rows = SIZE_MAX;
-		const char *ck;
-		json_t *cv;
-		json_object_foreach(cols, ck, cv) {
-			size_t l = json_is_array(cv) ? json_array_size(cv) : 0;
+	int has_excl = 0, has_loc = 0, oom = 0;
+	struct perun_type_list types;
+	int rc = perun_profile_types(profile, &types, err);
+	if (rc)
+		return rc;
+	for (size_t k = 0; k < types.n; k++) {
+		const struct perun_jv *pers = types.types[k].persistent;
+		const struct perun_jv *cols = types.types[k].columns, *ck, *cv;
+		size_t rows = SIZE_MAX, c;
+		perun_jv_object_foreach(cols, c, ck, cv) {
+			size_t l = perun_jv_type(cv) == PERUN_JV_ARRAY ? perun_jv_len(cv) : 0;
 			rows = l < rows ? l : rows;
 		}
 		if (rows == SIZE_MAX) /* no columns: one row of persistent keys */
 			rows = 1;
-		const json_t *pu = json_object_get(pers, "uid"), *pl = json_object_get(pers, "location"),
-			     *pe = json_object_get(pers, "exclusive");
-		has_excl |= pe || json_object_get(cols, "exclusive");
-		has_loc |= pl || json_object_get(cols, "location");
-		for (size_t i = 0; i < rows; i++, order++) {
-			const char *uid = text_of(s, pu ? pu : column_at(cols, "uid", i), &oom);
-			const char *loc = text_of(s, pl ? pl : column_at(cols, "location", i), &oom);
+		const struct perun_jv *pu = perun_jv_get(pers, "uid"),
+				      *pl = perun_jv_get(pers, "location"),
+				      *pe = perun_jv_get(pers, "exclusive");
+		/* Columns are walked row by row: a value's place is not an index. */
+		const struct perun_jv *cu = column_start(cols, "uid"),
+				      *cl = column_start(cols, "location"),
+				      *ce = column_start(cols, "exclusive");
+		has_excl |= pe || perun_jv_get(cols, "exclusive");
+		has_loc |= pl || perun_jv_get(cols, "location");
+		for (size_t i = 0; i < rows; i++, order++, cu = column_next(cu),
+			    cl = column_next(cl), ce = column_next(ce)) {
+			const char *uid = text_of(s, pu ? pu : cu, &oom);
+			const char *loc = text_of(s, pl ? pl : cl, &oom);
 			if (oom)
 				goto nomem;
 			if (!uid || !loc)
 				continue;
-			const json_t *ev = pe ? pe : column_at(cols, "exclusive", i);
+			const struct perun_jv *ev = pe ? pe : ce;
 			double d = NAN;
-			if (ev && !json_is_null(ev) && perun_json_number(ev, &d)) {
+			if (ev && perun_jv_type(ev) != PERUN_JV_NULL && perun_jv_number(ev, &d)) {
 				rc = perun_error_set(err, PERUN_EINVAL,
 						     "%s profile: resource '%s': exclusive time is "
 						     "not a number",
-						     which, key);
+						     which, types.types[k].id);
 				goto out;
 			}
 			if (push_raw(&raw, &nraw, &cap, (struct raw){uid, loc, order, d}))
@@ -414,6 +421,7 @@ nomem:
 	rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 out:
 	free(raw);
+	perun_type_list_release(&types);
 	return rc;
 }
 

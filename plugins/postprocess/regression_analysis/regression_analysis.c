@@ -268,18 +268,13 @@ static int ra_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 			goto out;
 		}
 	}
-	/* Appended in place rather than by perun_profile_add_model, whose deep
-	 * copy of each of (say) 60,000 fresh records would double the work. */
-	json_t *list = json_object_get(perun_profile_json(ctx->profile), "models");
-	if (!json_is_array(list)) {
-		list = json_array();
-		if (json_object_set_new(perun_profile_json(ctx->profile), "models", list)) {
-			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
-			goto out;
-		}
-	}
+	/* Shared into the profile's models rather than added by
+	 * perun_profile_add_model, whose deep copy of each of (say) 60,000
+	 * fresh records would double the work. */
+	json_t *list = json_array();
 	struct shared_strings ss;
-	if (shared_init(&ss, ra_method_name(method))) {
+	if (!list || shared_init(&ss, ra_method_name(method))) {
+		json_decref(list);
 		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 		goto out;
 	}
@@ -289,6 +284,9 @@ static int ra_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	}
 	shared_release(&ss);
+	if (!rc && perun_points_add_models(ctx->profile, list))
+		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	json_decref(list);
 	if (rc)
 		goto out;
 	perun_points_skips_finish(&skips, analysis.n, err);

@@ -139,6 +139,36 @@ PERUN_API int perun_profile_foreach_type(const struct perun_profile *p, perun_ty
 					 void *data, struct perun_error *err);
 
 /*
+ * The resource types in the order of "resources", the order Python Perun's
+ * Profile.all_resources yields them (a type of resource_type_map without
+ * resources is not among them), each with its id, persistent part and
+ * columns as perun_profile_foreach_type gives them.  Unlike there, the
+ * values stay valid until the list is released or the profile changes, for
+ * readers that come back to a type: they are the profile's own compact form
+ * when it has one (no copy), else a copy the list holds.  Returns 0 with
+ * *out filled, or a negative code with err filled without memory.
+ */
+struct perun_type_ref {
+	const char *id;
+	const struct perun_jv *persistent, *columns;
+};
+struct perun_type_list {
+	struct perun_type_ref *types;
+	size_t n;
+	void *copy; /* private: the values copied from a profile that is a tree */
+};
+PERUN_API int perun_profile_types(const struct perun_profile *p, struct perun_type_list *out,
+				  struct perun_error *err);
+PERUN_API void perun_type_list_release(struct perun_type_list *list);
+
+/*
+ * Set one top-level part ("models", "machine", ...) to value, taking its
+ * reference also on failure; like perun_profile_get it leaves the resources
+ * in their compact form unless key names one of them.  0, or -1.
+ */
+PERUN_API int perun_profile_set_new(struct perun_profile *p, const char *key, json_t *value);
+
+/*
  * The number in v: integers, reals and Python's non-finite values (NaN,
  * Infinity, -Infinity), which are kept as marker strings because JSON has
  * no way to hold them.  Returns 0 and sets *out, or -1 for non-numbers.
@@ -159,6 +189,8 @@ PERUN_API int perun_profile_key_is_collectable(const char *key);
  * caller frees, or NULL without memory.
  */
 PERUN_API char *perun_value_flatten_dup(const json_t *value);
+/* The same text of a value read from a profile's compact form. */
+PERUN_API char *perun_jv_flatten_dup(const struct perun_jv *value);
 
 /* Python's str() of a float, in out: the shortest digits that read back as
  * value ("2.0", "0.24", "1e-05", "inf", "nan"), as degradation reports and
