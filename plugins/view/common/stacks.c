@@ -33,10 +33,10 @@ void perun_stacks_release(struct perun_stacks *s)
 	for (uint32_t i = 0; i < s->nnames; i++)
 		free(s->names[i]);
 	free(s->names);
+	free(s->name_lens);
 	free(s->name_slots);
 	free(s->nodes);
-	free(s->edge_keys);
-	free(s->edge_vals);
+	free(s->edges);
 	free(s->children);
 	free(s->events);
 	memset(s, 0, sizeof(*s));
@@ -64,7 +64,7 @@ static int names_rehash(struct perun_stacks *s)
 	if (!slots)
 		return -1;
 	for (uint32_t id = 0; id < s->nnames; id++) {
-		uint32_t i = (uint32_t)hash_bytes(s->names[id], strlen(s->names[id])) & (size - 1);
+		uint32_t i = (uint32_t)hash_bytes(s->names[id], s->name_lens[id]) & (size - 1);
 		while (slots[i])
 			i = (i + 1) & (size - 1);
 		slots[i] = id + 1;
@@ -82,9 +82,9 @@ static uint32_t name_find(const struct perun_stacks *s, const char *name, size_t
 		return PERUN_STACKS_NONE;
 	uint32_t i = (uint32_t)hash_bytes(name, len) & s->name_mask;
 	for (; s->name_slots[i]; i = (i + 1) & s->name_mask) {
-		const char *n = s->names[s->name_slots[i] - 1];
-		if (!strncmp(n, name, len) && n[len] == '\0')
-			return s->name_slots[i] - 1;
+		uint32_t id = s->name_slots[i] - 1;
+		if (s->name_lens[id] == len && !memcmp(s->names[id], name, len))
+			return id;
 	}
 	if (slot)
 		*slot = i;
@@ -107,7 +107,9 @@ uint32_t perun_stacks_intern(struct perun_stacks *s, const char *name, size_t le
 			return PERUN_STACKS_NONE;
 		name_find(s, name, len, &slot);
 	}
-	if (grow((void **)&s->names, &s->names_alloc, s->nnames + 1, sizeof(char *)))
+	uint32_t alloc = s->names_alloc;
+	if (grow((void **)&s->names, &s->names_alloc, s->nnames + 1, sizeof(char *)) ||
+	    grow((void **)&s->name_lens, &alloc, s->nnames + 1, sizeof(uint32_t)))
 		return PERUN_STACKS_NONE;
 	char *copy = malloc(len + 1);
 	if (!copy)
@@ -115,56 +117,60 @@ uint32_t perun_stacks_intern(struct perun_stacks *s, const char *name, size_t le
 	memcpy(copy, name, len);
 	copy[len] = '\0';
 	s->names[s->nnames] = copy;
+	s->name_lens[s->nnames] = (uint32_t)len;
 	s->name_slots[slot] = s->nnames + 1;
 	return s->nnames++;
+}
+
+static uint32_t edge_hash(uint32_t parent, uint32_t frame)
+{
+	return (uint32_t)hash_u64(((uint64_t)parent << 32) | frame);
 }
 
 static int edges_rehash(struct perun_stacks *s)
 {
 	uint32_t size = s->edge_mask ? (s->edge_mask + 1) * 2 : 1024;
-	uint64_t *keys = calloc(size, sizeof(*keys));
-	uint32_t *vals = malloc((size_t)size * sizeof(*vals));
-	if (!keys || !vals) {
-		free(keys);
-		free(vals);
+	struct perun_stack_edge *edges = calloc(size, sizeof(*edges));
+	if (!edges)
 		return -1;
-	}
-	for (uint32_t i = 0; s->edge_keys && i <= s->edge_mask; i++) {
-		if (!s->edge_keys[i])
+	for (uint32_t i = 0; s->edges && i <= s->edge_mask; i++) {
+		const struct perun_stack_edge *e = &s->edges[i];
+		if (!e->parent)
 			continue;
-		uint32_t j = (uint32_t)hash_u64(s->edge_keys[i]) & (size - 1);
-		while (keys[j])
+		uint32_t j = edge_hash(e->parent, e->frame) & (size - 1);
+		while (edges[j].parent)
 			j = (j + 1) & (size - 1);
-		keys[j] = s->edge_keys[i];
-		vals[j] = s->edge_vals[i];
+		edges[j] = *e;
 	}
-	free(s->edge_keys);
-	free(s->edge_vals);
-	s->edge_keys = keys;
-	s->edge_vals = vals;
+	free(s->edges);
+	s->edges = edges;
 	s->edge_mask = size - 1;
 	return 0;
 }
 
-static uint32_t edge_slot(const struct perun_stacks *s, uint64_t key)
+/* The slot of (parent, frame) in the edge table, or the free one where it
+ * would go. */
+static struct perun_stack_edge *edge_slot(const struct perun_stacks *s, uint32_t parent,
+					  uint32_t frame)
 {
-	uint32_t i = (uint32_t)hash_u64(key) & s->edge_mask;
-	while (s->edge_keys[i] && s->edge_keys[i] != key)
+	uint32_t i = edge_hash(parent + 1, frame) & s->edge_mask;
+	while (s->edges[i].parent &&
+	       (s->edges[i].parent != parent + 1 || s->edges[i].frame != frame))
 		i = (i + 1) & s->edge_mask;
-	return i;
-}
-
-static uint64_t edge_key(uint32_t parent, uint32_t frame)
-{
-	return (((uint64_t)parent << 32) | frame) + 1;
+	return &s->edges[i];
 }
 
 uint32_t perun_stacks_child(const struct perun_stacks *s, uint32_t node, uint32_t frame)
 {
-	if (!s->edge_keys || frame == PERUN_STACKS_NONE)
+	if (frame == PERUN_STACKS_NONE || node >= s->nnodes)
 		return PERUN_STACKS_NONE;
-	uint32_t i = edge_slot(s, edge_key(node, frame));
-	return s->edge_keys[i] ? s->edge_vals[i] : PERUN_STACKS_NONE;
+	uint32_t eldest = s->nodes[node].eldest;
+	if (eldest == PERUN_STACKS_NONE || s->nodes[eldest].frame == frame)
+		return eldest;
+	if (!s->edges)
+		return PERUN_STACKS_NONE;
+	const struct perun_stack_edge *e = edge_slot(s, node, frame);
+	return e->parent ? e->child : PERUN_STACKS_NONE;
 }
 
 static int ensure_root(struct perun_stacks *s)
@@ -174,33 +180,48 @@ static int ensure_root(struct perun_stacks *s)
 	if (grow((void **)&s->nodes, &s->nodes_alloc, 1, sizeof(*s->nodes)))
 		return -1;
 	s->nodes[0] = (struct perun_stack_node){.frame = PERUN_STACKS_NONE,
-						.parent = PERUN_STACKS_NONE};
+						.parent = PERUN_STACKS_NONE,
+						.eldest = PERUN_STACKS_NONE};
 	s->nnodes = 1;
 	return 0;
 }
 
-/* The child of parent with frame, created when new; a parent at max_depth
- * stands for everything below it. */
+/*
+ * The child of parent with frame, created when new; a parent at max_depth
+ * stands for everything below it.  A parent's eldest child is linked from
+ * it and made right after it along a new stack, so the long unshared tails
+ * of big profiles are walked and built without touching the edge table;
+ * only younger siblings go there.
+ */
 static uint32_t child_get_or_add(struct perun_stacks *s, uint32_t parent, uint32_t frame)
 {
 	if (s->max_depth && s->nodes[parent].depth >= s->max_depth)
 		return parent;
-	if (!s->edge_keys || (s->nnodes + 1) * 2 > s->edge_mask + 1)
-		if (edges_rehash(s))
+	uint32_t eldest = s->nodes[parent].eldest;
+	if (eldest != PERUN_STACKS_NONE && s->nodes[eldest].frame == frame)
+		return eldest;
+	struct perun_stack_edge *e = NULL;
+	if (eldest != PERUN_STACKS_NONE) {
+		if ((!s->edges || (s->nedges + 1) * 2 > s->edge_mask + 1) && edges_rehash(s))
 			return PERUN_STACKS_NONE;
-	uint64_t key = edge_key(parent, frame);
-	uint32_t i = edge_slot(s, key);
-	if (s->edge_keys[i])
-		return s->edge_vals[i];
+		e = edge_slot(s, parent, frame);
+		if (e->parent)
+			return e->child;
+	}
 	if (grow((void **)&s->nodes, &s->nodes_alloc, s->nnodes + 1, sizeof(*s->nodes)))
 		return PERUN_STACKS_NONE;
 	uint32_t id = s->nnodes++;
 	uint32_t depth = s->nodes[parent].depth + 1;
-	s->nodes[id] = (struct perun_stack_node){.frame = frame, .parent = parent, .depth = depth};
+	s->nodes[id] = (struct perun_stack_node){.frame = frame, .parent = parent, .depth = depth,
+						 .eldest = PERUN_STACKS_NONE};
 	if (depth > s->depth)
 		s->depth = depth;
-	s->edge_keys[i] = key;
-	s->edge_vals[i] = id;
+	if (e) {
+		*e = (struct perun_stack_edge){parent + 1, frame, id};
+		s->nedges++;
+	} else {
+		s->nodes[parent].eldest = id;
+	}
 	return id;
 }
 
@@ -226,47 +247,61 @@ struct frame_buf {
 	uint32_t n, alloc;
 };
 
-/* Perun's text of a frame or uid (convert.to_string_line). */
-static uint32_t intern_value(struct perun_stacks *s, const json_t *v)
+/* Perun's flattened text of v, interned (the rare frames and uids that are
+ * neither strings nor kperf's or the tracer's frames). */
+static uint32_t intern_flattened(struct perun_stacks *s, const struct perun_jv *v)
 {
-	if (json_is_string(v))
-		return perun_stacks_intern(s, json_string_value(v), json_string_length(v));
-	const json_t *func = json_object_get(v, "func");
-	/* kperf frames, millions of them in big profiles: one lookup. */
-	if (json_is_string(func) && json_object_size(v) == 1)
-		return perun_stacks_intern(s, json_string_value(func), json_string_length(func));
-	const json_t *fn = json_object_get(v, "function");
-	const json_t *src = json_object_get(v, "source");
-	const json_t *line = json_object_get(v, "line");
-	char buf[512];
-	int len = -1;
+	json_t *tree = perun_jv_to_json(v);
+	char *text = tree ? perun_value_flatten_dup(tree) : NULL;
+	uint32_t id = text ? perun_stacks_intern(s, text, strlen(text)) : PERUN_STACKS_NONE;
+	free(text);
+	json_decref(tree);
+	return id;
+}
+
+/* Perun's text of a frame or uid (convert.to_string_line). */
+static uint32_t intern_value(struct perun_stacks *s, const struct perun_jv *v)
+{
+	if (perun_jv_is_string(v))
+		return perun_stacks_intern(s, v->u.s, perun_jv_len(v));
+	/* kperf frames, millions of them in big profiles: one compare. */
+	if (perun_jv_type(v) == PERUN_JV_OBJECT && perun_jv_len(v) == 1 &&
+	    perun_jv_len(v + 1) == 4 && !memcmp(v[1].u.s, "func", 4) && perun_jv_is_string(v + 2))
+		return perun_stacks_intern(s, v[2].u.s, perun_jv_len(v + 2));
+	const struct perun_jv *func = perun_jv_get(v, "func");
+	const struct perun_jv *fn = perun_jv_get(v, "function");
+	const struct perun_jv *src = perun_jv_get(v, "source");
+	const struct perun_jv *line = perun_jv_get(v, "line");
 	if (fn && src && line) {
-		if (json_is_string(fn) && json_is_string(src) && json_is_integer(line))
-			len = snprintf(buf, sizeof(buf), "%s()~%s~%lld", json_string_value(fn),
-				       json_string_value(src), (long long)json_integer_value(line));
+		char buf[512];
+		int len = -1;
+		if (perun_jv_is_string(fn) && perun_jv_is_string(src) &&
+		    perun_jv_type(line) == PERUN_JV_INTEGER)
+			len = snprintf(buf, sizeof(buf), "%s()~%s~%lld", fn->u.s, src->u.s,
+				       (long long)line->u.i);
 		if (len > 0 && (size_t)len < sizeof(buf))
 			return perun_stacks_intern(s, buf, (size_t)len);
-		char *f = perun_value_flatten_dup(fn), *o = perun_value_flatten_dup(src),
-		     *l = perun_value_flatten_dup(line);
-		char *text = NULL;
-		if (f && o && l) {
-			size_t n = strlen(f) + strlen(o) + strlen(l) + 5;
+		json_t *trees[3] = {perun_jv_to_json(fn), perun_jv_to_json(src),
+				    perun_jv_to_json(line)};
+		char *texts[3] = {NULL, NULL, NULL}, *text = NULL;
+		for (int i = 0; i < 3; i++)
+			texts[i] = trees[i] ? perun_value_flatten_dup(trees[i]) : NULL;
+		if (texts[0] && texts[1] && texts[2]) {
+			size_t n = strlen(texts[0]) + strlen(texts[1]) + strlen(texts[2]) + 5;
 			if ((text = malloc(n)))
-				snprintf(text, n, "%s()~%s~%s", f, o, l);
+				snprintf(text, n, "%s()~%s~%s", texts[0], texts[1], texts[2]);
 		}
 		uint32_t id = text ? perun_stacks_intern(s, text, strlen(text)) : PERUN_STACKS_NONE;
 		free(text);
-		free(f);
-		free(o);
-		free(l);
+		for (int i = 0; i < 3; i++) {
+			free(texts[i]);
+			json_decref(trees[i]);
+		}
 		return id;
 	}
-	if (json_is_string(func))
-		return perun_stacks_intern(s, json_string_value(func), json_string_length(func));
-	char *text = perun_value_flatten_dup(v);
-	uint32_t id = text ? perun_stacks_intern(s, text, strlen(text)) : PERUN_STACKS_NONE;
-	free(text);
-	return id;
+	if (perun_jv_is_string(func))
+		return perun_stacks_intern(s, func->u.s, perun_jv_len(func));
+	return intern_flattened(s, v);
 }
 
 static int push_frame(struct frame_buf *fb, uint32_t id)
@@ -278,37 +313,44 @@ static int push_frame(struct frame_buf *fb, uint32_t id)
 	return 0;
 }
 
-static double column_sum(const json_t *col)
+static double column_sum(const struct perun_jv *col)
 {
 	double sum = 0, v;
 	size_t i;
-	const json_t *x;
-	json_array_foreach(col, i, x)
-		if (!perun_json_number(x, &v) && isfinite(v))
+	const struct perun_jv *x;
+	perun_jv_array_foreach(col, i, x)
+		if (!perun_jv_number(x, &v) && isfinite(v))
 			sum += v;
 	return sum;
 }
 
 /* A resource type with a "trace": one stack weighing all its amounts. */
-static int add_traced(struct perun_stacks *s, const json_t *pers, const json_t *trace,
-		      const json_t *amount, int root_first, struct frame_buf *fb)
+static int add_traced(struct perun_stacks *s, const struct perun_jv *pers,
+		      const struct perun_jv *trace, const struct perun_jv *amount, int root_first,
+		      struct frame_buf *fb)
 {
-	const json_t *subtype = json_object_get(pers, "subtype");
-	if (json_is_string(subtype) && !strcmp(json_string_value(subtype), "free"))
+	const struct perun_jv *subtype = perun_jv_get(pers, "subtype");
+	if (perun_jv_is_string(subtype) && !strcmp(subtype->u.s, "free"))
 		return 0;
-	const json_t *uid = json_object_get(pers, "uid");
-	size_t n = json_array_size(trace);
+	const struct perun_jv *uid = perun_jv_get(pers, "uid"), *frame;
+	size_t n = perun_jv_len(trace), i;
 	fb->n = 0;
 	if (root_first) {
-		for (size_t i = 0; i < n; i++)
-			if (push_frame(fb, intern_value(s, json_array_get(trace, i))))
+		perun_jv_array_foreach(trace, i, frame)
+			if (push_frame(fb, intern_value(s, frame)))
 				return -1;
 		if (uid && push_frame(fb, intern_value(s, uid)))
 			return -1;
 	} else {
-		for (size_t i = n; i-- > 0;)
-			if (push_frame(fb, intern_value(s, json_array_get(trace, i))))
+		/* Leaf first: frames in the order read, then reversed. */
+		perun_jv_array_foreach(trace, i, frame)
+			if (push_frame(fb, intern_value(s, frame)))
 				return -1;
+		for (size_t a = 0, b = fb->n; a + 1 < b; a++, b--) {
+			uint32_t t = fb->ids[a];
+			fb->ids[a] = fb->ids[b - 1];
+			fb->ids[b - 1] = t;
+		}
 		if (!n && uid && push_frame(fb, intern_value(s, uid)))
 			return -1;
 	}
@@ -319,25 +361,24 @@ static int add_traced(struct perun_stacks *s, const json_t *pers, const json_t *
 }
 
 /* Calls of a trace profile: queued with their uid's name id in .node. */
-static int queue_calls(struct perun_stacks *s, const json_t *pers, const json_t *cols,
-		       const json_t *amount)
+static int queue_calls(struct perun_stacks *s, const struct perun_jv *pers,
+		       const struct perun_jv *cols, const struct perun_jv *amount)
 {
-	const json_t *ts = json_object_get(cols, "timestamp");
-	const json_t *uid = json_object_get(pers, "uid");
-	if (!json_is_array(ts) || !uid)
+	const struct perun_jv *ts = perun_jv_get(cols, "timestamp");
+	const struct perun_jv *uid = perun_jv_get(pers, "uid");
+	if (!ts || perun_jv_type(ts) != PERUN_JV_ARRAY || !uid)
 		return 0;
-	const json_t *tid = json_object_get(pers, "tid");
-	int64_t t = json_is_integer(tid) ? json_integer_value(tid) : 0;
+	const struct perun_jv *tid = perun_jv_get(pers, "tid");
+	int64_t t = tid && perun_jv_type(tid) == PERUN_JV_INTEGER ? tid->u.i : 0;
 	uint32_t frame = intern_value(s, uid);
 	if (frame == PERUN_STACKS_NONE)
 		return -1;
-	size_t n = json_array_size(ts) < json_array_size(amount) ? json_array_size(ts)
-								    : json_array_size(amount);
-	for (size_t i = 0; i < n; i++) {
+	size_t n = perun_jv_len(ts) < perun_jv_len(amount) ? perun_jv_len(ts) : perun_jv_len(amount);
+	const struct perun_jv *start_v = ts + 1, *dur_v = amount + 1;
+	for (size_t i = 0; i < n; i++, start_v = perun_jv_skip(start_v), dur_v = perun_jv_skip(dur_v)) {
 		double start, dur;
-		if (perun_json_number(json_array_get(ts, i), &start) ||
-		    perun_json_number(json_array_get(amount, i), &dur) || !isfinite(start) ||
-		    !isfinite(dur) || dur < 0)
+		if (perun_jv_number(start_v, &start) || perun_jv_number(dur_v, &dur) ||
+		    !isfinite(start) || !isfinite(dur) || dur < 0)
 			continue;
 		if (s->nevents == s->events_alloc) {
 			size_t na = s->events_alloc ? s->events_alloc * 2 : 1024;
@@ -413,9 +454,9 @@ out:
 	return rc;
 }
 
-static const char *unit_of(const json_t *root)
+static const char *unit_of(const struct perun_profile *profile)
 {
-	const json_t *header = json_object_get(root, "header");
+	const json_t *header = perun_profile_get(profile, "header");
 	const json_t *units = json_object_get(header, "units");
 	const json_t *type = json_object_get(header, "type");
 	const json_t *u = json_is_string(type) ? json_object_get(units, json_string_value(type))
@@ -433,30 +474,40 @@ static const char *unit_of(const json_t *root)
 	return json_is_string(u) ? json_string_value(u) : "";
 }
 
+struct stacks_reading {
+	struct perun_stacks *s;
+	int root_first;
+	struct frame_buf fb;
+};
+
+static int read_type(const char *type_id, const struct perun_jv *pers,
+		     const struct perun_jv *cols, void *data)
+{
+	struct stacks_reading *r = data;
+	(void)type_id;
+	const struct perun_jv *amount = perun_jv_get(cols, "amount");
+	if (!amount || perun_jv_type(amount) != PERUN_JV_ARRAY || !perun_jv_len(amount))
+		return 0;
+	const struct perun_jv *trace = perun_jv_get(pers, "trace");
+	int rc = trace && perun_jv_type(trace) == PERUN_JV_ARRAY
+			 ? add_traced(r->s, pers, trace, amount, r->root_first, &r->fb)
+			 : queue_calls(r->s, pers, cols, amount);
+	return rc ? 1 : 0;
+}
+
 int perun_stacks_from_profile(struct perun_stacks *s, const struct perun_profile *profile,
 			      struct perun_error *err)
 {
-	const json_t *root = perun_profile_json(profile);
-	const json_t *resources = json_object_get(root, "resources");
-	json_t *types = json_object_get(root, "resource_type_map");
-	int root_first = !strcmp(perun_profile_collector(profile), "kperf");
-	struct frame_buf fb = {0};
-	const char *key;
-	json_t *pers;
+	struct stacks_reading r = {s, !strcmp(perun_profile_collector(profile), "kperf"), {0}};
 	int rc = 0;
-	s->unit = unit_of(root);
+	s->unit = unit_of(profile);
 	if (ensure_root(s))
 		goto oom;
-	json_object_foreach(types, key, pers) {
-		const json_t *cols = json_object_get(resources, key);
-		const json_t *amount = json_object_get(cols, "amount");
-		if (!json_is_array(amount) || !json_array_size(amount))
-			continue;
-		const json_t *trace = json_object_get(pers, "trace");
-		if (json_is_array(trace) ? add_traced(s, pers, trace, amount, root_first, &fb)
-					 : queue_calls(s, pers, cols, amount))
-			goto oom;
-	}
+	rc = perun_profile_foreach_type(profile, read_type, &r, err);
+	if (rc > 0)
+		goto oom;
+	if (rc)
+		goto out;
 	if (nest_calls(s))
 		goto oom;
 	if (!s->nstacks) {
@@ -470,7 +521,7 @@ int perun_stacks_from_profile(struct perun_stacks *s, const struct perun_profile
 oom:
 	rc = perun_error_set(err, PERUN_EGENERIC, "out of memory reading the call stacks");
 out:
-	free(fb.ids);
+	free(r.fb.ids);
 	return rc;
 }
 

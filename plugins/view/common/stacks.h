@@ -32,6 +32,8 @@ struct perun_stack_node {
 	uint32_t depth;      /* 0 for the root, 1 for outermost frames */
 	uint32_t first;      /* its children: children[first .. first + n) */
 	uint32_t nchildren;
+	uint32_t eldest;     /* its first child made, found without the edge
+			      * table (most nodes of big profiles have one) */
 	double self;         /* weight of stacks ending here */
 	double total;        /* self plus the totals of its children */
 };
@@ -43,16 +45,23 @@ struct perun_stack_event {
 	uint32_t node;       /* its call-tree node (depth is its nesting) */
 };
 
+/* An edge of the call tree to a child other than its parent's eldest. */
+struct perun_stack_edge {
+	uint32_t parent;     /* + 1; 0 is a free slot */
+	uint32_t frame;
+	uint32_t child;
+};
+
 struct perun_stacks {
 	char **names;
+	uint32_t *name_lens;
 	uint32_t nnames, names_alloc;
 	uint32_t *name_slots; /* hash of names: id + 1, 0 is free */
 	uint32_t name_mask;
 	struct perun_stack_node *nodes;
 	uint32_t nnodes, nodes_alloc;
-	uint64_t *edge_keys;  /* (parent << 32 | frame) + 1, 0 is free */
-	uint32_t *edge_vals;
-	uint32_t edge_mask;
+	struct perun_stack_edge *edges; /* open addressing, at most half full */
+	uint32_t edge_mask, nedges;
 	uint32_t *children;   /* set by perun_stacks_finish, sorted by name */
 	struct perun_stack_event *events; /* trace profiles only */
 	size_t nevents, events_alloc;
