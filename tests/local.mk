@@ -48,6 +48,13 @@ check_PROGRAMS += %reldir%/points-test
 %canon_reldir%_points_test_LDADD = sdk/libperun.la $(JANSSON_LIBS) -lm
 TESTS += %reldir%/points-test
 
+# perun_profile_foreach_resource on a loaded profile against its tree.
+check_PROGRAMS += %reldir%/profile-rows-test
+%canon_reldir%_profile_rows_test_SOURCES = %reldir%/profile-rows-test.c %reldir%/tap.h
+%canon_reldir%_profile_rows_test_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+%canon_reldir%_profile_rows_test_LDADD = sdk/libperun.la $(JANSSON_LIBS)
+TESTS += %reldir%/profile-rows-test
+
 TESTS += %reldir%/t0300-profile-format.sh
 EXTRA_DIST += %reldir%/t0300-profile-format.sh
 TESTS += %reldir%/t0301-profile-reader.sh

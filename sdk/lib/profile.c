@@ -101,12 +101,6 @@ json_t *perun_profile_get(const struct perun_profile *p, const char *key)
 
 /* ---- the resources in the tape ------------------------------------------ */
 
-/* Members of a big object by key: slots hold the key node's offset + 1. */
-struct member_index {
-	uint32_t *slots;
-	size_t mask;
-};
-
 static uint64_t key_hash(const char *s, size_t len)
 {
 	uint64_t h = 1469598103934665603ull; /* FNV-1a */
@@ -149,18 +143,7 @@ static const struct perun_jv *member_index_find(const struct member_index *ix,
 	return NULL;
 }
 
-/*
- * Walks one object's members while another is walked by key, as both are
- * usually written in the same order: the next member is tried first, an
- * index of the object only built when it is not the one.
- */
-struct member_cursor {
-	const struct perun_jv *object, *next_key;
-	size_t left;
-	struct member_index index;
-};
-
-static void member_cursor_init(struct member_cursor *c, const struct perun_jv *object)
+void member_cursor_init(struct member_cursor *c, const struct perun_jv *object)
 {
 	c->object = object;
 	c->next_key = object + 1;
@@ -168,9 +151,8 @@ static void member_cursor_init(struct member_cursor *c, const struct perun_jv *o
 	c->index.slots = NULL;
 }
 
-/* The value of key, or NULL; -1 in *oom without memory. */
-static const struct perun_jv *member_cursor_find(struct member_cursor *c,
-						 const struct perun_jv *key, int *oom)
+const struct perun_jv *member_cursor_find(struct member_cursor *c, const struct perun_jv *key,
+					  int *oom)
 {
 	if (c->left && perun_jv_len(c->next_key) == perun_jv_len(key) &&
 	    !memcmp(c->next_key->u.s, key->u.s, perun_jv_len(key))) {
@@ -186,7 +168,7 @@ static const struct perun_jv *member_cursor_find(struct member_cursor *c,
 	return member_index_find(&c->index, c->object, key);
 }
 
-static void member_cursor_release(struct member_cursor *c)
+void member_cursor_release(struct member_cursor *c)
 {
 	free(c->index.slots);
 }

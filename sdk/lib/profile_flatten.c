@@ -5,6 +5,7 @@
  * parallel columns.  Python Perun's rules, kept exactly so that type ids
  * agree.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -266,19 +267,130 @@ size_t perun_profile_resource_count(const struct perun_profile *p)
 	return total;
 }
 
+/*
+ * The row of one resource: persistent keys, then every column's key.  The
+ * columns' values are set by fill_row; iters[c] is column c's place.
+ * NULL without memory.
+ */
+static json_t *new_row(const json_t *persistent, const struct perun_jv *columns, void **iters)
+{
+	json_t *row = json_copy((json_t *)persistent);
+	const struct perun_jv *key, *values;
+	size_t c;
+	if (!row)
+		return NULL;
+	/* A key that is also persistent keeps its place, as in Python's dict. */
+	perun_jv_object_foreach(columns, c, key, values)
+		if (json_object_setn_new(row, key->u.s, perun_jv_len(key), json_null()))
+			goto fail;
+	perun_jv_object_foreach(columns, c, key, values) {
+		for (iters[c] = json_object_iter(row); iters[c];
+		     iters[c] = json_object_iter_next(row, iters[c]))
+			if (json_object_iter_key_len(iters[c]) == perun_jv_len(key) &&
+			    !memcmp(json_object_iter_key(iters[c]), key->u.s, perun_jv_len(key)))
+				break;
+	}
+	return row;
+fail:
+	json_decref(row);
+	return NULL;
+}
+
+/* Set the row's value at iter to v; a number the row alone holds is
+ * refilled in place.  0, or -1 without memory. */
+static int fill_cell(json_t *row, void *iter, const struct perun_jv *v)
+{
+	json_t *old = json_object_iter_value(iter);
+	if (old->refcount == 1) {
+		if (perun_jv_type(v) == PERUN_JV_INTEGER && json_is_integer(old))
+			return json_integer_set(old, (json_int_t)v->u.i);
+		/* Non-finite reals are marker strings, never reals. */
+		if (perun_jv_type(v) == PERUN_JV_REAL && isfinite(v->u.d) && json_is_real(old))
+			return json_real_set(old, v->u.d);
+	}
+	json_t *value = perun_jv_to_json(v);
+	return value ? json_object_iter_set_new(row, iter, value) : -1;
+}
+
+/* perun_profile_foreach_resource over resources still in the tape. */
+static int foreach_resource_of_tape(const struct perun_profile *p, perun_resource_fn fn,
+				    void *data)
+{
+	const struct perun_jv *id, *columns;
+	const struct perun_jv **cursor = NULL;
+	void **iters = NULL;
+	size_t i, ncursors = 0;
+	json_t *persistent = NULL, *row = NULL;
+	struct member_cursor types;
+	int rc = 0, oom = 0;
+	member_cursor_init(&types, &p->tape.nodes[p->types]);
+	perun_jv_object_foreach(&p->tape.nodes[p->resources], i, id, columns) {
+		size_t ncols = perun_jv_len(columns), c;
+		size_t rows = ncols ? perun_jv_len(columns + 2) : 1;
+		/* Loading checked that every type is in the map. */
+		const struct perun_jv *pers = member_cursor_find(&types, id, &oom);
+		json_decref(persistent);
+		json_decref(row);
+		row = NULL;
+		if (oom || !(persistent = perun_jv_to_json(pers)))
+			goto oom;
+		if (ncols > ncursors) {
+			free(cursor);
+			free(iters);
+			cursor = malloc(ncols * sizeof(*cursor));
+			iters = malloc(ncols * sizeof(*iters));
+			if (!cursor || !iters)
+				goto oom;
+			ncursors = ncols;
+		}
+		const struct perun_jv *key, *values;
+		perun_jv_object_foreach(columns, c, key, values)
+			cursor[c] = values + 1;
+		for (size_t r = 0; r < rows; r++) {
+			/* The row of the previous call is refilled unless fn kept
+			 * a reference to it: the keys stay, only values change. */
+			if (row && row->refcount > 1) {
+				json_decref(row);
+				row = NULL;
+			}
+			if (!row && !(row = new_row(persistent, columns, iters)))
+				goto oom;
+			for (c = 0; c < ncols; c++) {
+				if (fill_cell(row, iters[c], cursor[c]))
+					goto oom;
+				cursor[c] = perun_jv_skip(cursor[c]);
+			}
+			rc = fn(row, data);
+			if (rc)
+				goto out;
+		}
+	}
+	goto out;
+oom:
+	rc = -PERUN_EGENERIC;
+out:
+	json_decref(row);
+	json_decref(persistent);
+	free(cursor);
+	free(iters);
+	member_cursor_release(&types);
+	return rc;
+}
+
 int perun_profile_foreach_resource(const struct perun_profile *p,
 				   perun_resource_fn fn, void *data)
 {
-	json_t *map = json_object_get(profile_tree(p), "resource_type_map");
+	if (p->text)
+		return foreach_resource_of_tape(p, fn, data);
+	json_t *map = json_object_get(p->root, "resource_type_map");
 	const char *type_id;
 	json_t *columns;
-	json_object_foreach(json_object_get(profile_tree(p), "resources"), type_id, columns) {
+	json_object_foreach(json_object_get(p->root, "resources"), type_id, columns) {
 		json_t *persistent = json_object_get(map, type_id);
 		size_t rows = type_rows(columns);
 		json_t *row = NULL;
 		for (size_t r = 0; r < rows; r++) {
-			/* The row of the previous call is refilled unless fn kept
-			 * a reference to it: the keys stay, only values change. */
+			/* As above. */
 			if (row && row->refcount > 1) {
 				json_decref(row);
 				row = NULL;

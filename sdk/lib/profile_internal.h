@@ -23,6 +23,30 @@ struct perun_profile {
 	struct perun_strbuf tuple;
 };
 
+/* Members of a big object by key: slots hold the key node's offset + 1. */
+struct member_index {
+	uint32_t *slots;
+	size_t mask;
+};
+
+/*
+ * Walks one object's members while another is walked by key, as both are
+ * usually written in the same order (resources and resource_type_map): the
+ * next member is tried first, an index of the object only built when it is
+ * not the one.
+ */
+struct member_cursor {
+	const struct perun_jv *object, *next_key;
+	size_t left;
+	struct member_index index;
+};
+
+void member_cursor_init(struct member_cursor *c, const struct perun_jv *object);
+/* The value of key (a string node), or NULL; -1 in *oom without memory. */
+const struct perun_jv *member_cursor_find(struct member_cursor *c, const struct perun_jv *key,
+					  int *oom);
+void member_cursor_release(struct member_cursor *c);
+
 /* p->root with every part a tree (aborts when memory runs out). */
 json_t *profile_tree(const struct perun_profile *p);
 

@@ -116,8 +116,11 @@ PERUN_API size_t perun_profile_resource_count(const struct perun_profile *p);
 
 /*
  * Call fn for every resource as a full, unflattened row (persistent keys
- * plus one value of every column).  The row is only valid during the call.
- * A non-zero return from fn stops the walk and is returned.
+ * plus one value of every column), in the order of "resources".  The row is
+ * only valid during the call (the next call refills it unless fn took a
+ * reference).  A loaded profile's resources are read from its text without
+ * building their tree.  A non-zero return from fn stops the walk and is
+ * returned; -PERUN_EGENERIC means memory ran out.
  */
 typedef int (*perun_resource_fn)(const json_t *row, void *data);
 PERUN_API int perun_profile_foreach_resource(const struct perun_profile *p,
