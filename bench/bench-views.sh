@@ -13,6 +13,7 @@
 # user+system time and peak memory of:
 #   perun show <points> scatter
 #   perun show <points> bars mean --of amount --per structure-unit-size --by uid
+#   perun show <points> tableof resources (a table of <resources> rows)
 #   perun showdiff <kperf> <kperf, shifted> table
 #   perun showdiff <kperf> <kperf, shifted> report
 # and the time perun takes just to load each profile (perun show <p>
@@ -43,6 +44,8 @@ echo "  page $(size "$work/scatter.html") MB, $(ls "$work"/scatter_*.svg | wc -l
 bench_measure "bars mean per structure-unit-size by uid" \
 	"$PERUN" show "$cache/points-$n.perf" bars mean --of amount --per structure-unit-size \
 	--by uid -f "$work/bars.html"
+bench_measure "tableof resources, $n rows" \
+	"$PERUN" show "$cache/points-$n.perf" tableof resources
 bench_measure "showdiff table, two kperf profiles" \
 	"$PERUN" showdiff "$cache/kperf-$n.perf" "$cache/kperf-$n-shifted.perf" table
 bench_measure "showdiff report, two kperf profiles" \

@@ -298,20 +298,25 @@ static void flattened_values(const char *key, int named, const json_t *value,
 	}
 }
 
-char *perun_value_flatten_dup(const json_t *value)
+void perun_value_flatten_add(struct perun_strbuf *sb, const json_t *value)
 {
-	struct perun_strbuf sb = PERUN_STRBUF_INIT;
 	if (json_is_object(value)) {
 		struct items items = {0};
 		all_items_of(value, &items);
-		add_joined(&sb, &items, 1);
+		add_joined(sb, &items, 1);
 		items_release(&items);
 	} else if (json_is_array(value)) {
 		/* Unlike a nested one, a top-level list is never read as a dict. */
-		add_list_text(&sb, value);
+		add_list_text(sb, value);
 	} else if (value) {
-		add_str(&sb, value);
+		add_str(sb, value);
 	}
+}
+
+char *perun_value_flatten_dup(const json_t *value)
+{
+	struct perun_strbuf sb = PERUN_STRBUF_INIT;
+	perun_value_flatten_add(&sb, value);
 	return perun_strbuf_detach(&sb, NULL);
 }
 

@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,48 +54,149 @@ static int cell_number(const json_t *v, double *out)
 
 /* ---- the table ---------------------------------------------------------- */
 
-struct table {
-	json_t *rows;     /* array of flat objects: column -> value */
-	json_t *fields;   /* object used as a set of the column names */
-	const char **columns; /* the shown columns */
-	size_t ncolumns;
+/*
+ * Rows are arrays of cells by column id rather than JSON objects, so that a
+ * table of a million resources is a few pointers a cell.  A row's cells are
+ * cells[start .. start + len); a column first seen after the row, or one
+ * the row lacks, is NULL there: missing.
+ */
+struct row_span {
+	size_t start, len;
 };
 
-struct row_ctx {
-	struct table *t;
-	json_t *row;
+struct table {
+	json_t *fields;       /* column name -> its id, an integer */
+	char **names;         /* column names by id */
+	size_t nfields, names_alloc;
+	json_t **cells;       /* references, or NULL */
+	size_t ncells, cells_alloc;
+	struct row_span *rows;
+	size_t nrows, rows_alloc;
+	size_t *order;        /* the rows shown, in order */
+	size_t nshown;
+	const char **columns; /* the shown columns */
+	size_t *colids;       /* and their ids */
+	size_t ncolumns;
+	size_t *last_ids;     /* ids of the previous row's items, in order */
+	size_t nlast, last_alloc, item;
+	json_t *zero;         /* "snapshots" of a row without "snapshot" */
 };
+
+/* Room for need elements of size in *v; 0, or -1 without memory. */
+static int reserve(void *v, size_t *alloc, size_t need, size_t size)
+{
+	if (need <= *alloc)
+		return 0;
+	size_t n = *alloc ? *alloc : 64;
+	while (n < need)
+		n *= 2;
+	void *grown = realloc(*(void **)v, n * size);
+	if (!grown)
+		return -1;
+	*(void **)v = grown;
+	*alloc = n;
+	return 0;
+}
+
+/* The id of column key, a new one when it is new; -1 without memory. */
+static long field_id(struct table *t, const char *key)
+{
+	json_t *id = json_object_get(t->fields, key);
+	if (id)
+		return (long)json_integer_value(id);
+	if (reserve(&t->names, &t->names_alloc, t->nfields + 1, sizeof(*t->names)))
+		return -1;
+	char *name = strdup(key);
+	if (!name || json_object_set_new(t->fields, key, json_integer((json_int_t)t->nfields))) {
+		free(name);
+		return -1;
+	}
+	t->names[t->nfields] = name;
+	return (long)t->nfields++;
+}
+
+static json_t *cell_of(const struct table *t, size_t row, size_t id)
+{
+	const struct row_span *r = &t->rows[row];
+	return id < r->len ? t->cells[r->start + id] : NULL;
+}
+
+/* Set column id of the last row to value, whose reference it takes. */
+static int set_cell(struct table *t, size_t id, json_t *value)
+{
+	struct row_span *r = &t->rows[t->nrows - 1];
+	if (id >= r->len) {
+		/* The last row grows in place to every column known. */
+		if (reserve(&t->cells, &t->cells_alloc, r->start + t->nfields, sizeof(*t->cells))) {
+			json_decref(value);
+			return -1;
+		}
+		memset(t->cells + r->start + r->len, 0, (t->nfields - r->len) * sizeof(*t->cells));
+		r->len = t->nfields;
+		t->ncells = r->start + r->len;
+	}
+	json_decref(t->cells[r->start + id]);
+	t->cells[r->start + id] = value;
+	return 0;
+}
 
 static int add_item(const char *key, const json_t *value, void *data)
 {
-	struct row_ctx *r = data;
-	if (json_object_set(r->row, key, (json_t *)value) ||
-	    json_object_set(r->t->fields, key, json_null()))
+	struct table *t = data;
+	size_t i = t->item++;
+	long id;
+	/* Rows of one resource type have the same items in the same order:
+	 * the previous row's column of this item is tried before a lookup. */
+	if (i < t->nlast && !strcmp(t->names[t->last_ids[i]], key))
+		id = (long)t->last_ids[i];
+	else if ((id = field_id(t, key)) < 0)
 		return -PERUN_EGENERIC;
-	return 0;
+	if (reserve(&t->last_ids, &t->last_alloc, i + 1, sizeof(*t->last_ids)))
+		return -PERUN_EGENERIC;
+	t->last_ids[i] = (size_t)id;
+	return set_cell(t, (size_t)id, json_incref((json_t *)value)) ? -PERUN_EGENERIC : 0;
 }
 
 /* Flatten one record into a row; resources also get "snapshots". */
 static int add_row(struct table *t, const json_t *record, int is_resource)
 {
-	struct row_ctx r = {t, json_object()};
-	int rc = r.row ? perun_items_of(record, add_item, &r, NULL) : -1;
+	if (reserve(&t->rows, &t->rows_alloc, t->nrows + 1, sizeof(*t->rows)))
+		return -1;
+	t->rows[t->nrows++] = (struct row_span){t->ncells, 0};
+	t->item = 0;
+	int rc = perun_items_of(record, add_item, t, NULL);
+	t->nlast = t->item;
 	if (!rc && is_resource) {
-		json_t *snapshot = json_object_get(r.row, "snapshot");
-		if (json_object_set_new(r.row, "snapshots",
-					snapshot ? json_incref(snapshot) : json_integer(0)) ||
-		    json_object_set(t->fields, "snapshots", json_null()))
-			rc = -1;
+		json_t *id = json_object_get(t->fields, "snapshot");
+		json_t *snapshot = id ? cell_of(t, t->nrows - 1, (size_t)json_integer_value(id)) : NULL;
+		long snapshots = field_id(t, "snapshots");
+		rc = snapshots < 0 ? -1
+				   : set_cell(t, (size_t)snapshots,
+					      json_incref(snapshot ? snapshot : t->zero));
 	}
-	if (!rc)
-		rc = json_array_append(t->rows, r.row);
-	json_decref(r.row);
 	return rc;
 }
 
 static int add_resource_row(const json_t *row, void *data)
 {
 	return add_row(data, row, 1);
+}
+
+static void table_release(struct table *t)
+{
+	for (size_t i = 0; i < t->ncells; i++)
+		json_decref(t->cells[i]);
+	for (size_t i = 0; i < t->nfields; i++)
+		free(t->names[i]);
+	free(t->cells);
+	free(t->names);
+	free(t->rows);
+	free(t->order);
+	free(t->columns);
+	free(t->colids);
+	free(t->last_ids);
+	json_decref(t->fields);
+	json_decref(t->zero);
 }
 
 static int strcmp_ptr(const void *a, const void *b)
@@ -124,11 +226,15 @@ static char *field_list(const struct table *t)
 	return perun_strbuf_detach(&b, NULL);
 }
 
-static int check_key(const struct table *t, const char *key, const char *what,
+/* The id of column key in *id, or an error naming the valid ones. */
+static int check_key(const struct table *t, const char *key, const char *what, size_t *id,
 		     struct perun_error *err)
 {
-	if (json_object_get(t->fields, key))
+	json_t *known = json_object_get(t->fields, key);
+	if (known) {
+		*id = (size_t)json_integer_value(known);
 		return 0;
+	}
 	char *valid = field_list(t);
 	int rc = perun_error_set(err, PERUN_EINVAL, "invalid %s: %s (choose from %s)", what,
 				 key, valid && *valid ? valid : "nothing: the table is empty");
@@ -140,28 +246,31 @@ static int choose_columns(struct table *t, const struct perun_params *params,
 			  struct perun_error *err)
 {
 	size_t n = perun_params_count(params, "headers");
-	if (n) {
-		t->columns = calloc(n, sizeof(*t->columns));
-		if (!t->columns)
-			return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	int chosen = n > 0;
+	if (!chosen)
+		n = json_object_size(t->fields);
+	t->columns = calloc(n + 1, sizeof(*t->columns));
+	t->colids = calloc(n + 1, sizeof(*t->colids));
+	if (!t->columns || !t->colids)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	if (chosen) {
 		for (size_t i = 0; i < n; i++) {
 			const char *h = perun_params_string_at(params, "headers", i);
-			int rc = check_key(t, h ? h : "", "choice for table header", err);
+			int rc = check_key(t, h ? h : "", "choice for table header",
+					   &t->colids[i], err);
 			if (rc)
 				return rc;
 			t->columns[t->ncolumns++] = h;
 		}
 		return 0;
 	}
-	n = json_object_size(t->fields);
-	t->columns = calloc(n + 1, sizeof(*t->columns));
-	if (!t->columns)
-		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	const char *key;
 	json_t *unused;
 	json_object_foreach(t->fields, key, unused)
 		t->columns[t->ncolumns++] = key;
 	qsort(t->columns, t->ncolumns, sizeof(*t->columns), strcmp_ptr);
+	for (size_t i = 0; i < n; i++)
+		t->colids[i] = (size_t)json_integer_value(json_object_get(t->fields, t->columns[i]));
 	return 0;
 }
 
@@ -189,45 +298,48 @@ static int apply_filters(struct table *t, const struct perun_params *params,
 {
 	json_t *pairs = json_object_get(perun_params_json(params), "filter-by");
 	size_t npairs = json_array_size(pairs), i;
+	size_t *ids = calloc(npairs + 1, sizeof(*ids));
+	const char **keys = calloc(npairs + 1, sizeof(*keys));
+	const char **wanted = calloc(npairs + 1, sizeof(*wanted));
+	int rc = 0;
+	if (!ids || !keys || !wanted) {
+		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		goto out;
+	}
 	for (i = 0; i < npairs; i++) {
 		json_t *pair = json_array_get(pairs, i);
-		int rc = check_key(t, json_string_value(json_array_get(pair, 0)),
-				   "key choice for filtering", err);
+		keys[i] = json_string_value(json_array_get(pair, 0));
+		wanted[i] = json_string_value(json_array_get(pair, 1));
+		rc = check_key(t, keys[i], "key choice for filtering", &ids[i], err);
 		if (rc)
-			return rc;
+			goto out;
 	}
 	if (!npairs)
-		return 0;
-	json_t *kept = json_array();
-	json_t *row;
-	size_t r;
-	if (!kept)
-		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	json_array_foreach(t->rows, r, row) {
+		goto out;
+	size_t kept = 0;
+	for (size_t k = 0; k < t->nshown; k++) {
+		size_t r = t->order[k];
 		int keep = 1;
 		for (i = 0; keep && i < npairs; i++) {
-			const char *key = json_string_value(json_array_get(json_array_get(pairs, i), 0));
 			int any = 0;
-			for (size_t j = 0; j < npairs && !any; j++) {
-				json_t *p = json_array_get(pairs, j);
-				if (!strcmp(json_string_value(json_array_get(p, 0)), key))
-					any = cell_matches(json_object_get(row, key),
-							   json_string_value(json_array_get(p, 1)));
-			}
+			for (size_t j = 0; j < npairs && !any; j++)
+				if (!strcmp(keys[j], keys[i]))
+					any = cell_matches(cell_of(t, r, ids[j]), wanted[j]);
 			keep = any;
 		}
-		if (keep && json_array_append(kept, row)) {
-			json_decref(kept);
-			return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-		}
+		if (keep)
+			t->order[kept++] = r;
 	}
-	json_decref(t->rows);
-	t->rows = kept;
-	return 0;
+	t->nshown = kept;
+out:
+	free(ids);
+	free(keys);
+	free(wanted);
+	return rc;
 }
 
 struct sort_entry {
-	json_t *row;
+	size_t row;
 	const json_t *cell;
 	char *text;
 	size_t pos;
@@ -263,38 +375,34 @@ static int sort_cmp(const void *pa, const void *pb, void *numeric)
 /* A stable sort: numerically when every present value is a number. */
 static int apply_sort(struct table *t, const char *key, struct perun_error *err)
 {
-	int rc = check_key(t, key, "key choice for sorting the table", err);
+	size_t id;
+	int rc = check_key(t, key, "key choice for sorting the table", &id, err);
 	if (rc)
 		return rc;
-	size_t n = json_array_size(t->rows);
+	size_t n = t->nshown;
 	struct sort_entry *e = calloc(n + 1, sizeof(*e));
 	if (!e)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	int sort_numeric = 1;
 	for (size_t i = 0; i < n; i++) {
-		e[i].row = json_array_get(t->rows, i);
-		e[i].cell = json_object_get(e[i].row, key);
+		e[i].row = t->order[i];
+		e[i].cell = cell_of(t, e[i].row, id);
 		e[i].pos = i;
 		if (e[i].cell && !cell_number(e[i].cell, NULL))
 			sort_numeric = 0;
 	}
+	int oom = 0;
 	for (size_t i = 0; !sort_numeric && i < n; i++)
-		e[i].text = e[i].cell ? perun_value_flatten_dup(e[i].cell) : NULL;
-	qsort_r(e, n, sizeof(*e), sort_cmp, &sort_numeric);
-	json_t *sorted = json_array();
-	for (size_t i = 0; sorted && i < n; i++)
-		if (json_array_append(sorted, e[i].row)) {
-			json_decref(sorted);
-			sorted = NULL;
-		}
-	for (size_t i = 0; i < n; i++)
+		if (e[i].cell && !(e[i].text = perun_value_flatten_dup(e[i].cell)))
+			oom = 1;
+	if (!oom)
+		qsort_r(e, n, sizeof(*e), sort_cmp, &sort_numeric);
+	for (size_t i = 0; i < n; i++) {
+		t->order[i] = e[i].row;
 		free(e[i].text);
+	}
 	free(e);
-	if (!sorted)
-		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	json_decref(t->rows);
-	t->rows = sorted;
-	return 0;
+	return oom ? perun_error_set(err, PERUN_EGENERIC, "out of memory") : 0;
 }
 
 /* ---- tabulate's layout -------------------------------------------------- */
@@ -368,15 +476,6 @@ static const struct table_format formats[] = {
 	LATEX_FORMAT("latex_longtable", "\\hline\n\\endhead", "\\hline\n\\end{longtable}", 1,
 		     "longtable", "\\hline"),
 };
-
-/* Width as Python's len(): code points of UTF-8 text. */
-static size_t text_width(const char *s)
-{
-	size_t w = 0;
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
-	return w;
-}
 
 static int is_space(char c)
 {
@@ -465,138 +564,210 @@ static int after_point(const char *s)
 	return p ? (int)(strlen(s) - (size_t)(p - s) - 1) : -1;
 }
 
-/* format(float(s), "g") */
-static char *format_g(const char *s)
+/* format(float(s), "g") of a number d, appended to b. */
+static void add_format_g(struct perun_strbuf *b, double d)
 {
-	double d = 0;
 	char out[64];
-	parses_as_number(s, &d);
 	if (isnan(d))
-		return strdup("nan");
-	snprintf(out, sizeof(out), "%g", d);
-	return strdup(out);
+		perun_strbuf_addstr(b, "nan");
+	else
+		perun_strbuf_add(b, out, (size_t)snprintf(out, sizeof(out), "%g", d));
 }
 
+/* after_point of a text %g made: no number to read again. */
+static int after_point_g(const char *s, size_t len)
+{
+	const char *p = memchr(s, '.', len);
+	if (!p)
+		p = memchr(s, 'e', len);
+	return p ? (int)(len - (size_t)(p - s) - 1) : -1;
+}
+
+/*
+ * A cell's text: an offset into the layout's arena rather than a string of
+ * its own, as a big table has millions of cells.
+ */
 struct cell {
-	char *text;         /* as tabulate formats it, then padded */
-	enum cell_type type;
-	int missing;        /* None: tabulate's missingval "" */
+	size_t off;
+	uint32_t len;
+	int32_t after;      /* tabulate's _afterpoint, in decimal columns */
 };
 
 struct layout {
 	size_t ncols, nrows;
 	char **headers;     /* padded */
-	struct cell *cells; /* nrows * ncols */
+	struct cell *cells; /* nrows * ncols, as tabulate formats them */
+	struct perun_strbuf arena;
+	struct perun_strbuf scratch;
 	size_t *widths;
+	int *max_after;     /* of the column's cells */
 	enum align *aligns;
 	int have_aligns;    /* tabulate has no alignments for an empty table */
 };
 
-static void pad_to(struct perun_strbuf *b, const char *s, size_t width, int left)
+static const char *cell_text(const struct layout *l, const struct cell *cell)
 {
-	size_t w = text_width(s);
-	if (left)
-		perun_strbuf_addrepeat(b, " ", width > w ? width - w : 0);
-	perun_strbuf_addstr(b, s);
-	if (!left)
-		perun_strbuf_addrepeat(b, " ", width > w ? width - w : 0);
+	return cell->len ? l->arena.buf + cell->off : "";
+}
+
+/* A cell's text as a string of its own (in the layout's scratch buffer),
+ * for the readers of C strings; NULL without memory. */
+static const char *cell_string(struct layout *l, const struct cell *cell)
+{
+	l->scratch.len = 0;
+	perun_strbuf_add(&l->scratch, cell_text(l, cell), cell->len);
+	perun_strbuf_add(&l->scratch, "", 0);
+	return l->scratch.failed ? NULL : l->scratch.buf;
+}
+
+/* Width as Python's len(): code points of UTF-8 text. */
+static size_t text_width_n(const char *s, size_t len)
+{
+	size_t w = 0;
+	for (size_t i = 0; i < len; i++)
+		w += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return w;
+}
+
+static size_t text_width(const char *s)
+{
+	return text_width_n(s, strlen(s));
 }
 
 static char *padded(const char *s, size_t width, int left)
 {
 	struct perun_strbuf b = PERUN_STRBUF_INIT;
-	pad_to(&b, s, width, left);
+	size_t w = text_width(s);
+	if (left)
+		perun_strbuf_addrepeat(&b, " ", width > w ? width - w : 0);
+	perun_strbuf_addstr(&b, s);
+	if (!left)
+		perun_strbuf_addrepeat(&b, " ", width > w ? width - w : 0);
 	return perun_strbuf_detach(&b, NULL);
 }
 
-/* Python's str() of a cell value; NaN for a missing one, as pandas has. */
-static char *cell_source(const json_t *v, int *missing)
+/*
+ * Python's str() of a cell value into the arena (NaN for a missing one, as
+ * pandas has; "" for None), and its type by tabulate's rules.  Integers and
+ * reals are known by their JSON type: their texts always read back as one.
+ */
+static enum cell_type cell_source(struct layout *l, struct cell *cell, const json_t *v,
+				  int rst_escape)
 {
-	*missing = json_is_null(v);
+	size_t off = l->arena.len;
 	if (!v)
-		return strdup("nan");
+		perun_strbuf_addstr(&l->arena, "nan");
+	else if (!json_is_null(v))
+		perun_value_flatten_add(&l->arena, v);
+	if (l->arena.failed)
+		return T_NONE;
+	/* Text ends at a NUL, as the strings of C do. */
+	size_t len = l->arena.len > off ? strlen(l->arena.buf + off) : 0;
+	if (rst_escape && json_is_string(v)) {
+		size_t i = 0;
+		while (i < len && is_space(l->arena.buf[off + i]))
+			i++;
+		if (i == len) {
+			l->arena.len = off;
+			perun_strbuf_addstr(&l->arena, "..");
+			len = 2;
+		}
+	}
+	*cell = (struct cell){off, (uint32_t)len, -1};
 	if (json_is_null(v))
-		return strdup("");
-	return perun_value_flatten_dup(v);
+		return T_NONE;
+	if (json_is_integer(v))
+		return T_INT;
+	if (json_is_real(v))
+		return T_FLOAT;
+	/* The arena ends with this text, so it is a C string. */
+	return len ? text_type(l->arena.buf + off) : text_type("");
+}
+
+/* The text tabulate shows for a cell of a column of type and align. */
+static void cell_format(struct layout *l, struct cell *cell, const json_t *v,
+			enum cell_type type, enum align align)
+{
+	if (json_is_null(v)) {
+		*cell = (struct cell){0, 0, -1};
+	} else if (type == T_FLOAT) {
+		double d = 0;
+		if (json_is_integer(v))
+			d = (double)json_integer_value(v);
+		else if (json_is_real(v))
+			d = json_real_value(v);
+		else if (cell_string(l, cell))
+			parses_as_number(l->scratch.buf, &d);
+		size_t off = l->arena.len;
+		add_format_g(&l->arena, d);
+		*cell = (struct cell){off, (uint32_t)(l->arena.len - off), 0};
+		cell->after = l->arena.failed ? -1 : after_point_g(l->arena.buf + off, cell->len);
+		return;
+	} else if (align == ALIGN_LEFT) {
+		const char *text = cell_text(l, cell);
+		while (cell->len && is_space(*text)) {
+			text++;
+			cell->off++;
+			cell->len--;
+		}
+		while (cell->len && is_space(text[cell->len - 1]))
+			cell->len--;
+	}
+	if (align == ALIGN_DECIMAL && !json_is_integer(v) && cell->len)
+		cell->after = cell_string(l, cell) ? after_point(l->scratch.buf) : -1;
+	else
+		cell->after = -1; /* "" and integers have no point */
 }
 
 static int layout_build(struct layout *l, const struct table *t,
 			const struct table_format *fmt)
 {
 	l->ncols = t->ncolumns;
-	l->nrows = json_array_size(t->rows);
+	l->nrows = t->nshown;
 	l->headers = calloc(l->ncols + 1, sizeof(*l->headers));
 	l->cells = calloc(l->ncols * l->nrows + 1, sizeof(*l->cells));
 	l->widths = calloc(l->ncols + 1, sizeof(*l->widths));
+	l->max_after = calloc(l->ncols + 1, sizeof(*l->max_after));
 	l->aligns = calloc(l->ncols + 1, sizeof(*l->aligns));
-	if (!l->headers || !l->cells || !l->widths || !l->aligns)
+	if (!l->headers || !l->cells || !l->widths || !l->max_after || !l->aligns)
 		return -1;
 	l->have_aligns = l->nrows > 0;
 	for (size_t c = 0; c < l->ncols; c++) {
 		const char *name = t->columns[c];
+		size_t id = t->colids[c];
 		if (fmt->rst_escape && c == 0 && !*name)
 			name = "..";
 		size_t width = text_width(name) + 2; /* tabulate's MIN_PADDING */
 		enum cell_type type = T_BOOL;
 		for (size_t r = 0; r < l->nrows; r++) {
-			struct cell *cell = &l->cells[r * l->ncols + c];
-			json_t *v = json_object_get(json_array_get(t->rows, r), t->columns[c]);
-			cell->text = cell_source(v, &cell->missing);
-			if (!cell->text)
-				return -1;
-			if (fmt->rst_escape && c == 0 && json_is_string(v)) {
-				char *s = strip_dup(cell->text);
-				if (s && !*s) {
-					free(cell->text);
-					cell->text = strdup("..");
-				}
-				free(s);
-				if (!cell->text)
-					return -1;
-			}
-			cell->type = cell->missing ? T_NONE : text_type(cell->text);
-			if (cell->type > type)
-				type = cell->type;
+			enum cell_type ct = cell_source(l, &l->cells[r * l->ncols + c],
+							cell_of(t, t->order[r], id),
+							fmt->rst_escape && c == 0);
+			if (ct > type)
+				type = ct;
 		}
+		if (l->arena.failed)
+			return -1;
 		enum align align = type == T_INT || type == T_FLOAT ? ALIGN_DECIMAL : ALIGN_LEFT;
 		int max_after = -1;
 		for (size_t r = 0; r < l->nrows; r++) {
 			struct cell *cell = &l->cells[r * l->ncols + c];
-			char *formatted = cell->missing ? strdup("")
-					  : type == T_FLOAT ? format_g(cell->text)
-					  : align == ALIGN_LEFT ? strip_dup(cell->text)
-					  : strdup(cell->text);
-			if (!formatted)
-				return -1;
-			free(cell->text);
-			cell->text = formatted;
-			if (align == ALIGN_DECIMAL && after_point(formatted) > max_after)
-				max_after = after_point(formatted);
+			cell_format(l, cell, cell_of(t, t->order[r], id), type, align);
+			if (align == ALIGN_DECIMAL && cell->after > max_after)
+				max_after = cell->after;
 		}
+		if (l->arena.failed || l->scratch.failed)
+			return -1;
 		for (size_t r = 0; r < l->nrows; r++) {
-			struct cell *cell = &l->cells[r * l->ncols + c];
-			if (align == ALIGN_DECIMAL) {
-				struct perun_strbuf b = PERUN_STRBUF_INIT;
-				perun_strbuf_addstr(&b, cell->text);
-				perun_strbuf_addrepeat(&b, " ", (size_t)(max_after - after_point(cell->text)));
-				char *s = perun_strbuf_detach(&b, NULL);
-				if (!s)
-					return -1;
-				free(cell->text);
-				cell->text = s;
-			}
-			if (text_width(cell->text) > width)
-				width = text_width(cell->text);
-		}
-		for (size_t r = 0; r < l->nrows; r++) {
-			struct cell *cell = &l->cells[r * l->ncols + c];
-			char *s = padded(cell->text, width, align == ALIGN_DECIMAL);
-			if (!s)
-				return -1;
-			free(cell->text);
-			cell->text = s;
+			const struct cell *cell = &l->cells[r * l->ncols + c];
+			size_t w = text_width_n(cell_text(l, cell), cell->len);
+			if (align == ALIGN_DECIMAL)
+				w += (size_t)(max_after - cell->after);
+			if (w > width)
+				width = w;
 		}
 		l->widths[c] = width;
+		l->max_after[c] = max_after;
 		l->aligns[c] = align;
 		l->headers[c] = padded(name, width, l->nrows && align == ALIGN_DECIMAL);
 		if (!l->headers[c])
@@ -609,55 +780,45 @@ static void layout_release(struct layout *l)
 {
 	for (size_t c = 0; l->headers && c < l->ncols; c++)
 		free(l->headers[c]);
-	for (size_t i = 0; l->cells && i < l->ncols * l->nrows; i++)
-		free(l->cells[i].text);
 	free(l->headers);
 	free(l->cells);
 	free(l->widths);
+	free(l->max_after);
 	free(l->aligns);
+	perun_strbuf_release(&l->arena);
+	perun_strbuf_release(&l->scratch);
 }
 
-/* Append a line without its trailing white space, as tabulate does. */
-static void add_stripped(struct perun_strbuf *out, struct perun_strbuf *line)
+/* End the line begun at start without its trailing white space, as
+ * tabulate does. */
+static void end_line(struct perun_strbuf *out, size_t start)
 {
-	size_t n = line->len;
-	while (n && is_space(line->buf[n - 1]))
-		n--;
-	if (line->buf)
-		perun_strbuf_add(out, line->buf, n);
-	if (line->failed)
-		out->failed = 1;
-	perun_strbuf_addstr(out, "\n");
-	perun_strbuf_release(line);
+	while (out->len > start && is_space(out->buf[out->len - 1]))
+		out->len--;
+	perun_strbuf_addch(out, '\n');
 }
 
 static void add_line(struct perun_strbuf *out, const struct layout *l,
 		     const struct table_format *fmt, const struct line_fmt *lf,
 		     enum line_special special)
 {
-	struct perun_strbuf line = PERUN_STRBUF_INIT;
 	size_t pad = 2 * (size_t)fmt->padding;
 	if (special == LINE_PIPE_COLONS) {
-		perun_strbuf_addstr(&line, "|");
+		perun_strbuf_addstr(out, "|");
 		for (size_t c = 0; c < l->ncols; c++) {
 			size_t w = l->widths[c] + pad;
 			if (!l->have_aligns) {
-				perun_strbuf_addrepeat(&line, "-", w);
+				perun_strbuf_addrepeat(out, "-", w);
 			} else if (l->aligns[c] == ALIGN_DECIMAL) {
-				perun_strbuf_addrepeat(&line, "-", w - 1);
-				perun_strbuf_addstr(&line, ":");
+				perun_strbuf_addrepeat(out, "-", w - 1);
+				perun_strbuf_addstr(out, ":");
 			} else {
-				perun_strbuf_addstr(&line, ":");
-				perun_strbuf_addrepeat(&line, "-", w - 1);
+				perun_strbuf_addstr(out, ":");
+				perun_strbuf_addrepeat(out, "-", w - 1);
 			}
-			perun_strbuf_addstr(&line, "|");
+			perun_strbuf_addstr(out, "|");
 		}
-		perun_strbuf_addstr(&line, "\n");
-		if (line.failed)
-			out->failed = 1;
-		else
-			perun_strbuf_add(out, line.buf, line.len);
-		perun_strbuf_release(&line);
+		perun_strbuf_addstr(out, "\n");
 		return;
 	}
 	if (special == LINE_LATEX_BEGIN) {
@@ -671,17 +832,18 @@ static void add_line(struct perun_strbuf *out, const struct layout *l,
 		perun_strbuf_addstr(out, "\n");
 		return;
 	}
-	perun_strbuf_addstr(&line, lf->begin);
+	size_t start = out->len;
+	perun_strbuf_addstr(out, lf->begin);
 	for (size_t c = 0; c < l->ncols; c++) {
 		if (c)
-			perun_strbuf_addstr(&line, lf->sep);
-		perun_strbuf_addrepeat(&line, lf->fill, l->widths[c] + pad);
+			perun_strbuf_addstr(out, lf->sep);
+		perun_strbuf_addrepeat(out, lf->fill, l->widths[c] + pad);
 	}
-	perun_strbuf_addstr(&line, lf->end);
-	add_stripped(out, &line);
+	perun_strbuf_addstr(out, lf->end);
+	end_line(out, start);
 }
 
-static void add_latex_escaped(struct perun_strbuf *b, const char *s)
+static void add_latex_escaped(struct perun_strbuf *b, const char *s, size_t len)
 {
 	static const char *const rules[][2] = {
 		{"&", "\\&"}, {"%", "\\%"}, {"$", "\\$"}, {"#", "\\#"}, {"_", "\\_"},
@@ -689,37 +851,49 @@ static void add_latex_escaped(struct perun_strbuf *b, const char *s)
 		{"\\", "\\textbackslash{}"}, {"<", "\\ensuremath{<}"},
 		{">", "\\ensuremath{>}"},
 	};
-	for (; *s; s++) {
+	for (size_t k = 0; k < len; k++) {
 		const char *repl = NULL;
 		for (size_t i = 0; !repl && i < sizeof(rules) / sizeof(rules[0]); i++)
-			if (*s == rules[i][0][0])
+			if (s[k] == rules[i][0][0])
 				repl = rules[i][1];
 		if (repl)
 			perun_strbuf_addstr(b, repl);
 		else
-			perun_strbuf_add(b, s, 1);
+			perun_strbuf_add(b, s + k, 1);
 	}
 }
 
-static void add_row_line(struct perun_strbuf *out, const struct table_format *fmt,
-			 const struct row_fmt *rf, char *const *cells, size_t stride,
-			 size_t ncols)
+/* The header line (row NULL, headers padded already) or a row's line,
+ * each cell padded to its column's width as it is written. */
+static void add_cells_line(struct perun_strbuf *out, const struct table_format *fmt,
+			   const struct row_fmt *rf, const struct layout *l,
+			   const struct cell *row)
 {
-	struct perun_strbuf line = PERUN_STRBUF_INIT;
-	perun_strbuf_addstr(&line, rf->begin);
-	for (size_t c = 0; c < ncols; c++) {
-		const char *text = cells[c * stride];
+	size_t start = out->len;
+	perun_strbuf_addstr(out, rf->begin);
+	for (size_t c = 0; c < l->ncols; c++) {
+		const char *text = row ? cell_text(l, &row[c]) : l->headers[c];
+		size_t len = row ? row[c].len : strlen(text), before = 0, after = 0;
+		if (row) {
+			/* Decimal columns: right-aligned, points one above another. */
+			int decimal = l->aligns[c] == ALIGN_DECIMAL;
+			size_t points = decimal ? (size_t)(l->max_after[c] - row[c].after) : 0;
+			size_t w = text_width_n(text, len) + points;
+			size_t fill = l->widths[c] > w ? l->widths[c] - w : 0;
+			before = decimal ? fill : 0;
+			after = decimal ? points : fill;
+		}
 		if (c)
-			perun_strbuf_addstr(&line, rf->sep);
-		perun_strbuf_addrepeat(&line, " ", (size_t)fmt->padding);
+			perun_strbuf_addstr(out, rf->sep);
+		perun_strbuf_addrepeat(out, " ", (size_t)fmt->padding + before);
 		if (fmt->latex_escape)
-			add_latex_escaped(&line, text);
+			add_latex_escaped(out, text, len);
 		else
-			perun_strbuf_addstr(&line, text);
-		perun_strbuf_addrepeat(&line, " ", (size_t)fmt->padding);
+			perun_strbuf_add(out, text, len);
+		perun_strbuf_addrepeat(out, " ", after + (size_t)fmt->padding);
 	}
-	perun_strbuf_addstr(&line, rf->end);
-	add_stripped(out, &line);
+	perun_strbuf_addstr(out, rf->end);
+	end_line(out, start);
 }
 
 /* The table as tabulate would print it; "" for no columns and no rows. */
@@ -739,22 +913,15 @@ static char *render_tabulate(const struct table *t, const struct table_format *f
 	if (fmt->above.begin && !(has_headers && fmt->hide_above_with_headers))
 		add_line(&out, &l, fmt, &fmt->above, fmt->above_special);
 	if (has_headers) {
-		add_row_line(&out, fmt, &fmt->header, l.headers, 1, l.ncols);
+		add_cells_line(&out, fmt, &fmt->header, &l, NULL);
 		if (fmt->below_header.begin)
 			add_line(&out, &l, fmt, &fmt->below_header, fmt->below_header_special);
 	}
-	/* Cells are stored row-major: pass each row as a strided array. */
-	char **row = calloc(l.ncols + 1, sizeof(*row));
-	for (size_t r = 0; row && r < l.nrows; r++) {
-		for (size_t c = 0; c < l.ncols; c++)
-			row[c] = l.cells[r * l.ncols + c].text;
+	for (size_t r = 0; r < l.nrows; r++) {
 		if (r && fmt->between.begin)
 			add_line(&out, &l, fmt, &fmt->between, LINE_PLAIN);
-		add_row_line(&out, fmt, &fmt->data, row, 1, l.ncols);
+		add_cells_line(&out, fmt, &fmt->data, &l, &l.cells[r * l.ncols]);
 	}
-	if (!row)
-		out.failed = 1;
-	free(row);
 	if (fmt->below.begin && !(has_headers && fmt->hide_below_with_headers))
 		add_line(&out, &l, fmt, &fmt->below, LINE_PLAIN);
 	layout_release(&l);
@@ -782,9 +949,7 @@ static void add_csv_field(struct perun_strbuf *b, const char *s)
 /* RFC 4180 fields, raw values (no rounding), missing values empty. */
 static char *render_csv(const struct table *t)
 {
-	struct perun_strbuf b = PERUN_STRBUF_INIT;
-	size_t r;
-	json_t *row;
+	struct perun_strbuf b = PERUN_STRBUF_INIT, text = PERUN_STRBUF_INIT;
 	for (size_t c = 0; c < t->ncolumns; c++) {
 		if (c)
 			perun_strbuf_addstr(&b, ",");
@@ -792,20 +957,23 @@ static char *render_csv(const struct table *t)
 	}
 	if (t->ncolumns)
 		perun_strbuf_addstr(&b, "\n");
-	json_array_foreach(t->rows, r, row) {
+	for (size_t r = 0; r < t->nshown; r++) {
 		for (size_t c = 0; c < t->ncolumns; c++) {
-			json_t *v = json_object_get(row, t->columns[c]);
-			char *text = v && !json_is_null(v) ? perun_value_flatten_dup(v) : strdup("");
+			json_t *v = cell_of(t, t->order[r], t->colids[c]);
+			text.len = 0;
+			perun_strbuf_add(&text, "", 0);
+			if (v && !json_is_null(v))
+				perun_value_flatten_add(&text, v);
 			if (c)
 				perun_strbuf_addstr(&b, ",");
-			if (text)
-				add_csv_field(&b, text);
-			else
-				b.failed = 1;
-			free(text);
+			if (!text.failed)
+				add_csv_field(&b, text.buf);
 		}
 		perun_strbuf_addstr(&b, "\n");
 	}
+	if (text.failed)
+		b.failed = 1;
+	perun_strbuf_release(&text);
 	return perun_strbuf_detach(&b, NULL);
 }
 
@@ -848,21 +1016,19 @@ static char *render_json(const struct table *t, const char *what)
 		json_decref(h);
 	}
 	perun_strbuf_addstr(&b, "],\n  \"rows\": [");
-	size_t r;
-	json_t *row;
-	json_array_foreach(t->rows, r, row) {
+	for (size_t r = 0; r < t->nshown; r++) {
 		perun_strbuf_addstr(&b, r ? ",\n    {" : "\n    {");
 		for (size_t c = 0; c < t->ncolumns; c++) {
 			json_t *h = json_string(t->columns[c]);
 			perun_strbuf_addstr(&b, c ? ", " : "");
 			add_json_value(&b, h);
 			perun_strbuf_addstr(&b, ": ");
-			add_json_value(&b, json_object_get(row, t->columns[c]));
+			add_json_value(&b, cell_of(t, t->order[r], t->colids[c]));
 			json_decref(h);
 		}
 		perun_strbuf_addstr(&b, "}");
 	}
-	perun_strbuf_addstr(&b, json_array_size(t->rows) ? "\n  ]\n}" : "]\n}");
+	perun_strbuf_addstr(&b, t->nshown ? "\n  ]\n}" : "]\n}");
 	json_decref(name);
 	return perun_strbuf_detach(&b, NULL);
 }
@@ -916,26 +1082,31 @@ static int tableof_show(struct perun_view_ctx *ctx, struct perun_error *err)
 				       "'--to-stdout' excludes '--to-file' and "
 				       "'--output-file'");
 
-	t.rows = json_array();
 	t.fields = json_object();
-	if (!t.rows || !t.fields) {
+	t.zero = json_integer(0);
+	if (!t.fields || !t.zero) {
 		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 		goto out;
 	}
 	if (is_resources) {
 		/* Python Perun always has the "snapshots" column. */
-		rc = json_object_set(t.fields, "snapshots", json_null());
+		rc = field_id(&t, "snapshots") < 0;
 		if (!rc)
 			rc = perun_profile_foreach_resource(ctx->profile, add_resource_row, &t);
 	} else {
 		size_t i;
 		json_t *model;
-		json_array_foreach(json_object_get(perun_profile_json(ctx->profile), "models"),
-				   i, model) {
+		json_array_foreach(perun_profile_get(ctx->profile, "models"), i, model) {
 			if (json_is_object(model) && (rc = add_row(&t, model, 0)))
 				break;
 		}
 	}
+	t.order = malloc((t.nrows + 1) * sizeof(*t.order));
+	if (!rc && !t.order)
+		rc = -1;
+	for (size_t i = 0; !rc && i < t.nrows; i++)
+		t.order[i] = i;
+	t.nshown = t.nrows;
 	if (rc) {
 		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 		goto out;
@@ -995,9 +1166,7 @@ static int tableof_show(struct perun_view_ctx *ctx, struct perun_error *err)
 out:
 	free(text);
 	free(file);
-	free(t.columns);
-	json_decref(t.rows);
-	json_decref(t.fields);
+	table_release(&t);
 	return rc;
 }
 

@@ -15,6 +15,7 @@
 #include <jansson.h>
 #include <perun/error.h>
 #include <perun/jsonview.h>
+#include <perun/strbuf.h>
 
 /* New empty profile of the given type ("time", "mixed", "memory");
  * caller frees with perun_profile_free. */
@@ -192,6 +193,8 @@ PERUN_API int perun_profile_key_is_collectable(const char *key);
  * caller frees, or NULL without memory.
  */
 PERUN_API char *perun_value_flatten_dup(const json_t *value);
+/* The same text appended to sb (sb->failed set without memory). */
+PERUN_API void perun_value_flatten_add(struct perun_strbuf *sb, const json_t *value);
 /* The same text of a value read from a profile's compact form. */
 PERUN_API char *perun_jv_flatten_dup(const struct perun_jv *value);
 
