@@ -55,6 +55,13 @@ check_PROGRAMS += %reldir%/profile-rows-test
 %canon_reldir%_profile_rows_test_LDADD = sdk/libperun.la $(JANSSON_LIBS)
 TESTS += %reldir%/profile-rows-test
 
+# perun_profile_types and the points read from it, compact form against tree.
+check_PROGRAMS += %reldir%/profile-types-test
+%canon_reldir%_profile_types_test_SOURCES = %reldir%/profile-types-test.c %reldir%/tap.h
+%canon_reldir%_profile_types_test_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+%canon_reldir%_profile_types_test_LDADD = sdk/libperun.la $(JANSSON_LIBS)
+TESTS += %reldir%/profile-types-test
+
 TESTS += %reldir%/t0300-profile-format.sh
 EXTRA_DIST += %reldir%/t0300-profile-format.sh
 TESTS += %reldir%/t0301-profile-reader.sh
