@@ -19,8 +19,8 @@ cat >py_sums.py <<'PY'
 import json, math, sys
 sys.setrecursionlimit(10000)  # for the deeply nested test profile
 d = json.load(open(sys.argv[1], encoding="utf-8"))
-resources = d["resources"]
-for tid, persistent in d["resource_type_map"].items():
+resources = d.get("resources", {})
+for tid, persistent in d.get("resource_type_map", {}).items():
     columns = resources.get(tid, {})
     print(f"type\t{tid}\t{len(persistent)}\t{len(columns)}")
     for key, values in columns.items():
@@ -207,6 +207,57 @@ test_expect_success 'nesting of 1500 levels in a column loads and walks' "
 	'$TOOL' walk deep.perf >actual &&
 	python3 py_sums.py deep.perf >expect &&
 	test_cmp expect actual
+"
+
+# Damaged copies of the test profiles (bytes changed, inserted, copied
+# from elsewhere; a fixed seed): each is refused alike from file and buffer
+# and by the reader before the tape, or loads and walks as Python reads it.
+cat >damage.py <<'PY'
+import glob, json, os, random, subprocess, sys
+tool, testdata, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+rnd = random.Random(302)
+texts = []
+for f in sorted(glob.glob(os.path.join(testdata, "*", "*.perf"))):
+    t = open(f, "rb").read()
+    # without NaN (the reader before the tape is jansson alone) and legacy
+    if b"NaN" in t or b"Infinity" in t or b'"global"' in t or b'"snapshots"' in t:
+        continue
+    texts.append(t)
+alphabet = b'{}[]",:0123456789-+.eE \n\\u#aNI\xff\xc3\x00'
+failed = loaded = 0
+for k in range(count):
+    t = bytearray(rnd.choice(texts))
+    for _ in range(rnd.randint(1, 2)):
+        op, i = rnd.randrange(3), rnd.randrange(len(t))
+        if op == 0 and chr(t[i]).isdigit():
+            t[i] = rnd.choice(b"0123456789")
+        elif op == 1:
+            j = rnd.randrange(len(t))
+            t[i:i] = t[j:j + rnd.randint(1, 40)]
+        else:
+            t[i] = rnd.choice(alphabet)
+    name = f"damaged{k}.perf"
+    open(name, "wb").write(t)
+    r = subprocess.run([tool, "load", name], capture_output=True)
+    if r.returncode == 0:
+        loaded += 1
+        w = subprocess.run([tool, "walk", name], capture_output=True)
+        p = subprocess.run([sys.executable, "py_sums.py", name], capture_output=True)
+        if w.returncode or w.stdout != p.stdout:
+            failed += 1
+            print(f"{name}: walk {w.returncode} {w.stderr[:300]!r}, as Python: {w.stdout == p.stdout}")
+            continue
+    elif r.returncode != 2 or not r.stderr.startswith(f"profile-tape-test: ".encode()):
+        failed += 1
+        print(f"{name}: load {r.returncode} {r.stderr[:300]!r}")
+        continue
+    os.unlink(name)
+print(f"{count} damaged, {loaded} loaded, {failed} failed")
+sys.exit(1 if failed or not loaded or loaded == count else 0)
+PY
+test_expect_success 'damaged profiles: refused alike, or read as Python reads them' "
+	python3 damage.py '$TOOL' '$TESTDATA' 300 >out &&
+	cat out
 "
 
 test_expect_success 'the empty file and a top-level list are refused' "
