@@ -3,12 +3,16 @@
  * bench-profile-load: the cost of libperun's profile phases on files.
  *
  *   bench-profile-load [-n runs] file...
- *       for every file: load (parse and validate), the compact and the
- *       pending dump, the flattened items of every resource row
+ *       for every file: load (parse into the tape and validate), walk
+ *       (perun_profile_foreach_type over the tape, every column value
+ *       read), tree (perun_profile_json builds the resources' tree), walk
+ *       tree (the same walk on the tree form), the compact and the pending
+ *       dump, the flattened items of every resource row
  *       (perun_profile_foreach_resource + perun_items_of), and free; one
  *       line per phase with the user instructions (from the CPU's counter,
  *       "-" where perf events are not allowed), the CPU and the wall
- *       seconds of the fastest of the runs.
+ *       seconds of the fastest of the runs; then load + tree, what loading
+ *       cost before the tape.
  *   bench-profile-load --items file
  *       writes every resource row's items, one "key=value" per line, for
  *       comparing versions (tests/helpers/profile-tool writes the dumps).
@@ -108,6 +112,43 @@ static int print_row(const json_t *row, void *data)
 	return rc;
 }
 
+/* What a reader of the resources does: every value of every column seen,
+ * the numbers summed (so that the walk is not optimised away). */
+struct walk_sum {
+	size_t types, values;
+	double sum;
+};
+
+static int walk_type(const char *id, const struct perun_jv *persistent,
+		     const struct perun_jv *columns, void *data)
+{
+	struct walk_sum *w = data;
+	const struct perun_jv *key, *values, *v;
+	size_t i, j;
+	double d;
+	(void)id;
+	(void)persistent;
+	w->types++;
+	perun_jv_object_foreach(columns, i, key, values)
+		perun_jv_array_foreach(values, j, v) {
+			w->values++;
+			if (!perun_jv_number(v, &d))
+				w->sum += d;
+		}
+	return 0;
+}
+
+static int walk(const struct perun_profile *p, struct walk_sum *w)
+{
+	struct perun_error err = {0};
+	memset(w, 0, sizeof(*w));
+	if (perun_profile_foreach_type(p, walk_type, w, &err)) {
+		fprintf(stderr, "bench-profile-load: %s\n", err.message);
+		return -1;
+	}
+	return 0;
+}
+
 static struct perun_profile *load(const char *path)
 {
 	struct perun_error err = {0};
@@ -128,40 +169,54 @@ static int bench_file(const char *path, int runs)
 		fprintf(stderr, "bench-profile-load: %s\n", err.message);
 			return 2;
 	}
-	struct sample best[5];
+	enum { LOAD, WALK, TREE, WALK_TREE, COMPACT, PENDING, ITEMS, FREE, PHASES };
+	struct sample best[PHASES], t[PHASES + 1];
+	struct walk_sum on_tape, on_tree;
 	size_t rows = 0, items = 0, compact = 0, pending = 0;
 	for (int r = 0; r < runs; r++) {
 		struct perun_profile *p = NULL;
-		struct sample t0 = sample_now();
+		t[LOAD] = sample_now();
 		if (perun_profile_load_buffer(buf, len, path, &p, &err)) {
 			fprintf(stderr, "bench-profile-load: %s\n", err.message);
-					free(buf);
+			free(buf);
 			return 2;
 		}
-		struct sample t1 = sample_now();
+		t[WALK] = sample_now();
+		int failed = walk(p, &on_tape);
+		t[TREE] = sample_now();
+		perun_profile_json(p);
+		t[WALK_TREE] = sample_now();
+		failed |= walk(p, &on_tree);
+		t[COMPACT] = sample_now();
 		free(perun_profile_dump(p, PERUN_DUMP_COMPACT, 1, &compact));
-		struct sample t2 = sample_now();
+		t[PENDING] = sample_now();
 		free(perun_profile_dump(p, PERUN_DUMP_PENDING, 1, &pending));
-		struct sample t3 = sample_now();
+		t[ITEMS] = sample_now();
 		items = 0;
 		perun_profile_foreach_resource(p, row_items, &items);
-		struct sample t4 = sample_now();
+		t[FREE] = sample_now();
 		rows = perun_profile_resource_count(p);
 		perun_profile_free(p);
-		struct sample t5 = sample_now();
-		keep_best(&best[0], t0, t1, !r);
-		keep_best(&best[1], t1, t2, !r);
-		keep_best(&best[2], t2, t3, !r);
-		keep_best(&best[3], t3, t4, !r);
-		keep_best(&best[4], t4, t5, !r);
+		t[PHASES] = sample_now();
+		for (int phase = 0; phase < PHASES; phase++)
+			keep_best(&best[phase], t[phase], t[phase + 1], !r);
+		if (failed || on_tape.values != on_tree.values ||
+		    memcmp(&on_tape.sum, &on_tree.sum, sizeof(on_tape.sum))) {
+			fprintf(stderr, "bench-profile-load: %s: the walks of tape and tree differ\n",
+				path);
+			free(buf);
+			return 2;
+		}
 	}
-	printf("%s: %.1f MB, %zu rows, %zu items; best of %d\n", path, (double)len / 1e6,
-	       rows, items, runs);
-	print_phase("load", best[0]);
-	print_phase("dump compact", best[1]);
-	print_phase("dump pending", best[2]);
-	print_phase("items", best[3]);
-	print_phase("free", best[4]);
+	printf("%s: %.1f MB, %zu rows, %zu items, %zu types, %zu column values; best of %d\n",
+	       path, (double)len / 1e6, rows, items, on_tape.types, on_tape.values, runs);
+	static const char *const names[] = {"load", "walk", "tree", "walk tree",
+					    "dump compact", "dump pending", "items", "free"};
+	for (int phase = 0; phase < PHASES; phase++)
+		print_phase(names[phase], best[phase]);
+	struct sample before = {best[LOAD].insns + best[TREE].insns,
+				best[LOAD].cpu + best[TREE].cpu, best[LOAD].wall + best[TREE].wall};
+	print_phase("load + tree", before);
 	printf("  (compact %zu bytes, pending %zu bytes)\n", compact, pending);
 	free(buf);
 	return 0;

@@ -6,11 +6,17 @@
 #     10,000 functions x 5 calls, 30,000 models), as perun check loads it;
 #   - points.perf: one resource type with 1,000,000 points (integer sizes,
 #     random floats of 17 digits), in the pending form Perun stores.
-# For each file bench/bench-profile-load prints load, compact and pending
-# dump, the items of every row, and free (user instructions, CPU and wall
-# seconds, fastest of 3); then Python's json.load, json.dumps and the
-# pending dump (indent=2 and the folding of number lists), fastest of 3,
-# and the ratio C / Python.  End to end: perun show tableof (a table of
+#   - /tmp/perun-bench-views/kperf-1000000.perf when it exists (made by
+#     bench-views.sh: 1,000,000 resource types of one value, 38 MB), read
+#     and never changed, fastest of 1 (its tree takes ~700 MB).
+# For each file bench/bench-profile-load prints load (into the tape), walk
+# (perun_profile_foreach_type reading every column value from the tape),
+# tree (perun_profile_json), the same walk on the tree, compact and pending
+# dump, the items of every row, free, and load + tree (what loading cost
+# before the tape) (user instructions, CPU and wall seconds, fastest of 3);
+# then Python's json.load, the same walk over its dicts, json.dumps and
+# the pending dump (indent=2 and the folding of number lists), fastest of
+# 3, and the ratio C / Python.  End to end: perun show tableof (a table of
 # the million rows) and perun
 # postprocessby regression-analysis on points.perf.  The machine's load
 # makes wall time noisy; instructions are the steadier figure.  Prints
@@ -49,32 +55,52 @@ with open(sys.argv[1], "w") as out:
 PY
 printf '# load average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 
-for f in trace points; do
-	"$builddir/bench/bench-profile-load" "$work/$f.perf" | tee "$work/$f.c"
-	python3 - "$work/$f.perf" "$work/$f.c" <<'PY'
+kperf=/tmp/perun-bench-views/kperf-1000000.perf
+for f in "$work/trace.perf" "$work/points.perf" "$kperf"; do
+	[ -f "$f" ] || continue
+	runs=3
+	[ "$f" = "$kperf" ] && runs=1
+	"$builddir/bench/bench-profile-load" -n $runs "$f" | tee "$work/c.out"
+	python3 - "$f" "$work/c.out" $runs <<'PY'
 import json, re, sys, time
 
 def best(fn):
     times = []
-    for _ in range(3):
+    for _ in range(int(sys.argv[3])):
         c0, w0 = time.process_time(), time.perf_counter()
         fn()
         times.append((time.process_time() - c0, time.perf_counter() - w0))
     return min(times)
 
+def walk():
+    # what bench-profile-load's walk does: every column value seen,
+    # the numbers summed
+    values, total = 0, 0.0
+    resources = prof["resources"]
+    for tid, persistent in prof["resource_type_map"].items():
+        for key, column in resources.get(tid, {}).items():
+            for v in column:
+                values += 1
+                if type(v) in (int, float):
+                    total += v
+    return values, total
+
 text = open(sys.argv[1]).read()
 prof = json.loads(text)
 py = {
     "load": best(lambda: json.loads(text)),
+    "walk": best(walk),
     "dump compact": best(lambda: json.dumps(prof)),
     "dump pending": best(lambda: re.sub(r",\s+(\d+)", r", \1", json.dumps(prof, indent=2))),
 }
 c = {}
 for line in open(sys.argv[2]):
-    m = re.match(r"\s+(\S+(?: \S+)?)\s+\S+ insns\s+([\d.]+) s cpu\s+([\d.]+) s wall", line)
+    m = re.match(r"\s+(\S.*?)\s+\S+ insns\s+([\d.]+) s cpu\s+([\d.]+) s wall", line)
     if m:
         c[m.group(1)] = (float(m.group(2)), float(m.group(3)))
-print("  python3 json (best of 3)       cpu     wall   C/Python cpu")
+py["load + walk"] = tuple(a + b for a, b in zip(py["load"], py["walk"]))
+c["load + walk"] = tuple(a + b for a, b in zip(c["load"], c["walk"]))
+print(f"  python3 json (best of {sys.argv[3]})       cpu     wall   C/Python cpu")
 for phase, (cpu, wall) in py.items():
     ratio = c[phase][0] / cpu if cpu > 0 else float("nan")
     print(f"  {phase:<14} {cpu:14.3f} s {wall:7.3f} s {ratio:8.2f}")
