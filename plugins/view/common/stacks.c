@@ -36,6 +36,7 @@ void perun_stacks_release(struct perun_stacks *s)
 	free(s->name_lens);
 	free(s->name_slots);
 	free(s->nodes);
+	free(s->links);
 	free(s->edges);
 	free(s->children);
 	free(s->events);
@@ -60,14 +61,16 @@ static int grow(void **p, uint32_t *alloc, uint32_t need, size_t size)
 static int names_rehash(struct perun_stacks *s)
 {
 	uint32_t size = s->name_mask ? (s->name_mask + 1) * 2 : 1024;
-	uint32_t *slots = calloc(size, sizeof(*slots));
+	struct perun_name_slot *slots = calloc(size, sizeof(*slots));
 	if (!slots)
 		return -1;
-	for (uint32_t id = 0; id < s->nnames; id++) {
-		uint32_t i = (uint32_t)hash_bytes(s->names[id], s->name_lens[id]) & (size - 1);
-		while (slots[i])
-			i = (i + 1) & (size - 1);
-		slots[i] = id + 1;
+	for (uint32_t i = 0; s->name_slots && i <= s->name_mask; i++) {
+		if (!s->name_slots[i].id)
+			continue;
+		uint32_t j = s->name_slots[i].hash & (size - 1);
+		while (slots[j].id)
+			j = (j + 1) & (size - 1);
+		slots[j] = s->name_slots[i];
 	}
 	free(s->name_slots);
 	s->name_slots = slots;
@@ -75,15 +78,26 @@ static int names_rehash(struct perun_stacks *s)
 	return 0;
 }
 
+/* Frame names are short: a loop beats a call to memcmp. */
+static inline int same_bytes(const char *a, const char *b, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (a[i] != b[i])
+			return 0;
+	return 1;
+}
+
+/* The id of name, or PERUN_STACKS_NONE and in *slot where it would go. */
 static uint32_t name_find(const struct perun_stacks *s, const char *name, size_t len,
-			  uint32_t *slot)
+			  uint32_t hash, uint32_t *slot)
 {
 	if (!s->name_slots)
 		return PERUN_STACKS_NONE;
-	uint32_t i = (uint32_t)hash_bytes(name, len) & s->name_mask;
-	for (; s->name_slots[i]; i = (i + 1) & s->name_mask) {
-		uint32_t id = s->name_slots[i] - 1;
-		if (s->name_lens[id] == len && !memcmp(s->names[id], name, len))
+	uint32_t i = hash & s->name_mask;
+	for (; s->name_slots[i].id; i = (i + 1) & s->name_mask) {
+		uint32_t id = s->name_slots[i].id - 1;
+		if (s->name_slots[i].hash == hash && s->name_lens[id] == len &&
+		    same_bytes(s->names[id], name, len))
 			return id;
 	}
 	if (slot)
@@ -93,19 +107,20 @@ static uint32_t name_find(const struct perun_stacks *s, const char *name, size_t
 
 uint32_t perun_stacks_lookup(const struct perun_stacks *s, const char *name)
 {
-	return name_find(s, name, strlen(name), NULL);
+	size_t len = strlen(name);
+	return name_find(s, name, len, (uint32_t)hash_bytes(name, len), NULL);
 }
 
 uint32_t perun_stacks_intern(struct perun_stacks *s, const char *name, size_t len)
 {
-	uint32_t slot = 0;
-	uint32_t id = name_find(s, name, len, &slot);
+	uint32_t slot = 0, hash = (uint32_t)hash_bytes(name, len);
+	uint32_t id = name_find(s, name, len, hash, &slot);
 	if (id != PERUN_STACKS_NONE)
 		return id;
 	if (!s->name_slots || (s->nnames + 1) * 2 > s->name_mask + 1) {
 		if (names_rehash(s))
 			return PERUN_STACKS_NONE;
-		name_find(s, name, len, &slot);
+		name_find(s, name, len, hash, &slot);
 	}
 	uint32_t alloc = s->names_alloc;
 	if (grow((void **)&s->names, &s->names_alloc, s->nnames + 1, sizeof(char *)) ||
@@ -118,7 +133,7 @@ uint32_t perun_stacks_intern(struct perun_stacks *s, const char *name, size_t le
 	copy[len] = '\0';
 	s->names[s->nnames] = copy;
 	s->name_lens[s->nnames] = (uint32_t)len;
-	s->name_slots[slot] = s->nnames + 1;
+	s->name_slots[slot] = (struct perun_name_slot){hash, s->nnames + 1};
 	return s->nnames++;
 }
 
@@ -164,24 +179,32 @@ uint32_t perun_stacks_child(const struct perun_stacks *s, uint32_t node, uint32_
 {
 	if (frame == PERUN_STACKS_NONE || node >= s->nnodes)
 		return PERUN_STACKS_NONE;
-	uint32_t eldest = s->nodes[node].eldest;
-	if (eldest == PERUN_STACKS_NONE || s->nodes[eldest].frame == frame)
-		return eldest;
+	const struct perun_stack_link *link = &s->links[node];
+	if (link->eldest == PERUN_STACKS_NONE || link->frame == frame)
+		return link->eldest;
 	if (!s->edges)
 		return PERUN_STACKS_NONE;
 	const struct perun_stack_edge *e = edge_slot(s, node, frame);
 	return e->parent ? e->child : PERUN_STACKS_NONE;
 }
 
+/* Room for need nodes and their links. */
+static int grow_nodes(struct perun_stacks *s, uint32_t need)
+{
+	uint32_t alloc = s->nodes_alloc;
+	return grow((void **)&s->nodes, &s->nodes_alloc, need, sizeof(*s->nodes)) ||
+	       grow((void **)&s->links, &alloc, need, sizeof(*s->links));
+}
+
 static int ensure_root(struct perun_stacks *s)
 {
 	if (s->nnodes)
 		return 0;
-	if (grow((void **)&s->nodes, &s->nodes_alloc, 1, sizeof(*s->nodes)))
+	if (grow_nodes(s, 1))
 		return -1;
 	s->nodes[0] = (struct perun_stack_node){.frame = PERUN_STACKS_NONE,
-						.parent = PERUN_STACKS_NONE,
-						.eldest = PERUN_STACKS_NONE};
+						.parent = PERUN_STACKS_NONE};
+	s->links[0] = (struct perun_stack_link){PERUN_STACKS_NONE, PERUN_STACKS_NONE};
 	s->nnodes = 1;
 	return 0;
 }
@@ -197,47 +220,32 @@ static uint32_t child_get_or_add(struct perun_stacks *s, uint32_t parent, uint32
 {
 	if (s->max_depth && s->nodes[parent].depth >= s->max_depth)
 		return parent;
-	uint32_t eldest = s->nodes[parent].eldest;
-	if (eldest != PERUN_STACKS_NONE && s->nodes[eldest].frame == frame)
-		return eldest;
+	struct perun_stack_link link = s->links[parent];
+	if (link.eldest != PERUN_STACKS_NONE && link.frame == frame)
+		return link.eldest;
 	struct perun_stack_edge *e = NULL;
-	if (eldest != PERUN_STACKS_NONE) {
+	if (link.eldest != PERUN_STACKS_NONE) {
 		if ((!s->edges || (s->nedges + 1) * 2 > s->edge_mask + 1) && edges_rehash(s))
 			return PERUN_STACKS_NONE;
 		e = edge_slot(s, parent, frame);
 		if (e->parent)
 			return e->child;
 	}
-	if (grow((void **)&s->nodes, &s->nodes_alloc, s->nnodes + 1, sizeof(*s->nodes)))
+	if (grow_nodes(s, s->nnodes + 1))
 		return PERUN_STACKS_NONE;
 	uint32_t id = s->nnodes++;
 	uint32_t depth = s->nodes[parent].depth + 1;
-	s->nodes[id] = (struct perun_stack_node){.frame = frame, .parent = parent, .depth = depth,
-						 .eldest = PERUN_STACKS_NONE};
+	s->nodes[id] = (struct perun_stack_node){.frame = frame, .parent = parent, .depth = depth};
+	s->links[id] = (struct perun_stack_link){PERUN_STACKS_NONE, PERUN_STACKS_NONE};
 	if (depth > s->depth)
 		s->depth = depth;
 	if (e) {
 		*e = (struct perun_stack_edge){parent + 1, frame, id};
 		s->nedges++;
 	} else {
-		s->nodes[parent].eldest = id;
+		s->links[parent] = (struct perun_stack_link){id, frame};
 	}
 	return id;
-}
-
-uint32_t perun_stacks_add(struct perun_stacks *s, const uint32_t *frames, uint32_t n,
-			  double weight)
-{
-	if (ensure_root(s))
-		return PERUN_STACKS_NONE;
-	uint32_t node = 0;
-	for (uint32_t i = 0; i < n && node != PERUN_STACKS_NONE; i++)
-		node = child_get_or_add(s, node, frames[i]);
-	if (node == PERUN_STACKS_NONE)
-		return node;
-	s->nodes[node].self += weight;
-	s->nstacks++;
-	return node;
 }
 
 /* ---- reading profiles ------------------------------------------------ */
@@ -324,17 +332,73 @@ static double column_sum(const struct perun_jv *col)
 	return sum;
 }
 
+/*
+ * Stacks queued to be added side by side: each step of one stack down the
+ * tree prefetches what its next step reads, and the steps of the other
+ * stacks wait the fetch out.  A million-stack profile walks a tree far
+ * bigger than the caches; one stack at a time would wait for every level.
+ */
+#define QUEUED_STACKS 16
+
+struct stack_queue {
+	struct frame_buf frames;          /* the queued stacks' frames, root first */
+	uint32_t start[QUEUED_STACKS + 1];
+	double weight[QUEUED_STACKS];
+	uint32_t n;
+};
+
+static int add_queued(struct perun_stacks *s, struct stack_queue *q)
+{
+	uint32_t node[QUEUED_STACKS], at[QUEUED_STACKS];
+	if (!q->n)
+		return 0;
+	if (ensure_root(s))
+		return -1;
+	for (uint32_t k = 0; k < q->n; k++) {
+		node[k] = 0;
+		at[k] = q->start[k];
+	}
+	for (uint32_t left = q->n; left;) {
+		left = 0;
+		for (uint32_t k = 0; k < q->n; k++) {
+			if (at[k] == q->start[k + 1])
+				continue;
+			uint32_t next = child_get_or_add(s, node[k], q->frames.ids[at[k]++]);
+			if (next == PERUN_STACKS_NONE)
+				return -1;
+			node[k] = next;
+			if (at[k] < q->start[k + 1]) {
+				__builtin_prefetch(&s->links[next]);
+				/* In case next's eldest is not the one. */
+				if (s->edges)
+					__builtin_prefetch(&s->edges[edge_hash(next + 1,
+									 q->frames.ids[at[k]]) &
+								     s->edge_mask]);
+				left++;
+			}
+		}
+	}
+	for (uint32_t k = 0; k < q->n; k++) {
+		s->nodes[node[k]].self += q->weight[k];
+		s->nstacks++;
+	}
+	q->n = 0;
+	q->frames.n = 0;
+	return 0;
+}
+
 /* A resource type with a "trace": one stack weighing all its amounts. */
 static int add_traced(struct perun_stacks *s, const struct perun_jv *pers,
 		      const struct perun_jv *trace, const struct perun_jv *amount, int root_first,
-		      struct frame_buf *fb)
+		      struct stack_queue *q)
 {
 	const struct perun_jv *subtype = perun_jv_get(pers, "subtype");
 	if (perun_jv_is_string(subtype) && !strcmp(subtype->u.s, "free"))
 		return 0;
 	const struct perun_jv *uid = perun_jv_get(pers, "uid"), *frame;
+	struct frame_buf *fb = &q->frames;
+	uint32_t first = fb->n;
 	size_t n = perun_jv_len(trace), i;
-	fb->n = 0;
 	if (root_first) {
 		perun_jv_array_foreach(trace, i, frame)
 			if (push_frame(fb, intern_value(s, frame)))
@@ -346,7 +410,7 @@ static int add_traced(struct perun_stacks *s, const struct perun_jv *pers,
 		perun_jv_array_foreach(trace, i, frame)
 			if (push_frame(fb, intern_value(s, frame)))
 				return -1;
-		for (size_t a = 0, b = fb->n; a + 1 < b; a++, b--) {
+		for (uint32_t a = first, b = fb->n; a + 1 < b; a++, b--) {
 			uint32_t t = fb->ids[a];
 			fb->ids[a] = fb->ids[b - 1];
 			fb->ids[b - 1] = t;
@@ -354,10 +418,11 @@ static int add_traced(struct perun_stacks *s, const struct perun_jv *pers,
 		if (!n && uid && push_frame(fb, intern_value(s, uid)))
 			return -1;
 	}
-	if (!fb->n)
+	if (fb->n == first)
 		return 0;
-	return perun_stacks_add(s, fb->ids, fb->n, column_sum(amount)) == PERUN_STACKS_NONE ? -1
-											: 0;
+	q->weight[q->n] = column_sum(amount);
+	q->start[++q->n] = fb->n;
+	return q->n == QUEUED_STACKS ? add_queued(s, q) : 0;
 }
 
 /* Calls of a trace profile: queued with their uid's name id in .node. */
@@ -477,7 +542,7 @@ static const char *unit_of(const struct perun_profile *profile)
 struct stacks_reading {
 	struct perun_stacks *s;
 	int root_first;
-	struct frame_buf fb;
+	struct stack_queue queue;
 };
 
 static int read_type(const char *type_id, const struct perun_jv *pers,
@@ -490,7 +555,7 @@ static int read_type(const char *type_id, const struct perun_jv *pers,
 		return 0;
 	const struct perun_jv *trace = perun_jv_get(pers, "trace");
 	int rc = trace && perun_jv_type(trace) == PERUN_JV_ARRAY
-			 ? add_traced(r->s, pers, trace, amount, r->root_first, &r->fb)
+			 ? add_traced(r->s, pers, trace, amount, r->root_first, &r->queue)
 			 : queue_calls(r->s, pers, cols, amount);
 	return rc ? 1 : 0;
 }
@@ -498,13 +563,14 @@ static int read_type(const char *type_id, const struct perun_jv *pers,
 int perun_stacks_from_profile(struct perun_stacks *s, const struct perun_profile *profile,
 			      struct perun_error *err)
 {
-	struct stacks_reading r = {s, !strcmp(perun_profile_collector(profile), "kperf"), {0}};
+	struct stacks_reading r = {.s = s,
+				   .root_first = !strcmp(perun_profile_collector(profile), "kperf")};
 	int rc = 0;
 	s->unit = unit_of(profile);
 	if (ensure_root(s))
 		goto oom;
 	rc = perun_profile_foreach_type(profile, read_type, &r, err);
-	if (rc > 0)
+	if (rc > 0 || (!rc && add_queued(s, &r.queue)))
 		goto oom;
 	if (rc)
 		goto out;
@@ -521,7 +587,7 @@ int perun_stacks_from_profile(struct perun_stacks *s, const struct perun_profile
 oom:
 	rc = perun_error_set(err, PERUN_EGENERIC, "out of memory reading the call stacks");
 out:
-	free(r.fb.ids);
+	free(r.queue.frames.ids);
 	return rc;
 }
 

@@ -32,8 +32,6 @@ struct perun_stack_node {
 	uint32_t depth;      /* 0 for the root, 1 for outermost frames */
 	uint32_t first;      /* its children: children[first .. first + n) */
 	uint32_t nchildren;
-	uint32_t eldest;     /* its first child made, found without the edge
-			      * table (most nodes of big profiles have one) */
 	double self;         /* weight of stacks ending here */
 	double total;        /* self plus the totals of its children */
 };
@@ -43,6 +41,16 @@ struct perun_stack_event {
 	int64_t tid;
 	double start, dur;
 	uint32_t node;       /* its call-tree node (depth is its nesting) */
+};
+
+/*
+ * A node's first child made, found without the edge table (most nodes of
+ * big profiles have only one), kept apart from the nodes so that walking
+ * down touches 8 bytes a level.
+ */
+struct perun_stack_link {
+	uint32_t eldest;     /* PERUN_STACKS_NONE when it has no child yet */
+	uint32_t frame;      /* the eldest's frame */
 };
 
 /* An edge of the call tree to a child other than its parent's eldest. */
@@ -56,9 +64,13 @@ struct perun_stacks {
 	char **names;
 	uint32_t *name_lens;
 	uint32_t nnames, names_alloc;
-	uint32_t *name_slots; /* hash of names: id + 1, 0 is free */
+	struct perun_name_slot {
+		uint32_t hash;
+		uint32_t id;  /* + 1; 0 is free */
+	} *name_slots;
 	uint32_t name_mask;
 	struct perun_stack_node *nodes;
+	struct perun_stack_link *links; /* one per node, while stacks are added */
 	uint32_t nnodes, nodes_alloc;
 	struct perun_stack_edge *edges; /* open addressing, at most half full */
 	uint32_t edge_mask, nedges;
@@ -79,11 +91,6 @@ void perun_stacks_release(struct perun_stacks *s);
 uint32_t perun_stacks_intern(struct perun_stacks *s, const char *name, size_t len);
 /* Id of an existing name, or PERUN_STACKS_NONE. */
 uint32_t perun_stacks_lookup(const struct perun_stacks *s, const char *name);
-
-/* Add a stack (frames root first) weighing weight; returns its node, or
- * PERUN_STACKS_NONE without memory.  Beyond max_depth frames are ignored. */
-uint32_t perun_stacks_add(struct perun_stacks *s, const uint32_t *frames, uint32_t n,
-			  double weight);
 
 /* Child of node with frame, or PERUN_STACKS_NONE. */
 uint32_t perun_stacks_child(const struct perun_stacks *s, uint32_t node, uint32_t frame);
