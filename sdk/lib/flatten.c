@@ -77,9 +77,19 @@ static void add_str(struct perun_strbuf *sb, const json_t *value)
 		else
 			perun_strbuf_add(sb, json_string_value(value), json_string_length(value));
 		break;
-	case JSON_INTEGER:
-		perun_strbuf_addf(sb, "%" JSON_INTEGER_FORMAT, json_integer_value(value));
+	case JSON_INTEGER: {
+		/* Not printf: tables write millions of these. */
+		json_int_t v = json_integer_value(value);
+		unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+		char *end = num + sizeof(num), *p = end;
+		do
+			*--p = (char)('0' + u % 10);
+		while (u /= 10);
+		if (v < 0)
+			*--p = '-';
+		perun_strbuf_add(sb, p, (size_t)(end - p));
 		break;
+	}
 	case JSON_REAL:
 		json_python_format_double(json_real_value(value), num);
 		perun_strbuf_addstr(sb, num);

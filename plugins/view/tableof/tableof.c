@@ -574,6 +574,98 @@ static void add_format_g(struct perun_strbuf *b, double d)
 		perun_strbuf_add(b, out, (size_t)snprintf(out, sizeof(out), "%g", d));
 }
 
+/*
+ * format(d, "g") made from s, the shortest text that reads back as d
+ * (Python's repr of it, or an integer's digits when d holds it exactly),
+ * without printf's exact arithmetic: the six-digit decimal nearest to d is
+ * the nearest to s, unless s lies right between two of them (its digits
+ * after the sixth are one 5), where d may lie on either side.  Appends to b
+ * and returns 1, or returns 0 for such a tie and texts it does not read.
+ */
+static int add_format_g_of(struct perun_strbuf *b, const char *s, size_t len)
+{
+	char m[24];
+	size_t n = 0, i = 0;
+	long point = -1, exp = 0;
+	int negative = s[0] == '-';
+	i = negative;
+	for (; i < len && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.'); i++) {
+		if (s[i] == '.')
+			point = (long)n;
+		else if (n || s[i] != '0' || point >= 0)
+			m[n++] = s[i];
+		else
+			continue;
+		if (n == sizeof(m))
+			return 0;
+	}
+	if (i < len && s[i] == 'e') {
+		char *end;
+		exp = strtol(s + i + 1, &end, 10);
+		i = (size_t)(end - s);
+	}
+	if (i != len || i == (size_t)negative)
+		return 0;
+	if (point < 0)
+		point = (long)n;
+	/* Leading zeros (after the point) are no significant digits. */
+	size_t lead = 0;
+	while (lead < n && m[lead] == '0')
+		lead++;
+	memmove(m, m + lead, n - lead);
+	n -= lead;
+	point -= (long)lead;
+	while (n && m[n - 1] == '0')
+		n--;
+	if (!n) {
+		perun_strbuf_addstr(b, negative ? "-0" : "0");
+		return 1;
+	}
+	long x = point - 1 + exp; /* the exponent of the first digit */
+	if (n > 6) {
+		if (m[6] == '5' && n == 7)
+			return 0;
+		int up = m[6] >= '5';
+		n = 6;
+		for (size_t k = 6; up && k-- > 0;) {
+			up = m[k] == '9';
+			m[k] = up ? '0' : (char)(m[k] + 1);
+		}
+		if (up) {
+			m[0] = '1';
+			n = 1;
+			x++;
+		}
+		while (n && m[n - 1] == '0')
+			n--;
+	}
+	if (negative)
+		perun_strbuf_addch(b, '-');
+	if (x < -4 || x >= 6) {
+		char e[16];
+		perun_strbuf_add(b, m, 1);
+		if (n > 1) {
+			perun_strbuf_addch(b, '.');
+			perun_strbuf_add(b, m + 1, n - 1);
+		}
+		perun_strbuf_add(b, e, (size_t)snprintf(e, sizeof(e), "e%c%02ld", x < 0 ? '-' : '+',
+							 x < 0 ? -x : x));
+	} else if (x < 0) {
+		perun_strbuf_addstr(b, "0.");
+		perun_strbuf_addrepeat(b, "0", (size_t)(-x - 1));
+		perun_strbuf_add(b, m, n);
+	} else {
+		size_t whole = (size_t)x + 1;
+		perun_strbuf_add(b, m, n < whole ? n : whole);
+		perun_strbuf_addrepeat(b, "0", n < whole ? whole - n : 0);
+		if (n > whole) {
+			perun_strbuf_addch(b, '.');
+			perun_strbuf_add(b, m + whole, n - whole);
+		}
+	}
+	return 1;
+}
+
 /* after_point of a text %g made: no number to read again. */
 static int after_point_g(const char *s, size_t len)
 {
@@ -661,8 +753,11 @@ static enum cell_type cell_source(struct layout *l, struct cell *cell, const jso
 		perun_value_flatten_add(&l->arena, v);
 	if (l->arena.failed)
 		return T_NONE;
-	/* Text ends at a NUL, as the strings of C do. */
-	size_t len = l->arena.len > off ? strlen(l->arena.buf + off) : 0;
+	/* Text ends at a NUL, as the strings of C do; only a string can
+	 * have one. */
+	size_t len = l->arena.len - off;
+	if (len && !json_is_integer(v) && !json_is_real(v))
+		len = strlen(l->arena.buf + off);
 	if (rst_escape && json_is_string(v)) {
 		size_t i = 0;
 		while (i < len && is_space(l->arena.buf[off + i]))
@@ -692,6 +787,12 @@ static void cell_format(struct layout *l, struct cell *cell, const json_t *v,
 		*cell = (struct cell){0, 0, -1};
 	} else if (type == T_FLOAT) {
 		double d = 0;
+		/* Integers beyond 2^53 are not what d holds: printf rounds d.
+		 * Subnormal reals have too few digits for six. */
+		int exact = (json_is_real(v) && (fpclassify(json_real_value(v)) == FP_NORMAL ||
+						 json_real_value(v) == 0)) ||
+			    (json_is_integer(v) && json_integer_value(v) < (1ll << 53) &&
+			     json_integer_value(v) > -(1ll << 53));
 		if (json_is_integer(v))
 			d = (double)json_integer_value(v);
 		else if (json_is_real(v))
@@ -699,7 +800,13 @@ static void cell_format(struct layout *l, struct cell *cell, const json_t *v,
 		else if (cell_string(l, cell))
 			parses_as_number(l->scratch.buf, &d);
 		size_t off = l->arena.len;
-		add_format_g(&l->arena, d);
+		/* The source text is the arena's own: copy it out first. */
+		char source[40];
+		if (exact && cell->len < sizeof(source))
+			memcpy(source, cell_text(l, cell), cell->len);
+		if (!exact || cell->len >= sizeof(source) ||
+		    !add_format_g_of(&l->arena, source, cell->len))
+			add_format_g(&l->arena, d);
 		*cell = (struct cell){off, (uint32_t)(l->arena.len - off), 0};
 		cell->after = l->arena.failed ? -1 : after_point_g(l->arena.buf + off, cell->len);
 		return;
@@ -869,7 +976,7 @@ static void add_cells_line(struct perun_strbuf *out, const struct table_format *
 			   const struct row_fmt *rf, const struct layout *l,
 			   const struct cell *row)
 {
-	size_t start = out->len;
+	size_t start = out->len, seplen = strlen(rf->sep), pad = (size_t)fmt->padding;
 	perun_strbuf_addstr(out, rf->begin);
 	for (size_t c = 0; c < l->ncols; c++) {
 		const char *text = row ? cell_text(l, &row[c]) : l->headers[c];
@@ -884,13 +991,23 @@ static void add_cells_line(struct perun_strbuf *out, const struct table_format *
 			after = decimal ? points : fill;
 		}
 		if (c)
-			perun_strbuf_addstr(out, rf->sep);
-		perun_strbuf_addrepeat(out, " ", (size_t)fmt->padding + before);
-		if (fmt->latex_escape)
+			perun_strbuf_add(out, rf->sep, seplen);
+		if (fmt->latex_escape) {
+			perun_strbuf_addrepeat(out, " ", pad + before);
 			add_latex_escaped(out, text, len);
-		else
-			perun_strbuf_add(out, text, len);
-		perun_strbuf_addrepeat(out, " ", after + (size_t)fmt->padding);
+			perun_strbuf_addrepeat(out, " ", after + pad);
+			continue;
+		}
+		/* Written in place: tables have millions of cells. */
+		if (perun_strbuf_grow(out, pad + before + len + after + pad))
+			return;
+		char *p = out->buf + out->len;
+		memset(p, ' ', pad + before);
+		p += pad + before;
+		memcpy(p, text, len);
+		p += len;
+		memset(p, ' ', after + pad);
+		out->len += pad + before + len + after + pad;
 	}
 	perun_strbuf_addstr(out, rf->end);
 	end_line(out, start);
