@@ -781,6 +781,44 @@ static void test_stop(void)
 	free(text);
 }
 
+/* A walk whose callback has the tree built (here on its first type) goes
+ * on reading what it walks. */
+struct tree_midway {
+	struct perun_profile *p;
+	struct walk w;
+};
+
+static int tree_midway_type(const char *id, const struct perun_jv *persistent,
+			    const struct perun_jv *columns, void *data)
+{
+	struct tree_midway *t = data;
+	if (!t->w.types)
+		perun_profile_json(t->p);
+	return walk_type(id, persistent, columns, &t->w);
+}
+
+static void test_tree_midway(void)
+{
+	/* Big enough that the freed tape would be unmapped, not kept in the heap. */
+	size_t order[3000];
+	for (size_t i = 0; i < 3000; i++)
+		order[i] = i;
+	char *text = order_profile(3000, order, order);
+	struct perun_profile *p = load_text(text, "midway.perf");
+	struct perun_profile *plain = load_text(text, "midway.perf");
+	struct tree_midway t = {p, WALK_INIT};
+	struct walk w = WALK_INIT;
+	struct perun_error err = {0};
+	tap_ok(p && plain && !perun_profile_foreach_type(p, tree_midway_type, &t, &err) &&
+		       !walk_profile(plain, &w) && t.w.types == 3000 && same_text(&t.w.dump, &w.dump),
+	       "a walk whose callback builds the tree reads on what it walked");
+	walk_release(&t.w);
+	walk_release(&w);
+	perun_profile_free(p);
+	perun_profile_free(plain);
+	free(text);
+}
+
 /* Parts other than the resources leave them in the tape: saving after
  * perun_profile_get, or after a walk of a tree, is the same too. */
 static void test_saving(void)
@@ -830,6 +868,7 @@ int main(int argc, char **argv)
 	test_accessors();
 	test_orders();
 	test_stop();
+	test_tree_midway();
 	test_saving();
 	if (chdir("/") || rmdir(dir))
 		tap_ok(0, "the scratch directory %s is left empty", dir);

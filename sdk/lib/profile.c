@@ -48,19 +48,25 @@ struct perun_profile *perun_profile_new(const char *type)
 	return p;
 }
 
-/* Forget the text and tape once the tree holds everything. */
+/* The tree holds everything: the text and tape are set aside, not freed,
+ * as a walk may still read them (a perun_profile_foreach_type callback
+ * that asks for the tree, a perun_profile_types list). */
 static void drop_text(struct perun_profile *p)
 {
-	json_tape_release(&p->tape);
-	free(p->text);
+	p->old_text = p->text;
+	p->old_tape = p->tape;
 	p->text = NULL;
+	memset(&p->tape, 0, sizeof(p->tape));
 }
 
 void perun_profile_free(struct perun_profile *p)
 {
 	if (!p)
 		return;
-	drop_text(p);
+	json_tape_release(&p->tape);
+	free(p->text);
+	json_tape_release(&p->old_tape);
+	free(p->old_text);
 	json_decref(p->root);
 	json_decref(p->tuple_index);
 	json_decref(p->uid_counter);

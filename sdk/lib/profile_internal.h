@@ -15,6 +15,8 @@ struct perun_profile {
 	char *text;                        /* owned; the tape's strings */
 	struct json_tape tape;
 	uint32_t resources, types;         /* their nodes in the tape */
+	char *old_text;                    /* text and tape once the tree */
+	struct json_tape old_tape;         /* replaced them, freed with it */
 	/* Built on the first add: persistent-tuple key -> resource type id,
 	 * and flattened uid -> next free counter. */
 	json_t *tuple_index;
