@@ -191,6 +191,49 @@ garbage|cannot read profile '%s': line 218: end of file expected near '}'
 deep|cannot read profile '%s': line 4: maximum parsing depth reached near '['
 CASES
 
+# A text of over 8 MB, whose tape is a mapping of its own, and a
+# resources object of 40,000 ids, whose duplicates are found by sorted
+# hashes: read as Python reads it (the map shuffled), refused when an id
+# comes twice or a column is short at its far end.
+cat >gen_big.py <<'PY'
+import json, random, sys
+kind, out = sys.argv[1], sys.argv[2]
+n = 40000
+types = {f"t{i}#0": {"uid": f"t{i}", "type": "mixed", "subtype": "s" * (i % 7)}
+         for i in range(n)}
+resources = {f"t{i}#0": {"amount": [i, i + 0.25, -i, i * 1e-3, 2 ** 40 + i],
+                         "order": [1, 2, 3, 4, i], "note": ["x", None, True, {"k": i}, ""]}
+             for i in range(n)}
+if kind == "valid":
+    items = list(types.items())
+    random.Random(3).shuffle(items)
+    types = dict(items)
+elif kind == "short":
+    resources["t39990#0"]["order"].pop()
+text = json.dumps(dict(resources=resources, resource_type_map=types, models=[],
+                       header={"type": "mixed", "cmd": "c", "workload": ""}))
+if kind == "dup":  # the last id again, after all the others
+    text = text.replace('"t39999#0": {"amount"', '"t39999#0": {"amount": []}, "t39999#0": {"amount"', 1)
+open(out, "w").write(text)
+PY
+test_expect_success 'a profile of over 8 MB, its type map shuffled, reads as Python reads it' "
+	python3 gen_big.py valid big.perf &&
+	test \$(wc -c <big.perf) -gt 8388608 &&
+	'$TOOL' walk big.perf >actual &&
+	python3 py_sums.py big.perf >expect &&
+	test_cmp expect actual
+"
+n=$((n + 1))
+python3 gen_big.py dup bad$n.perf
+refuse $n "an id twice in 40,000 resources of an 8 MB text" \
+	"cannot read profile '%s': line 1: duplicate object key near '\"t39999#0\"'"
+test_expect_success 'a short column at the far end of an 8 MB text is refused' "
+	python3 gen_big.py short short.perf &&
+	test_exit_code 2 '$TOOL' load short.perf 2>err &&
+	echo \"profile-tape-test: profile 'short.perf': resource 't39990#0': 'order' has 4 values, other keys 5\" >expect &&
+	test_cmp expect err
+"
+
 # Deeper than the tape reader goes (1024 levels) but not jansson (2048):
 # such a profile still loads, through jansson, and reads the same.
 test_expect_success 'nesting of 1500 levels in a column loads and walks' "
