@@ -797,6 +797,12 @@ static int tree_midway_type(const char *id, const struct perun_jv *persistent,
 	return walk_type(id, persistent, columns, &t->w);
 }
 
+static int walk_type_with_resources(const char *id, const struct perun_jv *persistent,
+				    const struct perun_jv *columns, void *data)
+{
+	return perun_jv_len(columns) ? walk_type(id, persistent, columns, data) : 0;
+}
+
 static void test_tree_midway(void)
 {
 	/* Big enough that the freed tape would be unmapped, not kept in the heap. */
@@ -812,6 +818,30 @@ static void test_tree_midway(void)
 	tap_ok(p && plain && !perun_profile_foreach_type(p, tree_midway_type, &t, &err) &&
 		       !walk_profile(plain, &w) && t.w.types == 3000 && same_text(&t.w.dump, &w.dump),
 	       "a walk whose callback builds the tree reads on what it walked");
+
+	/* So do the values of a type list held while the tree is built. */
+	struct perun_profile *q = load_text(text, "midway.perf");
+	struct perun_type_list list = {NULL, 0, NULL};
+	struct walk from_list = WALK_INIT;
+	int listed = q && !perun_profile_types(q, &list, &err);
+	if (listed) {
+		perun_profile_json(q);
+		for (size_t i = 0; i < list.n; i++)
+			walk_type(list.types[i].id, list.types[i].persistent, list.types[i].columns,
+				  &from_list);
+	}
+	/* The list leaves out the types without resources (every seventh). */
+	struct walk want = WALK_INIT;
+	struct perun_profile *r = load_text(text, "midway.perf");
+	int walked = r && !perun_profile_foreach_type(r, walk_type_with_resources, &want, &err);
+	tap_ok(listed && walked && list.n == want.types && same_text(&from_list.dump, &want.dump),
+	       "a type list held while the tree is built keeps its values");
+	walk_release(&want);
+	perun_profile_free(r);
+	if (listed)
+		perun_type_list_release(&list);
+	walk_release(&from_list);
+	perun_profile_free(q);
 	walk_release(&t.w);
 	walk_release(&w);
 	perun_profile_free(p);

@@ -303,6 +303,22 @@ test_expect_success 'damaged profiles: refused alike, or read as Python reads th
 	cat out
 "
 
+# NaN beside a \u0000 string: the tape reader leaves the text to jansson
+# (with the marker strings), the profile is a tree, and walks as Python
+# reads it.
+test_expect_success 'NaN beside a NUL string loads as a tree and walks' "
+	cat >nul.perf <<-\\EOF &&
+	{\"resources\": {\"a#0\": {\"amount\": [NaN, 1.5, -Infinity, 2],
+	 \"note\": [\"\\u0000x\", \"\\u0000NaN?\", \"y\", \"\"]}},
+	 \"resource_type_map\": {\"a#0\": {\"uid\": \"a\", \"n\": Infinity}},
+	 \"header\": {\"type\": \"mixed\", \"cmd\": \"c\", \"workload\": \"\"}}
+	EOF
+	'$TOOL' walk nul.perf >actual &&
+	python3 py_sums.py nul.perf >expect &&
+	test_cmp expect actual &&
+	test_grep '^col	a#0	amount	4	1	2	3	nan	0\$' actual
+"
+
 test_expect_success 'the empty file and a top-level list are refused' "
 	: >empty.perf &&
 	test_exit_code 2 '$TOOL' load empty.perf 2>err &&
