@@ -2,13 +2,33 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <perun/fsutil.h>
+
+void perun_advise_huge_pages(void *p, size_t len)
+{
+#ifdef MADV_HUGEPAGE
+	const uintptr_t huge = (uintptr_t)2 << 20, page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	if (len < 16 * huge)
+		return;
+	/* The whole pages inside: a mapping of its own (page-aligned) keeps
+	 * one piece, so mremap can still grow it without a copy. */
+	uintptr_t start = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t end = ((uintptr_t)p + len) & ~(page - 1);
+	if (end > start)
+		madvise((void *)start, end - start, MADV_HUGEPAGE);
+#else
+	(void)p;
+	(void)len;
+#endif
+}
 
 int perun_file_read(const char *path, char **buf, size_t *len,
 		    struct perun_error *err)
@@ -34,8 +54,25 @@ int perun_file_read(const char *path, char **buf, size_t *len,
 		close(fd);
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory reading '%s'", path);
 	}
+	perun_advise_huge_pages(data, alloc);
 	for (;;) {
 		if (used + 1 >= alloc) {
+			/* The size fstat gave is read: see whether the file
+			 * grew before copying the whole buffer to grow it. */
+			char probe;
+			ssize_t more = read(fd, &probe, 1);
+			if (more < 0 && errno == EINTR)
+				continue;
+			if (more <= 0) {
+				if (more < 0) {
+					int e = errno;
+					free(data);
+					close(fd);
+					return perun_error_set_errno(err, PERUN_EGENERIC, e,
+								     "cannot read '%s'", path);
+				}
+				break;
+			}
 			char *grown = realloc(data, alloc * 2);
 			if (!grown) {
 				free(data);
@@ -45,6 +82,7 @@ int perun_file_read(const char *path, char **buf, size_t *len,
 			}
 			data = grown;
 			alloc *= 2;
+			data[used++] = probe;
 		}
 		ssize_t n = read(fd, data + used, alloc - used - 1);
 		if (n < 0) {

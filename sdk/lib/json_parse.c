@@ -23,6 +23,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include <perun/fsutil.h>
+
 #include "internal.h"
 
 /* Jansson allows 2048 levels; deeper text goes to jansson for its error. */
@@ -77,9 +79,7 @@ static void *map_nodes(size_t bytes)
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
 		return NULL;
-#ifdef MADV_HUGEPAGE
-	madvise(p, bytes, MADV_HUGEPAGE);
-#endif
+	perun_advise_huge_pages(p, bytes);
 	return p;
 }
 

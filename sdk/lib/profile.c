@@ -179,9 +179,10 @@ void member_cursor_release(struct member_cursor *c)
 	free(c->index.slots);
 }
 
-/* validate_resources on the tape, with the same messages. */
+/* validate_resources on the tape, with the same messages; *same_order
+ * tells whether both list the same types in the same order. */
 static int validate_tape(const struct perun_jv *resources, const struct perun_jv *map,
-			 const char *name, struct perun_error *err)
+			 const char *name, int *same_order, struct perun_error *err)
 {
 	struct member_cursor types;
 	member_cursor_init(&types, map);
@@ -230,6 +231,7 @@ static int validate_tape(const struct perun_jv *resources, const struct perun_jv
 					     name, id->u.s);
 			goto out;
 		}
+	*same_order = perun_jv_len(resources) == perun_jv_len(map) && !types.index.slots;
 	goto out;
 oom:
 	rc = perun_error_set(err, PERUN_EGENERIC, "profile '%s': out of memory", name);
@@ -572,7 +574,7 @@ static int load_text(char *text, size_t len, const char *name,
 	rest = NULL;
 	if (rc)
 		goto fail;
-	rc = validate_tape(resources, map, name, err);
+	rc = validate_tape(resources, map, name, &p->same_order, err);
 	if (rc)
 		goto fail;
 	p->resources = (uint32_t)(resources - tape.nodes);
@@ -628,26 +630,11 @@ int perun_profile_load_file(const char *path, struct perun_profile **out,
 /* An empty object, for types without resources. */
 static const struct perun_jv empty_object = {PERUN_JV_OBJECT, 1, {0}};
 
-/* A new node at the tape's end; -1 without memory. */
-static long long tape_push(struct json_tape *t, struct perun_jv node)
-{
-	if (t->n == t->alloc) {
-		size_t n = t->alloc ? t->alloc * 2 : 64;
-		void *grown = realloc(t->nodes, n * sizeof(*t->nodes));
-		if (!grown)
-			return -1;
-		t->nodes = grown;
-		t->alloc = n;
-	}
-	t->nodes[t->n] = node;
-	return (long long)t->n++;
-}
-
 /* A tree value appended to a tape (strings borrowed from the tree). */
 static int tape_add_json(struct json_tape *t, const json_t *v)
 {
 	struct perun_jv node = {PERUN_JV_NULL, 1, {0}};
-	long long at = tape_push(t, node);
+	long long at = json_tape_push(t, node);
 	if (at < 0)
 		return -1;
 	double d;
@@ -658,7 +645,7 @@ static int tape_add_json(struct json_tape *t, const json_t *v)
 		json_object_foreach((json_t *)v, key, member) {
 			struct perun_jv k = {PERUN_JV_STRING | (uint32_t)strlen(key) << 3, 1,
 					     {.s = key}};
-			if (tape_push(t, k) < 0 || tape_add_json(t, member))
+			if (json_tape_push(t, k) < 0 || tape_add_json(t, member))
 				return -1;
 		}
 		node.tag = PERUN_JV_OBJECT | (uint32_t)json_object_size(v) << 3;
@@ -731,12 +718,20 @@ int perun_profile_foreach_type(const struct perun_profile *p, perun_type_fn fn, 
 	if (!p->text)
 		return foreach_type_of_tree(p, fn, data, err);
 	const struct perun_jv *map = &p->tape.nodes[p->types], *id, *persistent;
+	/* Ids known to be in the same order are zipped, not looked up. */
+	const struct perun_jv *zipped = p->same_order ? &p->tape.nodes[p->resources] + 1 : NULL;
 	struct member_cursor resources;
 	member_cursor_init(&resources, &p->tape.nodes[p->resources]);
 	size_t i;
 	int rc = 0, oom = 0;
 	perun_jv_object_foreach(map, i, id, persistent) {
-		const struct perun_jv *columns = member_cursor_find(&resources, id, &oom);
+		const struct perun_jv *columns;
+		if (zipped) {
+			columns = zipped + 1;
+			zipped = perun_jv_skip(columns);
+		} else {
+			columns = member_cursor_find(&resources, id, &oom);
+		}
 		if (oom) {
 			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 			break;

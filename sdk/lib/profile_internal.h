@@ -17,6 +17,8 @@ struct perun_profile {
 	uint32_t resources, types;         /* their nodes in the tape */
 	char *old_text;                    /* text and tape once the tree */
 	struct json_tape old_tape;         /* replaced them, freed with it */
+	int same_order;                    /* both list the same ids in the
+					    * same order */
 	/* Built on the first add: persistent-tuple key -> resource type id,
 	 * and flattened uid -> next free counter. */
 	json_t *tuple_index;

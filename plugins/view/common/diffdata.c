@@ -85,7 +85,7 @@ static long row_of(struct acc *a, const char *uid, const char *trace)
 /*
  * Perun's text of a trace into sb.  Frames that are objects with a single
  * string value (kperf's {"func": ...}) are that string, and the list joins
- * them with ','; anything else goes through perun_value_flatten_dup.
+ * them with ','; anything else goes through perun_jv_flatten_dup.
  */
 /* sb's text, NUL-terminated even when empty. */
 static int terminated(struct perun_strbuf *sb)
@@ -96,33 +96,33 @@ static int terminated(struct perun_strbuf *sb)
 	return 0;
 }
 
-static int trace_text(struct perun_strbuf *sb, const json_t *trace)
+static int trace_text(struct perun_strbuf *sb, const struct perun_jv *trace)
 {
 	size_t i;
-	const json_t *frame;
+	const struct perun_jv *frame;
 	sb->len = 0;
 	if (!trace)
 		return terminated(sb);
-	if (json_is_array(trace)) {
+	if (perun_jv_type(trace) == PERUN_JV_ARRAY) {
 		int simple = 1;
-		json_array_foreach(trace, i, frame) {
-			if (json_object_size(frame) != 1 ||
-			    !json_is_string(json_object_iter_value(json_object_iter((json_t *)frame)))) {
+		perun_jv_array_foreach(trace, i, frame) {
+			/* frame + 2 is the value of its only member. */
+			if (perun_jv_type(frame) != PERUN_JV_OBJECT || perun_jv_len(frame) != 1 ||
+			    !perun_jv_is_string(frame + 2)) {
 				simple = 0;
 				break;
 			}
 		}
 		if (simple) {
-			json_array_foreach(trace, i, frame) {
+			perun_jv_array_foreach(trace, i, frame) {
 				if (i)
 					perun_strbuf_addch(sb, ',');
-				perun_strbuf_addstr(sb, json_string_value(json_object_iter_value(
-					json_object_iter((json_t *)frame))));
+				perun_strbuf_add(sb, frame[2].u.s, perun_jv_len(frame + 2));
 			}
 			return terminated(sb);
 		}
 	}
-	char *text = perun_value_flatten_dup(trace);
+	char *text = perun_jv_flatten_dup(trace);
 	if (!text)
 		return -1;
 	perun_strbuf_addstr(sb, text);
@@ -131,19 +131,24 @@ static int trace_text(struct perun_strbuf *sb, const json_t *trace)
 }
 
 /* Does the resource type (persistent values) or row pass the filters? */
-static int keep(const json_t *persist, const json_t *cols, size_t row,
+static int keep(const struct perun_jv *persist, const struct perun_jv *cols, size_t row,
 		const char *const *filters, size_t nfilters)
 {
 	if (!nfilters)
 		return 1;
 	/* Perun ORs all the filters together. */
 	for (size_t f = 0; f < nfilters; f++) {
-		const json_t *v = json_object_get(persist, filters[2 * f]);
+		const struct perun_jv *v = perun_jv_get(persist, filters[2 * f]);
 		if (!v)
-			v = json_array_get(json_object_get(cols, filters[2 * f]), row);
+			v = perun_jv_at(perun_jv_get(cols, filters[2 * f]), row);
 		if (!v)
 			continue;
-		char *text = perun_value_flatten_dup(v);
+		if (perun_jv_is_string(v)) {
+			if (!strcmp(v->u.s, filters[2 * f + 1]))
+				return 1;
+			continue;
+		}
+		char *text = perun_jv_flatten_dup(v);
 		int match = text && !strcmp(text, filters[2 * f + 1]);
 		free(text);
 		if (match)
@@ -152,44 +157,54 @@ static int keep(const json_t *persist, const json_t *cols, size_t row,
 	return 0;
 }
 
+struct profile_side {
+	struct acc *acc;
+	int side;
+	const char *const *filters;
+	size_t nfilters;
+	struct perun_strbuf *tb;
+	struct perun_error *err;
+};
+
+static int add_type(const char *id, const struct perun_jv *persist, const struct perun_jv *cols,
+		    void *data)
+{
+	struct profile_side *ps = data;
+	const struct perun_jv *amounts = perun_jv_get(cols, "amount"), *v;
+	size_t n = amounts && perun_jv_type(amounts) == PERUN_JV_ARRAY ? perun_jv_len(amounts) : 0;
+	if (!n)
+		return 0;
+	const struct perun_jv *uidv = perun_jv_get(persist, "uid");
+	char *uid_copy = perun_jv_is_string(uidv) || !uidv ? NULL : perun_jv_flatten_dup(uidv);
+	const char *uid = !uidv ? "" : perun_jv_is_string(uidv) ? uidv->u.s : uid_copy;
+	long r = uid && trace_text(ps->tb, perun_jv_get(persist, "trace")) == 0
+			 ? row_of(ps->acc, uid, ps->tb->buf)
+			 : -1;
+	free(uid_copy);
+	if (r < 0)
+		return perun_error_set(ps->err, PERUN_EGENERIC, "out of memory");
+	double sum = 0.0, x;
+	size_t i;
+	perun_jv_array_foreach(amounts, i, v) {
+		if (!keep(persist, cols, i, ps->filters, ps->nfilters))
+			continue;
+		if (perun_jv_number(v, &x) < 0)
+			return perun_error_set(ps->err, PERUN_EINVAL,
+					       "resource '%s' row %zu: 'amount' is not a number", id,
+					       i + 1);
+		sum += x;
+	}
+	ps->acc->out->rows[r].amount[ps->side] += sum;
+	ps->acc->out->total[ps->side] += sum;
+	return 0;
+}
+
 static int add_profile(struct acc *a, const struct perun_profile *p, int side,
 		       const char *const *filters, size_t nfilters, struct perun_strbuf *tb,
 		       struct perun_error *err)
 {
-	json_t *root = perun_profile_json(p);
-	json_t *resources = json_object_get(root, "resources");
-	json_t *types = json_object_get(root, "resource_type_map");
-	const char *id;
-	json_t *cols;
-	json_object_foreach(resources, id, cols) {
-		json_t *persist = json_object_get(types, id);
-		json_t *amounts = json_object_get(cols, "amount");
-		size_t n = json_array_size(amounts);
-		if (!n)
-			continue;
-		const json_t *uidv = json_object_get(persist, "uid");
-		char *uid_copy = json_is_string(uidv) ? NULL : perun_value_flatten_dup(uidv);
-		const char *uid = json_is_string(uidv) ? json_string_value(uidv) : uid_copy;
-		long r = uid && trace_text(tb, json_object_get(persist, "trace")) == 0
-				 ? row_of(a, uid, tb->buf)
-				 : -1;
-		free(uid_copy);
-		if (r < 0)
-			return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-		double sum = 0.0, v;
-		for (size_t i = 0; i < n; i++) {
-			if (!keep(persist, cols, i, filters, nfilters))
-				continue;
-			if (perun_json_number(json_array_get(amounts, i), &v) < 0)
-				return perun_error_set(err, PERUN_EINVAL,
-						       "resource '%s' row %zu: 'amount' is not a number",
-						       id, i + 1);
-			sum += v;
-		}
-		a->out->rows[r].amount[side] += sum;
-		a->out->total[side] += sum;
-	}
-	return 0;
+	struct profile_side ps = {a, side, filters, nfilters, tb, err};
+	return perun_profile_foreach_type(p, add_type, &ps, err);
 }
 
 int perun_diff_rows_build(const struct perun_profile *baseline,

@@ -148,6 +148,7 @@ static int edges_rehash(struct perun_stacks *s)
 	struct perun_stack_edge *edges = calloc(size, sizeof(*edges));
 	if (!edges)
 		return -1;
+	perun_advise_huge_pages(edges, (size_t)size * sizeof(*edges));
 	for (uint32_t i = 0; s->edges && i <= s->edge_mask; i++) {
 		const struct perun_stack_edge *e = &s->edges[i];
 		if (!e->parent)
