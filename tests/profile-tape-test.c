@@ -282,6 +282,27 @@ static int check_forms(const char *path, const char *buf, size_t len, struct wal
 	CHECK(perun_profile_resource_count(file) == count &&
 		      perun_profile_resource_count(buffer) == count,
 	      "resource counts differ");
+
+	/* Every dump of a profile fresh from its text is its tree's dump. */
+	static const struct {
+		enum perun_dump_style style;
+		int origin;
+	} dumps[] = {{PERUN_DUMP_COMPACT, 1}, {PERUN_DUMP_COMPACT, 0}, {PERUN_DUMP_PENDING, 1}};
+	for (size_t d = 0; d < sizeof(dumps) / sizeof(*dumps); d++) {
+		struct perun_profile *fresh = NULL;
+		size_t tree_len = 0, fresh_len = 0;
+		char *of_tree = perun_profile_dump(file, dumps[d].style, dumps[d].origin, &tree_len);
+		char *of_fresh = NULL;
+		if (!perun_profile_load_buffer(buf, len, path, &fresh, &err))
+			of_fresh = perun_profile_dump(fresh, dumps[d].style, dumps[d].origin,
+						      &fresh_len);
+		CHECK(of_tree && of_fresh && tree_len == fresh_len &&
+			      !memcmp(of_tree, of_fresh, tree_len),
+		      "dump %zu of the loaded profile differs from its tree's", d);
+		free(of_tree);
+		free(of_fresh);
+		perun_profile_free(fresh);
+	}
 #undef CHECK
 out:
 	walk_release(&from_buffer);
