@@ -6,7 +6,8 @@
  * types in the order of "resources" (not of resource_type_map, which
  * Python Perun's writer may order otherwise), types without resources
  * left out, values still valid after the call, the resources never made a
- * tree by reading them or by adding models; then every profile under
+ * tree by reading them, by adding models or by saving, which writes them
+ * as their tree would be written; then every profile under
  * $PERUN_TESTDATA the same both ways.
  */
 #define _GNU_SOURCE
@@ -231,7 +232,65 @@ static void test_points_order(void)
 	}
 }
 
-static size_t walked;
+/* The four dumps (compact and pending, with and without origin) joined. */
+static char *dumps(const struct perun_profile *p)
+{
+	struct perun_strbuf sb = PERUN_STRBUF_INIT;
+	for (int style = 0; style < 2; style++)
+		for (int origin = 0; origin < 2; origin++) {
+			size_t len;
+			char *text = perun_profile_dump(p, style ? PERUN_DUMP_PENDING : PERUN_DUMP_COMPACT,
+							origin, &len);
+			if (!text)
+				return NULL;
+			perun_strbuf_add(&sb, text, len);
+			perun_strbuf_addch(&sb, '\n');
+			free(text);
+		}
+	return perun_strbuf_detach(&sb, NULL);
+}
+
+/* A profile's dumps from its compact form, then from its tree. */
+static int dumps_both_ways(struct perun_profile *p, char **tape, char **tree, int *compact)
+{
+	*tape = dumps(p);
+	*compact = still_compact(p);
+	perun_profile_json(p);
+	*tree = dumps(p);
+	return *tape && *tree ? 0 : -1;
+}
+
+static void test_dump(void)
+{
+	const char *text =
+		"{\"resources\": {\"f#0\": {\"amount\": [NaN, -Infinity, 1e-05, -0.0, 3, -2],"
+		" \"note\": [\"a, 1\", \"\\u00e9\\ud83d\\ude00\", \"x\", \"\", \"b\\n\", \"c\"]},"
+		" \"g#0\": {}}, \"resource_type_map\": {\"g#0\": {\"uid\": \"g\"},"
+		" \"f#0\": {\"uid\": {\"function\": \"f\", \"line\": 3}, \"trace\": [[], {}, [1, 2]],"
+		" \"t\": true, \"u\": false, \"v\": null}}, \"models\": [{\"uid\": \"f\"}],"
+		" \"origin\": \"abc\", " HEADER "}";
+	struct perun_profile *p = load("dump", text);
+	char *tape = NULL, *tree = NULL;
+	int compact = 0;
+	if (!tap_ok(p != NULL, "dump profile loads"))
+		return;
+	tap_ok(!dumps_both_ways(p, &tape, &tree, &compact), "dumped both ways");
+	tap_ok(compact, "dumping leaves the resources compact");
+	tap_is_str(tape, tree, "the compact form dumps as its tree does");
+	tap_ok(tape && strstr(tape, "\"amount\": [NaN, -Infinity, 1e-05, -0.0, 3, -2]") &&
+		       /* re.sub(r",\s+(\d+)", r", \1", json.dumps(d, indent=2)) */
+		       strstr(tape, "\"amount\": [\n        NaN,\n        -Infinity, 1e-05,\n"
+				    "        -0.0, 3,\n        -2\n      ]") &&
+		       strstr(tape, "\"a, 1\", \"\\u00e9\\ud83d\\ude00\"") &&
+		       strstr(tape, "}], \"origin\": \"abc\", \"header\"") &&
+		       strstr(tape, "}], \"header\""),
+	       "Python's words, folding, escapes and the origin where asked for");
+	free(tape);
+	free(tree);
+	perun_profile_free(p);
+}
+
+static size_t walked, dumped;
 
 static int check_file(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -246,11 +305,20 @@ static int check_file(const char *path, const struct stat *st, int flag, struct 
 		return 0; /* the bad ones are the reader tests' business */
 	char *tape = NULL, *tree = NULL;
 	int compact = 0;
-	if (!types_both_ways(p, &tape, &tree, &compact) && !strcmp(tape, tree)) {
+	if (!types_both_ways(p, &tape, &tree, &compact) && !strcmp(tape, tree))
 		walked++;
-	} else {
+	else
 		tap_ok(0, "%s: the same types both ways", path);
-	}
+	free(tape);
+	free(tree);
+	perun_profile_free(p);
+	/* Loaded again: dumped from the compact form, then from the tree. */
+	if (perun_profile_load_file(path, &p, &err))
+		return 0;
+	if (!dumps_both_ways(p, &tape, &tree, &compact) && !strcmp(tape, tree))
+		dumped++;
+	else
+		tap_ok(0, "%s: the same dumps both ways", path);
 	free(tape);
 	free(tree);
 	perun_profile_free(p);
@@ -266,6 +334,7 @@ static void test_testdata(void)
 	}
 	nftw(dir, check_file, 16, FTW_PHYS);
 	tap_ok(walked > 50, "%zu shared profiles list the same types both ways", walked);
+	tap_ok(dumped == walked, "%zu of them dump the same both ways", dumped);
 }
 
 int main(void)
@@ -274,6 +343,7 @@ int main(void)
 	test_flatten();
 	test_models();
 	test_points_order();
+	test_dump();
 	test_testdata();
 	return tap_done();
 }

@@ -23,6 +23,15 @@ void json_python_format_double(double value, char out[32]);
  */
 #define JSON_PYTHON_PENDING (-2)
 void json_python_dump(const json_t *value, int indent, struct perun_strbuf *out);
+/* An object written as json_python_dump writes one, each member's value
+ * a tree or, where tree is NULL, a tape's (a profile's compact resources). */
+struct json_python_member {
+	const char *key;
+	const json_t *tree;
+	const struct perun_jv *view;
+};
+void json_python_dump_members(const struct json_python_member *members, size_t n, int indent,
+			      struct perun_strbuf *out);
 
 /* A tape of perun_jv nodes; nodes[0] is the document's root value. */
 struct json_tape {

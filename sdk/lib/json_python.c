@@ -429,106 +429,214 @@ static void separator(struct perun_strbuf *out, int first, int indent, int depth
 	out->len += spaces + 1 + !first;
 }
 
-/* Does the text of v start with a digit (for folding number lists)? */
-static int starts_with_digit(const json_t *v)
+/*
+ * A jansson scalar as a tape node (a string borrowed), so that one dumper
+ * writes trees and tapes alike; the markers of Python's non-finite numbers
+ * (see profile.c) are the reals they stand for.
+ */
+static struct perun_jv scalar_node(const json_t *v)
 {
+	struct perun_jv node = {PERUN_JV_NULL, 1, {0}};
 	switch (json_typeof(v)) {
-	case JSON_INTEGER:
-		return json_integer_value(v) >= 0;
-	case JSON_REAL:
-		return isfinite(json_real_value(v)) && !signbit(json_real_value(v));
 	case JSON_STRING:
-		/* Only a marker string is written without quotes. */
-		return json_string_length(v) > 1 && json_string_value(v)[0] == '\0' &&
-		       json_string_value(v)[1] >= '0' && json_string_value(v)[1] <= '9';
+		if (perun_json_number(v, &node.u.d) == 0) {
+			node.tag = PERUN_JV_REAL;
+		} else {
+			node.tag = PERUN_JV_STRING | (uint32_t)json_string_length(v) << 3;
+			node.u.s = json_string_value(v);
+		}
+		break;
+	case JSON_INTEGER:
+		node.tag = PERUN_JV_INTEGER;
+		node.u.i = (int64_t)json_integer_value(v);
+		break;
+	case JSON_REAL:
+		node.tag = PERUN_JV_REAL;
+		node.u.d = json_real_value(v);
+		break;
+	case JSON_TRUE:
+		node.tag = PERUN_JV_TRUE;
+		break;
+	case JSON_FALSE:
+		node.tag = PERUN_JV_FALSE;
+		break;
+	default:
+		break;
+	}
+	return node;
+}
+
+/* Does the text of a scalar start with a digit (for folding number lists)? */
+static int starts_with_digit(const struct perun_jv *v)
+{
+	switch (perun_jv_type(v)) {
+	case PERUN_JV_INTEGER:
+		return v->u.i >= 0;
+	case PERUN_JV_REAL:
+		return isfinite(v->u.d) && !signbit(v->u.d);
 	default:
 		return 0;
 	}
 }
 
-/* fold: the indented dump with number lists folded, as Perun saves it. */
-static void dump_value(const json_t *v, int indent, int fold, int depth,
-		       struct perun_strbuf *out)
+struct dumper {
+	int indent; /* -1: one line */
+	int fold;   /* the pending form: number lists folded */
+	struct perun_strbuf *out;
+};
+
+/* A value is either a tree (tree set) or a tape's (view set). */
+static void dump_value(const struct dumper *d, const json_t *tree, const struct perun_jv *view,
+		       int depth);
+
+static void dump_member(const struct dumper *d, int first, const char *key, size_t key_len,
+			const json_t *tree, const struct perun_jv *view, int depth)
+{
+	separator(d->out, first, d->indent, depth + 1);
+	dump_string(key, key_len, d->fold, d->out);
+	put(d->out, ": ", 2);
+	dump_value(d, tree, view, depth + 1);
+}
+
+static void dump_element(const struct dumper *d, size_t i, const json_t *tree,
+			 const struct perun_jv *view, int depth)
+{
+	struct perun_jv node;
+	if (tree && !json_is_object(tree) && !json_is_array(tree)) {
+		node = scalar_node(tree);
+		tree = NULL;
+		view = &node;
+	}
+	if (d->fold && i && !tree && starts_with_digit(view))
+		put(d->out, ", ", 2);
+	else
+		separator(d->out, !i, d->indent, depth + 1);
+	dump_value(d, tree, view, depth + 1);
+}
+
+/* The end of a container that has members. */
+static void dump_close(const struct dumper *d, const char *bracket, int depth)
+{
+	if (d->indent >= 0)
+		separator(d->out, 1, d->indent, depth);
+	put(d->out, bracket, 1);
+}
+
+static void dump_value(const struct dumper *d, const json_t *tree, const struct perun_jv *view,
+		       int depth)
 {
 	char num[40];
-	switch (json_typeof(v)) {
-	case JSON_OBJECT: {
-		if (json_object_size(v) == 0) {
-			put(out, "{}", 2);
+	struct perun_jv node;
+	if (tree && json_is_object(tree)) {
+		if (!json_object_size(tree)) {
+			put(d->out, "{}", 2);
 			return;
 		}
-		put(out, "{", 1);
+		put(d->out, "{", 1);
 		const char *key;
 		json_t *item;
 		int first = 1;
-		json_object_foreach((json_t *)v, key, item) {
-			separator(out, first, indent, depth + 1);
+		json_object_foreach((json_t *)tree, key, item) {
+			dump_member(d, first, key, strlen(key), item, NULL, depth);
 			first = 0;
-			dump_string(key, strlen(key), fold, out);
-			put(out, ": ", 2);
-			dump_value(item, indent, fold, depth + 1, out);
 		}
-		if (indent >= 0)
-			separator(out, 1, indent, depth);
-		put(out, "}", 1);
+		dump_close(d, "}", depth);
 		return;
 	}
-	case JSON_ARRAY: {
-		size_t n = json_array_size(v);
-		if (n == 0) {
-			put(out, "[]", 2);
+	if (tree && json_is_array(tree)) {
+		size_t n = json_array_size(tree);
+		if (!n) {
+			put(d->out, "[]", 2);
 			return;
 		}
-		put(out, "[", 1);
-		for (size_t i = 0; i < n; i++) {
-			json_t *item = json_array_get(v, i);
-			if (fold && i && starts_with_digit(item))
-				put(out, ", ", 2);
-			else
-				separator(out, !i, indent, depth + 1);
-			dump_value(item, indent, fold, depth + 1, out);
-		}
-		if (indent >= 0)
-			separator(out, 1, indent, depth);
-		put(out, "]", 1);
+		put(d->out, "[", 1);
+		for (size_t i = 0; i < n; i++)
+			dump_element(d, i, json_array_get(tree, i), NULL, depth);
+		dump_close(d, "]", depth);
 		return;
 	}
-	case JSON_STRING:
-		/* Markers of Python's non-finite numbers (see profile.c). */
-		if (json_string_length(v) > 1 && json_string_value(v)[0] == '\0') {
-			put(out, json_string_value(v) + 1, json_string_length(v) - 1);
+	if (tree) {
+		node = scalar_node(tree);
+		view = &node;
+	}
+	size_t i;
+	const struct perun_jv *key, *item;
+	switch (perun_jv_type(view)) {
+	case PERUN_JV_OBJECT:
+		if (!perun_jv_len(view)) {
+			put(d->out, "{}", 2);
 			return;
 		}
-		dump_string(json_string_value(v), json_string_length(v), fold, out);
+		put(d->out, "{", 1);
+		perun_jv_object_foreach(view, i, key, item)
+			dump_member(d, !i, key->u.s, perun_jv_len(key), NULL, item, depth);
+		dump_close(d, "}", depth);
 		return;
-	case JSON_INTEGER:
-		put(out, num, format_integer(json_integer_value(v), num));
+	case PERUN_JV_ARRAY:
+		if (!perun_jv_len(view)) {
+			put(d->out, "[]", 2);
+			return;
+		}
+		put(d->out, "[", 1);
+		perun_jv_array_foreach(view, i, item)
+			dump_element(d, i, NULL, item, depth);
+		dump_close(d, "]", depth);
 		return;
-	case JSON_REAL:
-		json_python_format_double(json_real_value(v), num);
-		put(out, num, strlen(num));
+	case PERUN_JV_STRING:
+		dump_string(view->u.s, perun_jv_len(view), d->fold, d->out);
 		return;
-	case JSON_TRUE:
-		put(out, "true", 4);
+	case PERUN_JV_INTEGER:
+		put(d->out, num, format_integer((json_int_t)view->u.i, num));
 		return;
-	case JSON_FALSE:
-		put(out, "false", 5);
+	case PERUN_JV_REAL:
+		/* NaN and the infinities as Python's bare words. */
+		json_python_format_double(view->u.d, num);
+		put(d->out, num, strlen(num));
 		return;
-	case JSON_NULL:
-		put(out, "null", 4);
+	case PERUN_JV_TRUE:
+		put(d->out, "true", 4);
+		return;
+	case PERUN_JV_FALSE:
+		put(d->out, "false", 5);
+		return;
+	case PERUN_JV_NULL:
+		put(d->out, "null", 4);
 		return;
 	}
+}
+
+/* The buffer's text stays NUL-terminated, as strbuf.h promises. */
+static void terminate(struct perun_strbuf *out)
+{
+	char *w = room(out, 0);
+	if (w)
+		*w = '\0';
 }
 
 void json_python_dump(const json_t *value, int indent, struct perun_strbuf *out)
 {
 	/* indent -2 asks for the folded form of indent 2, see internal.h. */
 	int fold = indent == JSON_PYTHON_PENDING;
-	dump_value(value, fold ? 2 : indent, fold, 0, out);
-	/* The buffer's text stays NUL-terminated, as strbuf.h promises. */
-	char *w = room(out, 0);
-	if (w)
-		*w = '\0';
+	struct dumper d = {fold ? 2 : indent, fold, out};
+	dump_value(&d, value, NULL, 0);
+	terminate(out);
+}
+
+void json_python_dump_members(const struct json_python_member *members, size_t n, int indent,
+			      struct perun_strbuf *out)
+{
+	int fold = indent == JSON_PYTHON_PENDING;
+	struct dumper d = {fold ? 2 : indent, fold, out};
+	if (!n) {
+		put(out, "{}", 2);
+	} else {
+		put(out, "{", 1);
+		for (size_t i = 0; i < n; i++)
+			dump_member(&d, !i, members[i].key, strlen(members[i].key), members[i].tree,
+				    members[i].tree ? NULL : members[i].view, 0);
+		dump_close(&d, "}", 0);
+	}
+	terminate(out);
 }
 
 void perun_python_float_str(double value, char out[32])

@@ -838,23 +838,27 @@ char *perun_profile_dump(const struct perun_profile *p,
 			 size_t *len)
 {
 	struct perun_strbuf sb = PERUN_STRBUF_INIT;
-	profile_tree(p);
-	json_t *origin = json_object_get(p->root, "origin");
-	if (origin && !with_origin) {
-		/* Dump a shallow copy without the key, keeping the order. */
-		json_t *copy = json_object();
-		const char *key;
-		json_t *value;
-		json_object_foreach(p->root, key, value)
-			if (strcmp(key, "origin"))
-				json_object_set(copy, key, value);
-		json_python_dump(copy, style == PERUN_DUMP_PENDING ? JSON_PYTHON_PENDING : -1,
-				 &sb);
-		json_decref(copy);
-	} else {
-		json_python_dump(p->root, style == PERUN_DUMP_PENDING ? JSON_PYTHON_PENDING : -1,
-				 &sb);
+	/* Resources still in the tape are written from it: saving a
+	 * postprocessed profile does not build their tree. */
+	struct json_python_member *m = malloc((json_object_size(p->root) + 1) * sizeof(*m));
+	size_t n = 0;
+	const char *key;
+	json_t *value;
+	if (!m)
+		return NULL;
+	json_object_foreach(p->root, key, value) {
+		if (!with_origin && !strcmp(key, "origin"))
+			continue;
+		const struct perun_jv *view = NULL;
+		if (p->text && !strcmp(key, "resources"))
+			view = &p->tape.nodes[p->resources];
+		else if (p->text && !strcmp(key, "resource_type_map"))
+			view = &p->tape.nodes[p->types];
+		m[n++] = (struct json_python_member){key, view ? NULL : value, view};
 	}
+	json_python_dump_members(m, n, style == PERUN_DUMP_PENDING ? JSON_PYTHON_PENDING : -1,
+				 &sb);
+	free(m);
 	return perun_strbuf_detach(&sb, len);
 }
 
