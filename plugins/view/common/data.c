@@ -140,35 +140,68 @@ static int push(struct walk *w, long per, long by, double value, long text)
 	return 0;
 }
 
+/* Python's str() of a column value read from the profile's compact form,
+ * as value_text gives it for the same value in a tree. */
+static const char *jv_value_text(const struct perun_jv *v, char buf[32], char **dup)
+{
+	*dup = NULL;
+	switch (perun_jv_type(v)) {
+	case PERUN_JV_STRING:
+		return perun_jv_string(v);
+	case PERUN_JV_INTEGER:
+		snprintf(buf, 32, "%lld", (long long)v->u.i);
+		return buf;
+	case PERUN_JV_REAL:
+		if (isfinite(v->u.d)) {
+			perun_python_float_str(v->u.d, buf);
+			return buf;
+		}
+		break;
+	default:
+		break;
+	}
+	/* The rest (non-finite markers, containers, booleans) as the tree
+	 * has them. */
+	json_t *tree = perun_jv_to_json(v);
+	const char *text = tree ? value_text(tree, buf, dup) : NULL;
+	if (text && !*dup && text != buf)
+		text = *dup = strdup(text);
+	json_decref(tree);
+	return text;
+}
+
 /*
  * The rows of one resource type.  Persistent keys (and the keys nested in
  * them, "uid:function") are flattened once per type; columns are read
- * value by value.  A row lacking a key is left out, as pandas' groupby
- * drops missing keys.
+ * value by value, in the profile's compact form.  A row lacking a key is
+ * left out, as pandas' groupby drops missing keys.
  */
-static int take_type(struct walk *w, const json_t *persist, const json_t *cols, int nunique)
+static int take_type(struct walk *w, const struct perun_jv *persistent,
+		     const struct perun_jv *cols, int nunique)
 {
 	struct perun_error e = {0};
-	const json_t *col[3] = {NULL, NULL, NULL};
+	const struct perun_jv *col[3] = {NULL, NULL, NULL}, *at[3] = {NULL, NULL, NULL};
 	long id[3] = {-1, -1, -1};
-	size_t rows = 0;
-	int rc = perun_items_of(persist, take_item, w, &e);
+	size_t rows = 0, c;
+	json_t *persist = perun_jv_to_json(persistent);
+	int rc = persist ? perun_items_of(persist, take_item, w, &e) : (w->oom = -1);
 	if (rc)
 		goto out;
-	const char *name;
-	json_t *column;
-	json_object_foreach((json_t *)cols, name, column) {
-		json_object_set_new(w->fields, name, json_null());
-		if (json_array_size(column) > rows)
-			rows = json_array_size(column);
+	const struct perun_jv *name, *column;
+	perun_jv_object_foreach(cols, c, name, column) {
+		json_object_set_new(w->fields, perun_jv_string(name), json_null());
+		if (perun_jv_type(column) == PERUN_JV_ARRAY && perun_jv_len(column) > rows)
+			rows = perun_jv_len(column);
 	}
 	/* Perun's data frames always have "snapshots": the snapshot number. */
 	json_object_set_new(w->fields, "snapshots", json_null());
 	for (int k = 0; k < 3; k++) {
 		if (!w->key[k] || w->text[k])
 			continue;
-		if ((col[k] = json_object_get(cols, w->key[k])))
+		if ((col[k] = perun_jv_get(cols, w->key[k]))) {
+			at[k] = col[k] + 1;
 			continue;
+		}
 		if (!strcmp(w->key[k], "snapshots")) {
 			json_int_t snap = json_integer_value(json_object_get(persist, "snapshot"));
 			if (!(w->text[k] = malloc(24))) {
@@ -201,17 +234,18 @@ static int take_type(struct walk *w, const json_t *persist, const json_t *cols, 
 		for (int k = 0; k < 3 && !skip; k++) {
 			if (!col[k])
 				continue;
-			const json_t *v = json_array_get(col[k], i);
-			if (!v) {
+			if (perun_jv_type(col[k]) != PERUN_JV_ARRAY || i >= perun_jv_len(col[k])) {
 				skip = 1;
 				break;
 			}
-			if (perun_json_number(v, &num[k]) < 0)
+			const struct perun_jv *v = at[k];
+			at[k] = perun_jv_skip(v);
+			if (perun_jv_number(v, &num[k]) < 0)
 				num[k] = NAN;
 			if (k == 0 && !nunique)
 				continue;
 			char buf[32], *dup;
-			const char *text = value_text(v, buf, &dup);
+			const char *text = jv_value_text(v, buf, &dup);
 			if (!text)
 				goto oom;
 			rid[k] = k == 0 ? intern_add(&w->values, text, 0.0)
@@ -237,6 +271,7 @@ out:
 		w->text[k] = NULL;
 		w->num[k] = NAN;
 	}
+	json_decref(persist);
 	return rc;
 }
 
@@ -356,6 +391,7 @@ int perun_view_group(const struct perun_profile *profile, const char *of,
 		     struct perun_view_groups *out, struct perun_error *err)
 {
 	struct walk w = {.key = {of, per, by}};
+	struct perun_type_list types = {0};
 	size_t *per_rank = NULL, *by_rank = NULL;
 	long *scratch = NULL;
 	int rc = 0;
@@ -371,15 +407,13 @@ int perun_view_group(const struct perun_profile *profile, const char *of,
 	}
 	for (int k = 0; k < 3; k++)
 		w.num[k] = NAN;
-	json_t *root = perun_profile_json(profile);
-	json_t *types = json_object_get(root, "resource_type_map");
-	const char *type_id;
-	json_t *cols;
-	json_object_foreach(json_object_get(root, "resources"), type_id, cols) {
-		if ((rc = take_type(&w, json_object_get(types, type_id), cols,
+	/* In the order of "resources", as Python Perun's data frame has them. */
+	if ((rc = perun_profile_types(profile, &types, err)))
+		goto out;
+	for (size_t i = 0; i < types.n; i++)
+		if ((rc = take_type(&w, types.types[i].persistent, types.types[i].columns,
 				    agg == PERUN_AGG_NUNIQUE)))
 			break;
-	}
 	if (rc || w.oom) {
 		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 		goto out;
@@ -452,6 +486,7 @@ out:
 	intern_free(&w.per, 0);
 	intern_free(&w.by, 0);
 	intern_free(&w.values, 0);
+	perun_type_list_release(&types);
 	if (rc)
 		perun_view_groups_free(out);
 	return rc;

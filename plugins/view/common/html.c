@@ -287,7 +287,7 @@ const char *perun_view_y_unit(const struct perun_profile *profile,
 {
 	if (!strcmp(of_key, "count") || !strcmp(of_key, "nunique"))
 		return "";
-	json_t *header = json_object_get(perun_profile_json(profile), "header");
+	json_t *header = perun_profile_get(profile, "header");
 	json_t *units = json_object_get(header, "units");
 	const char *type = json_string_value(json_object_get(header, "type"));
 	if (!type || !json_is_object(units))
