@@ -434,7 +434,7 @@ static void separator(struct perun_strbuf *out, int first, int indent, int depth
  * writes trees and tapes alike; the markers of Python's non-finite numbers
  * (see profile.c) are the reals they stand for.
  */
-static struct perun_jv scalar_node(const json_t *v)
+static inline struct perun_jv scalar_node(const json_t *v)
 {
 	struct perun_jv node = {PERUN_JV_NULL, 1, {0}};
 	switch (json_typeof(v)) {
@@ -467,7 +467,7 @@ static struct perun_jv scalar_node(const json_t *v)
 }
 
 /* Does the text of a scalar start with a digit (for folding number lists)? */
-static int starts_with_digit(const struct perun_jv *v)
+static inline int starts_with_digit(const struct perun_jv *v)
 {
 	switch (perun_jv_type(v)) {
 	case PERUN_JV_INTEGER:
