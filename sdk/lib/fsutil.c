@@ -18,10 +18,11 @@ void perun_advise_huge_pages(void *p, size_t len)
 	const uintptr_t huge = (uintptr_t)2 << 20, page = (uintptr_t)sysconf(_SC_PAGESIZE);
 	if (len < 16 * huge)
 		return;
-	/* The whole pages inside: a mapping of its own (page-aligned) keeps
-	 * one piece, so mremap can still grow it without a copy. */
-	uintptr_t start = ((uintptr_t)p + page - 1) & ~(page - 1);
-	uintptr_t end = ((uintptr_t)p + len) & ~(page - 1);
+	/* The pages it touches, so that a big malloc block (a mapping of its
+	 * own, a header before p) is advised whole: a mapping split in two
+	 * could no longer grow by mremap, and realloc would copy it. */
+	uintptr_t start = (uintptr_t)p & ~(page - 1);
+	uintptr_t end = ((uintptr_t)p + len + page - 1) & ~(page - 1);
 	if (end > start)
 		madvise((void *)start, end - start, MADV_HUGEPAGE);
 #else

@@ -53,6 +53,7 @@ static int grow(void **p, uint32_t *alloc, uint32_t need, size_t size)
 	void *q = realloc(*p, (size_t)n * size);
 	if (!q)
 		return -1;
+	perun_advise_huge_pages(q, (size_t)n * size);
 	*p = q;
 	*alloc = n;
 	return 0;
@@ -78,26 +79,39 @@ static int names_rehash(struct perun_stacks *s)
 	return 0;
 }
 
-/* Frame names are short: a loop beats a call to memcmp. */
-static inline int same_bytes(const char *a, const char *b, size_t len)
+/*
+ * A name's first 15 bytes, zero-padded, and its length (capped at 255) in
+ * the last byte: equal heads of names up to 15 bytes mean equal names, so
+ * the lookup of most frames compares its slot and nothing else.  Returns
+ * the name's hash.
+ */
+static uint32_t name_head(const char *name, size_t len, uint64_t head[2])
 {
-	for (size_t i = 0; i < len; i++)
-		if (a[i] != b[i])
-			return 0;
-	return 1;
+	unsigned char b[16] = {0};
+	for (size_t i = 0; i < len && i < 15; i++)
+		b[i] = (unsigned char)name[i];
+	b[15] = len < 255 ? (unsigned char)len : 255;
+	memcpy(head, b, 16);
+	/* Its hash: the head mixed, and the bytes beyond it. */
+	uint64_t h = hash_u64(head[0] ^ hash_u64(head[1] + 0x9e3779b97f4a7c15ull));
+	if (len > 15)
+		h ^= hash_bytes(name + 15, len - 15);
+	return (uint32_t)h;
 }
 
 /* The id of name, or PERUN_STACKS_NONE and in *slot where it would go. */
 static uint32_t name_find(const struct perun_stacks *s, const char *name, size_t len,
-			  uint32_t hash, uint32_t *slot)
+			  uint32_t hash, const uint64_t head[2], uint32_t *slot)
 {
 	if (!s->name_slots)
 		return PERUN_STACKS_NONE;
 	uint32_t i = hash & s->name_mask;
 	for (; s->name_slots[i].id; i = (i + 1) & s->name_mask) {
-		uint32_t id = s->name_slots[i].id - 1;
-		if (s->name_slots[i].hash == hash && s->name_lens[id] == len &&
-		    same_bytes(s->names[id], name, len))
+		const struct perun_name_slot *n = &s->name_slots[i];
+		uint32_t id = n->id - 1;
+		if (n->hash == hash && n->head[0] == head[0] && n->head[1] == head[1] &&
+		    (len < 16 || (s->name_lens[id] == len &&
+				  !memcmp(s->names[id] + 15, name + 15, len - 15))))
 			return id;
 	}
 	if (slot)
@@ -108,19 +122,22 @@ static uint32_t name_find(const struct perun_stacks *s, const char *name, size_t
 uint32_t perun_stacks_lookup(const struct perun_stacks *s, const char *name)
 {
 	size_t len = strlen(name);
-	return name_find(s, name, len, (uint32_t)hash_bytes(name, len), NULL);
+	uint64_t head[2];
+	uint32_t hash = name_head(name, len, head);
+	return name_find(s, name, len, hash, head, NULL);
 }
 
 uint32_t perun_stacks_intern(struct perun_stacks *s, const char *name, size_t len)
 {
-	uint32_t slot = 0, hash = (uint32_t)hash_bytes(name, len);
-	uint32_t id = name_find(s, name, len, hash, &slot);
+	uint64_t head[2];
+	uint32_t slot = 0, hash = name_head(name, len, head);
+	uint32_t id = name_find(s, name, len, hash, head, &slot);
 	if (id != PERUN_STACKS_NONE)
 		return id;
 	if (!s->name_slots || (s->nnames + 1) * 2 > s->name_mask + 1) {
 		if (names_rehash(s))
 			return PERUN_STACKS_NONE;
-		name_find(s, name, len, hash, &slot);
+		name_find(s, name, len, hash, head, &slot);
 	}
 	uint32_t alloc = s->names_alloc;
 	if (grow((void **)&s->names, &s->names_alloc, s->nnames + 1, sizeof(char *)) ||
@@ -133,7 +150,7 @@ uint32_t perun_stacks_intern(struct perun_stacks *s, const char *name, size_t le
 	copy[len] = '\0';
 	s->names[s->nnames] = copy;
 	s->name_lens[s->nnames] = (uint32_t)len;
-	s->name_slots[slot] = (struct perun_name_slot){hash, s->nnames + 1};
+	s->name_slots[slot] = (struct perun_name_slot){{head[0], head[1]}, hash, s->nnames + 1};
 	return s->nnames++;
 }
 

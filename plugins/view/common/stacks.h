@@ -65,6 +65,8 @@ struct perun_stacks {
 	uint32_t *name_lens;
 	uint32_t nnames, names_alloc;
 	struct perun_name_slot {
+		uint64_t head[2]; /* the first 15 bytes and the length (see
+				   * name_head): the whole name of most */
 		uint32_t hash;
 		uint32_t id;  /* + 1; 0 is free */
 	} *name_slots;
