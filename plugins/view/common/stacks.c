@@ -642,6 +642,8 @@ int perun_stacks_finish(struct perun_stacks *s, struct perun_error *err)
 {
 	struct named *byname = malloc((s->nnames + 1) * sizeof(*byname));
 	uint32_t *rank = malloc((s->nnames + 1) * sizeof(*rank));
+	/* Children as (rank of their name, node), placed under their parent
+	 * in one pass over the nodes: sorting them then reads no node. */
 	uint64_t *order = malloc((s->nnodes + 1) * sizeof(*order));
 	int rc = 0;
 	free(s->children);
@@ -650,6 +652,7 @@ int perun_stacks_finish(struct perun_stacks *s, struct perun_error *err)
 		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory sorting the call stacks");
 		goto out;
 	}
+	perun_advise_huge_pages(order, (s->nnodes + 1) * sizeof(*order));
 	for (uint32_t i = 0; i < s->nnames; i++)
 		byname[i] = (struct named){s->names[i], i};
 	qsort(byname, s->nnames, sizeof(*byname), named_cmp);
@@ -672,19 +675,14 @@ int perun_stacks_finish(struct perun_stacks *s, struct perun_error *err)
 	}
 	for (uint32_t i = 1; i < s->nnodes; i++) {
 		struct perun_stack_node *p = &s->nodes[s->nodes[i].parent];
-		s->children[p->first + p->nchildren++] = i;
+		order[p->first + p->nchildren++] = (uint64_t)rank[s->nodes[i].frame] << 32 | i;
 	}
-	for (uint32_t i = 0; i < s->nnodes; i++) {
-		struct perun_stack_node *p = &s->nodes[i];
-		if (p->nchildren < 2)
-			continue;
-		uint32_t *c = s->children + p->first;
-		for (uint32_t k = 0; k < p->nchildren; k++)
-			order[k] = (uint64_t)rank[s->nodes[c[k]].frame] << 32 | c[k];
-		qsort(order, p->nchildren, sizeof(*order), u64_cmp);
-		for (uint32_t k = 0; k < p->nchildren; k++)
-			c[k] = (uint32_t)order[k];
-	}
+	for (uint32_t i = 0; i < s->nnodes; i++)
+		if (s->nodes[i].nchildren > 1)
+			qsort(order + s->nodes[i].first, s->nodes[i].nchildren, sizeof(*order),
+			      u64_cmp);
+	for (uint32_t k = 0; k + 1 < s->nnodes; k++)
+		s->children[k] = (uint32_t)order[k];
 out:
 	free(byname);
 	free(rank);
