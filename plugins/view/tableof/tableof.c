@@ -1013,8 +1013,15 @@ static void add_cells_line(struct perun_strbuf *out, const struct table_format *
 	end_line(out, start);
 }
 
-/* The table as tabulate would print it; "" for no columns and no rows. */
-static char *render_tabulate(const struct table *t, const struct table_format *fmt)
+/*
+ * The table as tabulate would print it; "" for no columns and no rows.
+ * With stream set, whole lines are written there as they gather, so that
+ * a table of millions of rows is never held whole, and only the rest is
+ * returned; NULL without memory or, with *write_errno set, when writing
+ * failed.
+ */
+static char *render_tabulate(const struct table *t, const struct table_format *fmt,
+			     FILE *stream, int *write_errno)
 {
 	struct layout l = {0};
 	struct perun_strbuf out = PERUN_STRBUF_INIT;
@@ -1038,6 +1045,16 @@ static char *render_tabulate(const struct table *t, const struct table_format *f
 		if (r && fmt->between.begin)
 			add_line(&out, &l, fmt, &fmt->between, LINE_PLAIN);
 		add_cells_line(&out, fmt, &fmt->data, &l, &l.cells[r * l.ncols]);
+		if (stream && !out.failed && out.len >= (1u << 20)) {
+			errno = 0;
+			if (fwrite(out.buf, 1, out.len, stream) != out.len) {
+				*write_errno = errno ? errno : EIO;
+				perun_strbuf_release(&out);
+				layout_release(&l);
+				return NULL;
+			}
+			out.len = 0;
+		}
 	}
 	if (fmt->below.begin && !(has_headers && fmt->hide_below_with_headers))
 		add_line(&out, &l, fmt, &fmt->below, LINE_PLAIN);
@@ -1178,7 +1195,7 @@ static int tableof_show(struct perun_view_ctx *ctx, struct perun_error *err)
 	struct table t = {0};
 	const struct perun_params *params = ctx->params;
 	char *text = NULL, *file = NULL;
-	int rc = 0;
+	int rc = 0, write_errno = 0;
 
 	if (ctx->argc < 1)
 		return perun_error_set(err, PERUN_EINVAL,
@@ -1248,7 +1265,12 @@ static int tableof_show(struct perun_view_ctx *ctx, struct perun_error *err)
 		for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
 			if (!strcmp(formats[i].name, format))
 				fmt = &formats[i];
-		text = render_tabulate(&t, fmt);
+		text = render_tabulate(&t, fmt, to_file ? NULL : ctx->out, &write_errno);
+	}
+	if (write_errno) {
+		rc = perun_error_set_errno(err, PERUN_EGENERIC, write_errno,
+					   "cannot write the table");
+		goto out;
 	}
 	if (!text) {
 		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");

@@ -109,4 +109,34 @@ test_expect_success 'an unwritable output file is an error naming it' '
 	test_grep "no/such/dir" err
 '
 
+# 40,000 rows make a table of several megabytes, which goes to stdout in
+# parts as it is made; into a file it goes whole.
+awk 'BEGIN {
+	printf "{\"resources\": {\"f#0\": {\"amount\": ["
+	for (i = 0; i < 40000; i++) printf "%s%d.%d", i ? ", " : "", i * 7 % 1000, i % 10
+	printf "], \"order\": ["
+	for (i = 0; i < 40000; i++) printf "%s%d", i ? ", " : "", i
+	printf "]}}, \"resource_type_map\": {\"f#0\": {\"uid\": \"f\", \"type\": \"time\"}},"
+	printf " \"header\": {\"type\": \"time\", \"cmd\": \"c\", \"workload\": \"\"}}\n"
+}' >big.perf
+
+test_expect_success 'a big table is the same on stdout and in a file' '
+	show big.perf resources >out 2>err &&
+	test_cmp /dev/null err &&
+	show big.perf -of table.txt resources &&
+	test_cmp table.txt out &&
+	test "$(wc -l <out)" = 40002 &&
+	tail -n 1 out >last &&
+	echo "   993.9    39999            0  time    f" >expect &&
+	test_cmp expect last
+'
+
+test_expect_success 'a table that cannot be written is an error, big or small' '
+	test -w /dev/full || { echo "# no /dev/full here"; return 0; }
+	test_exit_code 3 show big.perf resources >/dev/full 2>err &&
+	test_grep "cannot write the table" err &&
+	test_exit_code 3 show "$models" models >/dev/full 2>err &&
+	test_grep "cannot write the table" err
+'
+
 test_done
