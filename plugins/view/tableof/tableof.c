@@ -1123,8 +1123,11 @@ static void add_json_value(struct perun_strbuf *b, const json_t *v)
 		else
 			b->failed = 1;
 		free(s);
+	} else if (json_is_number(v)) {
+		/* Numbers in Python's shortest form. */
+		perun_value_flatten_add(b, v);
 	} else {
-		/* Numbers in Python's shortest form, booleans lowercase. */
+		/* Booleans lowercase; the rest flattened, up to a NUL. */
 		char *s = json_is_boolean(v) ? strdup(json_is_true(v) ? "true" : "false")
 					     : perun_value_flatten_dup(v);
 		if (s)
@@ -1135,35 +1138,73 @@ static void add_json_value(struct perun_strbuf *b, const json_t *v)
 	}
 }
 
+/* The JSON text of a string, for names; NULL without memory. */
+static char *json_text(const char *s)
+{
+	struct perun_strbuf b = PERUN_STRBUF_INIT;
+	json_t *v = json_string(s);
+	if (!v)
+		return NULL;
+	add_json_value(&b, v);
+	json_decref(v);
+	return perun_strbuf_detach(&b, NULL);
+}
+
 /* {"version": 1, "table": ..., "headers": [...], "rows": [{...}, ...]} */
 static char *render_json(const struct table *t, const char *what)
 {
 	struct perun_strbuf b = PERUN_STRBUF_INIT;
-	json_t *name = json_string(what);
+	char **names = calloc(t->ncolumns + 1, sizeof(*names));
+	/* Rows of a type share their persistent values: the text of the
+	 * column's last one is kept. */
+	const json_t **last = calloc(t->ncolumns + 1, sizeof(*last));
+	struct perun_strbuf *texts = calloc(t->ncolumns + 1, sizeof(*texts));
+	char *name = json_text(what);
+	if (!names || !last || !texts || !name)
+		b.failed = 1;
+	for (size_t c = 0; !b.failed && c < t->ncolumns; c++)
+		if (!(names[c] = json_text(t->columns[c])))
+			b.failed = 1;
 	perun_strbuf_addstr(&b, "{\n  \"version\": 1,\n  \"table\": ");
-	add_json_value(&b, name);
+	perun_strbuf_addstr(&b, name ? name : "");
 	perun_strbuf_addstr(&b, ",\n  \"headers\": [");
-	for (size_t c = 0; c < t->ncolumns; c++) {
-		json_t *h = json_string(t->columns[c]);
+	for (size_t c = 0; !b.failed && c < t->ncolumns; c++) {
 		perun_strbuf_addstr(&b, c ? ", " : "");
-		add_json_value(&b, h);
-		json_decref(h);
+		perun_strbuf_addstr(&b, names[c]);
 	}
 	perun_strbuf_addstr(&b, "],\n  \"rows\": [");
-	for (size_t r = 0; r < t->nshown; r++) {
+	for (size_t r = 0; !b.failed && r < t->nshown; r++) {
 		perun_strbuf_addstr(&b, r ? ",\n    {" : "\n    {");
 		for (size_t c = 0; c < t->ncolumns; c++) {
-			json_t *h = json_string(t->columns[c]);
+			const json_t *v = cell_of(t, t->order[r], t->colids[c]);
 			perun_strbuf_addstr(&b, c ? ", " : "");
-			add_json_value(&b, h);
+			perun_strbuf_addstr(&b, names[c]);
 			perun_strbuf_addstr(&b, ": ");
-			add_json_value(&b, cell_of(t, t->order[r], t->colids[c]));
-			json_decref(h);
+			if (!json_is_string(v)) {
+				add_json_value(&b, v);
+				continue;
+			}
+			if (v != last[c] || !texts[c].buf) {
+				texts[c].len = 0;
+				add_json_value(&texts[c], v);
+				last[c] = v;
+			}
+			if (texts[c].failed)
+				b.failed = 1;
+			else
+				perun_strbuf_add(&b, texts[c].buf, texts[c].len);
 		}
 		perun_strbuf_addstr(&b, "}");
 	}
 	perun_strbuf_addstr(&b, t->nshown ? "\n  ]\n}" : "]\n}");
-	json_decref(name);
+	for (size_t c = 0; names && c < t->ncolumns; c++)
+		free(names[c]);
+	for (size_t c = 0; texts && c < t->ncolumns; c++)
+		perun_strbuf_release(&texts[c]);
+	free(names);
+	free(last);
+	free(texts);
+	free(name);
 	return perun_strbuf_detach(&b, NULL);
 }
 
