@@ -330,4 +330,12 @@ test_expect_success 'the empty file and a top-level list are refused' "
 	test_cmp expect err
 "
 
+# Jansson quotes the text near a syntax error, a line break included.
+test_expect_success 'a syntax error across a line break is still reported on one line' "
+	printf '{\"resources\": {\"a\\\\\\n\": 1}}' >break.perf &&
+	test_exit_code 2 perun show break.perf tableof resources 2>err &&
+	test \$(wc -l <err) = 1 &&
+	test_grep \"cannot read profile 'break.perf': line 2: invalid escape near\" err
+"
+
 test_done

@@ -520,10 +520,16 @@ static int load_with_jansson(const char *buf, size_t len, const char *name,
 					   JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr)
 			      : json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
 	free(quoted);
-	if (!root)
+	if (!root) {
+		/* Jansson quotes the text near the error, line breaks too:
+		 * the message stays one line. */
+		for (char *c = jerr.text; *c; c++)
+			if ((unsigned char)*c < 0x20)
+				*c = ' ';
 		return perun_error_set(err, PERUN_EINVAL,
 				       "cannot read profile '%s': line %d: %s", name,
 				       jerr.line, jerr.text);
+	}
 	return perun_profile_from_json(root, name, out, err);
 }
 

@@ -44,15 +44,17 @@ struct perun_jv {
 
 #define PERUN_JV_MAX_LEN ((1u << 29) - 1)
 
+/* Accessors take NULL (a missing member) as JSON's null, as jansson's do. */
 static inline enum perun_jv_type perun_jv_type(const struct perun_jv *v)
 {
-	return (enum perun_jv_type)(v->tag & 7u);
+	return v ? (enum perun_jv_type)(v->tag & 7u) : PERUN_JV_NULL;
 }
 
-/* Bytes of a string, values of an array, members of an object; 0 else. */
+/* Bytes of a string, values of an array, members of an object; 0 else
+ * (also for NULL, so the foreach macros skip a missing member). */
 static inline size_t perun_jv_len(const struct perun_jv *v)
 {
-	return v->tag >> 3;
+	return v && (v->tag & 7u) >= PERUN_JV_STRING ? v->tag >> 3 : 0;
 }
 
 static inline int perun_jv_is_string(const struct perun_jv *v)
@@ -88,12 +90,13 @@ static inline const struct perun_jv *perun_jv_skip(const struct perun_jv *v)
 
 /* for (i, elem) over an array. */
 #define perun_jv_array_foreach(array, index, elem)                                         \
-	for ((index) = 0, (elem) = (array) + 1; (index) < perun_jv_len(array);               \
-	     (index)++, (elem) = perun_jv_skip(elem))
+	for ((index) = 0, (elem) = perun_jv_len(array) ? (array) + 1 : NULL;                  \
+	     (index) < perun_jv_len(array); (index)++, (elem) = perun_jv_skip(elem))
 
 /* for (key node, value) over an object; perun_jv_string(key) is its text. */
 #define perun_jv_object_foreach(object, index, key, value)                                 \
-	for ((index) = 0, (key) = (object) + 1, (value) = (key) + 1;                         \
+	for ((index) = 0, (key) = perun_jv_len(object) ? (object) + 1 : NULL,                 \
+	    (value) = (key) ? (key) + 1 : NULL;                                                 \
 	     (index) < perun_jv_len(object);                                                   \
 	     (index)++, (key) = perun_jv_skip(value), (value) = (key) + 1)
 
