@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <math.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -413,79 +412,3 @@ int perun_check_series(struct perun_check_ctx *ctx,
 	return rc;
 }
 
-/* ---- loading the two profiles of check profiles at once ---------------- */
-
-struct load_job {
-	struct perun_instance *inst;
-	const struct perun_profile_info *info;
-	struct perun_profile *profile;
-	struct perun_error err;
-	int rc;
-};
-
-static void *load_job_run(void *arg)
-{
-	struct load_job *job = arg;
-	job->rc = perun_profile_info_load(job->inst, job->info, &job->profile, &job->err);
-	return NULL;
-}
-
-static void *free_profile_run(void *arg)
-{
-	perun_profile_free(arg);
-	return NULL;
-}
-
-int perun_check_load_two(struct perun_instance *inst, const char *sha, const char *const sel[2],
-			 struct perun_profile *out[2], struct perun_error *err)
-{
-	struct perun_profile_list found[2] = {{0}, {0}};
-	struct load_job jobs[2];
-	int rc = 0;
-	out[0] = out[1] = NULL;
-	for (int i = 0; i < 2 && !rc; i++) {
-		rc = perun_profiles_select(inst, sha, sel[i], PERUN_SELECT_ANY, &found[i], err);
-		if (!rc && found[i].n > 1)
-			perun_warn("'%s' matches %zu profiles; using the first", sel[i], found[i].n);
-	}
-	if (rc)
-		goto out;
-	/* Parsing is most of the work for big profiles: one per core. */
-	for (int i = 0; i < 2; i++)
-		jobs[i] = (struct load_job){inst, &found[i].items[0], NULL, {0}, 0};
-	pthread_t thread;
-	int threaded = pthread_create(&thread, NULL, load_job_run, &jobs[1]) == 0;
-	load_job_run(&jobs[0]);
-	if (threaded)
-		pthread_join(thread, NULL);
-	else
-		load_job_run(&jobs[1]);
-	for (int i = 0; i < 2; i++) {
-		if (jobs[i].rc && !rc) {
-			*err = jobs[i].err;
-			rc = jobs[i].rc;
-		}
-		out[i] = jobs[i].profile;
-	}
-	if (rc) {
-		perun_check_free_two(out);
-		out[0] = out[1] = NULL;
-	}
-out:
-	perun_profile_list_release(&found[0]);
-	perun_profile_list_release(&found[1]);
-	return rc;
-}
-
-void perun_check_free_two(struct perun_profile *p[2])
-{
-	pthread_t thread;
-	if (p[1] && pthread_create(&thread, NULL, free_profile_run, p[1]) == 0) {
-		perun_profile_free(p[0]);
-		pthread_join(thread, NULL);
-	} else {
-		perun_profile_free(p[0]);
-		perun_profile_free(p[1]);
-	}
-	p[0] = p[1] = NULL;
-}

@@ -102,15 +102,6 @@ int perun_check_series(struct perun_check_ctx *ctx,
 		       const struct perun_check_series_entry *series, size_t count,
 		       struct perun_error *err);
 
-/*
- * Load the profiles named by sel[0] and sel[1] (selectors as perun show
- * takes them) into out[0] and out[1], parsing both at once; free them with
- * perun_check_free_two, which also frees both at once.
- */
-int perun_check_load_two(struct perun_instance *inst, const char *sha, const char *const sel[2],
-			 struct perun_profile *out[2], struct perun_error *err);
-void perun_check_free_two(struct perun_profile *p[2]);
-
 /* Is the change reported (anything but NoChange)? */
 int perun_check_is_change(const struct perun_check_change *c);
 

@@ -96,7 +96,7 @@ static int cmd_check_profiles(const struct perun_command *cmd, struct perun_cli 
 		return perun_error_exit(&err);
 	char sha[65];
 	if (perun_resolve_minor(&inst, perun_params_string(params, "minor", NULL), sha, &err) ||
-	    perun_check_load_two(&inst, sha, (const char *const *)argv, pair, &err) ||
+	    perun_profiles_load_two(&inst, sha, (const char *const *)argv, pair, &err) ||
 	    perun_check_init(&ctx, &inst.config, o.models_type, &err))
 		goto fail;
 	const struct perun_profile *baseline = pair[0], *target = pair[1];
@@ -140,7 +140,7 @@ fail:
 	exit_code = perun_error_exit(&err);
 out:
 	perun_check_release(&ctx);
-	perun_check_free_two(pair);
+	perun_profiles_free_two(pair);
 	perun_instance_close(&inst);
 	return exit_code;
 }

@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -418,4 +419,89 @@ int perun_profiles_load_any(struct perun_instance *inst, const char *sha,
 	rc = perun_profile_info_load(inst, &found.items[0], out, err);
 	perun_profile_list_release(&found);
 	return rc;
+}
+
+/* ---- two profiles at once (perun check profiles, perun showdiff) -------- */
+
+struct load_job {
+	struct perun_instance *inst;
+	const struct perun_profile_info *info;
+	struct perun_profile *profile;
+	struct perun_error err;
+	int rc;
+};
+
+static void *load_job_run(void *arg)
+{
+	struct load_job *job = arg;
+	job->rc = perun_profile_info_load(job->inst, job->info, &job->profile, &job->err);
+	return NULL;
+}
+
+static void *free_profile_run(void *arg)
+{
+	perun_profile_free(arg);
+	return NULL;
+}
+
+int perun_profiles_load_two(struct perun_instance *inst, const char *sha, const char *const sel[2],
+			 struct perun_profile *out[2], struct perun_error *err)
+{
+	struct perun_profile_list found[2] = {{0}, {0}};
+	struct load_job jobs[2];
+	int rc = 0;
+	out[0] = out[1] = NULL;
+	for (int i = 0; i < 2 && !rc; i++) {
+		if (!inst) {
+			/* Outside an instance a selector is a file. */
+			found[i].items = calloc(1, sizeof(*found[i].items));
+			if (!found[i].items || !(found[i].items[0].file = strdup(sel[i])))
+				rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+			found[i].n = found[i].items ? 1 : 0;
+			continue;
+		}
+		rc = perun_profiles_select(inst, sha, sel[i], PERUN_SELECT_ANY, &found[i], err);
+		if (!rc && found[i].n > 1)
+			perun_warn("'%s' matches %zu profiles; using the first", sel[i], found[i].n);
+	}
+	if (rc)
+		goto out;
+	/* Parsing is most of the work for big profiles: one per core. */
+	for (int i = 0; i < 2; i++)
+		jobs[i] = (struct load_job){inst, &found[i].items[0], NULL, {0}, 0};
+	pthread_t thread;
+	int threaded = pthread_create(&thread, NULL, load_job_run, &jobs[1]) == 0;
+	load_job_run(&jobs[0]);
+	if (threaded)
+		pthread_join(thread, NULL);
+	else
+		load_job_run(&jobs[1]);
+	for (int i = 0; i < 2; i++) {
+		if (jobs[i].rc && !rc) {
+			*err = jobs[i].err;
+			rc = jobs[i].rc;
+		}
+		out[i] = jobs[i].profile;
+	}
+	if (rc) {
+		perun_profiles_free_two(out);
+		out[0] = out[1] = NULL;
+	}
+out:
+	perun_profile_list_release(&found[0]);
+	perun_profile_list_release(&found[1]);
+	return rc;
+}
+
+void perun_profiles_free_two(struct perun_profile *p[2])
+{
+	pthread_t thread;
+	if (p[1] && pthread_create(&thread, NULL, free_profile_run, p[1]) == 0) {
+		perun_profile_free(p[0]);
+		pthread_join(thread, NULL);
+	} else {
+		perun_profile_free(p[0]);
+		perun_profile_free(p[1]);
+	}
+	p[0] = p[1] = NULL;
 }

@@ -71,6 +71,18 @@ int perun_profile_info_load(struct perun_instance *inst,
  * Load a profile named by any selector, or a profile file outside an
  * instance (inst may be NULL then).
  */
+/*
+ * Load the profiles named by sel[0] and sel[1] (selectors as perun show
+ * takes them; files when inst is NULL) into out[0] and out[1], parsing
+ * both at once: for big profiles parsing is most of the work, one per
+ * core.  Free them with perun_profiles_free_two, which also frees both at
+ * once.
+ */
+int perun_profiles_load_two(struct perun_instance *inst, const char *sha,
+			    const char *const sel[2], struct perun_profile *out[2],
+			    struct perun_error *err);
+void perun_profiles_free_two(struct perun_profile *p[2]);
+
 int perun_profiles_load_any(struct perun_instance *inst, const char *sha,
 			    const char *selector, struct perun_profile **out,
 			    struct perun_error *err);

@@ -15,7 +15,7 @@ const struct perun_option perun_views_options[] = {
 };
 
 /* Profiles are looked up in the instance when there is one; profile files
- * can be shown outside any instance. */
+ * can be shown outside any instance.  Two (showdiff) load at once. */
 static int load_profiles(const char *minor, char *const *selectors, int n,
 			 struct perun_profile **out, struct perun_error *err)
 {
@@ -23,21 +23,19 @@ static int load_profiles(const char *minor, char *const *selectors, int n,
 	int rc = perun_instance_open(&inst, err);
 	if (rc && err->code != PERUN_ENOTFOUND)
 		return rc;
-	if (rc) {
-		perun_error_clear(err);
-		for (int i = 0; i < n; i++)
-			if ((rc = perun_profile_load_file(selectors[i], &out[i], err)))
-				return rc;
-		return 0;
-	}
+	int opened = !rc;
 	char sha[65];
-	if ((rc = perun_resolve_minor(&inst, minor, sha, err)))
+	perun_error_clear(err);
+	if (opened && (rc = perun_resolve_minor(&inst, minor, sha, err)))
 		goto out;
-	for (int i = 0; i < n; i++)
-		if ((rc = perun_profiles_load_any(&inst, sha, selectors[i], &out[i], err)))
-			goto out;
+	if (n == 2)
+		rc = perun_profiles_load_two(opened ? &inst : NULL, sha,
+					     (const char *const *)selectors, out, err);
+	else
+		rc = perun_profiles_load_any(opened ? &inst : NULL, sha, selectors[0], out, err);
 out:
-	perun_instance_close(&inst);
+	if (opened)
+		perun_instance_close(&inst);
 	return rc;
 }
 
@@ -88,7 +86,6 @@ int perun_views_render(const struct perun_cli *cli, const char *minor, const cha
 		perun_error_prefix(err, "view '%s'", view->name);
 out:
 	perun_params_free(view_params);
-	perun_profile_free(profiles[0]);
-	perun_profile_free(profiles[1]);
+	perun_profiles_free_two(profiles);
 	return rc;
 }
