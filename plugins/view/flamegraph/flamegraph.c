@@ -17,6 +17,7 @@
  * what the target lost.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -329,6 +330,41 @@ static int load_stacks(const struct perun_view_ctx *ctx, const struct perun_prof
 	return rc;
 }
 
+/* The stacks of the baseline, read in a thread while the target's are. */
+struct stacks_job {
+	const struct perun_view_ctx *ctx;
+	struct perun_stacks *s;
+	struct perun_error err;
+	int rc;
+};
+
+static void *stacks_job_run(void *arg)
+{
+	struct stacks_job *job = arg;
+	job->rc = load_stacks(job->ctx, job->ctx->baseline, job->s, "baseline", &job->err);
+	return NULL;
+}
+
+/* Both profiles' stacks, one per core: for big profiles this is most of
+ * the work.  Both need perun_stacks_release, whatever happens. */
+static int load_both_stacks(const struct perun_view_ctx *ctx, struct perun_stacks *base,
+			    struct perun_stacks *target, struct perun_error *err)
+{
+	struct stacks_job job = {ctx, base, {0}, 0};
+	pthread_t thread;
+	int threaded = pthread_create(&thread, NULL, stacks_job_run, &job) == 0;
+	if (!threaded)
+		stacks_job_run(&job);
+	int rc = load_stacks(ctx, ctx->profile, target, "target", err);
+	if (threaded)
+		pthread_join(thread, NULL);
+	if (job.rc) {
+		*err = job.err;
+		return job.rc;
+	}
+	return rc;
+}
+
 static int flamegraph_show(struct perun_view_ctx *ctx, struct perun_error *err)
 {
 	struct flame_opts o;
@@ -420,10 +456,7 @@ static int flamegraph_show_diff(struct perun_view_ctx *ctx, struct perun_error *
 	if (!PERUN_ABI_HAS(ctx, struct perun_view_ctx, baseline_label) || !ctx->baseline)
 		return perun_error_set(err, PERUN_EINVAL, "no baseline profile to compare with");
 	const char *bl = ctx->baseline_label, *tl = ctx->profile_label;
-	perun_stacks_init(&target, 0);
-	if ((rc = load_stacks(ctx, ctx->baseline, &base, "baseline", err)))
-		goto out;
-	if ((rc = load_stacks(ctx, ctx->profile, &target, "target", err)))
+	if ((rc = load_both_stacks(ctx, &base, &target, err)))
 		goto out;
 	if (diff_prepare(&d, &base, &target, 0) || diff_prepare(&neg, &target, &base, 1))
 		goto oom;

@@ -5,7 +5,7 @@ plugin_view_LTLIBRARIES += %reldir%/flamegraph.la
 nodist_%canon_reldir%_flamegraph_la_SOURCES = %reldir%/flamegraph-js.h
 %canon_reldir%_flamegraph_la_CPPFLAGS = $(PERUN_VIEW_COMMON_CPPFLAGS) -I$(top_builddir)/%reldir%
 %canon_reldir%_flamegraph_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
-%canon_reldir%_flamegraph_la_LDFLAGS = $(PERUN_PLUGIN_LDFLAGS)
+%canon_reldir%_flamegraph_la_LDFLAGS = $(PERUN_PLUGIN_LDFLAGS) -pthread
 %canon_reldir%_flamegraph_la_LIBADD = $(PERUN_VIEW_COMMON_LIBADD) $(PERUN_PLUGIN_LIBADD) -lm
 $(%canon_reldir%_flamegraph_la_OBJECTS): %reldir%/flamegraph-js.h
 CLEANFILES += %reldir%/flamegraph-js.h
