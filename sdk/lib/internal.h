@@ -33,6 +33,13 @@ struct json_python_member {
 void json_python_dump_members(const struct json_python_member *members, size_t n, int indent,
 			      struct perun_strbuf *out);
 
+/*
+ * A jansson scalar as a tape node (a string borrowed from it); profile.c's
+ * marker strings of Python's non-finite numbers are the reals they stand
+ * for.  Containers give a null node.
+ */
+struct perun_jv json_scalar_node(const json_t *v);
+
 /* A tape of perun_jv nodes; nodes[0] is the document's root value. */
 struct json_tape {
 	struct perun_jv *nodes;

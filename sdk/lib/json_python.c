@@ -434,7 +434,7 @@ static void separator(struct perun_strbuf *out, int first, int indent, int depth
  * writes trees and tapes alike; the markers of Python's non-finite numbers
  * (see profile.c) are the reals they stand for.
  */
-static inline struct perun_jv scalar_node(const json_t *v)
+struct perun_jv json_scalar_node(const json_t *v)
 {
 	struct perun_jv node = {PERUN_JV_NULL, 1, {0}};
 	switch (json_typeof(v)) {
@@ -503,7 +503,7 @@ static void dump_element(const struct dumper *d, size_t i, const json_t *tree,
 {
 	struct perun_jv node;
 	if (tree && !json_is_object(tree) && !json_is_array(tree)) {
-		node = scalar_node(tree);
+		node = json_scalar_node(tree);
 		tree = NULL;
 		view = &node;
 	}
@@ -556,7 +556,7 @@ static void dump_value(const struct dumper *d, const json_t *tree, const struct 
 		return;
 	}
 	if (tree) {
-		node = scalar_node(tree);
+		node = json_scalar_node(tree);
 		view = &node;
 	}
 	size_t i;

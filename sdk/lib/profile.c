@@ -643,7 +643,6 @@ static int tape_add_json(struct json_tape *t, const json_t *v)
 	long long at = json_tape_push(t, node);
 	if (at < 0)
 		return -1;
-	double d;
 	switch (json_typeof(v)) {
 	case JSON_OBJECT: {
 		const char *key;
@@ -668,26 +667,9 @@ static int tape_add_json(struct json_tape *t, const json_t *v)
 		node.next = (uint32_t)(t->n - (size_t)at);
 		break;
 	}
-	case JSON_STRING:
-		if (!perun_json_number(v, &d)) { /* NaN and infinities */
-			node.tag = PERUN_JV_REAL;
-			node.u.d = d;
-		} else {
-			node.tag = PERUN_JV_STRING | (uint32_t)json_string_length(v) << 3;
-			node.u.s = json_string_value(v);
-		}
+	default:
+		node = json_scalar_node(v);
 		break;
-	case JSON_INTEGER:
-		node.tag = PERUN_JV_INTEGER;
-		node.u.i = (int64_t)json_integer_value(v);
-		break;
-	case JSON_REAL:
-		node.tag = PERUN_JV_REAL;
-		node.u.d = json_real_value(v);
-		break;
-	case JSON_TRUE: node.tag = PERUN_JV_TRUE; break;
-	case JSON_FALSE: node.tag = PERUN_JV_FALSE; break;
-	case JSON_NULL: break;
 	}
 	t->nodes[at] = node;
 	return 0;
