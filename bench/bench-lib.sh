@@ -66,18 +66,27 @@ bench_postprocessby() {
 	echo "scale=3; ($_bp_t1 - $_bp_t0) / 1000000000" | bc
 }
 
-# bench_measure <label> <cmd>...: one run of cmd; its wall and user+system
+# bench_measure <label> <cmd>...: $BENCH_RUNS runs of cmd (default one);
+# the fastest one's wall and user+system
 # seconds and peak memory on one line after the label (padded to
 # $bench_label_width, default 44).  A failure is shown, not fatal.
 bench_measure() {
 	_bm_label=$1
 	shift
-	/usr/bin/time -f "%e %U %S %M" -o "$work/time" "$@" >/dev/null 2>"$work/err" || {
-		printf "%-${bench_label_width:-44}s failed: %s\n" "$_bm_label" "$(tail -1 "$work/err")"
-		return 0
-	}
-	read -r wall user sys rss <"$work/time"
-	awk -v l="$_bm_label" -v w="$wall" -v u="$user" -v s="$sys" -v m="$rss" \
+	# The fastest of $BENCH_RUNS runs (default 1): on a shared machine a
+	# single run of a big profile can spend seconds in the kernel.
+	_bm_best=
+	for _ in $(seq "${BENCH_RUNS:-1}"); do
+		/usr/bin/time -f "%e %U %S %M" -o "$work/time" "$@" >/dev/null 2>"$work/err" || {
+			printf "%-${bench_label_width:-44}s failed: %s\n" "$_bm_label" "$(tail -1 "$work/err")"
+			return 0
+		}
+		read -r wall user sys rss <"$work/time"
+		if [ -z "$_bm_best" ] || [ "$(echo "$wall < $_bm_wall" | bc)" = 1 ]; then
+			_bm_best=1 _bm_wall=$wall _bm_user=$user _bm_sys=$sys _bm_rss=$rss
+		fi
+	done
+	awk -v l="$_bm_label" -v w="$_bm_wall" -v u="$_bm_user" -v s="$_bm_sys" -v m="$_bm_rss" \
 		-v f="%-${bench_label_width:-44}s %7.2f s wall %7.2f s cpu %6d MB\n" \
 		'BEGIN { printf f, l, w, u + s, m / 1024 }'
 }
