@@ -149,19 +149,20 @@ static const struct perun_jv *member_index_find(const struct member_index *ix,
 	return NULL;
 }
 
-void member_cursor_init(struct member_cursor *c, const struct perun_jv *object)
+void member_cursor_init(struct member_cursor *c, const struct perun_jv *object, int trusted)
 {
 	c->object = object;
 	c->next_key = object + 1;
 	c->left = perun_jv_len(object);
+	c->trusted = trusted;
 	c->index.slots = NULL;
 }
 
 const struct perun_jv *member_cursor_find(struct member_cursor *c, const struct perun_jv *key,
 					  int *oom)
 {
-	if (c->left && perun_jv_len(c->next_key) == perun_jv_len(key) &&
-	    !memcmp(c->next_key->u.s, key->u.s, perun_jv_len(key))) {
+	if (c->left && (c->trusted || (perun_jv_len(c->next_key) == perun_jv_len(key) &&
+					!memcmp(c->next_key->u.s, key->u.s, perun_jv_len(key))))) {
 		const struct perun_jv *value = c->next_key + 1;
 		c->next_key = perun_jv_skip(value);
 		c->left--;
@@ -185,7 +186,7 @@ static int validate_tape(const struct perun_jv *resources, const struct perun_jv
 			 const char *name, int *same_order, struct perun_error *err)
 {
 	struct member_cursor types;
-	member_cursor_init(&types, map);
+	member_cursor_init(&types, map, 0);
 	const struct perun_jv *id, *columns, *key, *values;
 	size_t i, j;
 	int rc = 0, oom = 0;
@@ -706,20 +707,12 @@ int perun_profile_foreach_type(const struct perun_profile *p, perun_type_fn fn, 
 	if (!p->text)
 		return foreach_type_of_tree(p, fn, data, err);
 	const struct perun_jv *map = &p->tape.nodes[p->types], *id, *persistent;
-	/* Ids known to be in the same order are zipped, not looked up. */
-	const struct perun_jv *zipped = p->same_order ? &p->tape.nodes[p->resources] + 1 : NULL;
 	struct member_cursor resources;
-	member_cursor_init(&resources, &p->tape.nodes[p->resources]);
+	member_cursor_init(&resources, &p->tape.nodes[p->resources], p->same_order);
 	size_t i;
 	int rc = 0, oom = 0;
 	perun_jv_object_foreach(map, i, id, persistent) {
-		const struct perun_jv *columns;
-		if (zipped) {
-			columns = zipped + 1;
-			zipped = perun_jv_skip(columns);
-		} else {
-			columns = member_cursor_find(&resources, id, &oom);
-		}
+		const struct perun_jv *columns = member_cursor_find(&resources, id, &oom);
 		if (oom) {
 			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 			break;
@@ -785,7 +778,7 @@ int perun_profile_types(const struct perun_profile *p, struct perun_type_list *o
 		return 0;
 	}
 	struct member_cursor map;
-	member_cursor_init(&map, &p->tape.nodes[p->types]);
+	member_cursor_init(&map, &p->tape.nodes[p->types], p->same_order);
 	const struct perun_jv *id, *columns;
 	size_t i;
 	int oom = 0;

@@ -323,7 +323,7 @@ static int foreach_resource_of_tape(const struct perun_profile *p, perun_resourc
 	json_t *persistent = NULL, *row = NULL;
 	struct member_cursor types;
 	int rc = 0, oom = 0;
-	member_cursor_init(&types, &p->tape.nodes[p->types]);
+	member_cursor_init(&types, &p->tape.nodes[p->types], p->same_order);
 	perun_jv_object_foreach(&p->tape.nodes[p->resources], i, id, columns) {
 		size_t ncols = perun_jv_len(columns), c;
 		size_t rows = ncols ? perun_jv_len(columns + 2) : 1;

@@ -42,10 +42,13 @@ struct member_index {
 struct member_cursor {
 	const struct perun_jv *object, *next_key;
 	size_t left;
+	int trusted;    /* the keys asked for are known to come in order */
 	struct member_index index;
 };
 
-void member_cursor_init(struct member_cursor *c, const struct perun_jv *object);
+/* trusted: the keys will be asked for in the object's own order, all of
+ * them (the two halves of a profile with same_order): none is compared. */
+void member_cursor_init(struct member_cursor *c, const struct perun_jv *object, int trusted);
 /* The value of key (a string node), or NULL; -1 in *oom without memory. */
 const struct perun_jv *member_cursor_find(struct member_cursor *c, const struct perun_jv *key,
 					  int *oom);

@@ -204,7 +204,15 @@ static int add_profile(struct acc *a, const struct perun_profile *p, int side,
 		       struct perun_error *err)
 {
 	struct profile_side ps = {a, side, filters, nfilters, tb, err};
-	return perun_profile_foreach_type(p, add_type, &ps, err);
+	struct perun_type_list types;
+	/* Records are met in the order of "resources", as Perun meets them:
+	 * the tables keep that order among equal amounts. */
+	int rc = perun_profile_types(p, &types, err);
+	for (size_t i = 0; !rc && i < types.n; i++)
+		rc = add_type(types.types[i].id, types.types[i].persistent, types.types[i].columns,
+			      &ps);
+	perun_type_list_release(&types);
+	return rc;
 }
 
 int perun_diff_rows_build(const struct perun_profile *baseline,
