@@ -96,7 +96,8 @@ static int cmd_check_profiles(const struct perun_command *cmd, struct perun_cli 
 		return perun_error_exit(&err);
 	char sha[65];
 	if (perun_resolve_minor(&inst, perun_params_string(params, "minor", NULL), sha, &err) ||
-	    perun_profiles_load_two(&inst, sha, (const char *const *)argv, pair, &err) ||
+	    perun_profiles_load_two(&inst, sha, (const char *const *)argv, PERUN_LOAD_WHOLE,
+				    pair, &err) ||
 	    perun_check_init(&ctx, &inst.config, o.models_type, &err))
 		goto fail;
 	const struct perun_profile *baseline = pair[0], *target = pair[1];

@@ -29,7 +29,7 @@ static int cmd_postprocessby(const struct perun_command *cmd, struct perun_cli *
 		perun_plugin_load(PERUN_KIND_POSTPROCESS, argv[1], &err);
 	if (!unit || perun_runner_unit_params(unit, argc - 2, argv + 2, NULL, &unit_params, NULL, NULL, &err) ||
 	    perun_resolve_minor(&inst, perun_params_string(params, "minor", NULL), sha, &err) ||
-	    perun_profiles_load_any(&inst, sha, argv[0], &profile, &err))
+	    perun_profiles_load_any(&inst, sha, argv[0], PERUN_LOAD_WHOLE, &profile, &err))
 		goto fail;
 	char warning[2048];
 	if (perun_runner_postprocess(unit, unit_params, profile, warning, sizeof(warning), &err))

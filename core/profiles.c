@@ -392,31 +392,44 @@ int perun_profiles_select(struct perun_instance *inst, const char *sha,
 	return perun_error_set(err, PERUN_ENOTFOUND, "no profile matches '%s'", selector);
 }
 
-int perun_profile_info_load(struct perun_instance *inst,
-			    const struct perun_profile_info *info,
-			    struct perun_profile **out, struct perun_error *err)
+static int load_file(const char *path, enum perun_load_how how, struct perun_profile **out,
+		     struct perun_error *err)
+{
+	return how == PERUN_LOAD_STREAMED ? perun_profile_load_file_streamed(path, out, err)
+					  : perun_profile_load_file(path, out, err);
+}
+
+static int info_load(struct perun_instance *inst, const struct perun_profile_info *info,
+		     enum perun_load_how how, struct perun_profile **out, struct perun_error *err)
 {
 	if (info->file)
-		return perun_profile_load_file(info->file, out, err);
+		return load_file(info->file, how, out, err);
 	char *objects = perun_instance_path(inst, "objects");
 	int rc = perun_store_read_profile(objects, info->entry.checksum, out, err);
 	free(objects);
 	return rc;
 }
 
+int perun_profile_info_load(struct perun_instance *inst,
+			    const struct perun_profile_info *info,
+			    struct perun_profile **out, struct perun_error *err)
+{
+	return info_load(inst, info, PERUN_LOAD_WHOLE, out, err);
+}
+
 int perun_profiles_load_any(struct perun_instance *inst, const char *sha,
-			    const char *selector, struct perun_profile **out,
-			    struct perun_error *err)
+			    const char *selector, enum perun_load_how how,
+			    struct perun_profile **out, struct perun_error *err)
 {
 	if (!inst)
-		return perun_profile_load_file(selector, out, err);
+		return load_file(selector, how, out, err);
 	struct perun_profile_list found = {0};
 	int rc = perun_profiles_select(inst, sha, selector, PERUN_SELECT_ANY, &found, err);
 	if (rc)
 		return rc;
 	if (found.n > 1)
 		perun_warn("'%s' matches %zu profiles; using the first", selector, found.n);
-	rc = perun_profile_info_load(inst, &found.items[0], out, err);
+	rc = info_load(inst, &found.items[0], how, out, err);
 	perun_profile_list_release(&found);
 	return rc;
 }
@@ -426,6 +439,7 @@ int perun_profiles_load_any(struct perun_instance *inst, const char *sha,
 struct load_job {
 	struct perun_instance *inst;
 	const struct perun_profile_info *info;
+	enum perun_load_how how;
 	struct perun_profile *profile;
 	struct perun_error err;
 	int rc;
@@ -434,7 +448,7 @@ struct load_job {
 static void *load_job_run(void *arg)
 {
 	struct load_job *job = arg;
-	job->rc = perun_profile_info_load(job->inst, job->info, &job->profile, &job->err);
+	job->rc = info_load(job->inst, job->info, job->how, &job->profile, &job->err);
 	return NULL;
 }
 
@@ -445,7 +459,8 @@ static void *free_profile_run(void *arg)
 }
 
 int perun_profiles_load_two(struct perun_instance *inst, const char *sha, const char *const sel[2],
-			 struct perun_profile *out[2], struct perun_error *err)
+			    enum perun_load_how how, struct perun_profile *out[2],
+			    struct perun_error *err)
 {
 	struct perun_profile_list found[2] = {{0}, {0}};
 	struct load_job jobs[2];
@@ -468,7 +483,7 @@ int perun_profiles_load_two(struct perun_instance *inst, const char *sha, const 
 		goto out;
 	/* Parsing is most of the work for big profiles: one per core. */
 	for (int i = 0; i < 2; i++)
-		jobs[i] = (struct load_job){inst, &found[i].items[0], NULL, {0}, 0};
+		jobs[i] = (struct load_job){inst, &found[i].items[0], how, NULL, {0}, 0};
 	pthread_t thread;
 	int threaded = pthread_create(&thread, NULL, load_job_run, &jobs[1]) == 0;
 	load_job_run(&jobs[0]);

@@ -67,10 +67,14 @@ int perun_profile_info_load(struct perun_instance *inst,
 			    const struct perun_profile_info *info,
 			    struct perun_profile **out, struct perun_error *err);
 
-/*
- * Load a profile named by any selector, or a profile file outside an
- * instance (inst may be NULL then).
- */
+/* How the loaders below load profile files. */
+enum perun_load_how {
+	PERUN_LOAD_WHOLE = 0,
+	/* For readers that only walk the types (views with
+	 * PERUN_VIEW_WALKS_TYPES): perun_profile_load_file_streamed. */
+	PERUN_LOAD_STREAMED = 1,
+};
+
 /*
  * Load the profiles named by sel[0] and sel[1] (selectors as perun show
  * takes them; files when inst is NULL) into out[0] and out[1], parsing
@@ -79,12 +83,16 @@ int perun_profile_info_load(struct perun_instance *inst,
  * once.
  */
 int perun_profiles_load_two(struct perun_instance *inst, const char *sha,
-			    const char *const sel[2], struct perun_profile *out[2],
-			    struct perun_error *err);
+			    const char *const sel[2], enum perun_load_how how,
+			    struct perun_profile *out[2], struct perun_error *err);
 void perun_profiles_free_two(struct perun_profile *p[2]);
 
+/*
+ * Load a profile named by any selector, or a profile file outside an
+ * instance (inst may be NULL then).
+ */
 int perun_profiles_load_any(struct perun_instance *inst, const char *sha,
-			    const char *selector, struct perun_profile **out,
-			    struct perun_error *err);
+			    const char *selector, enum perun_load_how how,
+			    struct perun_profile **out, struct perun_error *err);
 
 #endif

@@ -17,7 +17,8 @@ const struct perun_option perun_views_options[] = {
 /* Profiles are looked up in the instance when there is one; profile files
  * can be shown outside any instance.  Two (showdiff) load at once. */
 static int load_profiles(const char *minor, char *const *selectors, int n,
-			 struct perun_profile **out, struct perun_error *err)
+			 enum perun_load_how how, struct perun_profile **out,
+			 struct perun_error *err)
 {
 	struct perun_instance inst;
 	int rc = perun_instance_open(&inst, err);
@@ -30,9 +31,10 @@ static int load_profiles(const char *minor, char *const *selectors, int n,
 		goto out;
 	if (n == 2)
 		rc = perun_profiles_load_two(opened ? &inst : NULL, sha,
-					     (const char *const *)selectors, out, err);
+					     (const char *const *)selectors, how, out, err);
 	else
-		rc = perun_profiles_load_any(opened ? &inst : NULL, sha, selectors[0], out, err);
+		rc = perun_profiles_load_any(opened ? &inst : NULL, sha, selectors[0], how, out,
+					     err);
 out:
 	if (opened)
 		perun_instance_close(&inst);
@@ -63,7 +65,12 @@ int perun_views_render(const struct perun_cli *cli, const char *minor, const cha
 				     view->name);
 		goto out;
 	}
-	if ((rc = load_profiles(minor, selectors, n, profiles, err)))
+	/* Views that only walk the types read big files as they walk. */
+	enum perun_load_how how = PERUN_ABI_HAS(ops, struct perun_view_ops, flags) &&
+					  (ops->flags & PERUN_VIEW_WALKS_TYPES)
+				  ? PERUN_LOAD_STREAMED
+				  : PERUN_LOAD_WHOLE;
+	if ((rc = load_profiles(minor, selectors, n, how, profiles, err)))
 		goto out;
 	char **rest;
 	int nrest;

@@ -6,6 +6,7 @@ lib_LTLIBRARIES += %reldir%/libperun.la
 	%reldir%/lib/params.c \
 	%reldir%/lib/profile.c \
 	%reldir%/lib/profile_flatten.c \
+	%reldir%/lib/profile_stream.c \
 	%reldir%/lib/flatten.c \
 	%reldir%/lib/strbuf.c \
 	%reldir%/lib/json_python.c \
@@ -14,8 +15,8 @@ lib_LTLIBRARIES += %reldir%/libperun.la
 	%reldir%/lib/points.c \
 	%reldir%/lib/internal.h \
 	%reldir%/lib/profile_internal.h
-%canon_reldir%_libperun_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) -fvisibility=hidden
-%canon_reldir%_libperun_la_LIBADD = $(JANSSON_LIBS) -lm
+%canon_reldir%_libperun_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) -fvisibility=hidden -pthread
+%canon_reldir%_libperun_la_LIBADD = $(JANSSON_LIBS) -lm -lpthread
 # libtool version current:revision:age, independent of the plugin ABI.
 %canon_reldir%_libperun_la_LDFLAGS = -version-info 0:0:0 -no-undefined
 

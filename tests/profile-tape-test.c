@@ -8,9 +8,11 @@
  *                                 every kind of value, resources and type
  *                                 map in different orders, a buffer against
  *                                 a file, saving after a walk
- *   profile-tape-test walk FILE   FILE walked from the file, from a buffer
- *                                 and as a tree, every type compared with
- *                                 the tree's parts; prints, for comparison
+ *   profile-tape-test walk FILE   FILE walked from the file, from a buffer,
+ *                                 as a tree and streamed (twice, then
+ *                                 loaded the usual way), every type
+ *                                 compared with the tree's parts; prints,
+ *                                 for comparison
  *                                 with Python's json module, one line per
  *                                 type and per column:
  *                                   type <id> <persistent keys> <columns>
@@ -20,8 +22,9 @@
  *   profile-tape-test load FILE   loads FILE from the file and from a buffer
  *                                 and reads it as the loader before the tape
  *                                 did (jansson, then perun_profile_from_json;
- *                                 for text without NaN or Infinity): all three
- *                                 must agree; prints the error as
+ *                                 for text without NaN or Infinity), and
+ *                                 streamed, then walked: all four must
+ *                                 agree; prints the error as
  *                                 "profile-tape-test: <message>", exit 2
  * The unit tests write into a scratch directory, walk into the current
  * one; both remove what they wrote.
@@ -303,6 +306,30 @@ static int check_forms(const char *path, const char *buf, size_t len, struct wal
 		free(of_fresh);
 		perun_profile_free(fresh);
 	}
+
+	/* Streamed: walked twice as it is read, with the usual load's
+	 * result, then loaded the usual way by another reader and walked. */
+	struct perun_profile *streamed = NULL;
+	struct perun_type_list types;
+	for (int pass = 0; pass < 3; pass++) {
+		struct walk again = WALK_INIT;
+		if (!pass && perun_profile_load_file_streamed(path, &streamed, &err)) {
+			CHECK(0, "does not load streamed: %s", err.message);
+			break;
+		}
+		if (pass == 2) {
+			CHECK(!perun_profile_types(streamed, &types, &err), "types of streamed: %s",
+			      err.message);
+			perun_type_list_release(&types);
+		}
+		CHECK(walk_profile(streamed, &again) == 0, "streamed walk %d failed", pass);
+		CHECK(same_text(&first->dump, &again.dump) && same_text(&first->sums, &again.sums),
+		      "streamed walk %d differs from the usual one", pass);
+		walk_release(&again);
+	}
+	if (streamed)
+		CHECK(perun_profile_resource_count(streamed) == count, "streamed resource count");
+	perun_profile_free(streamed);
 #undef CHECK
 out:
 	walk_release(&from_buffer);
@@ -383,6 +410,21 @@ static int cmd_load(const char *path)
 		fprintf(stderr, "a failed load set its profile\n");
 		status = 1;
 	}
+	/* Streamed, a malformed map shows in the walk: either way the same
+	 * message as the usual load's. */
+	struct perun_profile *st = NULL;
+	struct perun_error serr = {0};
+	struct walk w = WALK_INIT;
+	int src = perun_profile_load_file_streamed(path, &st, &serr);
+	if (!src)
+		src = perun_profile_foreach_type(st, walk_type, &w, &serr);
+	if (!rc != !src || (rc && strcmp(err.message, serr.message))) {
+		fprintf(stderr, "streamed differs: '%s' (%d), usual '%s' (%d)\n",
+			src ? serr.message : "", src, rc ? err.message : "", rc);
+		status = 1;
+	}
+	walk_release(&w);
+	perun_profile_free(st);
 	if (rc)
 		fprintf(stderr, "profile-tape-test: %s\n", err.message);
 	free(old);

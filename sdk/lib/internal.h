@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <locale.h>
 #include <jansson.h>
 #include <perun/jsonview.h>
 #include <perun/strbuf.h>
@@ -46,6 +47,10 @@ struct json_tape {
 	size_t n, alloc;
 	int mapped;     /* nodes is a mapping of its own, not heap */
 };
+/* bytes of memory, a mapping of its own when big (its pages are made as
+ * they are written): for buffers sized for the worst case. */
+void *json_room_alloc(size_t bytes);
+void json_room_free(void *room, size_t bytes);
 /* Room for at least need nodes: 0, or -1 without memory. */
 int json_tape_grow(struct json_tape *tape, size_t need);
 /* Append node; its index, or -1 without memory. */
@@ -64,6 +69,53 @@ static inline long long json_tape_push(struct json_tape *tape, struct perun_jv n
  * jansson then reads and reports (text is changed by then).
  */
 int json_tape_parse(char *text, size_t len, struct json_tape *tape);
+/*
+ * json_tape_parse, except that the value of the root object's member
+ * skip_key (an object) is passed over by its brackets and quotes alone: an
+ * empty object takes its place on the tape and skipped[0..1] get its
+ * text's span, left as it was (json_object_stream reads it later).
+ */
+int json_tape_parse_skipping(char *text, size_t len, struct json_tape *tape,
+			     const char *skip_key, const char *skipped[2]);
 void json_tape_release(struct json_tape *tape);
+
+/* Strings kept once each (see json_parse.c), for text_len bytes of text. */
+struct json_string_pool;
+struct json_string_pool *json_string_pool_new(size_t text_len);
+void json_string_pool_free(struct json_string_pool *pool);
+
+/*
+ * An object's members read one at a time onto a tape, as json_tape_parse
+ * reads them but leaving the text as it is.  Keys are decoded into a
+ * buffer the caller gives (room for the text still unread suffices), the
+ * strings of values into a pool the caller gives (a json_string_pool_new
+ * for the object's length), each text once.  For readers that are done with a member before
+ * the next, as a profile's million resource types are walked: the tape
+ * stays small.
+ */
+struct json_object_stream {
+	char *p, *end;            /* what is still unread */
+	size_t members;           /* read so far */
+	locale_t c_locale;
+	/* Copies of the keys and their hashes: duplicates are refused at the
+	 * close, as json_tape_parse refuses them. */
+	struct json_string_pool *pool;  /* borrowed */
+	struct json_tape keys;
+	char *key_text, *key_at;
+	size_t key_text_len;
+	void *key_hashes;
+	size_t key_hashes_alloc;
+};
+/* text[0..len) is the object, '{' to '}'.  0, or -1 without memory or
+ * when it does not start with '{'. */
+int json_object_stream_open(struct json_object_stream *s, const char *text, size_t len,
+			    struct json_string_pool *pool);
+/*
+ * The next member onto tape (its key's node, then its value's nodes),
+ * the key decoded at *strings, which is moved past it.  Returns 1, 0
+ * after the closing '}', or -1 for text json_tape_parse does not take.
+ */
+int json_object_stream_next(struct json_object_stream *s, struct json_tape *tape, char **strings);
+void json_object_stream_close(struct json_object_stream *s);
 
 #endif

@@ -35,6 +35,11 @@ struct reader {
 	struct json_tape *tape;
 	int depth;
 	locale_t c_locale;  /* made when a number needs strtod */
+	char *strings;      /* where decoded strings go; NULL: in place */
+	struct json_string_pool *pool; /* or there, each text once */
+	const char *skip_key; /* a member of the root object left unread */
+	const char **skipped; /* where its value's text starts and ends */
+	const unsigned char *skip_end; /* where it likely ends, or NULL */
 };
 
 static const double exact_pow10[] = {
@@ -81,6 +86,19 @@ static void *map_nodes(size_t bytes)
 		return NULL;
 	perun_advise_huge_pages(p, bytes);
 	return p;
+}
+
+void *json_room_alloc(size_t bytes)
+{
+	return bytes >= TAPE_MAP_BYTES ? map_nodes(bytes) : malloc(bytes);
+}
+
+void json_room_free(void *room, size_t bytes)
+{
+	if (room && bytes >= TAPE_MAP_BYTES)
+		munmap(room, bytes);
+	else
+		free(room);
 }
 
 int json_tape_grow(struct json_tape *t, size_t need)
@@ -383,10 +401,122 @@ static inline uint64_t special_bytes(uint64_t w)
 	return (zero_q | zero_b | control | w) & high;
 }
 
+/* ---- strings kept once ------------------------------------------------- */
+
+/*
+ * The strings of a streamed walk, each text once: the walk's values then
+ * point to the same bytes wherever they are equal (a million stacks name a
+ * few thousand functions), so a reader may know a string by its address,
+ * and the pool stays small.  New strings are decoded at the tail.
+ */
+struct json_string_pool {
+	char *text, *tail;
+	size_t text_len;
+	struct pooled_string {
+		const char *s;
+		uint32_t hash, len;
+	} *slots;
+	size_t mask, n;
+};
+
+static uint32_t pool_hash(const char *s, size_t len)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ len, w;
+	size_t i = 0;
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, s + i, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, s + i, len - i);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
+	return (uint32_t)(h ^ (h >> 29));
+}
+
+struct json_string_pool *json_string_pool_new(size_t text_len)
+{
+	struct json_string_pool *pool = calloc(1, sizeof(*pool));
+	if (!pool || !(pool->text = pool->tail = json_room_alloc(text_len)) ||
+	    !(pool->slots = calloc(1024, sizeof(*pool->slots)))) {
+		json_string_pool_free(pool);
+		return NULL;
+	}
+	pool->text_len = text_len;
+	pool->mask = 1023;
+	return pool;
+}
+
+void json_string_pool_free(struct json_string_pool *pool)
+{
+	if (!pool)
+		return;
+	json_room_free(pool->text, pool->text_len);
+	free(pool->slots);
+	free(pool);
+}
+
+static int pool_grow(struct json_string_pool *pool)
+{
+	size_t size = (pool->mask + 1) * 2;
+	struct pooled_string *slots = calloc(size, sizeof(*slots));
+	if (!slots)
+		return -1;
+	for (size_t i = 0; i <= pool->mask; i++) {
+		if (!pool->slots[i].s)
+			continue;
+		size_t j = pool->slots[i].hash & (size - 1);
+		while (slots[j].s)
+			j = (j + 1) & (size - 1);
+		slots[j] = pool->slots[i];
+	}
+	free(pool->slots);
+	pool->slots = slots;
+	pool->mask = size - 1;
+	return 0;
+}
+
+/* The pool's copy of the string just decoded at its tail, or NULL without
+ * memory. */
+static const char *pool_keep(struct json_string_pool *pool, size_t len)
+{
+	uint32_t hash = pool_hash(pool->tail, len);
+	size_t i = hash & pool->mask;
+	for (; pool->slots[i].s; i = (i + 1) & pool->mask) {
+		const struct pooled_string *e = &pool->slots[i];
+		if (e->hash == hash && e->len == len && !memcmp(e->s, pool->tail, len))
+			return e->s;
+	}
+	if ((pool->n + 1) * 2 > pool->mask + 1) {
+		if (pool_grow(pool))
+			return NULL;
+		for (i = hash & pool->mask; pool->slots[i].s; i = (i + 1) & pool->mask)
+			;
+	}
+	pool->slots[i] = (struct pooled_string){pool->tail, hash, (uint32_t)len};
+	pool->n++;
+	const char *kept = pool->tail;
+	pool->tail += len + 1;
+	return kept;
+}
+
+/* A string decoded to dst[0..len) and terminated; the text goes on at next. */
+static inline int string_read(struct reader *r, unsigned char *dst, size_t len,
+			      unsigned char *next, const char **out, size_t *out_len)
+{
+	*out = (const char *)dst;
+	*out_len = len;
+	if (r->pool && !(*out = pool_keep(r->pool, len)))
+		return -1;
+	else if (r->strings)
+		r->strings += len + 1;
+	r->p = next;
+	return 0;
+}
+
 /*
  * The string at r->p (after its opening quote), decoded in place and
- * NUL-terminated where its closing quote was (decoded text is never longer
- * than the source).  Returns 0 and sets *out and *len, or -1 for anything
+ * NUL-terminated where its closing quote was, or into r->strings when set.  Returns 0 and sets *out and *len, or -1 for anything
  * jansson refuses or this reader leaves to it.
  */
 static int read_string(struct reader *r, const char **out, size_t *len)
@@ -405,14 +535,18 @@ static int read_string(struct reader *r, const char **out, size_t *len)
 	}
 	while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
 		p++;
+	/* Decoded text is never longer than its source: it fits in place, or
+	 * in r->strings, which has room for the whole text read. */
+	unsigned char *dst = r->pool      ? (unsigned char *)r->pool->tail
+			     : r->strings ? (unsigned char *)r->strings
+					  : start;
+	if (dst != start)
+		memcpy(dst, start, (size_t)(p - start));
 	if (p < end && *p == '"') {
-		*p = '\0';
-		*out = (const char *)start;
-		*len = (size_t)(p - start);
-		r->p = p + 1;
-		return 0;
+		dst[p - start] = '\0';
+		return string_read(r, dst, (size_t)(p - start), p + 1, out, len);
 	}
-	unsigned char *w = p;
+	unsigned char *w = dst + (p - start);
 	while (p < end && *p != '"') {
 		unsigned c = *p;
 		if (c < 0x20)
@@ -466,10 +600,7 @@ static int read_string(struct reader *r, const char **out, size_t *len)
 	if (p == end)
 		return -1;
 	*w = '\0';
-	*out = (const char *)start;
-	*len = (size_t)(w - start);
-	r->p = p + 1;
-	return 0;
+	return string_read(r, dst, (size_t)(w - dst), p + 1, out, len);
 }
 
 static int read_value(struct reader *r);
@@ -562,6 +693,245 @@ static int small_has_duplicate(const struct json_tape *t, size_t index)
 	return 0;
 }
 
+/* Where a bracket scan is: nesting depth, inside a string, after '\'. */
+struct bracket_scan {
+	size_t depth;
+	int in_string, escaped;
+};
+
+/* Scan p[0..n) byte by byte: the offset just past the bracket that closes
+ * the outermost one, or -1 when it is not there. */
+static long scan_brackets(const unsigned char *p, size_t n, struct bracket_scan *st)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned c = p[i];
+		if (st->in_string) {
+			if (st->escaped)
+				st->escaped = 0;
+			else if (c == '\\')
+				st->escaped = 1;
+			else if (c == '"')
+				st->in_string = 0;
+		} else if (c == '"') {
+			st->in_string = 1;
+		} else if (c == '{' || c == '[') {
+			st->depth++;
+		} else if ((c == '}' || c == ']') && !--st->depth) {
+			return (long)i + 1;
+		}
+	}
+	return -1;
+}
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+/* Bit i set where p[i] == c, for p[0..64). */
+static inline uint64_t bytes_equal(const __m128i v[4], char c)
+{
+	__m128i x = _mm_set1_epi8(c);
+	uint64_t m = 0;
+	for (int i = 0; i < 4; i++)
+		m |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v[i], x)) << (16 * i);
+	return m;
+}
+
+/* Set bits of x (x86-64's baseline has no popcnt instruction). */
+static inline size_t bits_set(uint64_t x)
+{
+	x -= (x >> 1) & 0x5555555555555555ull;
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (size_t)((x * 0x0101010101010101ull) >> 56);
+}
+
+/* Bit i set where an odd number of the bits at or below i are set in x. */
+static inline uint64_t prefix_xor(uint64_t x)
+{
+	x ^= x << 1;
+	x ^= x << 2;
+	x ^= x << 4;
+	x ^= x << 8;
+	x ^= x << 16;
+	x ^= x << 32;
+	return x;
+}
+#endif
+
+/*
+ * The end of the object or array at p: just past its closing bracket, by
+ * brackets and quotes alone, or NULL.  64 bytes at a time where SSE2 is:
+ * quotes make a mask of what is inside strings, and the nesting is
+ * followed bit by bit only in the block where it may close.  Blocks with a
+ * backslash, rare in profiles, go byte by byte.
+ */
+static const unsigned char *container_end(const unsigned char *p, const unsigned char *end)
+{
+	struct bracket_scan st = {0, 0, 0};
+#ifdef __SSE2__
+	while (end - p >= 64) {
+		__m128i v[4], brace_bit = _mm_set1_epi8(0x20);
+		for (int i = 0; i < 4; i++)
+			v[i] = _mm_loadu_si128((const __m128i *)(p + 16 * i));
+		if (st.escaped || bytes_equal(v, '\\')) {
+			long at = scan_brackets(p, 64, &st);
+			if (at >= 0)
+				return p + at;
+			p += 64;
+			continue;
+		}
+		/* '{' and '[', '}' and ']' differ in 0x20 only. */
+		__m128i folded[4];
+		for (int i = 0; i < 4; i++)
+			folded[i] = _mm_or_si128(v[i], brace_bit);
+		uint64_t strings = prefix_xor(bytes_equal(v, '"'));
+		if (st.in_string)
+			strings = ~strings;
+		uint64_t open = bytes_equal(folded, '{') & ~strings;
+		uint64_t close = bytes_equal(folded, '}') & ~strings;
+		st.in_string = (int)(strings >> 63);
+		size_t closes = bits_set(close);
+		if (st.depth > closes) {
+			st.depth = st.depth + bits_set(open) - closes;
+			p += 64;
+			continue;
+		}
+		for (uint64_t marks = open | close; marks; marks &= marks - 1) {
+			int i = __builtin_ctzll(marks);
+			if (open >> i & 1)
+				st.depth++;
+			else if (!--st.depth)
+				return p + i + 1;
+		}
+		p += 64;
+	}
+#endif
+	long at = scan_brackets(p, (size_t)(end - p), &st);
+	return at >= 0 ? p + at : NULL;
+}
+
+/* ---- reading backwards ---------------------------------------------------- */
+
+static int is_space(unsigned c)
+{
+	return c == ' ' || c == '\n' || c == '\t' || c == '\r';
+}
+
+static const unsigned char *back_space(const unsigned char *text, const unsigned char *p)
+{
+	while (p > text && is_space(p[-1]))
+		p--;
+	return p;
+}
+
+/* The opening quote of the string whose closing quote is p[-1]: a quote
+ * after an even number of backslashes (well-formed text has no other
+ * quotes inside strings), or NULL. */
+static const unsigned char *back_string(const unsigned char *text, const unsigned char *p)
+{
+	for (const unsigned char *q = p - 1; q > text;) {
+		q--;
+		if (*q != '"')
+			continue;
+		const unsigned char *b = q;
+		while (b > text && b[-1] == '\\')
+			b--;
+		if ((q - b) % 2 == 0)
+			return q;
+	}
+	return NULL;
+}
+
+/* The start of the value that ends at p[-1], or NULL. */
+static const unsigned char *back_value(const unsigned char *text, const unsigned char *p)
+{
+	if (p == text)
+		return NULL;
+	if (p[-1] == '"')
+		return back_string(text, p);
+	if (p[-1] != '}' && p[-1] != ']') {
+		while (p > text && !is_space(p[-1]) && !strchr(",:[{", p[-1]))
+			p--;
+		return p;
+	}
+	size_t depth = 0;
+	while (p > text) {
+		unsigned c = *--p;
+		if (c == '"') {
+			if (!(p = back_string(text, p + 1)))
+				return NULL;
+		} else if (c == '}' || c == ']') {
+			depth++;
+		} else if ((c == '{' || c == '[') && !--depth) {
+			return p;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Just past the value of the root object's member key, found from the end
+ * of the text by reading the members after it backwards, or NULL when it is
+ * not within max bytes of the end (or the text is not as expected).  A
+ * profile's big resource_type_map is followed by a few small parts: this
+ * finds its end without reading it.  Only a guess for malformed text: the
+ * readers of the parts before and after and of the value itself check it.
+ */
+static const unsigned char *member_end_from_back(const unsigned char *text, size_t len,
+						 const char *key, size_t max)
+{
+	const unsigned char *end = text + len, *p = back_space(text, end);
+	size_t key_len = strlen(key);
+	if (p == text || p[-1] != '}')
+		return NULL;
+	p--;
+	while ((size_t)(end - p) <= max) {
+		const unsigned char *value_end = back_space(text, p);
+		const unsigned char *value = back_value(text, value_end);
+		if (!value)
+			return NULL;
+		p = back_space(text, value);
+		if (p == text || p[-1] != ':')
+			return NULL;
+		p = back_space(text, p - 1);
+		const unsigned char *quote = p > text && p[-1] == '"' ? back_string(text, p) : NULL;
+		if (!quote)
+			return NULL;
+		if ((size_t)(p - 1 - (quote + 1)) == key_len && !memcmp(quote + 1, key, key_len))
+			return value_end;
+		p = back_space(text, quote);
+		if (p == text || p[-1] != ',')
+			return NULL;
+		p--;
+	}
+	return NULL;
+}
+
+/* Parts after a skipped member are looked for from the end this far. */
+#define BACK_SEARCH_BYTES ((size_t)4 << 20)
+
+/*
+ * The object at r->p passed over by its brackets and quotes alone, or up
+ * to where member_end_from_back found it ends, an empty object in its
+ * place on the tape and its text's span in r->skipped: a reader checks it
+ * later (perun_profile_load_file_streamed).  Whatever is wrong inside it
+ * shows then.
+ */
+static int skip_object(struct reader *r)
+{
+	const unsigned char *close = r->skip_end;
+	if (r->p == r->end || *r->p != '{' || push(r->tape, PERUN_JV_OBJECT) < 0)
+		return -1;
+	if (!close || close <= r->p || close[-1] != '}')
+		close = container_end(r->p, r->end);
+	if (!close)
+		return -1;
+	r->skipped[0] = (const char *)r->p;
+	r->skipped[1] = (const char *)close;
+	r->p = (unsigned char *)close;
+	return 0;
+}
+
 /* After the opening '{' or '[' of the container at index. */
 static int read_members(struct reader *r, size_t index, int object)
 {
@@ -599,9 +969,15 @@ static int read_members(struct reader *r, size_t index, int object)
 			if (r->p == r->end || *r->p++ != ':')
 				goto out;
 			skip_space(r);
+			if (r->skip_key && r->depth == 1 && !strcmp(key, r->skip_key)) {
+				if (skip_object(r) || ++count > PERUN_JV_MAX_LEN)
+					goto out;
+				goto member_read;
+			}
 		}
 		if (read_value(r) || ++count > PERUN_JV_MAX_LEN)
 			goto out;
+	member_read:
 		skip_space(r);
 		if (r->p == r->end)
 			goto out;
@@ -674,9 +1050,19 @@ static int read_value(struct reader *r)
 
 int json_tape_parse(char *text, size_t len, struct json_tape *tape)
 {
+	return json_tape_parse_skipping(text, len, tape, NULL, NULL);
+}
+
+int json_tape_parse_skipping(char *text, size_t len, struct json_tape *tape,
+			     const char *skip_key, const char *skipped[2])
+{
 	struct reader r = {(unsigned char *)text, (unsigned char *)text + len, tape, 0,
-			   (locale_t)0};
+			   (locale_t)0, NULL, NULL, skip_key, skipped, NULL};
 	tape->n = 0;
+	if (skipped)
+		skipped[0] = skipped[1] = NULL;
+	if (skip_key)
+		r.skip_end = member_end_from_back(r.p, len, skip_key, BACK_SEARCH_BYTES);
 	if (json_tape_grow(tape, len / 2 + 2))
 		return -1;
 	skip_space(&r);
@@ -684,11 +1070,110 @@ int json_tape_parse(char *text, size_t len, struct json_tape *tape)
 	if (r.p < r.end && (*r.p == '{' || *r.p == '['))
 		rc = read_value(&r);
 	skip_space(&r);
-	if (r.p != r.end)
+	if (r.p != r.end || (skip_key && !skipped[0]))
 		rc = -1;
 	if (r.c_locale)
 		freelocale(r.c_locale);
 	return rc;
+}
+
+/* ---- one object's members, one at a time --------------------------------- */
+
+int json_object_stream_open(struct json_object_stream *s, const char *text, size_t len,
+			    struct json_string_pool *pool)
+{
+	memset(s, 0, sizeof(*s));
+	s->pool = pool;
+	s->p = (char *)text;
+	s->end = (char *)text + len;
+	/* Its keys, for the check of duplicates at the close: copies, as the
+	 * strings of members already read are overwritten. */
+	s->key_text_len = len + 1;
+	if (!(s->key_text = s->key_at = json_room_alloc(s->key_text_len)))
+		return -1;
+	struct reader r = {(unsigned char *)s->p, (unsigned char *)s->end, NULL, 0, (locale_t)0,
+			   NULL, NULL, NULL, NULL, NULL};
+	skip_space(&r);
+	if (r.p == r.end || *r.p != '{')
+		return -1;
+	r.p++;
+	s->p = (char *)r.p;
+	return 0;
+}
+
+/* The last member read: any duplicate key among all of them? */
+static int stream_close(struct json_object_stream *s, struct reader *r)
+{
+	r->p++;
+	skip_space(r);
+	if (r->p != r->end)
+		return -1;
+	s->p = (char *)r->p;
+	struct key_list keys = {s->key_hashes, s->members, s->key_hashes_alloc};
+	return s->members > 1 && key_list_has_duplicate(&keys, &s->keys) ? -1 : 0;
+}
+
+int json_object_stream_next(struct json_object_stream *s, struct json_tape *tape, char **strings)
+{
+	/* Inside the root object's member, as the whole text is read. */
+	struct reader r = {(unsigned char *)s->p, (unsigned char *)s->end, tape, 2, s->c_locale,
+			   *strings, NULL, NULL, NULL, NULL};
+	const char *key;
+	size_t len;
+	int rc = -1;
+	skip_space(&r);
+	if (r.p == r.end)
+		goto out;
+	if (*r.p == '}') {
+		rc = stream_close(s, &r);
+		goto out;
+	}
+	if (s->members) {
+		if (*r.p++ != ',')
+			goto out;
+		skip_space(&r);
+	}
+	if (r.p == r.end || *r.p != '"' || s->members >= PERUN_JV_MAX_LEN)
+		goto out;
+	r.p++;
+	long long k = push(tape, PERUN_JV_STRING);
+	if (k < 0 || read_string(&r, &key, &len) || len > PERUN_JV_MAX_LEN)
+		goto out;
+	tape->nodes[k].tag = PERUN_JV_STRING | (uint32_t)len << 3;
+	tape->nodes[k].u.s = key;
+	/* Its copy and hash, for the duplicates. */
+	memcpy(s->key_at, key, len + 1);
+	struct perun_jv copy = {PERUN_JV_STRING | (uint32_t)len << 3, 1, {.s = s->key_at}};
+	s->key_at += len + 1;
+	struct key_list keys = {s->key_hashes, s->members, s->key_hashes_alloc};
+	if (json_tape_push(&s->keys, copy) < 0 || key_list_add(&keys, &s->keys, s->keys.n - 1))
+		goto out;
+	s->key_hashes = keys.keys;
+	s->key_hashes_alloc = keys.alloc;
+	skip_space(&r);
+	if (r.p == r.end || *r.p++ != ':')
+		goto out;
+	skip_space(&r);
+	r.pool = s->pool;
+	if (read_value(&r))
+		goto out;
+	s->members++;
+	rc = 1;
+out:
+	s->p = (char *)r.p;
+	s->c_locale = r.c_locale;
+	*strings = r.strings;
+	return rc;
+}
+
+void json_object_stream_close(struct json_object_stream *s)
+{
+	if (s->c_locale)
+		freelocale(s->c_locale);
+	json_room_free(s->key_text, s->key_text_len);
+	json_tape_release(&s->keys);
+	free(s->key_hashes);
+	memset(s, 0, sizeof(*s));
 }
 
 /* ---- from the tape to jansson ------------------------------------------- */

@@ -64,9 +64,13 @@ void perun_profile_free(struct perun_profile *p)
 	if (!p)
 		return;
 	json_tape_release(&p->tape);
-	free(p->text);
 	json_tape_release(&p->old_tape);
-	free(p->old_text);
+	/* A streamed profile's text is the file's mapping, the stream's. */
+	if (!profile_stream_owns(p, p->text))
+		free(p->text);
+	if (!profile_stream_owns(p, p->old_text))
+		free(p->old_text);
+	profile_stream_free(p);
 	json_decref(p->root);
 	json_decref(p->tuple_index);
 	json_decref(p->uid_counter);
@@ -79,6 +83,7 @@ json_t *profile_tree(const struct perun_profile *cp)
 	/* The tree is a cache of the tape: filling it keeps the profile the
 	 * same profile, so it is allowed on a const one. */
 	struct perun_profile *p = (struct perun_profile *)cp;
+	profile_settle(p);
 	if (!p->text)
 		return p->root;
 	/* Setting an existing key keeps its place in the order. */
@@ -182,13 +187,34 @@ void member_cursor_release(struct member_cursor *c)
 
 /* validate_resources on the tape, with the same messages; *same_order
  * tells whether both list the same types in the same order. */
+int validate_columns(const char *type_id, const struct perun_jv *columns, const char *name,
+		     struct perun_error *err)
+{
+	const struct perun_jv *key, *values;
+	size_t j;
+	long long rows = -1;
+	perun_jv_object_foreach(columns, j, key, values) {
+		if (perun_jv_type(values) != PERUN_JV_ARRAY)
+			return perun_error_set(err, PERUN_EINVAL,
+					       "profile '%s': resource '%s': '%s' is not a list", name,
+					       type_id, key->u.s);
+		if (rows >= 0 && (long long)perun_jv_len(values) != rows)
+			return perun_error_set(err, PERUN_EINVAL,
+					       "profile '%s': resource '%s': '%s' has %zu values, "
+					       "other keys %lld", name, type_id, key->u.s,
+					       perun_jv_len(values), rows);
+		rows = (long long)perun_jv_len(values);
+	}
+	return 0;
+}
+
 static int validate_tape(const struct perun_jv *resources, const struct perun_jv *map,
 			 const char *name, int *same_order, struct perun_error *err)
 {
 	struct member_cursor types;
 	member_cursor_init(&types, map, 0);
-	const struct perun_jv *id, *columns, *key, *values;
-	size_t i, j;
+	const struct perun_jv *id, *columns;
+	size_t i;
 	int rc = 0, oom = 0;
 	perun_jv_object_foreach(resources, i, id, columns) {
 		const char *type_id = id->u.s;
@@ -207,23 +233,8 @@ static int validate_tape(const struct perun_jv *resources, const struct perun_jv
 					     "resource_type_map", name, type_id);
 			goto out;
 		}
-		long long rows = -1;
-		perun_jv_object_foreach(columns, j, key, values) {
-			if (perun_jv_type(values) != PERUN_JV_ARRAY) {
-				rc = perun_error_set(err, PERUN_EINVAL,
-						     "profile '%s': resource '%s': '%s' is not a list",
-						     name, type_id, key->u.s);
-				goto out;
-			}
-			if (rows >= 0 && (long long)perun_jv_len(values) != rows) {
-				rc = perun_error_set(err, PERUN_EINVAL,
-						     "profile '%s': resource '%s': '%s' has %zu "
-						     "values, other keys %lld", name, type_id, key->u.s,
-						     perun_jv_len(values), rows);
-				goto out;
-			}
-			rows = (long long)perun_jv_len(values);
-		}
+		if ((rc = validate_columns(type_id, columns, name, err)))
+			goto out;
 	}
 	perun_jv_object_foreach(map, i, id, columns)
 		if (perun_jv_type(columns) != PERUN_JV_OBJECT) {
@@ -536,24 +547,13 @@ static int load_with_jansson(const char *buf, size_t len, const char *name,
 
 #define LEAVE_TO_JANSSON 1
 
-/*
- * Load text (len bytes, taken over whatever happens).  The flattened
- * resources stay in the tape, the rest becomes the tree.  Returns 0, an
- * error code, or LEAVE_TO_JANSSON for text the tape reader does not take
- * (it is changed by then: the caller reads the original).
- */
-static int load_text(char *text, size_t len, const char *name,
-		     struct perun_profile **out, struct perun_error *err)
+int profile_of_tape(struct json_tape *tape, const char *name, int map_read,
+		    struct perun_profile **out, struct perun_error *err)
 {
-	struct json_tape tape = {0};
 	json_t *rest = NULL;
 	struct perun_profile *p = NULL;
 	int rc;
-	if (json_tape_parse(text, len, &tape)) {
-		rc = LEAVE_TO_JANSSON;
-		goto fail;
-	}
-	const struct perun_jv *top = tape.nodes, *key, *value;
+	const struct perun_jv *top = tape->nodes, *key, *value;
 	const struct perun_jv *resources = perun_jv_get(top, "resources");
 	const struct perun_jv *map = perun_jv_get(top, "resource_type_map");
 	if (!resources || perun_jv_type(resources) != PERUN_JV_OBJECT || !map ||
@@ -561,8 +561,7 @@ static int load_text(char *text, size_t len, const char *name,
 	    perun_jv_get(top, "snapshots")) {
 		/* Legacy, partial or not a profile at all: all of it a tree. */
 		json_t *root = perun_jv_to_json(top);
-		json_tape_release(&tape);
-		free(text);
+		json_tape_release(tape);
 		if (!root)
 			return perun_error_set(err, PERUN_EGENERIC,
 					       "cannot read profile '%s': out of memory", name);
@@ -581,13 +580,27 @@ static int load_text(char *text, size_t len, const char *name,
 	rest = NULL;
 	if (rc)
 		goto fail;
-	rc = validate_tape(resources, map, name, &p->same_order, err);
+	if (map_read) {
+		rc = validate_tape(resources, map, name, &p->same_order, err);
+	} else {
+		/* What can be checked without the map. */
+		perun_jv_object_foreach(resources, i, key, value) {
+			if (perun_jv_type(value) != PERUN_JV_OBJECT)
+				rc = perun_error_set(err, PERUN_EINVAL,
+						     "profile '%s': resource '%s' is not an object",
+						     name, key->u.s);
+			else
+				rc = validate_columns(key->u.s, value, name, err);
+			if (rc)
+				break;
+		}
+	}
 	if (rc)
 		goto fail;
-	p->resources = (uint32_t)(resources - tape.nodes);
-	p->types = (uint32_t)(map - tape.nodes);
-	p->text = text;
-	p->tape = tape;
+	p->resources = (uint32_t)(resources - tape->nodes);
+	p->types = (uint32_t)(map - tape->nodes);
+	p->tape = *tape;
+	memset(tape, 0, sizeof(*tape));
 	*out = p;
 	return 0;
 oom:
@@ -595,8 +608,30 @@ oom:
 fail:
 	json_decref(rest);
 	perun_profile_free(p);
-	json_tape_release(&tape);
-	free(text);
+	json_tape_release(tape);
+	return rc;
+}
+
+/*
+ * Load text (len bytes, taken over whatever happens).  The flattened
+ * resources stay in the tape, the rest becomes the tree.  Returns 0, an
+ * error code, or LEAVE_TO_JANSSON for text the tape reader does not take
+ * (it is changed by then: the caller reads the original).
+ */
+static int load_text(char *text, size_t len, const char *name,
+		     struct perun_profile **out, struct perun_error *err)
+{
+	struct json_tape tape = {0};
+	if (json_tape_parse(text, len, &tape)) {
+		json_tape_release(&tape);
+		free(text);
+		return LEAVE_TO_JANSSON;
+	}
+	int rc = profile_of_tape(&tape, name, 1, out, err);
+	if (!rc && (*out)->tape.nodes)
+		(*out)->text = text;
+	else
+		free(text);
 	return rc;
 }
 
@@ -635,7 +670,8 @@ int perun_profile_load_file(const char *path, struct perun_profile **out,
 /* ---- resource types --------------------------------------------------- */
 
 /* An empty object, for types without resources. */
-static const struct perun_jv empty_object = {PERUN_JV_OBJECT, 1, {0}};
+const struct perun_jv profile_empty_object = {PERUN_JV_OBJECT, 1, {0}};
+#define empty_object profile_empty_object
 
 /* A tree value appended to a tape (strings borrowed from the tree). */
 static int tape_add_json(struct json_tape *t, const json_t *v)
@@ -677,15 +713,18 @@ static int tape_add_json(struct json_tape *t, const json_t *v)
 }
 
 /* perun_profile_foreach_type over a profile that is a tree. */
-static int foreach_type_of_tree(const struct perun_profile *p, perun_type_fn fn, void *data,
-				struct perun_error *err)
+static int foreach_type_of_tree(const struct perun_profile *p, size_t from, perun_type_fn fn,
+				void *data, struct perun_error *err)
 {
+	size_t at = 0;
 	json_t *resources = json_object_get(p->root, "resources");
 	struct json_tape t = {0};
 	const char *type_id;
 	json_t *persistent;
 	int rc = 0;
 	json_object_foreach(json_object_get(p->root, "resource_type_map"), type_id, persistent) {
+		if (at++ < from)
+			continue;
 		json_t *columns = json_object_get(resources, type_id);
 		t.n = 0;
 		if (tape_add_json(&t, persistent) || (columns && tape_add_json(&t, columns))) {
@@ -701,17 +740,20 @@ static int foreach_type_of_tree(const struct perun_profile *p, perun_type_fn fn,
 	return rc;
 }
 
-int perun_profile_foreach_type(const struct perun_profile *p, perun_type_fn fn, void *data,
-			       struct perun_error *err)
+/* The types from the from-th of the map on. */
+static int foreach_type_from(const struct perun_profile *p, size_t from, perun_type_fn fn,
+			     void *data, struct perun_error *err)
 {
 	if (!p->text)
-		return foreach_type_of_tree(p, fn, data, err);
+		return foreach_type_of_tree(p, from, fn, data, err);
 	const struct perun_jv *map = &p->tape.nodes[p->types], *id, *persistent;
 	struct member_cursor resources;
-	member_cursor_init(&resources, &p->tape.nodes[p->resources], p->same_order);
+	member_cursor_init(&resources, &p->tape.nodes[p->resources], p->same_order && !from);
 	size_t i;
 	int rc = 0, oom = 0;
 	perun_jv_object_foreach(map, i, id, persistent) {
+		if (i < from)
+			continue;
 		const struct perun_jv *columns = member_cursor_find(&resources, id, &oom);
 		if (oom) {
 			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
@@ -723,6 +765,18 @@ int perun_profile_foreach_type(const struct perun_profile *p, perun_type_fn fn, 
 	}
 	member_cursor_release(&resources);
 	return rc;
+}
+
+int perun_profile_foreach_type(const struct perun_profile *p, perun_type_fn fn, void *data,
+			       struct perun_error *err)
+{
+	size_t walked = 0;
+	int rc = profile_stream_foreach_type(p, fn, data, &walked, err);
+	/* Streamed to the end, stopped, or the rest to walk in the profile
+	 * as loaded the usual way. */
+	if (rc || walked == SIZE_MAX)
+		return rc;
+	return foreach_type_from(p, walked, fn, data, err);
 }
 
 /* The types of a tree-form profile, copied into one tape the list owns. */
@@ -765,6 +819,8 @@ oom:
 int perun_profile_types(const struct perun_profile *p, struct perun_type_list *out,
 			struct perun_error *err)
 {
+	if (profile_settle(p))
+		return profile_stream_error(p, err);
 	const struct perun_jv *resources = p->text ? &p->tape.nodes[p->resources] : NULL;
 	size_t n = resources ? perun_jv_len(resources)
 			     : json_object_size(json_object_get(p->root, "resources"));
@@ -819,6 +875,7 @@ char *perun_profile_dump(const struct perun_profile *p,
 			 size_t *len)
 {
 	struct perun_strbuf sb = PERUN_STRBUF_INIT;
+	profile_settle(p);
 	/* Resources still in the tape are written from it: saving a
 	 * postprocessed profile does not build their tree. */
 	struct json_python_member *m = malloc((json_object_size(p->root) + 1) * sizeof(*m));

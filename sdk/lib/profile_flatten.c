@@ -380,6 +380,8 @@ out:
 int perun_profile_foreach_resource(const struct perun_profile *p,
 				   perun_resource_fn fn, void *data)
 {
+	if (profile_settle(p))
+		return -PERUN_EINVAL;
 	if (p->text)
 		return foreach_resource_of_tape(p, fn, data);
 	json_t *map = json_object_get(p->root, "resource_type_map");

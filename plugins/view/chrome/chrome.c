@@ -164,6 +164,8 @@ out:
 static const struct perun_view_ops chrome_ops = {
 	.size = sizeof(struct perun_view_ops),
 	.show = chrome_show,
+	/* Its stacks are read with one walk of the types. */
+	.flags = PERUN_VIEW_WALKS_TYPES,
 };
 
 PERUN_PLUGIN_DEFINE(chrome, PERUN_KIND_VIEW, .version = "1.0",

@@ -524,6 +524,8 @@ static const struct perun_view_ops flamegraph_ops = {
 	.size = sizeof(struct perun_view_ops),
 	.show = flamegraph_show,
 	.show_diff = flamegraph_show_diff,
+	/* Its stacks are read with one walk of the types. */
+	.flags = PERUN_VIEW_WALKS_TYPES,
 };
 
 PERUN_PLUGIN_DEFINE(flamegraph, PERUN_KIND_VIEW, .version = "1.0",

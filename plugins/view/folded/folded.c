@@ -85,6 +85,8 @@ out:
 static const struct perun_view_ops folded_ops = {
 	.size = sizeof(struct perun_view_ops),
 	.show = folded_show,
+	/* Its stacks are read with one walk of the types. */
+	.flags = PERUN_VIEW_WALKS_TYPES,
 };
 
 PERUN_PLUGIN_DEFINE(folded, PERUN_KIND_VIEW, .version = "1.0",

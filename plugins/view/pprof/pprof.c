@@ -270,6 +270,8 @@ out:
 static const struct perun_view_ops pprof_ops = {
 	.size = sizeof(struct perun_view_ops),
 	.show = pprof_show,
+	/* Its stacks are read with one walk of the types. */
+	.flags = PERUN_VIEW_WALKS_TYPES,
 };
 
 PERUN_PLUGIN_DEFINE(pprof, PERUN_KIND_VIEW, .version = "1.0",

@@ -18,6 +18,8 @@
  *                 noise and version; a check needs compare or compare_series.
  *   1.2  2026-11  option flag PERUN_OPTION_SUBCOMMAND; long option names
  *                 match with '_' and '-' alike (Perun's --window_width).
+ *   1.3  2026-11  view: perun_view_ops.flags, PERUN_VIEW_WALKS_TYPES (the
+ *                 core then loads profile files streamed).
  *
  * Within a major series structures only grow at their end and the minor
  * number is bumped; the "plugin_abi" variable of perun-plugin.pc follows.
@@ -43,7 +45,7 @@ extern "C" {
 
 #define PERUN_PLUGIN_MAGIC 0x4e524550u /* "PERN" in memory on little endian */
 #define PERUN_PLUGIN_ABI_MAJOR 1
-#define PERUN_PLUGIN_ABI_MINOR 2
+#define PERUN_PLUGIN_ABI_MINOR 3
 
 enum perun_plugin_kind {
 	PERUN_KIND_COLLECT = 1,
@@ -168,12 +170,25 @@ struct perun_view_ctx {
 	const char *baseline_label;      /* show_diff: the baseline's */
 };
 
+/* What a view tells the core of how it reads profiles. */
+enum perun_view_flags {
+	/*
+	 * It reads the resources only with perun_profile_foreach_type, a walk
+	 * or a few per profile, and keeps no value past the call: the core
+	 * loads profile files with perun_profile_load_file_streamed, so that
+	 * reading a big one overlaps the walk and never holds it all.
+	 */
+	PERUN_VIEW_WALKS_TYPES = 1u << 0,
+};
+
 /* A view provides show, show_diff (perun showdiff) or both. */
 struct perun_view_ops {
 	uint32_t size;
 	int (*show)(struct perun_view_ctx *ctx, struct perun_error *err);
 	/* Since 1.1. */
 	int (*show_diff)(struct perun_view_ctx *ctx, struct perun_error *err);
+	/* Since 1.3. */
+	uint32_t flags;                  /* enum perun_view_flags */
 };
 
 /* ---- vcs -------------------------------------------------------------- */

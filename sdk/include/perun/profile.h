@@ -34,6 +34,19 @@ PERUN_API int perun_profile_load_buffer(const char *buf, size_t len,
 					const char *name,
 					struct perun_profile **out,
 					struct perun_error *err);
+/*
+ * perun_profile_load_file for a reader that walks the resource types with
+ * perun_profile_foreach_type, once or a few times: the resource_type_map,
+ * most of a big profile, is read and checked during each walk, in a thread
+ * of its own beside the walk, and never kept whole in memory.  A walk
+ * fails as this load would have (the same message) when it finds the map
+ * malformed; the values it gives are valid during the call only.  Other
+ * readers of the resources may be used too: the first of them loads the
+ * profile the usual way (and finds it empty when that fails).
+ */
+PERUN_API int perun_profile_load_file_streamed(const char *path,
+					       struct perun_profile **out,
+					       struct perun_error *err);
 /* Take ownership of root (a decoded profile) and validate it. */
 PERUN_API int perun_profile_from_json(json_t *root, const char *name,
 				      struct perun_profile **out,

@@ -1,0 +1,346 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Streamed loading of profiles, for readers that walk the resource types
+ * once (the stack views).  perun_profile_load_file_streamed maps the file
+ * and reads all of it but resource_type_map, nine tenths of a big kperf
+ * profile, whose text it leaves as it is.  perun_profile_foreach_type then
+ * reads the map's members a batch at a time in a thread of its own, while
+ * the caller's callback walks the batch before: the tape of a million
+ * types is never made, the file's pages stay the page cache's, and reading
+ * overlaps the walk.
+ *
+ * The map is checked as it is read, as the usual load checks it.  When a
+ * check fails, or the reader does not take the text, the profile is loaded
+ * the usual way: that load's error is the walk's, word for word, or, for
+ * text only jansson takes, the walk goes on there where it stopped.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "profile_internal.h"
+
+enum stream_state {
+	STREAM_UNREAD,   /* the map is read on each walk */
+	STREAM_SETTLED,  /* loaded the usual way since */
+	STREAM_FAILED,   /* that failed: error says why */
+};
+
+struct profile_stream {
+	char *text;                  /* the file's mapping */
+	size_t len;
+	const char *map_text;        /* resource_type_map's value in it */
+	size_t map_len;
+	char *path;
+	enum stream_state state;
+	struct perun_error error;
+	struct json_tape old_tape;   /* the resources' tape before settling:
+				      * a walk may still hold its values */
+};
+
+int perun_profile_load_file_streamed(const char *path, struct perun_profile **out,
+				     struct perun_error *err)
+{
+	struct profile_stream *st = calloc(1, sizeof(*st));
+	struct json_tape tape = {0};
+	struct perun_profile *p = NULL;
+	struct stat sb;
+	const char *span[2];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (!st || fd < 0 || fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_size <= 0)
+		goto usual;
+	st->len = (size_t)sb.st_size;
+	/* Private and writable: the rest of the profile is decoded in place;
+	 * the map's pages are never written, so they stay the page cache's. */
+	st->text = mmap(NULL, st->len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	if (st->text == MAP_FAILED) {
+		st->text = NULL;
+		goto usual;
+	}
+	madvise(st->text, st->len, MADV_SEQUENTIAL | MADV_WILLNEED);
+	if (json_tape_parse_skipping(st->text, st->len, &tape, "resource_type_map", span))
+		goto usual;
+	st->map_text = span[0];
+	st->map_len = (size_t)(span[1] - span[0]);
+	struct perun_error ignored = {0};
+	if (profile_of_tape(&tape, path, 0, &p, &ignored) || !p->tape.nodes ||
+	    !(st->path = strdup(path)))
+		goto usual;
+	close(fd);
+	p->text = st->text;
+	p->stream = st;
+	*out = p;
+	return 0;
+usual:
+	/* Anything amiss, the usual load says what, in its words. */
+	perun_profile_free(p);
+	json_tape_release(&tape);
+	if (fd >= 0)
+		close(fd);
+	if (st) {
+		if (st->text)
+			munmap(st->text, st->len);
+		free(st->path);
+		free(st);
+	}
+	return perun_profile_load_file(path, out, err);
+}
+
+int profile_stream_owns(const struct perun_profile *p, const char *text)
+{
+	return p->stream && text && text == p->stream->text;
+}
+
+void profile_stream_free(struct perun_profile *p)
+{
+	struct profile_stream *st = p->stream;
+	if (!st)
+		return;
+	json_tape_release(&st->old_tape);
+	munmap(st->text, st->len);
+	free(st->path);
+	free(st);
+	p->stream = NULL;
+}
+
+int profile_stream_error(const struct perun_profile *p, struct perun_error *err)
+{
+	*err = p->stream->error;
+	return -(err->code ? err->code : PERUN_EGENERIC);
+}
+
+int profile_settle(const struct perun_profile *cp)
+{
+	/* The profile stays the same profile, loaded another way. */
+	struct perun_profile *p = (struct perun_profile *)cp;
+	struct profile_stream *st = p->stream;
+	struct perun_profile *q;
+	if (!st || st->state == STREAM_SETTLED)
+		return 0;
+	if (st->state == STREAM_FAILED)
+		return -1;
+	if (perun_profile_load_file(st->path, &q, &st->error)) {
+		/* Nothing to read then: resources and map both the empty
+		 * placeholder the map has been. */
+		p->resources = p->types;
+		st->state = STREAM_FAILED;
+		return -1;
+	}
+	/* The tree's parts read before (header, models, ...) stay: callers
+	 * may hold them.  The resources' tape is kept for the same reason. */
+	st->old_tape = p->tape;
+	memset(&p->tape, 0, sizeof(p->tape));
+	if (q->text) {
+		p->tape = q->tape;
+		p->text = q->text;
+		p->resources = q->resources;
+		p->types = q->types;
+		p->same_order = q->same_order;
+		memset(&q->tape, 0, sizeof(q->tape));
+		q->text = NULL;
+	} else {
+		p->text = NULL;
+		json_object_set(p->root, "resources", json_object_get(q->root, "resources"));
+		json_object_set(p->root, "resource_type_map",
+				json_object_get(q->root, "resource_type_map"));
+	}
+	perun_profile_free(q);
+	st->state = STREAM_SETTLED;
+	return 0;
+}
+
+/* ---- the walk ------------------------------------------------------------ */
+
+/* Batches in flight between the reader and the walker, and their size. */
+#define STREAM_BATCHES 4
+#define BATCH_TYPES 256
+#define BATCH_STRINGS ((size_t)1 << 17)
+
+struct type_batch {
+	struct json_tape tape;             /* each type's id, then its value */
+	const struct perun_jv **columns;   /* each type's, from the resources */
+	size_t n;
+	char *strings;                     /* its decoded keys */
+};
+
+struct type_stream {
+	const struct perun_profile *p;
+	struct profile_stream *st;
+	size_t strings_len;                /* of each batch's keys */
+	struct json_string_pool *pool;     /* the values' strings */
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	struct type_batch batch[STREAM_BATCHES];
+	size_t made, walked;               /* batches */
+	int read;                          /* reader done: 1 all, -1 failed */
+	int stop;                          /* walker done */
+};
+
+/* Fill b with the next types: 1, 0 after the last, -1 when the text or a
+ * check fails. */
+static int read_batch(struct json_object_stream *js, struct member_cursor *resources,
+		      size_t *found, struct type_batch *b)
+{
+	char *strings = b->strings;
+	b->tape.n = 0;
+	b->n = 0;
+	while (b->n < BATCH_TYPES && (size_t)(strings - b->strings) < BATCH_STRINGS) {
+		size_t at = b->tape.n;
+		int rc = json_object_stream_next(js, &b->tape, &strings);
+		if (rc <= 0)
+			return rc;
+		const struct perun_jv *id = &b->tape.nodes[at];
+		int oom = 0;
+		/* The usual load's checks: every type an object, ... */
+		if (perun_jv_type(id + 1) != PERUN_JV_OBJECT)
+			return -1;
+		const struct perun_jv *columns = member_cursor_find(resources, id, &oom);
+		if (oom)
+			return -1;
+		*found += columns != NULL;
+		b->columns[b->n++] = columns ? columns : &profile_empty_object;
+	}
+	return 1;
+}
+
+static void *read_types(void *arg)
+{
+	struct type_stream *s = arg;
+	const struct perun_jv *resources = &s->p->tape.nodes[s->p->resources];
+	struct json_object_stream js;
+	struct member_cursor cursor;
+	size_t found = 0;
+	int rc = json_object_stream_open(&js, s->st->map_text, s->st->map_len, s->pool) ? -1 : 1;
+	member_cursor_init(&cursor, resources, 0);
+	while (rc == 1) {
+		pthread_mutex_lock(&s->lock);
+		while (s->made - s->walked == STREAM_BATCHES && !s->stop)
+			pthread_cond_wait(&s->changed, &s->lock);
+		int stop = s->stop;
+		pthread_mutex_unlock(&s->lock);
+		if (stop)
+			break;
+		struct type_batch *b = &s->batch[s->made % STREAM_BATCHES];
+		rc = read_batch(&js, &cursor, &found, b);
+		pthread_mutex_lock(&s->lock);
+		if (rc >= 0 && b->n)
+			s->made++;
+		pthread_cond_signal(&s->changed);
+		pthread_mutex_unlock(&s->lock);
+	}
+	/* ... and every resource's type in the map. */
+	if (!rc && found != perun_jv_len(resources))
+		rc = -1;
+	member_cursor_release(&cursor);
+	json_object_stream_close(&js);
+	pthread_mutex_lock(&s->lock);
+	s->read = rc ? -1 : 1;
+	pthread_cond_signal(&s->changed);
+	pthread_mutex_unlock(&s->lock);
+	return NULL;
+}
+
+static void stream_release(struct type_stream *s)
+{
+	for (int i = 0; i < STREAM_BATCHES; i++) {
+		json_tape_release(&s->batch[i].tape);
+		free(s->batch[i].columns);
+		json_room_free(s->batch[i].strings, s->strings_len);
+	}
+	json_string_pool_free(s->pool);
+	pthread_mutex_destroy(&s->lock);
+	pthread_cond_destroy(&s->changed);
+}
+
+static int stream_init(struct type_stream *s, const struct perun_profile *p)
+{
+	memset(s, 0, sizeof(*s));
+	s->p = p;
+	s->st = p->stream;
+	/* Decoded strings are never longer than their text: the map's always
+	 * fit (a mapping of its own when big: only what is written is made). */
+	s->strings_len = s->st->map_len + 1;
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->changed, NULL);
+	if (!(s->pool = json_string_pool_new(s->strings_len)))
+		return -1;
+	for (int i = 0; i < STREAM_BATCHES; i++) {
+		struct type_batch *b = &s->batch[i];
+		if (!(b->columns = malloc(BATCH_TYPES * sizeof(*b->columns))) ||
+		    !(b->strings = json_room_alloc(s->strings_len)) ||
+		    json_tape_grow(&b->tape, 1024))
+			return -1;
+	}
+	return 0;
+}
+
+/* Walk the batches as they come; fn's non-zero return, or 0 when the
+ * reader stopped (s->read says how); *walked counts the types. */
+static int walk_batches(struct type_stream *s, perun_type_fn fn, void *data, size_t *walked)
+{
+	for (;;) {
+		pthread_mutex_lock(&s->lock);
+		while (s->walked == s->made && !s->read)
+			pthread_cond_wait(&s->changed, &s->lock);
+		int more = s->walked < s->made && s->read >= 0;
+		pthread_mutex_unlock(&s->lock);
+		if (!more)
+			return 0;
+		struct type_batch *b = &s->batch[s->walked % STREAM_BATCHES];
+		const struct perun_jv *id = b->tape.nodes;
+		for (size_t i = 0; i < b->n; i++, id = perun_jv_skip(id + 1)) {
+			int rc = fn(id->u.s, id + 1, b->columns[i], data);
+			if (rc)
+				return rc;
+			++*walked;
+		}
+		pthread_mutex_lock(&s->lock);
+		s->walked++;
+		pthread_cond_signal(&s->changed);
+		pthread_mutex_unlock(&s->lock);
+	}
+}
+
+int profile_stream_foreach_type(const struct perun_profile *p, perun_type_fn fn, void *data,
+				size_t *walked, struct perun_error *err)
+{
+	struct type_stream s;
+	pthread_t reader;
+	*walked = 0;
+	if (!p->stream || p->stream->state == STREAM_SETTLED)
+		return 0;
+	if (p->stream->state == STREAM_FAILED)
+		return profile_stream_error(p, err);
+	if (stream_init(&s, p)) {
+		stream_release(&s);
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	}
+	if (pthread_create(&reader, NULL, read_types, &s)) {
+		stream_release(&s);
+		return perun_error_set(err, PERUN_EGENERIC, "cannot start a thread");
+	}
+	int rc = walk_batches(&s, fn, data, walked);
+	pthread_mutex_lock(&s.lock);
+	s.stop = 1;
+	pthread_cond_signal(&s.changed);
+	pthread_mutex_unlock(&s.lock);
+	pthread_join(reader, NULL);
+	int read = s.read;
+	stream_release(&s);
+	if (rc)
+		return rc;
+	if (read > 0) {
+		*walked = SIZE_MAX;
+		return 0;
+	}
+	/* The usual load: its error, or the rest of the walk there. */
+	if (profile_settle(p))
+		return profile_stream_error(p, err);
+	return 0;
+}
