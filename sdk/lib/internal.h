@@ -79,17 +79,10 @@ int json_tape_parse_skipping(char *text, size_t len, struct json_tape *tape,
 			     const char *skip_key, const char *skipped[2]);
 void json_tape_release(struct json_tape *tape);
 
-/* Strings kept once each (see json_parse.c), for text_len bytes of text. */
-struct json_string_pool;
-struct json_string_pool *json_string_pool_new(size_t text_len);
-void json_string_pool_free(struct json_string_pool *pool);
-
 /*
  * An object's members read one at a time onto a tape, as json_tape_parse
- * reads them but leaving the text as it is.  Keys are decoded into a
- * buffer the caller gives (room for the text still unread suffices), the
- * strings of values into a pool the caller gives (a json_string_pool_new
- * for the object's length), each text once.  For readers that are done with a member before
+ * reads them but leaving the text as it is: strings are decoded into a
+ * buffer the caller gives (room for the text still unread suffices).  For readers that are done with a member before
  * the next, as a profile's million resource types are walked: the tape
  * stays small.
  */
@@ -99,7 +92,6 @@ struct json_object_stream {
 	locale_t c_locale;
 	/* Copies of the keys and their hashes: duplicates are refused at the
 	 * close, as json_tape_parse refuses them. */
-	struct json_string_pool *pool;  /* borrowed */
 	struct json_tape keys;
 	char *key_text, *key_at;
 	size_t key_text_len;
@@ -108,11 +100,10 @@ struct json_object_stream {
 };
 /* text[0..len) is the object, '{' to '}'.  0, or -1 without memory or
  * when it does not start with '{'. */
-int json_object_stream_open(struct json_object_stream *s, const char *text, size_t len,
-			    struct json_string_pool *pool);
+int json_object_stream_open(struct json_object_stream *s, const char *text, size_t len);
 /*
  * The next member onto tape (its key's node, then its value's nodes),
- * the key decoded at *strings, which is moved past it.  Returns 1, 0
+ * strings decoded at *strings, which is moved past them.  Returns 1, 0
  * after the closing '}', or -1 for text json_tape_parse does not take.
  */
 int json_object_stream_next(struct json_object_stream *s, struct json_tape *tape, char **strings);

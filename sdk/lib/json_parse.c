@@ -36,7 +36,6 @@ struct reader {
 	int depth;
 	locale_t c_locale;  /* made when a number needs strtod */
 	char *strings;      /* where decoded strings go; NULL: in place */
-	struct json_string_pool *pool; /* or there, each text once */
 	const char *skip_key; /* a member of the root object left unread */
 	const char **skipped; /* where its value's text starts and ends */
 	const unsigned char *skip_end; /* where it likely ends, or NULL */
@@ -401,114 +400,13 @@ static inline uint64_t special_bytes(uint64_t w)
 	return (zero_q | zero_b | control | w) & high;
 }
 
-/* ---- strings kept once ------------------------------------------------- */
-
-/*
- * The strings of a streamed walk, each text once: the walk's values then
- * point to the same bytes wherever they are equal (a million stacks name a
- * few thousand functions), so a reader may know a string by its address,
- * and the pool stays small.  New strings are decoded at the tail.
- */
-struct json_string_pool {
-	char *text, *tail;
-	size_t text_len;
-	struct pooled_string {
-		const char *s;
-		uint32_t hash, len;
-	} *slots;
-	size_t mask, n;
-};
-
-static uint32_t pool_hash(const char *s, size_t len)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ len, w;
-	size_t i = 0;
-	for (; i + 8 <= len; i += 8) {
-		memcpy(&w, s + i, 8);
-		h = (h ^ w) * 0xff51afd7ed558ccdull;
-		h ^= h >> 32;
-	}
-	w = 0;
-	memcpy(&w, s + i, len - i);
-	h = (h ^ w) * 0xc4ceb9fe1a85ec53ull;
-	return (uint32_t)(h ^ (h >> 29));
-}
-
-struct json_string_pool *json_string_pool_new(size_t text_len)
-{
-	struct json_string_pool *pool = calloc(1, sizeof(*pool));
-	if (!pool || !(pool->text = pool->tail = json_room_alloc(text_len)) ||
-	    !(pool->slots = calloc(1024, sizeof(*pool->slots)))) {
-		json_string_pool_free(pool);
-		return NULL;
-	}
-	pool->text_len = text_len;
-	pool->mask = 1023;
-	return pool;
-}
-
-void json_string_pool_free(struct json_string_pool *pool)
-{
-	if (!pool)
-		return;
-	json_room_free(pool->text, pool->text_len);
-	free(pool->slots);
-	free(pool);
-}
-
-static int pool_grow(struct json_string_pool *pool)
-{
-	size_t size = (pool->mask + 1) * 2;
-	struct pooled_string *slots = calloc(size, sizeof(*slots));
-	if (!slots)
-		return -1;
-	for (size_t i = 0; i <= pool->mask; i++) {
-		if (!pool->slots[i].s)
-			continue;
-		size_t j = pool->slots[i].hash & (size - 1);
-		while (slots[j].s)
-			j = (j + 1) & (size - 1);
-		slots[j] = pool->slots[i];
-	}
-	free(pool->slots);
-	pool->slots = slots;
-	pool->mask = size - 1;
-	return 0;
-}
-
-/* The pool's copy of the string just decoded at its tail, or NULL without
- * memory. */
-static const char *pool_keep(struct json_string_pool *pool, size_t len)
-{
-	uint32_t hash = pool_hash(pool->tail, len);
-	size_t i = hash & pool->mask;
-	for (; pool->slots[i].s; i = (i + 1) & pool->mask) {
-		const struct pooled_string *e = &pool->slots[i];
-		if (e->hash == hash && e->len == len && !memcmp(e->s, pool->tail, len))
-			return e->s;
-	}
-	if ((pool->n + 1) * 2 > pool->mask + 1) {
-		if (pool_grow(pool))
-			return NULL;
-		for (i = hash & pool->mask; pool->slots[i].s; i = (i + 1) & pool->mask)
-			;
-	}
-	pool->slots[i] = (struct pooled_string){pool->tail, hash, (uint32_t)len};
-	pool->n++;
-	const char *kept = pool->tail;
-	pool->tail += len + 1;
-	return kept;
-}
-
 /* A string decoded to dst[0..len) and terminated; the text goes on at next. */
 static inline int string_read(struct reader *r, unsigned char *dst, size_t len,
 			      unsigned char *next, const char **out, size_t *out_len)
 {
 	*out = (const char *)dst;
 	*out_len = len;
-	if (r->pool && !(*out = pool_keep(r->pool, len)))
-		return -1;
-	else if (r->strings)
+	if (r->strings)
 		r->strings += len + 1;
 	r->p = next;
 	return 0;
@@ -537,9 +435,7 @@ static int read_string(struct reader *r, const char **out, size_t *len)
 		p++;
 	/* Decoded text is never longer than its source: it fits in place, or
 	 * in r->strings, which has room for the whole text read. */
-	unsigned char *dst = r->pool      ? (unsigned char *)r->pool->tail
-			     : r->strings ? (unsigned char *)r->strings
-					  : start;
+	unsigned char *dst = r->strings ? (unsigned char *)r->strings : start;
 	if (dst != start)
 		memcpy(dst, start, (size_t)(p - start));
 	if (p < end && *p == '"') {
@@ -842,23 +738,25 @@ static const unsigned char *back_string(const unsigned char *text, const unsigne
 	return NULL;
 }
 
-/* The start of the value that ends at p[-1], or NULL. */
-static const unsigned char *back_value(const unsigned char *text, const unsigned char *p)
+/* The start of the value that ends at p[-1], or NULL when it is not at
+ * limit or after. */
+static const unsigned char *back_value(const unsigned char *text, const unsigned char *limit,
+				       const unsigned char *p)
 {
 	if (p == text)
 		return NULL;
 	if (p[-1] == '"')
-		return back_string(text, p);
+		return back_string(limit, p);
 	if (p[-1] != '}' && p[-1] != ']') {
-		while (p > text && !is_space(p[-1]) && !strchr(",:[{", p[-1]))
+		while (p > limit && !is_space(p[-1]) && !strchr(",:[{", p[-1]))
 			p--;
-		return p;
+		return p > text ? p : NULL;
 	}
 	size_t depth = 0;
-	while (p > text) {
+	while (p > limit) {
 		unsigned c = *--p;
 		if (c == '"') {
-			if (!(p = back_string(text, p + 1)))
+			if (!(p = back_string(limit, p + 1)))
 				return NULL;
 		} else if (c == '}' || c == ']') {
 			depth++;
@@ -870,26 +768,28 @@ static const unsigned char *back_value(const unsigned char *text, const unsigned
 }
 
 /*
- * Just past the value of the root object's member key, found from the end
- * of the text by reading the members after it backwards, or NULL when it is
- * not within max bytes of the end (or the text is not as expected).  A
- * profile's big resource_type_map is followed by a few small parts: this
- * finds its end without reading it.  Only a guess for malformed text: the
- * readers of the parts before and after and of the value itself check it.
+ * Just past the value of the root object's member key, guessed from the end
+ * of the text: the members after it are read backwards, as far as max bytes
+ * from the end; the value that reaches further is taken for key's (a
+ * profile's big resource_type_map is followed by a few small parts), one
+ * whose key is key where it is met first.  NULL when the text is not as
+ * expected.  A guess: the readers of the parts before and after and of the
+ * value itself find out when it is wrong.
  */
 static const unsigned char *member_end_from_back(const unsigned char *text, size_t len,
 						 const char *key, size_t max)
 {
 	const unsigned char *end = text + len, *p = back_space(text, end);
+	const unsigned char *limit = len > max ? end - max : text;
 	size_t key_len = strlen(key);
 	if (p == text || p[-1] != '}')
 		return NULL;
 	p--;
-	while ((size_t)(end - p) <= max) {
+	for (;;) {
 		const unsigned char *value_end = back_space(text, p);
-		const unsigned char *value = back_value(text, value_end);
+		const unsigned char *value = back_value(text, limit, value_end);
 		if (!value)
-			return NULL;
+			return value_end;
 		p = back_space(text, value);
 		if (p == text || p[-1] != ':')
 			return NULL;
@@ -904,7 +804,6 @@ static const unsigned char *member_end_from_back(const unsigned char *text, size
 			return NULL;
 		p--;
 	}
-	return NULL;
 }
 
 /* Parts after a skipped member are looked for from the end this far. */
@@ -1057,7 +956,7 @@ int json_tape_parse_skipping(char *text, size_t len, struct json_tape *tape,
 			     const char *skip_key, const char *skipped[2])
 {
 	struct reader r = {(unsigned char *)text, (unsigned char *)text + len, tape, 0,
-			   (locale_t)0, NULL, NULL, skip_key, skipped, NULL};
+			   (locale_t)0, NULL, skip_key, skipped, NULL};
 	tape->n = 0;
 	if (skipped)
 		skipped[0] = skipped[1] = NULL;
@@ -1079,11 +978,9 @@ int json_tape_parse_skipping(char *text, size_t len, struct json_tape *tape,
 
 /* ---- one object's members, one at a time --------------------------------- */
 
-int json_object_stream_open(struct json_object_stream *s, const char *text, size_t len,
-			    struct json_string_pool *pool)
+int json_object_stream_open(struct json_object_stream *s, const char *text, size_t len)
 {
 	memset(s, 0, sizeof(*s));
-	s->pool = pool;
 	s->p = (char *)text;
 	s->end = (char *)text + len;
 	/* Its keys, for the check of duplicates at the close: copies, as the
@@ -1092,7 +989,7 @@ int json_object_stream_open(struct json_object_stream *s, const char *text, size
 	if (!(s->key_text = s->key_at = json_room_alloc(s->key_text_len)))
 		return -1;
 	struct reader r = {(unsigned char *)s->p, (unsigned char *)s->end, NULL, 0, (locale_t)0,
-			   NULL, NULL, NULL, NULL, NULL};
+			   NULL, NULL, NULL, NULL};
 	skip_space(&r);
 	if (r.p == r.end || *r.p != '{')
 		return -1;
@@ -1117,7 +1014,7 @@ int json_object_stream_next(struct json_object_stream *s, struct json_tape *tape
 {
 	/* Inside the root object's member, as the whole text is read. */
 	struct reader r = {(unsigned char *)s->p, (unsigned char *)s->end, tape, 2, s->c_locale,
-			   *strings, NULL, NULL, NULL, NULL};
+			   *strings, NULL, NULL, NULL};
 	const char *key;
 	size_t len;
 	int rc = -1;
@@ -1154,7 +1051,6 @@ int json_object_stream_next(struct json_object_stream *s, struct json_tape *tape
 	if (r.p == r.end || *r.p++ != ':')
 		goto out;
 	skip_space(&r);
-	r.pool = s->pool;
 	if (read_value(&r))
 		goto out;
 	s->members++;

@@ -166,14 +166,13 @@ struct type_batch {
 	struct json_tape tape;             /* each type's id, then its value */
 	const struct perun_jv **columns;   /* each type's, from the resources */
 	size_t n;
-	char *strings;                     /* its decoded keys */
+	char *strings;                     /* its decoded strings */
 };
 
 struct type_stream {
 	const struct perun_profile *p;
 	struct profile_stream *st;
-	size_t strings_len;                /* of each batch's keys */
-	struct json_string_pool *pool;     /* the values' strings */
+	size_t strings_len;                /* of each batch's strings */
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
 	struct type_batch batch[STREAM_BATCHES];
@@ -216,7 +215,7 @@ static void *read_types(void *arg)
 	struct json_object_stream js;
 	struct member_cursor cursor;
 	size_t found = 0;
-	int rc = json_object_stream_open(&js, s->st->map_text, s->st->map_len, s->pool) ? -1 : 1;
+	int rc = json_object_stream_open(&js, s->st->map_text, s->st->map_len) ? -1 : 1;
 	member_cursor_init(&cursor, resources, 0);
 	while (rc == 1) {
 		pthread_mutex_lock(&s->lock);
@@ -253,7 +252,6 @@ static void stream_release(struct type_stream *s)
 		free(s->batch[i].columns);
 		json_room_free(s->batch[i].strings, s->strings_len);
 	}
-	json_string_pool_free(s->pool);
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->changed);
 }
@@ -263,13 +261,12 @@ static int stream_init(struct type_stream *s, const struct perun_profile *p)
 	memset(s, 0, sizeof(*s));
 	s->p = p;
 	s->st = p->stream;
-	/* Decoded strings are never longer than their text: the map's always
-	 * fit (a mapping of its own when big: only what is written is made). */
+	/* Decoded strings are never longer than their text: the rest of the
+	 * map's always fit (a mapping of its own when big: only what a batch
+	 * writes is made). */
 	s->strings_len = s->st->map_len + 1;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->changed, NULL);
-	if (!(s->pool = json_string_pool_new(s->strings_len)))
-		return -1;
 	for (int i = 0; i < STREAM_BATCHES; i++) {
 		struct type_batch *b = &s->batch[i];
 		if (!(b->columns = malloc(BATCH_TYPES * sizeof(*b->columns))) ||

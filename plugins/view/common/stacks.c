@@ -285,41 +285,15 @@ static uint32_t intern_flattened(struct perun_stacks *s, const struct perun_jv *
 	return id;
 }
 
-/*
- * Names by the address of their text.  Within one walk of a profile's types
- * a string's address is never another string's, and a streamed walk keeps
- * equal strings at one address: a million stacks that name a few thousand
- * functions are then read without reading their names.  Direct-mapped; a
- * miss costs one probe.
- */
-#define SEEN_SLOTS 16384
-
-struct seen_name {
-	const char *text;
-	uint32_t id;
-};
-
-static uint32_t intern_string(struct perun_stacks *s, struct seen_name *seen,
-			      const struct perun_jv *v)
-{
-	struct seen_name *e = &seen[hash_u64((uint64_t)(uintptr_t)v->u.s) & (SEEN_SLOTS - 1)];
-	if (e->text != v->u.s) {
-		e->text = v->u.s;
-		e->id = perun_stacks_intern(s, v->u.s, perun_jv_len(v));
-	}
-	return e->id;
-}
-
 /* Perun's text of a frame or uid (convert.to_string_line). */
-static uint32_t intern_value(struct perun_stacks *s, struct seen_name *seen,
-			     const struct perun_jv *v)
+static uint32_t intern_value(struct perun_stacks *s, const struct perun_jv *v)
 {
 	if (perun_jv_is_string(v))
-		return intern_string(s, seen, v);
+		return perun_stacks_intern(s, v->u.s, perun_jv_len(v));
 	/* kperf frames, millions of them in big profiles: one compare. */
 	if (perun_jv_type(v) == PERUN_JV_OBJECT && perun_jv_len(v) == 1 &&
 	    perun_jv_len(v + 1) == 4 && !memcmp(v[1].u.s, "func", 4) && perun_jv_is_string(v + 2))
-		return intern_string(s, seen, v + 2);
+		return perun_stacks_intern(s, v[2].u.s, perun_jv_len(v + 2));
 	const struct perun_jv *func = perun_jv_get(v, "func");
 	const struct perun_jv *fn = perun_jv_get(v, "function");
 	const struct perun_jv *src = perun_jv_get(v, "source");
@@ -352,7 +326,7 @@ static uint32_t intern_value(struct perun_stacks *s, struct seen_name *seen,
 		return id;
 	}
 	if (perun_jv_is_string(func))
-		return intern_string(s, seen, func);
+		return perun_stacks_intern(s, func->u.s, perun_jv_len(func));
 	return intern_flattened(s, v);
 }
 
@@ -431,20 +405,11 @@ static int add_queued(struct perun_stacks *s, struct stack_queue *q)
 	return 0;
 }
 
-/* One walk of a profile's types into s. */
-struct stacks_reading {
-	struct perun_stacks *s;
-	int root_first;
-	struct stack_queue queue;
-	struct seen_name *seen;      /* SEEN_SLOTS */
-};
-
 /* A resource type with a "trace": one stack weighing all its amounts. */
-static int add_traced(struct stacks_reading *r, const struct perun_jv *pers,
-		      const struct perun_jv *trace, const struct perun_jv *amount)
+static int add_traced(struct perun_stacks *s, const struct perun_jv *pers,
+		      const struct perun_jv *trace, const struct perun_jv *amount, int root_first,
+		      struct stack_queue *q)
 {
-	struct perun_stacks *s = r->s;
-	struct stack_queue *q = &r->queue;
 	const struct perun_jv *subtype = perun_jv_get(pers, "subtype");
 	if (perun_jv_is_string(subtype) && !strcmp(subtype->u.s, "free"))
 		return 0;
@@ -452,23 +417,23 @@ static int add_traced(struct stacks_reading *r, const struct perun_jv *pers,
 	struct frame_buf *fb = &q->frames;
 	uint32_t first = fb->n;
 	size_t n = perun_jv_len(trace), i;
-	if (r->root_first) {
+	if (root_first) {
 		perun_jv_array_foreach(trace, i, frame)
-			if (push_frame(fb, intern_value(s, r->seen, frame)))
+			if (push_frame(fb, intern_value(s, frame)))
 				return -1;
-		if (uid && push_frame(fb, intern_value(s, r->seen, uid)))
+		if (uid && push_frame(fb, intern_value(s, uid)))
 			return -1;
 	} else {
 		/* Leaf first: frames in the order read, then reversed. */
 		perun_jv_array_foreach(trace, i, frame)
-			if (push_frame(fb, intern_value(s, r->seen, frame)))
+			if (push_frame(fb, intern_value(s, frame)))
 				return -1;
 		for (uint32_t a = first, b = fb->n; a + 1 < b; a++, b--) {
 			uint32_t t = fb->ids[a];
 			fb->ids[a] = fb->ids[b - 1];
 			fb->ids[b - 1] = t;
 		}
-		if (!n && uid && push_frame(fb, intern_value(s, r->seen, uid)))
+		if (!n && uid && push_frame(fb, intern_value(s, uid)))
 			return -1;
 	}
 	if (fb->n == first)
@@ -479,17 +444,16 @@ static int add_traced(struct stacks_reading *r, const struct perun_jv *pers,
 }
 
 /* Calls of a trace profile: queued with their uid's name id in .node. */
-static int queue_calls(struct stacks_reading *r, const struct perun_jv *pers,
+static int queue_calls(struct perun_stacks *s, const struct perun_jv *pers,
 		       const struct perun_jv *cols, const struct perun_jv *amount)
 {
-	struct perun_stacks *s = r->s;
 	const struct perun_jv *ts = perun_jv_get(cols, "timestamp");
 	const struct perun_jv *uid = perun_jv_get(pers, "uid");
 	if (!ts || perun_jv_type(ts) != PERUN_JV_ARRAY || !uid)
 		return 0;
 	const struct perun_jv *tid = perun_jv_get(pers, "tid");
 	int64_t t = tid && perun_jv_type(tid) == PERUN_JV_INTEGER ? tid->u.i : 0;
-	uint32_t frame = intern_value(s, r->seen, uid);
+	uint32_t frame = intern_value(s, uid);
 	if (frame == PERUN_STACKS_NONE)
 		return -1;
 	size_t n = perun_jv_len(ts) < perun_jv_len(amount) ? perun_jv_len(ts) : perun_jv_len(amount);
@@ -593,6 +557,12 @@ static const char *unit_of(const struct perun_profile *profile)
 	return json_is_string(u) ? json_string_value(u) : "";
 }
 
+struct stacks_reading {
+	struct perun_stacks *s;
+	int root_first;
+	struct stack_queue queue;
+};
+
 static int read_type(const char *type_id, const struct perun_jv *pers,
 		     const struct perun_jv *cols, void *data)
 {
@@ -603,8 +573,8 @@ static int read_type(const char *type_id, const struct perun_jv *pers,
 		return 0;
 	const struct perun_jv *trace = perun_jv_get(pers, "trace");
 	int rc = trace && perun_jv_type(trace) == PERUN_JV_ARRAY
-			 ? add_traced(r, pers, trace, amount)
-			 : queue_calls(r, pers, cols, amount);
+			 ? add_traced(r->s, pers, trace, amount, r->root_first, &r->queue)
+			 : queue_calls(r->s, pers, cols, amount);
 	return rc ? 1 : 0;
 }
 
@@ -612,11 +582,10 @@ int perun_stacks_from_profile(struct perun_stacks *s, const struct perun_profile
 			      struct perun_error *err)
 {
 	struct stacks_reading r = {.s = s,
-				   .root_first = !strcmp(perun_profile_collector(profile), "kperf"),
-				   .seen = calloc(SEEN_SLOTS, sizeof(*r.seen))};
+				   .root_first = !strcmp(perun_profile_collector(profile), "kperf")};
 	int rc = 0;
 	s->unit = unit_of(profile);
-	if (!r.seen || ensure_root(s))
+	if (ensure_root(s))
 		goto oom;
 	rc = perun_profile_foreach_type(profile, read_type, &r, err);
 	if (rc > 0 || (!rc && add_queued(s, &r.queue)))
@@ -637,7 +606,6 @@ oom:
 	rc = perun_error_set(err, PERUN_EGENERIC, "out of memory reading the call stacks");
 out:
 	free(r.queue.frames.ids);
-	free(r.seen);
 	return rc;
 }
 
