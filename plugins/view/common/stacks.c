@@ -34,6 +34,7 @@ void perun_stacks_release(struct perun_stacks *s)
 		free(s->names[i]);
 	free(s->names);
 	free(s->name_lens);
+	free(s->name_heads);
 	free(s->name_slots);
 	free(s->nodes);
 	free(s->links);
@@ -82,16 +83,39 @@ static int names_rehash(struct perun_stacks *s)
 /*
  * A name's first 15 bytes, zero-padded, and its length (capped at 255) in
  * the last byte: equal heads of names up to 15 bytes mean equal names, so
- * the lookup of most frames compares its slot and nothing else.  Returns
+ * the lookup of most frames compares its slot and head and nothing else.  Returns
  * the name's hash.
  */
 static uint32_t name_head(const char *name, size_t len, uint64_t head[2])
 {
-	unsigned char b[16] = {0};
-	for (size_t i = 0; i < len && i < 15; i++)
-		b[i] = (unsigned char)name[i];
-	b[15] = len < 255 ? (unsigned char)len : 255;
-	memcpy(head, b, 16);
+	size_t n = len < 15 ? len : 15;
+	uint64_t lo = 0, hi = 0, t;
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+	for (size_t i = 0; i < n; i++)
+		(i < 8 ? lo : hi) |= (uint64_t)(unsigned char)name[i] << (8 * (i % 8));
+	(void)t;
+#else
+	/* Its bytes in a few loads, none past its end: overlapping ones for
+	 * what does not fill a word. */
+	uint32_t a, b;
+	if (n >= 8) {
+		memcpy(&lo, name, 8);
+		if (n > 8) {
+			memcpy(&t, name + n - 8, 8);
+			hi = t >> (8 * (16 - n));
+		}
+	} else if (n >= 4) {
+		memcpy(&a, name, 4);
+		memcpy(&b, name + n - 4, 4);
+		lo = a | (uint64_t)b << (8 * (n - 4));
+	} else if (n) {
+		lo = (uint64_t)(unsigned char)name[0] |
+		     (uint64_t)(unsigned char)name[n / 2] << (8 * (n / 2)) |
+		     (uint64_t)(unsigned char)name[n - 1] << (8 * (n - 1));
+	}
+#endif
+	head[0] = lo;
+	head[1] = hi | (uint64_t)(len < 255 ? len : 255) << 56;
 	/* Its hash: the head mixed, and the bytes beyond it. */
 	uint64_t h = hash_u64(head[0] ^ hash_u64(head[1] + 0x9e3779b97f4a7c15ull));
 	if (len > 15)
@@ -109,7 +133,8 @@ static uint32_t name_find(const struct perun_stacks *s, const char *name, size_t
 	for (; s->name_slots[i].id; i = (i + 1) & s->name_mask) {
 		const struct perun_name_slot *n = &s->name_slots[i];
 		uint32_t id = n->id - 1;
-		if (n->hash == hash && n->head[0] == head[0] && n->head[1] == head[1] &&
+		if (n->hash == hash && s->name_heads[id][0] == head[0] &&
+		    s->name_heads[id][1] == head[1] &&
 		    (len < 16 || (s->name_lens[id] == len &&
 				  !memcmp(s->names[id] + 15, name + 15, len - 15))))
 			return id;
@@ -139,9 +164,10 @@ uint32_t perun_stacks_intern(struct perun_stacks *s, const char *name, size_t le
 			return PERUN_STACKS_NONE;
 		name_find(s, name, len, hash, head, &slot);
 	}
-	uint32_t alloc = s->names_alloc;
+	uint32_t alloc = s->names_alloc, heads_alloc = s->names_alloc;
 	if (grow((void **)&s->names, &s->names_alloc, s->nnames + 1, sizeof(char *)) ||
-	    grow((void **)&s->name_lens, &alloc, s->nnames + 1, sizeof(uint32_t)))
+	    grow((void **)&s->name_lens, &alloc, s->nnames + 1, sizeof(uint32_t)) ||
+	    grow((void **)&s->name_heads, &heads_alloc, s->nnames + 1, sizeof(*s->name_heads)))
 		return PERUN_STACKS_NONE;
 	char *copy = malloc(len + 1);
 	if (!copy)
@@ -150,7 +176,9 @@ uint32_t perun_stacks_intern(struct perun_stacks *s, const char *name, size_t le
 	copy[len] = '\0';
 	s->names[s->nnames] = copy;
 	s->name_lens[s->nnames] = (uint32_t)len;
-	s->name_slots[slot] = (struct perun_name_slot){{head[0], head[1]}, hash, s->nnames + 1};
+	s->name_heads[s->nnames][0] = head[0];
+	s->name_heads[s->nnames][1] = head[1];
+	s->name_slots[slot] = (struct perun_name_slot){hash, s->nnames + 1};
 	return s->nnames++;
 }
 
@@ -638,6 +666,22 @@ static int u64_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* Sort n keys: most nodes have a few children, sorted in place. */
+static void sort_keys(uint64_t *keys, uint32_t n)
+{
+	if (n > 16) {
+		qsort(keys, n, sizeof(*keys), u64_cmp);
+		return;
+	}
+	for (uint32_t i = 1; i < n; i++) {
+		uint64_t k = keys[i];
+		uint32_t j = i;
+		for (; j && keys[j - 1] > k; j--)
+			keys[j] = keys[j - 1];
+		keys[j] = k;
+	}
+}
+
 int perun_stacks_finish(struct perun_stacks *s, struct perun_error *err)
 {
 	struct named *byname = malloc((s->nnames + 1) * sizeof(*byname));
@@ -678,9 +722,7 @@ int perun_stacks_finish(struct perun_stacks *s, struct perun_error *err)
 		order[p->first + p->nchildren++] = (uint64_t)rank[s->nodes[i].frame] << 32 | i;
 	}
 	for (uint32_t i = 0; i < s->nnodes; i++)
-		if (s->nodes[i].nchildren > 1)
-			qsort(order + s->nodes[i].first, s->nodes[i].nchildren, sizeof(*order),
-			      u64_cmp);
+		sort_keys(order + s->nodes[i].first, s->nodes[i].nchildren);
 	for (uint32_t k = 0; k + 1 < s->nnodes; k++)
 		s->children[k] = (uint32_t)order[k];
 out:

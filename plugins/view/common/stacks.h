@@ -64,12 +64,14 @@ struct perun_stacks {
 	char **names;
 	uint32_t *name_lens;
 	uint32_t nnames, names_alloc;
+	uint64_t (*name_heads)[2]; /* each name's first 15 bytes and its
+				    * length (see name_head): the whole of
+				    * most names */
 	struct perun_name_slot {
-		uint64_t head[2]; /* the first 15 bytes and the length (see
-				   * name_head): the whole name of most */
 		uint32_t hash;
 		uint32_t id;  /* + 1; 0 is free */
-	} *name_slots;
+	} *name_slots;        /* 8 bytes: a few thousand names' slots and
+			       * heads stay in the cache */
 	uint32_t name_mask;
 	struct perun_stack_node *nodes;
 	struct perun_stack_link *links; /* one per node, while stacks are added */
