@@ -89,8 +89,17 @@ int perun_views_render(const struct perun_cli *cli, const char *minor, const cha
 		.baseline = n == 2 ? profiles[0] : NULL,
 		.baseline_label = n == 2 ? selectors[0] : NULL,
 	};
-	if ((rc = fn(&ctx, err)))
-		perun_error_prefix(err, "view '%s'", view->name);
+	/* A streamed profile found malformed while the view read it fails
+	 * as its load would have. */
+	if ((rc = fn(&ctx, err))) {
+		int load_rc = perun_profile_load_error(profiles[0], err);
+		if (!load_rc)
+			load_rc = perun_profile_load_error(profiles[1], err);
+		if (load_rc)
+			rc = load_rc;
+		else
+			perun_error_prefix(err, "view '%s'", view->name);
+	}
 out:
 	perun_params_free(view_params);
 	perun_profiles_free_two(profiles);

@@ -71,8 +71,8 @@ check_PROGRAMS += %reldir%/profile-tape-test
 %canon_reldir%_profile_tape_test_SOURCES = %reldir%/profile-tape-test.c %reldir%/tap.h
 %canon_reldir%_profile_tape_test_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 %canon_reldir%_profile_tape_test_LDADD = sdk/libperun.la $(JANSSON_LIBS) -lm
-TESTS += %reldir%/profile-tape-test %reldir%/t0302-profile-tape.sh
-EXTRA_DIST += %reldir%/t0302-profile-tape.sh
+TESTS += %reldir%/profile-tape-test %reldir%/t0302-profile-tape.sh %reldir%/t0303-profile-streamed.sh
+EXTRA_DIST += %reldir%/t0302-profile-tape.sh %reldir%/t0303-profile-streamed.sh
 
 TESTS += tests/t0900-docs.sh
 TESTS += tests/t1000-run-job.sh tests/t1001-run-matrix.sh

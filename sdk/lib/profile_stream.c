@@ -115,6 +115,13 @@ int profile_stream_error(const struct perun_profile *p, struct perun_error *err)
 	return -(err->code ? err->code : PERUN_EGENERIC);
 }
 
+int perun_profile_load_error(const struct perun_profile *p, struct perun_error *err)
+{
+	if (!p || !p->stream || p->stream->state != STREAM_FAILED)
+		return 0;
+	return profile_stream_error(p, err);
+}
+
 int profile_settle(const struct perun_profile *cp)
 {
 	/* The profile stays the same profile, loaded another way. */

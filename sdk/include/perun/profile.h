@@ -47,6 +47,14 @@ PERUN_API int perun_profile_load_buffer(const char *buf, size_t len,
 PERUN_API int perun_profile_load_file_streamed(const char *path,
 					       struct perun_profile **out,
 					       struct perun_error *err);
+/*
+ * For a streamed profile whose walk found it malformed: its load error (as
+ * perun_profile_load_file gives it) in err, returned as a negative code;
+ * 0 for any other profile.  Callers report it as a load error, not as the
+ * walker's.
+ */
+PERUN_API int perun_profile_load_error(const struct perun_profile *profile,
+				       struct perun_error *err);
 /* Take ownership of root (a decoded profile) and validate it. */
 PERUN_API int perun_profile_from_json(json_t *root, const char *name,
 				      struct perun_profile **out,

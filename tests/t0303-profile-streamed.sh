@@ -1,0 +1,107 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Streamed profiles (perun_profile_load_file_streamed, what perun show uses
+# for the stack views): the resource_type_map is left unread by the load,
+# its end guessed from the end of the text, and read during each walk.
+# Every shape of text walks as the usual load walks it, and a malformed
+# map fails the view with the usual load's message, exit 2, no output.
+. "$srcdir/tests/test-lib.sh"
+
+[ -d "$TESTDATA" ] || test_skip_all "no shared test data at $TESTDATA"
+command -v python3 >/dev/null || test_skip_all "python3 is needed to make the profiles"
+TOOL="$TEST_BUILDDIR/tests/profile-tape-test"
+BASE="$TESTDATA/diff_profiles/kperf-baseline.perf"
+
+# variant NAME: a copy of the kperf baseline changed as variant.py says.
+cat >variant.py <<'PY'
+import json, sys
+base, name = sys.argv[1], sys.argv[2]
+d = json.load(open(base))
+rtm, res = d["resource_type_map"], d["resources"]
+ids = list(rtm)
+def dump(obj):
+    return json.dumps(obj)
+if name == "map-last":
+    # the map after everything: the end guessed from the back is its own
+    rest = {k: v for k, v in d.items() if k != "resource_type_map"}
+    text = dump(rest)[:-1] + ', "resource_type_map": ' + dump(rtm) + "}"
+elif name == "map-first":
+    text = dump({"resource_type_map": rtm, **{k: v for k, v in d.items() if k != "resource_type_map"}})
+elif name == "resources-last":
+    # the biggest part after the map is not the map: the guess is wrong
+    rest = {k: v for k, v in d.items() if k != "resources"}
+    res["pad#0"] = {"amount": list(range(1000000, 1700000))}  # past the 4 MB looked at
+    rtm["pad#0"] = {"uid": "pad", "trace": [{"func": "pad"}]}
+    text = dump(rest)[:-1] + ', "resources": ' + dump(res) + "}"
+elif name == "awkward-strings":
+    # brackets, quotes and backslashes inside strings, on every offset of
+    # the 64-byte blocks the skip reads
+    for n, tid in enumerate(ids[:80]):
+        rtm[tid]["note"] = "\\" * (n % 5) + '"}]{[' + "x" * n + "\\\\"
+    text = dump(d)
+    text = text.replace('"uid":', '"u\\u0069d":', 3)
+elif name == "spaced":
+    text = json.dumps(d, indent=3) + "\n\n"
+else:
+    text = dump(d)
+    i = text.index('"resource_type_map"')
+    if name == "syntax":
+        j = text.index('"trace"', i)
+        text = text[:j] + '"trace" "x", ' + text[j + 7:]
+    elif name == "not-object":
+        j = text.index("{", i + 20)
+        k = text.index(": {", j + 1)
+        text = text[:k] + ": 7, " + '"zz": {' + text[k + 3:]
+    elif name == "missing":
+        del rtm[ids[3]]
+        text = dump(d)
+    elif name == "duplicate":
+        j = text.index("{", i + 20) + 1
+        first = text[j:text.index('"trace"', j)]
+        text = text[:j] + first + '"trace": []}, ' + text[j:]
+    elif name == "unbalanced":
+        j = text.index("]", i)
+        text = text[:j] + text[j + 1:]
+    elif name == "garbage-after":
+        text = text + " x"
+    elif name == "header-broken":
+        text = text.replace('"header": {', '"header": {"type": 3, ', 1)
+    elif name == "truncated":
+        text = text[: len(text) - 40]
+open(name + ".perf", "w").write(text)
+PY
+
+for v in map-last map-first resources-last awkward-strings spaced; do
+	test_expect_success "walks as the usual load walks it: $v" "
+		python3 variant.py '$BASE' $v &&
+		'$TOOL' walk $v.perf >/dev/null &&
+		perun show $v.perf folded -o $v.folded &&
+		test -s $v.folded
+	"
+done
+
+test_expect_success 'the map in any place folds to the same stacks' '
+	sort map-last.folded >a &&
+	sort map-first.folded >b &&
+	sort spaced.folded >c &&
+	test_cmp a b &&
+	test_cmp a c
+'
+
+for v in syntax not-object missing duplicate unbalanced garbage-after header-broken truncated; do
+	test_expect_success "malformed ($v): the usual load's message, exit 2, no output" "
+		python3 variant.py '$BASE' $v &&
+		test_exit_code 2 '$TOOL' load $v.perf 2>expect &&
+		sed 's/^profile-tape-test: /perun: /' expect >expect.perun &&
+		for view in flamegraph folded chrome pprof; do
+			test_exit_code 2 perun show $v.perf \$view -o $v.\$view 2>err &&
+			test_cmp expect.perun err &&
+			test ! -e $v.\$view || return 1
+		done &&
+		test_exit_code 2 perun showdiff '$BASE' $v.perf flamegraph -o diff.svg 2>err &&
+		test_cmp expect.perun err &&
+		test ! -e diff.svg
+	"
+done
+
+test_done
