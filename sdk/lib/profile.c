@@ -396,10 +396,11 @@ int perun_profile_from_json(json_t *root, const char *name,
 			if (rc)
 				goto out;
 		} else {
-			json_object_set(p->root, "resources",
-					resources ? resources : json_object());
-			json_object_set(p->root, "resource_type_map",
-					map ? map : json_object());
+			/* A missing part is a new empty object, the profile's. */
+			json_object_set_new(p->root, "resources",
+					    resources ? json_incref(resources) : json_object());
+			json_object_set_new(p->root, "resource_type_map",
+					    map ? json_incref(map) : json_object());
 			rc = validate_resources(p->root, name, err);
 			if (rc)
 				goto out;
