@@ -12,9 +12,8 @@
  *                                 as a tree and streamed (twice, then
  *                                 loaded the usual way), every type
  *                                 compared with the tree's parts; prints,
- *                                 for comparison
- *                                 with Python's json module, one line per
- *                                 type and per column:
+ *                                 for comparison with Python's json
+ *                                 module, one line per type and column:
  *                                   type <id> <persistent keys> <columns>
  *                                   col <id> <key> <values> <ints> <int sum>
  *                                       <reals> <real sum %.17g> <others>
