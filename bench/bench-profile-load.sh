@@ -12,8 +12,10 @@
 # For each file bench/bench-profile-load prints load (into the tape), walk
 # (perun_profile_foreach_type reading every column value from the tape),
 # tree (perun_profile_json), the same walk on the tree, compact and pending
-# dump, the items of every row, free, and load + tree (what loading cost
-# before the tape) (user instructions, CPU and wall seconds, fastest of 3);
+# dump, the items of every row, free, the streamed load from the file and
+# its walk (perun_profile_load_file_streamed: the map read during the walk,
+# in a thread of its own), and load + tree (what loading cost before the
+# tape) (user instructions, CPU and wall seconds, fastest of 3);
 # then Python's json.load, the same walk over its dicts, json.dumps and
 # the pending dump (indent=2 and the folding of number lists), fastest of
 # 3, and the ratio C / Python.  End to end: perun show tableof (a table of
