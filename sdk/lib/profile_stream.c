@@ -321,13 +321,11 @@ int profile_stream_foreach_type(const struct perun_profile *p, perun_type_fn fn,
 		return 0;
 	if (p->stream->state == STREAM_FAILED)
 		return profile_stream_error(p, err);
-	if (stream_init(&s, p)) {
+	/* Without room or a thread for it (a small address space), the walk
+	 * goes the usual way. */
+	if (stream_init(&s, p) || pthread_create(&reader, NULL, read_types, &s)) {
 		stream_release(&s);
-		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	}
-	if (pthread_create(&reader, NULL, read_types, &s)) {
-		stream_release(&s);
-		return perun_error_set(err, PERUN_EGENERIC, "cannot start a thread");
+		return profile_settle(p) ? profile_stream_error(p, err) : 0;
 	}
 	int rc = walk_batches(&s, fn, data, walked);
 	pthread_mutex_lock(&s.lock);
