@@ -169,8 +169,8 @@ static int bench_file(const char *path, int runs)
 		fprintf(stderr, "bench-profile-load: %s\n", err.message);
 			return 2;
 	}
-	enum { STREAMED_LOAD, STREAMED_WALK, LOAD, WALK, TREE, WALK_TREE, COMPACT, PENDING,
-	       ITEMS, FREE, PHASES };
+	enum { STREAMED_LOAD, STREAMED_WALK, STREAMED_FREE, LOAD, WALK, TREE, WALK_TREE,
+	       COMPACT, PENDING, ITEMS, FREE, PHASES };
 	struct sample best[PHASES], t[PHASES + 1];
 	struct walk_sum on_tape, on_tree, streamed;
 	size_t rows = 0, items = 0, compact = 0, pending = 0;
@@ -186,6 +186,7 @@ static int bench_file(const char *path, int runs)
 		}
 		t[STREAMED_WALK] = sample_now();
 		int failed = walk(p, &streamed);
+		t[STREAMED_FREE] = sample_now();
 		perun_profile_free(p);
 		p = NULL;
 		t[LOAD] = sample_now();
@@ -226,9 +227,9 @@ static int bench_file(const char *path, int runs)
 	}
 	printf("%s: %.1f MB, %zu rows, %zu items, %zu types, %zu column values; best of %d\n",
 	       path, (double)len / 1e6, rows, items, on_tape.types, on_tape.values, runs);
-	static const char *const names[] = {"streamed load", "streamed walk", "load", "walk",
-					    "tree", "walk tree", "dump compact", "dump pending",
-					    "items", "free"};
+	static const char *const names[] = {"streamed load", "streamed walk", "streamed free",
+					    "load", "walk", "tree", "walk tree", "dump compact",
+					    "dump pending", "items", "free"};
 	for (int phase = 0; phase < PHASES; phase++)
 		print_phase(names[phase], best[phase]);
 	struct sample before = {best[LOAD].insns + best[TREE].insns,

@@ -82,9 +82,9 @@ void json_tape_release(struct json_tape *tape);
 /*
  * An object's members read one at a time onto a tape, as json_tape_parse
  * reads them but leaving the text as it is: strings are decoded into a
- * buffer the caller gives (room for the text still unread suffices).  For readers that are done with a member before
- * the next, as a profile's million resource types are walked: the tape
- * stays small.
+ * buffer the caller gives (room for the text still unread suffices).  For
+ * readers that are done with a member before the next, as a profile's
+ * million resource types are walked: the tape stays small.
  */
 struct json_object_stream {
 	char *p, *end;            /* what is still unread */

@@ -414,8 +414,9 @@ static inline int string_read(struct reader *r, unsigned char *dst, size_t len,
 
 /*
  * The string at r->p (after its opening quote), decoded in place and
- * NUL-terminated where its closing quote was, or into r->strings when set.  Returns 0 and sets *out and *len, or -1 for anything
- * jansson refuses or this reader leaves to it.
+ * NUL-terminated where its closing quote was, or into r->strings when set.
+ * Returns 0 and sets *out and *len, or -1 for anything jansson refuses or
+ * this reader leaves to it.
  */
 static int read_string(struct reader *r, const char **out, size_t *len)
 {

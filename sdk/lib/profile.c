@@ -185,8 +185,6 @@ void member_cursor_release(struct member_cursor *c)
 	free(c->index.slots);
 }
 
-/* validate_resources on the tape, with the same messages; *same_order
- * tells whether both list the same types in the same order. */
 int validate_columns(const char *type_id, const struct perun_jv *columns, const char *name,
 		     struct perun_error *err)
 {
@@ -208,6 +206,8 @@ int validate_columns(const char *type_id, const struct perun_jv *columns, const 
 	return 0;
 }
 
+/* validate_resources on the tape, with the same messages; *same_order
+ * tells whether both list the same types in the same order. */
 static int validate_tape(const struct perun_jv *resources, const struct perun_jv *map,
 			 const char *name, int *same_order, struct perun_error *err)
 {
@@ -672,7 +672,6 @@ int perun_profile_load_file(const char *path, struct perun_profile **out,
 
 /* An empty object, for types without resources. */
 const struct perun_jv profile_empty_object = {PERUN_JV_OBJECT, 1, {0}};
-#define empty_object profile_empty_object
 
 /* A tree value appended to a tape (strings borrowed from the tree). */
 static int tape_add_json(struct json_tape *t, const json_t *v)
@@ -733,7 +732,7 @@ static int foreach_type_of_tree(const struct perun_profile *p, size_t from, peru
 			break;
 		}
 		const struct perun_jv *pers = t.nodes;
-		rc = fn(type_id, pers, columns ? perun_jv_skip(pers) : &empty_object, data);
+		rc = fn(type_id, pers, columns ? perun_jv_skip(pers) : &profile_empty_object, data);
 		if (rc)
 			break;
 	}
@@ -760,7 +759,7 @@ static int foreach_type_from(const struct perun_profile *p, size_t from, perun_t
 			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 			break;
 		}
-		rc = fn(id->u.s, persistent, columns ? columns : &empty_object, data);
+		rc = fn(id->u.s, persistent, columns ? columns : &profile_empty_object, data);
 		if (rc)
 			break;
 	}
@@ -843,7 +842,7 @@ int perun_profile_types(const struct perun_profile *p, struct perun_type_list *o
 		/* Validated on load: every type of resources is in the map. */
 		const struct perun_jv *persistent = member_cursor_find(&map, id, &oom);
 		out->types[i] = (struct perun_type_ref){
-			id->u.s, persistent ? persistent : &empty_object, columns};
+			id->u.s, persistent ? persistent : &profile_empty_object, columns};
 	}
 	member_cursor_release(&map);
 	if (oom)

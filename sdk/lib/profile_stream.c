@@ -63,7 +63,8 @@ int perun_profile_load_file_streamed(const char *path, struct perun_profile **ou
 		st->text = NULL;
 		goto usual;
 	}
-	madvise(st->text, st->len, MADV_SEQUENTIAL | MADV_WILLNEED);
+	/* All of it is read: start reading it in now. */
+	madvise(st->text, st->len, MADV_WILLNEED);
 	if (json_tape_parse_skipping(st->text, st->len, &tape, "resource_type_map", span))
 		goto usual;
 	st->map_text = span[0];

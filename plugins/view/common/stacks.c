@@ -83,28 +83,25 @@ static int names_rehash(struct perun_stacks *s)
 /*
  * A name's first 15 bytes, zero-padded, and its length (capped at 255) in
  * the last byte: equal heads of names up to 15 bytes mean equal names, so
- * the lookup of most frames compares its slot and head and nothing else.  Returns
- * the name's hash.
+ * the lookup of most frames compares its slot and head and nothing else.
+ * Returns the name's hash.
  */
 static uint32_t name_head(const char *name, size_t len, uint64_t head[2])
 {
 	size_t n = len < 15 ? len : 15;
-	uint64_t lo = 0, hi = 0, t;
-#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-	for (size_t i = 0; i < n; i++)
-		(i < 8 ? lo : hi) |= (uint64_t)(unsigned char)name[i] << (8 * (i % 8));
-	(void)t;
-#else
+	uint64_t lo = 0, hi = 0;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	/* Its bytes in a few loads, none past its end: overlapping ones for
 	 * what does not fill a word. */
-	uint32_t a, b;
 	if (n >= 8) {
 		memcpy(&lo, name, 8);
 		if (n > 8) {
+			uint64_t t;
 			memcpy(&t, name + n - 8, 8);
 			hi = t >> (8 * (16 - n));
 		}
 	} else if (n >= 4) {
+		uint32_t a, b;
 		memcpy(&a, name, 4);
 		memcpy(&b, name + n - 4, 4);
 		lo = a | (uint64_t)b << (8 * (n - 4));
@@ -113,6 +110,9 @@ static uint32_t name_head(const char *name, size_t len, uint64_t head[2])
 		     (uint64_t)(unsigned char)name[n / 2] << (8 * (n / 2)) |
 		     (uint64_t)(unsigned char)name[n - 1] << (8 * (n - 1));
 	}
+#else
+	for (size_t i = 0; i < n; i++)
+		*(i < 8 ? &lo : &hi) |= (uint64_t)(unsigned char)name[i] << (8 * (i % 8));
 #endif
 	head[0] = lo;
 	head[1] = hi | (uint64_t)(len < 255 ? len : 255) << 56;
