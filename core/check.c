@@ -43,20 +43,43 @@ int perun_check_is_change(const struct perun_check_change *c)
 	return c->result != PERUN_CHANGE_NO_CHANGE;
 }
 
-/* Perun's long method names and the plugins implementing them. */
-static const char *const method_names[][2] = {
-	{"average_amount_threshold", "aat"},  {"best_model_order_equality", "bmoe"},
-	{"polynomial_regression", "preg"},    {"linear_regression", "lreg"},
-	{"fast_check", "fast"},               {"integral_comparison", "int"},
-	{"local_statistics", "loc"},          {"exclusive_time_outliers", "eto"},
-};
-
-static const char *plugin_name_of(const char *method)
+const char *perun_check_method_name(const struct perun_loaded_plugin *p)
 {
-	for (size_t i = 0; i < sizeof(method_names) / sizeof(method_names[0]); i++)
-		if (!strcmp(method_names[i][0], method))
-			return method_names[i][1];
-	return method;
+	const struct perun_check_ops *ops = p->desc->ops;
+	return PERUN_ABI_HAS(ops, struct perun_check_ops, method) ? ops->method : NULL;
+}
+
+const char *perun_check_method_title(const struct perun_loaded_plugin *p)
+{
+	const struct perun_check_ops *ops = p->desc->ops;
+	return PERUN_ABI_HAS(ops, struct perun_check_ops, title) && ops->title ? ops->title
+									 : p->name;
+}
+
+/* A method is named by its plugin or by Perun's long name. */
+static int plugin_is_method(const struct perun_loaded_plugin *p, const char *method)
+{
+	const char *long_name = perun_check_method_name(p);
+	return !strcmp(p->name, method) || (long_name && !strcmp(long_name, method));
+}
+
+/*
+ * The check plugin named method: by its file name first, else the first
+ * installed plugin whose descriptor gives method as its long name.
+ */
+static const struct perun_loaded_plugin *method_plugin(const char *method,
+						       struct perun_error *err)
+{
+	const struct perun_loaded_plugin *p = perun_plugin_load(PERUN_KIND_CHECK, method, err);
+	if (p || err->code != PERUN_ENOTFOUND)
+		return p;
+	const struct perun_loaded_plugin **all;
+	size_t n = perun_plugins_load_all(PERUN_KIND_CHECK, &all);
+	for (size_t i = 0; i < n && !p; i++)
+		if (plugin_is_method(all[i], method))
+			p = all[i];
+	free(all);
+	return p;
 }
 
 /*
@@ -86,12 +109,11 @@ static int method_params(const struct perun_check_ctx *ctx, const struct perun_l
 
 static int load_method(struct perun_check_ctx *ctx, const char *method, struct perun_error *err)
 {
-	const char *name = plugin_name_of(method);
 	for (size_t i = 0; i < ctx->nmethods; i++)
-		if (!strcmp(ctx->methods[i].plugin->name, name))
+		if (plugin_is_method(ctx->methods[i].plugin, method))
 			return 0;
 	struct perun_error lerr = {0};
-	const struct perun_loaded_plugin *p = perun_plugin_load(PERUN_KIND_CHECK, name, &lerr);
+	const struct perun_loaded_plugin *p = method_plugin(method, &lerr);
 	if (!p) {
 		if (lerr.code == PERUN_ENOTFOUND)
 			return perun_error_set(err, PERUN_EINVAL,
@@ -156,6 +178,8 @@ int perun_check_init(struct perun_check_ctx *ctx, const struct perun_config *con
 			return rc;
 		}
 	}
+	ctx->report.methods = ctx->methods;
+	ctx->report.nmethods = ctx->nmethods;
 	return 0;
 }
 
@@ -200,9 +224,8 @@ static int rule_applies(const json_t *rule, const struct perun_profile *profile)
 static const struct perun_check_method *find_method(const struct perun_check_ctx *ctx,
 						    const char *method)
 {
-	const char *name = plugin_name_of(method);
 	for (size_t i = 0; i < ctx->nmethods; i++)
-		if (!strcmp(ctx->methods[i].plugin->name, name))
+		if (plugin_is_method(ctx->methods[i].plugin, method))
 			return &ctx->methods[i];
 	return NULL;
 }

@@ -34,11 +34,17 @@ struct perun_check_pair {
 	char *method;              /* set for series; NULL for pairs (all methods) */
 };
 
+struct perun_check_method;
+
 struct perun_check_report {
 	struct perun_check_pair *pairs;
 	size_t npairs;
 	struct perun_check_change *changes;
 	size_t nchanges;
+	/* The methods the strategies name, in their order (borrowed from the
+	 * check context): the rules of SARIF output. */
+	const struct perun_check_method *methods;
+	size_t nmethods;
 };
 
 void perun_check_report_release(struct perun_check_report *report);
@@ -68,6 +74,12 @@ struct perun_check_ctx {
 int perun_check_init(struct perun_check_ctx *ctx, const struct perun_config *config,
 		     const char *models_type, struct perun_error *err);
 void perun_check_release(struct perun_check_ctx *ctx);
+
+/* Perun's long name of a check plugin's method (e.g.
+ * "average_amount_threshold"), or NULL when its plugin gives none; its
+ * title for reports, else the plugin's name (both ABI 1.4). */
+const char *perun_check_method_name(const struct perun_loaded_plugin *p);
+const char *perun_check_method_title(const struct perun_loaded_plugin *p);
 
 /*
  * The methods applying to profile, as Perun's get_strategies_for: rules in

@@ -393,19 +393,23 @@ static int severity(enum perun_change c)
 	return c <= PERUN_CHANGE_SEVERE_DEGRADATION ? 3 : c == PERUN_CHANGE_DEGRADATION ? 2 : 1;
 }
 
-static json_t *sarif_rules(void)
+/* One rule per method the strategies name, titled as its plugin titles
+ * itself (ABI 1.4), with its long name in Perun's configuration. */
+static json_t *sarif_rules(const struct perun_check_report *r)
 {
-	static const char *const rules[][2] = {
-		{"aat", "average amount threshold"},  {"bmoe", "best model order equality"},
-		{"preg", "polynomial regression"},    {"lreg", "linear regression"},
-		{"fast", "fast check"},               {"int", "integral comparison"},
-		{"loc", "local statistics"},          {"eto", "exclusive time outliers"},
-	};
 	json_t *list = json_array();
-	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++)
-		json_array_append_new(list, json_pack("{s:s, s:s, s:{s:s}}", "id", rules[i][0],
-						      "name", rules[i][1], "shortDescription",
-						      "text", rules[i][1]));
+	for (size_t i = 0; i < r->nmethods; i++) {
+		const struct perun_loaded_plugin *p = r->methods[i].plugin;
+		const char *title = perun_check_method_title(p);
+		const char *long_name = perun_check_method_name(p);
+		json_t *rule = json_pack("{s:s, s:s, s:{s:s}, s:{s:s}}", "id", p->name, "name", title,
+					 "shortDescription", "text", title, "fullDescription",
+					 "text", p->desc->summary ? p->desc->summary : title);
+		if (long_name)
+			json_object_set_new(rule, "properties",
+					    json_pack("{s:s}", "perunMethod", long_name));
+		json_array_append_new(list, rule);
+	}
 	return list;
 }
 
@@ -426,7 +430,7 @@ static int location_only_cmp(const void *a, const void *b)
 
 static json_t *report_sarif(const struct perun_check_report *r)
 {
-	json_t *rules = sarif_rules(), *results = json_array();
+	json_t *rules = sarif_rules(r), *results = json_array();
 	const struct perun_check_change **v = malloc((r->nchanges + 1) * sizeof(*v));
 	size_t m = 0;
 	for (size_t i = 0; v && i < r->nchanges; i++)

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "commands.h"
 #include "plugin_loader.h"
 
@@ -28,6 +29,11 @@ static json_t *entry_json(const struct perun_loaded_plugin *e, int with_options)
 		char abi[32];
 		snprintf(abi, sizeof(abi), "%u.%u", e->desc->abi_major, e->desc->abi_minor);
 		json_object_set_new(obj, "abi", json_string(abi));
+		if (e->kind == PERUN_KIND_CHECK && !e->error) {
+			const char *method = perun_check_method_name(e);
+			json_object_set_new(obj, "method", method ? json_string(method) : json_null());
+			json_object_set_new(obj, "title", json_string(perun_check_method_title(e)));
+		}
 	}
 	json_object_set_new(obj, "status", json_string(e->error ? "rejected" : e->shadowed_by ? "shadowed" : "ok"));
 	if (e->error)
@@ -123,6 +129,11 @@ static int cmd_plugins_inspect(const struct perun_command *cmd, struct perun_cli
 		       e->desc->version ? e->desc->version : "", e->desc->abi_major,
 		       e->desc->abi_minor, PERUN_PLUGIN_ABI_MAJOR, PERUN_PLUGIN_ABI_MINOR,
 		       e->desc->summary ? e->desc->summary : "");
+		if (e->kind == PERUN_KIND_CHECK) {
+			const char *method = perun_check_method_name(e);
+			printf("method:  %s\ntitle:   %s\n", method ? method : "(none)",
+			       perun_check_method_title(e));
+		}
 		printf("options:\n");
 		if (!e->desc->options || !e->desc->options->name)
 			printf("  (none)\n");

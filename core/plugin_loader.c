@@ -403,6 +403,41 @@ void perun_plugins_each_file(enum perun_plugin_kind only,
 	}
 }
 
+/* Loads through perun_plugin_load, so each name's first match wins and
+ * the entries stay cached. */
+static void load_file(const char *path, enum perun_plugin_kind kind, void *data)
+{
+	(void)data;
+	const char *base = strrchr(path, '/');
+	char name[256];
+	snprintf(name, sizeof(name), "%s", base ? base + 1 : path);
+	name[strlen(name) - 3] = '\0'; /* ".so" */
+	struct perun_error err = {0};
+	if (valid_plugin_name(name))
+		perun_plugin_load(kind, name, &err);
+}
+
+static int loaded_cmp(const void *a, const void *b)
+{
+	const struct perun_loaded_plugin *const *x = a, *const *y = b;
+	return strcmp((*x)->name, (*y)->name);
+}
+
+size_t perun_plugins_load_all(enum perun_plugin_kind kind,
+			      const struct perun_loaded_plugin ***out)
+{
+	perun_plugins_each_file(kind, load_file, NULL);
+	size_t n = 0;
+	*out = malloc((nloaded + 1) * sizeof(**out));
+	if (!*out)
+		return 0;
+	for (size_t i = 0; i < nloaded; i++)
+		if (loaded[i]->kind == kind && !loaded[i]->error)
+			(*out)[n++] = loaded[i];
+	qsort(*out, n, sizeof(**out), loaded_cmp);
+	return n;
+}
+
 struct scan {
 	struct perun_loaded_plugin **list;
 	size_t n;

@@ -67,6 +67,14 @@ typedef void (*perun_plugin_file_fn)(const char *path,
 void perun_plugins_each_file(enum perun_plugin_kind only,
 			     perun_plugin_file_fn fn, void *data);
 
+/*
+ * Load every plugin of kind in the search path (first match by name wins,
+ * entries cached as perun_plugin_load caches them).  *out gets the
+ * accepted ones sorted by name, a malloc'd array of borrowed entries
+ * (free the array only).
+ */
+size_t perun_plugins_load_all(enum perun_plugin_kind kind,
+			      const struct perun_loaded_plugin ***out);
 /* The directories searched, in order (borrowed, NULL terminated). */
 const char *const *perun_plugins_search_path(void);
 

@@ -9,6 +9,9 @@ check_LTLIBRARIES += %reldir%/abi_1_0.la
 %canon_reldir%_abi_1_0_la_SOURCES = %reldir%/plugin-abi-1.0.c
 %canon_reldir%_abi_1_0_la_LDFLAGS = $(ABI_TEST_LDFLAGS)
 %canon_reldir%_abi_1_0_la_LIBADD = $(top_builddir)/sdk/libperun.la
+check_LTLIBRARIES += %reldir%/check_1_3.la
+%canon_reldir%_check_1_3_la_SOURCES = %reldir%/plugin-check-abi-1.3.c
+%canon_reldir%_check_1_3_la_LDFLAGS = $(ABI_TEST_LDFLAGS)
 
 # The library missing_dep needs at run time: it is linked by its file, but
 # its soname names a file that exists nowhere, so loading the plugin fails

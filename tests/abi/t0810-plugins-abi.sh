@@ -194,4 +194,53 @@ test_expect_success 'a rejected plugin does not hide the good ones' '
 	test_grep "^abi_1_0: " out
 '
 
+test_expect_success 'setup: a project for the check plugins' '
+	stage frozen13 check check_1_3 &&
+	git init -q proj && (cd proj && git commit -q --allow-empty -m root &&
+	perun init >/dev/null)
+'
+
+test_expect_success 'a check plugin of ABI 1.3 runs by its name and is titled by it' '
+	(cd proj &&
+	 perun config --local set degradation.strategies \
+		"[{method: check_1_3}, {method: average_amount_threshold}]" &&
+	 perun --plugin-path "$TRASH_DIRECTORY/frozen13:$PERUN_PLUGIN_PATH" \
+		check profiles "$PROFILE" "$PROFILE" --format sarif >sarif &&
+	 jq -r ".runs[0].tool.driver.rules[] | [.id, .name, .properties.perunMethod // \"-\"] | @tsv" \
+		sarif >actual &&
+	 printf "check_1_3\tcheck_1_3\t-\naat\taverage amount threshold\taverage_amount_threshold\n" >expect &&
+	 test_cmp expect actual &&
+	 jq -r ".runs[0].results[] | [.ruleId, .ruleIndex] | @tsv" sarif >actual &&
+	 printf "check_1_3\t0\n" >expect &&
+	 test_cmp expect actual)
+'
+
+test_expect_success 'a long name no plugin declares is an unknown method, exit 2' '
+	(cd proj &&
+	 perun config --local set degradation.strategies "[{method: frozen_check}]" &&
+	 test_exit_code 2 perun --plugin-path "$TRASH_DIRECTORY/frozen13:$PERUN_PLUGIN_PATH" \
+		check profiles "$PROFILE" "$PROFILE" 2>err &&
+	 echo "perun: degradation.strategies: unknown check method '"'"'frozen_check'"'"'" >expect &&
+	 test_cmp expect err)
+'
+
+# Perun's configuration names methods by long names; the plugins say which
+# is theirs, so the core holds no table of them.  (The shared configuration
+# adds its own strategy after the local one; the local one is loaded but
+# applies to no profile, so any method's verdict is beside the point.)
+test_expect_success 'every installed check method is found by its long name' '
+	(cd proj &&
+	 for so in "$PERUN_PLUGIN_PATH"/check/*.so; do
+		name=$(basename "$so" .so) &&
+		long=$(perun plugins inspect "$name" --format json | jq -r ".method") &&
+		test -n "$long" && test "$long" != null &&
+		perun config --local set degradation.strategies \
+			"[{method: $long, collector: no_such_collector}]" &&
+		perun check profiles "$PROFILE" "$PROFILE" --format sarif >sarif || exit 1
+		jq -r ".runs[0].tool.driver.rules[0].id" sarif >actual &&
+		echo "$name" >expect &&
+		test_cmp expect actual || exit 1
+	 done)
+'
+
 test_done

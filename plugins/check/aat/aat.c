@@ -235,6 +235,8 @@ static int aat_compare(const struct perun_profile *baseline, const struct perun_
 static const struct perun_check_ops aat_ops = {
 	.size = sizeof(aat_ops),
 	.compare = aat_compare,
+	.method = "average_amount_threshold",
+	.title = "average amount threshold",
 };
 
 PERUN_PLUGIN_DEFINE(aat, PERUN_KIND_CHECK, .version = "1.0",

@@ -70,6 +70,8 @@ static int bmoe_compare(const struct perun_profile *baseline, const struct perun
 static const struct perun_check_ops bmoe_ops = {
 	.size = sizeof(bmoe_ops),
 	.compare = bmoe_compare,
+	.method = "best_model_order_equality",
+	.title = "best model order equality",
 };
 
 PERUN_PLUGIN_DEFINE(bmoe, PERUN_KIND_CHECK, .version = "1.0",

@@ -813,6 +813,8 @@ static const struct perun_check_ops cpd_ops = {
 	.size = sizeof(struct perun_check_ops),
 	.compare = NULL,
 	.compare_series = cpd_compare_series,
+	.method = "change_point_detection",
+	.title = "change point detection",
 };
 
 PERUN_PLUGIN_DEFINE(cpd, PERUN_KIND_CHECK, .version = "1.0",

@@ -926,6 +926,8 @@ static const struct perun_check_ops eto_ops = {
 	.size = sizeof(struct perun_check_ops),
 	.compare = eto_compare,
 	.compare_series = NULL,
+	.method = "exclusive_time_outliers",
+	.title = "exclusive time outliers",
 };
 
 PERUN_PLUGIN_DEFINE(eto, PERUN_KIND_CHECK, .version = "1.0",

@@ -38,6 +38,8 @@ static int fast_compare(const struct perun_profile *baseline, const struct perun
 static const struct perun_check_ops fast_ops = {
 	.size = sizeof(fast_ops),
 	.compare = fast_compare,
+	.method = "fast_check",
+	.title = "fast check",
 };
 
 PERUN_PLUGIN_DEFINE(fast, PERUN_KIND_CHECK, .version = "1.0",

@@ -82,6 +82,8 @@ static int int_compare(const struct perun_profile *baseline, const struct perun_
 static const struct perun_check_ops int_ops = {
 	.size = sizeof(int_ops),
 	.compare = int_compare,
+	.method = "integral_comparison",
+	.title = "integral comparison",
 };
 
 PERUN_PLUGIN_DEFINE(int, PERUN_KIND_CHECK, .version = "1.0",

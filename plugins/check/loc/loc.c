@@ -140,6 +140,8 @@ static int loc_compare(const struct perun_profile *baseline, const struct perun_
 static const struct perun_check_ops loc_ops = {
 	.size = sizeof(loc_ops),
 	.compare = loc_compare,
+	.method = "local_statistics",
+	.title = "local statistics",
 };
 
 PERUN_PLUGIN_DEFINE(loc, PERUN_KIND_CHECK, .version = "1.0",

@@ -89,6 +89,8 @@ static int lreg_compare(const struct perun_profile *baseline, const struct perun
 static const struct perun_check_ops lreg_ops = {
 	.size = sizeof(lreg_ops),
 	.compare = lreg_compare,
+	.method = "linear_regression",
+	.title = "linear regression",
 };
 
 PERUN_PLUGIN_DEFINE(lreg, PERUN_KIND_CHECK, .version = "1.0",

@@ -81,6 +81,8 @@ static int preg_compare(const struct perun_profile *baseline, const struct perun
 static const struct perun_check_ops preg_ops = {
 	.size = sizeof(preg_ops),
 	.compare = preg_compare,
+	.method = "polynomial_regression",
+	.title = "polynomial regression",
 };
 
 PERUN_PLUGIN_DEFINE(preg, PERUN_KIND_CHECK, .version = "1.0",

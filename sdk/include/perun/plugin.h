@@ -20,6 +20,9 @@
  *                 match with '_' and '-' alike (Perun's --window_width).
  *   1.3  2026-11  view: perun_view_ops.flags, PERUN_VIEW_WALKS_TYPES (the
  *                 core then loads profile files streamed).
+ *   1.4  2026-11  check: perun_check_ops.method and .title, the method's
+ *                 name in Perun's configuration and its title in reports
+ *                 (the core keeps no table of methods).
  *
  * Within a major series structures only grow at their end and the minor
  * number is bumped; the "plugin_abi" variable of perun-plugin.pc follows.
@@ -45,7 +48,7 @@ extern "C" {
 
 #define PERUN_PLUGIN_MAGIC 0x4e524550u /* "PERN" in memory on little endian */
 #define PERUN_PLUGIN_ABI_MAJOR 1
-#define PERUN_PLUGIN_ABI_MINOR 3
+#define PERUN_PLUGIN_ABI_MINOR 4
 
 enum perun_plugin_kind {
 	PERUN_KIND_COLLECT = 1,
@@ -294,6 +297,12 @@ struct perun_check_ops {
 			      size_t count, const struct perun_params *params,
 			      perun_check_emit_fn emit, void *data,
 			      struct perun_error *err);
+	/* Since 1.4; NULL in older plugins, which are then known by their
+	 * plugin name only.  method: the long name Perun's configuration
+	 * uses in degradation.strategies (e.g. "average_amount_threshold");
+	 * title: a few words for reports (SARIF rule names). */
+	const char *method;
+	const char *title;
 };
 
 /* ---- the descriptor --------------------------------------------------- */
