@@ -10,6 +10,8 @@
 
 #include <perun/perun.h>
 
+#include "config_yaml.h"
+
 enum perun_config_level {
 	PERUN_CONFIG_RUNTIME = 0,
 	PERUN_CONFIG_LOCAL = 1,
@@ -47,21 +49,6 @@ json_t *perun_config_gather(const struct perun_config *cfg, const char *key);
 /* Set key at level (value is stolen) and save that level's file. */
 int perun_config_set(struct perun_config *cfg, enum perun_config_level level,
 		     const char *key, json_t *value, struct perun_error *err);
-/* Parse a command-line value the way YAML would type it; new reference. */
-json_t *perun_config_parse_scalar(const char *text);
-
-/* Read a YAML file into JSON; *out is a new reference. */
-int perun_yaml_load_file(const char *path, json_t **out, struct perun_error *err);
-int perun_yaml_load_buffer(const char *buf, size_t len, const char *name,
-			   json_t **out, struct perun_error *err);
-/* Write JSON as YAML atomically. */
-int perun_yaml_save_file(const char *path, const json_t *value,
-			 struct perun_error *err);
-
-/* One-line text of value: strings as they are, numbers and booleans as
- * YAML writes them, lists and mappings in YAML flow style.  Caller frees. */
-char *perun_yaml_format_inline(const json_t *value);
-
 /* Run $EDITOR (else general.editor, else vi) on path and wait for it. */
 int perun_config_run_editor(const struct perun_config *cfg, const char *path,
 			    struct perun_error *err);

@@ -6,7 +6,8 @@ perun_SOURCES = \
 	core/commands.c core/commands.h \
 	core/command.h core/options.c \
 	core/plugin_loader.c core/plugin_loader.h \
-	core/config.c core/config.h \
+	core/config.c core/config.h core/config_template.c \
+	core/config_yaml.c core/config_yaml.h \
 	core/vcs.c core/vcs.h \
 	core/instance.c core/instance.h \
 	core/cmd_util.c core/cmd_util.h \

@@ -16,7 +16,8 @@ EXTRA_DIST += %reldir%/test-lib.sh
 TESTS += tests/t0100-init.sh tests/t0200-config.sh
 EXTRA_DIST += tests/t0100-init.sh tests/t0200-config.sh
 check_PROGRAMS += tests/config-test
-tests_config_test_SOURCES = tests/config-test.c tests/tap.h core/config.c core/config.h
+tests_config_test_SOURCES = tests/config-test.c tests/tap.h core/config.c core/config.h \
+	core/config_template.c core/config_yaml.c core/config_yaml.h
 tests_config_test_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(YAML_CFLAGS) -I$(top_srcdir)/core
 tests_config_test_LDADD = sdk/libperun.la $(JANSSON_LIBS) $(YAML_LIBS)
 TESTS += tests/config-test
