@@ -7,7 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "command_list.h"
 #include "cmd_util.h"
 #include "profiles.h"
 #include "store.h"

@@ -9,7 +9,7 @@
 
 #include "check_history.h"
 #include "cmd_util.h"
-#include "commands.h"
+#include "command_list.h"
 #include "jobs.h"
 #include "profiles.h"
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "command_list.h"
 #include "cmd_util.h"
 #include "config.h"
 #include "jobs.h"

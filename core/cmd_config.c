@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "command_list.h"
 #include "instance.h"
 
 enum config_scope {

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "commands.h"
+#include "command_list.h"
 #include "plugin_loader.h"
 
 static int visible(const struct perun_command *cmd)

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "command_list.h"
 #include "instance.h"
 #include "plugin_loader.h"
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "commands.h"
+#include "command_list.h"
 #include "plugin_loader.h"
 
 static const char *type_name(enum perun_option_type type)

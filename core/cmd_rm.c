@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "command_list.h"
 #include "cmd_util.h"
 #include "profiles.h"
 

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "cmd_util.h"
-#include "commands.h"
+#include "command_list.h"
 #include "jobs.h"
 
 /* The YAML params of unit from "-cp <unit> <yaml-or-file>" pairs, merged

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* perun show: render a profile with a view plugin. */
-#include "commands.h"
+#include "command_list.h"
 #include "cmd_util.h"
 #include "views.h"
 

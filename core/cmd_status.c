@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "commands.h"
+#include "command_list.h"
 #include "cmd_util.h"
 #include "format.h"
 #include "profiles.h"

@@ -49,7 +49,8 @@ enum perun_command_flags {
 	/* Words after the first positional are passed on unparsed (e.g. the
 	 * plugin's own options after "collect <collector>"). */
 	PERUN_COMMAND_STOP_AT_POSITIONAL = 1u << 0,
-	/* Positional words may interleave with options. */
+	/* Left out of --help, the man pages and bash completion (internal
+	 * commands such as "__docs" that the build runs). */
 	PERUN_COMMAND_HIDDEN = 1u << 1,
 };
 

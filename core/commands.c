@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The top-level command table and the global options. */
 #include "command.h"
-#include "commands.h"
+#include "command_list.h"
 
 static const struct perun_option global_options[] = {
 	{"verbose", "v", PERUN_OPTION_BOOL, NULL, NULL, NULL,
@@ -21,23 +21,11 @@ static const struct perun_option global_options[] = {
 	{NULL},
 };
 
+#define PERUN_COMMAND_ENTRY(name) &perun_cmd_##name,
 static const struct perun_command *const top_level[] = {
-	&perun_cmd_init,
-	&perun_cmd_config,
-	&perun_cmd_add,
-	&perun_cmd_rm,
-	&perun_cmd_status,
-	&perun_cmd_log,
-	&perun_cmd_show,
-	&perun_cmd_showdiff,
-	&perun_cmd_collect,
-	&perun_cmd_postprocessby,
-	&perun_cmd_run,
-	&perun_cmd_check,
-	&perun_cmd_plugins,
-	&perun_cmd_docs,
-	NULL,
+	PERUN_COMMAND_LIST(PERUN_COMMAND_ENTRY) NULL,
 };
+#undef PERUN_COMMAND_ENTRY
 
 const struct perun_command perun_root_command = {
 	.name = "perun",

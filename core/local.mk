@@ -3,7 +3,7 @@
 bin_PROGRAMS += perun
 perun_SOURCES = \
 	core/main.c \
-	core/commands.c core/commands.h \
+	core/commands.c core/command_list.h \
 	core/command.h core/options.c \
 	core/plugin_loader.c core/plugin_loader.h \
 	core/config.c core/config.h core/config_template.c \

@@ -4,7 +4,7 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-[ -x configure ] || autoreconf -fi
+[ -x configure ] || ./autogen.sh
 mkdir -p build
 cd build
 [ -f Makefile ] || ../configure --enable-werror "$@"
