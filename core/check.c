@@ -1,4 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Running the check methods: resolving the methods that
+ * degradation.strategies names (by plugin name or the long name a plugin
+ * declares), the pairs and series they compare, and the verdicts they emit.
+ */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Helpers shared by the cmd_*.c files (see cmd_util.h). */
 #include <string.h>
 
 #include "cmd_util.h"

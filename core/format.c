@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Expanding Perun's format strings (format.status, format.shortlog). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

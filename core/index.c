@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Reading and writing the binary profile index (pidx) of a minor version
+ * and of the pending profiles.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

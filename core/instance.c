@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Opening a Perun instance: finding .perun, loading its configuration and
+ * its VCS plugin, and the store lock.
+ */
 #define _GNU_SOURCE /* asprintf */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The version loop of perun collect and perun run, and the job matrix of
+ * perun run (see jobs.h).
+ */
 #define _GNU_SOURCE /* asprintf */
 #include <errno.h>
 #include <limits.h>

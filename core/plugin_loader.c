@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Finding, checking and loading plugins (see plugin_loader.h). */
 #include <dirent.h>
 #include <dlfcn.h>
 #include <stdarg.h>

@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Listing and selecting an instance's profiles: tracked and pending ones
+ * and Perun's selectors (see profiles.h).
+ */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>

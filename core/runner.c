@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Running collector and postprocessor units and filing their profiles
+ * (see runner.h).
+ */
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>

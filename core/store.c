@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Profile objects in .perun/objects: reading, writing atomically, hashing. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* The project's version control system through a vcs plugin. */
 #include <string.h>
 
 #include "plugin_loader.h"

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Rendering profiles with a view plugin: perun show and perun showdiff. */
 #include <stddef.h>
 #include <stdio.h>
 

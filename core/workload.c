@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Workload generators (generators.workload): expanding a job's workload. */
 #define _GNU_SOURCE /* asprintf */
 #include <dirent.h>
 #include <errno.h>
