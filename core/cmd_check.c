@@ -13,11 +13,14 @@
 #include "jobs.h"
 #include "profiles.h"
 
+static int has_profiles(struct perun_instance *inst, const char *sha);
+
 /* Options of a check run: the group's, overridden by the subcommand's. */
 struct check_opts {
 	enum perun_check_format format;
 	enum perun_change fail_at; /* exit 1 at or below this; 0: never */
 	int force;
+	int allow_missing_baseline; /* a gate that compared nothing passes */
 	const char *models_type;
 };
 
@@ -43,6 +46,8 @@ static void read_opts(const struct perun_cli *cli, const struct perun_params *pa
 			     : !strcmp(fail_on, "degradation") ? PERUN_CHANGE_DEGRADATION
 							       : PERUN_CHANGE_MAYBE_DEGRADATION;
 	o->force = perun_params_bool(cli->group_params, "force", 0);
+	o->allow_missing_baseline = perun_params_bool(params, "allow-missing-baseline", 0) ||
+				    perun_params_bool(cli->group_params, "allow-missing-baseline", 0);
 	o->models_type = perun_params_string(cli->group_params, "models-type", "best-model");
 }
 
@@ -68,15 +73,39 @@ static const struct perun_check_change **change_ptrs(const struct perun_check_re
 	return v;
 }
 
-/* Print the machine report, or nothing for text; the exit code. */
-static int finish(const struct check_opts *o, struct perun_check_ctx *ctx)
+/*
+ * Print the machine report, or nothing for text; the exit code.  nothing
+ * says why no pair was compared, or is NULL: a gate (--fail-on) then
+ * fails with its own status unless --allow-missing-baseline, since a
+ * check that compared nothing has not passed.
+ */
+static int finish(const struct check_opts *o, struct perun_check_ctx *ctx, const char *nothing)
 {
 	struct perun_error err = {0};
 	if (o->format != PERUN_CHECK_TEXT &&
 	    perun_check_write_report(stdout, &ctx->report, o->format, &err))
 		return perun_error_exit(&err);
 	fflush(stdout);
+	if (nothing && o->fail_at && !o->allow_missing_baseline)
+		return perun_fail(PERUN_EXIT_NOTHING_COMPARED,
+				  "%s (--allow-missing-baseline lets the gate pass)", nothing);
+	if (nothing && o->format != PERUN_CHECK_TEXT)
+		perun_warn("%s", nothing);
 	return gated(o, &ctx->report) ? PERUN_EXIT_DEGRADED : PERUN_EXIT_OK;
+}
+
+/* Why a check of versions compared no pair, in buf; NULL when it did. */
+static const char *nothing_compared(struct perun_instance *inst,
+				    const struct perun_check_ctx *ctx, const char *sha,
+				    char *buf, size_t len)
+{
+	if (ctx->report.npairs)
+		return NULL;
+	if (!has_profiles(inst, sha))
+		snprintf(buf, len, "no profiles at %.7s: nothing compared", sha);
+	else
+		snprintf(buf, len, "no baseline profiles for %.7s: nothing compared", sha);
+	return buf;
 }
 
 static int cmd_check_profiles(const struct perun_command *cmd, struct perun_cli *cli,
@@ -135,7 +164,7 @@ static int cmd_check_profiles(const struct perun_command *cmd, struct perun_cli 
 		perun_check_print_summary(stdout, v, n, cli->color);
 		free(v);
 	}
-	exit_code = finish(&o, &ctx);
+	exit_code = finish(&o, &ctx, NULL);
 	goto out;
 fail:
 	exit_code = perun_error_exit(&err);
@@ -273,14 +302,19 @@ static int cmd_check_head(const struct perun_command *cmd, struct perun_cli *cli
 		exit_code = perun_error_exit(&err);
 		goto out;
 	}
+	char why[128];
+	const char *nothing = nothing_compared(&inst, &ctx, vs.items[0].sha, why, sizeof(why));
 	if (o.format == PERUN_CHECK_TEXT) {
 		size_t n;
 		const struct perun_check_change **v = change_ptrs(&ctx.report, 0, &n);
 		printf("[Checking version %s]\n\n", vs.items[0].sha);
-		perun_check_print_list(stdout, v, n, cli->color);
+		if (nothing)
+			printf("%s\n", nothing);
+		else
+			perun_check_print_list(stdout, v, n, cli->color);
 		free(v);
 	}
-	exit_code = finish(&o, &ctx);
+	exit_code = finish(&o, &ctx, nothing);
 out:
 	perun_check_cache_release(&cache);
 	perun_check_versions_release(&vs);
@@ -396,7 +430,16 @@ static int cmd_check_all(const struct perun_command *cmd, struct perun_cli *cli,
 			perun_check_print_summary(stdout, all, n, cli->color);
 		free(all);
 	}
-	exit_code = finish(&o, &ctx);
+	char why[128];
+	const char *nothing = NULL;
+	if (!ctx.report.npairs) {
+		snprintf(why, sizeof(why), "no two profiles to compare in the history of %.7s: "
+			 "nothing compared", vs.n ? vs.items[0].sha : "");
+		nothing = why;
+		if (text)
+			printf("%s\n", nothing);
+	}
+	exit_code = finish(&o, &ctx, nothing);
 out:
 	perun_check_graph_release(&graph);
 	perun_check_series_set_release(&series);
@@ -412,6 +455,10 @@ out:
 	 "report format: Perun's text, JSON, JUnit XML, SARIF 2.1.0 or a Markdown table", 0}, \
 	{"fail-on", NULL, PERUN_OPTION_CHOICE, NULL, "severe|degradation|maybe", NULL,        \
 	 "exit 1 when a change at or above this level is found", 0}
+
+#define ALLOW_MISSING_OPTION                                                        \
+	{"allow-missing-baseline", NULL, PERUN_OPTION_BOOL, NULL, NULL, NULL,        \
+	 "with --fail-on, pass when there was nothing to compare (else exit 4)", 0}
 
 static const struct perun_option profiles_options[] = {
 	{"minor", "m", PERUN_OPTION_STRING, NULL, NULL, "<rev>",
@@ -439,6 +486,7 @@ static const struct perun_command check_profiles = {
 
 static const struct perun_option history_options[] = {
 	REPORT_OPTIONS,
+	ALLOW_MISSING_OPTION,
 	{NULL},
 };
 
@@ -483,6 +531,7 @@ static const struct perun_option check_options[] = {
 	 "best-model|best-param|best-nonparam|all-param|all-nonparam|all-models|best-both",
 	 NULL, "which models int and loc compare", 0},
 	REPORT_OPTIONS,
+	ALLOW_MISSING_OPTION,
 	{NULL},
 };
 
@@ -499,6 +548,8 @@ const struct perun_command perun_cmd_check = {
 		"int, loc, eto, cpd.  A method's options come from the configuration\n"
 		"as degradation.<option> (e.g. degradation.cutoff).  Exits 0 when the\n"
 		"check worked, 1 with --fail-on\n"
-		"when a change at or above that level was found, 2 on bad input\n"
-		"and 3 when a method failed.",
+		"when a change at or above that level was found, 2 on bad input,\n"
+		"3 when a method failed and 4 with --fail-on when no two profiles\n"
+		"could be compared (no baseline or no target profiles) unless\n"
+		"--allow-missing-baseline is given.",
 };

@@ -14,6 +14,8 @@ enum perun_exit {
 	PERUN_EXIT_DEGRADED = 1,
 	PERUN_EXIT_USAGE = 2,
 	PERUN_EXIT_FAILURE = 3,
+	/* A gate (check --fail-on) that had nothing to compare. */
+	PERUN_EXIT_NOTHING_COMPARED = 4,
 };
 
 enum perun_output_format {

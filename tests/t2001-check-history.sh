@@ -33,7 +33,8 @@ test_expect_success 'setup: four versions, profiles of one configuration at 1, 2
 
 test_expect_success 'check head compares with the direct parents only' '
 	(cd proj && perun check head >out &&
-	 printf "[Checking version %s]\n\nno changes found\n" $(git rev-parse HEAD) >expect &&
+	 printf "[Checking version %s]\n\nno baseline profiles for %.7s: nothing compared\n" \
+		$(git rev-parse HEAD) $(git rev-parse HEAD) >expect &&
 	 test_cmp expect out &&
 	 perun check head HEAD~2 --format json >two.json &&
 	 jq -e "(.pairs | length) == 1 and .pairs[0].target_minor == \"$(sed -n 2p ../shas)\" and
@@ -102,7 +103,8 @@ test_expect_success 'text report of series changes, and --fail-on gates on them'
 	 test_grep "^\[Changes over the history of each configuration\]$" out &&
 	 test_grep "Degradation from: .* \[effect size 0.5, noise 0.25, since [0-9a-f]\{7\}\]" out &&
 	 test_exit_code 0 perun check all >/dev/null &&
-	 test_exit_code 0 perun check head --fail-on maybe >/dev/null)
+	 test_exit_code 4 perun check head --fail-on maybe >/dev/null &&
+	 test_exit_code 0 perun check head --fail-on maybe --allow-missing-baseline >/dev/null)
 '
 
 test_expect_success 'a failing method exits 3, names itself and saves nothing' '
