@@ -275,7 +275,10 @@ out:
 	return rc;
 }
 
-/* "N@i", "N@p" -> N and the letter; -1 when not a tag. */
+/* Beyond any index: a bigger N is read as this, never overflowing. */
+#define TAG_MAX 1000000000L
+
+/* "N@i", "N@p" -> N (at most TAG_MAX) and the letter; -1 when not a tag. */
 static long parse_tag(const char *s, size_t len, char *letter)
 {
 	size_t i = 0;
@@ -283,7 +286,7 @@ static long parse_tag(const char *s, size_t len, char *letter)
 	if (len < 3)
 		return -1;
 	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-		n = n * 10 + (s[i] - '0');
+		n = n >= TAG_MAX / 10 ? TAG_MAX : n * 10 + (s[i] - '0');
 	if (i == 0 || i + 2 != len || s[i] != '@' || (s[i + 1] != 'i' && s[i + 1] != 'p'))
 		return -1;
 	*letter = s[i + 1];
@@ -307,14 +310,50 @@ static int select_tags(struct perun_instance *inst, const char *sha, long from,
 		perun_profile_list_release(&all);
 		return rc;
 	}
-	for (long k = from; k <= to; k++) {
-		if ((size_t)k >= all.n) {
-			perun_warn("%ld@%c does not exist; skipped", k, letter);
-			continue;
-		}
+	if ((size_t)to >= all.n)
+		perun_warn("%s: only %zu %s profile%s; the rest of the range is skipped", selector,
+			   all.n, letter == 'i' ? "tracked" : "pending", all.n == 1 ? "" : "s");
+	for (long k = from; k <= to && (size_t)k < all.n; k++)
 		list_push(out, &all.items[k].entry, all.items[k].file, all.items[k].pending);
-	}
 	perun_profile_list_release(&all);
+	return 0;
+}
+
+/* Does selector name profiles by tag (N@i, N@p, a range, <rev>^N@i)? */
+static int selector_is_tag(const char *selector)
+{
+	char letter;
+	const char *caret = strrchr(selector, '^');
+	const char *dash = strchr(selector, '-');
+	if (caret)
+		selector = caret + 1;
+	if (parse_tag(selector, strlen(selector), &letter) >= 0)
+		return 1;
+	return dash && !caret && parse_tag(selector, (size_t)(dash - selector), &letter) >= 0 &&
+	       parse_tag(dash + 1, strlen(dash + 1), &letter) >= 0;
+}
+
+/* A tag outside an instance is no file name: say what is missing. */
+static int outside_instance(const char *selector, struct perun_error *err)
+{
+	struct stat st;
+	if (!selector_is_tag(selector) || stat(selector, &st) == 0)
+		return 0;
+	return perun_error_set(err, PERUN_EINVAL,
+			       "not a perun instance: '%s' names a profile of one "
+			       "(run 'perun init' first, or name a profile file)", selector);
+}
+
+/* A tag of the kind scope leaves out, e.g. "perun add 0@i". */
+static int tag_out_of_scope(const char *selector, char letter, const char *sha,
+			    unsigned scope, struct perun_error *err)
+{
+	if (letter == 'i' && !(scope & PERUN_SELECT_TRACKED))
+		return perun_error_set(err, PERUN_EINVAL,
+				       "profile %s is already tracked at %.12s", selector, sha);
+	if (letter == 'p' && !(scope & PERUN_SELECT_PENDING))
+		return perun_error_set(err, PERUN_EINVAL,
+				       "profile %s is pending, not tracked", selector);
 	return 0;
 }
 
@@ -338,8 +377,10 @@ int perun_profiles_select(struct perun_instance *inst, const char *sha,
 	}
 	if (inst) {
 		long n = parse_tag(selector, len, &letter);
-		if (n >= 0)
-			return select_tags(inst, sha, n, n, letter, 0, selector, out, err);
+		if (n >= 0) {
+			int rc = tag_out_of_scope(selector, letter, sha, scope, err);
+			return rc ? rc : select_tags(inst, sha, n, n, letter, 0, selector, out, err);
+		}
 		const char *dash = strchr(selector, '-');
 		if (dash) {
 			long a = parse_tag(selector, (size_t)(dash - selector), &letter);
@@ -352,7 +393,9 @@ int perun_profiles_select(struct perun_instance *inst, const char *sha,
 				if (b < a)
 					return perun_error_set(err, PERUN_EINVAL,
 							       "range '%s' is empty", selector);
-				return select_tags(inst, sha, a, b, letter, 1, selector, out, err);
+				int rc = tag_out_of_scope(selector, letter, sha, scope, err);
+				return rc ? rc
+					  : select_tags(inst, sha, a, b, letter, 1, selector, out, err);
 			}
 		}
 	}
@@ -425,8 +468,10 @@ int perun_profiles_load_any(struct perun_instance *inst, const char *sha,
 			    const char *selector, enum perun_load_how how,
 			    struct perun_profile **out, struct perun_error *err)
 {
-	if (!inst)
-		return load_file(selector, how, out, err);
+	if (!inst) {
+		int rc = outside_instance(selector, err);
+		return rc ? rc : load_file(selector, how, out, err);
+	}
 	struct perun_profile_list found = {0};
 	int rc = perun_profiles_select(inst, sha, selector, PERUN_SELECT_ANY, &found, err);
 	if (rc)
@@ -473,6 +518,8 @@ int perun_profiles_load_two(struct perun_instance *inst, const char *sha, const 
 	for (int i = 0; i < 2 && !rc; i++) {
 		if (!inst) {
 			/* Outside an instance a selector is a file. */
+			if ((rc = outside_instance(sel[i], err)))
+				break;
 			found[i].items = calloc(1, sizeof(*found[i].items));
 			if (!found[i].items || !(found[i].items[0].file = strdup(sel[i])))
 				rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");

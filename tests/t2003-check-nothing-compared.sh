@@ -8,24 +8,9 @@
 
 command -v jq >/dev/null || test_skip_all "jq is not installed"
 
-# profile <amount>: a time profile of one uid.
-profile() {
-	cat <<-EOF
-	{
-	  "header": {"type": "time", "cmd": "prog", "args": "", "workload": "in",
-	             "units": {"time": "s"}},
-	  "collector_info": {"name": "time", "params": {}},
-	  "postprocessors": [],
-	  "models": [],
-	  "resources": {"main#0": {"amount": [$1, $1, $1]}},
-	  "resource_type_map": {"main#0": {"uid": "main", "type": "time"}}
-	}
-	EOF
-}
-
 # add <amount>: register a profile at HEAD.
 add() {
-	profile "$1" | jq --arg h "$(git rev-parse HEAD)" '.origin = $h' >.perun/jobs/p-$1.perf &&
+	test_time_profile "$1" "$(git rev-parse HEAD)" >.perun/jobs/p-$1.perf &&
 	perun add .perun/jobs/p-$1.perf >/dev/null
 }
 

@@ -124,6 +124,23 @@ store_snapshot() {
 }
 
 # Make a git repository with a small C program and two commits.
+# test_time_profile [<amount> [<origin>]]: a small time profile of one uid
+# (main, amounts given three times) on stdout, as Python Perun writes one.
+test_time_profile() {
+	cat <<-EOF
+	{
+	  "header": {"type": "time", "cmd": "prog", "args": "", "workload": "in",
+	             "units": {"time": "s"}},
+	  "collector_info": {"name": "time", "params": {}},
+	  "postprocessors": [],
+	  "models": [],
+	  "origin": "${2:-}",
+	  "resources": {"main#0": {"amount": [${1:-1.0}, ${1:-1.0}, ${1:-1.0}]}},
+	  "resource_type_map": {"main#0": {"uid": "main", "type": "time"}}
+	}
+	EOF
+}
+
 test_make_git_project() {
 	mkdir -p "$1" && (
 		cd "$1" &&
