@@ -176,7 +176,7 @@ int perun_check_init(struct perun_check_ctx *ctx, const struct perun_config *con
 			rc = perun_error_set(err, PERUN_EINVAL,
 					     "degradation.strategies: rule %zu: method is not a name",
 					     i + 1);
-		else if (method)
+		else if (method && strcmp(json_string_value(method), PERUN_CHECK_NO_METHOD))
 			rc = load_method(ctx, json_string_value(method), err);
 		if (rc) {
 			perun_check_release(ctx);
@@ -247,6 +247,8 @@ int perun_check_methods_for(struct perun_check_ctx *ctx, const struct perun_prof
 		const char *method = json_string_value(json_object_get(rule, "method"));
 		if (!method || !rule_applies(rule, profile))
 			continue;
+		if (!strcmp(method, PERUN_CHECK_NO_METHOD))
+			break;
 		const struct perun_check_method *m = find_method(ctx, method);
 		int seen = 0;
 		for (size_t k = 0; k < *n; k++)

@@ -82,10 +82,18 @@ const char *perun_check_method_name(const struct perun_loaded_plugin *p);
 const char *perun_check_method_title(const struct perun_loaded_plugin *p);
 
 /*
+ * A rule whose method is this ends the rules for the profiles it applies
+ * to: local.yml can keep the shared configuration's rules (gathered after
+ * its own) from its profiles, e.g. "- {collector: trace, method: none}".
+ */
+#define PERUN_CHECK_NO_METHOD "none"
+
+/*
  * The methods applying to profile, as Perun's get_strategies_for: rules in
  * order, a rule applies when its collector, postprocessor and header keys
- * match; with apply=first only the first applicable rule.  *out (at most
- * ctx->nmethods entries, borrowed from ctx) gets them in order.
+ * match; with apply=first only the first applicable rule; an applicable
+ * rule of method "none" ends the list.  *out (at most ctx->nmethods
+ * entries, borrowed from ctx) gets them in order.
  */
 int perun_check_methods_for(struct perun_check_ctx *ctx, const struct perun_profile *profile,
 			    const struct perun_check_method **out, size_t *n);
