@@ -48,7 +48,7 @@ static int run_at_version(struct collect_run *run, const char *sha)
 			if (perun_runner_store(run->inst, profile,
 					       perun_params_string(params, "profile-name", NULL),
 					       perun_params_string(params, "output-filename-template", NULL),
-					       path, &err)) {
+					       0, path, &err)) {
 				perun_error_print(&err);
 				run->failed++;
 			} else {

@@ -44,8 +44,8 @@ static int cmd_postprocessby(const struct perun_command *cmd, struct perun_cli *
 	char path[PATH_MAX];
 	path[0] = '\0';
 	if (perun_runner_store(&inst, profile, NULL,
-			       perun_params_string(params, "output-filename-template", NULL), path,
-			       &err))
+			       perun_params_string(params, "output-filename-template", NULL), 0,
+			       path, &err))
 		goto fail;
 	printf("Postprocessed %s\n", path[0] ? path : "into the index");
 	goto out;

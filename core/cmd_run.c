@@ -109,6 +109,9 @@ static int run_matrix(struct perun_cli *cli, struct perun_instance *inst,
 	int exit_code = PERUN_EXIT_OK;
 	printf("%zu job%s run, %zu profile%s stored\n", res.jobs, res.jobs == 1 ? "" : "s",
 	       res.stored, res.stored == 1 ? "" : "s");
+	if (res.kept_raw)
+		printf("%zu profile%s kept pending without postprocessing (a postprocessor "
+		       "failed; see perun status)\n", res.kept_raw, res.kept_raw == 1 ? "" : "s");
 	if (res.failed || res.nfailures) {
 		perun_fail(0, "%zu of %zu job%s failed:", res.failed, res.jobs,
 			   res.jobs == 1 ? "" : "s");

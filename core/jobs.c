@@ -348,22 +348,53 @@ static void progress(struct run *r, const char *sha, size_t vi, size_t nv, const
 	r->progress_shown = 1;
 }
 
+/*
+ * A profile whose postprocessing failed is kept as collected (raw, its
+ * text taken before the first step), pending, so the collection is not
+ * lost; the job still counts as failed.
+ */
+static void keep_raw(struct run *r, const char *raw, size_t len, const char *job)
+{
+	struct perun_error err = {0};
+	struct perun_profile *profile = NULL;
+	char path[PATH_MAX];
+	if (!raw)
+		err.code = PERUN_EGENERIC, snprintf(err.message, sizeof(err.message), "out of memory");
+	if (err.code || perun_profile_load_buffer(raw, len, "the raw profile", &profile, &err) ||
+	    perun_runner_store(r->inst, profile, NULL, r->opts->profile_template,
+			       PERUN_STORE_PENDING, path, &err)) {
+		log_line(r, "warning: %s: the raw profile is lost: %s", job, err.message);
+		perun_profile_free(profile);
+		return;
+	}
+	perun_profile_free(profile);
+	r->res->kept_raw++;
+	log_line(r, "kept %s unpostprocessed: %s", job, path);
+}
+
 static int store_profile(struct run *r, struct perun_profile *profile, const char *job,
 			 struct perun_error *err)
 {
 	char warning[2048], path[PATH_MAX];
+	size_t rawlen = 0;
+	char *raw = r->m->npostprocessors
+			    ? perun_profile_dump(profile, PERUN_DUMP_COMPACT, 1, &rawlen)
+			    : NULL;
 	for (size_t p = 0; p < r->m->npostprocessors; p++) {
 		const struct perun_unit *u = &r->m->postprocessors[p];
 		if (perun_runner_postprocess(u->plugin, u->params, profile, warning, sizeof(warning),
 					     err)) {
 			record_failure(r, err, "%s", job);
+			keep_raw(r, raw, rawlen, job);
+			free(raw);
 			return -1;
 		}
 		if (warning[0])
 			log_line(r, "warning: %s: postprocessor '%s': %s", job, u->plugin->name, warning);
 	}
+	free(raw);
 	path[0] = '\0';
-	if (perun_runner_store(r->inst, profile, NULL, r->opts->profile_template, path, err)) {
+	if (perun_runner_store(r->inst, profile, NULL, r->opts->profile_template, 0, path, err)) {
 		record_failure(r, err, "%s", job);
 		return -1;
 	}
@@ -564,8 +595,9 @@ int perun_jobs_run(struct perun_instance *inst, const struct perun_matrix *m,
 		res->interrupted = 1;
 		rc = 0;
 	}
-	log_line(&r, "%zu jobs, %zu failed, %zu profiles stored, %.3fs%s", res->jobs, res->failed,
-	     res->stored, elapsed(&r), res->interrupted ? ", interrupted" : "");
+	log_line(&r, "%zu jobs, %zu failed, %zu profiles stored, %zu kept raw, %.3fs%s", res->jobs,
+		 res->failed, res->stored, res->kept_raw, elapsed(&r),
+		 res->interrupted ? ", interrupted" : "");
 out:
 	if (r.progress_shown)
 		fputs("\r\033[K", stderr);

@@ -86,6 +86,7 @@ struct perun_run_opts {
 /* Outcome of a run; failures lists "version job: reason" lines. */
 struct perun_run_result {
 	size_t jobs, failed, stored;
+	size_t kept_raw;       /* raw profiles kept pending after a failed postprocessor */
 	size_t usage_failures; /* failures caused by bad options or input */
 	int interrupted;
 	char *log_path;        /* .perun/logs/<...>.log, owned */

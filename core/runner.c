@@ -343,7 +343,7 @@ char *perun_profile_name_dup(const struct perun_profile *p, const char *tmpl,
 }
 
 int perun_runner_store(struct perun_instance *inst, struct perun_profile *profile,
-		       const char *name, const char *template, char *path_out,
+		       const char *name, const char *template, unsigned flags, char *path_out,
 		       struct perun_error *err)
 {
 	char *base = name ? strdup(name)
@@ -391,7 +391,7 @@ int perun_runner_store(struct perun_instance *inst, struct perun_profile *profil
 	const char *origin = perun_profile_origin(profile);
 	struct stat st;
 	stat(path, &st);
-	if (json_is_true(reg) && origin) {
+	if (json_is_true(reg) && origin && !(flags & PERUN_STORE_PENDING)) {
 		struct perun_index idx;
 		rc = perun_minor_index_read(inst, origin, &idx, err);
 		if (!rc) {
@@ -400,8 +400,11 @@ int perun_runner_store(struct perun_instance *inst, struct perun_profile *profil
 				rc = perun_minor_index_write(inst, origin, &idx, err);
 			perun_index_release(&idx);
 		}
-		if (!rc)
+		if (!rc) {
 			unlink(path);
+			if (path_out)
+				path_out[0] = '\0';
+		}
 		goto out;
 	}
 	/* Keep the pending index in step, so status need not read the file. */

@@ -51,14 +51,22 @@ int perun_runner_unit_params(const struct perun_loaded_plugin *unit, int argc,
 			     struct perun_params **out, char ***words, int *nwords,
 			     struct perun_error *err);
 
+enum perun_store_flags {
+	/* Pending whatever profiles.register_after_run says (a raw profile
+	 * kept after its postprocessing failed). */
+	PERUN_STORE_PENDING = 1u << 0,
+};
+
 /*
  * File profile: name it from template (NULL: format.output_profile_template)
  * or use name as given, write it to .perun/jobs atomically and register it
- * in the pending index; with register_after_run also add it to the index
- * of its origin.  path_out (optional, PATH_MAX) gets where it went.
+ * in the pending index; with register_after_run (and not
+ * PERUN_STORE_PENDING) add it to the index of its origin instead.
+ * path_out (optional, PATH_MAX) gets the pending file, or "" when the
+ * profile went into the index.
  */
 int perun_runner_store(struct perun_instance *inst, struct perun_profile *profile,
-		       const char *name, const char *template, char *path_out,
+		       const char *name, const char *template, unsigned flags, char *path_out,
 		       struct perun_error *err);
 
 /* Expand a profile name template (Perun's tags); caller frees. */

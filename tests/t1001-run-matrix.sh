@@ -122,4 +122,31 @@ test_expect_success 'a matrix without cmds or collectors is a usage error' '
 	test_grep "no .collectors." err
 '
 
+test_expect_success 'a failed postprocessor keeps the collected profiles pending, raw' '
+	cd proj && rm -f .perun/jobs/*.perf &&
+	write_config "./prog" "300, 500" &&
+	cat >>.perun/local.yml <<-\EOC &&
+	postprocessors:
+	  - name: regression_analysis
+	    params: {per_key: no_such_key}
+	EOC
+	test_exit_code 2 perun run matrix >out 2>err &&
+	test_grep "^2 jobs run, 0 profiles stored$" out &&
+	test_grep "^2 profiles kept pending without postprocessing" out &&
+	test_grep "postprocessor .regression_analysis.: option .--per-key.: .no_such_key. is not a key" err &&
+	ls .perun/jobs/*.perf >list && test $(wc -l <list) = 2 &&
+	for f in .perun/jobs/*.perf; do
+		jq -e ".postprocessors == [] and (.resources | length) > 0" "$f" >/dev/null || exit 1
+	done &&
+	perun status --format json >st.json &&
+	jq -e ".pending | length == 2" st.json
+'
+
+test_expect_success 'collect with register_after_run names no pending file' '
+	cd proj && write_config "./prog" "300" &&
+	perun config --local set profiles.register_after_run true &&
+	perun collect -c ./prog -w 300 time -r 1 >out &&
+	echo "Collected into the index" >expect && test_cmp expect out
+'
+
 test_done
