@@ -10,6 +10,19 @@
 
 #include "command.h"
 #include "plugin_loader.h"
+#include "suggest.h"
+
+/* "; did you mean 'status'?" for a mistyped subcommand of group, or "". */
+static void command_suggestion(const struct perun_command *group, const char *name, char *buf,
+			       size_t len)
+{
+	const char *names[64];
+	size_t n = 0;
+	for (const struct perun_command *const *c = group->subcommands; c && *c && n < 64; c++)
+		if (!((*c)->flags & PERUN_COMMAND_HIDDEN))
+			names[n++] = (*c)->name;
+	perun_suggest(name, names, n, "", buf, len);
+}
 
 static int wants_help(int argc, char **argv)
 {
@@ -28,9 +41,12 @@ static int run_external(const char *name, char **argv)
 	char program[256];
 	snprintf(program, sizeof(program), "perun-%s", name);
 	execvp(program, argv);
-	if (errno == ENOENT)
-		return perun_fail(PERUN_EXIT_USAGE,
-				  "'%s' is not a perun command (see 'perun --help')", name);
+	if (errno == ENOENT) {
+		char hint[256];
+		command_suggestion(&perun_root_command, name, hint, sizeof(hint));
+		return perun_fail(PERUN_EXIT_USAGE, "'%s' is not a perun command%s (see 'perun --help')",
+				  name, hint);
+	}
 	return perun_fail(PERUN_EXIT_FAILURE, "cannot run '%s': %s", program,
 			  strerror(errno));
 }
@@ -114,9 +130,10 @@ static int dispatch(const struct perun_command *group, const char *path,
 	if (!cmd) {
 		if (group == &perun_root_command)
 			return run_external(name, argv);
-		return perun_fail(PERUN_EXIT_USAGE,
-				  "'%s' is not a '%s' command (see '%s --help')", name,
-				  path, path);
+		char hint[256];
+		command_suggestion(group, name, hint, sizeof(hint));
+		return perun_fail(PERUN_EXIT_USAGE, "'%s' is not a '%s' command%s (see '%s --help')",
+				  name, path, hint, path);
 	}
 	snprintf(subpath, sizeof(subpath), "%s %s", path, name);
 	cli->group_params = group_params;

@@ -7,6 +7,25 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "suggest.h"
+
+/* "unknown option '--shrot'; did you mean '--short'?" */
+static int unknown_option(const struct perun_option *decls, const char *word,
+			  struct perun_error *err)
+{
+	const char *names[128];
+	size_t n = 0;
+	int is_long = word[1] == '-';
+	char typed[128];
+	snprintf(typed, sizeof(typed), "%.*s", (int)strcspn(word + 1 + is_long, "="),
+		 word + 1 + is_long);
+	for (const struct perun_option *o = decls; o && o->name && n < 128; o++)
+		if (is_long || o->short_name)
+			names[n++] = is_long ? o->name : o->short_name;
+	char hint[256];
+	perun_suggest(typed, names, n, is_long ? "--" : "-", hint, sizeof(hint));
+	return perun_error_set(err, PERUN_EINVAL, "unknown option '%s'%s", word, hint);
+}
 
 static int takes_value(const struct perun_option *o)
 {
@@ -77,7 +96,7 @@ int perun_options_parse(const struct perun_option *decls, int argc, char **argv,
 		}
 		if (!o) {
 			free(positional);
-			return perun_error_set(err, PERUN_EINVAL, "unknown option '%s'", word);
+			return unknown_option(decls, word, err);
 		}
 		int rc;
 		if (o->flags & PERUN_OPTION_PAIR) {

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "plugin_loader.h"
+#include "suggest.h"
 
 /* sizeof(struct perun_plugin) in ABI 1.0: anything smaller is broken. */
 #define PLUGIN_DESC_MIN_SIZE (offsetof(struct perun_plugin, ops) + sizeof(void *))
@@ -324,6 +325,38 @@ static void normalise_name(const char *name, char *out, size_t len)
 			*p = '_';
 }
 
+struct name_set {
+	char names[64][64];
+	size_t n;
+};
+
+static void add_file_name(const char *path, enum perun_plugin_kind kind, void *data)
+{
+	struct name_set *set = data;
+	const char *base = strrchr(path, '/');
+	char name[64];
+	(void)kind;
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(base ? base + 1 : path, "."),
+		 base ? base + 1 : path);
+	for (size_t i = 0; i < set->n; i++)
+		if (!strcmp(set->names[i], name))
+			return;
+	if (set->n < sizeof(set->names) / sizeof(set->names[0]))
+		memcpy(set->names[set->n++], name, sizeof(name));
+}
+
+/* "; did you mean 'tableof'?" among the installed plugins of kind. */
+static void plugin_suggestion(enum perun_plugin_kind kind, const char *name, char *buf,
+			      size_t len)
+{
+	struct name_set set = {.n = 0};
+	const char *names[64];
+	perun_plugins_each_file(kind, add_file_name, &set);
+	for (size_t i = 0; i < set.n; i++)
+		names[i] = set.names[i];
+	perun_suggest(name, names, set.n, "", buf, len);
+}
+
 const struct perun_loaded_plugin *perun_plugin_load(enum perun_plugin_kind kind,
 						    const char *name,
 						    struct perun_error *err)
@@ -358,9 +391,10 @@ const struct perun_loaded_plugin *perun_plugin_load(enum perun_plugin_kind kind,
 		}
 		return e;
 	}
-	perun_error_set(err, PERUN_ENOTFOUND,
-			"no %s plugin named '%s' (see 'perun plugins list')",
-			perun_plugin_kind_name(kind), name);
+	char hint[256];
+	plugin_suggestion(kind, norm, hint, sizeof(hint));
+	perun_error_set(err, PERUN_ENOTFOUND, "no %s plugin named '%s'%s (see 'perun plugins list')",
+			perun_plugin_kind_name(kind), name, hint);
 	return NULL;
 }
 
