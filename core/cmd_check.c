@@ -11,6 +11,7 @@
 #include "cmd_util.h"
 #include "command_list.h"
 #include "jobs.h"
+#include "pager.h"
 #include "profiles.h"
 
 static int has_profiles(struct perun_instance *inst, const char *sha);
@@ -156,6 +157,7 @@ static int cmd_check_profiles(const struct perun_command *cmd, struct perun_cli 
 	if (perun_check_pair(&ctx, baseline, target, argv[0], argv[1], minor, minor, &err) ||
 	    perun_check_save(&inst, &ctx.report, &err))
 		goto fail;
+	perun_pager_start(cli, &inst.config, "check");
 	if (o.format == PERUN_CHECK_TEXT) {
 		size_t n;
 		const struct perun_check_change **v = change_ptrs(&ctx.report, 0, &n);
@@ -304,6 +306,7 @@ static int cmd_check_head(const struct perun_command *cmd, struct perun_cli *cli
 	}
 	char why[128];
 	const char *nothing = nothing_compared(&inst, &ctx, vs.items[0].sha, why, sizeof(why));
+	perun_pager_start(cli, &inst.config, "check");
 	if (o.format == PERUN_CHECK_TEXT) {
 		size_t n;
 		const struct perun_check_change **v = change_ptrs(&ctx.report, 0, &n);
@@ -386,6 +389,7 @@ static int cmd_check_all(const struct perun_command *cmd, struct perun_cli *cli,
 		return exit_code;
 	int text = o.format == PERUN_CHECK_TEXT;
 	perun_check_graph_init(&graph, vs.n ? vs.items[0].sha : "");
+	perun_pager_start(cli, &inst.config, "check");
 	if (text)
 		printf("[Checking whole history]\n\n - This might take a while.\n\n");
 	int rc = 0;

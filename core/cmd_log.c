@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "command_list.h"
+#include "pager.h"
 #include "cmd_util.h"
 #include "format.h"
 #include "index.h"
@@ -315,6 +316,7 @@ static int cmd_log(const struct perun_command *cmd, struct perun_cli *cli,
 	if (!rc && walk.failed)
 		rc = -walk.err.code;
 	if (!rc) {
+		perun_pager_start(cli, &inst.config, "log");
 		if (!strcmp(perun_params_string(params, "format", "text"), "json"))
 			print_json(&walk);
 		else if (perun_params_bool(params, "short", 0))

@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "command_list.h"
+#include "pager.h"
 #include "cmd_util.h"
 #include "format.h"
 #include "profiles.h"
@@ -214,6 +215,7 @@ static int cmd_status(const struct perun_command *cmd, struct perun_cli *cli,
 		json_decref(doc);
 		goto out;
 	}
+	perun_pager_start(cli, &inst.config, "status");
 	printf("On major version %s%s%s (minor version: %s%s%s)\n", perun_color(cli, "bold"),
 	       branch, perun_color(cli, "reset"), perun_color(cli, "bold"), sha,
 	       perun_color(cli, "reset"));

@@ -2,7 +2,7 @@
 # The perun program.
 bin_PROGRAMS += perun
 perun_SOURCES = \
-	core/main.c core/suggest.c core/suggest.h \
+	core/main.c core/suggest.c core/suggest.h core/pager.c core/pager.h \
 	core/commands.c core/command_list.h \
 	core/command.h core/options.c \
 	core/plugin_loader.c core/plugin_loader.h \
