@@ -126,6 +126,8 @@ static int cmd_collect(const struct perun_command *cmd, struct perun_cli *cli,
 		/* Bad options or input are the user's to fix: a usage error. */
 		exit_code = run.usage_errors == run.failed ? PERUN_EXIT_USAGE : PERUN_EXIT_FAILURE;
 	}
+	if (rc == -PERUN_EINTR)
+		exit_code = perun_interrupt_exit();
 	goto out;
 fail:
 	exit_code = perun_error_exit(&err);

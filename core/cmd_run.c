@@ -123,7 +123,7 @@ static int run_matrix(struct perun_cli *cli, struct perun_instance *inst,
 	}
 	if (res.interrupted) {
 		perun_fail(0, "interrupted; the original branch and working tree are restored");
-		exit_code = PERUN_EXIT_FAILURE;
+		exit_code = perun_interrupt_exit();
 	}
 	if (exit_code)
 		fprintf(stderr, "perun: the log of the run is %s\n", res.log_path);

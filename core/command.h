@@ -108,8 +108,13 @@ int perun_fail(int code, const char *fmt, ...) PERUN_PRINTF(2, 3);
 /* Warning line "perun: warning: ..." to stderr. */
 void perun_warn(const char *fmt, ...) PERUN_PRINTF(1, 2);
 
-/* Map a libperun error code to an exit code. */
+/* Map a libperun error code to an exit code (PERUN_EINTR: see below). */
 int perun_exit_for(int error_code);
+/* Note, from a signal handler, that signal sig interrupted the run. */
+void perun_note_interrupt(int sig);
+/* The exit status of an interrupted run: 128 + the signal (130 for
+ * SIGINT, also when none was noted). */
+int perun_interrupt_exit(void);
 
 /* Ask a yes/no question on the terminal; honours --say-yes. */
 int perun_confirm(struct perun_cli *cli, const char *question);

@@ -25,6 +25,7 @@ static volatile sig_atomic_t loop_interrupted;
 static void on_loop_signal(int sig)
 {
 	loop_interrupted = sig;
+	perun_note_interrupt(sig);
 }
 
 static int interrupted(void)

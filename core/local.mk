@@ -4,7 +4,7 @@ bin_PROGRAMS += perun
 perun_SOURCES = \
 	core/main.c core/suggest.c core/suggest.h core/pager.c core/pager.h \
 	core/commands.c core/command_list.h \
-	core/command.h core/options.c \
+	core/command.h core/options.c core/exit_code.c \
 	core/plugin_loader.c core/plugin_loader.h \
 	core/config.c core/config.h core/config_template.c \
 	core/config_yaml.c core/config_yaml.h \

@@ -253,21 +253,6 @@ void perun_warn(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-int perun_exit_for(int error_code)
-{
-	if (error_code < 0)
-		error_code = -error_code;
-	switch (error_code) {
-	case PERUN_OK:
-		return PERUN_EXIT_OK;
-	case PERUN_EINVAL:
-	case PERUN_ENOTFOUND:
-		return PERUN_EXIT_USAGE;
-	default:
-		return PERUN_EXIT_FAILURE;
-	}
-}
-
 int perun_confirm(struct perun_cli *cli, const char *question)
 {
 	if (cli->say_yes)

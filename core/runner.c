@@ -27,6 +27,7 @@ static volatile int *interrupt_target;
 static void on_signal(int sig)
 {
 	perun_runner_interrupted = sig;
+	perun_note_interrupt(sig);
 	if (interrupt_target)
 		*interrupt_target = 1;
 }

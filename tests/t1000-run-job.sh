@@ -156,7 +156,7 @@ test_expect_success 'bad collector params are refused before anything is checked
 	test_must_fail ls .perun/jobs/*.perf
 '
 
-test_expect_success 'SIGINT during pre_run stops the run and restores the branch and tree' '
+test_expect_success 'SIGINT during pre_run stops the run, restores the tree, exits 130' '
 	cd proj && rm -f calls started &&
 	cp .perun/local.yml ../local.yml.saved &&
 	cat >>.perun/local.yml <<-\EOC &&
@@ -168,7 +168,7 @@ test_expect_success 'SIGINT during pre_run stops the run and restores the branch
 	i=0 && while ! test -f started && test $i -lt 200; do sleep 0.05; i=$((i+1)); done &&
 	test -f started &&
 	kill -INT $pid &&
-	test_exit_code 3 wait $pid &&
+	test_exit_code 130 wait $pid &&
 	tree_state >../after &&
 	test_cmp ../before ../after &&
 	test_grep "interrupted" err &&

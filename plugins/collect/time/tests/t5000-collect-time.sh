@@ -105,7 +105,7 @@ test_expect_success '--ignore-failure records failing runs with their exit code'
 	test_cmp expect actual
 '
 
-test_expect_success 'SIGTERM stops the collection and the running command' '
+test_expect_success 'SIGTERM stops the collection and the command, exits 143' '
 	cd proj &&
 	store_snapshot >before &&
 	rm -f started &&
@@ -116,7 +116,7 @@ test_expect_success 'SIGTERM stops the collection and the running command' '
 	test -s started &&
 	kill -TERM $pid &&
 	{ wait $pid; rc=$?; } &&
-	test "$rc" = 3 &&
+	test "$rc" = 143 &&
 	test_grep "interrupted while running ${q}$helper${q} (repetition 1)" err &&
 	for f in /proc/[0-9]*/cmdline; do tr "\000" " " <"$f" 2>/dev/null; echo; done >procs &&
 	! grep -F "record $PWD/started sleep" procs &&

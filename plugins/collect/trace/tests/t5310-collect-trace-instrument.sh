@@ -110,7 +110,7 @@ test_expect_success 'SIGINT stops the program and stores nothing' '
 	done &&
 	kill -INT $pid &&
 	{ wait $pid; rc=$?; } &&
-	test $rc -ne 0 && test $rc -lt 128 &&
+	test $rc -eq 130 &&
 	test_grep "interrupted while tracing" err &&
 	! pgrep -f "$PWD/forever" &&
 	store_snapshot >after && test_cmp before after
