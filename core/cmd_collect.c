@@ -44,6 +44,8 @@ static int run_at_version(struct collect_run *run, const char *sha)
 					return -1;
 				continue;
 			}
+			if (!profile)
+				continue; /* none on purpose; the collector said why */
 			char path[PATH_MAX];
 			if (perun_runner_store(run->inst, profile,
 					       perun_params_string(params, "profile-name", NULL),

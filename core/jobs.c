@@ -472,7 +472,10 @@ static int run_job(struct run *r, const char *sha, const struct perun_unit *c, c
 				break; /* a merged profile would miss this value */
 			continue;
 		}
-		if (!generated) {
+		if (!profile) {
+			log_line(r, "%s workload '%s': the collector made no profile on purpose", job,
+				 text);
+		} else if (!generated) {
 			if (store_profile(r, profile, job, &err))
 				failed = 1;
 		} else if (for_each) {

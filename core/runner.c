@@ -148,7 +148,7 @@ int perun_runner_collect(const struct perun_loaded_plugin *collector,
 		rc = ops->before(&ctx, err);
 	if (!rc && !perun_runner_interrupted)
 		rc = ops->collect(&ctx, err);
-	if (!rc && ops->after && !perun_runner_interrupted)
+	if (!rc && ops->after && !perun_runner_interrupted && !ctx.no_profile)
 		rc = ops->after(&ctx, err);
 	if (ops->teardown)
 		ops->teardown(&ctx);
@@ -163,6 +163,11 @@ int perun_runner_collect(const struct perun_loaded_plugin *collector,
 		perun_error_prefix(err, "collector '%s'", collector->name);
 		perun_profile_free(profile);
 		return rc;
+	}
+	if (ctx.no_profile) {
+		perun_profile_free(profile);
+		*out = NULL;
+		return 0;
 	}
 	perun_profile_set_header(profile, "type", type);
 	perun_profile_set_header(profile, "cmd", ctx.cmd);

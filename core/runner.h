@@ -21,7 +21,8 @@ struct perun_job {
 /*
  * Run collector (a loaded collect plugin) with params for job; origin is
  * the minor version the profile belongs to.  *out is a new profile with
- * header, collector_info, machine and origin filled in.
+ * header, collector_info, machine and origin filled in, or NULL when the
+ * collector made none on purpose (perun_collect_ctx.no_profile).
  */
 int perun_runner_collect(const struct perun_loaded_plugin *collector,
 			 const struct perun_params *params,

@@ -319,9 +319,14 @@ static int trace_collect(struct perun_collect_ctx *ctx, struct perun_error *err)
 		show_output(cfg);
 	if (cfg->no_profile) {
 		cfg->keep_temps = 1;
-		return perun_error_set(err, PERUN_EGENERIC,
-				       "no profile made (--no-profile): the raw data is in '%s'",
-				       cfg->tmpdir);
+		if (!PERUN_ABI_HAS(ctx, struct perun_collect_ctx, no_profile))
+			return perun_error_set(err, PERUN_EGENERIC,
+					       "no profile made (--no-profile): the raw data is in '%s'",
+					       cfg->tmpdir);
+		fprintf(stderr, "perun: info: trace: no profile made (--no-profile): "
+			"the raw data is in '%s'\n", cfg->tmpdir);
+		ctx->no_profile = 1;
+		return 0;
 	}
 	snprintf(path, sizeof(path), "%s/" TRACE_RAW_FILE, cfg->tmpdir);
 	const char *slash = strrchr(cfg->binary, '/');

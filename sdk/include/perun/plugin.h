@@ -22,7 +22,8 @@
  *                 core then loads profile files streamed).
  *   1.4  2026-11  check: perun_check_ops.method and .title, the method's
  *                 name in Perun's configuration and its title in reports
- *                 (the core keeps no table of methods).
+ *                 (the core keeps no table of methods).  collect:
+ *                 perun_collect_ctx.no_profile (no profile on purpose).
  *
  * Within a major series structures only grow at their end and the minor
  * number is bumped; the "plugin_abi" variable of perun-plugin.pc follows.
@@ -124,6 +125,10 @@ struct perun_collect_ctx {
 	struct perun_profile *profile;   /* to fill; owned by the core */
 	void *state;                     /* the plugin's, across phases */
 	int interrupted;                 /* set by the core on SIGINT/SIGTERM */
+	/* Since 1.4 (check the size): set by a phase that made no profile on
+	 * purpose (e.g. trace --no-profile); the core then stores nothing
+	 * and counts no failure. */
+	int no_profile;
 };
 
 struct perun_collect_ops {
