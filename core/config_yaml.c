@@ -204,6 +204,7 @@ json_t *perun_config_parse_scalar(const char *text)
 struct loader {
 	yaml_parser_t parser;
 	json_t *anchors; /* anchor name -> value, for aliases */
+	json_t *anchor_sizes; /* anchor name -> its values counted expanded */
 };
 
 static int parser_error(struct loader *ld, struct perun_error *err)
@@ -222,10 +223,29 @@ static int next_event(struct loader *ld, yaml_event_t *ev, struct perun_error *e
 }
 
 static void remember_anchor(struct loader *ld, const yaml_char_t *anchor,
-			    json_t *value)
+			    json_t *value, size_t size)
 {
-	if (anchor)
+	if (anchor) {
 		json_object_set(ld->anchors, (const char *)anchor, value);
+		json_object_set_new(ld->anchor_sizes, (const char *)anchor,
+				    json_integer((json_int_t)size));
+	}
+}
+
+/* Aliases share their anchor's value, but saving or copying the document
+ * writes it out each time: a few lines of anchors of aliases (an alias
+ * bomb) would grow without bound.  Documents are refused past this many
+ * values counted with every alias expanded. */
+#define YAML_MAX_EXPANDED 1000000
+
+static int add_size(size_t *total, size_t size, size_t line, struct perun_error *err)
+{
+	*total += size;
+	if (*total > YAML_MAX_EXPANDED)
+		return perun_error_set(err, PERUN_EINVAL,
+				       "line %zu: aliases expand the document past %d values",
+				       line, YAML_MAX_EXPANDED);
+	return 0;
 }
 
 static int load_scalar(yaml_event_t *ev, json_t **out, struct perun_error *err)
@@ -270,7 +290,7 @@ static int load_scalar(yaml_event_t *ev, json_t **out, struct perun_error *err)
 }
 
 static int load_node(struct loader *ld, yaml_event_t *ev, int depth, json_t **out,
-		     struct perun_error *err);
+		     size_t *size, struct perun_error *err);
 
 /* The next event inside a collection: 1 with an item in *ev, 0 at its end. */
 static int next_item(struct loader *ld, yaml_event_type_t end, yaml_event_t *ev,
@@ -286,15 +306,19 @@ static int next_item(struct loader *ld, yaml_event_type_t end, yaml_event_t *ev,
 	return 1;
 }
 
-static int load_sequence(struct loader *ld, int depth, json_t *seq,
+static int load_sequence(struct loader *ld, int depth, json_t *seq, size_t *size,
 			 struct perun_error *err)
 {
 	yaml_event_t ev;
 	int rc;
 	while ((rc = next_item(ld, YAML_SEQUENCE_END_EVENT, &ev, err)) > 0) {
 		json_t *item = NULL;
-		rc = load_node(ld, &ev, depth + 1, &item, err);
+		size_t item_size = 0;
+		size_t line = ev.start_mark.line + 1;
+		rc = load_node(ld, &ev, depth + 1, &item, &item_size, err);
 		yaml_event_delete(&ev);
+		if (!rc && (rc = add_size(size, item_size, line, err)))
+			json_decref(item);
 		if (rc)
 			return rc;
 		json_array_append_new(seq, item);
@@ -302,7 +326,7 @@ static int load_sequence(struct loader *ld, int depth, json_t *seq,
 	return rc;
 }
 
-static int load_mapping(struct loader *ld, int depth, json_t *map,
+static int load_mapping(struct loader *ld, int depth, json_t *map, size_t *size,
 			struct perun_error *err)
 {
 	yaml_event_t ev;
@@ -317,7 +341,7 @@ static int load_mapping(struct loader *ld, int depth, json_t *map,
 		char *key = strndup((const char *)ev.data.scalar.value,
 				    ev.data.scalar.length);
 		json_t *key_value = json_string(key);
-		remember_anchor(ld, ev.data.scalar.anchor, key_value);
+		remember_anchor(ld, ev.data.scalar.anchor, key_value, 1);
 		json_decref(key_value);
 		yaml_event_delete(&ev);
 		json_t *value = NULL;
@@ -326,11 +350,14 @@ static int load_mapping(struct loader *ld, int depth, json_t *map,
 					     line, key);
 		else
 			rc = next_event(ld, &ev, err);
+		size_t value_size = 0;
 		if (!rc) {
-			rc = load_node(ld, &ev, depth + 1, &value, err);
+			rc = load_node(ld, &ev, depth + 1, &value, &value_size, err);
 			yaml_event_delete(&ev);
 		}
-		if (!rc)
+		if (!rc && (rc = add_size(size, 1 + value_size, line, err)))
+			json_decref(value);
+		else if (!rc)
 			json_object_set_new(map, key, value);
 		free(key);
 		if (rc)
@@ -339,11 +366,13 @@ static int load_mapping(struct loader *ld, int depth, json_t *map,
 	return rc;
 }
 
+/* One value into *out; *size counts its values with aliases expanded. */
 static int load_node(struct loader *ld, yaml_event_t *ev, int depth, json_t **out,
-		     struct perun_error *err)
+		     size_t *size, struct perun_error *err)
 {
 	int rc = 0;
 	json_t *value = NULL;
+	*size = 1;
 	if (depth > YAML_MAX_DEPTH)
 		return perun_error_set(err, PERUN_EINVAL, "line %zu: nested too deeply",
 				       ev->start_mark.line + 1);
@@ -351,11 +380,13 @@ static int load_node(struct loader *ld, yaml_event_t *ev, int depth, json_t **ou
 	case YAML_SCALAR_EVENT:
 		rc = load_scalar(ev, &value, err);
 		if (!rc)
-			remember_anchor(ld, ev->data.scalar.anchor, value);
+			remember_anchor(ld, ev->data.scalar.anchor, value, 1);
 		break;
 	case YAML_ALIAS_EVENT:
 		value = json_incref(json_object_get(ld->anchors,
 						    (const char *)ev->data.alias.anchor));
+		*size = (size_t)json_integer_value(
+			json_object_get(ld->anchor_sizes, (const char *)ev->data.alias.anchor));
 		if (!value)
 			rc = perun_error_set(err, PERUN_EINVAL,
 					     "line %zu: found undefined alias '%s'",
@@ -364,15 +395,15 @@ static int load_node(struct loader *ld, yaml_event_t *ev, int depth, json_t **ou
 		break;
 	case YAML_SEQUENCE_START_EVENT:
 		value = json_array();
-		rc = load_sequence(ld, depth, value, err);
+		rc = load_sequence(ld, depth, value, size, err);
 		if (!rc)
-			remember_anchor(ld, ev->data.sequence_start.anchor, value);
+			remember_anchor(ld, ev->data.sequence_start.anchor, value, *size);
 		break;
 	case YAML_MAPPING_START_EVENT:
 		value = json_object();
-		rc = load_mapping(ld, depth, value, err);
+		rc = load_mapping(ld, depth, value, size, err);
 		if (!rc)
-			remember_anchor(ld, ev->data.mapping_start.anchor, value);
+			remember_anchor(ld, ev->data.mapping_start.anchor, value, *size);
 		break;
 	default:
 		rc = perun_error_set(err, PERUN_EINVAL, "line %zu: unexpected event",
@@ -399,6 +430,8 @@ int perun_yaml_load(const char *buf, size_t len, json_t **out, struct perun_erro
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	yaml_parser_set_input_string(&ld.parser, (const unsigned char *)buf, len);
 	ld.anchors = json_object();
+	ld.anchor_sizes = json_object();
+	size_t size = 0;
 	for (;;) {
 		rc = next_event(&ld, &ev, err);
 		if (rc)
@@ -419,7 +452,7 @@ int perun_yaml_load(const char *buf, size_t len, json_t **out, struct perun_erro
 			started = 1;
 		if (type != YAML_STREAM_START_EVENT && type != YAML_DOCUMENT_START_EVENT &&
 		    type != YAML_DOCUMENT_END_EVENT)
-			rc = load_node(&ld, &ev, 0, &root, err);
+			rc = load_node(&ld, &ev, 0, &root, &size, err);
 		yaml_event_delete(&ev);
 		if (rc)
 			goto out;
@@ -429,6 +462,7 @@ int perun_yaml_load(const char *buf, size_t len, json_t **out, struct perun_erro
 out:
 	json_decref(root);
 	json_decref(ld.anchors);
+	json_decref(ld.anchor_sizes);
 	yaml_parser_delete(&ld.parser);
 	return rc;
 }

@@ -254,6 +254,26 @@ test_expect_success 'other malformed YAML: duplicates, aliases, documents, tabs,
 	cp good .perun/local.yml
 '
 
+test_expect_success 'an alias bomb is refused at once, and the file is kept' '
+	cd proj &&
+	cp .perun/local.yml good &&
+	{
+		echo "a0: &a0 [x, x, x, x, x, x, x, x, x]" &&
+		for i in 1 2 3 4 5 6 7 8; do
+			printf "a$i: &a$i [" &&
+			for k in 1 2 3 4 5 6 7 8; do printf "*a$((i - 1)), "; done &&
+			echo "*a$((i - 1))]"
+		done
+	} >.perun/local.yml &&
+	cp .perun/local.yml bomb &&
+	for cmd in "get a0" "set b 1"; do
+		test_exit_code 2 perun config --local $cmd 2>err || exit 1
+		test_grep "line 7: aliases expand the document past 1000000 values$" err || exit 1
+	done &&
+	test_cmp bomb .perun/local.yml &&
+	cp good .perun/local.yml
+'
+
 test_expect_success 'a malformed shared.yml is reported too' '
 	cp "$SHARED" shared-good &&
 	printf "general:\n  editor: [vim\n" >"$SHARED" &&
