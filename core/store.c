@@ -98,37 +98,99 @@ out:
 	return rc;
 }
 
-static int inflate_all(const unsigned char *in, size_t in_len, char **out,
-		       size_t *out_len)
+/* A header is "profile <type> <characters>\0": a few dozen bytes. */
+#define OBJECT_HEADER_MAX 64
+
+/* The header's type and character count, or -1 when it is no header. */
+static int parse_header(const char *payload, size_t len, char type[16], size_t *chars)
+{
+	const char *nul = memchr(payload, '\0', len);
+	int consumed = 0;
+	if (!nul || sscanf(payload, "profile %15s %zu%n", type, chars, &consumed) != 2 ||
+	    payload + consumed != nul ||
+	    (strcmp(type, "time") && strcmp(type, "mixed") && strcmp(type, "memory")))
+		return -1;
+	return 0;
+}
+
+static int too_long(const char *sha, struct perun_error *err)
+{
+	return perun_error_set(err, PERUN_EINVAL,
+			       "malformed profile object %s: more data than its header says", sha);
+}
+
+/*
+ * Inflate a store object.  Its header is inflated first and bounds the
+ * rest (a character is at most four bytes of UTF-8), so a damaged or
+ * hostile object (a zlib bomb) fails as soon as it outgrows what its
+ * header says, never inflated whole.
+ */
+static int inflate_object(const unsigned char *in, size_t in_len, const char *sha, char **out,
+			  size_t *out_len, char type[16], size_t *chars, struct perun_error *err)
 {
 	z_stream zs = {0};
 	if (inflateInit(&zs) != Z_OK)
-		return -1;
-	size_t alloc = in_len * 4 + 1024, used = 0;
-	char *buf = malloc(alloc);
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	zs.next_in = (unsigned char *)in;
 	zs.avail_in = (uInt)in_len;
-	int zrc;
-	do {
-		if (alloc - used < 1024) {
-			alloc *= 2;
-			char *grown = realloc(buf, alloc);
+	char head[OBJECT_HEADER_MAX];
+	zs.next_out = (unsigned char *)head;
+	zs.avail_out = sizeof(head);
+	int zrc = inflate(&zs, Z_SYNC_FLUSH);
+	size_t used = sizeof(head) - zs.avail_out;
+	char *buf = NULL;
+	int rc = 0;
+	if (zrc != Z_OK && zrc != Z_STREAM_END && zrc != Z_BUF_ERROR)
+		rc = perun_error_set(err, PERUN_EINVAL, "malformed profile object %s: not zlib data",
+				     sha);
+	else if (parse_header(head, used, type, chars))
+		rc = perun_error_set(err, PERUN_EINVAL, "malformed profile object %s: bad header",
+				     sha);
+	if (rc)
+		goto out;
+	size_t header = strlen(head) + 1;
+	size_t limit = *chars > (SIZE_MAX / 2 - header) / 4 ? SIZE_MAX / 2 : header + 4 * *chars;
+	if (used > limit) {
+		rc = too_long(sha, err);
+		goto out;
+	}
+	size_t guess = in_len * 4 + 1024 > used ? in_len * 4 + 1024 : used;
+	size_t alloc = guess < limit + 1 ? guess : limit + 1;
+	buf = malloc(alloc + 1);
+	if (!buf) {
+		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		goto out;
+	}
+	memcpy(buf, head, used);
+	while (zrc == Z_OK) {
+		if (used == alloc) {
+			if (alloc > limit)
+				break; /* more than the header allows */
+			size_t grow = alloc * 2 < limit + 1 ? alloc * 2 : limit + 1;
+			char *grown = realloc(buf, grow + 1);
 			if (!grown) {
-				free(buf);
-				inflateEnd(&zs);
-				return -1;
+				rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+				goto out;
 			}
 			buf = grown;
+			alloc = grow;
 		}
+		size_t room = alloc - used > UINT32_MAX ? UINT32_MAX : alloc - used;
 		zs.next_out = (unsigned char *)buf + used;
-		zs.avail_out = (uInt)(alloc - used - 1);
+		zs.avail_out = (uInt)room;
 		zrc = inflate(&zs, Z_NO_FLUSH);
-		used = alloc - 1 - zs.avail_out;
-	} while (zrc == Z_OK);
+		used += room - zs.avail_out;
+	}
+	if (used > limit)
+		rc = too_long(sha, err);
+	else if (zrc != Z_STREAM_END)
+		rc = perun_error_set(err, PERUN_EINVAL, "malformed profile object %s: not zlib data",
+				     sha);
+out:
 	inflateEnd(&zs);
-	if (zrc != Z_STREAM_END) {
+	if (rc) {
 		free(buf);
-		return -1;
+		return rc;
 	}
 	buf[used] = '\0';
 	*out = buf;
@@ -142,7 +204,7 @@ int perun_store_read_profile(const char *objects_dir, const char *sha,
 	char path[PATH_MAX];
 	perun_store_object_path(objects_dir, sha, path, sizeof(path));
 	char *packed = NULL, *payload = NULL;
-	size_t packed_len, payload_len;
+	size_t packed_len, payload_len = 0;
 	int rc = perun_file_read(path, &packed, &packed_len, err);
 	if (rc) {
 		if (err && err->code == PERUN_ENOTFOUND)
@@ -150,22 +212,13 @@ int perun_store_read_profile(const char *objects_dir, const char *sha,
 					       "profile object %s is missing from the store", sha);
 		return rc;
 	}
-	if (inflate_all((unsigned char *)packed, packed_len, &payload, &payload_len)) {
-		rc = perun_error_set(err, PERUN_EINVAL,
-				     "malformed profile object %s: not zlib data", sha);
-		goto out;
-	}
-	char *nul = memchr(payload, '\0', payload_len);
 	char type[16];
 	size_t size;
-	int consumed = 0;
-	if (!nul || sscanf(payload, "profile %15s %zu%n", type, &size, &consumed) != 2 ||
-	    payload + consumed != nul ||
-	    (strcmp(type, "time") && strcmp(type, "mixed") && strcmp(type, "memory"))) {
-		rc = perun_error_set(err, PERUN_EINVAL,
-				     "malformed profile object %s: bad header", sha);
+	rc = inflate_object((unsigned char *)packed, packed_len, sha, &payload, &payload_len, type,
+			    &size, err);
+	if (rc)
 		goto out;
-	}
+	const char *nul = memchr(payload, '\0', payload_len);
 	const char *body = nul + 1;
 	size_t body_len = payload_len - (size_t)(body - payload);
 	if (utf8_length(body, body_len) != size) {

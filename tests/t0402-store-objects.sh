@@ -1,0 +1,61 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Damaged and hostile store objects are refused by name, fast, without
+# inflating more than their header allows: a zlib bomb, an object longer
+# or shorter than its header says, a bad header, data that is not zlib.
+. "$srcdir/tests/test-lib.sh"
+
+command -v python3 >/dev/null || test_skip_all "python3 is needed to write objects"
+command -v jq >/dev/null || test_skip_all "jq is not installed"
+
+test_expect_success 'setup: one tracked profile' '
+	git init -q proj && (cd proj && git commit -q --allow-empty -m v1 &&
+	perun init >/dev/null &&
+	test_time_profile 1.0 "$(git rev-parse HEAD)" >.perun/jobs/p.perf &&
+	perun add .perun/jobs/p.perf >/dev/null &&
+	sha=$(perun status --format json | jq -r ".tracked[0].checksum") &&
+	echo ".perun/objects/$(echo $sha | cut -c1-2)/$(echo $sha | cut -c3-)" >../object &&
+	cp "$(cat ../object)" ../object.good)
+'
+
+# put_object <python expression of the raw bytes>: replace the object.
+put_object() {
+	(cd proj && chmod u+w "$(cat ../object)" &&
+	 python3 -c "import sys, zlib; open(sys.argv[1], \"wb\").write($1)" "$(cat ../object)")
+}
+
+# refused <message after the sha>: show fails with it, exit 2.
+refused() {
+	(cd proj && test_exit_code 2 perun show 0@i tableof resources >out 2>err &&
+	 sha=$(basename "$(dirname "$(cat ../object)")")$(basename "$(cat ../object)") &&
+	 echo "perun: malformed profile object $sha: $1" >expect &&
+	 test_cmp expect err && test ! -s out)
+}
+
+test_expect_success 'a zlib bomb (256 MB of zeros behind a small header) fails at once' '
+	put_object "zlib.compress(b\"profile time 10\\0\" + bytes(256 << 20), 9)" &&
+	refused "more data than its header says"
+'
+
+test_expect_success 'a body shorter than its header says' '
+	put_object "zlib.compress(b\"profile time 1000\\0{}\")" &&
+	refused "header says 1000 characters, body has 2"
+'
+
+test_expect_success 'a bad header, and data that is not zlib' '
+	put_object "zlib.compress(b\"profile nonsense 2\\0{}\")" &&
+	refused "bad header" &&
+	put_object "zlib.compress(b\"x\" * 200)" &&
+	refused "bad header" &&
+	put_object "b\"this is not zlib data at all\"" &&
+	refused "not zlib data" &&
+	put_object "zlib.compress(b\"profile time 2\\0{}\")[:-6]" &&
+	refused "not zlib data"
+'
+
+test_expect_success 'the good object reads again' '
+	(cd proj && cp ../object.good "$(cat ../object)" &&
+	 perun show 0@i tableof resources >out && test_grep "main" out)
+'
+
+test_done
