@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <time.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -104,6 +106,58 @@ void perun_instance_close(struct perun_instance *inst)
 	inst->root = inst->dir = NULL;
 }
 
+/* A temporary file of an atomic write (perun_file_write_atomic) is this
+ * old at least before it counts as left behind by a killed process. */
+#define STALE_TEMP_SECONDS 60
+
+/* Remove the stale "<name>.tmp-XXXXXX" files directly in dir. */
+static void remove_stale_temps_in(const char *dir, time_t now)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	while (d && (de = readdir(d))) {
+		const char *tag = strstr(de->d_name, ".tmp-");
+		if (!tag || strlen(tag) != strlen(".tmp-XXXXXX"))
+			continue;
+		char path[PATH_MAX];
+		struct stat st;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (lstat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+		    now - st.st_mtime >= STALE_TEMP_SECONDS)
+			unlink(path);
+	}
+	if (d)
+		closedir(d);
+}
+
+/*
+ * The store's writers hold the lock while they write, so once we hold it
+ * the temporary files in the store (objects, jobs) are leftovers of
+ * killed processes; the age check also spares any unlocked writer.
+ */
+static void remove_stale_temps(const struct perun_instance *inst)
+{
+	time_t now = time(NULL);
+	char *objects = perun_instance_path(inst, "objects");
+	char *jobs = perun_instance_path(inst, "jobs");
+	remove_stale_temps_in(inst->dir, now);
+	if (jobs)
+		remove_stale_temps_in(jobs, now);
+	DIR *d = objects ? opendir(objects) : NULL;
+	struct dirent *de;
+	while (d && (de = readdir(d))) {
+		if (strlen(de->d_name) != 2 || de->d_name[0] == '.')
+			continue;
+		char sub[PATH_MAX];
+		snprintf(sub, sizeof(sub), "%s/%s", objects, de->d_name);
+		remove_stale_temps_in(sub, now);
+	}
+	if (d)
+		closedir(d);
+	free(objects);
+	free(jobs);
+}
+
 int perun_instance_lock(struct perun_instance *inst, struct perun_error *err)
 {
 	if (inst->lock_fd >= 0)
@@ -127,6 +181,7 @@ int perun_instance_lock(struct perun_instance *inst, struct perun_error *err)
 	}
 	free(path);
 	inst->lock_fd = fd;
+	remove_stale_temps(inst);
 	return 0;
 }
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Damaged and hostile store objects are refused by name, fast, without
 # inflating more than their header allows: a zlib bomb, an object longer
-# or shorter than its header says, a bad header, data that is not zlib.
+# or shorter than its header says, a bad header, data that is not zlib;
+# and temporary files that killed writers left behind.
 . "$srcdir/tests/test-lib.sh"
 
 command -v python3 >/dev/null || test_skip_all "python3 is needed to write objects"
@@ -56,6 +57,20 @@ test_expect_success 'a bad header, and data that is not zlib' '
 test_expect_success 'the good object reads again' '
 	(cd proj && cp ../object.good "$(cat ../object)" &&
 	 perun show 0@i tableof resources >out && test_grep "main" out)
+'
+
+test_expect_success 'temp files of killed writers are removed once stale' '
+	(cd proj && dir=$(dirname "$(cat ../object)") &&
+	 for f in "$dir/x.tmp-AbC123" .perun/jobs/p.perf.tmp-XyZ789 .perun/index.tmp-Q1w2E3; do
+		echo partial >"$f" && touch -d "2 hours ago" "$f" || exit 1
+	 done &&
+	 echo partial >"$dir/y.tmp-FrEsH1" &&
+	 echo keep >"$dir/not-a-temp.tmp-toolong" && touch -d "2 hours ago" "$dir/not-a-temp.tmp-toolong" &&
+	 test_time_profile 2.0 "$(git rev-parse HEAD)" >.perun/jobs/q.perf &&
+	 perun add .perun/jobs/q.perf >/dev/null &&
+	 ! test -e "$dir/x.tmp-AbC123" && ! test -e .perun/jobs/p.perf.tmp-XyZ789 &&
+	 ! test -e .perun/index.tmp-Q1w2E3 &&
+	 test -e "$dir/y.tmp-FrEsH1" && test -e "$dir/not-a-temp.tmp-toolong")
 '
 
 test_done
