@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "crash.h"
 #include "profiles.h"
 #include "runner.h"
 
@@ -386,7 +387,9 @@ int perun_check_pair(struct perun_check_ctx *ctx, const struct perun_profile *ba
 		struct emit_state st = {ctx, methods[i]->plugin->name, cmdstr, source,
 					ctx->report.npairs - 1, 0};
 		perun_error_clear(err);
+		perun_crash_enter("check", methods[i]->plugin->name, "compare");
 		rc = ops->compare(baseline, target, methods[i]->params, emit_change, &st, err);
+		perun_crash_leave();
 		rc = finish_call(methods[i], rc, &st, err);
 	}
 	free(cmdstr);
@@ -420,7 +423,9 @@ int perun_check_series(struct perun_check_ctx *ctx,
 					ctx->report.npairs - 1, 0};
 		perun_error_clear(err);
 		size_t first = ctx->report.nchanges;
+		perun_crash_enter("check", methods[i]->plugin->name, "compare_series");
 		rc = ops->compare_series(series, count, methods[i]->params, emit_change, &st, err);
+		perun_crash_leave();
 		rc = finish_call(methods[i], rc, &st, err);
 		/* A change belongs to the version it started at (the newest when
 		 * the method does not say); its source is the version before. */

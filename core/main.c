@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "crash.h"
 #include "plugin_loader.h"
 #include "suggest.h"
 
@@ -146,6 +147,7 @@ int main(int argc, char **argv)
 	struct perun_error err = {0};
 	char **rest;
 	int nrest;
+	perun_crash_handlers_install();
 	const char *no_color = getenv("NO_COLOR");
 	cli.argv0 = argv[0];
 	cli.color = isatty(STDOUT_FILENO) && !(no_color && *no_color);

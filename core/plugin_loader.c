@@ -14,6 +14,7 @@
 
 #include "plugin_loader.h"
 #include "suggest.h"
+#include "crash.h"
 
 /* sizeof(struct perun_plugin) in ABI 1.0: anything smaller is broken. */
 #define PLUGIN_DESC_MIN_SIZE (offsetof(struct perun_plugin, ops) + sizeof(void *))
@@ -302,7 +303,9 @@ struct perun_loaded_plugin *perun_plugin_open_file(const char *path,
 	}
 	const struct perun_plugin *(*describe)(void);
 	*(void **)&describe = sym;
+	perun_crash_enter(perun_plugin_kind_name(kind), e->name, "describe");
 	e->desc = describe();
+	perun_crash_leave();
 	if (!e->desc) {
 		reject(e, "'%s' returned no descriptor", symbol);
 		return e;

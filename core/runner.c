@@ -19,6 +19,7 @@
 #include "index.h"
 #include "profiles.h"
 #include "runner.h"
+#include "crash.h"
 #include "store.h"
 
 volatile int perun_runner_interrupted;
@@ -144,14 +145,20 @@ int perun_runner_collect(const struct perun_loaded_plugin *collector,
 	sigaction(SIGTERM, &sa, &old_term);
 
 	int rc = 0;
+	const char *name = collector->name;
+	perun_crash_enter("collect", name, "before");
 	if (ops->before)
 		rc = ops->before(&ctx, err);
+	perun_crash_enter("collect", name, "collect");
 	if (!rc && !perun_runner_interrupted)
 		rc = ops->collect(&ctx, err);
+	perun_crash_enter("collect", name, "after");
 	if (!rc && ops->after && !perun_runner_interrupted && !ctx.no_profile)
 		rc = ops->after(&ctx, err);
+	perun_crash_enter("collect", name, "teardown");
 	if (ops->teardown)
 		ops->teardown(&ctx);
+	perun_crash_leave();
 
 	interrupt_target = NULL;
 	sigaction(SIGINT, &old_int, NULL);
@@ -208,7 +215,10 @@ int perun_runner_postprocess(const struct perun_loaded_plugin *postprocessor,
 		if (!phases[i])
 			continue;
 		perun_error_clear(err);
+		static const char *const phase_names[] = {"before", "postprocess", "after"};
+		perun_crash_enter("postprocess", postprocessor->name, phase_names[i]);
 		rc = phases[i](&ctx, err);
+		perun_crash_leave();
 		/* A phase that succeeds may leave a one-line warning in err. */
 		if (!rc && err->message[0] && used + 3 < warning_len)
 			used += (size_t)snprintf(warning + used, warning_len - used, "%s%s",

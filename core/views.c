@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "cmd_util.h"
+#include "crash.h"
 #include "plugin_loader.h"
 #include "profiles.h"
 #include "runner.h"
@@ -92,7 +93,10 @@ int perun_views_render(const struct perun_cli *cli, const char *minor, const cha
 	};
 	/* A streamed profile found malformed while the view read it fails
 	 * as its load would have. */
-	if ((rc = fn(&ctx, err))) {
+	perun_crash_enter("view", view->name, n == 2 ? "show_diff" : "show");
+	rc = fn(&ctx, err);
+	perun_crash_leave();
+	if (rc) {
 		int load_rc = perun_profile_load_error(profiles[0], err);
 		if (!load_rc)
 			load_rc = perun_profile_load_error(profiles[1], err);

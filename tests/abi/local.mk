@@ -71,6 +71,18 @@ check_LTLIBRARIES += %reldir%/missing_dep.la
 %canon_reldir%_missing_dep_la_LDFLAGS = $(ABI_TEST_LDFLAGS)
 %canon_reldir%_missing_dep_la_LIBADD = -L%reldir%/gone -labigone
 EXTRA_%canon_reldir%_missing_dep_la_DEPENDENCIES = %reldir%/gone/libabigone.so
+check_LTLIBRARIES += %reldir%/crash_describe.la
+%canon_reldir%_crash_describe_la_SOURCES = %reldir%/plugin-bad.c
+%canon_reldir%_crash_describe_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME=crash_describe -DCRASH_IN=CRASH_DESCRIBE
+%canon_reldir%_crash_describe_la_LDFLAGS = $(ABI_TEST_LDFLAGS)
+check_LTLIBRARIES += %reldir%/crash_show.la
+%canon_reldir%_crash_show_la_SOURCES = %reldir%/plugin-bad.c
+%canon_reldir%_crash_show_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME=crash_show -DCRASH_IN=CRASH_SHOW
+%canon_reldir%_crash_show_la_LDFLAGS = $(ABI_TEST_LDFLAGS)
+check_LTLIBRARIES += %reldir%/crash_collect.la
+%canon_reldir%_crash_collect_la_SOURCES = %reldir%/plugin-bad.c
+%canon_reldir%_crash_collect_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME=crash_collect -DCRASH_IN=CRASH_COLLECT -DDESC_KIND=PERUN_KIND_COLLECT
+%canon_reldir%_crash_collect_la_LDFLAGS = $(ABI_TEST_LDFLAGS)
 check_LTLIBRARIES += %reldir%/undefined_symbol.la
 %canon_reldir%_undefined_symbol_la_SOURCES = %reldir%/plugin-bad.c
 %canon_reldir%_undefined_symbol_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME=undefined_symbol -DUSE_UNDEFINED

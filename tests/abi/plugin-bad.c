@@ -11,7 +11,9 @@
  *   USE_DEP        need a library that is not there (libabigone)
  *   USE_UNDEFINED  call a function defined nowhere: loads with lazy
  *                  binding, fails with LD_BIND_NOW=1
+ *   CRASH_IN       crash (SIGSEGV) in DESCRIBE, SHOW or COLLECT
  */
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -50,9 +52,23 @@ int abi_dep_answer(void);
 int abi_test_undefined_function(void);
 #endif
 
+#define CRASH_DESCRIBE 1
+#define CRASH_SHOW 2
+#define CRASH_COLLECT 3
+#ifdef CRASH_IN
+#define CRASH_HERE(where)                 \
+	do {                              \
+		if ((CRASH_IN) == (where)) \
+			raise(SIGSEGV);   \
+	} while (0)
+#else
+#define CRASH_HERE(where) ((void)0)
+#endif
+
 #ifndef NO_SHOW
 static int test_show(struct perun_view_ctx *ctx, struct perun_error *err)
 {
+	CRASH_HERE(CRASH_SHOW);
 #if defined(USE_DEP)
 	fprintf(ctx->out, "%s: %d\n", DESC_NAME, abi_dep_answer());
 #elif defined(USE_UNDEFINED)
@@ -74,6 +90,7 @@ static const struct perun_view_ops view_ops = {
 /* A collector only to be found by the loader: it refuses to collect. */
 static int test_collect(struct perun_collect_ctx *ctx, struct perun_error *err)
 {
+	CRASH_HERE(CRASH_COLLECT);
 	err->code = PERUN_EGENERIC;
 	snprintf(err->message, sizeof(err->message),
 		 "%s is a loader test plugin and collects nothing", DESC_NAME);
@@ -90,6 +107,7 @@ static const struct perun_collect_ops collect_ops = {
 const struct perun_plugin *DESCRIBE(EXPORT_NAME)(void);
 const struct perun_plugin *DESCRIBE(EXPORT_NAME)(void)
 {
+	CRASH_HERE(CRASH_DESCRIBE);
 	static const struct perun_plugin descriptor = {
 		.magic = DESC_MAGIC,
 		.abi_major = DESC_MAJOR,

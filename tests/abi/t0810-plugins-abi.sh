@@ -243,4 +243,26 @@ test_expect_success 'every installed check method is found by its long name' '
 	 done)
 '
 
+# A crash says which plugin crashed where; the signal then ends perun as
+# it would (exit 128 + SIGSEGV for the shell, which says so too) and the
+# store is untouched.
+test_expect_success 'a plugin crashing in describe, show or collect is named' '
+	stage crash view crash_describe && stage crash view crash_show &&
+	stage crash collect crash_collect &&
+	(cd proj && store_snapshot >before &&
+	 test_exit_code 139 perun --plugin-path "$TRASH_DIRECTORY/crash:$PERUN_PLUGIN_PATH" \
+		show "$PROFILE" crash_describe 2>err &&
+	 echo "perun: view plugin '"'"'crash_describe'"'"' crashed in describe (SIGSEGV); the store is left as it was" >expect &&
+	 grep "^perun: " err >actual && test_cmp expect actual &&
+	 test_exit_code 139 perun --plugin-path "$TRASH_DIRECTORY/crash:$PERUN_PLUGIN_PATH" \
+		show "$PROFILE" crash_show 2>err &&
+	 echo "perun: view plugin '"'"'crash_show'"'"' crashed in show (SIGSEGV); the store is left as it was" >expect &&
+	 grep "^perun: " err >actual && test_cmp expect actual &&
+	 test_exit_code 139 perun --plugin-path "$TRASH_DIRECTORY/crash:$PERUN_PLUGIN_PATH" \
+		collect -c true crash_collect 2>err &&
+	 echo "perun: collect plugin '"'"'crash_collect'"'"' crashed in collect (SIGSEGV); the store is left as it was" >expect &&
+	 grep "^perun: " err >actual && test_cmp expect actual &&
+	 store_snapshot >after && test_cmp before after)
+'
+
 test_done

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Naming the culprit of a crash: the core marks the plugin code it calls
+ * (kind, name, phase), and a crash (SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+ * SIGABRT) prints one line saying which plugin crashed where, or that
+ * perun itself did, before the signal takes its usual course.
+ */
+#ifndef PERUN_CORE_CRASH_H
+#define PERUN_CORE_CRASH_H
+
+/* Install the handlers; main calls it first. */
+void perun_crash_handlers_install(void);
+
+/* Plugin code of kind ("collect", ...) and name runs phase ("describe",
+ * "collect", ...) from now until perun_crash_leave.  The strings must
+ * outlive the call (plugin names and literals do). */
+void perun_crash_enter(const char *kind, const char *name, const char *phase);
+void perun_crash_leave(void);
+
+#endif
