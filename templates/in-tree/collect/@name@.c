@@ -98,7 +98,7 @@ static int @name@_collect(struct perun_collect_ctx *ctx, struct perun_error *err
 	struct @name@_state *st = ctx->state;
 	int rc = 0;
 	for (long long i = 0; i < st->repeat && !rc && !ctx->interrupted; i++) {
-		double seconds;
+		double seconds = 0;
 		rc = run_once(ctx, st->words.we_wordv, &seconds, err);
 		if (rc)
 			break;

@@ -19,11 +19,12 @@ prof() {
 	EOF
 }
 
-# The shared configuration names a method too (Perun's default): this one
-# only, so that the test needs no other plugin.
+# The instance on svs, the vcs plugin without dependencies; the shared
+# configuration names a method too (Perun's default): this one only, so
+# that the test needs no other check plugin.
 test_expect_success 'setup: a project whose strategy is this method' '
-	git init -q proj &&
-	(cd proj && git commit -q --allow-empty -m root && perun init >/dev/null &&
+	perun init --vcs-type svs proj >/dev/null &&
+	(cd proj &&
 	 perun config --shared set degradation.strategies "[{method: @name@_mean_threshold}]" &&
 	 perun config --local set degradation.strategies "[{method: @name@_mean_threshold}]") &&
 	prof base.perf "1, 2, 3" "10, 10" &&

@@ -6,9 +6,9 @@
 
 command -v jq >/dev/null 2>&1 || test_skip_all "jq is not installed"
 
+# The instance on svs, the vcs plugin without dependencies.
 test_expect_success 'setup: a perun instance and a small profile' '
-	git init -q proj &&
-	(cd proj && git commit -q --allow-empty -m root && perun init >/dev/null) &&
+	perun init --vcs-type svs proj >/dev/null &&
 	cat >prof.perf <<-\EOF
 	{"header": {"type": "time", "cmd": "prog", "args": "", "workload": "",
 	            "units": {"time": "s"}},
