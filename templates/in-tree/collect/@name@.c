@@ -74,15 +74,23 @@ static int run_once(struct perun_collect_ctx *ctx, char **argv, double *seconds,
 	if (e)
 		return perun_error_set_errno(err, PERUN_ETOOL, e, "cannot run command '%s'",
 					     argv[0]);
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR || ctx->interrupted) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			return perun_error_set(err, PERUN_EINTR, "interrupted while running '%s'",
-					       ctx->cmd);
-		}
-	}
+	pid_t done;
+	while ((done = waitpid(pid, &status, 0)) < 0 && errno == EINTR && !ctx->interrupted)
+		;
+	int wait_errno = done < 0 ? errno : 0;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (wait_errno == EINTR) { /* interrupted with the command still running */
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+	/* Set by the core on SIGINT/SIGTERM, which may have reached the
+	 * command as well: the run does not count either way. */
+	if (ctx->interrupted)
+		return perun_error_set(err, PERUN_EINTR, "interrupted while running '%s'",
+				       ctx->cmd);
+	if (wait_errno)
+		return perun_error_set_errno(err, PERUN_ETOOL, wait_errno,
+					     "cannot wait for command '%s'", ctx->cmd);
 	if (WIFSIGNALED(status))
 		return perun_error_set(err, PERUN_ETOOL, "command '%s' was killed by signal %d",
 				       ctx->cmd, WTERMSIG(status));
