@@ -5,7 +5,8 @@
 # is only known after the build, hence the stamp and the install hooks.
 noinst_DATA += %reldir%/man1/stamp %reldir%/perun.bash-completion
 docs_man1dir = $(mandir)/man1
-EXTRA_DIST += %reldir%/plugin-guide.md
+EXTRA_DIST += %reldir%/plugin-guide.md %reldir%/adding-an-in-tree-plugin.md \
+	%reldir%/adding-a-command.md
 CLEANFILES += %reldir%/man1/*.1 %reldir%/man1/stamp %reldir%/perun.bash-completion
 
 %reldir%/man1/stamp: perun$(EXEEXT)

@@ -103,7 +103,10 @@ EXTRA_DIST += %reldir%/t0400-store.sh %reldir%/helpers/pidx.py
 
 # The standalone plugin template, built against the installed SDK.
 TESTS += tests/t0950-sdk-out-of-tree.sh
-EXTRA_DIST += tests/t0950-sdk-out-of-tree.sh templates/standalone
+EXTRA_DIST += tests/t0950-sdk-out-of-tree.sh
+# In-tree plugins made from templates/in-tree build without a build file edit.
+TESTS += tests/t0960-in-tree-templates.sh
+EXTRA_DIST += tests/t0960-in-tree-templates.sh
 TESTS += %reldir%/t0410-store-crash-safety.sh
 EXTRA_DIST += %reldir%/t0410-store-crash-safety.sh
 TESTS += %reldir%/t0010-configure-switches.sh
