@@ -55,8 +55,8 @@ test_expect_success 'the master template is Perun'"'"'s, everything commented ou
 	#   - name: regression_analysis
 	#     params:
 	#       method: full
-	#   - name: filter
-	## Try '"'"'$ perun postprocessby --help'"'"' to obtain list of supported collectors!
+	#   - name: regressogram
+	## Try '"'"'$ perun plugins list'"'"' to obtain list of supported postprocessors!
 
 	## The following option automatically registers newly collected profiles for current minor version
 	## Uncomment the following to enable this behaviour:
@@ -77,7 +77,7 @@ test_expect_success 'the master template is Perun'"'"'s, everything commented ou
 	## for corresponding configurations
 	#   apply: first
 	## Specification of list of rules for applying degradation checks
-	#   strategy:
+	#   strategies:
 	#     - method: average_amount_threshold
 
 	## To run your custom steps before any collection (un)comment the following region:
@@ -167,12 +167,12 @@ test_expect_success 'the developer template enables checks and pre_run' '
 	perun init -t developer p11 && cd p11 &&
 	perun config get degradation.collect_before_check >actual &&
 	perun config get degradation.log_collect >>actual &&
-	perun config get degradation.strategy >>actual &&
+	perun config get degradation.strategies >>actual &&
 	perun config get execute.pre_run >>actual &&
 	cat >expect <<-\EOF &&
 	degradation.collect_before_check: true
 	degradation.log_collect: true
-	degradation.strategy: [{method: average_amount_threshold}]
+	degradation.strategies: [{method: average_amount_threshold}]
 	execute.pre_run: [make]
 	EOF
 	test_cmp expect actual &&
