@@ -14,6 +14,7 @@
 
 
 #include "config.h"
+#include "suggest.h"
 
 /* ---- levels ----------------------------------------------------------- */
 
@@ -320,4 +321,88 @@ int perun_config_check_file(const char *path, struct perun_error *err)
 	int rc = load_level(path, &value, err);
 	json_decref(value);
 	return rc;
+}
+
+/* ---- known keys --------------------------------------------------------- */
+
+/* The keys Perun reads ("section.key", or "section" for a whole value);
+ * "degradation.*" also takes each check method's options. */
+static const char *const known_keys[] = {
+	"vcs.type", "vcs.url", "cmds", "args", "workloads", "collectors", "postprocessors",
+	"execute.pre_run", "profiles.register_after_run", "profiles.overwrite",
+	"format.status", "format.shortlog", "format.output_profile_template",
+	"format.output_show_template", "format.sort_profiles_by", "format.sort_profiles_order",
+	"degradation.collect_before_check", "degradation.log_collect", "degradation.apply",
+	"degradation.strategies", "generators.workload", "general.editor", "general.paging",
+	"selection_method", "import.dir", "path.logs", "showdiff.offline",
+	"showdiff.display_style", "profile.aggregation", NULL,
+};
+
+static int is_known(const char *key)
+{
+	for (const char *const *k = known_keys; *k; k++)
+		if (!strcmp(*k, key))
+			return 1;
+	return 0;
+}
+
+/*
+ * Report section.key (key alone at the top), with a suggestion among the
+ * section's known keys (or the known sections); with near_only, only
+ * when one is close.
+ */
+static void report(const char *section, const char *key, int near_only, perun_config_key_fn fn,
+		   void *data)
+{
+	char names[64][64];
+	const char *list[64];
+	size_t n = 0, plen = section ? strlen(section) : 0;
+	for (const char *const *k = known_keys; *k && n < 64; k++) {
+		const char *dot = strchr(*k, '.');
+		size_t head = dot ? (size_t)(dot - *k) : strlen(*k);
+		if (section && dot && head == plen && !strncmp(*k, section, plen))
+			snprintf(names[n++], sizeof(names[0]), "%s", dot + 1);
+		else if (!section && (!n || strlen(names[n - 1]) != head ||
+				      strncmp(names[n - 1], *k, head)))
+			snprintf(names[n++], sizeof(names[0]), "%.*s", (int)head, *k);
+	}
+	for (size_t i = 0; i < n; i++)
+		list[i] = names[i];
+	char hint[256], full[320], prefix[160];
+	snprintf(prefix, sizeof(prefix), "%s%s", section ? section : "", section ? "." : "");
+	perun_suggest(key, list, n, prefix, hint, sizeof(hint));
+	snprintf(full, sizeof(full), "%s%s", prefix, key);
+	if (!near_only || hint[0])
+		fn(full, hint, data);
+}
+
+void perun_config_unknown_keys(const struct perun_config *cfg, perun_config_key_fn fn,
+			       void *data)
+{
+	const json_t *local = cfg->level[PERUN_CONFIG_LOCAL];
+	const char *section;
+	json_t *value;
+	json_object_foreach((json_t *)local, section, value) {
+		if (is_known(section))
+			continue;
+		char prefix[160];
+		snprintf(prefix, sizeof(prefix), "%s.", section);
+		int is_section = 0;
+		for (const char *const *k = known_keys; *k; k++)
+			is_section |= !strncmp(*k, prefix, strlen(prefix));
+		if (!is_section || !json_is_object(value)) {
+			report(NULL, section, 0, fn, data);
+			continue;
+		}
+		const char *key;
+		json_t *sub;
+		json_object_foreach(value, key, sub) {
+			char full[320];
+			snprintf(full, sizeof(full), "%s.%s", section, key);
+			/* A check method's options are degradation.<option>:
+			 * there only a near miss of a known key is reported. */
+			if (!is_known(full))
+				report(section, key, !strcmp(section, "degradation"), fn, data);
+		}
+	}
 }

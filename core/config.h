@@ -55,6 +55,16 @@ int perun_config_run_editor(const struct perun_config *cfg, const char *path,
 /* Check that path reads as a configuration file (a YAML mapping). */
 int perun_config_check_file(const char *path, struct perun_error *err);
 
+/*
+ * Call fn for each key of the local configuration that Perun does not read
+ * (e.g. "degradation.strategy" for "strategies"); hint is "; did you mean
+ * '...'?" or "".  Under degradation, where check methods' options live,
+ * only near misses of known keys are reported.
+ */
+typedef void (*perun_config_key_fn)(const char *key, const char *hint, void *data);
+void perun_config_unknown_keys(const struct perun_config *cfg, perun_config_key_fn fn,
+			       void *data);
+
 /* Write Perun's shared defaults to path (creating its directory). */
 int perun_config_reset_shared(const char *path, struct perun_error *err);
 

@@ -246,9 +246,17 @@ static int config_units(struct perun_matrix *m, const struct perun_config *cfg, 
 	return 0;
 }
 
+static void warn_unknown_key(const char *key, const char *hint, void *data)
+{
+	const struct perun_config *cfg = data;
+	const char *file = cfg->path[PERUN_CONFIG_LOCAL];
+	perun_warn("%s: unknown key '%s'%s", file ? file : "local.yml", key, hint);
+}
+
 int perun_matrix_from_config(struct perun_matrix *m, const struct perun_config *cfg,
 			     struct perun_error *err)
 {
+	perun_config_unknown_keys(cfg, warn_unknown_key, (void *)cfg);
 	int rc = config_words(cfg, "cmds", &m->cmds, &m->ncmds, err);
 	if (!rc)
 		rc = config_words(cfg, "args", &m->args, &m->nargs, err);

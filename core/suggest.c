@@ -42,8 +42,9 @@ static size_t edit_distance(const char *a, const char *b)
 
 /* How far candidate is from word, or NOT_CLOSE: a word of three or more
  * letters that begins candidate is nearest; else up to a third of the
- * word's letters (at least one) may be wrong.  Single letters (short
- * options) are never close. */
+ * word's letters (at least one) may be wrong, or only its last letter
+ * where the candidate is longer.  Single letters (short options) are
+ * never close. */
 static size_t closeness(const char *word, const char *candidate)
 {
 	size_t len = strlen(word);
@@ -51,6 +52,10 @@ static size_t closeness(const char *word, const char *candidate)
 		return NOT_CLOSE; /* any letter is one edit from any other */
 	if (len >= 3 && !strncmp(word, candidate, len))
 		return 0;
+	/* All but the last letter begin it: a singular for a plural
+	 * ("strategy" for "strategies"). */
+	if (len >= 5 && !strncmp(word, candidate, len - 1) && strlen(candidate) > len)
+		return 1;
 	size_t allowed = len / 3 > 1 ? len / 3 : 1;
 	size_t dist = edit_distance(word, candidate);
 	return dist <= allowed ? dist : NOT_CLOSE;

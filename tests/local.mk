@@ -25,7 +25,7 @@ EXTRA_DIST += tests/t0004-build-lists.sh tests/t0100-init.sh tests/t0110-suggest
 	tests/t2004-check-strategies.sh
 check_PROGRAMS += tests/config-test
 tests_config_test_SOURCES = tests/config-test.c tests/tap.h core/config.c core/config.h \
-	core/config_template.c core/config_yaml.c core/config_yaml.h
+	core/config_template.c core/config_yaml.c core/config_yaml.h core/suggest.c
 tests_config_test_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(YAML_CFLAGS) -I$(top_srcdir)/core
 tests_config_test_LDADD = sdk/libperun.la $(JANSSON_LIBS) $(YAML_LIBS)
 TESTS += tests/config-test

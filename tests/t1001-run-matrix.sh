@@ -149,4 +149,25 @@ test_expect_success 'collect with register_after_run names no pending file' '
 	echo "Collected into the index" >expect && test_cmp expect out
 '
 
+test_expect_success 'unknown keys of local.yml are warnings naming them' '
+	cd proj && write_config "./prog" "300" &&
+	cat >>.perun/local.yml <<-\EOC &&
+	degradation:
+	  strategy: [{method: aat}]
+	  cutoff: 3
+	colectors: []
+	fromat: {status: x}
+	profiles: {register_after_run: false, overwrite: true}
+	EOC
+	perun run matrix >out 2>err &&
+	file=$(pwd -P)/.perun/local.yml &&
+	cat >expect <<-EOF &&
+	perun: warning: $file: unknown key '"'"'degradation.strategy'"'"'; did you mean '"'"'degradation.strategies'"'"'?
+	perun: warning: $file: unknown key '"'"'colectors'"'"'; did you mean '"'"'collectors'"'"'?
+	perun: warning: $file: unknown key '"'"'fromat'"'"'; did you mean '"'"'format'"'"'?
+	EOF
+	grep "unknown key" err >actual &&
+	test_cmp expect actual
+'
+
 test_done
