@@ -22,13 +22,13 @@ struct minor_row {
 	char *date, *author, *email, *desc, *parents;
 	struct minor_stats stats;
 	long optimizations, degradations;
+	int damaged; /* its index does not read */
 };
 
 struct log_walk {
 	struct perun_instance *inst;
 	struct minor_row *rows;
 	size_t n;
-	int failed;
 	struct perun_error err;
 };
 
@@ -105,9 +105,11 @@ static int collect_row(const struct perun_vcs_commit *c, void *data)
 			strcat(row->parents, " ");
 		strcat(row->parents, c->parents[i]);
 	}
-	if (count_profiles(walk->inst, row->checksum, &row->stats, &walk->err)) {
-		walk->failed = 1;
-		return 1;
+	/* One damaged index must not hide the rest of the history. */
+	struct perun_error err = {0};
+	if (count_profiles(walk->inst, row->checksum, &row->stats, &err)) {
+		perun_warn("%s ('perun fsck --repair' repairs it)", err.message);
+		row->damaged = 1;
 	}
 	count_changes(walk->inst, row->checksum, &row->optimizations, &row->degradations);
 	return 0;
@@ -126,8 +128,12 @@ static void rows_release(struct log_walk *walk)
 	free(walk->rows);
 }
 
-static void print_type_counts(const struct minor_stats *st)
+static void print_type_counts(const struct minor_stats *st, int damaged)
 {
+	if (damaged) {
+		printf("(index damaged: see 'perun fsck')\n");
+		return;
+	}
 	if (!st->all) {
 		printf("(no tracked profiles)\n");
 		return;
@@ -150,7 +156,7 @@ static void print_long(const struct log_walk *walk)
 	for (size_t i = 0; i < walk->n; i++) {
 		const struct minor_row *r = &walk->rows[i];
 		printf("Minor Version %s\n", r->checksum);
-		print_type_counts(&r->stats);
+		print_type_counts(&r->stats, r->damaged);
 		printf("Author: %s <%s> %s\n", r->author, r->email, r->date);
 		char *parents = strdup(r->parents);
 		for (char *p = strtok(parents, " "); p; p = strtok(NULL, " "))
@@ -252,7 +258,9 @@ static int print_short(const struct log_walk *walk, const char *fmt_text,
 			if (!t->is_field) {
 				fputs(t->text, stdout);
 			} else if (!strcmp(t->text, "stats")) {
-				if (r->stats.all)
+				if (r->damaged)
+					perun_print_centered(stdout, "-index-damaged-", stat_len);
+				else if (r->stats.all)
 					printf("%*ld|%*ld|%*ld|%*ld profiles", wa, r->stats.all, wm,
 					       r->stats.memory, wx, r->stats.mixed, wt, r->stats.time);
 				else
@@ -284,14 +292,17 @@ static void print_json(const struct log_walk *walk)
 		for (char *p = strtok(copy, " "); p; p = strtok(NULL, " "))
 			json_array_append_new(parents, json_string(p));
 		free(copy);
-		json_array_append_new(list, json_pack(
+		json_t *row = json_pack(
 			"{s:s,s:s,s:s,s:s,s:s,s:o,s:{s:I,s:I,s:I,s:I},s:{s:I,s:I}}",
 			"checksum", r->checksum, "date", r->date, "author", r->author,
 			"email", r->email, "desc", r->desc, "parents", parents,
 			"profiles", "all", (json_int_t)r->stats.all, "memory",
 			(json_int_t)r->stats.memory, "mixed", (json_int_t)r->stats.mixed, "time",
 			(json_int_t)r->stats.time, "changes", "optimizations",
-			(json_int_t)r->optimizations, "degradations", (json_int_t)r->degradations));
+			(json_int_t)r->optimizations, "degradations", (json_int_t)r->degradations);
+		if (r->damaged)
+			json_object_set_new(row, "index_damaged", json_true());
+		json_array_append_new(list, row);
 	}
 	json_t *doc = json_pack("{s:i,s:o}", "schema", 1, "minor_versions", list);
 	json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
@@ -313,8 +324,6 @@ static int cmd_log(const struct perun_command *cmd, struct perun_cli *cli,
 	int rc = perun_resolve_minor(&inst, argc ? argv[0] : NULL, sha, &walk.err);
 	if (!rc)
 		rc = inst.vcs.ops->walk(inst.vcs.state, sha, collect_row, &walk, &walk.err);
-	if (!rc && walk.failed)
-		rc = -walk.err.code;
 	if (!rc) {
 		perun_pager_start(cli, &inst.config, "log");
 		if (!strcmp(perun_params_string(params, "format", "text"), "json"))

@@ -24,6 +24,8 @@
 	X(postprocessby)      \
 	X(run)                \
 	X(check)              \
+	X(fsck)               \
+	X(gc)                 \
 	X(plugins)            \
 	X(docs)
 

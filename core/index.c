@@ -102,8 +102,10 @@ static void append(struct perun_index *idx, struct perun_index_entry *e)
 	idx->entries[idx->n++] = *e;
 }
 
-int perun_index_read(const char *path, struct perun_index *idx,
-		     struct perun_error *err)
+/* With salvage, the whole entries before a damage are kept (and 0 is
+ * returned with err still saying what the damage is). */
+static int index_read(const char *path, struct perun_index *idx, int salvage,
+		      struct perun_error *err)
 {
 	memset(idx, 0, sizeof(*idx));
 	char *data;
@@ -170,17 +172,32 @@ int perun_index_read(const char *path, struct perun_index *idx,
 		rc = perun_error_set(err, PERUN_EINVAL,
 				     "malformed index '%s': header says %d entries, found %zu",
 				     path, count, idx->n);
-		goto out;
+		goto damaged;
 	}
 	goto out;
 truncated:
 	rc = perun_error_set(err, PERUN_EINVAL,
 			     "malformed index '%s': entry %zu is truncated", path, idx->n);
+damaged:
+	if (salvage)
+		rc = 0;
 out:
 	free(data);
 	if (rc)
 		perun_index_release(idx);
 	return rc;
+}
+
+int perun_index_read(const char *path, struct perun_index *idx, struct perun_error *err)
+{
+	return index_read(path, idx, 0, err);
+}
+
+void perun_index_salvage(const char *path, struct perun_index *idx)
+{
+	struct perun_error err = {0};
+	if (index_read(path, idx, 1, &err))
+		memset(idx, 0, sizeof(*idx));
 }
 
 static void put_lstring(unsigned char **p, const char *s)

@@ -37,6 +37,9 @@ struct perun_index {
  */
 int perun_index_read(const char *path, struct perun_index *idx,
 		     struct perun_error *err);
+/* What still reads of a damaged index: the whole entries before the
+ * damage (none when its header is damaged). */
+void perun_index_salvage(const char *path, struct perun_index *idx);
 /* Write idx as version 2, atomically. */
 int perun_index_write(const char *path, const struct perun_index *idx,
 		      struct perun_error *err);

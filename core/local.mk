@@ -13,7 +13,8 @@ perun_SOURCES = \
 	core/instance.c core/instance.h \
 	core/cmd_util.c core/cmd_util.h \
 	core/format.c core/format.h \
-	core/store.c core/store.h \
+	core/store.c core/store.h core/store_scan.c core/store_scan.h \
+	core/store_check.c core/store_check.h core/cmd_fsck.c core/cmd_gc.c \
 	core/index.c core/index.h \
 	core/profiles.c core/profiles.h \
 	core/runner.c core/runner.h \
