@@ -12,6 +12,7 @@
 #include "command_list.h"
 #include "jobs.h"
 #include "pager.h"
+#include "runner.h"
 #include "profiles.h"
 
 static int has_profiles(struct perun_instance *inst, const char *sha);
@@ -234,6 +235,8 @@ static void precollect(struct perun_instance *inst, const struct perun_check_ver
 	struct perun_matrix m = {0};
 	struct perun_run_result res = {0};
 	struct perun_run_opts opts = {.revs = revs, .nrevs = n};
+	if (perun_runner_timeout(NULL, &inst->config, &opts.timeout, &err))
+		perun_warn("%s", err.message);
 	if (!inst->config.level[PERUN_CONFIG_RUNTIME])
 		inst->config.level[PERUN_CONFIG_RUNTIME] = json_object();
 	if (perun_config_set(&inst->config, PERUN_CONFIG_RUNTIME, "profiles.register_after_run",

@@ -18,6 +18,7 @@ struct collect_run {
 	const struct perun_params *params;
 	int failed, stored;
 	int usage_errors; /* failures caused by bad options or input */
+	unsigned timeout; /* seconds per collection, 0: none */
 };
 
 static int run_at_version(struct collect_run *run, const char *sha)
@@ -33,6 +34,7 @@ static int run_at_version(struct collect_run *run, const char *sha)
 				.cmd = perun_params_string_at(params, "cmd", c),
 				.args = nargs ? perun_params_string_at(params, "args", nargs > c ? c : 0) : "",
 				.workload = nwork ? perun_params_string_at(params, "workload", w) : "",
+				.timeout = run->timeout,
 			};
 			struct perun_profile *profile;
 			if (perun_runner_collect(run->collector, run->collector_params, &job, sha,
@@ -104,8 +106,11 @@ static int cmd_collect(const struct perun_command *cmd, struct perun_cli *cli,
 	}
 	if (perun_runner_unit_params(collector, argc - 1, argv + 1, yaml, &unit_params, NULL, NULL, &err))
 		goto fail;
+	unsigned timeout;
+	if (perun_runner_timeout(params, &inst.config, &timeout, &err))
+		goto fail;
 
-	struct collect_run run = {&inst, collector, unit_params, params, 0, 0, 0};
+	struct collect_run run = {&inst, collector, unit_params, params, 0, 0, 0, timeout};
 	size_t nminor = perun_params_count(params, "minor");
 	const char **revs = calloc(nminor + 1, sizeof(*revs));
 	for (size_t m = 0; m < nminor; m++)
@@ -156,6 +161,8 @@ static const struct perun_option collect_options[] = {
 	 "template of the profile name (tags %collector%, %cmd%, %workload%, %date%, ...)", 0},
 	{"params", "p", PERUN_OPTION_STRING, NULL, NULL, "<yaml-file>",
 	 "collector parameters from a YAML file", 0},
+	{"timeout", NULL, PERUN_OPTION_INT, NULL, NULL, "<seconds>",
+	 "stop a collection that runs longer (default: execute.timeout, else none)", 0},
 	{NULL},
 };
 

@@ -8,6 +8,7 @@
 #include "cmd_util.h"
 #include "command_list.h"
 #include "jobs.h"
+#include "runner.h"
 
 /* The YAML params of unit from "-cp <unit> <yaml-or-file>" pairs, merged
  * in order; *out is a new reference or NULL when none were given. */
@@ -102,6 +103,10 @@ static int run_matrix(struct perun_cli *cli, struct perun_instance *inst,
 		.profile_template = perun_params_string(group, "output-filename-template", NULL),
 		.progress = !quiet && isatty(STDERR_FILENO),
 	};
+	if (perun_runner_timeout(group, &inst->config, &opts.timeout, &tmp)) {
+		free(revs);
+		return perun_error_exit(&tmp);
+	}
 	int rc = perun_jobs_run(inst, m, &opts, &res, &err);
 	free(revs);
 	if (rc)
@@ -235,6 +240,8 @@ static const struct perun_option run_options[] = {
 	 PERUN_OPTION_MULTIPLE},
 	{"crawl-parents", "c", PERUN_OPTION_BOOL, NULL, NULL, NULL,
 	 "also profile every ancestor of each minor version", 0},
+	{"timeout", NULL, PERUN_OPTION_INT, NULL, NULL, "<seconds>",
+	 "stop a collection that runs longer; the job fails (default: execute.timeout)", 0},
 	{NULL},
 };
 

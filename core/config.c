@@ -329,7 +329,7 @@ int perun_config_check_file(const char *path, struct perun_error *err)
  * "degradation.*" also takes each check method's options. */
 static const char *const known_keys[] = {
 	"vcs.type", "vcs.url", "cmds", "args", "workloads", "collectors", "postprocessors",
-	"execute.pre_run", "profiles.register_after_run", "profiles.overwrite",
+	"execute.pre_run", "execute.timeout", "profiles.register_after_run", "profiles.overwrite",
 	"format.status", "format.shortlog", "format.output_profile_template",
 	"format.output_show_template", "format.sort_profiles_by", "format.sort_profiles_order",
 	"degradation.collect_before_check", "degradation.log_collect", "degradation.apply",

@@ -466,7 +466,8 @@ static int run_job(struct run *r, const char *sha, const struct perun_unit *c, c
 		}
 		if (done)
 			break;
-		struct perun_job unit_job = {.cmd = cmd, .args = args, .workload = text};
+		struct perun_job unit_job = {
+			.cmd = cmd, .args = args, .workload = text, .timeout = r->opts->timeout};
 		struct perun_profile *profile = NULL;
 		log_line(r, "collect %s: workload '%s'", job, text);
 		if (perun_runner_collect(c->plugin, c->params, &unit_job, sha, &profile, &err)) {

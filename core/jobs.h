@@ -81,6 +81,7 @@ struct perun_run_opts {
 	int crawl_parents;
 	const char *profile_template; /* NULL: format.output_profile_template */
 	int progress;                 /* show progress on stderr (a terminal) */
+	unsigned timeout;             /* seconds per collection, 0: none */
 };
 
 /* Outcome of a run; failures lists "version job: reason" lines. */

@@ -24,6 +24,16 @@
 
 volatile int perun_runner_interrupted;
 static volatile int *interrupt_target;
+static volatile sig_atomic_t timed_out;
+
+/* A unit past its timeout is told as on SIGINT, but only it stops. */
+static void on_timeout(int sig)
+{
+	(void)sig;
+	timed_out = 1;
+	if (interrupt_target)
+		*interrupt_target = 1;
+}
 
 static void on_signal(int sig)
 {
@@ -143,6 +153,13 @@ int perun_runner_collect(const struct perun_loaded_plugin *collector,
 	interrupt_target = &ctx.interrupted;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	struct sigaction alarm_sa = {.sa_handler = on_timeout}, old_alarm;
+	sigemptyset(&alarm_sa.sa_mask);
+	timed_out = 0;
+	if (job->timeout) {
+		sigaction(SIGALRM, &alarm_sa, &old_alarm);
+		alarm(job->timeout);
+	}
 
 	int rc = 0;
 	const char *name = collector->name;
@@ -160,9 +177,19 @@ int perun_runner_collect(const struct perun_loaded_plugin *collector,
 		ops->teardown(&ctx);
 	perun_crash_leave();
 
+	if (job->timeout) {
+		alarm(0);
+		sigaction(SIGALRM, &old_alarm, NULL);
+	}
 	interrupt_target = NULL;
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	if (timed_out && !perun_runner_interrupted) {
+		perun_profile_free(profile);
+		return perun_error_set(err, PERUN_ETOOL,
+				       "collector '%s' timed out after %u s running '%s' (stopped)",
+				       collector->name, job->timeout, job->cmd);
+	}
 	if (!rc && perun_runner_interrupted)
 		rc = perun_error_set(err, PERUN_EINTR, "collector '%s' was interrupted",
 				     collector->name);
@@ -440,4 +467,21 @@ int perun_runner_store(struct perun_instance *inst, struct perun_profile *profil
 out:
 	free(jobs);
 	return rc;
+}
+
+int perun_runner_timeout(const struct perun_params *params, const struct perun_config *config,
+			 unsigned *timeout, struct perun_error *err)
+{
+	json_t *cfg = perun_config_lookup(config, "execute.timeout");
+	long long t = cfg && json_is_integer(cfg) ? json_integer_value(cfg) : 0;
+	if (cfg && !json_is_integer(cfg))
+		return perun_error_set(err, PERUN_EINVAL,
+				       "execute.timeout: not a number of seconds");
+	if (params && perun_params_count(params, "timeout"))
+		t = perun_params_int(params, "timeout", 0);
+	if (t < 0 || t > 1000000000LL)
+		return perun_error_set(err, PERUN_EINVAL,
+				       "a timeout of %lld s is not a number of seconds", t);
+	*timeout = (unsigned)t;
+	return 0;
 }

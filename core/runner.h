@@ -16,6 +16,9 @@ struct perun_job {
 	const char *cmd;
 	const char *args;
 	const char *workload;
+	/* Stop the collection after this many seconds (0: never): the
+	 * collector is told as on SIGINT and the unit fails as timed out. */
+	unsigned timeout;
 };
 
 /*
@@ -51,6 +54,11 @@ int perun_runner_unit_params(const struct perun_loaded_plugin *unit, int argc,
 			     char **argv, const json_t *yaml_params,
 			     struct perun_params **out, char ***words, int *nwords,
 			     struct perun_error *err);
+
+/* A collection's timeout: --timeout when params has one, else the
+ * configuration's execute.timeout, else 0 (none); negative is an error. */
+int perun_runner_timeout(const struct perun_params *params, const struct perun_config *config,
+			 unsigned *timeout, struct perun_error *err);
 
 enum perun_store_flags {
 	/* Pending whatever profiles.register_after_run says (a raw profile

@@ -170,4 +170,19 @@ test_expect_success 'unknown keys of local.yml are warnings naming them' '
 	test_cmp expect actual
 '
 
+test_expect_success 'a collection past its timeout is stopped and fails, the run goes on' '
+	cd proj && write_config "sleep" "30, 0" &&
+	perun config --local set profiles.register_after_run false &&
+	rm -f .perun/jobs/*.perf &&
+	test_exit_code 3 perun run --timeout 1 matrix >out 2>err &&
+	test_grep "^2 jobs run, 1 profile stored$" out &&
+	test_grep "collector .time. timed out after 1 s running .sleep. (stopped)" err &&
+	! pgrep -f "^sleep 30" &&
+	perun config --local set execute.timeout 1 &&
+	test_exit_code 3 perun collect -c sleep -w 30 time -r 1 2>err &&
+	test_grep "timed out after 1 s" err &&
+	test_exit_code 2 perun collect -c sleep -w 0 --timeout -5 time 2>err &&
+	test_grep "a timeout of -5 s is not a number of seconds" err
+'
+
 test_done
