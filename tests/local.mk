@@ -14,12 +14,14 @@ SH_LOG_COMPILER = $(SHELL)
 EXTRA_DIST += %reldir%/test-lib.sh
 
 TESTS += tests/t0004-build-lists.sh tests/t0100-init.sh tests/t0110-suggestions.sh \
+	tests/t0970-fuzz-targets.sh \
 	tests/t0120-pager.sh \
 	tests/t0200-config.sh \
 	tests/t0401-selectors.sh tests/t0402-store-objects.sh tests/t0403-fsck-gc.sh \
 	tests/t2003-check-nothing-compared.sh \
 	tests/t2004-check-strategies.sh
 EXTRA_DIST += tests/t0004-build-lists.sh tests/t0100-init.sh tests/t0110-suggestions.sh \
+	tests/t0970-fuzz-targets.sh \
 	tests/t0120-pager.sh \
 	tests/t0200-config.sh \
 	tests/t0401-selectors.sh tests/t0402-store-objects.sh tests/t0403-fsck-gc.sh \
