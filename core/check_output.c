@@ -461,6 +461,17 @@ static json_t *report_sarif(const struct perun_check_report *r)
 			text ? text : "", "locations", "logicalLocations", "fullyQualifiedName",
 			worst->location, "kind", "function", "properties", "result",
 			perun_change_name(worst->result), "verdicts", (json_int_t)(j - i));
+		/* Code scanning wants a file: the profiled program. */
+		json_t *loc = json_array_get(json_object_get(res, "locations"), 0);
+		char binary[256];
+		const char *cmdstr = worst->cmdstr ? worst->cmdstr : "";
+		snprintf(binary, sizeof(binary), "%.*s", (int)strcspn(cmdstr, " "), cmdstr);
+		const char *uri = binary;
+		while (uri[0] == '.' && uri[1] == '/')
+			uri += 2;
+		json_object_set_new(loc, "physicalLocation",
+				    json_pack("{s:{s:s}}", "artifactLocation", "uri",
+					      *uri ? uri : "unknown"));
 		int idx = sarif_rule_index(rules, worst->method);
 		if (res && idx >= 0)
 			json_object_set_new(res, "ruleIndex", json_integer(idx));
