@@ -2,8 +2,9 @@
 /*
  * Regression over the error of two models, as Perun's fast_check and
  * linear_regression do it: regression analysis (method full, every model,
- * the derived constant last) through the regression_analysis plugin's own
- * code, and scipy's linregress.  Used by the fast and lreg plugins.
+ * the derived constant last) through the models library the
+ * regression_analysis plugin uses too (plugins/lib/models), and scipy's
+ * linregress.  Used by the fast and lreg plugins.
  */
 #ifndef PERUN_CK_REGRESS_H
 #define PERUN_CK_REGRESS_H
@@ -12,7 +13,7 @@
 
 #include <perun/perun.h>
 
-#include "../../postprocess/regression_analysis/regression.h"
+#include "regression.h"
 
 /*
  * fast_check.exec_fast_check: the models of the points (x[i], y[i]) whose y

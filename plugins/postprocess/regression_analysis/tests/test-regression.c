@@ -19,7 +19,7 @@
 #include <perun/perun.h>
 
 #include "../../../../tests/tap.h"
-#include "../regression.h"
+#include "regression.h"
 
 const struct perun_plugin *perun_plugin_regression_analysis_describe(void);
 

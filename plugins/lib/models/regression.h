@@ -3,7 +3,8 @@
  * Regression analysis of Python Perun: the models (linearised least squares
  * with transforms, the quadratic normal equations, the constant model
  * derived from the linear one) and the computation methods over one uid's
- * points.  Internal to the plugin; the unit test links it directly.
+ * points.  plugins/lib/models' libmodels.la: regression_analysis and the
+ * fast and lreg checks link it (README.md beside this file).
  *
  * The sums and formulas follow Python Perun's term by term, including the
  * exact integer arithmetic Python uses for integer data (x**2 of an int is
