@@ -10,7 +10,7 @@
 
 #include <perun/perun.h>
 
-#include "../common/checkkit.h"
+#include "checkkit.h"
 
 #define CONFIDENCE_THRESHOLD 0.9
 

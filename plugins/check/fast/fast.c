@@ -9,8 +9,8 @@
 
 #include <perun/perun.h>
 
-#include "../common/checkkit.h"
-#include "../common/ck_regress.h"
+#include "checkkit.h"
+#include "ck_regress.h"
 
 static int classify(const struct ck_detection *d, char *type, size_t len, struct perun_error *err)
 {

@@ -15,7 +15,7 @@
 
 #include <perun/perun.h>
 
-#include "../common/checkkit.h"
+#include "checkkit.h"
 
 #define DIFF_NO_CHANGE 0.10
 #define DIFF_CHANGE 0.25

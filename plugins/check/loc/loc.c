@@ -13,7 +13,7 @@
 
 #include <perun/perun.h>
 
-#include "../common/checkkit.h"
+#include "checkkit.h"
 
 #define MIN_POINTS_IN_INTERVAL 2
 #define INTERVAL_DENSITY 0.05

@@ -13,8 +13,8 @@
 
 #include <perun/perun.h>
 
-#include "../common/checkkit.h"
-#include "../common/ck_regress.h"
+#include "checkkit.h"
+#include "ck_regress.h"
 
 static int in_absolute_range(double value, double border)
 {

@@ -13,7 +13,7 @@
 
 #include <perun/perun.h>
 
-#include "../common/checkkit.h"
+#include "checkkit.h"
 
 #define THRESHOLD 100000000.0
 
