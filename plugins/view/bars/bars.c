@@ -3,7 +3,7 @@
  * bars: "perun show <profile> bars [<func>] --of <key>": the values of
  * --of aggregated by <func> for each value of --per, one bar per --by
  * group, stacked (the default) or grouped.  The work is shared with flow
- * (plugins/view/common/aggview.c).
+ * (plugins/lib/view/aggview.c).
  */
 #include <perun/perun.h>
 

@@ -7,7 +7,7 @@
  *
  * Python Perun converts the profile to folded stacks and runs Brendan
  * Gregg's flamegraph.pl; this view draws the graph itself from the call
- * tree (plugins/view/common/stacks.c): one <g class="f"> per frame with a
+ * tree (plugins/lib/view/stacks.c): one <g class="f"> per frame with a
  * <title> tooltip and exact sample offsets in fg:x/fg:w, and a script of
  * our own (flamegraph.js) for zoom, search and the details line.  The diff
  * page holds baseline, target and a differential graph whose frames are as

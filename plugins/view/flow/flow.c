@@ -3,7 +3,7 @@
  * flow: "perun show <profile> flow [<func>] --of <key>": the values of
  * --of aggregated by <func> at each value of --through, one area per --by
  * group, accumulated over x (the default) and optionally stacked.  The
- * work is shared with bars (plugins/view/common/aggview.c).
+ * work is shared with bars (plugins/lib/view/aggview.c).
  */
 #include <perun/perun.h>
 
