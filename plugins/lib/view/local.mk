@@ -11,7 +11,7 @@ noinst_LTLIBRARIES += %reldir%/libview.la
 %canon_reldir%_libview_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 # Where Chart.js is looked for unless $PERUN_CHARTJS says (lib.m4).
 %canon_reldir%_libview_la_CPPFLAGS = $(AM_CPPFLAGS) \
-	-DPERUN_CHARTJS_PATH='"$(PERUN_CHARTJS)"'
+	-DVIEWLIB_CHARTJS_PATH='"$(PERUN_CHARTJS)"'
 # Views include "stacks.h", "output.h", ... with this and link this.
 PERUN_LIB_VIEW_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/%reldir%
 PERUN_LIB_VIEW_LIBADD = $(top_builddir)/%reldir%/libview.la
