@@ -11,42 +11,42 @@
  * an exact int rounded once when added to a float sum), so the models come
  * out bit for bit alike.
  */
-#ifndef PERUN_REGRESSION_H
-#define PERUN_REGRESSION_H
+#ifndef MODELLIB_REGRESSION_H
+#define MODELLIB_REGRESSION_H
 
 #include <stddef.h>
 
 #include <perun/points.h>
 
 /* Python Perun's tools: fewest points of a regression, zero approximation. */
-#define RA_MIN_POINTS 3
-#define RA_APPROX_ZERO 0.000001
+#define MODELLIB_MIN_POINTS 3
+#define MODELLIB_APPROX_ZERO 0.000001
 /* derived.py: slope threshold of the constant model. */
-#define RA_B1_THRESHOLD 0.01
+#define MODELLIB_B1_THRESHOLD 0.01
 
 /* Model numbers in Python Perun's (alphabetical) "all" order. */
-enum ra_model {
-	RA_CONSTANT = 0,
-	RA_EXPONENTIAL,
-	RA_LINEAR,
-	RA_LOGARITHMIC,
-	RA_POWER,
-	RA_QUADRATIC,
-	RA_MODEL_COUNT,
+enum modellib_model {
+	MODELLIB_CONSTANT = 0,
+	MODELLIB_EXPONENTIAL,
+	MODELLIB_LINEAR,
+	MODELLIB_LOGARITHMIC,
+	MODELLIB_POWER,
+	MODELLIB_QUADRATIC,
+	MODELLIB_MODEL_COUNT,
 };
 
-enum ra_method {
-	RA_FULL = 0,
-	RA_ITERATIVE,
-	RA_INTERVAL,
-	RA_INITIAL_GUESS,
-	RA_BISECTION,
-	RA_METHOD_COUNT,
+enum modellib_method {
+	MODELLIB_FULL = 0,
+	MODELLIB_ITERATIVE,
+	MODELLIB_INTERVAL,
+	MODELLIB_INITIAL_GUESS,
+	MODELLIB_BISECTION,
+	MODELLIB_METHOD_COUNT,
 };
 
 /* One model over some points, the record Perun stores (section 3.3). */
-struct ra_result {
-	enum ra_model model;
+struct modellib_result {
+	enum modellib_model model;
 	double coeffs[3];
 	int ncoeffs;
 	double r_square;
@@ -61,49 +61,49 @@ struct ra_result {
  * Regression failures of one uid: Python Perun raises these per uid,
  * keeps what the method yielded before and goes on with the next uid.
  */
-enum ra_failure {
-	RA_OK = 0,
-	RA_TOO_FEW = 1,     /* InvalidPointsException */
-	RA_BAD_SPLIT = 2,   /* InvalidSequenceSplitException */
-	RA_DEGENERATE = 3,  /* a coefficient or r^2 is not finite */
-	RA_NOMEM = 4,
+enum modellib_failure {
+	MODELLIB_OK = 0,
+	MODELLIB_TOO_FEW = 1,     /* InvalidPointsException */
+	MODELLIB_BAD_SPLIT = 2,   /* InvalidSequenceSplitException */
+	MODELLIB_DEGENERATE = 3,  /* a coefficient or r^2 is not finite */
+	MODELLIB_NOMEM = 4,
 };
 
-struct ra_fail {
-	enum ra_failure code;
+struct modellib_fail {
+	enum modellib_failure code;
 	char message[256];
 };
 
-/* Called for every model a method yields; non-zero stops with RA_NOMEM. */
-typedef int (*ra_emit_fn)(const struct ra_result *result, void *data);
+/* Called for every model a method yields; non-zero stops with MODELLIB_NOMEM. */
+typedef int (*modellib_emit_fn)(const struct modellib_result *result, void *data);
 
-struct ra_rng;
+struct modellib_rng;
 
 /*
  * Run method over pts (reordered in place: shuffled or sorted) for the
- * standard models (never RA_CONSTANT), in the order given.  steps is used
+ * standard models (never MODELLIB_CONSTANT), in the order given.  steps is used
  * by iterative, interval and initial_guess; rng by the randomised methods
  * (NULL keeps the given order, which lets the unit test compare them with
  * upstream's code on a fixed order).
- * Returns RA_OK or a failure described in fail; results emitted before a
+ * Returns MODELLIB_OK or a failure described in fail; results emitted before a
  * failure stay emitted, as in Python Perun.
  */
-enum ra_failure ra_compute(enum ra_method method, struct perun_point *pts,
-			   size_t n, const enum ra_model *models,
-			   size_t nmodels, int steps, struct ra_rng *rng,
-			   ra_emit_fn emit, void *data, struct ra_fail *fail);
+enum modellib_failure modellib_compute(enum modellib_method method, struct perun_point *pts,
+			   size_t n, const enum modellib_model *models,
+			   size_t nmodels, int steps, struct modellib_rng *rng,
+			   modellib_emit_fn emit, void *data, struct modellib_fail *fail);
 
 /* The constant model derived from a linear result (derived.py). */
-void ra_derive_constant(const struct ra_result *linear, struct ra_result *out);
+void modellib_derive_constant(const struct modellib_result *linear, struct modellib_result *out);
 
 /* Python Perun's model and method names. */
-const char *ra_model_name(enum ra_model model);
-int ra_model_from_name(const char *name);
-const char *ra_method_name(enum ra_method method);
-int ra_method_from_name(const char *name);
+const char *modellib_model_name(enum modellib_model model);
+int modellib_model_from_name(const char *name);
+const char *modellib_method_name(enum modellib_method method);
+int modellib_method_from_name(const char *name);
 
 /* Seeded generator (GSL's MT19937) for shuffling; caller frees. */
-struct ra_rng *ra_rng_new(unsigned long seed);
-void ra_rng_free(struct ra_rng *rng);
+struct modellib_rng *modellib_rng_new(unsigned long seed);
+void modellib_rng_free(struct modellib_rng *rng);
 
 #endif
