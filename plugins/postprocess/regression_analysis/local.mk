@@ -22,18 +22,8 @@ check_PROGRAMS += %reldir%/tests/test-regression
 %canon_reldir%_tests_test_regression_LDADD = $(PERUN_LIB_MODELS_LIBADD) \
 	$(top_builddir)/sdk/libperun.la $(JANSSON_LIBS)
 TESTS += %reldir%/tests/test-regression %reldir%/tests/t6100-postprocessby-regression.sh
-
-# bench/bench-regression.sh builds and runs this (never part of the tests).
-check_PROGRAMS += bench/bench-regression
-bench_bench_regression_SOURCES = bench/bench-regression.c \
-	%reldir%/regression_analysis.c
-bench_bench_regression_CPPFLAGS = $(REGRESSION_CPPFLAGS)
-bench_bench_regression_CFLAGS = $(REGRESSION_CFLAGS) -O2
-bench_bench_regression_LDADD = $(PERUN_LIB_MODELS_LIBADD) \
-	$(top_builddir)/sdk/libperun.la $(JANSSON_LIBS)
 endif
 EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md %reldir%/tests/cases \
 	%reldir%/tests/cases-ordered \
 	%reldir%/tests/expected %reldir%/tests/gen-expected.py \
-	%reldir%/tests/regen-expected.sh %reldir%/tests/t6100-postprocessby-regression.sh \
-	bench/bench-regression.sh
+	%reldir%/tests/regen-expected.sh %reldir%/tests/t6100-postprocessby-regression.sh
