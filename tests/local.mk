@@ -13,6 +13,9 @@ SH_LOG_COMPILER = $(SHELL)
 
 EXTRA_DIST += %reldir%/test-lib.sh
 
+# No plugin builds or includes another plugin's code (plugins/lib is shared).
+TESTS += %reldir%/t0006-plugin-sources.sh
+EXTRA_DIST += %reldir%/t0006-plugin-sources.sh
 TESTS += tests/t0100-init.sh tests/t0200-config.sh
 EXTRA_DIST += tests/t0100-init.sh tests/t0200-config.sh
 check_PROGRAMS += tests/config-test
