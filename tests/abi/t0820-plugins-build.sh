@@ -46,8 +46,8 @@ test_expect_success 'every plugins/*/*/local.mk is included from Makefile.am' '
 	test_cmp expect actual
 '
 
-test_expect_success 'every plugins/*/*/plugin.m4 is included from configure.ac' '
-	(cd "$TEST_SRCDIR" && ls plugins/*/*/plugin.m4) |
+test_expect_success 'every plugins/*/*/plugin.m4 and plugins/lib/*/lib.m4 is included from configure.ac' '
+	(cd "$TEST_SRCDIR" && ls plugins/*/*/plugin.m4 plugins/lib/*/lib.m4) |
 		sed "s|^\(.*\)\$|m4_include([\1])|" | sort >expect &&
 	grep "^m4_include(\[plugins/" "$TEST_SRCDIR/configure.ac" | sort >actual &&
 	test_cmp expect actual
