@@ -10,7 +10,7 @@
 
 #include <perun/perun.h>
 
-#include "../common/checkkit.h"
+#include "checkkit.h"
 
 #define CONFIDENCE_THRESHOLD 0.9
 
@@ -29,13 +29,13 @@ static int bmoe_compare(const struct perun_profile *baseline, const struct perun
 			struct perun_error *err)
 {
 	(void)params;
-	struct ck_models base = {0}, targ = {0};
-	int rc = ck_best_models(baseline, CK_GROUP_PARAM, NULL, &base, err);
+	struct checklib_models base = {0}, targ = {0};
+	int rc = checklib_best_models(baseline, CHECKLIB_GROUP_PARAM, NULL, &base, err);
 	if (!rc)
-		rc = ck_best_models(target, CK_GROUP_PARAM, NULL, &targ, err);
+		rc = checklib_best_models(target, CHECKLIB_GROUP_PARAM, NULL, &targ, err);
 	for (size_t i = 0; i < targ.n && !rc; i++) {
-		const struct ck_model *t = &targ.items[i];
-		const struct ck_model *b = ck_models_get(&base, t->uid);
+		const struct checklib_model *t = &targ.items[i];
+		const struct checklib_model *b = checklib_models_get(&base, t->uid);
 		if (!b)
 			continue;
 		double confidence = fmin(b->r_square, t->r_square);
@@ -62,8 +62,8 @@ static int bmoe_compare(const struct perun_profile *baseline, const struct perun
 		if (emit(&d, data))
 			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	}
-	ck_models_release(&base);
-	ck_models_release(&targ);
+	checklib_models_release(&base);
+	checklib_models_release(&targ);
 	return rc;
 }
 

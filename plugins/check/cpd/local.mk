@@ -14,12 +14,5 @@ check_PROGRAMS += %reldir%/tests/test-cpd
 %canon_reldir%_tests_test_cpd_LDADD = $(top_builddir)/sdk/libperun.la $(JANSSON_LIBS) \
 	$(GSL_LIBS) -lm
 TESTS += %reldir%/tests/test-cpd
-
-# bench/bench-check-history.sh builds and runs this (never part of the tests);
-# it calls the staged cpd and eto plugins through the ABI.
-check_PROGRAMS += bench/bench-check-history
-bench_bench_check_history_SOURCES = bench/bench-check-history.c
-bench_bench_check_history_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) -O2
-bench_bench_check_history_LDADD = $(top_builddir)/sdk/libperun.la $(JANSSON_LIBS) -ldl -lm
 endif
-EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md bench/bench-check-history.sh
+EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md

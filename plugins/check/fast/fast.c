@@ -9,18 +9,18 @@
 
 #include <perun/perun.h>
 
-#include "../common/checkkit.h"
-#include "../common/ck_regress.h"
+#include "checkkit.h"
+#include "ck_regress.h"
 
-static int classify(const struct ck_detection *d, char *type, size_t len, struct perun_error *err)
+static int classify(const struct checklib_detection *d, char *type, size_t len, struct perun_error *err)
 {
-	struct ra_result *models;
+	struct modellib_result *models;
 	size_t n;
-	int rc = ck_regress(d->x, d->abs_error, d->n, &models, &n, err);
+	int rc = checklib_regress(d->x, d->abs_error, d->n, &models, &n, err);
 	if (rc)
 		return rc;
-	const struct ra_result *best = ck_regress_pick(models, n, -1);
-	snprintf(type, len, "%s", best ? ra_model_name(best->model) : "unknown");
+	const struct modellib_result *best = checklib_regress_pick(models, n, -1);
+	snprintf(type, len, "%s", best ? modellib_model_name(best->model) : "unknown");
 	for (char *p = type; *p; p++)
 		*p = (char)toupper((unsigned char)*p);
 	free(models);
@@ -32,7 +32,7 @@ static int fast_compare(const struct perun_profile *baseline, const struct perun
 			struct perun_error *err)
 {
 	(void)params;
-	return ck_general_detection(baseline, target, classify, emit, data, err);
+	return checklib_general_detection(baseline, target, classify, emit, data, err);
 }
 
 static const struct perun_check_ops fast_ops = {

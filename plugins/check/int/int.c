@@ -15,7 +15,7 @@
 
 #include <perun/perun.h>
 
-#include "../common/checkkit.h"
+#include "checkkit.h"
 
 #define DIFF_NO_CHANGE 0.10
 #define DIFF_CHANGE 0.25
@@ -25,7 +25,7 @@
 /* regression_models.get_formula_of: the plot formula without f_x. */
 static double formula(double x, void *data)
 {
-	const struct ck_model *m = data;
+	const struct checklib_model *m = data;
 	if (!strcmp(m->type, "quadratic"))
 		return m->b0 + m->b1 * x + m->b2 * (x * x);
 	if (!strcmp(m->type, "power"))
@@ -36,7 +36,7 @@ static double formula(double x, void *data)
 }
 
 /* scipy.integrate.quad: QUADPACK's qags with scipy's tolerances. */
-static double param_integral(const struct ck_model *m)
+static double param_integral(const struct checklib_model *m)
 {
 	gsl_integration_workspace *w = gsl_integration_workspace_alloc(50);
 	gsl_function f = {formula, (void *)m};
@@ -48,23 +48,23 @@ static double param_integral(const struct ck_model *m)
 	return result;
 }
 
-static int analyse(const struct ck_pair *pair, enum perun_change *result, double *rate,
+static int analyse(const struct checklib_pair *pair, enum perun_change *result, double *rate,
 		   struct perun_error *err)
 {
-	struct ck_points p;
-	int rc = ck_nonparam_coords(pair, &p, err);
+	struct checklib_points p;
+	int rc = checklib_nonparam_coords(pair, &p, err);
 	if (rc)
 		return rc;
 	double base = pair->baseline->param ? param_integral(pair->baseline)
-					    : ck_simps(p.base_y, p.x, p.n);
+					    : checklib_simps(p.base_y, p.x, p.n);
 	double targ = pair->target->param ? param_integral(pair->target)
-					  : ck_simps(p.target_y, p.x, p.n);
+					  : checklib_simps(p.target_y, p.x, p.n);
 	double rel = base != 0.0 ? (targ - base) / base : (targ - base) / APPROX_ZERO;
 	if (!isfinite(rel))
 		rel = 0.0;
-	*result = ck_classify_change(rel, DIFF_NO_CHANGE, DIFF_CHANGE, 1);
-	*rate = ck_round2(rel);
-	ck_points_release(&p);
+	*result = checklib_classify_change(rel, DIFF_NO_CHANGE, DIFF_CHANGE, 1);
+	*rate = checklib_round2(rel);
+	checklib_points_release(&p);
 	return 0;
 }
 
@@ -73,7 +73,7 @@ static int int_compare(const struct perun_profile *baseline, const struct perun_
 		       struct perun_error *err)
 {
 	gsl_error_handler_t *old = gsl_set_error_handler_off();
-	int rc = ck_run_with_strategy(baseline, target, params, analyse, emit, data, err);
+	int rc = checklib_run_with_strategy(baseline, target, params, analyse, emit, data, err);
 	gsl_set_error_handler(old);
 	return rc;
 }
@@ -88,4 +88,4 @@ static const struct perun_check_ops int_ops = {
 
 PERUN_PLUGIN_DEFINE(int, PERUN_KIND_CHECK, .version = "1.0",
 		    .summary = "integral comparison: relative change of the models' integrals",
-		    .options = ck_models_type_options, .ops = &int_ops);
+		    .options = checklib_models_type_options, .ops = &int_ops);

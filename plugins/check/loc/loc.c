@@ -13,7 +13,7 @@
 
 #include <perun/perun.h>
 
-#include "../common/checkkit.h"
+#include "checkkit.h"
 
 #define MIN_POINTS_IN_INTERVAL 2
 #define INTERVAL_DENSITY 0.05
@@ -74,7 +74,7 @@ static void window_stats(const double *x, const double *y, size_t len, double *s
 			sorted[j] = v;
 		}
 	}
-	stats[0] = ck_simps(y, x, len);
+	stats[0] = checklib_simps(y, x, len);
 	stats[1] = m ? sum / (double)m : NAN;
 	stats[2] = !m ? NAN : m % 2 ? sorted[m / 2] : (sorted[m / 2 - 1] + sorted[m / 2]) / 2.0;
 	stats[3] = m ? max : NAN;
@@ -84,11 +84,11 @@ static void window_stats(const double *x, const double *y, size_t len, double *s
 	stats[7] = percentile(sorted, m, 75);
 }
 
-static int analyse(const struct ck_pair *pair, enum perun_change *result, double *rate,
+static int analyse(const struct checklib_pair *pair, enum perun_change *result, double *rate,
 		   struct perun_error *err)
 {
-	struct ck_points p;
-	int rc = ck_nonparam_coords(pair, &p, err);
+	struct checklib_points p;
+	int rc = checklib_nonparam_coords(pair, &p, err);
 	if (rc)
 		return rc;
 	size_t n = p.n;
@@ -99,7 +99,7 @@ static int analyse(const struct ck_pair *pair, enum perun_change *result, double
 	size_t windows = w ? (n + w - 1) / w : 0;
 	double *pad = malloc((4 * w + 1) * sizeof(*pad));
 	if (!pad) {
-		ck_points_release(&p);
+		checklib_points_release(&p);
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	}
 	double *wx = pad, *wb = pad + w, *wt = pad + 2 * w, *sorted = pad + 3 * w;
@@ -116,16 +116,16 @@ static int analyse(const struct ck_pair *pair, enum perun_change *result, double
 		window_stats(wx, wt, w, sorted, ts);
 		double rel_sum = 0.0;
 		for (int s = 0; s < NSTATS; s++) {
-			double rel = bs[s] != 0 ? ck_nan_to_num((ts[s] - bs[s]) / bs[s]) : 0.0;
+			double rel = bs[s] != 0 ? checklib_nan_to_num((ts[s] - bs[s]) / bs[s]) : 0.0;
 			rel_sum += rel;
 		}
 		total += rel_sum / NSTATS;
 	}
 	free(pad);
-	ck_points_release(&p);
+	checklib_points_release(&p);
 	double mean = windows ? total / (double)windows : total / APPROX_ZERO;
-	*result = ck_classify_change(mean, STATS_DIFF_NO_CHANGE, STATS_DIFF_CHANGE, 1);
-	*rate = ck_round2(mean);
+	*result = checklib_classify_change(mean, STATS_DIFF_NO_CHANGE, STATS_DIFF_CHANGE, 1);
+	*rate = checklib_round2(mean);
 	return 0;
 }
 
@@ -133,7 +133,7 @@ static int loc_compare(const struct perun_profile *baseline, const struct perun_
 		       const struct perun_params *params, perun_check_emit_fn emit, void *data,
 		       struct perun_error *err)
 {
-	return ck_run_with_strategy(baseline, target, params, analyse, emit, data, err);
+	return checklib_run_with_strategy(baseline, target, params, analyse, emit, data, err);
 }
 
 
@@ -146,4 +146,4 @@ static const struct perun_check_ops loc_ops = {
 
 PERUN_PLUGIN_DEFINE(loc, PERUN_KIND_CHECK, .version = "1.0",
 		    .summary = "local statistics: windowed statistics of the models compared",
-		    .options = ck_models_type_options, .ops = &loc_ops);
+		    .options = checklib_models_type_options, .ops = &loc_ops);

@@ -2,9 +2,10 @@
 if BUILD_PLUGIN_LOC
 plugin_check_LTLIBRARIES += %reldir%/loc.la
 %canon_reldir%_loc_la_SOURCES = %reldir%/loc.c
+%canon_reldir%_loc_la_CPPFLAGS = $(AM_CPPFLAGS) $(PERUN_LIB_CHECK_CPPFLAGS)
 %canon_reldir%_loc_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(GSL_CFLAGS) -ffp-contract=off
 %canon_reldir%_loc_la_LDFLAGS = $(PERUN_PLUGIN_LDFLAGS)
-%canon_reldir%_loc_la_LIBADD = $(top_builddir)/plugins/check/common/libcheckkit.la \
+%canon_reldir%_loc_la_LIBADD = $(PERUN_LIB_CHECK_LIBADD) \
 	$(PERUN_PLUGIN_LIBADD) $(GSL_LIBS) -lm
 TESTS += %reldir%/tests/t8007-check-loc.sh
 endif

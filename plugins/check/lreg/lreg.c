@@ -13,8 +13,8 @@
 
 #include <perun/perun.h>
 
-#include "../common/checkkit.h"
-#include "../common/ck_regress.h"
+#include "checkkit.h"
+#include "ck_regress.h"
 
 static int in_absolute_range(double value, double border)
 {
@@ -42,10 +42,10 @@ static double amax(const double *v, size_t n)
 	return m;
 }
 
-static int classify(const struct ck_detection *d, char *type, size_t len, struct perun_error *err)
+static int classify(const struct checklib_detection *d, char *type, size_t len, struct perun_error *err)
 {
 	double slope, intercept, r;
-	ck_linregress(d->x, d->lin_abs_error, d->n, &slope, &intercept, &r);
+	checklib_linregress(d->x, d->lin_abs_error, d->n, &slope, &intercept, &r);
 	double threshold = 0.05 * amax(d->abs_error, d->n);
 	double diff_b0 = d->target->b0 - d->baseline->b0;
 	double linear_diff_b1 = d->target_linear->b1 - d->baseline_linear->b1;
@@ -60,19 +60,19 @@ static int classify(const struct ck_detection *d, char *type, size_t len, struct
 		snprintf(type, len, "constant");
 	else if (in_relative_range(linear_diff_b1, slope, 0.3) && r * r > 0.95)
 		snprintf(type, len, "linear");
-	struct ra_result *models;
+	struct modellib_result *models;
 	size_t n;
-	int rc = ck_regress(d->x, d->lin_abs_error, d->n, &models, &n, err);
+	int rc = checklib_regress(d->x, d->lin_abs_error, d->n, &models, &n, err);
 	if (rc)
 		return rc;
-	const struct ra_result *quad = ck_regress_pick(models, n, RA_QUADRATIC);
-	const struct ra_result *lin = ck_regress_pick(models, n, RA_LINEAR);
+	const struct modellib_result *quad = checklib_regress_pick(models, n, MODELLIB_QUADRATIC);
+	const struct modellib_result *lin = checklib_regress_pick(models, n, MODELLIB_LINEAR);
 	double quad_r2 = quad ? quad->r_square : 0.0, lin_r2 = lin ? lin->r_square : 0.0;
 	if (quad_r2 > 0.90 && fabs(quad_r2 - lin_r2) > 0.01)
 		snprintf(type, len, "quadratic");
 	if (!type[0]) {
-		const struct ra_result *best = ck_regress_pick(models, n, -1);
-		snprintf(type, len, "%s", best ? ra_model_name(best->model) : "unknown");
+		const struct modellib_result *best = checklib_regress_pick(models, n, -1);
+		snprintf(type, len, "%s", best ? modellib_model_name(best->model) : "unknown");
 	}
 	free(models);
 	return 0;
@@ -83,7 +83,7 @@ static int lreg_compare(const struct perun_profile *baseline, const struct perun
 			struct perun_error *err)
 {
 	(void)params;
-	return ck_general_detection(baseline, target, classify, emit, data, err);
+	return checklib_general_detection(baseline, target, classify, emit, data, err);
 }
 
 static const struct perun_check_ops lreg_ops = {

@@ -2,9 +2,10 @@
 if BUILD_PLUGIN_PREG
 plugin_check_LTLIBRARIES += %reldir%/preg.la
 %canon_reldir%_preg_la_SOURCES = %reldir%/preg.c
+%canon_reldir%_preg_la_CPPFLAGS = $(AM_CPPFLAGS) $(PERUN_LIB_CHECK_CPPFLAGS)
 %canon_reldir%_preg_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(GSL_CFLAGS) -ffp-contract=off
 %canon_reldir%_preg_la_LDFLAGS = $(PERUN_PLUGIN_LDFLAGS)
-%canon_reldir%_preg_la_LIBADD = $(top_builddir)/plugins/check/common/libcheckkit.la \
+%canon_reldir%_preg_la_LIBADD = $(PERUN_LIB_CHECK_LIBADD) \
 	$(PERUN_PLUGIN_LIBADD) $(GSL_LIBS) -lm
 TESTS += %reldir%/tests/t8003-check-preg.sh
 endif

@@ -13,7 +13,7 @@
 
 #include <perun/perun.h>
 
-#include "../common/checkkit.h"
+#include "checkkit.h"
 
 #define THRESHOLD 100000000.0
 
@@ -49,7 +49,7 @@ static double polyfit_residual(const double *x, const double *y, size_t n, size_
 	return chisq;
 }
 
-static int classify(const struct ck_detection *d, char *type, size_t len, struct perun_error *err)
+static int classify(const struct checklib_detection *d, char *type, size_t len, struct perun_error *err)
 {
 	(void)err;
 	static const char *const names[] = {"constant", "linear", "quadratic "};
@@ -73,7 +73,7 @@ static int preg_compare(const struct perun_profile *baseline, const struct perun
 {
 	(void)params;
 	gsl_error_handler_t *old = gsl_set_error_handler_off();
-	int rc = ck_general_detection(baseline, target, classify, emit, data, err);
+	int rc = checklib_general_detection(baseline, target, classify, emit, data, err);
 	gsl_set_error_handler(old);
 	return rc;
 }

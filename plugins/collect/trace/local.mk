@@ -54,13 +54,6 @@ check_PROGRAMS += %reldir%/tests/test-transform
 %canon_reldir%_tests_test_transform_CFLAGS = $(TRACE_CFLAGS)
 %canon_reldir%_tests_test_transform_LDADD = $(top_builddir)/sdk/libperun.la $(JANSSON_LIBS)
 TESTS += %reldir%/tests/test-transform
-
-# bench/bench-trace.sh runs this (never part of the tests).
-check_PROGRAMS += bench/bench-trace-transform
-bench_bench_trace_transform_SOURCES = bench/bench-trace-transform.c \
-	%reldir%/transform.c %reldir%/trace.h
-bench_bench_trace_transform_CFLAGS = $(TRACE_CFLAGS) -O2
-bench_bench_trace_transform_LDADD = $(top_builddir)/sdk/libperun.la $(JANSSON_LIBS)
 endif
 TESTS += %reldir%/tests/t5300-collect-trace-ebpf.sh \
 	%reldir%/tests/t5310-collect-trace-instrument.sh \
@@ -69,7 +62,6 @@ TESTS += %reldir%/tests/t5300-collect-trace-ebpf.sh \
 	%reldir%/tests/t5340-collect-trace-run.sh
 EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md %reldir%/trace.bpf.c \
 	%reldir%/tests/trace-lib.sh %reldir%/tests/trace-query.py %reldir%/tests/progs \
-	bench/bench-trace.sh \
 	%reldir%/tests/t5300-collect-trace-ebpf.sh \
 	%reldir%/tests/t5310-collect-trace-instrument.sh \
 	%reldir%/tests/t5320-collect-trace-stap.sh \

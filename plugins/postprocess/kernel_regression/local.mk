@@ -18,17 +18,7 @@ EXTRA_%canon_reldir%_tests_test_kernel_SOURCES = %reldir%/kernel.c %reldir%/kern
 %canon_reldir%_tests_test_kernel_LDADD = $(top_builddir)/sdk/libperun.la $(JANSSON_LIBS) \
 	$(GSL_LIBS) -lm
 TESTS += %reldir%/tests/test-kernel %reldir%/tests/t6400-postprocessby-kernel-regression.sh
-
-# bench/bench-kernel-regression.sh builds and runs this (never part of the tests).
-check_PROGRAMS += bench/bench-kernel-regression
-bench_bench_kernel_regression_SOURCES = bench/bench-kernel-regression.c \
-	%reldir%/kernel.c %reldir%/kernel.h
-bench_bench_kernel_regression_CPPFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/%reldir%
-bench_bench_kernel_regression_CFLAGS = $(KERNEL_REGRESSION_CFLAGS) -O2
-bench_bench_kernel_regression_LDADD = $(top_builddir)/sdk/libperun.la $(JANSSON_LIBS) \
-	$(GSL_LIBS) -lm
 endif
 EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md %reldir%/tests/cases \
 	%reldir%/tests/expected %reldir%/tests/gen-expected.py \
-	%reldir%/tests/regen-expected.sh %reldir%/tests/t6400-postprocessby-kernel-regression.sh \
-	bench/bench-kernel-regression.sh
+	%reldir%/tests/regen-expected.sh %reldir%/tests/t6400-postprocessby-kernel-regression.sh

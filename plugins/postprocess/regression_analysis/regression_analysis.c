@@ -50,7 +50,7 @@ static const struct perun_option ra_options[] = {
 };
 
 struct emitted {
-	struct ra_result result;
+	struct modellib_result result;
 	const char *uid;
 };
 
@@ -60,7 +60,7 @@ struct analysis {
 	const char *uid; /* of the series being computed */
 };
 
-static int collect_result(const struct ra_result *r, void *data)
+static int collect_result(const struct modellib_result *r, void *data)
 {
 	struct analysis *a = data;
 	if (a->n == a->cap) {
@@ -78,7 +78,7 @@ static int collect_result(const struct ra_result *r, void *data)
 }
 
 /* Perun's filter_derived: the derived constant model needs linear. */
-static size_t chosen_models(const struct perun_params *params, enum ra_model *models,
+static size_t chosen_models(const struct perun_params *params, enum modellib_model *models,
 			    size_t cap, int *want_constant)
 {
 	size_t count = perun_params_count(params, "regression-models"), n = 0;
@@ -89,22 +89,22 @@ static size_t chosen_models(const struct perun_params *params, enum ra_model *mo
 	*want_constant = 0;
 	if (all) {
 		*want_constant = 1;
-		for (int m = 0; m < RA_MODEL_COUNT; m++)
-			if (m != RA_CONSTANT)
+		for (int m = 0; m < MODELLIB_MODEL_COUNT; m++)
+			if (m != MODELLIB_CONSTANT)
 				models[n++] = m;
 		return n;
 	}
 	for (size_t i = 0; i < count && n < cap - 1; i++) {
-		int m = ra_model_from_name(perun_params_string_at(params, "regression-models", i));
-		if (m == RA_CONSTANT) {
+		int m = modellib_model_from_name(perun_params_string_at(params, "regression-models", i));
+		if (m == MODELLIB_CONSTANT) {
 			*want_constant = 1;
 			continue;
 		}
-		has_linear |= m == RA_LINEAR;
+		has_linear |= m == MODELLIB_LINEAR;
 		models[n++] = m;
 	}
 	if (*want_constant && !has_linear)
-		models[n++] = RA_LINEAR;
+		models[n++] = MODELLIB_LINEAR;
 	return n;
 }
 
@@ -114,7 +114,7 @@ static size_t chosen_models(const struct perun_params *params, enum ra_model *mo
  * place): with tens of thousands of records the allocations dominate.
  */
 struct shared_strings {
-	json_t *model[RA_MODEL_COUNT];
+	json_t *model[MODELLIB_MODEL_COUNT];
 	json_t *coeff[3];
 	json_t *method;
 	const char *uid; /* the last uid and its string */
@@ -123,7 +123,7 @@ struct shared_strings {
 
 static void shared_release(struct shared_strings *ss)
 {
-	for (int i = 0; i < RA_MODEL_COUNT; i++)
+	for (int i = 0; i < MODELLIB_MODEL_COUNT; i++)
 		json_decref(ss->model[i]);
 	for (int i = 0; i < 3; i++)
 		json_decref(ss->coeff[i]);
@@ -136,8 +136,8 @@ static int shared_init(struct shared_strings *ss, const char *method)
 	static const char *const names[3] = {"b0", "b1", "b2"};
 	int ok = 1;
 	memset(ss, 0, sizeof(*ss));
-	for (int i = 0; i < RA_MODEL_COUNT; i++)
-		ok &= (ss->model[i] = json_string(ra_model_name(i))) != NULL;
+	for (int i = 0; i < MODELLIB_MODEL_COUNT; i++)
+		ok &= (ss->model[i] = json_string(modellib_model_name(i))) != NULL;
 	for (int i = 0; i < 3; i++)
 		ok &= (ss->coeff[i] = json_string(names[i])) != NULL;
 	ok &= (ss->method = json_string(method)) != NULL;
@@ -155,7 +155,7 @@ static int set_shared(json_t *object, const char *key, json_t *value)
 /* The record of methods._transform_to_output_data, in its key order. */
 static json_t *model_record(const struct emitted *e, struct shared_strings *ss)
 {
-	const struct ra_result *r = &e->result;
+	const struct modellib_result *r = &e->result;
 	if (ss->uid != e->uid) {
 		json_decref(ss->uid_json);
 		ss->uid_json = json_string(e->uid);
@@ -205,15 +205,15 @@ static int ra_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 	const char *of_option = perun_params_has(params, "of-key") ? "of-key" : "of";
 	const char *per_key = perun_params_string(params, per_option, "structure-unit-size");
 	const char *of_key = perun_params_string(params, of_option, "amount");
-	int method = ra_method_from_name(perun_params_string(params, "method", "full"));
+	int method = modellib_method_from_name(perun_params_string(params, "method", "full"));
 	long long steps = perun_params_int(params, "steps", 3);
-	enum ra_model models[64];
+	enum modellib_model models[64];
 	int want_constant;
 	size_t nmodels = chosen_models(params, models, 64, &want_constant);
 	struct perun_points *points = NULL;
 	struct analysis analysis = {0};
 	struct perun_points_skips skips = {0};
-	struct ra_rng *rng = NULL;
+	struct modellib_rng *rng = NULL;
 	int rc;
 
 	if (method < 0)
@@ -224,7 +224,7 @@ static int ra_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 		steps = 1;
 	if (steps > INT32_MAX)
 		steps = INT32_MAX;
-	rng = ra_rng_new(perun_params_has(params, "seed")
+	rng = modellib_rng_new(perun_params_has(params, "seed")
 				 ? (unsigned long)perun_params_int(params, "seed", 0)
 				 : random_seed());
 	if (!rng)
@@ -238,12 +238,12 @@ static int ra_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 	struct perun_point *pts;
 	size_t n;
 	while (!rc && (rc = perun_points_next(points, per_key, of_key, &uid, &pts, &n, err)) > 0) {
-		struct ra_fail fail;
+		struct modellib_fail fail;
 		rc = 0;
 		analysis.uid = uid;
-		if (ra_compute(method, pts, n, models, nmodels, (int)steps, rng, collect_result,
+		if (modellib_compute(method, pts, n, models, nmodels, (int)steps, rng, collect_result,
 			       &analysis, &fail)) {
-			if (fail.code == RA_NOMEM)
+			if (fail.code == MODELLIB_NOMEM)
 				rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 			else
 				perun_points_skip(&skips, uid, fail.message);
@@ -258,10 +258,10 @@ static int ra_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 	/* compute_derived: constants after all uids, one per linear model. */
 	size_t standard = analysis.n;
 	for (size_t i = 0; want_constant && i < standard; i++) {
-		if (analysis.items[i].result.model != RA_LINEAR)
+		if (analysis.items[i].result.model != MODELLIB_LINEAR)
 			continue;
-		struct ra_result constant;
-		ra_derive_constant(&analysis.items[i].result, &constant);
+		struct modellib_result constant;
+		modellib_derive_constant(&analysis.items[i].result, &constant);
 		analysis.uid = analysis.items[i].uid;
 		if (collect_result(&constant, &analysis)) {
 			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
@@ -273,7 +273,7 @@ static int ra_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 	 * fresh records would double the work. */
 	json_t *list = json_array();
 	struct shared_strings ss;
-	if (!list || shared_init(&ss, ra_method_name(method))) {
+	if (!list || shared_init(&ss, modellib_method_name(method))) {
 		json_decref(list);
 		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 		goto out;
@@ -291,7 +291,7 @@ static int ra_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 		goto out;
 	perun_points_skips_finish(&skips, analysis.n, err);
 out:
-	ra_rng_free(rng);
+	modellib_rng_free(rng);
 	free(analysis.items);
 	perun_points_free(points);
 	return rc;

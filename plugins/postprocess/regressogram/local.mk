@@ -13,11 +13,3 @@ endif
 EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md %reldir%/tests/cases %reldir%/tests/points \
 	%reldir%/tests/expected \
 	%reldir%/tests/regen-expected.sh %reldir%/tests/t6200-postprocessby-regressogram.sh
-
-# bench/bench-regressogram.sh and bench-moving-average.sh build and run this
-# (the postprocess phase of a plugin, in process; never part of the tests).
-check_PROGRAMS += bench/bench-postprocess
-bench_bench_postprocess_SOURCES = bench/bench-postprocess.c
-bench_bench_postprocess_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
-bench_bench_postprocess_LDADD = $(top_builddir)/sdk/libperun.la $(JANSSON_LIBS) -ldl
-EXTRA_DIST += bench/bench-regressogram.sh bench/bench-moving-average.sh

@@ -9,7 +9,7 @@ plugin_vcs_LTLIBRARIES += %reldir%/git.la
 # The test driver links the plugin source in and calls it through its
 # descriptor; the shell test compares what it prints with git's answers.
 check_PROGRAMS += %reldir%/tests/git-test
-%canon_reldir%_tests_git_test_SOURCES = plugins/vcs/tests/vcs-driver.c %reldir%/git.c
+%canon_reldir%_tests_git_test_SOURCES = plugins/lib/vcs/vcs-driver.c %reldir%/git.c
 %canon_reldir%_tests_git_test_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(LIBGIT2_CFLAGS) \
 	-DVCS_DESCRIBE=perun_plugin_git_describe -DVCS_DRIVER_LIBGIT2
 %canon_reldir%_tests_git_test_LDADD = sdk/libperun.la $(JANSSON_LIBS) $(LIBGIT2_LIBS)

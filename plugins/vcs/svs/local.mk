@@ -8,7 +8,7 @@ plugin_vcs_LTLIBRARIES += %reldir%/svs.la
 
 # The shared vcs test driver, with this plugin linked in.
 check_PROGRAMS += %reldir%/tests/svs-test
-%canon_reldir%_tests_svs_test_SOURCES = plugins/vcs/tests/vcs-driver.c %reldir%/svs.c
+%canon_reldir%_tests_svs_test_SOURCES = plugins/lib/vcs/vcs-driver.c %reldir%/svs.c
 %canon_reldir%_tests_svs_test_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) \
 	-DVCS_DESCRIBE=perun_plugin_svs_describe
 %canon_reldir%_tests_svs_test_LDADD = sdk/libperun.la $(JANSSON_LIBS)

@@ -3,14 +3,14 @@
  * bars: "perun show <profile> bars [<func>] --of <key>": the values of
  * --of aggregated by <func> for each value of --per, one bar per --by
  * group, stacked (the default) or grouped.  The work is shared with flow
- * (plugins/view/common/aggview.c).
+ * (plugins/lib/view/aggview.c).
  */
 #include <perun/perun.h>
 
 #include "view-common.h"
 
 static const struct perun_option bars_options[] = {
-	PERUN_VIEW_AGG_OF_OPTION,
+	VIEWLIB_AGG_OF_OPTION,
 	{"per", "p", PERUN_OPTION_STRING, "snapshots", NULL, "<key>",
 	 "the resource key on the X axis", 0},
 	{"by", "b", PERUN_OPTION_STRING, NULL, NULL, "<key>",
@@ -21,13 +21,13 @@ static const struct perun_option bars_options[] = {
 	 "put the bars of the --by groups side by side", 0},
 	{"filename", "f", PERUN_OPTION_STRING, "bars.html", NULL, "<path>",
 	 "the page to write (a static <stem>.svg goes beside it)", 0},
-	PERUN_VIEW_LABEL_OPTIONS("per", "title of the graph"),
+	VIEWLIB_LABEL_OPTIONS("per", "title of the graph"),
 	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
 };
 
 static int bars_show(struct perun_view_ctx *ctx, struct perun_error *err)
 {
-	return perun_view_aggregated_show(ctx, 0, err);
+	return viewlib_aggregated_show(ctx, 0, err);
 }
 
 static const struct perun_view_ops bars_ops = {

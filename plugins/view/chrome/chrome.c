@@ -57,11 +57,11 @@ static double to_us(const char *unit)
 static void add_number(struct perun_strbuf *sb, double v)
 {
 	char text[32];
-	perun_stacks_format_weight(v, text);
+	viewlib_stacks_format_weight(v, text);
 	perun_strbuf_addstr(sb, text);
 }
 
-static void add_event(struct chrome_job *j, const struct perun_stacks *s, uint32_t node,
+static void add_event(struct chrome_job *j, const struct viewlib_stacks *s, uint32_t node,
 		      int64_t tid, double ts, double dur)
 {
 	perun_strbuf_addstr(j->sb, j->first ? "\n" : ",\n");
@@ -74,7 +74,7 @@ static void add_event(struct chrome_job *j, const struct perun_stacks *s, uint32
 	perun_strbuf_addf(j->sb, ",\"pid\":1,\"tid\":%lld}", (long long)tid);
 }
 
-static int chart_event(const struct perun_stacks *s, uint32_t node, const uint32_t *path,
+static int chart_event(const struct viewlib_stacks *s, uint32_t node, const uint32_t *path,
 		       uint32_t depth, double offset, void *data)
 {
 	(void)path;
@@ -93,16 +93,16 @@ static char *json_text_dup(const char *s)
 
 static int chrome_show(struct perun_view_ctx *ctx, struct perun_error *err)
 {
-	struct perun_stacks s;
+	struct viewlib_stacks s;
 	struct perun_strbuf sb = PERUN_STRBUF_INIT;
 	struct chrome_job j = {&sb, NULL, 1, 1};
 	char *text = NULL, *cmd = NULL, *unit = NULL;
 	size_t len;
 	int rc;
-	perun_stacks_init(&s, 0);
+	viewlib_stacks_init(&s, 0);
 	if (ctx->argc > 0)
 		return perun_error_set(err, PERUN_EINVAL, "unexpected argument '%s'", ctx->argv[0]);
-	if ((rc = perun_stacks_from_profile(&s, ctx->profile, err)))
+	if ((rc = viewlib_stacks_from_profile(&s, ctx->profile, err)))
 		goto out;
 	if (s.timed && !(j.scale = to_us(s.unit))) {
 		rc = perun_error_set(err, PERUN_EINVAL,
@@ -125,7 +125,7 @@ static int chrome_show(struct perun_view_ctx *ctx, struct perun_error *err)
 	if (s.timed) {
 		int64_t last_tid = 0;
 		for (size_t i = 0; i < s.nevents; i++) {
-			const struct perun_stack_event *e = &s.events[i];
+			const struct viewlib_stack_event *e = &s.events[i];
 			if (i == 0 || e->tid != last_tid)
 				perun_strbuf_addf(&sb, ",\n{\"name\":\"thread_name\",\"ph\":\"M\","
 						       "\"pid\":1,\"tid\":%lld,\"args\":{\"name\":"
@@ -134,7 +134,7 @@ static int chrome_show(struct perun_view_ctx *ctx, struct perun_error *err)
 			last_tid = e->tid;
 			add_event(&j, &s, e->node, e->tid, e->start * j.scale, e->dur * j.scale);
 		}
-	} else if (perun_stacks_walk(&s, chart_event, &j)) {
+	} else if (viewlib_stacks_walk(&s, chart_event, &j)) {
 		goto oom;
 	}
 	perun_strbuf_addf(&sb, "\n],\"displayTimeUnit\":\"ms\",\"otherData\":{\"generator\":"
@@ -144,7 +144,7 @@ static int chrome_show(struct perun_view_ctx *ctx, struct perun_error *err)
 				  : "flame chart: stacks laid end to end, 1 us per unit of weight");
 	if (!(text = perun_strbuf_detach(&sb, &len)))
 		goto oom;
-	rc = perun_view_write(perun_params_string(ctx->params, "output-file", "-"), ctx->out, text,
+	rc = viewlib_write(perun_params_string(ctx->params, "output-file", "-"), ctx->out, text,
 			      len, err);
 	goto out;
 oom:
@@ -156,7 +156,7 @@ out:
 	free(cmd);
 	free(unit);
 	perun_strbuf_release(&sb);
-	perun_stacks_release(&s);
+	viewlib_stacks_release(&s);
 	free(text);
 	return rc;
 }

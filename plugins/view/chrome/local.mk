@@ -2,10 +2,10 @@
 if BUILD_PLUGIN_CHROME
 plugin_view_LTLIBRARIES += %reldir%/chrome.la
 %canon_reldir%_chrome_la_SOURCES = %reldir%/chrome.c
-%canon_reldir%_chrome_la_CPPFLAGS = $(PERUN_VIEW_COMMON_CPPFLAGS)
+%canon_reldir%_chrome_la_CPPFLAGS = $(PERUN_LIB_VIEW_CPPFLAGS)
 %canon_reldir%_chrome_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 %canon_reldir%_chrome_la_LDFLAGS = $(PERUN_PLUGIN_LDFLAGS)
-%canon_reldir%_chrome_la_LIBADD = $(PERUN_VIEW_COMMON_LIBADD) $(PERUN_PLUGIN_LIBADD) -lm
+%canon_reldir%_chrome_la_LIBADD = $(PERUN_LIB_VIEW_LIBADD) $(PERUN_PLUGIN_LIBADD) -lm
 
 TESTS += %reldir%/tests/t8151-export-chrome.sh
 endif

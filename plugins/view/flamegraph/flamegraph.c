@@ -7,7 +7,7 @@
  *
  * Python Perun converts the profile to folded stacks and runs Brendan
  * Gregg's flamegraph.pl; this view draws the graph itself from the call
- * tree (plugins/view/common/stacks.c): one <g class="f"> per frame with a
+ * tree (plugins/lib/view/stacks.c): one <g class="f"> per frame with a
  * <title> tooltip and exact sample offsets in fg:x/fg:w, and a script of
  * our own (flamegraph.js) for zoom, search and the details line.  The diff
  * page holds baseline, target and a differential graph whose frames are as
@@ -48,7 +48,7 @@ static const struct perun_option flamegraph_options[] = {
 	 "Python Perun's name of --height", 0},
 	{"minimum", "m", PERUN_OPTION_FLOAT, "0.1", NULL, "<px>",
 	 "omit frames narrower than this (they stay in their parents' widths)", 0},
-	PERUN_STACKS_MAX_TRACE_OPTION,
+	VIEWLIB_STACKS_MAX_TRACE_OPTION,
 	{"title", "t", PERUN_OPTION_STRING, NULL, NULL, "<text>",
 	 "title (default: '<type> consumption of <cmd> <workload>')", 0},
 	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
@@ -100,7 +100,7 @@ static int read_opts(const struct perun_view_ctx *ctx, struct flame_opts *o,
 static void human(double v, char out[48])
 {
 	char raw[32];
-	perun_stacks_format_weight(v, raw);
+	viewlib_stacks_format_weight(v, raw);
 	const char *dot = strchr(raw, '.'), *e = strpbrk(raw, "eE");
 	if (e || raw[0] == 'n' || raw[0] == 'i') {
 		snprintf(out, 48, "%s", raw);
@@ -142,7 +142,7 @@ static void frame_color(const char *name, int memory, char out[32])
  * target lost.  Red grew from baseline to target, blue shrank.
  */
 struct diff_ref {
-	const struct perun_stacks *base; /* the other profile */
+	const struct viewlib_stacks *base; /* the other profile */
 	const uint32_t *frame_map; /* drawn name id -> other name id */
 	uint32_t *base_node;       /* drawn node -> other node */
 	double scale, max_delta;
@@ -152,12 +152,12 @@ struct diff_ref {
 static double base_total(const struct diff_ref *d, uint32_t node)
 {
 	uint32_t b = d->base_node[node];
-	return b == PERUN_STACKS_NONE ? 0 : d->base->nodes[b].total * d->scale;
+	return b == VIEWLIB_STACKS_NONE ? 0 : d->base->nodes[b].total * d->scale;
 }
 
 struct svg_job {
 	struct perun_strbuf *sb;
-	const struct perun_stacks *s;
+	const struct viewlib_stacks *s;
 	const struct flame_opts *o;
 	const struct diff_ref *diff;
 	double scale; /* pixels per unit of weight */
@@ -167,26 +167,26 @@ struct svg_job {
 };
 
 /* One frame; frames too narrow to draw hide their subtrees too. */
-static int frame_svg(const struct perun_stacks *s, uint32_t node, const uint32_t *path,
+static int frame_svg(const struct viewlib_stacks *s, uint32_t node, const uint32_t *path,
 		     uint32_t depth, double offset, void *data)
 {
 	struct svg_job *j = data;
-	const struct perun_stack_node *n = &s->nodes[node];
+	const struct viewlib_stack_node *n = &s->nodes[node];
 	double w = n->total * j->scale;
 	(void)path;
 	(void)depth;
 	if (w < j->o->minimum || n->total <= 0)
 		return 1;
-	const char *name = perun_stacks_name(j->s, node);
+	const char *name = viewlib_stacks_name(j->s, node);
 	double x = PAD_X + offset * j->scale;
 	double y = PAD_TOP + (double)(j->depth - n->depth) * (double)j->o->height;
 	double root_total = j->s->nodes[0].total;
 	char value[48], fill[32], exact_x[32], exact_w[32];
 	human(n->total, value);
-	perun_stacks_format_weight(offset, exact_x);
-	perun_stacks_format_weight(n->total, exact_w);
+	viewlib_stacks_format_weight(offset, exact_x);
+	viewlib_stacks_format_weight(n->total, exact_w);
 	perun_strbuf_addstr(j->sb, "<g class=\"f\"><title>");
-	perun_view_html_escape(j->sb, name);
+	viewlib_html_escape(j->sb, name);
 	perun_strbuf_addf(j->sb, " (%s %s, %.2f%%", value, j->s->unit[0] ? j->s->unit : "samples",
 			  root_total > 0 ? 100.0 * n->total / root_total : 0.0);
 	if (j->diff) {
@@ -222,7 +222,7 @@ static int frame_svg(const struct perun_stacks *s, uint32_t node, const uint32_t
 	size_t room = w > 6 ? (size_t)((w - 6) / (0.59 * FONT_SIZE)) : 0, len = strlen(name);
 	if (room >= 3) {
 		if (len <= room) {
-			perun_view_html_escape(j->sb, name);
+			viewlib_html_escape(j->sb, name);
 		} else {
 			/* Never inside a UTF-8 sequence: the SVG would not parse. */
 			size_t keep = room - 2;
@@ -230,7 +230,7 @@ static int frame_svg(const struct perun_stacks *s, uint32_t node, const uint32_t
 				keep--;
 			char *cut = strndup(name, keep);
 			if (cut) {
-				perun_view_html_escape(j->sb, cut);
+				viewlib_html_escape(j->sb, cut);
 				perun_strbuf_addstr(j->sb, "..");
 			}
 			free(cut);
@@ -245,7 +245,7 @@ static int frame_svg(const struct perun_stacks *s, uint32_t node, const uint32_t
  * One <svg> of the graph.  standalone: a whole SVG document (with its XML
  * prolog and the fg namespace); otherwise an element to inline in HTML.
  */
-static size_t render_svg(struct perun_strbuf *sb, const struct perun_stacks *s,
+static size_t render_svg(struct perun_strbuf *sb, const struct viewlib_stacks *s,
 			 const struct flame_opts *o, const char *title, const char *subtitle,
 			 int memory, const struct diff_ref *diff, int standalone)
 {
@@ -255,7 +255,7 @@ static size_t render_svg(struct perun_strbuf *sb, const struct perun_stacks *s,
 	struct svg_job j = {sb, s, o, diff, total > 0 ? (o->width - 2.0 * PAD_X) / total : 0,
 			    memory, depth, 0};
 	char total_text[32];
-	perun_stacks_format_weight(total, total_text);
+	viewlib_stacks_format_weight(total, total_text);
 	if (standalone)
 		perun_strbuf_addstr(sb, "<?xml version=\"1.0\" standalone=\"no\"?>\n");
 	perun_strbuf_addf(sb,
@@ -276,9 +276,9 @@ static size_t render_svg(struct perun_strbuf *sb, const struct perun_stacks *s,
 			  "<rect x=\"0\" y=\"0\" width=\"100%%\" height=\"100%%\" fill=\"#fbfbf4\"/>\n"
 			  "<text class=\"title\" x=\"%.1f\" y=\"24\">",
 			  o->width / 2.0);
-	perun_view_html_escape(sb, title);
+	viewlib_html_escape(sb, title);
 	perun_strbuf_addf(sb, "</text>\n<text class=\"sub\" x=\"%.1f\" y=\"44\">", o->width / 2.0);
-	perun_view_html_escape(sb, subtitle);
+	viewlib_html_escape(sb, subtitle);
 	perun_strbuf_addf(sb,
 			  "</text>\n<text class=\"btn unzoom\" x=\"%d\" y=\"44\">Reset Zoom</text>\n"
 			  "<text class=\"btn search\" x=\"%lld\" y=\"44\">Search</text>\n"
@@ -286,7 +286,7 @@ static size_t render_svg(struct perun_strbuf *sb, const struct perun_stacks *s,
 			  "<text class=\"matched\" x=\"%lld\" y=\"%.0f\"> </text>\n",
 			  PAD_X, o->width - PAD_X - 50, PAD_X, height - 12, o->width - PAD_X,
 			  height - 12);
-	if (perun_stacks_walk(s, frame_svg, &j))
+	if (viewlib_stacks_walk(s, frame_svg, &j))
 		sb->failed = 1;
 	perun_strbuf_addstr(sb, "<script type=\"text/ecmascript\"><![CDATA[\n");
 	perun_strbuf_addstr(sb, flame_js);
@@ -313,7 +313,7 @@ static int is_memory(const struct perun_profile *p)
 	return !strcmp(perun_profile_type(p), "memory");
 }
 
-static void subtitle_of(const struct perun_stacks *s, const char *label, char *out, size_t len)
+static void subtitle_of(const struct viewlib_stacks *s, const char *label, char *out, size_t len)
 {
 	char total[48];
 	human(s->nodes[0].total, total);
@@ -322,9 +322,9 @@ static void subtitle_of(const struct perun_stacks *s, const char *label, char *o
 }
 
 static int load_stacks(const struct perun_view_ctx *ctx, const struct perun_profile *p,
-		       struct perun_stacks *s, const char *what, struct perun_error *err)
+		       struct viewlib_stacks *s, const char *what, struct perun_error *err)
 {
-	int rc = perun_stacks_from_view(s, p, ctx->params, err);
+	int rc = viewlib_stacks_from_view(s, p, ctx->params, err);
 	if (rc && what)
 		perun_error_prefix(err, "%s", what);
 	return rc;
@@ -333,7 +333,7 @@ static int load_stacks(const struct perun_view_ctx *ctx, const struct perun_prof
 /* The stacks of the baseline, read in a thread while the target's are. */
 struct stacks_job {
 	const struct perun_view_ctx *ctx;
-	struct perun_stacks *s;
+	struct viewlib_stacks *s;
 	struct perun_error err;
 	int rc;
 };
@@ -346,9 +346,9 @@ static void *stacks_job_run(void *arg)
 }
 
 /* Both profiles' stacks, one per core: for big profiles this is most of
- * the work.  Both need perun_stacks_release, whatever happens. */
-static int load_both_stacks(const struct perun_view_ctx *ctx, struct perun_stacks *base,
-			    struct perun_stacks *target, struct perun_error *err)
+ * the work.  Both need viewlib_stacks_release, whatever happens. */
+static int load_both_stacks(const struct perun_view_ctx *ctx, struct viewlib_stacks *base,
+			    struct viewlib_stacks *target, struct perun_error *err)
 {
 	struct stacks_job job = {ctx, base, {0}, 0};
 	pthread_t thread;
@@ -368,7 +368,7 @@ static int load_both_stacks(const struct perun_view_ctx *ctx, struct perun_stack
 static int flamegraph_show(struct perun_view_ctx *ctx, struct perun_error *err)
 {
 	struct flame_opts o;
-	struct perun_stacks s;
+	struct viewlib_stacks s;
 	struct perun_strbuf sb = PERUN_STRBUF_INIT;
 	char *title = NULL, *text = NULL, subtitle[512];
 	size_t len;
@@ -386,13 +386,13 @@ static int flamegraph_show(struct perun_view_ctx *ctx, struct perun_error *err)
 		   1);
 	if (!(text = perun_strbuf_detach(&sb, &len)))
 		goto oom;
-	rc = perun_view_write(o.output ? o.output : "flame.svg", ctx->out, text, len, err);
+	rc = viewlib_write(o.output ? o.output : "flame.svg", ctx->out, text, len, err);
 	goto out;
 oom:
 	rc = perun_error_set(err, PERUN_EGENERIC, "out of memory drawing the flame graph");
 out:
 	perun_strbuf_release(&sb);
-	perun_stacks_release(&s);
+	viewlib_stacks_release(&s);
 	free(title);
 	free(text);
 	return rc;
@@ -400,8 +400,8 @@ out:
 
 /* Match every node of the drawn tree (target) with the other tree's
  * (base) node of the same path. */
-static int diff_prepare(struct diff_ref *d, const struct perun_stacks *base,
-			const struct perun_stacks *target, int negated)
+static int diff_prepare(struct diff_ref *d, const struct viewlib_stacks *base,
+			const struct viewlib_stacks *target, int negated)
 {
 	d->negated = negated;
 	uint32_t *map = malloc((target->nnames + 1) * sizeof(*map));
@@ -411,16 +411,16 @@ static int diff_prepare(struct diff_ref *d, const struct perun_stacks *base,
 	if (!map || !d->base_node)
 		return -1;
 	for (uint32_t i = 0; i < target->nnames; i++)
-		map[i] = perun_stacks_lookup(base, target->names[i]);
+		map[i] = viewlib_stacks_lookup(base, target->names[i]);
 	double bt = base->nodes[0].total, tt = target->nodes[0].total;
 	d->scale = bt > 0 ? tt / bt : 0;
 	d->base_node[0] = 0;
 	d->max_delta = 0;
 	for (uint32_t i = 1; i < target->nnodes; i++) {
 		uint32_t bp = d->base_node[target->nodes[i].parent];
-		d->base_node[i] = bp == PERUN_STACKS_NONE
-					  ? PERUN_STACKS_NONE
-					  : perun_stacks_child(base, bp, map[target->nodes[i].frame]);
+		d->base_node[i] = bp == VIEWLIB_STACKS_NONE
+					  ? VIEWLIB_STACKS_NONE
+					  : viewlib_stacks_child(base, bp, map[target->nodes[i].frame]);
 		double delta = fabs(target->nodes[i].total - base_total(d, i));
 		if (delta > d->max_delta)
 			d->max_delta = delta;
@@ -429,23 +429,23 @@ static int diff_prepare(struct diff_ref *d, const struct perun_stacks *base,
 }
 
 static void add_summary_row(struct perun_strbuf *sb, const char *what, const char *label,
-			    const struct perun_profile *p, const struct perun_stacks *s)
+			    const struct perun_profile *p, const struct viewlib_stacks *s)
 {
 	char total[48];
 	human(s->nodes[0].total, total);
 	perun_strbuf_addf(sb, "<tr><th>%s</th>", what);
-	perun_view_profile_cells(sb, label, p);
+	viewlib_profile_cells(sb, label, p);
 	perun_strbuf_addstr(sb, "<td>");
-	perun_view_html_escape(sb, perun_profile_origin(p));
+	viewlib_html_escape(sb, perun_profile_origin(p));
 	perun_strbuf_addf(sb, "</td><td class=\"n\">%zu</td><td class=\"n\">%s ", s->nstacks, total);
-	perun_view_html_escape(sb, s->unit[0] ? s->unit : "samples");
+	viewlib_html_escape(sb, s->unit[0] ? s->unit : "samples");
 	perun_strbuf_addstr(sb, "</td></tr>\n");
 }
 
 static int flamegraph_show_diff(struct perun_view_ctx *ctx, struct perun_error *err)
 {
 	struct flame_opts o;
-	struct perun_stacks base, target;
+	struct viewlib_stacks base, target;
 	struct perun_strbuf sb = PERUN_STRBUF_INIT;
 	struct diff_ref d = {0}, neg = {0};
 	char *text = NULL, *name = NULL, subtitle[512];
@@ -463,7 +463,7 @@ static int flamegraph_show_diff(struct perun_view_ctx *ctx, struct perun_error *
 	const char *title = o.title ? o.title : "Differences of profiles (with flame graphs)";
 	perun_strbuf_addstr(&sb, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 				 "<title>");
-	perun_view_html_escape(&sb, title);
+	viewlib_html_escape(&sb, title);
 	perun_strbuf_addstr(
 		&sb,
 		"</title>\n<style>body{font-family:Verdana,sans-serif;margin:1em;background:#fff}"
@@ -471,7 +471,7 @@ static int flamegraph_show_diff(struct perun_view_ctx *ctx, struct perun_error *
 		"padding:.2em .5em;text-align:left}td.n{text-align:right}"
 		"section{margin:1.5em 0}svg.perun-flame{max-width:100%;height:auto}</style>\n"
 		"</head><body>\n<h1>");
-	perun_view_html_escape(&sb, title);
+	viewlib_html_escape(&sb, title);
 	perun_strbuf_addstr(&sb, "</h1>\n<table><tr><th></th><th>profile</th><th>command</th>"
 				 "<th>collector</th><th>origin</th><th>stacks</th><th>total</th>"
 				 "</tr>\n");
@@ -501,9 +501,9 @@ static int flamegraph_show_diff(struct perun_view_ctx *ctx, struct perun_error *
 	perun_strbuf_addstr(&sb, "</section>\n</body></html>\n");
 	if (!(text = perun_strbuf_detach(&sb, &len)))
 		goto oom;
-	if (!o.output && !(name = perun_view_diff_name_dup("flamegraph", bl, tl, "html")))
+	if (!o.output && !(name = viewlib_diff_name_dup("flamegraph", bl, tl, "html")))
 		goto oom;
-	rc = perun_view_write(o.output ? o.output : name, ctx->out, text, len, err);
+	rc = viewlib_write(o.output ? o.output : name, ctx->out, text, len, err);
 	goto out;
 oom:
 	rc = perun_error_set(err, PERUN_EGENERIC, "out of memory drawing the flame graphs");
@@ -513,8 +513,8 @@ out:
 	free((void *)neg.frame_map);
 	free(neg.base_node);
 	perun_strbuf_release(&sb);
-	perun_stacks_release(&base);
-	perun_stacks_release(&target);
+	viewlib_stacks_release(&base);
+	viewlib_stacks_release(&target);
 	free(text);
 	free(name);
 	return rc;

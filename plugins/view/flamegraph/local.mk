@@ -3,10 +3,10 @@ if BUILD_PLUGIN_FLAMEGRAPH
 plugin_view_LTLIBRARIES += %reldir%/flamegraph.la
 %canon_reldir%_flamegraph_la_SOURCES = %reldir%/flamegraph.c
 nodist_%canon_reldir%_flamegraph_la_SOURCES = %reldir%/flamegraph-js.h
-%canon_reldir%_flamegraph_la_CPPFLAGS = $(PERUN_VIEW_COMMON_CPPFLAGS) -I$(top_builddir)/%reldir%
+%canon_reldir%_flamegraph_la_CPPFLAGS = $(PERUN_LIB_VIEW_CPPFLAGS) -I$(top_builddir)/%reldir%
 %canon_reldir%_flamegraph_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 %canon_reldir%_flamegraph_la_LDFLAGS = $(PERUN_PLUGIN_LDFLAGS) -pthread
-%canon_reldir%_flamegraph_la_LIBADD = $(PERUN_VIEW_COMMON_LIBADD) $(PERUN_PLUGIN_LIBADD) -lm
+%canon_reldir%_flamegraph_la_LIBADD = $(PERUN_LIB_VIEW_LIBADD) $(PERUN_PLUGIN_LIBADD) -lm
 $(%canon_reldir%_flamegraph_la_OBJECTS): %reldir%/flamegraph-js.h
 CLEANFILES += %reldir%/flamegraph-js.h
 

@@ -3,14 +3,14 @@
  * flow: "perun show <profile> flow [<func>] --of <key>": the values of
  * --of aggregated by <func> at each value of --through, one area per --by
  * group, accumulated over x (the default) and optionally stacked.  The
- * work is shared with bars (plugins/view/common/aggview.c).
+ * work is shared with bars (plugins/lib/view/aggview.c).
  */
 #include <perun/perun.h>
 
 #include "view-common.h"
 
 static const struct perun_option flow_options[] = {
-	PERUN_VIEW_AGG_OF_OPTION,
+	VIEWLIB_AGG_OF_OPTION,
 	{"through", "t", PERUN_OPTION_STRING, "snapshots", NULL, "<key>",
 	 "the resource key on the X axis", 0},
 	{"by", "b", PERUN_OPTION_STRING, NULL, NULL, "<key>",
@@ -21,13 +21,13 @@ static const struct perun_option flow_options[] = {
 	 "accumulate the values over X (--no-accumulate: each on its own)", 0},
 	{"filename", "f", PERUN_OPTION_STRING, "flow.html", NULL, "<path>",
 	 "the page to write (a static <stem>.svg goes beside it)", 0},
-	PERUN_VIEW_LABEL_OPTIONS("through", "title of the graph"),
+	VIEWLIB_LABEL_OPTIONS("through", "title of the graph"),
 	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
 };
 
 static int flow_show(struct perun_view_ctx *ctx, struct perun_error *err)
 {
-	return perun_view_aggregated_show(ctx, 1, err);
+	return viewlib_aggregated_show(ctx, 1, err);
 }
 
 static const struct perun_view_ops flow_ops = {

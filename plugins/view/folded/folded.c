@@ -24,7 +24,7 @@
 static const struct perun_option folded_options[] = {
 	{"output-file", "o", PERUN_OPTION_STRING, "-", NULL, "<path>",
 	 "where to write (- is standard output)", 0},
-	PERUN_STACKS_MAX_TRACE_OPTION,
+	VIEWLIB_STACKS_MAX_TRACE_OPTION,
 	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
 };
 
@@ -40,7 +40,7 @@ static void add_frame(struct perun_strbuf *sb, const char *name)
 	}
 }
 
-static int fold_line(const struct perun_stacks *s, uint32_t node, const uint32_t *path,
+static int fold_line(const struct viewlib_stacks *s, uint32_t node, const uint32_t *path,
 		     uint32_t depth, double offset, void *data)
 {
 	struct perun_strbuf *sb = data;
@@ -51,33 +51,33 @@ static int fold_line(const struct perun_stacks *s, uint32_t node, const uint32_t
 	for (uint32_t i = 0; i < depth; i++) {
 		if (i)
 			perun_strbuf_addch(sb, ';');
-		add_frame(sb, perun_stacks_name(s, path[i]));
+		add_frame(sb, viewlib_stacks_name(s, path[i]));
 	}
-	perun_stacks_format_weight(s->nodes[node].self, w);
+	viewlib_stacks_format_weight(s->nodes[node].self, w);
 	perun_strbuf_addf(sb, " %s\n", w);
 	return 0;
 }
 
 static int folded_show(struct perun_view_ctx *ctx, struct perun_error *err)
 {
-	struct perun_stacks s;
+	struct viewlib_stacks s;
 	struct perun_strbuf sb = PERUN_STRBUF_INIT;
 	char *text = NULL;
 	size_t len;
 	int rc;
 	if (ctx->argc > 0)
 		return perun_error_set(err, PERUN_EINVAL, "unexpected argument '%s'", ctx->argv[0]);
-	if ((rc = perun_stacks_from_view(&s, ctx->profile, ctx->params, err)))
+	if ((rc = viewlib_stacks_from_view(&s, ctx->profile, ctx->params, err)))
 		goto out;
-	if (perun_stacks_walk(&s, fold_line, &sb) || !(text = perun_strbuf_detach(&sb, &len))) {
+	if (viewlib_stacks_walk(&s, fold_line, &sb) || !(text = perun_strbuf_detach(&sb, &len))) {
 		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory folding the stacks");
 		goto out;
 	}
-	rc = perun_view_write(perun_params_string(ctx->params, "output-file", "-"), ctx->out, text,
+	rc = viewlib_write(perun_params_string(ctx->params, "output-file", "-"), ctx->out, text,
 			      len, err);
 out:
 	perun_strbuf_release(&sb);
-	perun_stacks_release(&s);
+	viewlib_stacks_release(&s);
 	free(text);
 	return rc;
 }

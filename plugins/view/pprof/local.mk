@@ -3,10 +3,10 @@ if BUILD_PLUGIN_PPROF
 plugin_view_LTLIBRARIES += %reldir%/pprof.la
 %canon_reldir%_pprof_la_SOURCES = %reldir%/pprof.c
 nodist_%canon_reldir%_pprof_la_SOURCES = %reldir%/profile.pb-c.c %reldir%/profile.pb-c.h
-%canon_reldir%_pprof_la_CPPFLAGS = $(PERUN_VIEW_COMMON_CPPFLAGS) -I$(top_builddir)/%reldir%
+%canon_reldir%_pprof_la_CPPFLAGS = $(PERUN_LIB_VIEW_CPPFLAGS) -I$(top_builddir)/%reldir%
 %canon_reldir%_pprof_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(PROTOBUF_C_CFLAGS) $(ZLIB_CFLAGS)
 %canon_reldir%_pprof_la_LDFLAGS = $(PERUN_PLUGIN_LDFLAGS)
-%canon_reldir%_pprof_la_LIBADD = $(PERUN_VIEW_COMMON_LIBADD) $(PERUN_PLUGIN_LIBADD) \
+%canon_reldir%_pprof_la_LIBADD = $(PERUN_LIB_VIEW_LIBADD) $(PERUN_PLUGIN_LIBADD) \
 	$(PROTOBUF_C_LIBS) $(ZLIB_LIBS) -lm
 $(%canon_reldir%_pprof_la_OBJECTS): %reldir%/profile.pb-c.h
 CLEANFILES += %reldir%/profile.pb-c.c %reldir%/profile.pb-c.h

@@ -30,7 +30,7 @@
 static const struct perun_option pprof_options[] = {
 	{"output-file", "o", PERUN_OPTION_STRING, "profile.pb.gz", NULL, "<path>",
 	 "where to write (- is standard output, unless it is a terminal)", 0},
-	PERUN_STACKS_MAX_TRACE_OPTION,
+	VIEWLIB_STACKS_MAX_TRACE_OPTION,
 	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
 };
 
@@ -41,7 +41,7 @@ struct value_kind {
 	int exact; /* the conversion keeps every weight */
 };
 
-static void value_kind_of(const struct perun_stacks *s, const char *profile_type,
+static void value_kind_of(const struct viewlib_stacks *s, const char *profile_type,
 			  struct value_kind *k)
 {
 	static const struct {
@@ -73,7 +73,7 @@ struct sample_job {
 	double factor;
 };
 
-static int add_sample(const struct perun_stacks *s, uint32_t node, const uint32_t *path,
+static int add_sample(const struct viewlib_stacks *s, uint32_t node, const uint32_t *path,
 		      uint32_t depth, double offset, void *data)
 {
 	struct sample_job *j = data;
@@ -95,14 +95,14 @@ static int add_sample(const struct perun_stacks *s, uint32_t node, const uint32_
 }
 
 /* The string table is a second name table: index 0 must be "". */
-static int64_t str_index(struct perun_stacks *strings, const char *s, size_t len)
+static int64_t str_index(struct viewlib_stacks *strings, const char *s, size_t len)
 {
-	uint32_t id = perun_stacks_intern(strings, s, len);
-	return id == PERUN_STACKS_NONE ? -1 : (int64_t)id;
+	uint32_t id = viewlib_stacks_intern(strings, s, len);
+	return id == VIEWLIB_STACKS_NONE ? -1 : (int64_t)id;
 }
 
 /* "function()~source~line" into its parts; others are a name only. */
-static int set_function(struct perun_stacks *strings, const char *frame,
+static int set_function(struct viewlib_stacks *strings, const char *frame,
 			Perftools__Profiles__Function *fn, int64_t *line)
 {
 	const char *paren = strstr(frame, "()~");
@@ -146,7 +146,7 @@ static int gzip_buffer(const uint8_t *in, size_t len, unsigned char **out, size_
 
 static int pprof_show(struct perun_view_ctx *ctx, struct perun_error *err)
 {
-	struct perun_stacks s, strings;
+	struct viewlib_stacks s, strings;
 	struct sample_job j = {0};
 	struct value_kind kind;
 	Perftools__Profiles__Profile prof = PERFTOOLS__PROFILES__PROFILE__INIT;
@@ -161,8 +161,8 @@ static int pprof_show(struct perun_view_ctx *ctx, struct perun_error *err)
 	size_t gz_len = 0;
 	const char *path = perun_params_string(ctx->params, "output-file", "profile.pb.gz");
 	int rc;
-	perun_stacks_init(&strings, 0);
-	if ((rc = perun_stacks_from_view(&s, ctx->profile, ctx->params, err)))
+	viewlib_stacks_init(&strings, 0);
+	if ((rc = viewlib_stacks_from_view(&s, ctx->profile, ctx->params, err)))
 		goto out;
 	if (ctx->argc > 0) {
 		rc = perun_error_set(err, PERUN_EINVAL, "unexpected argument '%s'", ctx->argv[0]);
@@ -210,7 +210,7 @@ static int pprof_show(struct perun_view_ctx *ctx, struct perun_error *err)
 		locs[i].line = &line_ptrs[i];
 		loc_ptrs[i] = &locs[i];
 	}
-	if (perun_stacks_walk(&s, add_sample, &j))
+	if (viewlib_stacks_walk(&s, add_sample, &j))
 		goto oom;
 	vt.type = str_index(&strings, kind.type, strlen(kind.type));
 	vt.unit = str_index(&strings, kind.unit, strlen(kind.unit));
@@ -244,7 +244,7 @@ static int pprof_show(struct perun_view_ctx *ctx, struct perun_error *err)
 	perftools__profiles__profile__pack(&prof, packed);
 	if (gzip_buffer(packed, len, &gz, &gz_len))
 		goto oom;
-	rc = perun_view_write(path, ctx->out, gz, gz_len, err);
+	rc = viewlib_write(path, ctx->out, gz, gz_len, err);
 	goto out;
 oom:
 	rc = perun_error_set(err, PERUN_EGENERIC, "out of memory encoding the pprof profile");
@@ -262,8 +262,8 @@ out:
 	free(table);
 	free(packed);
 	free(gz);
-	perun_stacks_release(&s);
-	perun_stacks_release(&strings);
+	viewlib_stacks_release(&s);
+	viewlib_stacks_release(&strings);
 	return rc;
 }
 

@@ -2,10 +2,10 @@
 if BUILD_PLUGIN_REPORT
 plugin_view_LTLIBRARIES += %reldir%/report.la
 %canon_reldir%_report_la_SOURCES = %reldir%/report.c
-%canon_reldir%_report_la_CPPFLAGS = $(PERUN_VIEW_COMMON_CPPFLAGS)
+%canon_reldir%_report_la_CPPFLAGS = $(PERUN_LIB_VIEW_CPPFLAGS)
 %canon_reldir%_report_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 %canon_reldir%_report_la_LDFLAGS = $(PERUN_PLUGIN_LDFLAGS)
-%canon_reldir%_report_la_LIBADD = $(PERUN_VIEW_COMMON_LIBADD) $(PERUN_PLUGIN_LIBADD) -lm
+%canon_reldir%_report_la_LIBADD = $(PERUN_LIB_VIEW_LIBADD) $(PERUN_PLUGIN_LIBADD) -lm
 
 TESTS += %reldir%/tests/t8250-showdiff-report.sh
 endif

@@ -113,7 +113,7 @@ static void header_row(struct perun_strbuf *sb, const char *what,
 		       const struct perun_profile *p, const char *label, double total)
 {
 	perun_strbuf_addf(sb, "<tr><th>%s</th>", what);
-	perun_view_profile_cells(sb, label, p);
+	viewlib_profile_cells(sb, label, p);
 	perun_strbuf_addstr(sb, "<td class=\"num\">");
 	char buf[32];
 	perun_python_float_str(total, buf);
@@ -122,7 +122,7 @@ static void header_row(struct perun_strbuf *sb, const char *what,
 
 static int report_show_diff(struct perun_view_ctx *ctx, struct perun_error *err)
 {
-	struct perun_diff_rows r = {0};
+	struct viewlib_diff_rows r = {0};
 	struct perun_strbuf sb = PERUN_STRBUF_INIT;
 	char *name = NULL;
 	int rc;
@@ -130,17 +130,17 @@ static int report_show_diff(struct perun_view_ctx *ctx, struct perun_error *err)
 	if (ctx->argc > 0)
 		return perun_error_set(err, PERUN_EINVAL, "unexpected argument '%s'", ctx->argv[0]);
 	const char *path = perun_params_string(ctx->params, "output-file", NULL);
-	if ((rc = perun_diff_rows_of_view(ctx, NULL, &r, err)) < 0)
+	if ((rc = viewlib_diff_rows_of_view(ctx, NULL, &r, err)) < 0)
 		return rc;
 	if (!path) {
-		name = perun_view_diff_name_dup("report", ctx->baseline_label, ctx->profile_label, "html");
+		name = viewlib_diff_name_dup("report", ctx->baseline_label, ctx->profile_label, "html");
 		if (!name) {
 			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 			goto out;
 		}
 		path = name;
 	}
-	if ((rc = perun_view_html_begin(&sb, "Difference report", 0, err)) < 0)
+	if ((rc = viewlib_html_begin(&sb, "Difference report", 0, err)) < 0)
 		goto out;
 	perun_strbuf_addstr(&sb, "<table class=\"summary\"><tr><th></th><th>profile</th><th>command</th>"
 			    "<th>collector</th><th>total amount</th></tr>\n");
@@ -153,31 +153,31 @@ static int report_show_diff(struct perun_view_ctx *ctx, struct perun_error *err)
 			  "<p><button id=\"more\">show more rows</button></p>\n"
 			  "<style>td.up{color:#b00}td.down{color:#070}table.summary{margin-bottom:1em}</style>\n"
 			  "<script>var PERUN_REPORT = {totals: [");
-	perun_view_js_number(&sb, r.total[0]);
+	viewlib_js_number(&sb, r.total[0]);
 	perun_strbuf_addch(&sb, ',');
-	perun_view_js_number(&sb, r.total[1]);
+	viewlib_js_number(&sb, r.total[1]);
 	perun_strbuf_addstr(&sb, "], rows: [\n");
 	for (size_t i = 0; i < r.n; i++) {
 		perun_strbuf_addch(&sb, '[');
-		perun_view_js_string(&sb, r.rows[i].uid);
+		viewlib_js_string(&sb, r.rows[i].uid);
 		perun_strbuf_addch(&sb, ',');
-		perun_view_js_string(&sb, r.rows[i].trace);
+		viewlib_js_string(&sb, r.rows[i].trace);
 		perun_strbuf_addch(&sb, ',');
-		perun_view_js_number(&sb, r.rows[i].amount[0]);
+		viewlib_js_number(&sb, r.rows[i].amount[0]);
 		perun_strbuf_addch(&sb, ',');
-		perun_view_js_number(&sb, r.rows[i].amount[1]);
+		viewlib_js_number(&sb, r.rows[i].amount[1]);
 		perun_strbuf_addstr(&sb, "],\n");
 	}
 	perun_strbuf_addstr(&sb, "]};</script>\n");
 	perun_strbuf_addstr(&sb, report_script);
-	perun_view_html_end(&sb);
-	if ((rc = perun_view_write_buffer(path, ctx->out, &sb, err)) < 0)
+	viewlib_html_end(&sb);
+	if ((rc = viewlib_write_buffer(path, ctx->out, &sb, err)) < 0)
 		goto out;
 	if (strcmp(path, "-"))
 		fprintf(ctx->out, "report of %zu records written to %s\n", r.n, path);
 out:
 	perun_strbuf_release(&sb);
-	perun_diff_rows_free(&r);
+	viewlib_diff_rows_free(&r);
 	free(name);
 	return rc;
 }

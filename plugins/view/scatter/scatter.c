@@ -28,7 +28,7 @@ static const struct perun_option scatter_options[] = {
 	 "the resource key on the X axis", 0},
 	{"filename", "f", PERUN_OPTION_STRING, "scatter", NULL, "<path>",
 	 "output prefix: <path>.html and <path>_<uid>.svg", 0},
-	PERUN_VIEW_LABEL_OPTIONS("per", "title of the plots (default: Plot of '<of>' per '<per>')"),
+	VIEWLIB_LABEL_OPTIONS("per", "title of the plots (default: Plot of '<of>' per '<per>')"),
 	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
 };
 
@@ -267,26 +267,26 @@ static int write_svg(const char *prefix, const struct plot *p, const char *title
 		     const char *xlabel, const char *ylabel, struct perun_error *err)
 {
 	struct perun_strbuf sb = PERUN_STRBUF_INIT;
-	struct perun_svg_series *s = calloc(p->ncurves + 1, sizeof(*s));
-	char *path = perun_view_file_name(prefix, p->uid, ".svg");
+	struct viewlib_svg_series *s = calloc(p->ncurves + 1, sizeof(*s));
+	char *path = viewlib_file_name(prefix, p->uid, ".svg");
 	int rc;
 	if (!s || !path) {
 		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 		goto out;
 	}
-	s[0] = (struct perun_svg_series){.kind = PERUN_SVG_POINTS, .label = "resources",
+	s[0] = (struct viewlib_svg_series){.kind = VIEWLIB_SVG_POINTS, .label = "resources",
 					 .x = p->x, .y = p->y, .n = p->n, .color = 3};
 	for (size_t i = 0; i < p->ncurves; i++)
-		s[i + 1] = (struct perun_svg_series){.kind = PERUN_SVG_LINE,
+		s[i + 1] = (struct viewlib_svg_series){.kind = VIEWLIB_SVG_LINE,
 						     .label = p->curves[i].label,
 						     .x = p->curves[i].x, .y = p->curves[i].y,
 						     .n = p->curves[i].n,
 						     .color = i >= 3 ? i + 1 : i};
-	struct perun_svg_plot plot = {.title = title, .xlabel = xlabel, .ylabel = ylabel,
+	struct viewlib_svg_plot plot = {.title = title, .xlabel = xlabel, .ylabel = ylabel,
 				      .series = s, .nseries = p->ncurves + 1};
-	rc = perun_svg_render(&sb, &plot, 1, err);
+	rc = viewlib_svg_render(&sb, &plot, 1, err);
 	if (!rc)
-		rc = perun_view_write_buffer(path, NULL, &sb, err);
+		rc = viewlib_write_buffer(path, NULL, &sb, err);
 out:
 	perun_strbuf_release(&sb);
 	free(path);
@@ -305,19 +305,19 @@ static int add_plot(struct perun_strbuf *html, size_t index, struct plot *p,
 		free(ty);
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	}
-	perun_view_chart_open(html, index, title, xlabel, ylabel, NULL, 0, 0);
-	perun_view_chart_series(html, "resources", "points", 3, tx, ty, n);
+	viewlib_chart_open(html, index, title, xlabel, ylabel, NULL, 0, 0);
+	viewlib_chart_series(html, "resources", "points", 3, tx, ty, n);
 	for (size_t i = 0; i < p->ncurves; i++)
-		perun_view_chart_series(html, p->curves[i].label, "line", i >= 3 ? i + 1 : i,
+		viewlib_chart_series(html, p->curves[i].label, "line", i >= 3 ? i + 1 : i,
 					p->curves[i].x, p->curves[i].y, p->curves[i].n);
-	perun_view_chart_close(html);
+	viewlib_chart_close(html);
 	perun_strbuf_addf(html, "<p class=\"note\">%zu points", p->n);
 	if (n < p->n)
 		perun_strbuf_addf(html, " (%zu shown: one per cell of a %dx%d grid)", n, GRID_W, GRID_H);
 	perun_strbuf_addf(html, ", %zu model%s", p->ncurves, p->ncurves == 1 ? "" : "s");
 	if (p->notes.len) {
 		perun_strbuf_addstr(html, "; ");
-		perun_view_html_escape(html, p->notes.buf);
+		viewlib_html_escape(html, p->notes.buf);
 	}
 	perun_strbuf_addstr(html, "</p>\n");
 	free(tx);
@@ -349,7 +349,7 @@ static int scatter_show(struct perun_view_ctx *ctx, struct perun_error *err)
 
 	perun_strbuf_addf(&sb, "Plot of '%s' per '%s'", of, per);
 	char *dflt_title = perun_strbuf_detach(&sb, NULL);
-	const char *unit = perun_view_y_unit(ctx->profile, of);
+	const char *unit = viewlib_y_unit(ctx->profile, of);
 	const char *ylabel_given = perun_params_string(params, "y-axis-label", NULL);
 	if (ylabel_given || !*unit)
 		perun_strbuf_addstr(&sb, ylabel_given ? ylabel_given : of);
@@ -367,7 +367,7 @@ static int scatter_show(struct perun_view_ctx *ctx, struct perun_error *err)
 	    (rc = perun_points_check_key(points, "of", of, err)) < 0 ||
 	    (rc = perun_points_check_key(points, "per", per, err)) < 0)
 		goto out;
-	if ((rc = perun_view_html_begin(&html, gtitle, 1, err)) < 0)
+	if ((rc = viewlib_html_begin(&html, gtitle, 1, err)) < 0)
 		goto out;
 	const json_t *models = json_object_get(perun_profile_json(ctx->profile), "models");
 	for (;;) {
@@ -414,14 +414,14 @@ static int scatter_show(struct perun_view_ctx *ctx, struct perun_error *err)
 	}
 	if (rc < 0)
 		goto out;
-	perun_view_charts_script(&html);
-	perun_view_html_end(&html);
+	viewlib_charts_script(&html);
+	viewlib_html_end(&html);
 	perun_strbuf_addf(&sb, "%s.html", base);
 	if (!(html_path = perun_strbuf_detach(&sb, NULL))) {
 		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 		goto out;
 	}
-	if ((rc = perun_view_write_buffer(html_path, ctx->out, &html, err)) < 0)
+	if ((rc = viewlib_write_buffer(html_path, ctx->out, &html, err)) < 0)
 		goto out;
 	fprintf(ctx->out, "%zu plot%s written to %s (and %s_<uid>.svg)\n", nplots,
 		nplots == 1 ? "" : "s", html_path, base);

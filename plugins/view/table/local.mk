@@ -2,10 +2,10 @@
 if BUILD_PLUGIN_TABLE
 plugin_view_LTLIBRARIES += %reldir%/table.la
 %canon_reldir%_table_la_SOURCES = %reldir%/table.c
-%canon_reldir%_table_la_CPPFLAGS = $(PERUN_VIEW_COMMON_CPPFLAGS)
+%canon_reldir%_table_la_CPPFLAGS = $(PERUN_LIB_VIEW_CPPFLAGS)
 %canon_reldir%_table_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 %canon_reldir%_table_la_LDFLAGS = $(PERUN_PLUGIN_LDFLAGS)
-%canon_reldir%_table_la_LIBADD = $(PERUN_VIEW_COMMON_LIBADD) $(PERUN_PLUGIN_LIBADD) -lm
+%canon_reldir%_table_la_LIBADD = $(PERUN_LIB_VIEW_LIBADD) $(PERUN_PLUGIN_LIBADD) -lm
 
 TESTS += %reldir%/tests/t8240-showdiff-table.sh
 endif

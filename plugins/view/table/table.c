@@ -34,7 +34,7 @@ static const struct perun_option table_options[] = {
 	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
 };
 
-static const struct perun_diff_rows *sort_rows;
+static const struct viewlib_diff_rows *sort_rows;
 static int sort_side;
 
 /* Larger amounts first; ties in the order the records were met. */
@@ -48,7 +48,7 @@ static int by_amount(const void *pa, const void *pb)
 }
 
 /* The indices of the top n rows of one side with a non-zero amount. */
-static size_t top(const struct perun_diff_rows *r, int side, size_t n, size_t *idx)
+static size_t top(const struct viewlib_diff_rows *r, int side, size_t n, size_t *idx)
 {
 	size_t k = 0;
 	for (size_t i = 0; i < r->n; i++)
@@ -104,13 +104,13 @@ struct cell {
 	char shortened[64], share[32], amount[40];
 };
 
-static void fill(struct cell *c, const struct perun_diff_rows *r, const size_t *idx,
+static void fill(struct cell *c, const struct viewlib_diff_rows *r, const size_t *idx,
 		 size_t k, size_t i, int side, int short_traces)
 {
 	memset(c, 0, sizeof(*c));
 	if (i >= k)
 		return;
-	const struct perun_diff_row *row = &r->rows[idx[i]];
+	const struct viewlib_diff_row *row = &r->rows[idx[i]];
 	struct perun_strbuf sb = PERUN_STRBUF_INIT;
 	double total = r->total[side];
 	c->uid = row->uid;
@@ -134,7 +134,7 @@ static int table_show_diff(struct perun_view_ctx *ctx, struct perun_error *err)
 	const char *format = perun_params_string(params, "format", "text");
 	const char *group = perun_params_string(params, "group-by", "origin");
 	const char *path = perun_params_string(params, "output-file", "-");
-	struct perun_diff_rows r = {0};
+	struct viewlib_diff_rows r = {0};
 	struct perun_strbuf sb = PERUN_STRBUF_INIT;
 	size_t *idx[2] = {NULL, NULL}, k[2];
 	int rc;
@@ -143,7 +143,7 @@ static int table_show_diff(struct perun_view_ctx *ctx, struct perun_error *err)
 		return perun_error_set(err, PERUN_EINVAL, "unexpected argument '%s'", ctx->argv[0]);
 	if (topn < 1)
 		return perun_error_set(err, PERUN_EINVAL, "--top-n must be at least 1, not %lld", topn);
-	if ((rc = perun_diff_rows_of_view(ctx, "filter", &r, err)) < 0)
+	if ((rc = viewlib_diff_rows_of_view(ctx, "filter", &r, err)) < 0)
 		return rc;
 	idx[0] = malloc((r.n + 1) * sizeof(size_t));
 	idx[1] = malloc((r.n + 1) * sizeof(size_t));
@@ -169,8 +169,8 @@ static int table_show_diff(struct perun_view_ctx *ctx, struct perun_error *err)
 			for (int s = 0; s < 2 && rank; s++) {
 				if (i >= k[s])
 					continue;
-				const struct perun_diff_row *row = &r.rows[idx[s][i]];
-				const struct perun_diff_row *other = i < k[1 - s] ? &r.rows[idx[1 - s][i]] : NULL;
+				const struct viewlib_diff_row *row = &r.rows[idx[s][i]];
+				const struct viewlib_diff_row *other = i < k[1 - s] ? &r.rows[idx[1 - s][i]] : NULL;
 				json_object_set_new(rank, side_name[s], json_pack(
 					"{s:s,s:s,s:f,s:f,s:f}", "uid", row->uid, "trace", row->trace,
 					"amount", row->amount[s],
@@ -240,12 +240,12 @@ static int table_show_diff(struct perun_view_ctx *ctx, struct perun_error *err)
 			}
 		}
 	}
-	rc = perun_view_write_buffer(path, ctx->out, &sb, err);
+	rc = viewlib_write_buffer(path, ctx->out, &sb, err);
 out:
 	perun_strbuf_release(&sb);
 	free(idx[0]);
 	free(idx[1]);
-	perun_diff_rows_free(&r);
+	viewlib_diff_rows_free(&r);
 	return rc;
 }
 

@@ -5,7 +5,7 @@
 # orders and confidences, and bad models.
 . "$srcdir/tests/test-lib.sh"
 
-. "$srcdir/plugins/check/common/check-test-lib.sh"
+. "$srcdir/plugins/lib/check/check-test-lib.sh"
 check_setup bmoe
 
 verdicts() {

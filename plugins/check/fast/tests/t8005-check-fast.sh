@@ -6,7 +6,7 @@
 # analysis of the models' difference.
 . "$srcdir/tests/test-lib.sh"
 
-. "$srcdir/plugins/check/common/check-test-lib.sh"
+. "$srcdir/plugins/lib/check/check-test-lib.sh"
 check_setup fast "needs GSL"
 
 test_expect_success 'quad -> degradated: MaybeOptimization (upstream)' '

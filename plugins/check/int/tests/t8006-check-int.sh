@@ -6,7 +6,7 @@
 # including the regressogram re-binned to the baseline's bucket count.
 . "$srcdir/tests/test-lib.sh"
 
-. "$srcdir/plugins/check/common/check-test-lib.sh"
+. "$srcdir/plugins/lib/check/check-test-lib.sh"
 check_setup int "needs GSL"
 
 test_expect_success 'all-models: upstream INTEGRAL_COMPARISON_RESULTS' '

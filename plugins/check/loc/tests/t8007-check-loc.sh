@@ -5,7 +5,7 @@
 # changes of upstream's LOCAL_STATISTICS_RESULTS (mock_results.py).
 . "$srcdir/tests/test-lib.sh"
 
-. "$srcdir/plugins/check/common/check-test-lib.sh"
+. "$srcdir/plugins/lib/check/check-test-lib.sh"
 check_setup loc "needs GSL"
 
 test_expect_success 'all-models: upstream LOCAL_STATISTICS_RESULTS' '

@@ -6,7 +6,7 @@
 # for baseline <kind>1 against targets <kind>2..4 and back.
 . "$srcdir/tests/test-lib.sh"
 
-. "$srcdir/plugins/check/common/check-test-lib.sh"
+. "$srcdir/plugins/lib/check/check-test-lib.sh"
 check_setup lreg "needs GSL"
 
 # _LREG_EXPECTED_RESULTS: upstream defines them as preg's, except that

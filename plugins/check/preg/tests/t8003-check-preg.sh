@@ -6,7 +6,7 @@
 # for baseline <kind>1 against targets <kind>2..4 and back.
 . "$srcdir/tests/test-lib.sh"
 
-. "$srcdir/plugins/check/common/check-test-lib.sh"
+. "$srcdir/plugins/lib/check/check-test-lib.sh"
 check_setup preg "needs GSL"
 
 # _PREG_EXPECTED_RESULTS in the table form of check_expect_table

@@ -19,7 +19,7 @@
 #include <perun/perun.h>
 
 #include "../../../../tests/tap.h"
-#include "../regression.h"
+#include "regression.h"
 
 const struct perun_plugin *perun_plugin_regression_analysis_describe(void);
 
@@ -371,12 +371,12 @@ static int same_num(const json_t *want, double d, int is_int, long long i)
 	return json_is_real(want) && json_real_value(want) == d;
 }
 
-static int same_record(const json_t *want, const struct ra_result *r, const char *uid,
+static int same_record(const json_t *want, const struct modellib_result *r, const char *uid,
 		       const char *method)
 {
 	const json_t *coeffs = json_object_get(want, "coeffs");
 	int ok = !strcmp(json_string_value(json_object_get(want, "model")) ?: "",
-			 ra_model_name(r->model)) &&
+			 modellib_model_name(r->model)) &&
 		 !strcmp(json_string_value(json_object_get(want, "uid")) ?: "", uid) &&
 		 !strcmp(json_string_value(json_object_get(want, "method")) ?: "", method) &&
 		 same_num(json_object_get(want, "r_square"), r->r_square, r->r_square_int,
@@ -392,13 +392,13 @@ static int same_record(const json_t *want, const struct ra_result *r, const char
 }
 
 struct collected {
-	struct ra_result results[256];
+	struct modellib_result results[256];
 	const char *uids[256];
 	size_t n;
 	const char *uid;
 };
 
-static int collect(const struct ra_result *r, void *data)
+static int collect(const struct modellib_result *r, void *data)
 {
 	struct collected *c = data;
 	if (c->n == 256)
@@ -428,12 +428,12 @@ static void test_oracle_ordered(void)
 		int steps;
 		if (sscanf(line, "%127s %255s %63s %d %255s", name, file, method, &steps, models) < 4)
 			continue;
-		enum ra_model chosen[8];
+		enum modellib_model chosen[8];
 		size_t nmodels = 0;
 		int constant = !models[0];
 		for (char *m = strtok(models, ","); m && nmodels < 8; m = strtok(NULL, ","))
-			chosen[nmodels++] = ra_model_from_name(m);
-		for (int m = RA_EXPONENTIAL; constant && m < RA_MODEL_COUNT; m++)
+			chosen[nmodels++] = modellib_model_from_name(m);
+		for (int m = MODELLIB_EXPONENTIAL; constant && m < MODELLIB_MODEL_COUNT; m++)
 			chosen[nmodels++] = m;
 		struct perun_profile *profile;
 		struct perun_error err = {0};
@@ -476,14 +476,14 @@ static void test_oracle_ordered(void)
 								"resource_type_map"),
 						key),
 				"uid"));
-			struct ra_fail fail;
-			ra_compute(ra_method_from_name(method), pts, n, chosen, nmodels, steps, NULL,
+			struct modellib_fail fail;
+			modellib_compute(modellib_method_from_name(method), pts, n, chosen, nmodels, steps, NULL,
 				   collect, &got, &fail);
 			free(pts);
 		}
 		for (size_t i = 0, n = got.n; constant && i < n; i++)
-			if (got.results[i].model == RA_LINEAR && got.n < 256) {
-				ra_derive_constant(&got.results[i], &got.results[got.n]);
+			if (got.results[i].model == MODELLIB_LINEAR && got.n < 256) {
+				modellib_derive_constant(&got.results[i], &got.results[got.n]);
 				got.uids[got.n++] = got.uids[i];
 			}
 		snprintf(path, sizeof(path), "%s/expected/%s.json", CASES_DIR, name);
@@ -494,7 +494,7 @@ static void test_oracle_ordered(void)
 			ok = same_record(json_array_get(want, i), &got.results[i], got.uids[i], method);
 			if (!ok)
 				tap_diag("model %zu (%s of %s) differs", i,
-					 ra_model_name(got.results[i].model), got.uids[i]);
+					 modellib_model_name(got.results[i].model), got.uids[i]);
 		}
 		tap_ok(ok, "ordered case %s: %zu models exactly as Python Perun computes them", name,
 		       got.n);

@@ -12,14 +12,14 @@
 #include "output.h"
 #include "view-common.h"
 
-#ifndef PERUN_CHARTJS_PATH
-#define PERUN_CHARTJS_PATH "/usr/share/javascript/chart.js/chart.min.js"
+#ifndef VIEWLIB_CHARTJS_PATH
+#define VIEWLIB_CHARTJS_PATH "/usr/share/javascript/chart.js/chart.min.js"
 #endif
 
-int perun_view_chartjs_read(char **text, size_t *len, struct perun_error *err)
+int viewlib_chartjs_read(char **text, size_t *len, struct perun_error *err)
 {
 	const char *env = getenv("PERUN_CHARTJS");
-	const char *path = env && *env ? env : PERUN_CHARTJS_PATH;
+	const char *path = env && *env ? env : VIEWLIB_CHARTJS_PATH;
 	struct perun_error e = {0};
 	if (perun_file_read(path, text, len, &e) < 0)
 		return perun_error_set(err, PERUN_ENOTFOUND,
@@ -28,7 +28,7 @@ int perun_view_chartjs_read(char **text, size_t *len, struct perun_error *err)
 	return 0;
 }
 
-void perun_view_html_escape(struct perun_strbuf *sb, const char *s)
+void viewlib_html_escape(struct perun_strbuf *sb, const char *s)
 {
 	if (!s)
 		return;
@@ -55,7 +55,7 @@ void perun_view_html_escape(struct perun_strbuf *sb, const char *s)
 	perun_strbuf_add(sb, run, (size_t)(s - run));
 }
 
-void perun_view_js_string(struct perun_strbuf *sb, const char *s)
+void viewlib_js_string(struct perun_strbuf *sb, const char *s)
 {
 	perun_strbuf_addch(sb, '"');
 	const char *run = s;
@@ -73,7 +73,7 @@ void perun_view_js_string(struct perun_strbuf *sb, const char *s)
 	perun_strbuf_addch(sb, '"');
 }
 
-void perun_view_js_number(struct perun_strbuf *sb, double v)
+void viewlib_js_number(struct perun_strbuf *sb, double v)
 {
 	char buf[32];
 	if (!isfinite(v)) {
@@ -96,17 +96,17 @@ static const char page_style[] =
 	"th{background:#eee;cursor:pointer;position:sticky;top:0}"
 	"td.num{text-align:right;font-family:monospace}";
 
-int perun_view_html_begin(struct perun_strbuf *sb, const char *title,
+int viewlib_html_begin(struct perun_strbuf *sb, const char *title,
 			  int chartjs, struct perun_error *err)
 {
 	perun_strbuf_addstr(sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 			    "<meta charset=\"utf-8\">\n<title>");
-	perun_view_html_escape(sb, title);
+	viewlib_html_escape(sb, title);
 	perun_strbuf_addf(sb, "</title>\n<style>%s</style>\n", page_style);
 	if (chartjs) {
 		char *js = NULL;
 		size_t len = 0;
-		int rc = perun_view_chartjs_read(&js, &len, err);
+		int rc = viewlib_chartjs_read(&js, &len, err);
 		if (rc < 0)
 			return rc;
 		/* The library is inlined as it is: it holds no "</script". */
@@ -121,37 +121,37 @@ int perun_view_html_begin(struct perun_strbuf *sb, const char *title,
 		free(js);
 	}
 	perun_strbuf_addstr(sb, "</head>\n<body>\n<h1>");
-	perun_view_html_escape(sb, title);
+	viewlib_html_escape(sb, title);
 	perun_strbuf_addstr(sb, "</h1>\n");
 	return 0;
 }
 
-void perun_view_html_end(struct perun_strbuf *sb)
+void viewlib_html_end(struct perun_strbuf *sb)
 {
 	perun_strbuf_addstr(sb, "</body>\n</html>\n");
 }
 
-void perun_view_chart_open(struct perun_strbuf *sb, size_t index, const char *title,
+void viewlib_chart_open(struct perun_strbuf *sb, size_t index, const char *title,
 			   const char *xlabel, const char *ylabel,
 			   const char *const *categories, size_t ncategories,
 			   int stacked)
 {
 	perun_strbuf_addf(sb, "<div class=\"plot\" id=\"plot%zu\">\n<h2>", index);
-	perun_view_html_escape(sb, title);
+	viewlib_html_escape(sb, title);
 	perun_strbuf_addf(sb, "</h2>\n<div class=\"chart\"><canvas id=\"chart%zu\"></canvas></div>\n"
 			  "<script>PERUN_PLOTS.push({canvas: \"chart%zu\", title: ", index, index);
-	perun_view_js_string(sb, title);
+	viewlib_js_string(sb, title);
 	perun_strbuf_addstr(sb, ", xlabel: ");
-	perun_view_js_string(sb, xlabel);
+	viewlib_js_string(sb, xlabel);
 	perun_strbuf_addstr(sb, ", ylabel: ");
-	perun_view_js_string(sb, ylabel);
+	viewlib_js_string(sb, ylabel);
 	perun_strbuf_addf(sb, ", stacked: %s, categories: ", stacked ? "true" : "false");
 	if (categories) {
 		perun_strbuf_addch(sb, '[');
 		for (size_t i = 0; i < ncategories; i++) {
 			if (i)
 				perun_strbuf_addch(sb, ',');
-			perun_view_js_string(sb, categories[i]);
+			viewlib_js_string(sb, categories[i]);
 		}
 		perun_strbuf_addch(sb, ']');
 	} else {
@@ -160,24 +160,24 @@ void perun_view_chart_open(struct perun_strbuf *sb, size_t index, const char *ti
 	perun_strbuf_addstr(sb, ", series: [\n");
 }
 
-void perun_view_chart_series(struct perun_strbuf *sb, const char *label,
+void viewlib_chart_series(struct perun_strbuf *sb, const char *label,
 			     const char *kind, size_t color, const double *x,
 			     const double *y, size_t n)
 {
 	perun_strbuf_addstr(sb, "{label: ");
-	perun_view_js_string(sb, label);
-	perun_strbuf_addf(sb, ", kind: \"%s\", color: \"%s\", xy: [", kind, perun_view_color(color));
+	viewlib_js_string(sb, label);
+	perun_strbuf_addf(sb, ", kind: \"%s\", color: \"%s\", xy: [", kind, viewlib_color(color));
 	for (size_t i = 0; i < n; i++) {
 		if (i)
 			perun_strbuf_addch(sb, ',');
-		perun_view_js_number(sb, x[i]);
+		viewlib_js_number(sb, x[i]);
 		perun_strbuf_addch(sb, ',');
-		perun_view_js_number(sb, y[i]);
+		viewlib_js_number(sb, y[i]);
 	}
 	perun_strbuf_addstr(sb, "]},\n");
 }
 
-void perun_view_chart_close(struct perun_strbuf *sb)
+void viewlib_chart_close(struct perun_strbuf *sb)
 {
 	perun_strbuf_addstr(sb, "]});</script>\n</div>\n");
 }
@@ -221,34 +221,34 @@ static const char charts_script[] =
 	"})();\n"
 	"</script>\n";
 
-void perun_view_charts_script(struct perun_strbuf *sb)
+void viewlib_charts_script(struct perun_strbuf *sb)
 {
 	perun_strbuf_addstr(sb, charts_script);
 }
 
-int perun_view_write_buffer(const char *path, void *out, struct perun_strbuf *sb,
+int viewlib_write_buffer(const char *path, void *out, struct perun_strbuf *sb,
 			    struct perun_error *err)
 {
 	size_t len = 0;
 	char *text = perun_strbuf_detach(sb, &len);
 	if (!text)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	int rc = perun_view_write(path, out, text, len, err);
+	int rc = viewlib_write(path, out, text, len, err);
 	free(text);
 	return rc;
 }
 
-void perun_view_profile_cells(struct perun_strbuf *sb, const char *label,
+void viewlib_profile_cells(struct perun_strbuf *sb, const char *label,
 			      const struct perun_profile *profile)
 {
 	perun_strbuf_addstr(sb, "<td>");
-	perun_view_html_escape(sb, label ? label : "");
+	viewlib_html_escape(sb, label ? label : "");
 	perun_strbuf_addstr(sb, "</td><td>");
-	perun_view_html_escape(sb, perun_profile_header(profile, "cmd"));
+	viewlib_html_escape(sb, perun_profile_header(profile, "cmd"));
 	perun_strbuf_addch(sb, ' ');
-	perun_view_html_escape(sb, perun_profile_header(profile, "workload"));
+	viewlib_html_escape(sb, perun_profile_header(profile, "workload"));
 	perun_strbuf_addstr(sb, "</td><td>");
-	perun_view_html_escape(sb, perun_profile_collector(profile));
+	viewlib_html_escape(sb, perun_profile_collector(profile));
 	perun_strbuf_addstr(sb, "</td>");
 }
 
@@ -258,19 +258,19 @@ static const char *const palette[] = {
 	"#f0e442", "#000000", "#8c564b", "#7f7f7f", "#bcbd22", "#17becf",
 };
 
-const char *perun_view_color(size_t i)
+const char *viewlib_color(size_t i)
 {
 	return palette[i % (sizeof(palette) / sizeof(palette[0]))];
 }
 
-void perun_view_sanitize(char *s)
+void viewlib_sanitize(char *s)
 {
 	for (; *s; s++)
 		if (strchr("# %&{}\\<>*?/ $!'\":@", *s))
 			*s = '_';
 }
 
-char *perun_view_file_name(const char *prefix, const char *part,
+char *viewlib_file_name(const char *prefix, const char *part,
 			   const char *suffix)
 {
 	size_t len = strlen(prefix) + strlen(part) + strlen(suffix) + 2;
@@ -278,11 +278,11 @@ char *perun_view_file_name(const char *prefix, const char *part,
 	if (!name)
 		return NULL;
 	snprintf(name, len, "%s_%s%s", prefix, part, suffix);
-	perun_view_sanitize(name + strlen(prefix) + 1);
+	viewlib_sanitize(name + strlen(prefix) + 1);
 	return name;
 }
 
-const char *perun_view_y_unit(const struct perun_profile *profile,
+const char *viewlib_y_unit(const struct perun_profile *profile,
 			      const char *of_key)
 {
 	if (!strcmp(of_key, "count") || !strcmp(of_key, "nunique"))

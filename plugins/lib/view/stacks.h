@@ -15,19 +15,19 @@
  * Frames are "function()~source~line" for {function, source, line}
  * frames, the "func" of kperf frames, otherwise Perun's flattened text.
  */
-#ifndef PERUN_VIEW_STACKS_H
-#define PERUN_VIEW_STACKS_H
+#ifndef VIEWLIB_STACKS_H
+#define VIEWLIB_STACKS_H
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include <perun/perun.h>
 
-#define PERUN_STACKS_NONE UINT32_MAX
+#define VIEWLIB_STACKS_NONE UINT32_MAX
 
 /* A node of the call tree; node 0 is the root above every stack. */
-struct perun_stack_node {
-	uint32_t frame;      /* name id; PERUN_STACKS_NONE for the root */
+struct viewlib_stack_node {
+	uint32_t frame;      /* name id; VIEWLIB_STACKS_NONE for the root */
 	uint32_t parent;
 	uint32_t depth;      /* 0 for the root, 1 for outermost frames */
 	uint32_t first;      /* its children: children[first .. first + n) */
@@ -37,7 +37,7 @@ struct perun_stack_node {
 };
 
 /* One call of a trace profile, for timelines (chrome export). */
-struct perun_stack_event {
+struct viewlib_stack_event {
 	int64_t tid;
 	double start, dur;
 	uint32_t node;       /* its call-tree node (depth is its nesting) */
@@ -48,38 +48,38 @@ struct perun_stack_event {
  * big profiles have only one), kept apart from the nodes so that walking
  * down touches 8 bytes a level.
  */
-struct perun_stack_link {
-	uint32_t eldest;     /* PERUN_STACKS_NONE when it has no child yet */
+struct viewlib_stack_link {
+	uint32_t eldest;     /* VIEWLIB_STACKS_NONE when it has no child yet */
 	uint32_t frame;      /* the eldest's frame */
 };
 
 /* An edge of the call tree to a child other than its parent's eldest. */
-struct perun_stack_edge {
+struct viewlib_stack_edge {
 	uint32_t parent;     /* + 1; 0 is a free slot */
 	uint32_t frame;
 	uint32_t child;
 };
 
-struct perun_stacks {
+struct viewlib_stacks {
 	char **names;
 	uint32_t *name_lens;
 	uint32_t nnames, names_alloc;
 	uint64_t (*name_heads)[2]; /* each name's first 15 bytes and its
 				    * length (see name_head): the whole of
 				    * most names */
-	struct perun_name_slot {
+	struct viewlib_name_slot {
 		uint32_t hash;
 		uint32_t id;  /* + 1; 0 is free */
 	} *name_slots;        /* 8 bytes: a few thousand names' slots and
 			       * heads stay in the cache */
 	uint32_t name_mask;
-	struct perun_stack_node *nodes;
-	struct perun_stack_link *links; /* one per node, while stacks are added */
+	struct viewlib_stack_node *nodes;
+	struct viewlib_stack_link *links; /* one per node, while stacks are added */
 	uint32_t nnodes, nodes_alloc;
-	struct perun_stack_edge *edges; /* open addressing, at most half full */
+	struct viewlib_stack_edge *edges; /* open addressing, at most half full */
 	uint32_t edge_mask, nedges;
-	uint32_t *children;   /* set by perun_stacks_finish, sorted by name */
-	struct perun_stack_event *events; /* trace profiles only */
+	uint32_t *children;   /* set by viewlib_stacks_finish, sorted by name */
+	struct viewlib_stack_event *events; /* trace profiles only */
 	size_t nevents, events_alloc;
 	uint32_t max_depth;   /* 0: unlimited; deeper frames are cut off */
 	size_t nstacks;       /* stacks added */
@@ -88,50 +88,50 @@ struct perun_stacks {
 	const char *unit;     /* of the weights, borrowed from the profile */
 };
 
-void perun_stacks_init(struct perun_stacks *s, uint32_t max_depth);
-void perun_stacks_release(struct perun_stacks *s);
+void viewlib_stacks_init(struct viewlib_stacks *s, uint32_t max_depth);
+void viewlib_stacks_release(struct viewlib_stacks *s);
 
-/* Id of name[0..len), added when new; PERUN_STACKS_NONE without memory. */
-uint32_t perun_stacks_intern(struct perun_stacks *s, const char *name, size_t len);
-/* Id of an existing name, or PERUN_STACKS_NONE. */
-uint32_t perun_stacks_lookup(const struct perun_stacks *s, const char *name);
+/* Id of name[0..len), added when new; VIEWLIB_STACKS_NONE without memory. */
+uint32_t viewlib_stacks_intern(struct viewlib_stacks *s, const char *name, size_t len);
+/* Id of an existing name, or VIEWLIB_STACKS_NONE. */
+uint32_t viewlib_stacks_lookup(const struct viewlib_stacks *s, const char *name);
 
-/* Child of node with frame, or PERUN_STACKS_NONE. */
-uint32_t perun_stacks_child(const struct perun_stacks *s, uint32_t node, uint32_t frame);
+/* Child of node with frame, or VIEWLIB_STACKS_NONE. */
+uint32_t viewlib_stacks_child(const struct viewlib_stacks *s, uint32_t node, uint32_t frame);
 
 /*
  * Read the stacks of profile into s (initialised, empty) and finish it.
  * A profile without any call stack is an error (PERUN_EINVAL) naming what
  * would have been needed.
  */
-int perun_stacks_from_profile(struct perun_stacks *s, const struct perun_profile *profile,
+int viewlib_stacks_from_profile(struct viewlib_stacks *s, const struct perun_profile *profile,
 			      struct perun_error *err);
 
-/* The option of every stack view that perun_stacks_from_view reads. */
-#define PERUN_STACKS_MAX_TRACE_OPTION                                                        \
+/* The option of every stack view that viewlib_stacks_from_view reads. */
+#define VIEWLIB_STACKS_MAX_TRACE_OPTION                                                        \
 	{"max-trace", NULL, PERUN_OPTION_INT, "0", NULL, "<n>",                               \
 	 "cut stacks after n frames from the root (0: keep all)", 0}
 
-/* perun_stacks_init with --max-trace of params (checked), then
- * perun_stacks_from_profile; s needs perun_stacks_release either way. */
-int perun_stacks_from_view(struct perun_stacks *s, const struct perun_profile *profile,
+/* viewlib_stacks_init with --max-trace of params (checked), then
+ * viewlib_stacks_from_profile; s needs viewlib_stacks_release either way. */
+int viewlib_stacks_from_view(struct viewlib_stacks *s, const struct perun_profile *profile,
 			   const struct perun_params *params, struct perun_error *err);
 
 /* Sum totals and sort each node's children by name; call once, after the
  * last add.  Returns 0 or -PERUN_EGENERIC without memory. */
-int perun_stacks_finish(struct perun_stacks *s, struct perun_error *err);
+int viewlib_stacks_finish(struct viewlib_stacks *s, struct perun_error *err);
 
 /* Children of node after finish. */
-static inline const uint32_t *perun_stacks_children(const struct perun_stacks *s, uint32_t node,
+static inline const uint32_t *viewlib_stacks_children(const struct viewlib_stacks *s, uint32_t node,
 						    uint32_t *n)
 {
 	*n = s->nodes[node].nchildren;
 	return s->children + s->nodes[node].first;
 }
 
-static inline const char *perun_stacks_name(const struct perun_stacks *s, uint32_t node)
+static inline const char *viewlib_stacks_name(const struct viewlib_stacks *s, uint32_t node)
 {
-	return s->nodes[node].frame == PERUN_STACKS_NONE ? "all" : s->names[s->nodes[node].frame];
+	return s->nodes[node].frame == VIEWLIB_STACKS_NONE ? "all" : s->names[s->nodes[node].frame];
 }
 
 /*
@@ -142,12 +142,12 @@ static inline const char *perun_stacks_name(const struct perun_stacks *s, uint32
  * node's children, or a negative code, which stops the walk and is
  * returned.  Returns 0 or -PERUN_EGENERIC without memory.
  */
-typedef int (*perun_stacks_visit_fn)(const struct perun_stacks *s, uint32_t node,
+typedef int (*viewlib_stacks_visit_fn)(const struct viewlib_stacks *s, uint32_t node,
 				     const uint32_t *path, uint32_t depth, double offset,
 				     void *data);
-int perun_stacks_walk(const struct perun_stacks *s, perun_stacks_visit_fn fn, void *data);
+int viewlib_stacks_walk(const struct viewlib_stacks *s, viewlib_stacks_visit_fn fn, void *data);
 
 /* A weight as text: integers without a fraction, others in %.6g. */
-void perun_stacks_format_weight(double w, char out[32]);
+void viewlib_stacks_format_weight(double w, char out[32]);
 
 #endif

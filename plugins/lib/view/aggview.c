@@ -29,7 +29,7 @@ static char *svg_name(const char *html)
 	return s;
 }
 
-int perun_view_aggregated_show(struct perun_view_ctx *ctx, int flow,
+int viewlib_aggregated_show(struct perun_view_ctx *ctx, int flow,
 			       struct perun_error *err)
 {
 	const struct perun_params *params = ctx->params;
@@ -41,12 +41,12 @@ int perun_view_aggregated_show(struct perun_view_ctx *ctx, int flow,
 			   : !perun_params_bool(params, "grouped", 0);
 	int accumulate = flow && perun_params_bool(params, "accumulate", 1);
 	const char *filename = perun_params_string(params, "filename", flow ? "flow.html" : "bars.html");
-	struct perun_view_groups g = {0};
+	struct viewlib_groups g = {0};
 	struct perun_strbuf sb = PERUN_STRBUF_INIT, page = PERUN_STRBUF_INIT;
-	struct perun_svg_series *series = NULL;
+	struct viewlib_svg_series *series = NULL;
 	double *x = NULL, *y = NULL, *base = NULL;
 	char *title = NULL, *ylabel = NULL, *svg = NULL;
-	enum perun_agg agg;
+	enum viewlib_agg agg;
 	int rc;
 
 	if (ctx->argc > 1)
@@ -56,9 +56,9 @@ int perun_view_aggregated_show(struct perun_view_ctx *ctx, int flow,
 	if (!flow && perun_params_bool(params, "grouped", 0) && perun_params_has(params, "stacked") &&
 	    perun_params_bool(params, "stacked", 0))
 		return perun_error_set(err, PERUN_EINVAL, "'--stacked' and '--grouped' exclude each other");
-	if ((rc = perun_view_agg_parse(func, &agg, err)) < 0)
+	if ((rc = viewlib_agg_parse(func, &agg, err)) < 0)
 		return rc;
-	if ((rc = perun_view_group(ctx->profile, of, per, by, agg, &g, err)) < 0)
+	if ((rc = viewlib_group(ctx->profile, of, per, by, agg, &g, err)) < 0)
 		return rc;
 
 	/* Perun's default titles and labels. */
@@ -72,9 +72,9 @@ int perun_view_aggregated_show(struct perun_view_ctx *ctx, int flow,
 		perun_strbuf_addf(&sb, "%s of '%s' per '%s' %s by %s", Func, of, per,
 				  stacked ? "stacked" : "grouped", by ? by : "None");
 	title = perun_strbuf_detach(&sb, NULL);
-	const char *unit = perun_view_y_unit(ctx->profile, of);
+	const char *unit = viewlib_y_unit(ctx->profile, of);
 	const char *yl = perun_params_string(params, "y-axis-label", NULL);
-	if (yl || !*unit || agg == PERUN_AGG_COUNT || agg == PERUN_AGG_NUNIQUE)
+	if (yl || !*unit || agg == VIEWLIB_AGG_COUNT || agg == VIEWLIB_AGG_NUNIQUE)
 		perun_strbuf_addstr(&sb, yl ? yl : of);
 	else
 		perun_strbuf_addf(&sb, "%s [%s]", of, unit);
@@ -120,24 +120,24 @@ int perun_view_aggregated_show(struct perun_view_ctx *ctx, int flow,
 	}
 	double width = stacked || flow ? 0.8 : 0.8 / (double)g.nby;
 	for (size_t j = 0; j < g.nby; j++)
-		series[j] = (struct perun_svg_series){
-			.kind = flow ? PERUN_SVG_AREA : PERUN_SVG_BARS, .label = g.by[j],
+		series[j] = (struct viewlib_svg_series){
+			.kind = flow ? VIEWLIB_SVG_AREA : VIEWLIB_SVG_BARS, .label = g.by[j],
 			.x = x + j * g.nper, .y = y + j * g.nper, .y0 = base + j * g.nper,
 			.n = g.nper, .bar_width = flow ? 0 : width,
 			.bar_offset = stacked || flow ? 0 : width * ((double)j - (g.nby - 1) / 2.0),
 			.color = j};
-	struct perun_svg_plot plot = {.title = gtitle, .xlabel = xlabel, .ylabel = ylabel,
+	struct viewlib_svg_plot plot = {.title = gtitle, .xlabel = xlabel, .ylabel = ylabel,
 				      .categories = numeric_x ? NULL : (const char *const *)g.per,
 				      .ncategories = numeric_x ? 0 : g.nper,
 				      .series = series, .nseries = g.nby};
-	if ((rc = perun_svg_render(&sb, &plot, 1, err)) < 0 ||
-	    (rc = perun_view_write_buffer(svg, NULL, &sb, err)) < 0)
+	if ((rc = viewlib_svg_render(&sb, &plot, 1, err)) < 0 ||
+	    (rc = viewlib_write_buffer(svg, NULL, &sb, err)) < 0)
 		goto out;
 
 	/* The page gets the values unstacked: Chart.js stacks them itself. */
-	if ((rc = perun_view_html_begin(&page, gtitle, 1, err)) < 0)
+	if ((rc = viewlib_html_begin(&page, gtitle, 1, err)) < 0)
 		goto out;
-	perun_view_chart_open(&page, 0, gtitle, xlabel, ylabel,
+	viewlib_chart_open(&page, 0, gtitle, xlabel, ylabel,
 			      numeric_x ? NULL : (const char *const *)g.per,
 			      numeric_x ? 0 : g.nper, stacked);
 	for (size_t j = 0; j < g.nby; j++) {
@@ -145,27 +145,27 @@ int perun_view_aggregated_show(struct perun_view_ctx *ctx, int flow,
 		for (size_t i = 0; i < g.nper; i++)
 			if (stacked && !isnan(raw[i]))
 				raw[i] -= base[j * g.nper + i];
-		perun_view_chart_series(&page, g.by[j], flow ? "area" : "bar", j, x + j * g.nper,
+		viewlib_chart_series(&page, g.by[j], flow ? "area" : "bar", j, x + j * g.nper,
 					raw, g.nper);
 	}
-	perun_view_chart_close(&page);
+	viewlib_chart_close(&page);
 	perun_strbuf_addf(&page, "<p class=\"note\">%zu resources, %zu values of '", g.resources,
 			  g.nper);
-	perun_view_html_escape(&page, per);
+	viewlib_html_escape(&page, per);
 	perun_strbuf_addf(&page, "', %zu series; a static picture: ", g.nby);
 	const char *slash = strrchr(svg, '/');
-	perun_view_html_escape(&page, slash ? slash + 1 : svg);
+	viewlib_html_escape(&page, slash ? slash + 1 : svg);
 	perun_strbuf_addstr(&page, "</p>\n");
-	perun_view_charts_script(&page);
-	perun_view_html_end(&page);
-	if ((rc = perun_view_write_buffer(filename, ctx->out, &page, err)) < 0)
+	viewlib_charts_script(&page);
+	viewlib_html_end(&page);
+	if ((rc = viewlib_write_buffer(filename, ctx->out, &page, err)) < 0)
 		goto out;
 	if (strcmp(filename, "-"))
 		fprintf(ctx->out, "%s written to %s (and %s)\n", flow ? "flow graph" : "bar graph",
 			filename, svg);
 	rc = 0;
 out:
-	perun_view_groups_free(&g);
+	viewlib_groups_free(&g);
 	perun_strbuf_release(&sb);
 	perun_strbuf_release(&page);
 	free(series);

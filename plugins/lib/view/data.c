@@ -10,17 +10,17 @@
 #include "view-common.h"
 
 static const char *const agg_names[] = {
-	[PERUN_AGG_SUM] = "sum", [PERUN_AGG_MEAN] = "mean", [PERUN_AGG_COUNT] = "count",
-	[PERUN_AGG_NUNIQUE] = "nunique", [PERUN_AGG_MEDIAN] = "median",
-	[PERUN_AGG_MIN] = "min", [PERUN_AGG_MAX] = "max",
+	[VIEWLIB_AGG_SUM] = "sum", [VIEWLIB_AGG_MEAN] = "mean", [VIEWLIB_AGG_COUNT] = "count",
+	[VIEWLIB_AGG_NUNIQUE] = "nunique", [VIEWLIB_AGG_MEDIAN] = "median",
+	[VIEWLIB_AGG_MIN] = "min", [VIEWLIB_AGG_MAX] = "max",
 };
 
-int perun_view_agg_parse(const char *name, enum perun_agg *out,
+int viewlib_agg_parse(const char *name, enum viewlib_agg *out,
 			 struct perun_error *err)
 {
 	for (size_t i = 0; i < sizeof(agg_names) / sizeof(agg_names[0]); i++)
 		if (!strcmp(name, agg_names[i])) {
-			*out = (enum perun_agg)i;
+			*out = (enum viewlib_agg)i;
 			return 0;
 		}
 	return perun_error_set(err, PERUN_EINVAL,
@@ -329,18 +329,18 @@ static int cmp_long(const void *pa, const void *pb)
 }
 
 /* Aggregate entries [from, to), sorted by value, of one cell. */
-static double aggregate(const struct entry *e, size_t n, enum perun_agg agg, long *scratch)
+static double aggregate(const struct entry *e, size_t n, enum viewlib_agg agg, long *scratch)
 {
 	double acc = 0.0;
 	switch (agg) {
-	case PERUN_AGG_SUM:
-	case PERUN_AGG_MEAN:
+	case VIEWLIB_AGG_SUM:
+	case VIEWLIB_AGG_MEAN:
 		for (size_t i = 0; i < n; i++)
 			acc += e[i].value;
-		return agg == PERUN_AGG_SUM ? acc : acc / (double)n;
-	case PERUN_AGG_COUNT:
+		return agg == VIEWLIB_AGG_SUM ? acc : acc / (double)n;
+	case VIEWLIB_AGG_COUNT:
 		return (double)n;
-	case PERUN_AGG_NUNIQUE: {
+	case VIEWLIB_AGG_NUNIQUE: {
 		for (size_t i = 0; i < n; i++)
 			scratch[i] = e[i].text;
 		qsort(scratch, n, sizeof(long), cmp_long);
@@ -349,11 +349,11 @@ static double aggregate(const struct entry *e, size_t n, enum perun_agg agg, lon
 			u += scratch[i] != scratch[i - 1];
 		return (double)u;
 	}
-	case PERUN_AGG_MEDIAN:
+	case VIEWLIB_AGG_MEDIAN:
 		return n % 2 ? e[n / 2].value : (e[n / 2 - 1].value + e[n / 2].value) / 2;
-	case PERUN_AGG_MIN:
+	case VIEWLIB_AGG_MIN:
 		return e[0].value;
-	case PERUN_AGG_MAX:
+	case VIEWLIB_AGG_MAX:
 		return e[n - 1].value;
 	}
 	return NAN;
@@ -386,9 +386,9 @@ static int unknown_key(struct walk *w, const char *key, struct perun_error *err)
 	return rc;
 }
 
-int perun_view_group(const struct perun_profile *profile, const char *of,
-		     const char *per, const char *by, enum perun_agg agg,
-		     struct perun_view_groups *out, struct perun_error *err)
+int viewlib_group(const struct perun_profile *profile, const char *of,
+		     const char *per, const char *by, enum viewlib_agg agg,
+		     struct viewlib_groups *out, struct perun_error *err)
 {
 	struct walk w = {.key = {of, per, by}};
 	struct perun_type_list types = {0};
@@ -412,7 +412,7 @@ int perun_view_group(const struct perun_profile *profile, const char *of,
 		goto out;
 	for (size_t i = 0; i < types.n; i++)
 		if ((rc = take_type(&w, types.types[i].persistent, types.types[i].columns,
-				    agg == PERUN_AGG_NUNIQUE)))
+				    agg == VIEWLIB_AGG_NUNIQUE)))
 			break;
 	if (rc || w.oom) {
 		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
@@ -427,7 +427,7 @@ int perun_view_group(const struct perun_profile *profile, const char *of,
 			rc = unknown_key(&w, w.key[k], err);
 			goto out;
 		}
-	if (w.non_numeric_of && agg != PERUN_AGG_COUNT && agg != PERUN_AGG_NUNIQUE) {
+	if (w.non_numeric_of && agg != VIEWLIB_AGG_COUNT && agg != VIEWLIB_AGG_NUNIQUE) {
 		rc = perun_error_set(err, PERUN_EINVAL,
 				     "'%s' cannot be aggregated by '%s': its values are not numbers "
 				     "(count and nunique can)", of, agg_names[agg]);
@@ -488,11 +488,11 @@ out:
 	intern_free(&w.values, 0);
 	perun_type_list_release(&types);
 	if (rc)
-		perun_view_groups_free(out);
+		viewlib_groups_free(out);
 	return rc;
 }
 
-void perun_view_groups_free(struct perun_view_groups *g)
+void viewlib_groups_free(struct viewlib_groups *g)
 {
 	for (size_t i = 0; g->per && i < g->nper; i++)
 		free(g->per[i]);

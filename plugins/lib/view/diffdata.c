@@ -16,7 +16,7 @@
 struct acc {
 	size_t *slot;
 	size_t nslots;  /* a power of two, at most half full */
-	struct perun_diff_rows *out;
+	struct viewlib_diff_rows *out;
 	size_t alloc;
 };
 
@@ -38,7 +38,7 @@ static int grow_slots(struct acc *a)
 	if (!slot)
 		return -1;
 	for (size_t i = 0; i < a->out->n; i++) {
-		const struct perun_diff_row *row = &a->out->rows[i];
+		const struct viewlib_diff_row *row = &a->out->rows[i];
 		size_t j = (size_t)hash_key(row->uid, row->trace) & (n - 1);
 		while (slot[j])
 			j = (j + 1) & (n - 1);
@@ -52,24 +52,24 @@ static int grow_slots(struct acc *a)
 
 static long row_of(struct acc *a, const char *uid, const char *trace)
 {
-	struct perun_diff_rows *o = a->out;
+	struct viewlib_diff_rows *o = a->out;
 	if (2 * (o->n + 1) > a->nslots && grow_slots(a) < 0)
 		return -1;
 	size_t j = (size_t)hash_key(uid, trace) & (a->nslots - 1);
 	for (; a->slot[j]; j = (j + 1) & (a->nslots - 1)) {
-		const struct perun_diff_row *row = &o->rows[a->slot[j] - 1];
+		const struct viewlib_diff_row *row = &o->rows[a->slot[j] - 1];
 		if (!strcmp(row->uid, uid) && !strcmp(row->trace, trace))
 			return (long)(a->slot[j] - 1);
 	}
 	if (o->n == a->alloc) {
 		size_t alloc = a->alloc ? a->alloc * 2 : 256;
-		struct perun_diff_row *grown = realloc(o->rows, alloc * sizeof(*grown));
+		struct viewlib_diff_row *grown = realloc(o->rows, alloc * sizeof(*grown));
 		if (!grown)
 			return -1;
 		o->rows = grown;
 		a->alloc = alloc;
 	}
-	struct perun_diff_row *row = &o->rows[o->n];
+	struct viewlib_diff_row *row = &o->rows[o->n];
 	row->uid = strdup(uid);
 	row->trace = strdup(trace);
 	row->amount[0] = row->amount[1] = 0.0;
@@ -215,10 +215,10 @@ static int add_profile(struct acc *a, const struct perun_profile *p, int side,
 	return rc;
 }
 
-int perun_diff_rows_build(const struct perun_profile *baseline,
+int viewlib_diff_rows_build(const struct perun_profile *baseline,
 			  const struct perun_profile *target,
 			  const char *const *filters, size_t nfilters,
-			  struct perun_diff_rows *out, struct perun_error *err)
+			  struct viewlib_diff_rows *out, struct perun_error *err)
 {
 	struct acc a = {.out = out};
 	struct perun_strbuf tb = PERUN_STRBUF_INIT;
@@ -230,12 +230,12 @@ int perun_diff_rows_build(const struct perun_profile *baseline,
 	free(a.slot);
 	perun_strbuf_release(&tb);
 	if (rc)
-		perun_diff_rows_free(out);
+		viewlib_diff_rows_free(out);
 	return rc;
 }
 
-int perun_diff_rows_of_view(const struct perun_view_ctx *ctx, const char *filter_option,
-			    struct perun_diff_rows *out, struct perun_error *err)
+int viewlib_diff_rows_of_view(const struct perun_view_ctx *ctx, const char *filter_option,
+			    struct viewlib_diff_rows *out, struct perun_error *err)
 {
 	if (!PERUN_ABI_HAS(ctx, struct perun_view_ctx, baseline_label) || !ctx->baseline)
 		return perun_error_set(err, PERUN_EINVAL,
@@ -250,12 +250,12 @@ int perun_diff_rows_of_view(const struct perun_view_ctx *ctx, const char *filter
 		filters[2 * i] = json_string_value(json_array_get(json_array_get(pairs, i), 0));
 		filters[2 * i + 1] = json_string_value(json_array_get(json_array_get(pairs, i), 1));
 	}
-	int rc = perun_diff_rows_build(ctx->baseline, ctx->profile, filters, n, out, err);
+	int rc = viewlib_diff_rows_build(ctx->baseline, ctx->profile, filters, n, out, err);
 	free(filters);
 	return rc;
 }
 
-void perun_diff_rows_free(struct perun_diff_rows *r)
+void viewlib_diff_rows_free(struct viewlib_diff_rows *r)
 {
 	for (size_t i = 0; i < r->n; i++) {
 		free(r->rows[i].uid);

@@ -1,4 +1,5 @@
 dnl SPDX-License-Identifier: GPL-3.0-or-later
+dnl plugins/lib/view's configure check (a library, not a plugin: no switch).
 dnl The graphical views inline Chart.js (Debian: libjs-chart.js) into their
 dnl pages at run time; PERUN_CHARTJS is where it is looked for by default
 dnl (the environment variable of the same name overrides it at run time).

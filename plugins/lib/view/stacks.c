@@ -22,13 +22,13 @@ static uint64_t hash_u64(uint64_t x)
 	return x;
 }
 
-void perun_stacks_init(struct perun_stacks *s, uint32_t max_depth)
+void viewlib_stacks_init(struct viewlib_stacks *s, uint32_t max_depth)
 {
 	memset(s, 0, sizeof(*s));
 	s->max_depth = max_depth;
 }
 
-void perun_stacks_release(struct perun_stacks *s)
+void viewlib_stacks_release(struct viewlib_stacks *s)
 {
 	for (uint32_t i = 0; i < s->nnames; i++)
 		free(s->names[i]);
@@ -60,10 +60,10 @@ static int grow(void **p, uint32_t *alloc, uint32_t need, size_t size)
 	return 0;
 }
 
-static int names_rehash(struct perun_stacks *s)
+static int names_rehash(struct viewlib_stacks *s)
 {
 	uint32_t size = s->name_mask ? (s->name_mask + 1) * 2 : 1024;
-	struct perun_name_slot *slots = calloc(size, sizeof(*slots));
+	struct viewlib_name_slot *slots = calloc(size, sizeof(*slots));
 	if (!slots)
 		return -1;
 	for (uint32_t i = 0; s->name_slots && i <= s->name_mask; i++) {
@@ -123,15 +123,15 @@ static uint32_t name_head(const char *name, size_t len, uint64_t head[2])
 	return (uint32_t)h;
 }
 
-/* The id of name, or PERUN_STACKS_NONE and in *slot where it would go. */
-static uint32_t name_find(const struct perun_stacks *s, const char *name, size_t len,
+/* The id of name, or VIEWLIB_STACKS_NONE and in *slot where it would go. */
+static uint32_t name_find(const struct viewlib_stacks *s, const char *name, size_t len,
 			  uint32_t hash, const uint64_t head[2], uint32_t *slot)
 {
 	if (!s->name_slots)
-		return PERUN_STACKS_NONE;
+		return VIEWLIB_STACKS_NONE;
 	uint32_t i = hash & s->name_mask;
 	for (; s->name_slots[i].id; i = (i + 1) & s->name_mask) {
-		const struct perun_name_slot *n = &s->name_slots[i];
+		const struct viewlib_name_slot *n = &s->name_slots[i];
 		uint32_t id = n->id - 1;
 		if (n->hash == hash && s->name_heads[id][0] == head[0] &&
 		    s->name_heads[id][1] == head[1] &&
@@ -141,10 +141,10 @@ static uint32_t name_find(const struct perun_stacks *s, const char *name, size_t
 	}
 	if (slot)
 		*slot = i;
-	return PERUN_STACKS_NONE;
+	return VIEWLIB_STACKS_NONE;
 }
 
-uint32_t perun_stacks_lookup(const struct perun_stacks *s, const char *name)
+uint32_t viewlib_stacks_lookup(const struct viewlib_stacks *s, const char *name)
 {
 	size_t len = strlen(name);
 	uint64_t head[2];
@@ -152,33 +152,33 @@ uint32_t perun_stacks_lookup(const struct perun_stacks *s, const char *name)
 	return name_find(s, name, len, hash, head, NULL);
 }
 
-uint32_t perun_stacks_intern(struct perun_stacks *s, const char *name, size_t len)
+uint32_t viewlib_stacks_intern(struct viewlib_stacks *s, const char *name, size_t len)
 {
 	uint64_t head[2];
 	uint32_t slot = 0, hash = name_head(name, len, head);
 	uint32_t id = name_find(s, name, len, hash, head, &slot);
-	if (id != PERUN_STACKS_NONE)
+	if (id != VIEWLIB_STACKS_NONE)
 		return id;
 	if (!s->name_slots || (s->nnames + 1) * 2 > s->name_mask + 1) {
 		if (names_rehash(s))
-			return PERUN_STACKS_NONE;
+			return VIEWLIB_STACKS_NONE;
 		name_find(s, name, len, hash, head, &slot);
 	}
 	uint32_t alloc = s->names_alloc, heads_alloc = s->names_alloc;
 	if (grow((void **)&s->names, &s->names_alloc, s->nnames + 1, sizeof(char *)) ||
 	    grow((void **)&s->name_lens, &alloc, s->nnames + 1, sizeof(uint32_t)) ||
 	    grow((void **)&s->name_heads, &heads_alloc, s->nnames + 1, sizeof(*s->name_heads)))
-		return PERUN_STACKS_NONE;
+		return VIEWLIB_STACKS_NONE;
 	char *copy = malloc(len + 1);
 	if (!copy)
-		return PERUN_STACKS_NONE;
+		return VIEWLIB_STACKS_NONE;
 	memcpy(copy, name, len);
 	copy[len] = '\0';
 	s->names[s->nnames] = copy;
 	s->name_lens[s->nnames] = (uint32_t)len;
 	s->name_heads[s->nnames][0] = head[0];
 	s->name_heads[s->nnames][1] = head[1];
-	s->name_slots[slot] = (struct perun_name_slot){hash, s->nnames + 1};
+	s->name_slots[slot] = (struct viewlib_name_slot){hash, s->nnames + 1};
 	return s->nnames++;
 }
 
@@ -187,15 +187,15 @@ static uint32_t edge_hash(uint32_t parent, uint32_t frame)
 	return (uint32_t)hash_u64(((uint64_t)parent << 32) | frame);
 }
 
-static int edges_rehash(struct perun_stacks *s)
+static int edges_rehash(struct viewlib_stacks *s)
 {
 	uint32_t size = s->edge_mask ? (s->edge_mask + 1) * 2 : 1024;
-	struct perun_stack_edge *edges = calloc(size, sizeof(*edges));
+	struct viewlib_stack_edge *edges = calloc(size, sizeof(*edges));
 	if (!edges)
 		return -1;
 	perun_advise_huge_pages(edges, (size_t)size * sizeof(*edges));
 	for (uint32_t i = 0; s->edges && i <= s->edge_mask; i++) {
-		const struct perun_stack_edge *e = &s->edges[i];
+		const struct viewlib_stack_edge *e = &s->edges[i];
 		if (!e->parent)
 			continue;
 		uint32_t j = edge_hash(e->parent, e->frame) & (size - 1);
@@ -211,7 +211,7 @@ static int edges_rehash(struct perun_stacks *s)
 
 /* The slot of (parent, frame) in the edge table, or the free one where it
  * would go. */
-static struct perun_stack_edge *edge_slot(const struct perun_stacks *s, uint32_t parent,
+static struct viewlib_stack_edge *edge_slot(const struct viewlib_stacks *s, uint32_t parent,
 					  uint32_t frame)
 {
 	uint32_t i = edge_hash(parent + 1, frame) & s->edge_mask;
@@ -221,36 +221,36 @@ static struct perun_stack_edge *edge_slot(const struct perun_stacks *s, uint32_t
 	return &s->edges[i];
 }
 
-uint32_t perun_stacks_child(const struct perun_stacks *s, uint32_t node, uint32_t frame)
+uint32_t viewlib_stacks_child(const struct viewlib_stacks *s, uint32_t node, uint32_t frame)
 {
-	if (frame == PERUN_STACKS_NONE || node >= s->nnodes)
-		return PERUN_STACKS_NONE;
-	const struct perun_stack_link *link = &s->links[node];
-	if (link->eldest == PERUN_STACKS_NONE || link->frame == frame)
+	if (frame == VIEWLIB_STACKS_NONE || node >= s->nnodes)
+		return VIEWLIB_STACKS_NONE;
+	const struct viewlib_stack_link *link = &s->links[node];
+	if (link->eldest == VIEWLIB_STACKS_NONE || link->frame == frame)
 		return link->eldest;
 	if (!s->edges)
-		return PERUN_STACKS_NONE;
-	const struct perun_stack_edge *e = edge_slot(s, node, frame);
-	return e->parent ? e->child : PERUN_STACKS_NONE;
+		return VIEWLIB_STACKS_NONE;
+	const struct viewlib_stack_edge *e = edge_slot(s, node, frame);
+	return e->parent ? e->child : VIEWLIB_STACKS_NONE;
 }
 
 /* Room for need nodes and their links. */
-static int grow_nodes(struct perun_stacks *s, uint32_t need)
+static int grow_nodes(struct viewlib_stacks *s, uint32_t need)
 {
 	uint32_t alloc = s->nodes_alloc;
 	return grow((void **)&s->nodes, &s->nodes_alloc, need, sizeof(*s->nodes)) ||
 	       grow((void **)&s->links, &alloc, need, sizeof(*s->links));
 }
 
-static int ensure_root(struct perun_stacks *s)
+static int ensure_root(struct viewlib_stacks *s)
 {
 	if (s->nnodes)
 		return 0;
 	if (grow_nodes(s, 1))
 		return -1;
-	s->nodes[0] = (struct perun_stack_node){.frame = PERUN_STACKS_NONE,
-						.parent = PERUN_STACKS_NONE};
-	s->links[0] = (struct perun_stack_link){PERUN_STACKS_NONE, PERUN_STACKS_NONE};
+	s->nodes[0] = (struct viewlib_stack_node){.frame = VIEWLIB_STACKS_NONE,
+						.parent = VIEWLIB_STACKS_NONE};
+	s->links[0] = (struct viewlib_stack_link){VIEWLIB_STACKS_NONE, VIEWLIB_STACKS_NONE};
 	s->nnodes = 1;
 	return 0;
 }
@@ -262,34 +262,34 @@ static int ensure_root(struct perun_stacks *s)
  * of big profiles are walked and built without touching the edge table;
  * only younger siblings go there.
  */
-static uint32_t child_get_or_add(struct perun_stacks *s, uint32_t parent, uint32_t frame)
+static uint32_t child_get_or_add(struct viewlib_stacks *s, uint32_t parent, uint32_t frame)
 {
 	if (s->max_depth && s->nodes[parent].depth >= s->max_depth)
 		return parent;
-	struct perun_stack_link link = s->links[parent];
-	if (link.eldest != PERUN_STACKS_NONE && link.frame == frame)
+	struct viewlib_stack_link link = s->links[parent];
+	if (link.eldest != VIEWLIB_STACKS_NONE && link.frame == frame)
 		return link.eldest;
-	struct perun_stack_edge *e = NULL;
-	if (link.eldest != PERUN_STACKS_NONE) {
+	struct viewlib_stack_edge *e = NULL;
+	if (link.eldest != VIEWLIB_STACKS_NONE) {
 		if ((!s->edges || (s->nedges + 1) * 2 > s->edge_mask + 1) && edges_rehash(s))
-			return PERUN_STACKS_NONE;
+			return VIEWLIB_STACKS_NONE;
 		e = edge_slot(s, parent, frame);
 		if (e->parent)
 			return e->child;
 	}
 	if (grow_nodes(s, s->nnodes + 1))
-		return PERUN_STACKS_NONE;
+		return VIEWLIB_STACKS_NONE;
 	uint32_t id = s->nnodes++;
 	uint32_t depth = s->nodes[parent].depth + 1;
-	s->nodes[id] = (struct perun_stack_node){.frame = frame, .parent = parent, .depth = depth};
-	s->links[id] = (struct perun_stack_link){PERUN_STACKS_NONE, PERUN_STACKS_NONE};
+	s->nodes[id] = (struct viewlib_stack_node){.frame = frame, .parent = parent, .depth = depth};
+	s->links[id] = (struct viewlib_stack_link){VIEWLIB_STACKS_NONE, VIEWLIB_STACKS_NONE};
 	if (depth > s->depth)
 		s->depth = depth;
 	if (e) {
-		*e = (struct perun_stack_edge){parent + 1, frame, id};
+		*e = (struct viewlib_stack_edge){parent + 1, frame, id};
 		s->nedges++;
 	} else {
-		s->links[parent] = (struct perun_stack_link){id, frame};
+		s->links[parent] = (struct viewlib_stack_link){id, frame};
 	}
 	return id;
 }
@@ -303,25 +303,25 @@ struct frame_buf {
 
 /* Perun's flattened text of v, interned (the rare frames and uids that are
  * neither strings nor kperf's or the tracer's frames). */
-static uint32_t intern_flattened(struct perun_stacks *s, const struct perun_jv *v)
+static uint32_t intern_flattened(struct viewlib_stacks *s, const struct perun_jv *v)
 {
 	json_t *tree = perun_jv_to_json(v);
 	char *text = tree ? perun_value_flatten_dup(tree) : NULL;
-	uint32_t id = text ? perun_stacks_intern(s, text, strlen(text)) : PERUN_STACKS_NONE;
+	uint32_t id = text ? viewlib_stacks_intern(s, text, strlen(text)) : VIEWLIB_STACKS_NONE;
 	free(text);
 	json_decref(tree);
 	return id;
 }
 
 /* Perun's text of a frame or uid (convert.to_string_line). */
-static uint32_t intern_value(struct perun_stacks *s, const struct perun_jv *v)
+static uint32_t intern_value(struct viewlib_stacks *s, const struct perun_jv *v)
 {
 	if (perun_jv_is_string(v))
-		return perun_stacks_intern(s, v->u.s, perun_jv_len(v));
+		return viewlib_stacks_intern(s, v->u.s, perun_jv_len(v));
 	/* kperf frames, millions of them in big profiles: one compare. */
 	if (perun_jv_type(v) == PERUN_JV_OBJECT && perun_jv_len(v) == 1 &&
 	    perun_jv_len(v + 1) == 4 && !memcmp(v[1].u.s, "func", 4) && perun_jv_is_string(v + 2))
-		return perun_stacks_intern(s, v[2].u.s, perun_jv_len(v + 2));
+		return viewlib_stacks_intern(s, v[2].u.s, perun_jv_len(v + 2));
 	const struct perun_jv *func = perun_jv_get(v, "func");
 	const struct perun_jv *fn = perun_jv_get(v, "function");
 	const struct perun_jv *src = perun_jv_get(v, "source");
@@ -334,7 +334,7 @@ static uint32_t intern_value(struct perun_stacks *s, const struct perun_jv *v)
 			len = snprintf(buf, sizeof(buf), "%s()~%s~%lld", fn->u.s, src->u.s,
 				       (long long)line->u.i);
 		if (len > 0 && (size_t)len < sizeof(buf))
-			return perun_stacks_intern(s, buf, (size_t)len);
+			return viewlib_stacks_intern(s, buf, (size_t)len);
 		json_t *trees[3] = {perun_jv_to_json(fn), perun_jv_to_json(src),
 				    perun_jv_to_json(line)};
 		char *texts[3] = {NULL, NULL, NULL}, *text = NULL;
@@ -345,7 +345,7 @@ static uint32_t intern_value(struct perun_stacks *s, const struct perun_jv *v)
 			if ((text = malloc(n)))
 				snprintf(text, n, "%s()~%s~%s", texts[0], texts[1], texts[2]);
 		}
-		uint32_t id = text ? perun_stacks_intern(s, text, strlen(text)) : PERUN_STACKS_NONE;
+		uint32_t id = text ? viewlib_stacks_intern(s, text, strlen(text)) : VIEWLIB_STACKS_NONE;
 		free(text);
 		for (int i = 0; i < 3; i++) {
 			free(texts[i]);
@@ -354,13 +354,13 @@ static uint32_t intern_value(struct perun_stacks *s, const struct perun_jv *v)
 		return id;
 	}
 	if (perun_jv_is_string(func))
-		return perun_stacks_intern(s, func->u.s, perun_jv_len(func));
+		return viewlib_stacks_intern(s, func->u.s, perun_jv_len(func));
 	return intern_flattened(s, v);
 }
 
 static int push_frame(struct frame_buf *fb, uint32_t id)
 {
-	if (id == PERUN_STACKS_NONE ||
+	if (id == VIEWLIB_STACKS_NONE ||
 	    grow((void **)&fb->ids, &fb->alloc, fb->n + 1, sizeof(*fb->ids)))
 		return -1;
 	fb->ids[fb->n++] = id;
@@ -393,7 +393,7 @@ struct stack_queue {
 	uint32_t n;
 };
 
-static int add_queued(struct perun_stacks *s, struct stack_queue *q)
+static int add_queued(struct viewlib_stacks *s, struct stack_queue *q)
 {
 	uint32_t node[QUEUED_STACKS], at[QUEUED_STACKS];
 	if (!q->n)
@@ -410,7 +410,7 @@ static int add_queued(struct perun_stacks *s, struct stack_queue *q)
 			if (at[k] == q->start[k + 1])
 				continue;
 			uint32_t next = child_get_or_add(s, node[k], q->frames.ids[at[k]++]);
-			if (next == PERUN_STACKS_NONE)
+			if (next == VIEWLIB_STACKS_NONE)
 				return -1;
 			node[k] = next;
 			if (at[k] < q->start[k + 1]) {
@@ -434,7 +434,7 @@ static int add_queued(struct perun_stacks *s, struct stack_queue *q)
 }
 
 /* A resource type with a "trace": one stack weighing all its amounts. */
-static int add_traced(struct perun_stacks *s, const struct perun_jv *pers,
+static int add_traced(struct viewlib_stacks *s, const struct perun_jv *pers,
 		      const struct perun_jv *trace, const struct perun_jv *amount, int root_first,
 		      struct stack_queue *q)
 {
@@ -472,7 +472,7 @@ static int add_traced(struct perun_stacks *s, const struct perun_jv *pers,
 }
 
 /* Calls of a trace profile: queued with their uid's name id in .node. */
-static int queue_calls(struct perun_stacks *s, const struct perun_jv *pers,
+static int queue_calls(struct viewlib_stacks *s, const struct perun_jv *pers,
 		       const struct perun_jv *cols, const struct perun_jv *amount)
 {
 	const struct perun_jv *ts = perun_jv_get(cols, "timestamp");
@@ -482,7 +482,7 @@ static int queue_calls(struct perun_stacks *s, const struct perun_jv *pers,
 	const struct perun_jv *tid = perun_jv_get(pers, "tid");
 	int64_t t = tid && perun_jv_type(tid) == PERUN_JV_INTEGER ? tid->u.i : 0;
 	uint32_t frame = intern_value(s, uid);
-	if (frame == PERUN_STACKS_NONE)
+	if (frame == VIEWLIB_STACKS_NONE)
 		return -1;
 	size_t n = perun_jv_len(ts) < perun_jv_len(amount) ? perun_jv_len(ts) : perun_jv_len(amount);
 	const struct perun_jv *start_v = ts + 1, *dur_v = amount + 1;
@@ -500,14 +500,14 @@ static int queue_calls(struct perun_stacks *s, const struct perun_jv *pers,
 			s->events_alloc = na;
 		}
 		s->events[s->nevents++] =
-			(struct perun_stack_event){.tid = t, .start = start, .dur = dur, .node = frame};
+			(struct viewlib_stack_event){.tid = t, .start = start, .dur = dur, .node = frame};
 	}
 	return 0;
 }
 
 static int event_cmp(const void *a, const void *b)
 {
-	const struct perun_stack_event *x = a, *y = b;
+	const struct viewlib_stack_event *x = a, *y = b;
 	if (x->tid != y->tid)
 		return x->tid < y->tid ? -1 : 1;
 	if (x->start != y->start)
@@ -522,7 +522,7 @@ static int event_cmp(const void *a, const void *b)
  * Nest the calls of each thread: a call is inside the innermost open call
  * that ends after it starts.  Its exclusive time is what its callees leave.
  */
-static int nest_calls(struct perun_stacks *s)
+static int nest_calls(struct viewlib_stacks *s)
 {
 	if (!s->nevents)
 		return 0;
@@ -534,9 +534,9 @@ static int nest_calls(struct perun_stacks *s)
 		goto out;
 	size_t depth = 0;
 	for (size_t i = 0; i < s->nevents; i++) {
-		struct perun_stack_event *e = &s->events[i];
+		struct viewlib_stack_event *e = &s->events[i];
 		while (depth) {
-			struct perun_stack_event *top = &s->events[open[depth - 1]];
+			struct viewlib_stack_event *top = &s->events[open[depth - 1]];
 			if (top->tid == e->tid && e->start < top->start + top->dur)
 				break;
 			s->nodes[top->node].self += self[open[depth - 1]] > 0 ? self[open[depth - 1]] : 0;
@@ -544,7 +544,7 @@ static int nest_calls(struct perun_stacks *s)
 		}
 		uint32_t parent = depth ? s->events[open[depth - 1]].node : 0;
 		uint32_t node = child_get_or_add(s, parent, e->node);
-		if (node == PERUN_STACKS_NONE)
+		if (node == VIEWLIB_STACKS_NONE)
 			goto out;
 		if (depth)
 			self[open[depth - 1]] -= e->dur;
@@ -586,7 +586,7 @@ static const char *unit_of(const struct perun_profile *profile)
 }
 
 struct stacks_reading {
-	struct perun_stacks *s;
+	struct viewlib_stacks *s;
 	int root_first;
 	struct stack_queue queue;
 };
@@ -606,7 +606,7 @@ static int read_type(const char *type_id, const struct perun_jv *pers,
 	return rc ? 1 : 0;
 }
 
-int perun_stacks_from_profile(struct perun_stacks *s, const struct perun_profile *profile,
+int viewlib_stacks_from_profile(struct viewlib_stacks *s, const struct perun_profile *profile,
 			      struct perun_error *err)
 {
 	struct stacks_reading r = {.s = s,
@@ -628,7 +628,7 @@ int perun_stacks_from_profile(struct perun_stacks *s, const struct perun_profile
 				     "or calls with a 'timestamp' as the trace collector records)");
 		goto out;
 	}
-	rc = perun_stacks_finish(s, err);
+	rc = viewlib_stacks_finish(s, err);
 	goto out;
 oom:
 	rc = perun_error_set(err, PERUN_EGENERIC, "out of memory reading the call stacks");
@@ -637,15 +637,15 @@ out:
 	return rc;
 }
 
-int perun_stacks_from_view(struct perun_stacks *s, const struct perun_profile *profile,
+int viewlib_stacks_from_view(struct viewlib_stacks *s, const struct perun_profile *profile,
 			   const struct perun_params *params, struct perun_error *err)
 {
 	long long max = perun_params_int(params, "max-trace", 0);
-	perun_stacks_init(s, 0);
+	viewlib_stacks_init(s, 0);
 	if (max < 0 || max > UINT32_MAX)
 		return perun_error_set(err, PERUN_EINVAL, "--max-trace %lld: not 0 or more", max);
 	s->max_depth = (uint32_t)max;
-	return perun_stacks_from_profile(s, profile, err);
+	return viewlib_stacks_from_profile(s, profile, err);
 }
 
 /* ---- finishing ---------------------------------------------------------- */
@@ -682,7 +682,7 @@ static void sort_keys(uint64_t *keys, uint32_t n)
 	}
 }
 
-int perun_stacks_finish(struct perun_stacks *s, struct perun_error *err)
+int viewlib_stacks_finish(struct viewlib_stacks *s, struct perun_error *err)
 {
 	struct named *byname = malloc((s->nnames + 1) * sizeof(*byname));
 	uint32_t *rank = malloc((s->nnames + 1) * sizeof(*rank));
@@ -718,7 +718,7 @@ int perun_stacks_finish(struct perun_stacks *s, struct perun_error *err)
 		s->nodes[i].nchildren = 0;
 	}
 	for (uint32_t i = 1; i < s->nnodes; i++) {
-		struct perun_stack_node *p = &s->nodes[s->nodes[i].parent];
+		struct viewlib_stack_node *p = &s->nodes[s->nodes[i].parent];
 		order[p->first + p->nchildren++] = (uint64_t)rank[s->nodes[i].frame] << 32 | i;
 	}
 	for (uint32_t i = 0; i < s->nnodes; i++)
@@ -732,7 +732,7 @@ out:
 	return rc;
 }
 
-int perun_stacks_walk(const struct perun_stacks *s, perun_stacks_visit_fn fn, void *data)
+int viewlib_stacks_walk(const struct viewlib_stacks *s, viewlib_stacks_visit_fn fn, void *data)
 {
 	uint32_t cap = s->depth + 2;
 	uint32_t *path = malloc(cap * sizeof(*path)), *next = malloc(cap * sizeof(*next));
@@ -748,7 +748,7 @@ int perun_stacks_walk(const struct perun_stacks *s, perun_stacks_visit_fn fn, vo
 	off[0] = 0;
 	while (level >= 0) {
 		uint32_t nc;
-		const uint32_t *c = perun_stacks_children(s, level ? path[level - 1] : 0, &nc);
+		const uint32_t *c = viewlib_stacks_children(s, level ? path[level - 1] : 0, &nc);
 		if (next[level] == nc) {
 			level--;
 			continue;
@@ -778,7 +778,7 @@ out:
 	return rc;
 }
 
-void perun_stacks_format_weight(double w, char out[32])
+void viewlib_stacks_format_weight(double w, char out[32])
 {
 	if (w == floor(w) && fabs(w) < 9e15)
 		snprintf(out, 32, "%.0f", w);

@@ -9,7 +9,7 @@
 
 enum { MARGIN_LEFT = 80, MARGIN_TOP = 44, MARGIN_BOTTOM = 60, LEGEND_WIDTH = 230 };
 
-size_t perun_view_ticks(double lo, double hi, size_t max, double *ticks)
+size_t viewlib_ticks(double lo, double hi, size_t max, double *ticks)
 {
 	if (!isfinite(lo) || !isfinite(hi) || max < 2)
 		return 0;
@@ -64,7 +64,7 @@ static void tick_label(struct perun_strbuf *sb, double v)
 	perun_strbuf_addstr(sb, buf);
 }
 
-static void axes(struct perun_strbuf *sb, const struct perun_svg_plot *p,
+static void axes(struct perun_strbuf *sb, const struct viewlib_svg_plot *p,
 		 const struct frame *f)
 {
 	double ticks[16];
@@ -72,7 +72,7 @@ static void axes(struct perun_strbuf *sb, const struct perun_svg_plot *p,
 	perun_strbuf_addf(sb, "<g class=\"axes\" font-size=\"11\" fill=\"#333\">\n"
 			  "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#333\"/>\n",
 			  f->left, f->top, f->w, f->h);
-	n = perun_view_ticks(f->y0, f->y1, 8, ticks);
+	n = viewlib_ticks(f->y0, f->y1, 8, ticks);
 	for (size_t i = 0; i < n; i++) {
 		double y = py(f, ticks[i]);
 		perun_strbuf_addf(sb, "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
@@ -90,11 +90,11 @@ static void axes(struct perun_strbuf *sb, const struct perun_svg_plot *p,
 					  f->top + f->h, f->top + f->h + 5, x, f->top + f->h + 18);
 			char label[40];
 			snprintf(label, sizeof(label), "%.36s", p->categories[i]);
-			perun_view_html_escape(sb, label);
+			viewlib_html_escape(sb, label);
 			perun_strbuf_addstr(sb, "</text>\n");
 		}
 	} else {
-		n = perun_view_ticks(f->x0, f->x1, 10, ticks);
+		n = viewlib_ticks(f->x0, f->x1, 10, ticks);
 		for (size_t i = 0; i < n; i++) {
 			double x = px(f, ticks[i]);
 			perun_strbuf_addf(sb, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#333\"/>"
@@ -106,15 +106,15 @@ static void axes(struct perun_strbuf *sb, const struct perun_svg_plot *p,
 	}
 	perun_strbuf_addf(sb, "<text class=\"xlabel\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"13\">",
 			  f->left + f->w / 2.0, f->top + f->h + 42);
-	perun_view_html_escape(sb, p->xlabel ? p->xlabel : "");
+	viewlib_html_escape(sb, p->xlabel ? p->xlabel : "");
 	perun_strbuf_addf(sb, "</text>\n<text class=\"ylabel\" transform=\"translate(18,%.1f) rotate(-90)\" "
 			  "text-anchor=\"middle\" font-size=\"13\">", f->top + f->h / 2.0);
-	perun_view_html_escape(sb, p->ylabel ? p->ylabel : "");
+	viewlib_html_escape(sb, p->ylabel ? p->ylabel : "");
 	perun_strbuf_addstr(sb, "</text>\n</g>\n");
 }
 
 static int draw_points(struct perun_strbuf *sb, const struct frame *f,
-		       const struct perun_svg_series *s, const char *color)
+		       const struct viewlib_svg_series *s, const char *color)
 {
 	/* One bit per pixel: a point on a pixel already drawn adds nothing. */
 	size_t w = (size_t)f->w + 1, h = (size_t)f->h + 1;
@@ -142,7 +142,7 @@ static int draw_points(struct perun_strbuf *sb, const struct frame *f,
 }
 
 static void draw_line(struct perun_strbuf *sb, const struct frame *f,
-		      const struct perun_svg_series *s, const char *color)
+		      const struct viewlib_svg_series *s, const char *color)
 {
 	int open = 0;
 	for (size_t i = 0; i < s->n; i++) {
@@ -165,7 +165,7 @@ static void draw_line(struct perun_strbuf *sb, const struct frame *f,
 }
 
 static void draw_bars(struct perun_strbuf *sb, const struct frame *f,
-		      const struct perun_svg_series *s, const char *color)
+		      const struct viewlib_svg_series *s, const char *color)
 {
 	perun_strbuf_addf(sb, "<g class=\"bars\" fill=\"%s\">\n", color);
 	for (size_t i = 0; i < s->n; i++) {
@@ -182,7 +182,7 @@ static void draw_bars(struct perun_strbuf *sb, const struct frame *f,
 }
 
 static void draw_area(struct perun_strbuf *sb, const struct frame *f,
-		      const struct perun_svg_series *s, const char *color)
+		      const struct viewlib_svg_series *s, const char *color)
 {
 	if (!s->n)
 		return;
@@ -198,7 +198,7 @@ static void draw_area(struct perun_strbuf *sb, const struct frame *f,
 	perun_strbuf_addstr(sb, "Z\"/>\n");
 }
 
-int perun_svg_render(struct perun_strbuf *sb, const struct perun_svg_plot *p,
+int viewlib_svg_render(struct perun_strbuf *sb, const struct viewlib_svg_plot *p,
 		     int standalone, struct perun_error *err)
 {
 	int width = p->width ? p->width : 900, height = p->height ? p->height : 520;
@@ -207,10 +207,10 @@ int perun_svg_render(struct perun_strbuf *sb, const struct perun_svg_plot *p,
 	int has_bars = 0, has_legend = 0;
 
 	for (size_t k = 0; k < p->nseries; k++) {
-		const struct perun_svg_series *s = &p->series[k];
+		const struct viewlib_svg_series *s = &p->series[k];
 		if (s->label)
 			has_legend = 1;
-		if (s->kind == PERUN_SVG_BARS || s->kind == PERUN_SVG_AREA) {
+		if (s->kind == VIEWLIB_SVG_BARS || s->kind == VIEWLIB_SVG_AREA) {
 			has_bars = 1;
 			widen(&f.y0, &f.y1, 0.0);
 		}
@@ -258,32 +258,32 @@ int perun_svg_render(struct perun_strbuf *sb, const struct perun_svg_plot *p,
 			  "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n"
 			  "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n<title>", width, height,
 			  width, height);
-	perun_view_html_escape(sb, p->title ? p->title : "");
+	viewlib_html_escape(sb, p->title ? p->title : "");
 	perun_strbuf_addf(sb, "</title>\n<text class=\"title\" x=\"%d\" y=\"24\" font-size=\"15\" font-weight=\"bold\">",
 			  MARGIN_LEFT);
 	char title[160];
 	snprintf(title, sizeof(title), "%.150s%s", p->title ? p->title : "",
 		 p->title && strlen(p->title) > 150 ? "..." : "");
-	perun_view_html_escape(sb, title);
+	viewlib_html_escape(sb, title);
 	perun_strbuf_addstr(sb, "</text>\n");
 	axes(sb, p, &f);
 	perun_strbuf_addf(sb, "<clipPath id=\"plotarea\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/></clipPath>\n"
 			  "<g clip-path=\"url(#plotarea)\">\n", f.left, f.top, f.w, f.h);
 	for (size_t k = 0; k < p->nseries; k++) {
-		const struct perun_svg_series *s = &p->series[k];
-		const char *color = perun_view_color(s->color);
+		const struct viewlib_svg_series *s = &p->series[k];
+		const char *color = viewlib_color(s->color);
 		switch (s->kind) {
-		case PERUN_SVG_POINTS:
+		case VIEWLIB_SVG_POINTS:
 			if (draw_points(sb, &f, s, color) < 0)
 				return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 			break;
-		case PERUN_SVG_LINE:
+		case VIEWLIB_SVG_LINE:
 			draw_line(sb, &f, s, color);
 			break;
-		case PERUN_SVG_BARS:
+		case VIEWLIB_SVG_BARS:
 			draw_bars(sb, &f, s, color);
 			break;
-		case PERUN_SVG_AREA:
+		case VIEWLIB_SVG_AREA:
 			draw_area(sb, &f, s, color);
 			break;
 		}
@@ -293,14 +293,14 @@ int perun_svg_render(struct perun_strbuf *sb, const struct perun_svg_plot *p,
 		int x = f.left + f.w + 14, y = f.top + 6;
 		perun_strbuf_addstr(sb, "<g class=\"legend\" font-size=\"11\">\n");
 		for (size_t k = 0; k < p->nseries && y < height - 10; k++) {
-			const struct perun_svg_series *s = &p->series[k];
+			const struct viewlib_svg_series *s = &p->series[k];
 			if (!s->label)
 				continue;
-			const char *color = perun_view_color(s->color);
-			if (s->kind == PERUN_SVG_POINTS)
+			const char *color = viewlib_color(s->color);
+			if (s->kind == VIEWLIB_SVG_POINTS)
 				perun_strbuf_addf(sb, "<circle cx=\"%d\" cy=\"%d\" r=\"4\" fill=\"%s\" stroke=\"#222\" stroke-width=\"0.5\"/>",
 						  x + 8, y, color);
-			else if (s->kind == PERUN_SVG_LINE)
+			else if (s->kind == VIEWLIB_SVG_LINE)
 				perun_strbuf_addf(sb, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2.5\"/>",
 						  x, x + 16, y, y, color);
 			else
@@ -317,7 +317,7 @@ int perun_svg_render(struct perun_strbuf *sb, const struct perun_svg_plot *p,
 			else
 				snprintf(label, sizeof(label), "%.31s...", s->label);
 			perun_strbuf_addf(sb, "<text x=\"%d\" y=\"%d\">", x + 22, y + 4);
-			perun_view_html_escape(sb, label);
+			viewlib_html_escape(sb, label);
 			perun_strbuf_addstr(sb, "</text>\n");
 			y += 18;
 		}

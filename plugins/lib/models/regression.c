@@ -18,47 +18,47 @@
 
 #include "regression.h"
 
-static const char *const model_names[RA_MODEL_COUNT] = {
+static const char *const model_names[MODELLIB_MODEL_COUNT] = {
 	"constant", "exponential", "linear", "logarithmic", "power", "quadratic",
 };
 
-static const char *const method_names[RA_METHOD_COUNT] = {
+static const char *const method_names[MODELLIB_METHOD_COUNT] = {
 	"full", "iterative", "interval", "initial_guess", "bisection",
 };
 
-const char *ra_model_name(enum ra_model model)
+const char *modellib_model_name(enum modellib_model model)
 {
 	return model_names[model];
 }
 
-int ra_model_from_name(const char *name)
+int modellib_model_from_name(const char *name)
 {
-	for (int i = 0; i < RA_MODEL_COUNT; i++)
+	for (int i = 0; i < MODELLIB_MODEL_COUNT; i++)
 		if (!strcmp(model_names[i], name))
 			return i;
 	return -1;
 }
 
-const char *ra_method_name(enum ra_method method)
+const char *modellib_method_name(enum modellib_method method)
 {
 	return method_names[method];
 }
 
-int ra_method_from_name(const char *name)
+int modellib_method_from_name(const char *name)
 {
-	for (int i = 0; i < RA_METHOD_COUNT; i++)
+	for (int i = 0; i < MODELLIB_METHOD_COUNT; i++)
 		if (!strcmp(method_names[i], name))
 			return i;
 	return -1;
 }
 
-struct ra_rng {
+struct modellib_rng {
 	gsl_rng *r;
 };
 
-struct ra_rng *ra_rng_new(unsigned long seed)
+struct modellib_rng *modellib_rng_new(unsigned long seed)
 {
-	struct ra_rng *rng = malloc(sizeof(*rng));
+	struct modellib_rng *rng = malloc(sizeof(*rng));
 	if (!rng)
 		return NULL;
 	rng->r = gsl_rng_alloc(gsl_rng_mt19937);
@@ -70,7 +70,7 @@ struct ra_rng *ra_rng_new(unsigned long seed)
 	return rng;
 }
 
-void ra_rng_free(struct ra_rng *rng)
+void modellib_rng_free(struct modellib_rng *rng)
 {
 	if (!rng)
 		return;
@@ -78,10 +78,10 @@ void ra_rng_free(struct ra_rng *rng)
 	free(rng);
 }
 
-static enum ra_failure failf(struct ra_fail *fail, enum ra_failure code,
+static enum modellib_failure failf(struct modellib_fail *fail, enum modellib_failure code,
 			     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-static enum ra_failure failf(struct ra_fail *fail, enum ra_failure code,
+static enum modellib_failure failf(struct modellib_fail *fail, enum modellib_failure code,
 			     const char *fmt, ...)
 {
 	va_list ap;
@@ -97,7 +97,7 @@ static enum ra_failure failf(struct ra_fail *fail, enum ra_failure code,
 /* common_kit.safe_division: Python raises on any zero divisor. */
 static double safe_div(double dividend, double divisor)
 {
-	return divisor == 0 ? dividend / RA_APPROX_ZERO : dividend / divisor;
+	return divisor == 0 ? dividend / MODELLIB_APPROX_ZERO : dividend / divisor;
 }
 
 /* float ** int in CPython: pow() of the magnitude, sign for odd powers. */
@@ -158,7 +158,7 @@ static struct perun_num num_float(double d)
 /* ---- one model, step by step (generic.py, specific.py) ----------------- */
 
 struct ra_fit {
-	enum ra_model model;
+	enum modellib_model model;
 	const struct perun_point *pts;
 	size_t n;
 	int steps;
@@ -166,25 +166,25 @@ struct ra_fit {
 	double x_sum, y_sum, x_sq_sum, y_sq_sum, xy_sum;
 	double x_cube_sum, x4_sum, x_sq_y_sum;
 	struct perun_num x_min, x_max;
-	struct ra_result res;
+	struct modellib_result res;
 };
 
-static enum ra_failure check_points(size_t n, struct ra_fail *fail)
+static enum modellib_failure check_points(size_t n, struct modellib_fail *fail)
 {
-	if (n < RA_MIN_POINTS)
-		return failf(fail, RA_TOO_FEW,
+	if (n < MODELLIB_MIN_POINTS)
+		return failf(fail, MODELLIB_TOO_FEW,
 			     "too few points to perform regression (%zu, at least %d needed)",
-			     n, RA_MIN_POINTS);
-	return RA_OK;
+			     n, MODELLIB_MIN_POINTS);
+	return MODELLIB_OK;
 }
 
-static enum ra_failure check_split(size_t n, int parts, struct ra_fail *fail)
+static enum modellib_failure check_split(size_t n, int parts, struct modellib_fail *fail)
 {
 	if ((double)n / parts < 2.0)
-		return failf(fail, RA_BAD_SPLIT,
+		return failf(fail, MODELLIB_BAD_SPLIT,
 			     "too few points (%zu) to split into %d parts of at least 2",
 			     n, parts);
-	return RA_OK;
+	return MODELLIB_OK;
 }
 
 static void split_part(size_t n, int parts, int i, size_t *start, size_t *end)
@@ -195,9 +195,9 @@ static void split_part(size_t n, int parts, int i, size_t *start, size_t *end)
 	*end = (k + 1) * quot + (k + 1 < rem ? k + 1 : rem);
 }
 
-static enum ra_failure fit_init(struct ra_fit *fit, enum ra_model model,
+static enum modellib_failure fit_init(struct ra_fit *fit, enum modellib_model model,
 				const struct perun_point *pts, size_t n, int steps,
-				struct ra_fail *fail)
+				struct modellib_fail *fail)
 {
 	memset(fit, 0, sizeof(*fit));
 	if (check_points(n, fail))
@@ -207,21 +207,21 @@ static enum ra_failure fit_init(struct ra_fit *fit, enum ra_model model,
 	fit->n = n;
 	fit->steps = steps;
 	fit->x_min = fit->x_max = pts[0].x;
-	return RA_OK;
+	return MODELLIB_OK;
 }
 
 /* The transformed point of a generic model; 0 when Python would raise. */
-static int transform(enum ra_model model, const struct perun_point *p,
+static int transform(enum modellib_model model, const struct perun_point *p,
 		     struct perun_num *x, struct perun_num *y)
 {
 	*x = p->x;
 	*y = p->y;
-	if (model == RA_LOGARITHMIC || model == RA_POWER) {
+	if (model == MODELLIB_LOGARITHMIC || model == MODELLIB_POWER) {
 		if (!(p->x.d > 0))
 			return 0;
-		*x = num_float(model == RA_POWER ? log10(p->x.d) : log(p->x.d));
+		*x = num_float(model == MODELLIB_POWER ? log10(p->x.d) : log(p->x.d));
 	}
-	if (model == RA_POWER || model == RA_EXPONENTIAL) {
+	if (model == MODELLIB_POWER || model == MODELLIB_EXPONENTIAL) {
 		if (!(p->y.d > 0))
 			return 0;
 		*y = num_float(log10(p->y.d));
@@ -252,15 +252,15 @@ static void generic_sums(struct ra_fit *fit, size_t start, size_t end, size_t *s
 
 static void generic_model(struct ra_fit *fit)
 {
-	struct ra_result *r = &fit->res;
+	struct modellib_result *r = &fit->res;
 	double num_sqrt = sqrt((double)r->pts_num);
 	double s_xy = fit->xy_sum - safe_div(fit->x_sum, num_sqrt) * safe_div(fit->y_sum, num_sqrt);
 	double s_xx = fit->x_sq_sum - py_pow(safe_div(fit->x_sum, num_sqrt), 2);
 	double b1 = safe_div(s_xy, s_xx);
 	double b0 = safe_div(fit->y_sum - b1 * fit->x_sum, (double)r->pts_num);
-	int exp_a = fit->model == RA_POWER || fit->model == RA_EXPONENTIAL;
+	int exp_a = fit->model == MODELLIB_POWER || fit->model == MODELLIB_EXPONENTIAL;
 	r->coeffs[0] = exp_a ? pow(10, b0) : b0;
-	r->coeffs[1] = fit->model == RA_EXPONENTIAL ? pow(10, b1) : b1;
+	r->coeffs[1] = fit->model == MODELLIB_EXPONENTIAL ? pow(10, b1) : b1;
 	r->ncoeffs = 2;
 	double tss = fit->y_sq_sum - py_pow(safe_div(fit->y_sum, num_sqrt), 2);
 	/* Python's math.sqrt raises below zero, which only rounding reaches
@@ -288,9 +288,9 @@ static void quad_sums(struct ra_fit *fit, size_t start, size_t end)
 	}
 }
 
-static enum ra_failure quad_model(struct ra_fit *fit, struct ra_fail *fail)
+static enum modellib_failure quad_model(struct ra_fit *fit, struct modellib_fail *fail)
 {
-	struct ra_result *r = &fit->res;
+	struct modellib_result *r = &fit->res;
 	double n = (double)r->pts_num;
 	double s_xx = fit->x_sq_sum - (py_pow(fit->x_sum, 2) / n);
 	double s_xy = fit->xy_sum - (fit->x_sum * fit->y_sum / n);
@@ -300,7 +300,7 @@ static enum ra_failure quad_model(struct ra_fit *fit, struct ra_fail *fail)
 	double det_m = s_xx * s_x2x2 - py_pow(s_xx2, 2);
 	/* Python Perun divides without safe_division here and dies. */
 	if (det_m == 0)
-		return failf(fail, RA_DEGENERATE,
+		return failf(fail, MODELLIB_DEGENERATE,
 			     "quadratic model: the x values do not determine a parabola "
 			     "(singular normal equations)");
 	double b2 = (s_x2y * s_xx - s_xy * s_xx2) / det_m;
@@ -313,14 +313,14 @@ static enum ra_failure quad_model(struct ra_fit *fit, struct ra_fail *fail)
 	double tss = fit->y_sq_sum - (py_pow(fit->y_sum, 2) / n);
 	double sse = fit->y_sq_sum - b0 * fit->y_sum - b1 * fit->xy_sum - b2 * fit->x_sq_y_sum;
 	r->r_square = 1 - safe_div(sse, tss);
-	return RA_OK;
+	return MODELLIB_OK;
 }
 
 /*
- * Feed the next part of the points; RA_OK with fit->res filled, or -1 when
+ * Feed the next part of the points; MODELLIB_OK with fit->res filled, or -1 when
  * every part was fed (Python's StopIteration), or a failure.
  */
-static int fit_step(struct ra_fit *fit, struct ra_fail *fail)
+static int fit_step(struct ra_fit *fit, struct modellib_fail *fail)
 {
 	if (fit->part == 0 && check_split(fit->n, fit->steps, fail))
 		return fail->code;
@@ -328,9 +328,9 @@ static int fit_step(struct ra_fit *fit, struct ra_fail *fail)
 		return -1;
 	size_t start, end, skipped = 0;
 	split_part(fit->n, fit->steps, fit->part++, &start, &end);
-	struct ra_result *r = &fit->res;
+	struct modellib_result *r = &fit->res;
 	r->model = fit->model;
-	if (fit->model == RA_QUADRATIC)
+	if (fit->model == MODELLIB_QUADRATIC)
 		quad_sums(fit, start, end);
 	else
 		generic_sums(fit, start, end, &skipped);
@@ -339,7 +339,7 @@ static int fit_step(struct ra_fit *fit, struct ra_fail *fail)
 	r->y_sum = fit->y_sum;
 	r->x_start = fit->x_min;
 	r->x_end = fit->x_max;
-	if (fit->model == RA_QUADRATIC) {
+	if (fit->model == MODELLIB_QUADRATIC) {
 		if (quad_model(fit, fail))
 			return fail->code;
 	} else {
@@ -347,34 +347,34 @@ static int fit_step(struct ra_fit *fit, struct ra_fail *fail)
 	}
 	for (int i = 0; i < r->ncoeffs; i++)
 		if (!isfinite(r->coeffs[i]))
-			return failf(fail, RA_DEGENERATE,
+			return failf(fail, MODELLIB_DEGENERATE,
 				     "%s model: coefficient b%d is not a finite number",
-				     ra_model_name(fit->model), i);
+				     modellib_model_name(fit->model), i);
 	if (!isfinite(r->r_square))
-		return failf(fail, RA_DEGENERATE, "%s model: r^2 is not a finite number",
-			     ra_model_name(fit->model));
-	return RA_OK;
+		return failf(fail, MODELLIB_DEGENERATE, "%s model: r^2 is not a finite number",
+			     modellib_model_name(fit->model));
+	return MODELLIB_OK;
 }
 
 /* ---- methods (methods.py) ---------------------------------------------- */
 
 struct ra_run {
-	const enum ra_model *models;
+	const enum modellib_model *models;
 	size_t nmodels;
-	ra_emit_fn emit;
+	modellib_emit_fn emit;
 	void *data;
-	struct ra_fail *fail;
+	struct modellib_fail *fail;
 };
 
-static enum ra_failure emit(struct ra_run *run, const struct ra_result *r)
+static enum modellib_failure emit(struct ra_run *run, const struct modellib_result *r)
 {
 	if (run->emit(r, run->data))
-		return failf(run->fail, RA_NOMEM, "out of memory");
-	return RA_OK;
+		return failf(run->fail, MODELLIB_NOMEM, "out of memory");
+	return MODELLIB_OK;
 }
 
 /* The first of the highest r^2, as _find_best_fitting_model. */
-static size_t best_of(const struct ra_result *results, size_t n)
+static size_t best_of(const struct modellib_result *results, size_t n)
 {
 	size_t best = 0;
 	for (size_t i = 1; i < n; i++)
@@ -384,8 +384,8 @@ static size_t best_of(const struct ra_result *results, size_t n)
 }
 
 /* Every model on all points, into out (nmodels entries). */
-static enum ra_failure full_into(struct ra_run *run, const struct perun_point *pts,
-				 size_t n, struct ra_result *out, int do_emit)
+static enum modellib_failure full_into(struct ra_run *run, const struct perun_point *pts,
+				 size_t n, struct modellib_result *out, int do_emit)
 {
 	for (size_t m = 0; m < run->nmodels; m++) {
 		struct ra_fit fit;
@@ -397,7 +397,7 @@ static enum ra_failure full_into(struct ra_run *run, const struct perun_point *p
 		if (do_emit && emit(run, &fit.res))
 			return run->fail->code;
 	}
-	return RA_OK;
+	return MODELLIB_OK;
 }
 
 static int cmp_x(const void *a, const void *b)
@@ -411,28 +411,28 @@ static int cmp_x(const void *a, const void *b)
 }
 
 /* tools.sort_points: Python's sort is stable, hence the idx tie-break. */
-static enum ra_failure sort_points(struct perun_point *pts, size_t n, struct ra_fail *fail)
+static enum modellib_failure sort_points(struct perun_point *pts, size_t n, struct modellib_fail *fail)
 {
 	if (check_points(n, fail))
 		return fail->code;
 	qsort(pts, n, sizeof(*pts), cmp_x);
-	return RA_OK;
+	return MODELLIB_OK;
 }
 
 /* iterative (advance the best until it finishes) and initial_guess (pick
  * the best after the first step, then finish it). */
-static enum ra_failure stepwise(struct ra_run *run, struct perun_point *pts, size_t n,
-				int steps, struct ra_rng *rng, int advance_best)
+static enum modellib_failure stepwise(struct ra_run *run, struct perun_point *pts, size_t n,
+				int steps, struct modellib_rng *rng, int advance_best)
 {
 	if (check_points(n, run->fail))
 		return run->fail->code;
 	if (rng)
 		gsl_ran_shuffle(rng->r, pts, n, sizeof(*pts));
 	struct ra_fit *fits = calloc(run->nmodels, sizeof(*fits));
-	struct ra_result *results = calloc(run->nmodels, sizeof(*results));
-	enum ra_failure rc = RA_OK;
+	struct modellib_result *results = calloc(run->nmodels, sizeof(*results));
+	enum modellib_failure rc = MODELLIB_OK;
 	if (!fits || !results) {
-		rc = failf(run->fail, RA_NOMEM, "out of memory");
+		rc = failf(run->fail, MODELLIB_NOMEM, "out of memory");
 		goto out;
 	}
 	for (size_t m = 0; m < run->nmodels; m++) {
@@ -464,15 +464,15 @@ out:
 	return rc;
 }
 
-static enum ra_failure interval(struct ra_run *run, struct perun_point *pts, size_t n,
+static enum modellib_failure interval(struct ra_run *run, struct perun_point *pts, size_t n,
 				int steps)
 {
 	if (sort_points(pts, n, run->fail) || check_split(n, steps, run->fail))
 		return run->fail->code;
-	struct ra_result *results = calloc(run->nmodels, sizeof(*results));
+	struct modellib_result *results = calloc(run->nmodels, sizeof(*results));
 	if (!results)
-		return failf(run->fail, RA_NOMEM, "out of memory");
-	enum ra_failure rc = RA_OK;
+		return failf(run->fail, MODELLIB_NOMEM, "out of memory");
+	enum modellib_failure rc = MODELLIB_OK;
 	for (int i = 0; i < steps && !rc; i++) {
 		size_t start, end;
 		split_part(n, steps, i, &start, &end);
@@ -484,43 +484,43 @@ static enum ra_failure interval(struct ra_run *run, struct perun_point *pts, siz
 	return rc;
 }
 
-static enum ra_failure bisection_best(struct ra_run *run, const struct perun_point *pts,
-				      size_t n, struct ra_result *best)
+static enum modellib_failure bisection_best(struct ra_run *run, const struct perun_point *pts,
+				      size_t n, struct modellib_result *best)
 {
-	struct ra_result *results = calloc(run->nmodels, sizeof(*results));
+	struct modellib_result *results = calloc(run->nmodels, sizeof(*results));
 	if (!results)
-		return failf(run->fail, RA_NOMEM, "out of memory");
-	enum ra_failure rc = full_into(run, pts, n, results, 0);
+		return failf(run->fail, MODELLIB_NOMEM, "out of memory");
+	enum modellib_failure rc = full_into(run, pts, n, results, 0);
 	if (!rc)
 		*best = results[best_of(results, run->nmodels)];
 	free(results);
 	return rc;
 }
 
-static enum ra_failure bisection_step(struct ra_run *run, const struct perun_point *pts,
-				      size_t n, const struct ra_result *last);
+static enum modellib_failure bisection_step(struct ra_run *run, const struct perun_point *pts,
+				      size_t n, const struct modellib_result *last);
 
 /* _bisection_solve_half_model: a half too small to split again keeps its
  * model; a split that cannot be made at all ends the uid, as upstream. */
-static enum ra_failure bisection_half(struct ra_run *run, const struct perun_point *pts,
-				      size_t n, const struct ra_result *half,
-				      const struct ra_result *last)
+static enum modellib_failure bisection_half(struct ra_run *run, const struct perun_point *pts,
+				      size_t n, const struct modellib_result *half,
+				      const struct modellib_result *last)
 {
 	if (half->model == last->model)
 		return emit(run, half);
-	enum ra_failure rc = bisection_step(run, pts, n, half);
-	if (rc == RA_TOO_FEW)
+	enum modellib_failure rc = bisection_step(run, pts, n, half);
+	if (rc == MODELLIB_TOO_FEW)
 		return emit(run, half);
 	return rc;
 }
 
-static enum ra_failure bisection_step(struct ra_run *run, const struct perun_point *pts,
-				      size_t n, const struct ra_result *last)
+static enum modellib_failure bisection_step(struct ra_run *run, const struct perun_point *pts,
+				      size_t n, const struct modellib_result *last)
 {
 	if (check_split(n, 2, run->fail))
 		return run->fail->code;
 	size_t start[2], end[2];
-	struct ra_result halves[2];
+	struct modellib_result halves[2];
 	for (int i = 0; i < 2; i++) {
 		split_part(n, 2, i, &start[i], &end[i]);
 		if (bisection_best(run, pts + start[i], end[i] - start[i], &halves[i]))
@@ -529,49 +529,49 @@ static enum ra_failure bisection_step(struct ra_run *run, const struct perun_poi
 	if (halves[0].model == last->model && halves[1].model == last->model)
 		return emit(run, last);
 	for (int i = 0; i < 2; i++) {
-		enum ra_failure rc = bisection_half(run, pts + start[i], end[i] - start[i],
+		enum modellib_failure rc = bisection_half(run, pts + start[i], end[i] - start[i],
 						    &halves[i], last);
 		if (rc)
 			return rc;
 	}
-	return RA_OK;
+	return MODELLIB_OK;
 }
 
-static enum ra_failure bisection(struct ra_run *run, struct perun_point *pts, size_t n)
+static enum modellib_failure bisection(struct ra_run *run, struct perun_point *pts, size_t n)
 {
-	struct ra_result whole;
+	struct modellib_result whole;
 	if (sort_points(pts, n, run->fail) || bisection_best(run, pts, n, &whole))
 		return run->fail->code;
 	return bisection_step(run, pts, n, &whole);
 }
 
-enum ra_failure ra_compute(enum ra_method method, struct perun_point *pts,
-			   size_t n, const enum ra_model *models,
-			   size_t nmodels, int steps, struct ra_rng *rng,
-			   ra_emit_fn emit_fn, void *data, struct ra_fail *fail)
+enum modellib_failure modellib_compute(enum modellib_method method, struct perun_point *pts,
+			   size_t n, const enum modellib_model *models,
+			   size_t nmodels, int steps, struct modellib_rng *rng,
+			   modellib_emit_fn emit_fn, void *data, struct modellib_fail *fail)
 {
 	struct ra_run run = {models, nmodels, emit_fn, data, fail};
-	fail->code = RA_OK;
+	fail->code = MODELLIB_OK;
 	fail->message[0] = '\0';
 	if (!nmodels)
-		return RA_OK;
+		return MODELLIB_OK;
 	switch (method) {
-	case RA_FULL:
+	case MODELLIB_FULL:
 		return full_into(&run, pts, n, NULL, 1);
-	case RA_ITERATIVE:
+	case MODELLIB_ITERATIVE:
 		return stepwise(&run, pts, n, steps, rng, 1);
-	case RA_INITIAL_GUESS:
+	case MODELLIB_INITIAL_GUESS:
 		return stepwise(&run, pts, n, steps, rng, 0);
-	case RA_INTERVAL:
+	case MODELLIB_INTERVAL:
 		return interval(&run, pts, n, steps);
-	case RA_BISECTION:
+	case MODELLIB_BISECTION:
 		return bisection(&run, pts, n);
 	default:
-		return failf(fail, RA_DEGENERATE, "unknown method");
+		return failf(fail, MODELLIB_DEGENERATE, "unknown method");
 	}
 }
 
-void ra_derive_constant(const struct ra_result *linear, struct ra_result *out)
+void modellib_derive_constant(const struct modellib_result *linear, struct modellib_result *out)
 {
 	memset(out, 0, sizeof(*out));
 	double y_start = linear->coeffs[0];
@@ -581,13 +581,13 @@ void ra_derive_constant(const struct ra_result *linear, struct ra_result *out)
 			    : linear->x_end.d - linear->x_start.d;
 	/* Python Perun divides the angle in radians by 90 (kept as is). */
 	double slope_change = atan2(fabs(y_end - y_start), fabs(dx)) / 90;
-	double r = slope_change > RA_B1_THRESHOLD ? linear->r_square * (1 - slope_change)
+	double r = slope_change > MODELLIB_B1_THRESHOLD ? linear->r_square * (1 - slope_change)
 						  : 1 - linear->r_square;
 	if (r > 1 || r < 0) {
 		r = r > 1 ? 1 : 0;
 		out->r_square_int = 1;
 	}
-	out->model = RA_CONSTANT;
+	out->model = MODELLIB_CONSTANT;
 	out->r_square = r;
 	out->x_start = linear->x_start;
 	out->x_end = linear->x_end;

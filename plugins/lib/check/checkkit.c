@@ -9,29 +9,29 @@
 
 #define APPROX_ZERO 0.000001
 
-void ck_models_release(struct ck_models *m)
+void checklib_models_release(struct checklib_models *m)
 {
 	free(m->items);
 	json_decref(m->index);
 	memset(m, 0, sizeof(*m));
 }
 
-const struct ck_model *ck_models_get(const struct ck_models *m, const char *key)
+const struct checklib_model *checklib_models_get(const struct checklib_models *m, const char *key)
 {
 	json_t *pos = json_object_get(m->index, key);
 	return pos ? &m->items[json_integer_value(pos)] : NULL;
 }
 
-static int in_group(const char *type, enum ck_group group)
+static int in_group(const char *type, enum checklib_group group)
 {
 	static const char *const param[] = {"constant", "linear",      "logarithmic",
 					    "quadratic", "power",      "exponential"};
 	static const char *const nonparam[] = {"regressogram", "moving_average",
 					       "kernel_regression"};
-	if (group == CK_GROUP_ALL)
+	if (group == CHECKLIB_GROUP_ALL)
 		return 1;
-	const char *const *list = group == CK_GROUP_PARAM ? param : nonparam;
-	size_t n = group == CK_GROUP_PARAM ? 6 : 3;
+	const char *const *list = group == CHECKLIB_GROUP_PARAM ? param : nonparam;
+	size_t n = group == CHECKLIB_GROUP_PARAM ? 6 : 3;
 	for (size_t i = 0; type && i < n; i++)
 		if (!strcmp(list[i], type))
 			return 1;
@@ -45,7 +45,7 @@ static double number(const json_t *v)
 }
 
 /* detection_kit.create_model_record. */
-static int model_record(const json_t *m, struct ck_model *out, struct perun_error *err)
+static int model_record(const json_t *m, struct checklib_model *out, struct perun_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	out->record = m;
@@ -78,7 +78,7 @@ static int model_record(const json_t *m, struct ck_model *out, struct perun_erro
 	return 0;
 }
 
-static int models_put(struct ck_models *m, const char *key, const struct ck_model *rec,
+static int models_put(struct checklib_models *m, const char *key, const struct checklib_model *rec,
 		      struct perun_error *err)
 {
 	json_t *pos = json_object_get(m->index, key);
@@ -86,7 +86,7 @@ static int models_put(struct ck_models *m, const char *key, const struct ck_mode
 		m->items[json_integer_value(pos)] = *rec;
 		return 0;
 	}
-	struct ck_model *grown = realloc(m->items, (m->n + 1) * sizeof(*grown));
+	struct checklib_model *grown = realloc(m->items, (m->n + 1) * sizeof(*grown));
 	if (!grown)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	m->items = grown;
@@ -102,15 +102,15 @@ static const json_t *models_of(const struct perun_profile *p)
 	return perun_profile_get(p, "models");
 }
 
-int ck_best_models(const struct perun_profile *p, enum ck_group group, const char *only_model,
-		   struct ck_models *out, struct perun_error *err)
+int checklib_best_models(const struct perun_profile *p, enum checklib_group group, const char *only_model,
+		   struct checklib_models *out, struct perun_error *err)
 {
-	struct ck_models all = {0};
+	struct checklib_models all = {0};
 	memset(out, 0, sizeof(*out));
 	all.index = json_object();
 	out->index = json_object();
 	if (!all.index || !out->index) {
-		ck_models_release(&all);
+		checklib_models_release(&all);
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	}
 	size_t i;
@@ -119,9 +119,9 @@ int ck_best_models(const struct perun_profile *p, enum ck_group group, const cha
 	/* Every uid of any model starts with an empty record (r^2 0). */
 	json_array_foreach(models_of(p), i, m) {
 		const char *uid = json_string_value(json_object_get(m, "uid"));
-		if (!uid || ck_models_get(&all, uid))
+		if (!uid || checklib_models_get(&all, uid))
 			continue;
-		struct ck_model empty = {.uid = uid, .type = ""};
+		struct checklib_model empty = {.uid = uid, .type = ""};
 		if ((rc = models_put(&all, uid, &empty, err)))
 			break;
 	}
@@ -130,10 +130,10 @@ int ck_best_models(const struct perun_profile *p, enum ck_group group, const cha
 			break;
 		if (!in_group(json_string_value(json_object_get(m, "model")), group))
 			continue;
-		struct ck_model rec;
+		struct checklib_model rec;
 		if ((rc = model_record(m, &rec, err)))
 			break;
-		const struct ck_model *best = ck_models_get(&all, rec.uid);
+		const struct checklib_model *best = checklib_models_get(&all, rec.uid);
 		int take = only_model ? !strcmp(rec.type, only_model) : best->r_square < rec.r_square;
 		if (take)
 			rc = models_put(&all, rec.uid, &rec, err);
@@ -141,13 +141,13 @@ int ck_best_models(const struct perun_profile *p, enum ck_group group, const cha
 	for (size_t k = 0; k < all.n && !rc; k++)
 		if (all.items[k].r_square != 0.0)
 			rc = models_put(out, all.items[k].uid, &all.items[k], err);
-	ck_models_release(&all);
+	checklib_models_release(&all);
 	if (rc)
-		ck_models_release(out);
+		checklib_models_release(out);
 	return rc;
 }
 
-int ck_all_models(const struct perun_profile *p, enum ck_group group, struct ck_models *out,
+int checklib_all_models(const struct perun_profile *p, enum checklib_group group, struct checklib_models *out,
 		  struct perun_error *err)
 {
 	memset(out, 0, sizeof(*out));
@@ -159,7 +159,7 @@ int ck_all_models(const struct perun_profile *p, enum ck_group group, struct ck_
 	json_array_foreach(models_of(p), i, m) {
 		if (!in_group(json_string_value(json_object_get(m, "model")), group))
 			continue;
-		struct ck_model rec;
+		struct checklib_model rec;
 		if ((rc = model_record(m, &rec, err)))
 			break;
 		char *key = malloc(strlen(rec.uid) + strlen(rec.type) + 1);
@@ -175,27 +175,27 @@ int ck_all_models(const struct perun_profile *p, enum ck_group group, struct ck_
 			break;
 	}
 	if (rc)
-		ck_models_release(out);
+		checklib_models_release(out);
 	return rc;
 }
 
-int ck_strategy_models(const struct perun_profile *p, const char *strategy,
-		       struct ck_models *out, struct perun_error *err)
+int checklib_strategy_models(const struct perun_profile *p, const char *strategy,
+		       struct checklib_models *out, struct perun_error *err)
 {
 	const char *dash = strrchr(strategy, '-');
 	const char *group_name = dash ? dash + 1 : "";
-	enum ck_group group = !strcmp(group_name, "param")      ? CK_GROUP_PARAM
-			      : !strcmp(group_name, "nonparam") ? CK_GROUP_NONPARAM
-								: CK_GROUP_ALL;
+	enum checklib_group group = !strcmp(group_name, "param")      ? CHECKLIB_GROUP_PARAM
+			      : !strcmp(group_name, "nonparam") ? CHECKLIB_GROUP_NONPARAM
+								: CHECKLIB_GROUP_ALL;
 	if (!strcmp(strategy, "all-param") || !strcmp(strategy, "all-nonparam"))
-		return ck_all_models(p, group, out, err);
+		return checklib_all_models(p, group, out, err);
 	if (!strcmp(strategy, "best-model") || !strcmp(strategy, "best-param") ||
 	    !strcmp(strategy, "best-nonparam"))
-		return ck_best_models(p, group, NULL, out, err);
+		return checklib_best_models(p, group, NULL, out, err);
 	return perun_error_set(err, PERUN_EINVAL, "unknown models strategy '%s'", strategy);
 }
 
-void ck_linspace(double start, double end, size_t n, double *out)
+void checklib_linspace(double start, double end, size_t n, double *out)
 {
 	if (n == 1) {
 		out[0] = start;
@@ -208,15 +208,15 @@ void ck_linspace(double start, double end, size_t n, double *out)
 	out[n - 1] = end;
 }
 
-void ck_function_values(const struct ck_model *m, double *x, double *y)
+void checklib_function_values(const struct checklib_model *m, double *x, double *y)
 {
 	enum { LINE, QUAD, LOG, POW, EXP } kind = !strcmp(m->type, "quadratic")     ? QUAD
 						 : !strcmp(m->type, "logarithmic") ? LOG
 						 : !strcmp(m->type, "power")	   ? POW
 						 : !strcmp(m->type, "exponential") ? EXP
 										   : LINE;
-	ck_linspace(m->x_start, m->x_end, CK_SAMPLES, x);
-	for (size_t i = 0; i < CK_SAMPLES; i++) {
+	checklib_linspace(m->x_start, m->x_end, CHECKLIB_SAMPLES, x);
+	for (size_t i = 0; i < CHECKLIB_SAMPLES; i++) {
 		if (fabs(x[i]) < APPROX_ZERO)
 			x[i] = APPROX_ZERO;
 		double v = x[i];
@@ -239,7 +239,7 @@ void ck_function_values(const struct ck_model *m, double *x, double *y)
 	}
 }
 
-double ck_round2(double x)
+double checklib_round2(double x)
 {
 	if (!isfinite(x))
 		return x;
@@ -248,7 +248,7 @@ double ck_round2(double x)
 	return strtod(buf, NULL);
 }
 
-double ck_nan_to_num(double x)
+double checklib_nan_to_num(double x)
 {
 	if (isnan(x))
 		return 0.0;
@@ -257,7 +257,7 @@ double ck_nan_to_num(double x)
 	return x;
 }
 
-enum perun_change ck_classify_change(double diff, double no_change, double change,
+enum perun_change checklib_classify_change(double diff, double no_change, double change,
 				     double baseline_per)
 {
 	if (fabs(diff) <= no_change * baseline_per)
@@ -267,7 +267,7 @@ enum perun_change ck_classify_change(double diff, double no_change, double chang
 	return diff < 0 ? PERUN_CHANGE_OPTIMIZATION : PERUN_CHANGE_DEGRADATION;
 }
 
-const struct perun_option ck_models_type_options[] = {
+const struct perun_option checklib_models_type_options[] = {
 	{"models-type", NULL, PERUN_OPTION_CHOICE, "best-model",
 	 "best-model|best-param|best-nonparam|all-param|all-nonparam|all-models|best-both", NULL,
 	 "which models of the two profiles are compared (perun check --models-type)", 0},
@@ -275,16 +275,16 @@ const struct perun_option ck_models_type_options[] = {
 };
 
 static int run_pairs(const struct perun_profile *baseline, const struct perun_profile *target,
-		     const char *strategy, ck_analyse_fn analyse, perun_check_emit_fn emit,
+		     const char *strategy, checklib_analyse_fn analyse, perun_check_emit_fn emit,
 		     void *data, struct perun_error *err)
 {
-	struct ck_models base = {0}, targ = {0};
-	int rc = ck_strategy_models(baseline, strategy, &base, err);
+	struct checklib_models base = {0}, targ = {0};
+	int rc = checklib_strategy_models(baseline, strategy, &base, err);
 	if (!rc)
-		rc = ck_strategy_models(target, strategy, &targ, err);
+		rc = checklib_strategy_models(target, strategy, &targ, err);
 	int uid_keys = !strcmp(strategy, "all-param") || !strcmp(strategy, "all-nonparam");
 	for (size_t i = 0; i < targ.n && !rc; i++) {
-		const struct ck_model *tm = &targ.items[i];
+		const struct checklib_model *tm = &targ.items[i];
 		char *key = malloc(strlen(tm->uid) + strlen(tm->type) + 1);
 		if (!key) {
 			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
@@ -293,14 +293,14 @@ static int run_pairs(const struct perun_profile *baseline, const struct perun_pr
 		strcpy(key, tm->uid);
 		if (uid_keys)
 			strcat(key, tm->type);
-		const struct ck_model *bm = ck_models_get(&base, key);
+		const struct checklib_model *bm = checklib_models_get(&base, key);
 		free(key);
 		if (!bm)
 			continue;
-		double confidence = ck_round2(fmin(bm->r_square, tm->r_square));
-		if (!(confidence >= CK_MIN_CONFIDENCE))
+		double confidence = checklib_round2(fmin(bm->r_square, tm->r_square));
+		if (!(confidence >= CHECKLIB_MIN_CONFIDENCE))
 			continue;
-		struct ck_pair pair = {tm->uid, bm, tm, baseline, target};
+		struct checklib_pair pair = {tm->uid, bm, tm, baseline, target};
 		enum perun_change result;
 		double rate;
 		if ((rc = analyse(&pair, &result, &rate, err)))
@@ -324,13 +324,13 @@ static int run_pairs(const struct perun_profile *baseline, const struct perun_pr
 		if (emit(&d, data))
 			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	}
-	ck_models_release(&base);
-	ck_models_release(&targ);
+	checklib_models_release(&base);
+	checklib_models_release(&targ);
 	return rc;
 }
 
-int ck_run_with_strategy(const struct perun_profile *baseline, const struct perun_profile *target,
-			 const struct perun_params *params, ck_analyse_fn analyse,
+int checklib_run_with_strategy(const struct perun_profile *baseline, const struct perun_profile *target,
+			 const struct perun_params *params, checklib_analyse_fn analyse,
 			 perun_check_emit_fn emit, void *data, struct perun_error *err)
 {
 	const char *strategy = perun_params_string(params, "models-type", "best-model");
@@ -354,25 +354,25 @@ int ck_run_with_strategy(const struct perun_profile *baseline, const struct peru
 
 /* ---- detection_kit.general_detection ----------------------------------- */
 
-static int detect_uid(const struct ck_detection *in, ck_classify_fn classify,
-		      const struct ck_model *best_target, double *buf, perun_check_emit_fn emit,
+static int detect_uid(const struct checklib_detection *in, checklib_classify_fn classify,
+		      const struct checklib_model *best_target, double *buf, perun_check_emit_fn emit,
 		      void *data, struct perun_error *err)
 {
-	double *bx = buf, *by = buf + CK_SAMPLES, *ty = buf + 2 * CK_SAMPLES;
-	double *lby = buf + 3 * CK_SAMPLES, *lty = buf + 4 * CK_SAMPLES, *tmp = buf + 5 * CK_SAMPLES;
-	double *lin_abs = buf + 6 * CK_SAMPLES, *abs_err = buf + 7 * CK_SAMPLES;
-	ck_function_values(in->baseline, bx, by);
-	ck_function_values(best_target, tmp, ty);
-	ck_function_values(in->baseline_linear, tmp, lby);
-	ck_function_values(in->target_linear, tmp, lty);
+	double *bx = buf, *by = buf + CHECKLIB_SAMPLES, *ty = buf + 2 * CHECKLIB_SAMPLES;
+	double *lby = buf + 3 * CHECKLIB_SAMPLES, *lty = buf + 4 * CHECKLIB_SAMPLES, *tmp = buf + 5 * CHECKLIB_SAMPLES;
+	double *lin_abs = buf + 6 * CHECKLIB_SAMPLES, *abs_err = buf + 7 * CHECKLIB_SAMPLES;
+	checklib_function_values(in->baseline, bx, by);
+	checklib_function_values(best_target, tmp, ty);
+	checklib_function_values(in->baseline_linear, tmp, lby);
+	checklib_function_values(in->target_linear, tmp, lty);
 	double sum_abs = 0.0, rel_sum = 0.0;
-	for (size_t i = 0; i < CK_SAMPLES; i++) {
+	for (size_t i = 0; i < CHECKLIB_SAMPLES; i++) {
 		lin_abs[i] = lty[i] - lby[i];
 		abs_err[i] = ty[i] - by[i];
 		sum_abs += abs_err[i];
-		rel_sum += ck_nan_to_num(abs_err[i] / by[i]);
+		rel_sum += checklib_nan_to_num(abs_err[i] / by[i]);
 	}
-	double rel_error = rel_sum / CK_SAMPLES * 100;
+	double rel_error = rel_sum / CHECKLIB_SAMPLES * 100;
 	enum perun_change change = PERUN_CHANGE_UNKNOWN;
 	char type[64] = "";
 	double threshold_b0 = fabs(0.05 * in->baseline->b0);
@@ -382,12 +382,12 @@ static int detect_uid(const struct ck_detection *in, ck_classify_fn classify,
 	if (fabs(diff_b0) <= threshold_b0 && fabs(diff_b1) <= threshold_b1) {
 		change = PERUN_CHANGE_NO_CHANGE;
 	} else {
-		struct ck_detection d = *in;
+		struct checklib_detection d = *in;
 		d.target = best_target;
 		d.x = bx;
 		d.lin_abs_error = lin_abs;
 		d.abs_error = abs_err;
-		d.n = CK_SAMPLES;
+		d.n = CHECKLIB_SAMPLES;
 		int rc = classify(&d, type, sizeof(type), err);
 		if (rc)
 			return rc;
@@ -416,30 +416,30 @@ static int detect_uid(const struct ck_detection *in, ck_classify_fn classify,
 	return 0;
 }
 
-int ck_general_detection(const struct perun_profile *baseline, const struct perun_profile *target,
-			 ck_classify_fn classify, perun_check_emit_fn emit, void *data,
+int checklib_general_detection(const struct perun_profile *baseline, const struct perun_profile *target,
+			 checklib_classify_fn classify, perun_check_emit_fn emit, void *data,
 			 struct perun_error *err)
 {
-	struct ck_models bb = {0}, tb = {0}, bl = {0}, tl = {0};
-	double *buf = malloc(8 * CK_SAMPLES * sizeof(*buf));
+	struct checklib_models bb = {0}, tb = {0}, bl = {0}, tl = {0};
+	double *buf = malloc(8 * CHECKLIB_SAMPLES * sizeof(*buf));
 	int rc = buf ? 0 : perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	if (!rc)
-		rc = ck_best_models(baseline, CK_GROUP_PARAM, NULL, &bb, err);
+		rc = checklib_best_models(baseline, CHECKLIB_GROUP_PARAM, NULL, &bb, err);
 	if (!rc)
-		rc = ck_best_models(target, CK_GROUP_PARAM, NULL, &tb, err);
+		rc = checklib_best_models(target, CHECKLIB_GROUP_PARAM, NULL, &tb, err);
 	if (!rc)
-		rc = ck_best_models(baseline, CK_GROUP_PARAM, "linear", &bl, err);
+		rc = checklib_best_models(baseline, CHECKLIB_GROUP_PARAM, "linear", &bl, err);
 	if (!rc)
-		rc = ck_best_models(target, CK_GROUP_PARAM, "linear", &tl, err);
+		rc = checklib_best_models(target, CHECKLIB_GROUP_PARAM, "linear", &tl, err);
 	/* The uids with all four models, in the baseline's order. */
 	for (size_t i = 0; !rc && i < bb.n; i++) {
 		const char *uid = bb.items[i].uid;
-		const struct ck_model *t = ck_models_get(&tb, uid);
-		const struct ck_model *lb = ck_models_get(&bl, uid);
-		const struct ck_model *lt = ck_models_get(&tl, uid);
+		const struct checklib_model *t = checklib_models_get(&tb, uid);
+		const struct checklib_model *lb = checklib_models_get(&bl, uid);
+		const struct checklib_model *lt = checklib_models_get(&tl, uid);
 		if (!t || !lb || !lt)
 			continue;
-		struct ck_detection d = {
+		struct checklib_detection d = {
 			.uid = uid,
 			.baseline_profile = baseline,
 			.baseline = &bb.items[i],
@@ -448,10 +448,10 @@ int ck_general_detection(const struct perun_profile *baseline, const struct peru
 		};
 		rc = detect_uid(&d, classify, t, buf, emit, data, err);
 	}
-	ck_models_release(&bb);
-	ck_models_release(&tb);
-	ck_models_release(&bl);
-	ck_models_release(&tl);
+	checklib_models_release(&bb);
+	checklib_models_release(&tb);
+	checklib_models_release(&bl);
+	checklib_models_release(&tl);
 	free(buf);
 	return rc;
 }
@@ -475,7 +475,7 @@ static double basic_simpson(const double *y, const double *x, size_t n, long sta
 	return sum;
 }
 
-double ck_simps(const double *y, const double *x, size_t n)
+double checklib_simps(const double *y, const double *x, size_t n)
 {
 	if (n % 2)
 		return basic_simpson(y, x, n, 0, (long)n - 2);
@@ -500,7 +500,7 @@ static int cmp_double(const void *a, const void *b)
  * scipy.stats.binned_statistic(x, y, statistic, buckets) of the uid's
  * points in the target profile, NaN buckets as 0 (regressogram.py).
  */
-static int rebin(const struct ck_pair *pair, size_t buckets, double **stats, double *x_start,
+static int rebin(const struct checklib_pair *pair, size_t buckets, double **stats, double *x_start,
 		 double *x_end, struct perun_error *err)
 {
 	const json_t *rec = pair->target->record;
@@ -549,7 +549,7 @@ static int rebin(const struct ck_pair *pair, size_t buckets, double **stats, dou
 		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 		goto out;
 	}
-	ck_linspace(lo, hi, buckets + 1, edges);
+	checklib_linspace(lo, hi, buckets + 1, edges);
 	/* numpy.digitize, the last edge falling into the last bucket. */
 	double min_width = INFINITY;
 	for (size_t k = 0; k < buckets; k++)
@@ -597,18 +597,18 @@ out:
 	return rc;
 }
 
-static int model_coords(const struct ck_model *m, double **x, double **y, size_t *n,
+static int model_coords(const struct checklib_model *m, double **x, double **y, size_t *n,
 			struct perun_error *err)
 {
 	if (m->param) {
-		*n = CK_SAMPLES;
-		double *sx = malloc(CK_SAMPLES * sizeof(*sx)), *sy = malloc(CK_SAMPLES * sizeof(*sy));
+		*n = CHECKLIB_SAMPLES;
+		double *sx = malloc(CHECKLIB_SAMPLES * sizeof(*sx)), *sy = malloc(CHECKLIB_SAMPLES * sizeof(*sy));
 		if (!sx || !sy) {
 			free(sx);
 			free(sy);
 			return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 		}
-		ck_function_values(m, sx, sy);
+		checklib_function_values(m, sx, sy);
 		/* get_function_values returns (y, x) and Perun unpacks it as (x, y). */
 		*x = sy;
 		*y = sx;
@@ -619,13 +619,13 @@ static int model_coords(const struct ck_model *m, double **x, double **y, size_t
 	*y = malloc((*n + 1) * sizeof(**y));
 	if (!*x || !*y)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	ck_linspace(m->x_start, m->x_end, *n, *x);
+	checklib_linspace(m->x_start, m->x_end, *n, *x);
 	for (size_t i = 0; i < *n; i++)
 		(*y)[i] = number(json_array_get(m->buckets, i));
 	return 0;
 }
 
-void ck_points_release(struct ck_points *p)
+void checklib_points_release(struct checklib_points *p)
 {
 	free(p->x);
 	free(p->base_y);
@@ -633,12 +633,12 @@ void ck_points_release(struct ck_points *p)
 	memset(p, 0, sizeof(*p));
 }
 
-int ck_nonparam_coords(const struct ck_pair *pair, struct ck_points *out,
+int checklib_nonparam_coords(const struct checklib_pair *pair, struct checklib_points *out,
 		       struct perun_error *err)
 {
 	double **x = &out->x, **base_y = &out->base_y, **target_y = &out->target_y;
 	size_t *n = &out->n;
-	struct ck_model target = *pair->target;
+	struct checklib_model target = *pair->target;
 	double *rebinned = NULL, *tx = NULL, *ty = NULL;
 	size_t nb = 0, nt = 0;
 	int rc = 0;
@@ -653,7 +653,7 @@ int ck_nonparam_coords(const struct ck_pair *pair, struct ck_points *out,
 			return rc;
 		json_t *list = json_array();
 		for (size_t i = 0; list && i < buckets; i++)
-			json_array_append_new(list, json_real(ck_nan_to_num(rebinned[i])));
+			json_array_append_new(list, json_real(checklib_nan_to_num(rebinned[i])));
 		free(rebinned);
 		if (!list)
 			return perun_error_set(err, PERUN_EGENERIC, "out of memory");

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Where a view's file output goes. */
-#ifndef PERUN_VIEW_OUTPUT_H
-#define PERUN_VIEW_OUTPUT_H
+#ifndef VIEWLIB_OUTPUT_H
+#define VIEWLIB_OUTPUT_H
 
 #include <stddef.h>
 
@@ -11,7 +11,7 @@
  * Write data to path atomically, or to out (the view's FILE *, standard
  * output) when path is "-".  Errors name the path.
  */
-int perun_view_write(const char *path, void *out, const void *data, size_t len,
+int viewlib_write(const char *path, void *out, const void *data, size_t len,
 		     struct perun_error *err);
 
 /*
@@ -19,7 +19,7 @@ int perun_view_write(const char *path, void *out, const void *data, size_t len,
  * named the profiles by (file stems, unsafe characters as '_'), as Python
  * Perun names its diff views' output.  Caller frees; NULL without memory.
  */
-char *perun_view_diff_name_dup(const char *prefix, const char *baseline_label,
+char *viewlib_diff_name_dup(const char *prefix, const char *baseline_label,
 			       const char *target_label, const char *ext);
 
 #endif

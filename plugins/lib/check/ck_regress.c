@@ -5,14 +5,14 @@
 #include "ck_regress.h"
 
 struct collected {
-	struct ra_result *items;
+	struct modellib_result *items;
 	size_t n;
 };
 
-static int collect(const struct ra_result *r, void *data)
+static int collect(const struct modellib_result *r, void *data)
 {
 	struct collected *c = data;
-	struct ra_result *grown = realloc(c->items, (c->n + 1) * sizeof(*grown));
+	struct modellib_result *grown = realloc(c->items, (c->n + 1) * sizeof(*grown));
 	if (!grown)
 		return -1;
 	c->items = grown;
@@ -20,11 +20,11 @@ static int collect(const struct ra_result *r, void *data)
 	return 0;
 }
 
-int ck_regress(const double *x, const double *y, size_t n, struct ra_result **out,
+int checklib_regress(const double *x, const double *y, size_t n, struct modellib_result **out,
 	       size_t *nout, struct perun_error *err)
 {
-	static const enum ra_model models[] = {RA_EXPONENTIAL, RA_LINEAR, RA_LOGARITHMIC,
-					       RA_POWER, RA_QUADRATIC};
+	static const enum modellib_model models[] = {MODELLIB_EXPONENTIAL, MODELLIB_LINEAR, MODELLIB_LOGARITHMIC,
+					       MODELLIB_POWER, MODELLIB_QUADRATIC};
 	struct perun_point *pts = calloc(n + 1, sizeof(*pts));
 	struct collected c = {NULL, 0};
 	if (!pts)
@@ -38,21 +38,21 @@ int ck_regress(const double *x, const double *y, size_t n, struct ra_result **ou
 		pts[m].idx = m;
 		m++;
 	}
-	struct ra_fail fail;
-	enum ra_failure f = ra_compute(RA_FULL, pts, m, models, sizeof(models) / sizeof(models[0]),
+	struct modellib_fail fail;
+	enum modellib_failure f = modellib_compute(MODELLIB_FULL, pts, m, models, sizeof(models) / sizeof(models[0]),
 				       3, NULL, collect, &c, &fail);
 	free(pts);
-	if (f == RA_NOMEM) {
+	if (f == MODELLIB_NOMEM) {
 		free(c.items);
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	}
 	/* Perun's compute_derived: a constant model after the others. */
 	size_t standard = c.n;
 	for (size_t i = 0; i < standard; i++) {
-		if (c.items[i].model != RA_LINEAR)
+		if (c.items[i].model != MODELLIB_LINEAR)
 			continue;
-		struct ra_result constant;
-		ra_derive_constant(&c.items[i], &constant);
+		struct modellib_result constant;
+		modellib_derive_constant(&c.items[i], &constant);
 		if (collect(&constant, &c)) {
 			free(c.items);
 			return perun_error_set(err, PERUN_EGENERIC, "out of memory");
@@ -63,9 +63,9 @@ int ck_regress(const double *x, const double *y, size_t n, struct ra_result **ou
 	return 0;
 }
 
-const struct ra_result *ck_regress_pick(const struct ra_result *models, size_t n, int model)
+const struct modellib_result *checklib_regress_pick(const struct modellib_result *models, size_t n, int model)
 {
-	const struct ra_result *best = NULL;
+	const struct modellib_result *best = NULL;
 	double best_r2 = 0.0;
 	for (size_t i = 0; i < n; i++) {
 		if (model >= 0 ? (int)models[i].model == model : best_r2 < models[i].r_square) {
@@ -76,7 +76,7 @@ const struct ra_result *ck_regress_pick(const struct ra_result *models, size_t n
 	return best && best->r_square != 0.0 ? best : NULL;
 }
 
-void ck_linregress(const double *x, const double *y, size_t n, double *slope,
+void checklib_linregress(const double *x, const double *y, size_t n, double *slope,
 		   double *intercept, double *r)
 {
 	double xmean = 0, ymean = 0, ssxm = 0, ssym = 0, ssxym = 0;

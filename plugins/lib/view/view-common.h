@@ -10,8 +10,8 @@
  *     functions (sum, mean, count, nunique, median, min, max).
  * Functions return 0 or a negative code with err filled.
  */
-#ifndef PERUN_VIEW_COMMON_H
-#define PERUN_VIEW_COMMON_H
+#ifndef VIEWLIB_COMMON_H
+#define VIEWLIB_COMMON_H
 
 #include <stddef.h>
 
@@ -24,79 +24,79 @@
  * The Chart.js source: $PERUN_CHARTJS when set, else the path configure
  * found (--with-chartjs).  *text is malloc'd, the caller frees it.
  */
-int perun_view_chartjs_read(char **text, size_t *len, struct perun_error *err);
+int viewlib_chartjs_read(char **text, size_t *len, struct perun_error *err);
 
 /* Text for HTML/SVG element content and attribute values (controls become
  * spaces: XML has no way to hold them); NULL adds nothing. */
-void perun_view_html_escape(struct perun_strbuf *sb, const char *s);
+void viewlib_html_escape(struct perun_strbuf *sb, const char *s);
 /* A JSON string literal that is also safe inside <script> ("</" escaped). */
-void perun_view_js_string(struct perun_strbuf *sb, const char *s);
+void viewlib_js_string(struct perun_strbuf *sb, const char *s);
 /* A number for JavaScript: shortest round-trip digits, null if not finite. */
-void perun_view_js_number(struct perun_strbuf *sb, double v);
+void viewlib_js_number(struct perun_strbuf *sb, double v);
 
 /*
  * Start a page: doctype, title, a small stylesheet and, when chartjs is
  * set, Chart.js inlined in a <script>.  Ends inside <body>.
  */
-int perun_view_html_begin(struct perun_strbuf *sb, const char *title,
+int viewlib_html_begin(struct perun_strbuf *sb, const char *title,
 			  int chartjs, struct perun_error *err);
-void perun_view_html_end(struct perun_strbuf *sb);
+void viewlib_html_end(struct perun_strbuf *sb);
 
 /*
  * Interactive plots on a page begun with chartjs set: one <div class="plot">
  * with a heading and a <canvas>, its data in a <script>.  Between open and
  * close come the series: kind "points", "line" (null y breaks it), "bar"
  * (y per category) or "area" (stacked when the chart is).  With categories
- * the x axis is categorical.  perun_view_charts_script, once after the last
+ * the x axis is categorical.  viewlib_charts_script, once after the last
  * plot, draws them all.
  */
-void perun_view_chart_open(struct perun_strbuf *sb, size_t index, const char *title,
+void viewlib_chart_open(struct perun_strbuf *sb, size_t index, const char *title,
 			   const char *xlabel, const char *ylabel,
 			   const char *const *categories, size_t ncategories,
 			   int stacked);
-void perun_view_chart_series(struct perun_strbuf *sb, const char *label,
+void viewlib_chart_series(struct perun_strbuf *sb, const char *label,
 			     const char *kind, size_t color, const double *x,
 			     const double *y, size_t n);
-void perun_view_chart_close(struct perun_strbuf *sb);
-void perun_view_charts_script(struct perun_strbuf *sb);
+void viewlib_chart_close(struct perun_strbuf *sb);
+void viewlib_charts_script(struct perun_strbuf *sb);
 
-/* Write the buffer to path atomically (perun_view_write: "-" is the
+/* Write the buffer to path atomically (viewlib_write: "-" is the
  * view's output) and release it; a failed buffer is out of memory. */
-int perun_view_write_buffer(const char *path, void *out, struct perun_strbuf *sb,
+int viewlib_write_buffer(const char *path, void *out, struct perun_strbuf *sb,
 			    struct perun_error *err);
 
 /* The cells naming a profile in a diff view's summary table:
  * <td>label</td><td>cmd workload</td><td>collector</td>. */
-void perun_view_profile_cells(struct perun_strbuf *sb, const char *label,
+void viewlib_profile_cells(struct perun_strbuf *sb, const char *label,
 			      const struct perun_profile *profile);
 
 /* A colour of the palette (cycles), as "#rrggbb". */
-const char *perun_view_color(size_t i);
+const char *viewlib_color(size_t i);
 
 /* Perun's sanitize_filepart, in place: characters that are awkward in file
  * names become '_'. */
-void perun_view_sanitize(char *s);
+void viewlib_sanitize(char *s);
 
 /* "<prefix>_<sanitized part><suffix>", malloc'd; NULL without memory. */
-char *perun_view_file_name(const char *prefix, const char *part,
+char *viewlib_file_name(const char *prefix, const char *part,
 			   const char *suffix);
 
 /* The unit of of_key for axis labels as Perun's add_y_units finds it
  * ("" when none): the header's unit of the profile type. */
-const char *perun_view_y_unit(const struct perun_profile *profile,
+const char *viewlib_y_unit(const struct perun_profile *profile,
 			      const char *of_key);
 
 /* ---- static SVG plots ------------------------------------------------- */
 
-enum perun_svg_kind {
-	PERUN_SVG_POINTS = 1,
-	PERUN_SVG_LINE = 2,  /* a polyline; NaN y breaks it into segments */
-	PERUN_SVG_BARS = 3,  /* a bar per point from y0 (or 0) to y */
-	PERUN_SVG_AREA = 4,  /* the area between y0 (or 0) and y */
+enum viewlib_svg_kind {
+	VIEWLIB_SVG_POINTS = 1,
+	VIEWLIB_SVG_LINE = 2,  /* a polyline; NaN y breaks it into segments */
+	VIEWLIB_SVG_BARS = 3,  /* a bar per point from y0 (or 0) to y */
+	VIEWLIB_SVG_AREA = 4,  /* the area between y0 (or 0) and y */
 };
 
-struct perun_svg_series {
-	enum perun_svg_kind kind;
+struct viewlib_svg_series {
+	enum viewlib_svg_kind kind;
 	const char *label;        /* legend text, NULL: not in the legend */
 	const double *x, *y;
 	const double *y0;         /* bars and areas: the base, NULL for 0 */
@@ -106,12 +106,12 @@ struct perun_svg_series {
 	size_t color;             /* palette index */
 };
 
-struct perun_svg_plot {
+struct viewlib_svg_plot {
 	const char *title, *xlabel, *ylabel;
 	/* When set, x values are indices into these category names. */
 	const char *const *categories;
 	size_t ncategories;
-	const struct perun_svg_series *series;
+	const struct viewlib_svg_series *series;
 	size_t nseries;
 	int width, height;        /* 0: defaults */
 };
@@ -121,18 +121,18 @@ struct perun_svg_plot {
  * the XML declaration).  Points falling on an already drawn pixel are not
  * drawn again, so a million points make a small file that looks the same.
  */
-int perun_svg_render(struct perun_strbuf *sb, const struct perun_svg_plot *plot,
+int viewlib_svg_render(struct perun_strbuf *sb, const struct viewlib_svg_plot *plot,
 		     int standalone, struct perun_error *err);
 
 /* Up to max "nice" tick values covering [lo, hi]; returns their count. */
-size_t perun_view_ticks(double lo, double hi, size_t max, double *ticks);
+size_t viewlib_ticks(double lo, double hi, size_t max, double *ticks);
 
 /*
  * The options of a plot's labels, for a view's option table: x_key is the
  * option whose key labels the X axis by default, title_help describes
  * --graph-title.
  */
-#define PERUN_VIEW_LABEL_OPTIONS(x_key, title_help)                                   \
+#define VIEWLIB_LABEL_OPTIONS(x_key, title_help)                                   \
 	{"x-axis-label", "xl", PERUN_OPTION_STRING, NULL, NULL, "<text>",              \
 	 "label of the X axis (default: the --" x_key " key)", 0},                     \
 	{"y-axis-label", "yl", PERUN_OPTION_STRING, NULL, NULL, "<text>",              \
@@ -141,16 +141,16 @@ size_t perun_view_ticks(double lo, double hi, size_t max, double *ticks);
 
 /* ---- grouping and aggregation ----------------------------------------- */
 
-enum perun_agg {
-	PERUN_AGG_SUM, PERUN_AGG_MEAN, PERUN_AGG_COUNT, PERUN_AGG_NUNIQUE,
-	PERUN_AGG_MEDIAN, PERUN_AGG_MIN, PERUN_AGG_MAX,
+enum viewlib_agg {
+	VIEWLIB_AGG_SUM, VIEWLIB_AGG_MEAN, VIEWLIB_AGG_COUNT, VIEWLIB_AGG_NUNIQUE,
+	VIEWLIB_AGG_MEDIAN, VIEWLIB_AGG_MIN, VIEWLIB_AGG_MAX,
 };
 /* "sum|mean|count|nunique|median|min|max": Perun's AGGREGATIONS. */
-#define PERUN_VIEW_AGGREGATIONS "sum|mean|count|nunique|median|min|max"
-int perun_view_agg_parse(const char *name, enum perun_agg *out,
+#define VIEWLIB_AGGREGATIONS "sum|mean|count|nunique|median|min|max"
+int viewlib_agg_parse(const char *name, enum viewlib_agg *out,
 			 struct perun_error *err);
 /* --of of the aggregating views (bars, flow). */
-#define PERUN_VIEW_AGG_OF_OPTION                                                       \
+#define VIEWLIB_AGG_OF_OPTION                                                       \
 	{"of", "o", PERUN_OPTION_STRING, NULL, NULL, "<key>",                          \
 	 "the resource key whose values are aggregated (Y axis)", PERUN_OPTION_REQUIRED}
 
@@ -161,7 +161,7 @@ int perun_view_agg_parse(const char *name, enum perun_agg *out,
  * by may be NULL: one series named after of.  Categories are sorted:
  * numerically when all are numbers, else as text.
  */
-struct perun_view_groups {
+struct viewlib_groups {
 	size_t nper, nby;
 	char **per;        /* texts of the x values */
 	double *per_num;   /* their numbers (NaN when not numeric) */
@@ -171,10 +171,10 @@ struct perun_view_groups {
 	size_t resources;  /* resources that had all keys */
 };
 
-int perun_view_group(const struct perun_profile *profile, const char *of,
-		     const char *per, const char *by, enum perun_agg agg,
-		     struct perun_view_groups *out, struct perun_error *err);
-void perun_view_groups_free(struct perun_view_groups *g);
+int viewlib_group(const struct perun_profile *profile, const char *of,
+		     const char *per, const char *by, enum viewlib_agg agg,
+		     struct viewlib_groups *out, struct perun_error *err);
+void viewlib_groups_free(struct viewlib_groups *g);
 
 
 /* ---- the bars and flow views ------------------------------------------ */
@@ -184,20 +184,20 @@ void perun_view_groups_free(struct perun_view_groups *g);
  * (bars) or through (flow), by, stacked/grouped, accumulate (flow),
  * filename, x-axis-label, y-axis-label, graph-title.
  */
-int perun_view_aggregated_show(struct perun_view_ctx *ctx, int flow,
+int viewlib_aggregated_show(struct perun_view_ctx *ctx, int flow,
 			       struct perun_error *err);
 
 /* ---- the diff views (table, report) ----------------------------------- */
 
 /* Summed amounts of one (uid, trace) in the baseline [0] and target [1];
  * trace is Perun's flattened text ("" when the resource has none). */
-struct perun_diff_row {
+struct viewlib_diff_row {
 	char *uid, *trace;
 	double amount[2];
 };
 
-struct perun_diff_rows {
-	struct perun_diff_row *rows; /* in order of first appearance */
+struct viewlib_diff_rows {
+	struct viewlib_diff_row *rows; /* in order of first appearance */
 	size_t n;
 	double total[2];             /* all amounts kept by the filters */
 };
@@ -207,14 +207,14 @@ struct perun_diff_rows {
  * type's column once.  filters are nfilters (key, value) pairs, flattened
  * text compared, ORed as Perun's showdiff table does.
  */
-int perun_diff_rows_build(const struct perun_profile *baseline,
+int viewlib_diff_rows_build(const struct perun_profile *baseline,
 			  const struct perun_profile *target,
 			  const char *const *filters, size_t nfilters,
-			  struct perun_diff_rows *out, struct perun_error *err);
-void perun_diff_rows_free(struct perun_diff_rows *rows);
+			  struct viewlib_diff_rows *out, struct perun_error *err);
+void viewlib_diff_rows_free(struct viewlib_diff_rows *rows);
 /* The same for a show_diff call: ctx->baseline against ctx->profile, the
  * filters from the PAIR|MULTIPLE option filter_option (NULL: none). */
-int perun_diff_rows_of_view(const struct perun_view_ctx *ctx, const char *filter_option,
-			    struct perun_diff_rows *out, struct perun_error *err);
+int viewlib_diff_rows_of_view(const struct perun_view_ctx *ctx, const char *filter_option,
+			    struct viewlib_diff_rows *out, struct perun_error *err);
 
 #endif

@@ -8,7 +8,7 @@
 
 #include "output.h"
 
-int perun_view_write(const char *path, void *out, const void *data, size_t len,
+int viewlib_write(const char *path, void *out, const void *data, size_t len,
 		     struct perun_error *err)
 {
 	if (strcmp(path, "-"))
@@ -41,7 +41,7 @@ static void add_stem(struct perun_strbuf *sb, const char *label)
 	}
 }
 
-char *perun_view_diff_name_dup(const char *prefix, const char *baseline_label,
+char *viewlib_diff_name_dup(const char *prefix, const char *baseline_label,
 			       const char *target_label, const char *ext)
 {
 	struct perun_strbuf sb = PERUN_STRBUF_INIT;

@@ -5,21 +5,21 @@
  * model per uid, the sampled values of a model, and the general detection
  * of preg, lreg and fast.  Linked into each check plugin that needs it.
  */
-#ifndef PERUN_CHECKKIT_H
-#define PERUN_CHECKKIT_H
+#ifndef CHECKLIB_CHECKKIT_H
+#define CHECKLIB_CHECKKIT_H
 
 #include <stddef.h>
 
 #include <perun/perun.h>
 
 /* detection_kit.SAMPLES: points a parametric model is sampled at. */
-#define CK_SAMPLES 1000
+#define CHECKLIB_SAMPLES 1000
 /* factory._MIN_CONFIDENCE_RATE of int and loc. */
-#define CK_MIN_CONFIDENCE 0.15
+#define CHECKLIB_MIN_CONFIDENCE 0.15
 
 /* One model record (Perun's ModelRecord); strings borrowed from the
  * profile, which must outlive it. */
-struct ck_model {
+struct checklib_model {
 	const char *uid;
 	const char *type;            /* "linear", "regressogram", ... */
 	double r_square;
@@ -31,19 +31,19 @@ struct ck_model {
 	const json_t *record;
 };
 
-struct ck_models {
-	struct ck_model *items;
+struct checklib_models {
+	struct checklib_model *items;
 	size_t n;
 	json_t *index;               /* key -> position */
 };
 
-void ck_models_release(struct ck_models *m);
-const struct ck_model *ck_models_get(const struct ck_models *m, const char *key);
+void checklib_models_release(struct checklib_models *m);
+const struct checklib_model *checklib_models_get(const struct checklib_models *m, const char *key);
 
-enum ck_group {
-	CK_GROUP_ALL,      /* "model" */
-	CK_GROUP_PARAM,
-	CK_GROUP_NONPARAM,
+enum checklib_group {
+	CHECKLIB_GROUP_ALL,      /* "model" */
+	CHECKLIB_GROUP_PARAM,
+	CHECKLIB_GROUP_NONPARAM,
 };
 
 /*
@@ -52,79 +52,79 @@ enum ck_group {
  * must be strictly better), or with only_model set the last model of that
  * name; uids whose chosen model has r_square 0 are left out.
  */
-int ck_best_models(const struct perun_profile *p, enum ck_group group, const char *only_model,
-		   struct ck_models *out, struct perun_error *err);
+int checklib_best_models(const struct perun_profile *p, enum checklib_group group, const char *only_model,
+		   struct checklib_models *out, struct perun_error *err);
 /* The same without a filter: every model of group keyed "<uid><model>". */
-int ck_all_models(const struct perun_profile *p, enum ck_group group, struct ck_models *out,
+int checklib_all_models(const struct perun_profile *p, enum checklib_group group, struct checklib_models *out,
 		  struct perun_error *err);
 /* Profile.all_filtered_models(models_strategy) for best-model,
  * best-param, best-nonparam, all-param, all-nonparam. */
-int ck_strategy_models(const struct perun_profile *p, const char *strategy,
-		       struct ck_models *out, struct perun_error *err);
+int checklib_strategy_models(const struct perun_profile *p, const char *strategy,
+		       struct checklib_models *out, struct perun_error *err);
 
 /*
- * get_function_values: x = linspace(x_start, x_end, CK_SAMPLES) with
+ * get_function_values: x = linspace(x_start, x_end, CHECKLIB_SAMPLES) with
  * |x| < 1e-6 replaced by 1e-6, y the model's plot formula at x (Perun's
  * quirk kept: the model's f_x is applied to x first, so logarithmic
  * models are b0 + b1 ln x and power models b0 (log10 x)^b1).
  */
-void ck_function_values(const struct ck_model *m, double *x, double *y);
+void checklib_function_values(const struct checklib_model *m, double *x, double *y);
 /* numpy.linspace(start, end, n). */
-void ck_linspace(double start, double end, size_t n, double *out);
+void checklib_linspace(double start, double end, size_t n, double *out);
 
 /* Python's round(x, 2). */
-double ck_round2(double x);
+double checklib_round2(double x);
 
 /*
  * Perun's run_detection_with_strategy for int and loc: models of both
  * profiles by strategy (all-models and best-both run their two halves),
  * paired by key, a pair analysed when round(min r^2, 2) >= 0.15.  The
- * strategy is the --models-type of params (ck_models_type_options).
+ * strategy is the --models-type of params (checklib_models_type_options).
  * analyse fills the result and rate (and may emit partial intervals itself).
  */
-struct ck_pair {
+struct checklib_pair {
 	const char *key;             /* uid, or uid+model for all-* */
-	const struct ck_model *baseline, *target;
+	const struct checklib_model *baseline, *target;
 	const struct perun_profile *baseline_profile, *target_profile;
 };
-typedef int (*ck_analyse_fn)(const struct ck_pair *pair, enum perun_change *result,
+typedef int (*checklib_analyse_fn)(const struct checklib_pair *pair, enum perun_change *result,
 			     double *rate, struct perun_error *err);
-int ck_run_with_strategy(const struct perun_profile *baseline, const struct perun_profile *target,
-			 const struct perun_params *params, ck_analyse_fn analyse,
+int checklib_run_with_strategy(const struct perun_profile *baseline, const struct perun_profile *target,
+			 const struct perun_params *params, checklib_analyse_fn analyse,
 			 perun_check_emit_fn emit, void *data, struct perun_error *err);
 
 /* The --models-type option of int and loc (perun check passes its own). */
-extern const struct perun_option ck_models_type_options[];
+extern const struct perun_option checklib_models_type_options[];
 
 /* nonparam_kit.classify_change. */
-enum perun_change ck_classify_change(double diff, double no_change, double change,
+enum perun_change checklib_classify_change(double diff, double no_change, double change,
 				     double baseline_per);
 
 /*
  * The inputs of detection_kit.general_detection's classification of one
  * uid whose best models changed.
  */
-struct ck_detection {
+struct checklib_detection {
 	const char *uid;
 	const struct perun_profile *baseline_profile;
-	const struct ck_model *baseline, *target, *baseline_linear, *target_linear;
+	const struct checklib_model *baseline, *target, *baseline_linear, *target_linear;
 	const double *x;             /* baseline's sample points */
 	const double *lin_abs_error; /* linear target - linear baseline */
 	const double *abs_error;     /* best target - best baseline */
 	size_t n;
 };
 /* Writes the change type (e.g. "linear") into type. */
-typedef int (*ck_classify_fn)(const struct ck_detection *d, char *type, size_t len,
+typedef int (*checklib_classify_fn)(const struct checklib_detection *d, char *type, size_t len,
 			      struct perun_error *err);
-int ck_general_detection(const struct perun_profile *baseline, const struct perun_profile *target,
-			 ck_classify_fn classify, perun_check_emit_fn emit, void *data,
+int checklib_general_detection(const struct perun_profile *baseline, const struct perun_profile *target,
+			 checklib_classify_fn classify, perun_check_emit_fn emit, void *data,
 			 struct perun_error *err);
 
 /* numpy.nan_to_num of one value. */
-double ck_nan_to_num(double x);
+double checklib_nan_to_num(double x);
 
 /* scipy.integrate.simps(y, x, even="avg"); NaN in, NaN out. */
-double ck_simps(const double *y, const double *x, size_t n);
+double checklib_simps(const double *y, const double *x, size_t n);
 
 /*
  * nonparam_kit.preprocess_nonparam_models: the points both models are
@@ -134,14 +134,14 @@ double ck_simps(const double *y, const double *x, size_t n);
  * linspace(x_start, x_end).  Regressograms of different bucket counts get
  * the target re-binned to the baseline's count from the target profile's
  * resources; then all is cut to the shorter length.  Release *out with
- * ck_points_release.
+ * checklib_points_release.
  */
-struct ck_points {
+struct checklib_points {
 	double *x, *base_y, *target_y; /* n values each */
 	size_t n;
 };
-int ck_nonparam_coords(const struct ck_pair *pair, struct ck_points *out,
+int checklib_nonparam_coords(const struct checklib_pair *pair, struct checklib_points *out,
 		       struct perun_error *err);
-void ck_points_release(struct ck_points *p);
+void checklib_points_release(struct checklib_points *p);
 
 #endif
