@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The model records, best models and detection the model-based checks
+ * share (see checkkit.h).
+ */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>

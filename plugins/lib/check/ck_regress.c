@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Regression over the error of two models for fast and lreg (see
+ * ck_regress.h).
+ */
 #include <math.h>
 #include <stdlib.h>
 

@@ -137,7 +137,8 @@ int viewlib_aggregated_show(struct perun_view_ctx *ctx, int flow,
 	/* The page gets the values unstacked: Chart.js stacks them itself. */
 	if ((rc = viewlib_html_begin(&page, gtitle, 1, err)) < 0)
 		goto out;
-	viewlib_chart_open(&page, 0, gtitle, xlabel, ylabel,
+	/* The page's heading is the title: the one chart needs no other. */
+	viewlib_chart_open(&page, 0, NULL, xlabel, ylabel,
 			      numeric_x ? NULL : (const char *const *)g.per,
 			      numeric_x ? 0 : g.nper, stacked);
 	for (size_t j = 0; j < g.nby; j++) {

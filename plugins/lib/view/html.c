@@ -136,11 +136,15 @@ void viewlib_chart_open(struct perun_strbuf *sb, size_t index, const char *title
 			   const char *const *categories, size_t ncategories,
 			   int stacked)
 {
-	perun_strbuf_addf(sb, "<div class=\"plot\" id=\"plot%zu\">\n<h2>", index);
-	viewlib_html_escape(sb, title);
-	perun_strbuf_addf(sb, "</h2>\n<div class=\"chart\"><canvas id=\"chart%zu\"></canvas></div>\n"
+	perun_strbuf_addf(sb, "<div class=\"plot\" id=\"plot%zu\">\n", index);
+	if (title) {
+		perun_strbuf_addstr(sb, "<h2>");
+		viewlib_html_escape(sb, title);
+		perun_strbuf_addstr(sb, "</h2>\n");
+	}
+	perun_strbuf_addf(sb, "<div class=\"chart\"><canvas id=\"chart%zu\"></canvas></div>\n"
 			  "<script>PERUN_PLOTS.push({canvas: \"chart%zu\", title: ", index, index);
-	viewlib_js_string(sb, title);
+	viewlib_js_string(sb, title ? title : "");
 	perun_strbuf_addstr(sb, ", xlabel: ");
 	viewlib_js_string(sb, xlabel);
 	perun_strbuf_addstr(sb, ", ylabel: ");

@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Where a view's file output goes: atomically to a path, or to the view's stream
+ * for "-"; the default names of diff views' files (see output.h). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Call stacks of a profile as a call tree, for the flame graph and the
+ * stack exports (see stacks.h).
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -44,7 +44,8 @@ void viewlib_html_end(struct perun_strbuf *sb);
 
 /*
  * Interactive plots on a page begun with chartjs set: one <div class="plot">
- * with a heading and a <canvas>, its data in a <script>.  Between open and
+ * with a heading (none when title is NULL, e.g. a page's only chart under
+ * the page's own heading) and a <canvas>, its data in a <script>.  Between open and
  * close come the series: kind "points", "line" (null y breaks it), "bar"
  * (y per category) or "area" (stacked when the chart is).  With categories
  * the x axis is categorical.  viewlib_charts_script, once after the last

@@ -97,10 +97,23 @@ static int read_opts(const struct perun_view_ctx *ctx, struct flame_opts *o,
 }
 
 /* A value with thousands separators for the tooltips. */
+/* v for people: thousands grouped, at most two decimals (exports keep
+ * the exact weight). */
 static void human(double v, char out[48])
 {
-	char raw[32];
-	viewlib_stacks_format_weight(v, raw);
+	char raw[40];
+	if (isfinite(v) && fabs(v) < 1e15) {
+		snprintf(raw, sizeof(raw), "%.2f", v);
+		char *end = raw + strlen(raw);
+		while (end[-1] == '0')
+			*--end = '\0';
+		if (end[-1] == '.')
+			*--end = '\0';
+		if (!strcmp(raw, "-0"))
+			strcpy(raw, "0");
+	} else {
+		viewlib_stacks_format_weight(v, raw);
+	}
 	const char *dot = strchr(raw, '.'), *e = strpbrk(raw, "eE");
 	if (e || raw[0] == 'n' || raw[0] == 'i') {
 		snprintf(out, 48, "%s", raw);
