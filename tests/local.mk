@@ -13,6 +13,8 @@ SH_LOG_COMPILER = $(SHELL)
 
 EXTRA_DIST += %reldir%/test-lib.sh
 
+TESTS += tests/t0005-layers.sh
+EXTRA_DIST += tests/t0005-layers.sh
 TESTS += tests/t0100-init.sh tests/t0200-config.sh
 EXTRA_DIST += tests/t0100-init.sh tests/t0200-config.sh
 check_PROGRAMS += tests/config-test
