@@ -22,8 +22,9 @@ lib_LTLIBRARIES += %reldir%/libperun.la
 	%reldir%/lib/points.c
 %canon_reldir%_libperun_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) -fvisibility=hidden -pthread
 %canon_reldir%_libperun_la_LIBADD = $(JANSSON_LIBS) -lm -lpthread
-# libtool version current:revision:age, independent of the plugin ABI.
-%canon_reldir%_libperun_la_LDFLAGS = -version-info 0:0:0 -no-undefined
+# libtool version current:revision:age, independent of the plugin ABI;
+# what each interface number added or changed, and the rules: ChangeLog-ABI.
+%canon_reldir%_libperun_la_LDFLAGS = -version-info 1:0:0 -no-undefined
 
 perunincludedir = $(includedir)/perun-$(PERUN_ABI_MAJOR)/perun
 peruninclude_HEADERS = \
@@ -38,6 +39,7 @@ peruninclude_HEADERS = \
 	%reldir%/include/perun/jsonview.h
 
 pkgconfig_DATA = %reldir%/perun-plugin.pc
+EXTRA_DIST += %reldir%/ChangeLog-ABI
 aclocaldir = $(datadir)/aclocal
 dist_aclocal_DATA = %reldir%/perun.m4
 

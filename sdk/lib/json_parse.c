@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <locale.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +41,11 @@ const uint64_t json_pow5[28] = {
 	11920928955078125ULL, 59604644775390625ULL, 298023223876953125ULL,
 	1490116119384765625ULL, 7450580596923828125ULL,
 };
+
+/* The node layout plugins read inline is frozen (perun/jsonview.h). */
+_Static_assert(PERUN_JV_LAYOUT_VERSION == 1 && sizeof(struct perun_jv) == 16 &&
+		       offsetof(struct perun_jv, next) == 4 && offsetof(struct perun_jv, u) == 8,
+	       "the frozen perun_jv layout changed: see perun/jsonview.h");
 
 /* Jansson allows 2048 levels; deeper text goes to jansson for its error. */
 #define MAX_DEPTH 1024
