@@ -260,20 +260,22 @@ int perun_profile_from_json(json_t *root, const char *name,
 	}
 	/* Python Perun's order: resources, resource_type_map, models, rest. */
 	p->root = json_object();
-	json_object_set_new(p->root, "resources", json_object());
-	json_object_set_new(p->root, "resource_type_map", json_object());
 	json_t *models = json_object_get(root, "models");
 	json_t *global = json_object_get(root, "global");
 	if (!models && json_is_object(global))
 		models = json_object_get(global, "models");
-	json_object_set_new(p->root, "models",
-			    json_is_array(models) ? json_incref(models) : json_array());
+	if (!p->root || json_object_set_new(p->root, "resources", json_object()) ||
+	    json_object_set_new(p->root, "resource_type_map", json_object()) ||
+	    json_object_set_new(p->root, "models",
+				json_is_array(models) ? json_incref(models) : json_array()))
+		goto oom;
 	json_object_foreach(root, key, value) {
 		if (!strcmp(key, "resources") || !strcmp(key, "resource_type_map") ||
 		    !strcmp(key, "models") || !strcmp(key, "global") ||
 		    !strcmp(key, "snapshots") || !strcmp(key, "chunks"))
 			continue;
-		json_object_set(p->root, key, value);
+		if (json_object_set(p->root, key, value))
+			goto oom;
 	}
 
 	json_t *resources = json_object_get(root, "resources");
@@ -308,8 +310,11 @@ int perun_profile_from_json(json_t *root, const char *name,
 		}
 		json_t *time = json_object_get(global, "time");
 		json_t *extra = json_object();
-		json_object_set_new(extra, "time",
-				    time ? json_incref(time) : json_string("0.0"));
+		if (!extra || json_object_set_new(extra, "time",
+						  time ? json_incref(time) : json_string("0.0"))) {
+			json_decref(extra);
+			goto oom;
+		}
 		rc = profile_translate_legacy(p, list, extra, -1, name, err);
 		json_decref(extra);
 		if (rc)
@@ -334,9 +339,13 @@ int perun_profile_from_json(json_t *root, const char *name,
 			}
 			json_t *time = json_object_get(snap, "time");
 			json_t *extra = json_object();
-			json_object_set_new(extra, "snapshot", json_integer((json_int_t)i));
-			json_object_set_new(extra, "time",
-					    time ? json_incref(time) : json_string("0.0"));
+			if (!extra ||
+			    json_object_set_new(extra, "snapshot", json_integer((json_int_t)i)) ||
+			    json_object_set_new(extra, "time",
+						time ? json_incref(time) : json_string("0.0"))) {
+				json_decref(extra);
+				goto oom;
+			}
 			rc = profile_translate_legacy(p, list, extra, (long)i, name, err);
 			json_decref(extra);
 			if (rc)
@@ -345,9 +354,13 @@ int perun_profile_from_json(json_t *root, const char *name,
 			size_t j;
 			json_t *m;
 			json_array_foreach(snap_models, j, m)
-				json_array_append(json_object_get(p->root, "models"), m);
+				if (json_array_append(json_object_get(p->root, "models"), m))
+					goto oom;
 		}
 	}
+	goto out;
+oom:
+	rc = perun_error_set(err, PERUN_EGENERIC, "profile '%s': out of memory", name);
 out:
 	json_decref(root);
 	if (rc) {

@@ -170,21 +170,31 @@ static char *new_type(struct perun_profile *p, json_t *root, const json_t *uid,
 		return NULL;
 	}
 	snprintf(id, len, "%s#%" JSON_INTEGER_FORMAT, flat_uid, next);
-	json_object_set_new(p->uid_counter, flat_uid, json_integer(next + 1));
+	int failed = json_object_set_new(p->uid_counter, flat_uid, json_integer(next + 1));
 	free(flat_uid);
 	/* Python keeps the persistent pairs sorted by key. */
 	json_t *sorted = json_object();
-	for (size_t i = 0; i < n; i++)
-		json_object_set(sorted, pairs[i].key, pairs[i].value);
-	json_object_set_new(json_object_get(root, "resource_type_map"), id, sorted);
-	json_object_set_new(p->tuple_index, tuple, json_string(id));
 	json_t *columns = json_object();
+	failed |= !sorted || !columns;
+	for (size_t i = 0; i < n && !failed; i++)
+		failed |= json_object_set(sorted, pairs[i].key, pairs[i].value);
 	const char *key;
 	json_t *value;
 	json_object_foreach((json_t *)resource, key, value)
-		if (perun_profile_key_is_collectable(key))
-			json_object_set_new(columns, key, json_array());
-	json_object_set_new(json_object_get(root, "resources"), id, columns);
+		if (!failed && perun_profile_key_is_collectable(key))
+			failed |= json_object_set_new(columns, key, json_array());
+	/* The type is indexed last, once it is whole. */
+	if (failed ||
+	    json_object_set_new(json_object_get(root, "resource_type_map"), id, json_incref(sorted)) ||
+	    json_object_set_new(json_object_get(root, "resources"), id, json_incref(columns)) ||
+	    json_object_set_new(p->tuple_index, tuple, json_string(id))) {
+		json_decref(sorted);
+		json_decref(columns);
+		free(id);
+		return NULL;
+	}
+	json_decref(sorted);
+	json_decref(columns);
 	return id;
 }
 
@@ -217,11 +227,12 @@ static int add_row(struct perun_profile *p, const json_t *resource,
 		if (!perun_profile_key_is_collectable(key))
 			continue;
 		json_t *list = json_object_get(columns, key);
-		if (!list) {
-			list = json_array();
-			json_object_set_new(columns, key, list);
+		if (!list && json_object_set_new(columns, key, list = json_array()))
+			list = NULL;
+		if (!list || json_array_append(list, value)) {
+			free(new_id);
+			return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 		}
-		json_array_append(list, value);
 	}
 	free(new_id);
 	return 0;
@@ -414,12 +425,15 @@ static int foreach_resource_of_whole(const struct perun_profile *p, perun_resour
 				json_decref(row);
 				row = NULL;
 			}
-			if (!row)
-				row = json_copy(persistent);
+			if (!row && !(row = json_copy(persistent)))
+				return -PERUN_EGENERIC;
 			const char *key;
 			json_t *values;
 			json_object_foreach(columns, key, values)
-				json_object_set(row, key, json_array_get(values, r));
+				if (json_object_set(row, key, json_array_get(values, r))) {
+					json_decref(row);
+					return -PERUN_EGENERIC;
+				}
 			int rc = fn(row, data);
 			if (rc) {
 				json_decref(row);

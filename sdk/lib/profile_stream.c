@@ -186,11 +186,17 @@ static int stream_load_whole(struct perun_profile *p, struct perun_error *err)
 		p->same_order = q->same_order;
 		memset(&q->tape, 0, sizeof(q->tape));
 		q->text = NULL;
+	} else if (json_object_set(p->root, "resources", json_object_get(q->root, "resources")) ||
+		   json_object_set(p->root, "resource_type_map",
+				   json_object_get(q->root, "resource_type_map"))) {
+		/* Without memory the profile stays as it was. */
+		p->tape = st->old_tape;
+		memset(&st->old_tape, 0, sizeof(st->old_tape));
+		perun_profile_free(q);
+		return perun_error_set(err, PERUN_EGENERIC, "cannot read profile '%s': out of memory",
+				       st->path);
 	} else {
 		p->text = NULL;
-		json_object_set(p->root, "resources", json_object_get(q->root, "resources"));
-		json_object_set(p->root, "resource_type_map",
-				json_object_get(q->root, "resource_type_map"));
 	}
 	perun_profile_free(q);
 	st->state = STREAM_SETTLED;
