@@ -5,7 +5,9 @@
 # libperun (sdk/lib) is built in layers, each file allowed to use only the
 # files before it in LAYERS below (a file's private header ranks with it).
 # This script fails when
-#   - a file of sdk/lib is not in LAYERS (every new file is placed);
+#   - a file of sdk/lib is not in LAYERS (every new file is placed), or
+#     its opening comment does not say "Layer N of libperun", N its
+#     layer's line in LAYERS counted from 0;
 #   - a file of sdk/lib includes a private header of a later file;
 #   - an object of libperun has an undefined symbol that a later file's
 #     object defines (a call up the layers), read with nm from the built
@@ -58,14 +60,15 @@ users:     points.c
 work=$(mktemp -d "${TMPDIR:-/tmp}/check-layers.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 
-# file rank layer, one a line
+# file rank layer number, one a line
 printf '%s\n' "$LAYERS" | awk 'NF {
 	layer = $1; sub(/:$/, "", layer)
 	for (i = 2; i <= NF; i++) {
 		if ($i ~ /\.c$/)
 			rank++
-		print $i, rank, layer
+		print $i, rank, layer, number + 0
 	}
+	number++
 }' >"$work/ranks"
 
 fail=0
@@ -83,6 +86,13 @@ report() {
 	esac
 done >"$work/unplaced"
 report "$work/unplaced"
+
+while read -r f rank layer number; do
+	[ -f "$root/sdk/lib/$f" ] || continue
+	head -40 "$root/sdk/lib/$f" | grep -q "Layer $number of libperun" ||
+		echo "sdk/lib/$f: its opening comment does not say \"Layer $number of libperun\" ($layer)"
+done <"$work/ranks" >"$work/unsaid"
+report "$work/unsaid"
 
 for f in "$root"/sdk/lib/*.c "$root"/sdk/lib/*.h; do
 	[ -f "$f" ] || continue

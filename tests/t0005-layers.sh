@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The layers of the sources hold (scripts/check-layers.sh): libperun's files
 # include and call only the layers below them, sdk/ and the plugins never
-# include core/ headers, core/ never a plugin's; and the check fails on a
-# violation of each kind.
+# include core/ headers, core/ never a plugin's, each file of libperun says
+# its layer; and the check fails on a violation of each kind.
 . "$srcdir/tests/test-lib.sh"
 
 CHECK="$TEST_SRCDIR/scripts/check-layers.sh"
@@ -30,12 +30,12 @@ test_expect_success 'the copy keeps its layers' "
 	sh '$CHECK' --root . --objects '$objects'
 "
 
-# violation what file line message: with line added after the first of
-# file, the check fails saying message; file is restored after.
+# violation what file script message: with file edited by the sed script,
+# the check fails saying message; file is restored after.
 violation() {
 	test_expect_success "$1" "
 		cp '$2' orig &&
-		sed '1a $3' orig >'$2' &&
+		sed '$3' orig >'$2' &&
 		test_exit_code 1 sh '$CHECK' --root . --objects '$objects' >out;
 		rc=\$? &&
 		cp orig '$2' &&
@@ -45,17 +45,21 @@ violation() {
 }
 
 violation 'an include of a higher layer fails' sdk/lib/json_parse.c \
-	'#include \"profile_tree.h\"' \
+	'1a #include \"profile_tree.h\"' \
 	'sdk/lib/json_parse.c (reader): includes "profile_tree.h" of a higher layer (whole)'
 violation 'sdk/ including a core/ header fails' sdk/lib/error.c \
-	'#include \"../../core/profiles.h\"' \
+	'1a #include \"../../core/profiles.h\"' \
 	'sdk/lib/error.c: includes "../../core/profiles.h" (core/profiles.h): sdk/ may not include from core/'
 violation 'a plugin including a core/ header fails' plugins/view/flow/flow.c \
-	'#include \"profiles.h\"' \
+	'1a #include \"profiles.h\"' \
 	'plugins/view/flow/flow.c: includes "profiles.h" (core/profiles.h): plugins/ may not include from core/'
 violation 'core/ including a plugin header fails' core/views.c \
-	'#include \"stacks.h\"' \
+	'1a #include \"stacks.h\"' \
 	'core/views.c: includes "stacks.h" (plugins/view/common/stacks.h): core/ may not include from plugins/'
+
+violation 'an opening comment naming another layer fails' sdk/lib/flatten.c \
+	's/Layer 4 of libperun/Layer 5 of libperun/' \
+	'sdk/lib/flatten.c: its opening comment does not say "Layer 4 of libperun" (values)'
 
 test_expect_success 'a file of libperun left out of the layers fails' "
 	echo 'int unplaced;' >sdk/lib/unplaced.c &&
