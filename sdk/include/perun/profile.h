@@ -185,8 +185,10 @@ PERUN_API int perun_profile_foreach_type(const struct perun_profile *p, perun_ty
  * columns as perun_profile_foreach_type gives them.  Unlike there, the
  * values stay valid until the list is released or the profile changes, for
  * readers that come back to a type: they are the profile's own compact form
- * when it has one (no copy), else a copy the list holds.  Returns 0 with
- * *out filled, or a negative code with err filled without memory.
+ * when it has one (no copy), else a copy the list holds (of a streamed
+ * profile, a whole load of its file, which leaves the profile as it is).
+ * Returns 0 with *out filled, or a negative code with err filled without
+ * memory or, for a streamed profile, when its file does not load.
  */
 struct perun_type_ref {
 	const char *id;
