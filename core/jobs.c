@@ -425,7 +425,7 @@ static int add_tagged_resources(const json_t *row, void *data)
 	return rc;
 }
 
-static int merge_tagged(struct perun_profile **into, const struct perun_profile *from,
+static int merge_tagged(struct perun_profile **into, struct perun_profile *from,
 			const json_t *value, const json_t *props, struct perun_error *err)
 {
 	if (!*into) {

@@ -3,22 +3,28 @@
 lib_LTLIBRARIES += %reldir%/libperun.la
 %canon_reldir%_libperun_la_SOURCES = \
 	%reldir%/lib/error.c \
-	%reldir%/lib/params.c \
-	%reldir%/lib/profile.c \
-	%reldir%/lib/profile_flatten.c \
-	%reldir%/lib/profile_stream.c \
-	%reldir%/lib/flatten.c \
 	%reldir%/lib/strbuf.c \
-	%reldir%/lib/json_python.c \
-	%reldir%/lib/json_parse.c \
 	%reldir%/lib/fsutil.c \
-	%reldir%/lib/points.c \
-	%reldir%/lib/internal.h \
-	%reldir%/lib/profile_internal.h
+	%reldir%/lib/params.c \
+	%reldir%/lib/json_parse.c \
+	%reldir%/lib/reader.h \
+	%reldir%/lib/profile_core.c \
+	%reldir%/lib/profile_core.h \
+	%reldir%/lib/json_python.c \
+	%reldir%/lib/json_python.h \
+	%reldir%/lib/flatten.c \
+	%reldir%/lib/profile_flatten.c \
+	%reldir%/lib/profile_flatten.h \
+	%reldir%/lib/profile.c \
+	%reldir%/lib/profile_tree.h \
+	%reldir%/lib/profile_stream.c \
+	%reldir%/lib/profile_dump.c \
+	%reldir%/lib/points.c
 %canon_reldir%_libperun_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) -fvisibility=hidden -pthread
 %canon_reldir%_libperun_la_LIBADD = $(JANSSON_LIBS) -lm -lpthread
-# libtool version current:revision:age, independent of the plugin ABI.
-%canon_reldir%_libperun_la_LDFLAGS = -version-info 0:0:0 -no-undefined
+# libtool version current:revision:age, independent of the plugin ABI;
+# what each interface number added or changed, and the rules: ChangeLog-ABI.
+%canon_reldir%_libperun_la_LDFLAGS = -version-info 1:0:0 -no-undefined
 
 perunincludedir = $(includedir)/perun-$(PERUN_ABI_MAJOR)/perun
 peruninclude_HEADERS = \
@@ -33,6 +39,7 @@ peruninclude_HEADERS = \
 	%reldir%/include/perun/jsonview.h
 
 pkgconfig_DATA = %reldir%/perun-plugin.pc
+EXTRA_DIST += %reldir%/ChangeLog-ABI
 aclocaldir = $(datadir)/aclocal
 dist_aclocal_DATA = %reldir%/perun.m4
 

@@ -8,7 +8,8 @@
  * left out, values still valid after the call, the resources never made a
  * tree by reading them, by adding models or by saving, which writes them
  * as their tree would be written; then every profile under
- * $PERUN_TESTDATA the same both ways.
+ * $PERUN_TESTDATA the same both ways; last, that memory running out (in
+ * jansson) is an error the caller gets, never an abort.
  */
 #define _GNU_SOURCE
 #include <ftw.h>
@@ -337,6 +338,45 @@ static void test_testdata(void)
 	tap_ok(dumped == walked, "%zu of them dump the same both ways", dumped);
 }
 
+/* Jansson's allocations fail while this is set. */
+static int jansson_fails;
+
+static void *failing_malloc(size_t size)
+{
+	return jansson_fails ? NULL : malloc(size);
+}
+
+/* Without memory the library reports it and the profile stays usable. */
+static void test_out_of_memory(void)
+{
+	struct perun_profile *p = load("oom", "{\"resources\": {\"a#0\": {\"amount\": [1, 2]}}, "
+					      "\"resource_type_map\": {\"a#0\": {\"uid\": \"a\"}}, "
+					      HEADER "}");
+	json_t *row = json_pack("{s:s,s:i}", "uid", "b", "amount", 3);
+	struct perun_error err = {0};
+	if (!p || !row) {
+		tap_ok(0, "the profile of the out-of-memory tests loads");
+		json_decref(row);
+		perun_profile_free(p);
+		return;
+	}
+	json_set_alloc_funcs(failing_malloc, free);
+	jansson_fails = 1;
+	json_t *tree = perun_profile_json(p);
+	int rc = perun_profile_add_resource(p, row, &err);
+	jansson_fails = 0;
+	tap_ok(!tree && still_compact(p), "without memory the tree is NULL and the profile compact");
+	tap_ok(rc == -PERUN_EGENERIC && !strcmp(err.message, "out of memory"),
+	       "without memory a resource is not added: %s", err.message);
+	tree = perun_profile_json(p);
+	tap_ok(tree && json_object_size(json_object_get(tree, "resources")) == 1 &&
+		       perun_profile_resource_count(p) == 2,
+	       "with memory again the tree is the profile's");
+	json_set_alloc_funcs(malloc, free);
+	json_decref(row);
+	perun_profile_free(p);
+}
+
 int main(void)
 {
 	test_types();
@@ -345,5 +385,6 @@ int main(void)
 	test_points_order();
 	test_dump();
 	test_testdata();
+	test_out_of_memory();
 	return tap_done();
 }

@@ -1,4 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Errors of libperun: a code and a one-line message (perun/error.h).
+ *
+ * Layer 0 of libperun, the base: it uses the C library only; every other
+ * file of libperun may use it.
+ */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>

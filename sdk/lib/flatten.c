@@ -14,6 +14,11 @@
  *   other list           (k, the elements joined by ','), each element the
  *                        values of its items (under its index) joined by ':'
  * Values are joined by their str(): True, None, nan, 1.5, 1e-05.
+ *
+ * Layer 4 of libperun, the flattening of values: it uses the reader
+ * (perun_jv_to_json), the core (perun_json_number) and the writer
+ * (json_python.h, Python's text of floats); the flattened form above uses
+ * it for type ids.
  */
 #include <math.h>
 #include <stdio.h>
@@ -22,7 +27,7 @@
 
 #include <perun/profile.h>
 
-#include "internal.h"
+#include "json_python.h"
 
 struct item {
 	char *key;

@@ -1,4 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Files: reading one whole, writing one atomically, making directories,
+ * advice to the kernel on big buffers (perun/fsutil.h).
+ *
+ * Layer 0 of libperun, the base: it uses errors (error.c) only; every
+ * layer above may use it.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

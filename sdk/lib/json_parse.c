@@ -13,11 +13,15 @@
  * integers out of range, deep nesting, strings of 512 MiB) makes it give
  * up, and the caller goes through jansson, which gives the same tree or its
  * usual error message.
+ *
+ * Layer 1 of libperun, the reader: it uses the public base (error, strbuf,
+ * fsutil) and its own reader.h only, and knows nothing of profiles.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <locale.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +29,23 @@
 
 #include <perun/fsutil.h>
 
-#include "internal.h"
+#include "reader.h"
+
+/* The powers of five of the float reader, the printer's too. */
+const uint64_t json_pow5[28] = {
+	1ULL, 5ULL, 25ULL, 125ULL, 625ULL, 3125ULL, 15625ULL, 78125ULL,
+	390625ULL, 1953125ULL, 9765625ULL, 48828125ULL, 244140625ULL,
+	1220703125ULL, 6103515625ULL, 30517578125ULL, 152587890625ULL,
+	762939453125ULL, 3814697265625ULL, 19073486328125ULL,
+	95367431640625ULL, 476837158203125ULL, 2384185791015625ULL,
+	11920928955078125ULL, 59604644775390625ULL, 298023223876953125ULL,
+	1490116119384765625ULL, 7450580596923828125ULL,
+};
+
+/* The node layout plugins read inline is frozen (perun/jsonview.h). */
+_Static_assert(PERUN_JV_LAYOUT_VERSION == 1 && sizeof(struct perun_jv) == 16 &&
+		       offsetof(struct perun_jv, next) == 4 && offsetof(struct perun_jv, u) == 8,
+	       "the frozen perun_jv layout changed: see perun/jsonview.h");
 
 /* Jansson allows 2048 levels; deeper text goes to jansson for its error. */
 #define MAX_DEPTH 1024

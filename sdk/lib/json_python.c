@@ -2,6 +2,12 @@
 /*
  * JSON output byte-for-byte like Python's json.dumps, so objects written
  * here get the same SHA-1 as when Python Perun writes the same profile.
+ *
+ * Layer 3 of libperun, the writer of values: it uses the reader's exact
+ * arithmetic (reader.h) and the core's numbers (profile_core.h), never a
+ * form of a profile; the forms above use it for Python's text of values
+ * (resource-type ids are made of it), and profile_dump.c writes whole
+ * profiles with it.
  */
 #include <float.h>
 #include <math.h>
@@ -10,18 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
 #include <perun/profile.h>
 
-const uint64_t json_pow5[28] = {
-	1ULL, 5ULL, 25ULL, 125ULL, 625ULL, 3125ULL, 15625ULL, 78125ULL,
-	390625ULL, 1953125ULL, 9765625ULL, 48828125ULL, 244140625ULL,
-	1220703125ULL, 6103515625ULL, 30517578125ULL, 152587890625ULL,
-	762939453125ULL, 3814697265625ULL, 19073486328125ULL,
-	95367431640625ULL, 476837158203125ULL, 2384185791015625ULL,
-	11920928955078125ULL, 59604644775390625ULL, 298023223876953125ULL,
-	1490116119384765625ULL, 7450580596923828125ULL,
-};
+#include "json_python.h"
+#include "profile_core.h"
+#include "reader.h"
 
 static const uint64_t pow10_u64[] = {
 	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
@@ -429,43 +428,6 @@ static void separator(struct perun_strbuf *out, int first, int indent, int depth
 	out->len += spaces + 1 + !first;
 }
 
-/*
- * A jansson scalar as a tape node (a string borrowed), so that one dumper
- * writes trees and tapes alike; the markers of Python's non-finite numbers
- * (see profile.c) are the reals they stand for.
- */
-struct perun_jv json_scalar_node(const json_t *v)
-{
-	struct perun_jv node = {PERUN_JV_NULL, 1, {0}};
-	switch (json_typeof(v)) {
-	case JSON_STRING:
-		if (perun_json_number(v, &node.u.d) == 0) {
-			node.tag = PERUN_JV_REAL;
-		} else {
-			node.tag = PERUN_JV_STRING | (uint32_t)json_string_length(v) << 3;
-			node.u.s = json_string_value(v);
-		}
-		break;
-	case JSON_INTEGER:
-		node.tag = PERUN_JV_INTEGER;
-		node.u.i = (int64_t)json_integer_value(v);
-		break;
-	case JSON_REAL:
-		node.tag = PERUN_JV_REAL;
-		node.u.d = json_real_value(v);
-		break;
-	case JSON_TRUE:
-		node.tag = PERUN_JV_TRUE;
-		break;
-	case JSON_FALSE:
-		node.tag = PERUN_JV_FALSE;
-		break;
-	default:
-		break;
-	}
-	return node;
-}
-
 /* Does the text of a scalar start with a digit (for folding number lists)? */
 static inline int starts_with_digit(const struct perun_jv *v)
 {
@@ -615,7 +577,7 @@ static void terminate(struct perun_strbuf *out)
 
 void json_python_dump(const json_t *value, int indent, struct perun_strbuf *out)
 {
-	/* indent -2 asks for the folded form of indent 2, see internal.h. */
+	/* indent -2 asks for the folded form of indent 2, see json_python.h. */
 	int fold = indent == JSON_PYTHON_PENDING;
 	struct dumper d = {fold ? 2 : indent, fold, out};
 	dump_value(&d, value, NULL, 0);

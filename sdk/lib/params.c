@@ -1,4 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Parameters of plugins: typed values from the command line and the
+ * configuration (perun/params.h).
+ *
+ * Layer 0 of libperun, the base: it uses errors (error.c) only and knows
+ * nothing of profiles.
+ */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* The points of a profile per uid: Python Perun's postprocessor data provider. */
+/*
+ * The points of a profile per uid: Python Perun's postprocessor data
+ * provider.
+ *
+ * Layer 9 of libperun, a user of profiles: it reads them through the
+ * public API only (perun/profile.h), whatever form they are in; no file
+ * of libperun uses it.
+ */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -1,8 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * Loading, validating, converting and saving profiles.  The in-memory form
- * is the JSON tree Python Perun keeps: resources, resource_type_map and
- * models first, then the other keys in the order they came.
+ * Loading, validating and converting profiles: the whole form.  The
+ * in-memory form is the JSON tree Python Perun keeps: resources,
+ * resource_type_map and models first, then the other keys in the order
+ * they came; a loaded profile's resources stay in the reader's tape until
+ * a non-const caller asks for their tree.
+ *
+ * Layer 6 of libperun, the tree (whole) form: it uses the reader
+ * (reader.h), the core (profile_core.h) and the flattened form
+ * (profile_flatten.h, for legacy profiles); the streamed form and the
+ * dumper above use it through profile_tree.h.
  */
 #include <math.h>
 #include <stdio.h>
@@ -12,8 +19,10 @@
 #include <perun/fsutil.h>
 #include <perun/profile.h>
 
-#include "internal.h"
-#include "profile_internal.h"
+#include "profile_core.h"
+#include "profile_flatten.h"
+#include "profile_tree.h"
+#include "reader.h"
 
 static const char *const known_top_keys[] = {
 	"resources", "resource_type_map", "models", "header",
@@ -48,145 +57,24 @@ struct perun_profile *perun_profile_new(const char *type)
 	return p;
 }
 
-/* The tree holds everything: the text and tape are set aside, not freed,
- * as a walk may still read them (a perun_profile_foreach_type callback
- * that asks for the tree, a perun_profile_types list). */
-static void drop_text(struct perun_profile *p)
-{
-	p->old_text = p->text;
-	p->old_tape = p->tape;
-	p->text = NULL;
-	memset(&p->tape, 0, sizeof(p->tape));
-}
-
-void perun_profile_free(struct perun_profile *p)
-{
-	if (!p)
-		return;
-	json_tape_release(&p->tape);
-	json_tape_release(&p->old_tape);
-	/* A streamed profile's text is the file's mapping, the stream's. */
-	if (!profile_stream_owns(p, p->text))
-		free(p->text);
-	if (!profile_stream_owns(p, p->old_text))
-		free(p->old_text);
-	profile_stream_free(p);
-	json_decref(p->root);
-	json_decref(p->tuple_index);
-	json_decref(p->uid_counter);
-	perun_strbuf_release(&p->tuple);
-	free(p);
-}
-
-json_t *profile_tree(const struct perun_profile *cp)
-{
-	/* The tree is a cache of the tape: filling it keeps the profile the
-	 * same profile, so it is allowed on a const one. */
-	struct perun_profile *p = (struct perun_profile *)cp;
-	profile_settle(p);
-	if (!p->text)
-		return p->root;
-	/* Setting an existing key keeps its place in the order. */
-	json_t *resources = perun_jv_to_json(&p->tape.nodes[p->resources]);
-	json_t *types = perun_jv_to_json(&p->tape.nodes[p->types]);
-	if (!resources || !types || json_object_set_new(p->root, "resources", resources) ||
-	    json_object_set_new(p->root, "resource_type_map", types)) {
-		fputs("perun: out of memory reading a profile into a tree\n", stderr);
-		abort();
-	}
-	drop_text(p);
-	return p->root;
-}
-
-json_t *perun_profile_json(const struct perun_profile *p)
+json_t *perun_profile_json(struct perun_profile *p)
 {
 	return profile_tree(p);
 }
 
 json_t *perun_profile_get(const struct perun_profile *p, const char *key)
 {
-	if (!strcmp(key, "resources") || !strcmp(key, "resource_type_map"))
-		profile_tree(p);
+	/* A const profile keeps its form: no tree of the compact resources. */
+	if (p->text && (!strcmp(key, "resources") || !strcmp(key, "resource_type_map")))
+		return NULL;
 	return json_object_get(p->root, key);
 }
 
 /* ---- the resources in the tape ------------------------------------------ */
 
-static uint64_t key_hash(const char *s, size_t len)
-{
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return h;
-}
-
-static int member_index_build(struct member_index *ix, const struct perun_jv *object)
-{
-	size_t size = 64, i;
-	while (size < 2 * perun_jv_len(object))
-		size *= 2;
-	ix->slots = calloc(size, sizeof(*ix->slots));
-	if (!ix->slots)
-		return -1;
-	ix->mask = size - 1;
-	const struct perun_jv *k, *v;
-	perun_jv_object_foreach(object, i, k, v) {
-		size_t s = (size_t)key_hash(k->u.s, perun_jv_len(k)) & ix->mask;
-		while (ix->slots[s])
-			s = (s + 1) & ix->mask;
-		ix->slots[s] = (uint32_t)(k - object) + 1;
-	}
-	return 0;
-}
-
-/* The value of key in object (indexed by ix), or NULL. */
-static const struct perun_jv *member_index_find(const struct member_index *ix,
-						const struct perun_jv *object,
-						const struct perun_jv *key)
-{
-	size_t len = perun_jv_len(key);
-	for (size_t s = (size_t)key_hash(key->u.s, len) & ix->mask; ix->slots[s];
-	     s = (s + 1) & ix->mask) {
-		const struct perun_jv *k = object + ix->slots[s] - 1;
-		if (perun_jv_len(k) == len && !memcmp(k->u.s, key->u.s, len))
-			return k + 1;
-	}
-	return NULL;
-}
-
-void member_cursor_init(struct member_cursor *c, const struct perun_jv *object, int trusted)
-{
-	c->object = object;
-	c->next_key = object + 1;
-	c->left = perun_jv_len(object);
-	c->trusted = trusted;
-	c->index.slots = NULL;
-}
-
-const struct perun_jv *member_cursor_find(struct member_cursor *c, const struct perun_jv *key,
-					  int *oom)
-{
-	if (c->left && (c->trusted || (perun_jv_len(c->next_key) == perun_jv_len(key) &&
-					!memcmp(c->next_key->u.s, key->u.s, perun_jv_len(key))))) {
-		const struct perun_jv *value = c->next_key + 1;
-		c->next_key = perun_jv_skip(value);
-		c->left--;
-		return value;
-	}
-	if (!c->index.slots && member_index_build(&c->index, c->object)) {
-		*oom = -1;
-		return NULL;
-	}
-	return member_index_find(&c->index, c->object, key);
-}
-
-void member_cursor_release(struct member_cursor *c)
-{
-	free(c->index.slots);
-}
-
-int validate_columns(const char *type_id, const struct perun_jv *columns, const char *name,
-		     struct perun_error *err)
+/* One resource's columns: equally long lists. */
+static int validate_columns(const char *type_id, const struct perun_jv *columns,
+			    const char *name, struct perun_error *err)
 {
 	const struct perun_jv *key, *values;
 	size_t j;
@@ -372,20 +260,22 @@ int perun_profile_from_json(json_t *root, const char *name,
 	}
 	/* Python Perun's order: resources, resource_type_map, models, rest. */
 	p->root = json_object();
-	json_object_set_new(p->root, "resources", json_object());
-	json_object_set_new(p->root, "resource_type_map", json_object());
 	json_t *models = json_object_get(root, "models");
 	json_t *global = json_object_get(root, "global");
 	if (!models && json_is_object(global))
 		models = json_object_get(global, "models");
-	json_object_set_new(p->root, "models",
-			    json_is_array(models) ? json_incref(models) : json_array());
+	if (!p->root || json_object_set_new(p->root, "resources", json_object()) ||
+	    json_object_set_new(p->root, "resource_type_map", json_object()) ||
+	    json_object_set_new(p->root, "models",
+				json_is_array(models) ? json_incref(models) : json_array()))
+		goto oom;
 	json_object_foreach(root, key, value) {
 		if (!strcmp(key, "resources") || !strcmp(key, "resource_type_map") ||
 		    !strcmp(key, "models") || !strcmp(key, "global") ||
 		    !strcmp(key, "snapshots") || !strcmp(key, "chunks"))
 			continue;
-		json_object_set(p->root, key, value);
+		if (json_object_set(p->root, key, value))
+			goto oom;
 	}
 
 	json_t *resources = json_object_get(root, "resources");
@@ -420,8 +310,11 @@ int perun_profile_from_json(json_t *root, const char *name,
 		}
 		json_t *time = json_object_get(global, "time");
 		json_t *extra = json_object();
-		json_object_set_new(extra, "time",
-				    time ? json_incref(time) : json_string("0.0"));
+		if (!extra || json_object_set_new(extra, "time",
+						  time ? json_incref(time) : json_string("0.0"))) {
+			json_decref(extra);
+			goto oom;
+		}
 		rc = profile_translate_legacy(p, list, extra, -1, name, err);
 		json_decref(extra);
 		if (rc)
@@ -446,9 +339,13 @@ int perun_profile_from_json(json_t *root, const char *name,
 			}
 			json_t *time = json_object_get(snap, "time");
 			json_t *extra = json_object();
-			json_object_set_new(extra, "snapshot", json_integer((json_int_t)i));
-			json_object_set_new(extra, "time",
-					    time ? json_incref(time) : json_string("0.0"));
+			if (!extra ||
+			    json_object_set_new(extra, "snapshot", json_integer((json_int_t)i)) ||
+			    json_object_set_new(extra, "time",
+						time ? json_incref(time) : json_string("0.0"))) {
+				json_decref(extra);
+				goto oom;
+			}
 			rc = profile_translate_legacy(p, list, extra, (long)i, name, err);
 			json_decref(extra);
 			if (rc)
@@ -457,9 +354,13 @@ int perun_profile_from_json(json_t *root, const char *name,
 			size_t j;
 			json_t *m;
 			json_array_foreach(snap_models, j, m)
-				json_array_append(json_object_get(p->root, "models"), m);
+				if (json_array_append(json_object_get(p->root, "models"), m))
+					goto oom;
 		}
 	}
+	goto out;
+oom:
+	rc = perun_error_set(err, PERUN_EGENERIC, "profile '%s': out of memory", name);
 out:
 	json_decref(root);
 	if (rc) {
@@ -670,9 +571,6 @@ int perun_profile_load_file(const char *path, struct perun_profile **out,
 
 /* ---- resource types --------------------------------------------------- */
 
-/* An empty object, for types without resources. */
-const struct perun_jv profile_empty_object = {PERUN_JV_OBJECT, 1, {0}};
-
 /* A tree value appended to a tape (strings borrowed from the tree). */
 static int tape_add_json(struct json_tape *t, const json_t *v)
 {
@@ -740,8 +638,7 @@ static int foreach_type_of_tree(const struct perun_profile *p, size_t from, peru
 	return rc;
 }
 
-/* The types from the from-th of the map on. */
-static int foreach_type_from(const struct perun_profile *p, size_t from, perun_type_fn fn,
+int profile_foreach_type_from(const struct perun_profile *p, size_t from, perun_type_fn fn,
 			     void *data, struct perun_error *err)
 {
 	if (!p->text)
@@ -770,27 +667,30 @@ static int foreach_type_from(const struct perun_profile *p, size_t from, perun_t
 int perun_profile_foreach_type(const struct perun_profile *p, perun_type_fn fn, void *data,
 			       struct perun_error *err)
 {
-	size_t walked = 0;
-	int rc = profile_stream_foreach_type(p, fn, data, &walked, err);
-	/* Streamed to the end, stopped, or the rest to walk in the profile
-	 * as loaded the usual way. */
-	if (rc || walked == SIZE_MAX)
-		return rc;
-	return foreach_type_from(p, walked, fn, data, err);
+	/* A streamed profile walks as its form does. */
+	if (p->form)
+		return p->form->foreach_type(p, fn, data, err);
+	return profile_foreach_type_from(p, 0, fn, data, err);
 }
 
+/* What a type list holds of its own (perun_type_list.copy). */
+struct type_list_copy {
+	struct json_tape tape;        /* the types of a tree, copied */
+	struct perun_profile *whole;  /* a streamed profile read whole */
+};
+
 /* The types of a tree-form profile, copied into one tape the list owns. */
-static int types_of_tree(const struct perun_profile *p, struct perun_type_list *out)
+static int types_of_tree(const struct perun_profile *p, struct type_list_copy *copy,
+			 struct perun_type_list *out)
 {
 	json_t *resources = json_object_get(p->root, "resources");
 	json_t *map = json_object_get(p->root, "resource_type_map");
 	json_t *none = json_object();
-	struct json_tape *t = calloc(1, sizeof(*t));
+	struct json_tape *t = &copy->tape;
 	size_t n = 0;
 	const char *type_id;
 	json_t *columns;
-	out->copy = t;
-	if (!none || !t)
+	if (!none)
 		goto oom;
 	/* Offsets first: the tape moves as it grows. */
 	json_object_foreach(resources, type_id, columns) {
@@ -816,20 +716,33 @@ oom:
 	return -1;
 }
 
-int perun_profile_types(const struct perun_profile *p, struct perun_type_list *out,
+int perun_profile_types(const struct perun_profile *cp, struct perun_type_list *out,
 			struct perun_error *err)
 {
-	if (profile_settle(p))
-		return profile_stream_error(p, err);
+	const struct perun_profile *p;
+	struct perun_profile *whole;
+	struct type_list_copy *copy = NULL;
+	memset(out, 0, sizeof(*out));
+	/* A streamed profile: the list holds a whole load of its own. */
+	int rc = profile_read_whole(cp, &p, &whole, err);
+	if (rc)
+		return rc;
 	const struct perun_jv *resources = p->text ? &p->tape.nodes[p->resources] : NULL;
 	size_t n = resources ? perun_jv_len(resources)
 			     : json_object_size(json_object_get(p->root, "resources"));
-	memset(out, 0, sizeof(*out));
+	if (whole || !resources) {
+		if (!(copy = calloc(1, sizeof(*copy)))) {
+			perun_profile_free(whole);
+			goto oom;
+		}
+		copy->whole = whole;
+		out->copy = copy;
+	}
 	out->types = calloc(n ? n : 1, sizeof(*out->types));
 	if (!out->types)
 		goto oom;
 	if (!resources) {
-		if (types_of_tree(p, out))
+		if (types_of_tree(p, copy, out))
 			goto oom;
 		return 0;
 	}
@@ -856,60 +769,24 @@ oom:
 
 void perun_type_list_release(struct perun_type_list *list)
 {
+	struct type_list_copy *copy = list->copy;
 	free(list->types);
-	if (list->copy)
-		json_tape_release(list->copy);
-	free(list->copy);
+	if (copy) {
+		json_tape_release(&copy->tape);
+		perun_profile_free(copy->whole);
+		free(copy);
+	}
 	memset(list, 0, sizeof(*list));
 }
 
 int perun_profile_set_new(struct perun_profile *p, const char *key, json_t *value)
 {
-	if (!strcmp(key, "resources") || !strcmp(key, "resource_type_map"))
-		profile_tree(p);
-	return json_object_set_new(p->root, key, value);
-}
-
-char *perun_profile_dump(const struct perun_profile *p,
-			 enum perun_dump_style style, int with_origin,
-			 size_t *len)
-{
-	struct perun_strbuf sb = PERUN_STRBUF_INIT;
-	profile_settle(p);
-	/* Resources still in the tape are written from it: saving a
-	 * postprocessed profile does not build their tree. */
-	struct json_python_member *m = malloc((json_object_size(p->root) + 1) * sizeof(*m));
-	size_t n = 0;
-	const char *key;
-	json_t *value;
-	if (!m)
-		return NULL;
-	json_object_foreach(p->root, key, value) {
-		if (!with_origin && !strcmp(key, "origin"))
-			continue;
-		const struct perun_jv *view = NULL;
-		if (p->text && !strcmp(key, "resources"))
-			view = &p->tape.nodes[p->resources];
-		else if (p->text && !strcmp(key, "resource_type_map"))
-			view = &p->tape.nodes[p->types];
-		m[n++] = (struct json_python_member){key, view ? NULL : value, view};
+	if ((!strcmp(key, "resources") || !strcmp(key, "resource_type_map")) &&
+	    !profile_tree(p)) {
+		json_decref(value);
+		return -1;
 	}
-	json_python_dump_members(m, n, style == PERUN_DUMP_PENDING ? JSON_PYTHON_PENDING : -1,
-				 &sb);
-	free(m);
-	return perun_strbuf_detach(&sb, len);
-}
-
-int perun_profile_save_file(const struct perun_profile *p, const char *path,
-			    struct perun_error *err)
-{
-	size_t len;
-	char *text = perun_profile_dump(p, PERUN_DUMP_PENDING, 1, &len);
-	if (!text)
-		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	int rc = perun_file_write_atomic(path, text, len, err);
-	free(text);
-	return rc;
+	return json_object_set_new(p->root, key, value);
 }
 
 static const char *string_or_empty(json_t *v)
@@ -1017,25 +894,4 @@ int perun_profile_add_model(struct perun_profile *p, const json_t *model)
 {
 	json_t *list = json_object_get(p->root, "models");
 	return json_array_append_new(list, json_deep_copy(model));
-}
-
-int perun_json_number(const json_t *v, double *out)
-{
-	if (json_is_number(v)) {
-		*out = json_number_value(v);
-		return 0;
-	}
-	if (json_is_string(v) && json_string_length(v) > 1 && json_string_value(v)[0] == '\0') {
-		const char *word = json_string_value(v) + 1;
-		if (!strcmp(word, "NaN"))
-			*out = NAN;
-		else if (!strcmp(word, "Infinity"))
-			*out = INFINITY;
-		else if (!strcmp(word, "-Infinity"))
-			*out = -INFINITY;
-		else
-			return -1;
-		return 0;
-	}
-	return -1;
 }

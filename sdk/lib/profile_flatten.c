@@ -4,6 +4,11 @@
  * which name a resource type "<uid>#<n>", and collectable keys, which become
  * parallel columns.  Python Perun's rules, kept exactly so that type ids
  * agree.
+ *
+ * Layer 5 of libperun, the flattened form: it uses the core
+ * (profile_core.h), the writer (json_python.h, for the canonical text of
+ * persistent keys) and the flattening of values (flatten.c, through the
+ * public API); the whole form (profile.c) uses it for legacy profiles.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -11,8 +16,9 @@
 
 #include <perun/profile.h>
 
-#include "internal.h"
-#include "profile_internal.h"
+#include "json_python.h"
+#include "profile_core.h"
+#include "profile_flatten.h"
 
 int perun_profile_key_is_collectable(const char *key)
 {
@@ -108,17 +114,23 @@ static int tuple_key(struct perun_strbuf *sb, const struct pair *v, size_t n)
 	return perun_strbuf_grow(sb, 0);
 }
 
-/* Index the resource types the profile already has, once. */
-static void build_index(struct perun_profile *p)
+/* Index the resource types of root, the profile's tree, once; 0, or -1
+ * without memory. */
+static int build_index(struct perun_profile *p, json_t *root)
 {
 	if (p->tuple_index)
-		return;
+		return 0;
 	p->tuple_index = json_object();
 	p->uid_counter = json_object();
+	if (!p->tuple_index || !p->uid_counter) {
+		json_decref(p->tuple_index);
+		json_decref(p->uid_counter);
+		p->tuple_index = p->uid_counter = NULL;
+		return -1;
+	}
 	const char *type_id;
 	json_t *persistent;
-	json_object_foreach(json_object_get(profile_tree(p), "resource_type_map"), type_id,
-			    persistent) {
+	json_object_foreach(json_object_get(root, "resource_type_map"), type_id, persistent) {
 		size_t n;
 		struct pair *pairs = persistent_pairs(persistent, NULL, 0, &n);
 		/* Without memory the type is not indexed, so it is not reused. */
@@ -129,19 +141,23 @@ static void build_index(struct perun_profile *p)
 		if (!hash)
 			continue;
 		char *uid = strndup(type_id, (size_t)(hash - type_id));
+		if (!uid)
+			return -1;
 		long long next = atoll(hash + 1) + 1;
 		json_t *cur = json_object_get(p->uid_counter, uid);
 		if (!cur || json_integer_value(cur) < next)
 			json_object_set_new(p->uid_counter, uid, json_integer(next));
 		free(uid);
 	}
+	return 0;
 }
 
 /* A new resource type for the persistent pairs: its id "<uid>#<n>" (the
  * caller frees it), its entry in resource_type_map and its (empty) columns,
  * one for every collectable key of resource. */
-static char *new_type(struct perun_profile *p, const json_t *uid, const json_t *resource,
-		      const struct pair *pairs, size_t n, const char *tuple)
+static char *new_type(struct perun_profile *p, json_t *root, const json_t *uid,
+		      const json_t *resource, const struct pair *pairs, size_t n,
+		      const char *tuple)
 {
 	char *flat_uid = perun_value_flatten_dup(uid);
 	if (!flat_uid)
@@ -154,21 +170,31 @@ static char *new_type(struct perun_profile *p, const json_t *uid, const json_t *
 		return NULL;
 	}
 	snprintf(id, len, "%s#%" JSON_INTEGER_FORMAT, flat_uid, next);
-	json_object_set_new(p->uid_counter, flat_uid, json_integer(next + 1));
+	int failed = json_object_set_new(p->uid_counter, flat_uid, json_integer(next + 1));
 	free(flat_uid);
 	/* Python keeps the persistent pairs sorted by key. */
 	json_t *sorted = json_object();
-	for (size_t i = 0; i < n; i++)
-		json_object_set(sorted, pairs[i].key, pairs[i].value);
-	json_object_set_new(json_object_get(profile_tree(p), "resource_type_map"), id, sorted);
-	json_object_set_new(p->tuple_index, tuple, json_string(id));
 	json_t *columns = json_object();
+	failed |= !sorted || !columns;
+	for (size_t i = 0; i < n && !failed; i++)
+		failed |= json_object_set(sorted, pairs[i].key, pairs[i].value);
 	const char *key;
 	json_t *value;
 	json_object_foreach((json_t *)resource, key, value)
-		if (perun_profile_key_is_collectable(key))
-			json_object_set_new(columns, key, json_array());
-	json_object_set_new(json_object_get(profile_tree(p), "resources"), id, columns);
+		if (!failed && perun_profile_key_is_collectable(key))
+			failed |= json_object_set_new(columns, key, json_array());
+	/* The type is indexed last, once it is whole. */
+	if (failed ||
+	    json_object_set_new(json_object_get(root, "resource_type_map"), id, json_incref(sorted)) ||
+	    json_object_set_new(json_object_get(root, "resources"), id, json_incref(columns)) ||
+	    json_object_set_new(p->tuple_index, tuple, json_string(id))) {
+		json_decref(sorted);
+		json_decref(columns);
+		free(id);
+		return NULL;
+	}
+	json_decref(sorted);
+	json_decref(columns);
 	return id;
 }
 
@@ -179,7 +205,9 @@ static int add_row(struct perun_profile *p, const json_t *resource,
 	if (!uid)
 		return perun_error_set(err, PERUN_EINVAL,
 				       "profile '%s': resource without 'uid'", name);
-	build_index(p);
+	json_t *root = profile_tree(p);
+	if (!root || build_index(p, root))
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	size_t n;
 	struct pair *pairs = persistent_pairs(resource, extra, 1, &n);
 	int tuple = pairs && !tuple_key(&p->tuple, pairs, n);
@@ -188,22 +216,23 @@ static int add_row(struct perun_profile *p, const json_t *resource,
 				    : NULL;
 	char *new_id = NULL;
 	if (tuple && !type_id)
-		type_id = new_id = new_type(p, uid, resource, pairs, n, p->tuple.buf);
+		type_id = new_id = new_type(p, root, uid, resource, pairs, n, p->tuple.buf);
 	free(pairs);
 	if (!type_id)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	json_t *columns = json_object_get(json_object_get(profile_tree(p), "resources"), type_id);
+	json_t *columns = json_object_get(json_object_get(root, "resources"), type_id);
 	const char *key;
 	json_t *value;
 	json_object_foreach((json_t *)resource, key, value) {
 		if (!perun_profile_key_is_collectable(key))
 			continue;
 		json_t *list = json_object_get(columns, key);
-		if (!list) {
-			list = json_array();
-			json_object_set_new(columns, key, list);
+		if (!list && json_object_set_new(columns, key, list = json_array()))
+			list = NULL;
+		if (!list || json_array_append(list, value)) {
+			free(new_id);
+			return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 		}
-		json_array_append(list, value);
 	}
 	free(new_id);
 	return 0;
@@ -261,7 +290,7 @@ size_t perun_profile_resource_count(const struct perun_profile *p)
 	}
 	const char *type_id;
 	json_t *columns;
-	json_object_foreach(json_object_get(profile_tree(p), "resources"), type_id, columns) {
+	json_object_foreach(json_object_get(p->root, "resources"), type_id, columns) {
 		total += type_rows(columns);
 	}
 	return total;
@@ -377,11 +406,10 @@ out:
 	return rc;
 }
 
-int perun_profile_foreach_resource(const struct perun_profile *p,
-				   perun_resource_fn fn, void *data)
+/* perun_profile_foreach_resource over a profile loaded whole. */
+static int foreach_resource_of_whole(const struct perun_profile *p, perun_resource_fn fn,
+				     void *data)
 {
-	if (profile_settle(p))
-		return -PERUN_EINVAL;
 	if (p->text)
 		return foreach_resource_of_tape(p, fn, data);
 	json_t *map = json_object_get(p->root, "resource_type_map");
@@ -397,12 +425,15 @@ int perun_profile_foreach_resource(const struct perun_profile *p,
 				json_decref(row);
 				row = NULL;
 			}
-			if (!row)
-				row = json_copy(persistent);
+			if (!row && !(row = json_copy(persistent)))
+				return -PERUN_EGENERIC;
 			const char *key;
 			json_t *values;
 			json_object_foreach(columns, key, values)
-				json_object_set(row, key, json_array_get(values, r));
+				if (json_object_set(row, key, json_array_get(values, r))) {
+					json_decref(row);
+					return -PERUN_EGENERIC;
+				}
 			int rc = fn(row, data);
 			if (rc) {
 				json_decref(row);
@@ -412,4 +443,18 @@ int perun_profile_foreach_resource(const struct perun_profile *p,
 		json_decref(row);
 	}
 	return 0;
+}
+
+int perun_profile_foreach_resource(const struct perun_profile *cp, perun_resource_fn fn,
+				   void *data)
+{
+	const struct perun_profile *p;
+	struct perun_profile *whole;
+	struct perun_error ignored = {0};
+	/* A streamed profile is read from a whole load of its own. */
+	if (profile_read_whole(cp, &p, &whole, &ignored))
+		return -PERUN_EINVAL;
+	int rc = foreach_resource_of_whole(p, fn, data);
+	perun_profile_free(whole);
+	return rc;
 }

@@ -10,9 +10,18 @@
  * overlaps the walk.
  *
  * The map is checked as it is read, as the usual load checks it.  When a
- * check fails, or the reader does not take the text, the profile is loaded
- * the usual way: that load's error is the walk's, word for word, or, for
- * text only jansson takes, the walk goes on there where it stopped.
+ * check fails, or the reader does not take the text, the file is loaded
+ * the usual way into a profile of the walk's own: that load's error is the
+ * walk's, word for word (and the stream's record, perun_profile_load_error),
+ * or, for text only jansson takes, the walk goes on there where it stopped.
+ * Readers given a const profile read it so, whole, and leave it as it is;
+ * only perun_profile_load_whole and the readers that take a non-const
+ * profile (perun_profile_json, ...) make it whole itself.
+ *
+ * Layer 7 of libperun, the streamed form: it uses the reader (reader.h),
+ * the core (profile_core.h) and the whole form (profile_tree.h); the core
+ * and the forms below reach it only through the struct profile_form it
+ * sets in the profiles it loads.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -24,12 +33,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "profile_internal.h"
+#include "profile_core.h"
+#include "profile_tree.h"
+#include "reader.h"
 
 enum stream_state {
 	STREAM_UNREAD,   /* the map is read on each walk */
-	STREAM_SETTLED,  /* loaded the usual way since */
-	STREAM_FAILED,   /* that failed: error says why */
+	STREAM_SETTLED,  /* the profile was made whole since */
+	STREAM_FAILED,   /* the usual load failed: error says why */
 };
 
 struct profile_stream {
@@ -43,6 +54,8 @@ struct profile_stream {
 	struct json_tape old_tape;   /* the resources' tape before settling:
 				      * a walk may still hold its values */
 };
+
+static const struct profile_form stream_form;
 
 int perun_profile_load_file_streamed(const char *path, struct perun_profile **out,
 				     struct perun_error *err)
@@ -76,6 +89,7 @@ int perun_profile_load_file_streamed(const char *path, struct perun_profile **ou
 	close(fd);
 	p->text = st->text;
 	p->stream = st;
+	p->form = &stream_form;
 	*out = p;
 	return 0;
 usual:
@@ -93,16 +107,17 @@ usual:
 	return perun_profile_load_file(path, out, err);
 }
 
-int profile_stream_owns(const struct perun_profile *p, const char *text)
-{
-	return p->stream && text && text == p->stream->text;
-}
-
-void profile_stream_free(struct perun_profile *p)
+/* The form's own parts: the file's mapping (the text, or the old text
+ * once the tree replaced it) and the tape of before settling. */
+static void stream_release(struct perun_profile *p)
 {
 	struct profile_stream *st = p->stream;
 	if (!st)
 		return;
+	if (p->text == st->text)
+		p->text = NULL;
+	if (p->old_text == st->text)
+		p->old_text = NULL;
 	json_tape_release(&st->old_tape);
 	munmap(st->text, st->len);
 	free(st->path);
@@ -110,9 +125,10 @@ void profile_stream_free(struct perun_profile *p)
 	p->stream = NULL;
 }
 
-int profile_stream_error(const struct perun_profile *p, struct perun_error *err)
+/* The usual load's error, recorded. */
+static int stream_error(const struct profile_stream *st, struct perun_error *err)
 {
-	*err = p->stream->error;
+	*err = st->error;
 	return -(err->code ? err->code : PERUN_EGENERIC);
 }
 
@@ -120,26 +136,44 @@ int perun_profile_load_error(const struct perun_profile *p, struct perun_error *
 {
 	if (!p || !p->stream || p->stream->state != STREAM_FAILED)
 		return 0;
-	return profile_stream_error(p, err);
+	return stream_error(p->stream, err);
 }
 
-int profile_settle(const struct perun_profile *cp)
+/*
+ * The file loaded the usual way into *out, the caller's, or *out NULL when
+ * p itself was made whole.  A failed load is recorded in the stream (not
+ * in the profile, which stays as it is): later readers get its error.
+ */
+static int stream_load_copy(const struct perun_profile *p, struct perun_profile **out,
+			    struct perun_error *err)
 {
-	/* The profile stays the same profile, loaded another way. */
-	struct perun_profile *p = (struct perun_profile *)cp;
 	struct profile_stream *st = p->stream;
-	struct perun_profile *q;
-	if (!st || st->state == STREAM_SETTLED)
+	*out = NULL;
+	if (st->state == STREAM_SETTLED)
 		return 0;
 	if (st->state == STREAM_FAILED)
-		return -1;
-	if (perun_profile_load_file(st->path, &q, &st->error)) {
+		return stream_error(st, err);
+	if (perun_profile_load_file(st->path, out, &st->error)) {
+		st->state = STREAM_FAILED;
+		return stream_error(st, err);
+	}
+	return 0;
+}
+
+/* Make p whole: the usual load's resources and map become p's. */
+static int stream_load_whole(struct perun_profile *p, struct perun_error *err)
+{
+	struct profile_stream *st = p->stream;
+	struct perun_profile *q;
+	int rc = stream_load_copy(p, &q, err);
+	if (rc) {
 		/* Nothing to read then: resources and map both the empty
 		 * placeholder the map has been. */
 		p->resources = p->types;
-		st->state = STREAM_FAILED;
-		return -1;
+		return rc;
 	}
+	if (!q)
+		return 0;
 	/* The tree's parts read before (header, models, ...) stay: callers
 	 * may hold them.  The resources' tape is kept for the same reason. */
 	st->old_tape = p->tape;
@@ -152,15 +186,34 @@ int profile_settle(const struct perun_profile *cp)
 		p->same_order = q->same_order;
 		memset(&q->tape, 0, sizeof(q->tape));
 		q->text = NULL;
+	} else if (json_object_set(p->root, "resources", json_object_get(q->root, "resources")) ||
+		   json_object_set(p->root, "resource_type_map",
+				   json_object_get(q->root, "resource_type_map"))) {
+		/* Without memory the profile stays as it was. */
+		p->tape = st->old_tape;
+		memset(&st->old_tape, 0, sizeof(st->old_tape));
+		perun_profile_free(q);
+		return perun_error_set(err, PERUN_EGENERIC, "cannot read profile '%s': out of memory",
+				       st->path);
 	} else {
 		p->text = NULL;
-		json_object_set(p->root, "resources", json_object_get(q->root, "resources"));
-		json_object_set(p->root, "resource_type_map",
-				json_object_get(q->root, "resource_type_map"));
 	}
 	perun_profile_free(q);
 	st->state = STREAM_SETTLED;
 	return 0;
+}
+
+/* The types from the from-th on, of p loaded the usual way. */
+static int walk_whole_from(const struct perun_profile *p, size_t from, perun_type_fn fn,
+			   void *data, struct perun_error *err)
+{
+	struct perun_profile *q;
+	int rc = stream_load_copy(p, &q, err);
+	if (rc)
+		return rc;
+	rc = profile_foreach_type_from(q ? q : p, from, fn, data, err);
+	perun_profile_free(q);
+	return rc;
 }
 
 /* ---- the walk ------------------------------------------------------------ */
@@ -253,7 +306,7 @@ static void *read_types(void *arg)
 	return NULL;
 }
 
-static void stream_release(struct type_stream *s)
+static void type_stream_release(struct type_stream *s)
 {
 	for (int i = 0; i < STREAM_BATCHES; i++) {
 		json_tape_release(&s->batch[i].tape);
@@ -312,38 +365,39 @@ static int walk_batches(struct type_stream *s, perun_type_fn fn, void *data, siz
 	}
 }
 
-int profile_stream_foreach_type(const struct perun_profile *p, perun_type_fn fn, void *data,
-				size_t *walked, struct perun_error *err)
+static int stream_foreach_type(const struct perun_profile *p, perun_type_fn fn, void *data,
+			       struct perun_error *err)
 {
 	struct type_stream s;
 	pthread_t reader;
-	*walked = 0;
-	if (!p->stream || p->stream->state == STREAM_SETTLED)
-		return 0;
+	size_t walked = 0;
+	if (p->stream->state == STREAM_SETTLED)
+		return profile_foreach_type_from(p, 0, fn, data, err);
 	if (p->stream->state == STREAM_FAILED)
-		return profile_stream_error(p, err);
+		return stream_error(p->stream, err);
 	/* Without room or a thread for it (a small address space), the walk
 	 * goes the usual way. */
 	if (stream_init(&s, p) || pthread_create(&reader, NULL, read_types, &s)) {
-		stream_release(&s);
-		return profile_settle(p) ? profile_stream_error(p, err) : 0;
+		type_stream_release(&s);
+		return walk_whole_from(p, 0, fn, data, err);
 	}
-	int rc = walk_batches(&s, fn, data, walked);
+	int rc = walk_batches(&s, fn, data, &walked);
 	pthread_mutex_lock(&s.lock);
 	s.stop = 1;
 	pthread_cond_signal(&s.changed);
 	pthread_mutex_unlock(&s.lock);
 	pthread_join(reader, NULL);
 	int read = s.read;
-	stream_release(&s);
-	if (rc)
+	type_stream_release(&s);
+	if (rc || read > 0)
 		return rc;
-	if (read > 0) {
-		*walked = SIZE_MAX;
-		return 0;
-	}
 	/* The usual load: its error, or the rest of the walk there. */
-	if (profile_settle(p))
-		return profile_stream_error(p, err);
-	return 0;
+	return walk_whole_from(p, walked, fn, data, err);
 }
+
+static const struct profile_form stream_form = {
+	.foreach_type = stream_foreach_type,
+	.load_copy = stream_load_copy,
+	.load_whole = stream_load_whole,
+	.release = stream_release,
+};

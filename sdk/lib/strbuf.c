@@ -1,4 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Growing strings (perun/strbuf.h): a failed allocation is remembered and
+ * reported once, at the end.
+ *
+ * Layer 0 of libperun, the base: it uses the C library only; every other
+ * file of libperun may use it.
+ */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -132,7 +132,7 @@ static int cmp_value(struct tally *t, const json_t *want, const json_t *got, con
 /* The models of p, those of one kind with only; a new reference. */
 static json_t *models_of(const struct perun_profile *p, const char *only)
 {
-	json_t *all = json_object_get(perun_profile_json(p), "models"), *out = json_array();
+	json_t *all = perun_profile_get(p, "models"), *out = json_array();
 	size_t i;
 	json_t *m;
 	json_array_foreach(all, i, m)

@@ -369,7 +369,7 @@ static int scatter_show(struct perun_view_ctx *ctx, struct perun_error *err)
 		goto out;
 	if ((rc = viewlib_html_begin(&html, gtitle, 1, err)) < 0)
 		goto out;
-	const json_t *models = json_object_get(perun_profile_json(ctx->profile), "models");
+	const json_t *models = perun_profile_get(ctx->profile, "models");
 	for (;;) {
 		const char *uid;
 		struct perun_point *pts;

@@ -10,9 +10,27 @@
  * value.  Walk them with the macros below; perun_jv_get finds one member
  * (a linear search: objects of a profile's resources are small).
  * Python's NaN, Infinity and -Infinity are reals.
+ *
+ * The node layout below (struct perun_jv, the tag's bits, the meaning of
+ * next) is public on purpose: views walk millions of nodes with the inline
+ * accessors, which a call per node would slow down.  So it is FROZEN for
+ * the plugin ABI's major version (PERUN_PLUGIN_ABI_MAJOR, perun/plugin.h):
+ * a plugin compiled against it reads the nodes of any libperun of that major.  A change of
+ * the layout is signalled by a new PERUN_JV_LAYOUT_VERSION and a new
+ * PERUN_PLUGIN_ABI_MAJOR (and libperun's soname, libtool's age reset to 0)
+ * together; never one without the others.  Plugins that depend on the
+ * layout may check it at build time:
+ *   #if PERUN_JV_LAYOUT_VERSION != 1
+ *   #error "written for perun_jv layout 1"
+ *   #endif
+ * Code that need not be fast should prefer the accessors and macros to
+ * the fields, and perun_jv_to_json for anything else.
  */
 #ifndef PERUN_JSONVIEW_H
 #define PERUN_JSONVIEW_H
+
+/* The version of the node layout, frozen as said above. */
+#define PERUN_JV_LAYOUT_VERSION 1
 
 #include <stddef.h>
 #include <stdint.h>
@@ -31,6 +49,7 @@ enum perun_jv_type {
 	PERUN_JV_OBJECT,
 };
 
+/* 16 bytes, in this order (layout version 1). */
 struct perun_jv {
 	uint32_t tag;  /* type in the low 3 bits; above them the length of a
 			* string (bytes) or container (values, or members) */

@@ -41,12 +41,24 @@ PERUN_API int perun_profile_load_buffer(const char *buf, size_t len,
  * of its own beside the walk, and never kept whole in memory.  A walk
  * fails as this load would have (the same message) when it finds the map
  * malformed; the values it gives are valid during the call only.  Other
- * readers of the resources may be used too: the first of them loads the
- * profile the usual way (and finds it empty when that fails).
+ * readers of the resources may be used too: those given a const profile
+ * (perun_profile_types, perun_profile_foreach_resource, perun_profile_dump)
+ * read the file whole into a profile of their own each time and leave the
+ * profile as it is; perun_profile_load_whole, and the readers that take a
+ * non-const profile (perun_profile_json, ...), make it whole itself, once
+ * (its resources empty when that load fails).
  */
 PERUN_API int perun_profile_load_file_streamed(const char *path,
 					       struct perun_profile **out,
 					       struct perun_error *err);
+/*
+ * Load a streamed profile's resources whole now, explicitly, for a reader
+ * that comes back to them: 0, or the load's error as a negative code
+ * (the profile's resources are then empty).  0 for any other profile.
+ * Since libperun interface 1.
+ */
+PERUN_API int perun_profile_load_whole(struct perun_profile *profile,
+				       struct perun_error *err);
 /*
  * For a streamed profile whose walk found it malformed: its load error (as
  * perun_profile_load_file gives it) in err, returned as a negative code;
@@ -63,15 +75,18 @@ PERUN_API int perun_profile_from_json(json_t *root, const char *name,
 /*
  * The JSON tree, borrowed; edits through it must keep the format valid.
  * A loaded profile keeps its resources in the compact form that
- * perun_profile_foreach_type reads until this is first called; building
- * the tree of a big profile then takes time and memory (about 20 times the
- * text), so readers of resources should prefer perun_profile_foreach_type.
+ * perun_profile_foreach_type reads until this is first called, which
+ * changes the profile's form (hence non-const; a streamed profile is
+ * loaded whole first); building the tree of a big profile then takes time
+ * and memory (about 20 times the text), so readers of resources should
+ * prefer perun_profile_foreach_type.  NULL without memory.
  */
-PERUN_API json_t *perun_profile_json(const struct perun_profile *profile);
+PERUN_API json_t *perun_profile_json(struct perun_profile *profile);
 /*
  * One top-level part of the tree ("models", "header", "collector_info",
- * ...), borrowed, NULL when absent.  Unlike perun_profile_json it leaves
- * the resources in their compact form unless key names one of them.
+ * ...), borrowed, NULL when absent.  It never changes the profile's form:
+ * "resources" and "resource_type_map" are NULL while they are in their
+ * compact form (perun_profile_json makes their tree).
  */
 PERUN_API json_t *perun_profile_get(const struct perun_profile *profile, const char *key);
 
@@ -170,8 +185,10 @@ PERUN_API int perun_profile_foreach_type(const struct perun_profile *p, perun_ty
  * columns as perun_profile_foreach_type gives them.  Unlike there, the
  * values stay valid until the list is released or the profile changes, for
  * readers that come back to a type: they are the profile's own compact form
- * when it has one (no copy), else a copy the list holds.  Returns 0 with
- * *out filled, or a negative code with err filled without memory.
+ * when it has one (no copy), else a copy the list holds (of a streamed
+ * profile, a whole load of its file, which leaves the profile as it is).
+ * Returns 0 with *out filled, or a negative code with err filled without
+ * memory or, for a streamed profile, when its file does not load.
  */
 struct perun_type_ref {
 	const char *id;

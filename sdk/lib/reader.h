@@ -1,45 +1,23 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Private helpers of libperun; not installed. */
-#ifndef PERUN_SDK_INTERNAL_H
-#define PERUN_SDK_INTERNAL_H
+/*
+ * Layer 1 of libperun, the reader (json_parse.c): profile text into a tape
+ * of perun_jv nodes, and a tape into jansson values.  Private, not
+ * installed.  It rests on the public base (error, strbuf, fsutil) only;
+ * every layer above (profile_core.h and up) may include it.
+ */
+#ifndef PERUN_SDK_READER_H
+#define PERUN_SDK_READER_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <locale.h>
 #include <jansson.h>
 #include <perun/jsonview.h>
-#include <perun/strbuf.h>
 
 /* Exact arithmetic of the float reader and printer. */
 typedef unsigned __int128 u128;
 /* 5^0 .. 5^27, the powers of five below 2^63. */
 extern const uint64_t json_pow5[28];
-
-/* Python's repr() of a double: shortest digits that round-trip. */
-void json_python_format_double(double value, char out[32]);
-/*
- * json.dumps(value) (indent -1) or json.dumps(value, indent=indent),
- * ensure_ascii, insertion key order; indent JSON_PYTHON_PENDING is Perun's
- * pending form, indent 2 with re.sub(r",\s+(\d+)", r", \1", ...) applied.
- */
-#define JSON_PYTHON_PENDING (-2)
-void json_python_dump(const json_t *value, int indent, struct perun_strbuf *out);
-/* An object written as json_python_dump writes one, each member's value
- * a tree or, where tree is NULL, a tape's (a profile's compact resources). */
-struct json_python_member {
-	const char *key;
-	const json_t *tree;
-	const struct perun_jv *view;
-};
-void json_python_dump_members(const struct json_python_member *members, size_t n, int indent,
-			      struct perun_strbuf *out);
-
-/*
- * A jansson scalar as a tape node (a string borrowed from it); profile.c's
- * marker strings of Python's non-finite numbers are the reals they stand
- * for.  Containers give a null node.
- */
-struct perun_jv json_scalar_node(const json_t *v);
 
 /* A tape of perun_jv nodes; nodes[0] is the document's root value. */
 struct json_tape {

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Layer 3 of libperun, the writer (json_python.c): Python's json.dumps and
+ * repr() of a float, byte for byte.  Private, not installed.  It rests on
+ * the reader (reader.h) and the core (profile_core.h); the forms of a
+ * profile and the profile dumper above include it.
+ */
+#ifndef PERUN_SDK_JSON_PYTHON_H
+#define PERUN_SDK_JSON_PYTHON_H
+
+#include <stddef.h>
+#include <jansson.h>
+#include <perun/jsonview.h>
+#include <perun/strbuf.h>
+
+/* Python's repr() of a double: shortest digits that round-trip. */
+void json_python_format_double(double value, char out[32]);
+/*
+ * json.dumps(value) (indent -1) or json.dumps(value, indent=indent),
+ * ensure_ascii, insertion key order; indent JSON_PYTHON_PENDING is Perun's
+ * pending form, indent 2 with re.sub(r",\s+(\d+)", r", \1", ...) applied.
+ */
+#define JSON_PYTHON_PENDING (-2)
+void json_python_dump(const json_t *value, int indent, struct perun_strbuf *out);
+/* An object written as json_python_dump writes one, each member's value
+ * a tree or, where tree is NULL, a tape's (a profile's compact resources). */
+struct json_python_member {
+	const char *key;
+	const json_t *tree;
+	const struct perun_jv *view;
+};
+void json_python_dump_members(const struct json_python_member *members, size_t n, int indent,
+			      struct perun_strbuf *out);
+
+#endif
