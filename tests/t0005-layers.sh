@@ -55,7 +55,7 @@ violation 'a plugin including a core/ header fails' plugins/view/flow/flow.c \
 	'plugins/view/flow/flow.c: includes "profiles.h" (core/profiles.h): plugins/ may not include from core/'
 violation 'core/ including a plugin header fails' core/views.c \
 	'1a #include \"stacks.h\"' \
-	'core/views.c: includes "stacks.h" (plugins/view/common/stacks.h): core/ may not include from plugins/'
+	'core/views.c: includes "stacks.h" (plugins/lib/view/stacks.h): core/ may not include from plugins/'
 
 violation 'an opening comment naming another layer fails' sdk/lib/flatten.c \
 	's/Layer 4 of libperun/Layer 5 of libperun/' \

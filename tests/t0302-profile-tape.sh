@@ -145,7 +145,7 @@ a duplicate key in a small object|"resources": {"a#0": {"amount": [1]}}, "resour
 a duplicate column|"resources": {"a#0": {"amount": [1], "amount": [1]}}, "resource_type_map": {"a#0": $pers}|cannot read profile '%s': line 1: duplicate object key near '"amount"'
 a NUL in a string|"resources": {"a#0": {"amount": ["x\\u0000"]}}, "resource_type_map": {"a#0": $pers}|cannot read profile '%s': line 1: \\u0000 is not allowed without JSON_ALLOW_NUL near '"x\\u0000"'
 a too big integer|"resources": {"a#0": {"amount": [18446744073709551616]}}, "resource_type_map": {"a#0": $pers}|cannot read profile '%s': line 1: too big integer near '18446744073709551616'
-the header before the resources|"resources": {"a#0": 5}, "resource_type_map": {}, "header": 1|profile '%s': missing 'header'
+the header before the resources|"resources": {"a#0": 5}, "resource_type_map": {}, "header": 1|profile '%s': 'header' is not an object
 an unknown key before the resources|"resources": {"a#0": 5}, "resource_type_map": {}, "extra": 1|profile '%s': unknown top-level key 'extra'
 CASES
 

@@ -192,9 +192,12 @@ static int validate_header(json_t *root, const char *name,
 			   struct perun_error *err)
 {
 	json_t *header = json_object_get(root, "header");
-	if (!json_is_object(header))
+	if (!header)
 		return perun_error_set(err, PERUN_EINVAL,
 				       "profile '%s': missing 'header'", name);
+	if (!json_is_object(header))
+		return perun_error_set(err, PERUN_EINVAL,
+				       "profile '%s': 'header' is not an object", name);
 	const char *type = json_string_value(json_object_get(header, "type"));
 	if (!type)
 		return perun_error_set(err, PERUN_EINVAL,

@@ -28,8 +28,13 @@ static int @name@_postprocess(struct perun_postprocess_ctx *ctx, struct perun_er
 {
 	double factor = perun_params_float(ctx->params, "factor", 1.0);
 	/* The tree of the resources, {"<uid>#<n>": {"amount": [...], ...}}:
-	 * editing it in place is editing the profile. */
-	json_t *resources = perun_profile_get(ctx->profile, "resources");
+	 * editing it in place is editing the profile.  perun_profile_json
+	 * makes the whole tree (a loaded profile's resources are read in a
+	 * compact form until then; perun_profile_get does not build it). */
+	json_t *root = perun_profile_json(ctx->profile);
+	if (!root)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	json_t *resources = json_object_get(root, "resources");
 	const char *id;
 	json_t *columns;
 	size_t scaled = 0;
