@@ -48,7 +48,7 @@ static const struct perun_plugin *load(const char *dir, const char *name)
 
 static struct perun_params *params(const struct perun_plugin *p, const char *const *kv)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	struct perun_params *pp = perun_params_new();
 	for (size_t i = 0; kv && kv[i]; i += 2)
 		perun_params_set_text(pp, perun_option_find(p->options, kv[i], 0), kv[i + 1], &err);
@@ -86,14 +86,14 @@ static size_t step_of(size_t l, size_t versions)
 static struct perun_profile *finish(json_t *res, json_t *rtm, const char *type, const char *cmd,
 				    const char *unit_key, const char *unit, const char *collector)
 {
-	json_t *root = json_pack("{s:o, s:o, s:[], s:{s:s, s:s, s:s, s:s, s:{s:s}}, s:{s:s, s:{}}, "
-				 "s:[]}",
-				 "resources", res, "resource_type_map", rtm, "models", "header",
-				 "type", type, "cmd", cmd, "args", "", "workload", "", "units",
-				 unit_key, unit, "collector_info", "name", collector, "params",
-				 "postprocessors");
+	json_t *root =
+		json_pack("{s:o, s:o, s:[], s:{s:s, s:s, s:s, s:s, s:{s:s}}, s:{s:s, s:{}}, "
+			  "s:[]}",
+			  "resources", res, "resource_type_map", rtm, "models", "header", "type",
+			  type, "cmd", cmd, "args", "", "workload", "", "units", unit_key, unit,
+			  "collector_info", "name", collector, "params", "postprocessors");
 	struct perun_profile *p = NULL;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	if (!root || perun_profile_from_json(root, "bench", &p, &err)) {
 		fprintf(stderr, "bench-check-history: %s\n", root ? err.message : "out of memory");
 		exit(2);
@@ -117,9 +117,11 @@ static struct perun_profile *time_profile(size_t v, size_t versions, size_t loca
 			json_array_append_new(amount, json_real(noisy(level, 0.05)));
 			json_array_append_new(order, json_integer(r + 1));
 		}
-		json_object_set_new(res, key, json_pack("{s:o, s:o}", "amount", amount, "order", order));
-		json_object_set_new(rtm, key, json_pack("{s:s, s:s, s:s}", "uid", uid, "subtype",
-							 "real", "type", "time"));
+		json_object_set_new(res, key,
+				    json_pack("{s:o, s:o}", "amount", amount, "order", order));
+		json_object_set_new(rtm, key,
+				    json_pack("{s:s, s:s, s:s}", "uid", uid, "subtype", "real",
+					      "type", "time"));
 	}
 	return finish(res, rtm, "time", "./prog", "time", "s", "time");
 }
@@ -127,8 +129,8 @@ static struct perun_profile *time_profile(size_t v, size_t versions, size_t loca
 static struct perun_profile *trace_profile(size_t functions, int target)
 {
 	json_t *res = json_object(), *rtm = json_object();
-	static const char *const base_libs[] = {"run", "libfoo-1.2.so", "libc.so.6", "libm.so.6"};
-	static const char *const targ_libs[] = {"run", "libfoo-1.3.so", "libc.so.6", "libm.so.6"};
+	static const char *const base_libs[] = { "run", "libfoo-1.2.so", "libc.so.6", "libm.so.6" };
+	static const char *const targ_libs[] = { "run", "libfoo-1.3.so", "libc.so.6", "libm.so.6" };
 	for (size_t f = 0; f < functions; f++) {
 		char key[64], uid[48];
 		snprintf(uid, sizeof(uid), "func_%05zu", f);
@@ -146,8 +148,8 @@ static struct perun_profile *trace_profile(size_t functions, int target)
 				    json_pack("{s:o, s:o}", "amount", amount, "exclusive", excl));
 		json_object_set_new(rtm, key,
 				    json_pack("{s:s, s:s, s:s, s:s}", "uid", uid, "location",
-					      (target ? targ_libs : base_libs)[f % 4], "type", "mixed",
-					      "subtype", "time delta"));
+					      (target ? targ_libs : base_libs)[f % 4], "type",
+					      "mixed", "subtype", "time delta"));
 	}
 	return finish(res, rtm, "mixed", "./run", "mixed(time delta)", "us", "trace");
 }
@@ -177,7 +179,8 @@ static int count(const struct perun_degradation *d, void *data)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: bench-check-history PLUGIN_DIR [VERSIONS LOCATIONS FUNCTIONS]\n");
+		fprintf(stderr,
+			"usage: bench-check-history PLUGIN_DIR [VERSIONS LOCATIONS FUNCTIONS]\n");
 		return 2;
 	}
 	size_t versions = argc > 2 ? (size_t)atol(argv[2]) : 100;
@@ -189,7 +192,7 @@ int main(int argc, char **argv)
 
 	double t0 = cpu_now();
 	struct perun_check_series_entry *series = calloc(versions, sizeof(*series));
-	char (*names)[41] = calloc(versions, sizeof(*names));
+	char(*names)[41] = calloc(versions, sizeof(*names));
 	for (size_t v = 0; v < versions; v++) {
 		snprintf(names[v], sizeof(names[v]), "%040zx", v + 1);
 		series[v].version = names[v];
@@ -201,16 +204,16 @@ int main(int argc, char **argv)
 	printf("# cpd: %zu versions x %zu locations x 3 repetitions, %zu steps (built in %.2f s)\n",
 	       versions, locations, steps, cpu_now() - t0);
 	printf("%-28s %9s %9s %9s %9s\n", "method", "cpu s", "verdicts", "changes", "at step");
-	static const char *const tt[] = {"test", "ttest", NULL};
-	static const char *const perm[] = {"test", "permutation", NULL};
-	const char *const *variants[] = {tt, perm};
-	const char *labels[] = {"cpd --test ttest", "cpd --test permutation"};
+	static const char *const tt[] = { "test", "ttest", NULL };
+	static const char *const perm[] = { "test", "permutation", NULL };
+	const char *const *variants[] = { tt, perm };
+	const char *labels[] = { "cpd --test ttest", "cpd --test permutation" };
 	for (int k = 0; k < 2; k++) {
 		struct perun_params *p = params(cpd, variants[k]);
 		double best = INFINITY;
-		struct tally t = {0};
+		struct tally t = { 0 };
 		for (int rep = 0; rep < (k ? 1 : 3); rep++) {
-			struct perun_error err = {0};
+			struct perun_error err = { 0 };
 			memset(&t, 0, sizeof(t));
 			t.versions = versions;
 			t.series = series;
@@ -233,9 +236,9 @@ int main(int argc, char **argv)
 	struct perun_profile *b = trace_profile(functions, 0), *tp = trace_profile(functions, 1);
 	struct perun_params *p = params(eto, NULL);
 	double best = INFINITY;
-	struct tally t = {0};
+	struct tally t = { 0 };
 	for (int rep = 0; rep < 3; rep++) {
-		struct perun_error err = {0};
+		struct perun_error err = { 0 };
 		memset(&t, 0, sizeof(t));
 		double a = cpu_now();
 		if (eops->compare(b, tp, p, count, &t, &err)) {

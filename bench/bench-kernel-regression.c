@@ -46,7 +46,7 @@ int main(int argc, char **argv)
 		y[i] = 3 * x[i] + 20 * sin(x[i] / 50) + 5 * sin(12.9898 * x[i]);
 	}
 	struct kr_fail fail;
-	struct kr_efficient eff = {0, 0, 50, 25, 0, rng};
+	struct kr_efficient eff = { 0, 0, 50, 25, 0, rng };
 	double bw = 0, r2 = NAN, t0 = now();
 	int rc;
 	if (!strcmp(mode, "estimator-cv_ls") || !strcmp(mode, "estimator-efficient")) {
@@ -62,7 +62,7 @@ int main(int argc, char **argv)
 			rc = kr_np_fit(KR_LL, bw, x, y, n, out, &fail);
 		r2 = kr_np_r_squared(y, out, n);
 	} else if (!strncmp(mode, "smoothing-", 10)) {
-		enum kr_smoothing m = !strcmp(mode + 10, "spatial") ? KR_SPATIAL_AVERAGE
+		enum kr_smoothing m = !strcmp(mode + 10, "spatial")  ? KR_SPATIAL_AVERAGE
 				      : !strcmp(mode + 10, "linear") ? KR_LOCAL_LINEAR
 								     : KR_LOCAL_POLYNOMIAL;
 		rc = kr_covariance_bw(KR_SCOTT, x, n, &bw, &fail);

@@ -26,16 +26,17 @@ static double now(void)
 
 int main(int argc, char **argv)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	if (argc < 3) {
-		fprintf(stderr, "usage: bench-postprocess <plugin.so> <profile> [<option>=<value> ...]\n");
+		fprintf(stderr,
+			"usage: bench-postprocess <plugin.so> <profile> [<option>=<value> ...]\n");
 		return 2;
 	}
 	void *handle = dlopen(argv[1], RTLD_NOW | RTLD_LOCAL);
 	const char *base = strrchr(argv[1], '/') ? strrchr(argv[1], '/') + 1 : argv[1];
 	char symbol[256];
-	snprintf(symbol, sizeof(symbol), "perun_plugin_%.*s_describe",
-		 (int)strcspn(base, "."), base);
+	snprintf(symbol, sizeof(symbol), "perun_plugin_%.*s_describe", (int)strcspn(base, "."),
+		 base);
 	const struct perun_plugin *(*describe)(void) = NULL;
 	if (handle)
 		*(void **)&describe = dlsym(handle, symbol);
@@ -53,10 +54,12 @@ int main(int argc, char **argv)
 			*eq = '\0';
 			decl = perun_option_find(plugin->options, argv[i], 0);
 		}
-		json_t *text = decl && (decl->flags & PERUN_OPTION_PAIR) ? json_string(eq + 1) : NULL;
+		json_t *text =
+			decl && (decl->flags & PERUN_OPTION_PAIR) ? json_string(eq + 1) : NULL;
 		if (!decl || (text ? perun_params_set_json(params, decl, text, &err)
 				   : perun_params_set_text(params, decl, eq + 1, &err))) {
-			fprintf(stderr, "bench-postprocess: bad option '%s' %s\n", argv[i], err.message);
+			fprintf(stderr, "bench-postprocess: bad option '%s' %s\n", argv[i],
+				err.message);
 			return 2;
 		}
 		json_decref(text);
@@ -78,8 +81,9 @@ int main(int argc, char **argv)
 		struct perun_profile *copy;
 		if (perun_profile_from_json(json_deep_copy(original), "bench", &copy, &err))
 			break;
-		struct perun_postprocess_ctx ctx = {.size = sizeof(ctx), .params = params,
-						    .profile = copy};
+		struct perun_postprocess_ctx ctx = { .size = sizeof(ctx),
+						     .params = params,
+						     .profile = copy };
 		t0 = now();
 		int rc = ops->postprocess(&ctx, &err);
 		double t = now() - t0;

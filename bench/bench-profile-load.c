@@ -58,7 +58,7 @@ static double seconds(clockid_t clock)
 
 static struct sample sample_now(void)
 {
-	struct sample s = {0, seconds(CLOCK_PROCESS_CPUTIME_ID), seconds(CLOCK_MONOTONIC)};
+	struct sample s = { 0, seconds(CLOCK_PROCESS_CPUTIME_ID), seconds(CLOCK_MONOTONIC) };
 	if (counter_fd >= 0 && read(counter_fd, &s.insns, sizeof(s.insns)) != sizeof(s.insns))
 		s.insns = 0;
 	return s;
@@ -67,7 +67,7 @@ static struct sample sample_now(void)
 /* Keep the fastest (by CPU time) of the runs of one phase. */
 static void keep_best(struct sample *best, struct sample a, struct sample b, int first)
 {
-	struct sample d = {b.insns - a.insns, b.cpu - a.cpu, b.wall - a.wall};
+	struct sample d = { b.insns - a.insns, b.cpu - a.cpu, b.wall - a.wall };
 	if (first || d.cpu < best->cpu)
 		*best = d;
 }
@@ -90,7 +90,7 @@ static int count_item(const char *key, const json_t *value, void *data)
 
 static int row_items(const json_t *row, void *data)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	int rc = perun_items_of(row, count_item, data, &err);
 	return rc;
 }
@@ -106,7 +106,7 @@ static int print_item(const char *key, const json_t *value, void *data)
 
 static int print_row(const json_t *row, void *data)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	int rc = perun_items_of(row, print_item, data, &err);
 	printf("\n");
 	return rc;
@@ -129,18 +129,18 @@ static int walk_type(const char *id, const struct perun_jv *persistent,
 	(void)id;
 	(void)persistent;
 	w->types++;
-	perun_jv_object_foreach(columns, i, key, values)
-		perun_jv_array_foreach(values, j, v) {
-			w->values++;
-			if (!perun_jv_number(v, &d))
-				w->sum += d;
-		}
+	perun_jv_object_foreach(columns, i, key, values) perun_jv_array_foreach(values, j, v)
+	{
+		w->values++;
+		if (!perun_jv_number(v, &d))
+			w->sum += d;
+	}
 	return 0;
 }
 
 static int walk(const struct perun_profile *p, struct walk_sum *w)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	memset(w, 0, sizeof(*w));
 	if (perun_profile_foreach_type(p, walk_type, w, &err)) {
 		fprintf(stderr, "bench-profile-load: %s\n", err.message);
@@ -151,26 +151,38 @@ static int walk(const struct perun_profile *p, struct walk_sum *w)
 
 static struct perun_profile *load(const char *path)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	struct perun_profile *p = NULL;
 	if (perun_profile_load_file(path, &p, &err)) {
 		fprintf(stderr, "bench-profile-load: %s\n", err.message);
-			exit(2);
+		exit(2);
 	}
 	return p;
 }
 
 static int bench_file(const char *path, int runs)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	char *buf;
 	size_t len;
 	if (perun_file_read(path, &buf, &len, &err)) {
 		fprintf(stderr, "bench-profile-load: %s\n", err.message);
-			return 2;
+		return 2;
 	}
-	enum { STREAMED_LOAD, STREAMED_WALK, STREAMED_FREE, LOAD, WALK, TREE, WALK_TREE,
-	       COMPACT, PENDING, ITEMS, FREE, PHASES };
+	enum {
+		STREAMED_LOAD,
+		STREAMED_WALK,
+		STREAMED_FREE,
+		LOAD,
+		WALK,
+		TREE,
+		WALK_TREE,
+		COMPACT,
+		PENDING,
+		ITEMS,
+		FREE,
+		PHASES
+	};
 	struct sample best[PHASES], t[PHASES + 1];
 	struct walk_sum on_tape, on_tree, streamed;
 	size_t rows = 0, items = 0, compact = 0, pending = 0;
@@ -219,21 +231,24 @@ static int bench_file(const char *path, int runs)
 		    on_tape.values != streamed.values ||
 		    memcmp(&on_tape.sum, &streamed.sum, sizeof(on_tape.sum))) {
 			fprintf(stderr,
-				"bench-profile-load: %s: the walks of tape, tree and stream differ\n",
+				"bench-profile-load: %s: the walks of tape, tree and stream "
+				"differ\n",
 				path);
 			free(buf);
 			return 2;
 		}
 	}
-	printf("%s: %.1f MB, %zu rows, %zu items, %zu types, %zu column values; best of %d\n",
-	       path, (double)len / 1e6, rows, items, on_tape.types, on_tape.values, runs);
-	static const char *const names[] = {"streamed load", "streamed walk", "streamed free",
-					    "load", "walk", "tree", "walk tree", "dump compact",
-					    "dump pending", "items", "free"};
+	printf("%s: %.1f MB, %zu rows, %zu items, %zu types, %zu column values; best of %d\n", path,
+	       (double)len / 1e6, rows, items, on_tape.types, on_tape.values, runs);
+	static const char *const names[] = { "streamed load", "streamed walk", "streamed free",
+					     "load",	      "walk",	       "tree",
+					     "walk tree",     "dump compact",  "dump pending",
+					     "items",	      "free" };
 	for (int phase = 0; phase < PHASES; phase++)
 		print_phase(names[phase], best[phase]);
-	struct sample before = {best[LOAD].insns + best[TREE].insns,
-				best[LOAD].cpu + best[TREE].cpu, best[LOAD].wall + best[TREE].wall};
+	struct sample before = { best[LOAD].insns + best[TREE].insns,
+				 best[LOAD].cpu + best[TREE].cpu,
+				 best[LOAD].wall + best[TREE].wall };
 	print_phase("load + tree", before);
 	printf("  (compact %zu bytes, pending %zu bytes)\n", compact, pending);
 	free(buf);

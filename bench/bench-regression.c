@@ -36,9 +36,11 @@ static struct perun_profile *make_profile(size_t uids, size_t points)
 			json_array_append_new(xs, json_integer((json_int_t)i));
 			json_array_append_new(ys, json_real(3 + 0.002 * (double)i + noise));
 		}
-		json_object_set_new(resources, name,
-				    json_pack("{s:o,s:o}", "structure-unit-size", xs, "amount", ys));
-		json_object_set_new(types, name, json_pack("{s:s,s:s}", "uid", uid, "type", "mixed"));
+		json_object_set_new(
+			resources, name,
+			json_pack("{s:o,s:o}", "structure-unit-size", xs, "amount", ys));
+		json_object_set_new(types, name,
+				    json_pack("{s:s,s:s}", "uid", uid, "type", "mixed"));
 	}
 	json_object_set_new(root, "resources", resources);
 	json_object_set_new(root, "resource_type_map", types);
@@ -60,7 +62,7 @@ static int bench(const char *name, size_t uids, size_t points, int runs, const c
 	const struct perun_plugin *plugin = perun_plugin_regression_analysis_describe();
 	const struct perun_postprocess_ops *ops = plugin->ops;
 	struct perun_profile *p = make_profile(uids, points);
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	if (dir) {
 		char path[4096];
 		snprintf(path, sizeof(path), "%s/%s.perf", dir, name);
@@ -76,7 +78,9 @@ static int bench(const char *name, size_t uids, size_t points, int runs, const c
 	json_t *list = json_object_get(perun_profile_json(p), "models");
 	for (int r = 0; r < runs; r++) {
 		json_array_clear(list);
-		struct perun_postprocess_ctx ctx = {.size = sizeof(ctx), .params = params, .profile = p};
+		struct perun_postprocess_ctx ctx = { .size = sizeof(ctx),
+						     .params = params,
+						     .profile = p };
 		double t0 = now();
 		int rc = ops->postprocess(&ctx, &err);
 		double t = now() - t0;

@@ -31,11 +31,14 @@ int main(int argc, char **argv)
 	char names[8][16];
 	for (int i = 0; i < 8; i++) {
 		snprintf(names[i], sizeof(names[i]), "func%d", i);
-		v[i] = (struct trace_probe){.kind = TRACE_PROBE_FUNC, .name = names[i],
-					    .uid = names[i], .location = "prog", .sample = 1,
-					    .pair = -1};
+		v[i] = (struct trace_probe){ .kind = TRACE_PROBE_FUNC,
+					     .name = names[i],
+					     .uid = names[i],
+					     .location = "prog",
+					     .sample = 1,
+					     .pair = -1 };
 	}
-	struct trace_probes probes = {.v = v, .n = 8};
+	struct trace_probes probes = { .v = v, .n = 8 };
 	struct perun_trace_event *ev = calloc(n, sizeof(*ev));
 	if (!ev)
 		return 1;
@@ -44,19 +47,22 @@ int main(int argc, char **argv)
 	size_t i = 0;
 	while (i + 16 <= n) {
 		unsigned tid = 100 + (unsigned)(i / 16 % 4);
-		ev[i++] = (struct perun_trace_event){ts++, tid, 100, 0, PERUN_TRACE_FUNC_BEGIN};
+		ev[i++] = (struct perun_trace_event){ ts++, tid, 100, 0, PERUN_TRACE_FUNC_BEGIN };
 		for (unsigned f = 1; f < 8; f++) {
-			ev[i++] = (struct perun_trace_event){ts, tid, 100, f, PERUN_TRACE_FUNC_BEGIN};
+			ev[i++] = (struct perun_trace_event){ ts, tid, 100, f,
+							      PERUN_TRACE_FUNC_BEGIN };
 			ts += 50 + f;
-			ev[i++] = (struct perun_trace_event){ts++, tid, 100, f, PERUN_TRACE_FUNC_END};
+			ev[i++] = (struct perun_trace_event){ ts++, tid, 100, f,
+							      PERUN_TRACE_FUNC_END };
 		}
-		ev[i++] = (struct perun_trace_event){ts++, tid, 100, 0, PERUN_TRACE_FUNC_END};
+		ev[i++] = (struct perun_trace_event){ ts++, tid, 100, 0, PERUN_TRACE_FUNC_END };
 	}
-	struct trace_transform_input in = {.probes = &probes, .workload = "",
-					   .location = "prog", .start_ns = 0};
+	struct trace_transform_input in = {
+		.probes = &probes, .workload = "", .location = "prog", .start_ns = 0
+	};
 	struct perun_profile *profile = perun_profile_new("mixed");
 	struct trace_transform_stats stats;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	double t0 = now();
 	if (trace_transform(ev, i, &in, profile, &stats, &err)) {
 		fprintf(stderr, "bench-trace-transform: %s\n", err.message);

@@ -59,7 +59,7 @@ const char *perun_check_method_title(const struct perun_loaded_plugin *p)
 {
 	const struct perun_check_ops *ops = p->desc->ops;
 	return PERUN_ABI_HAS(ops, struct perun_check_ops, title) && ops->title ? ops->title
-									 : p->name;
+									       : p->name;
 }
 
 /* A method is named by its plugin or by Perun's long name. */
@@ -73,8 +73,7 @@ static int plugin_is_method(const struct perun_loaded_plugin *p, const char *met
  * The check plugin named method: by its file name first, else the first
  * installed plugin whose descriptor gives method as its long name.
  */
-static const struct perun_loaded_plugin *method_plugin(const char *method,
-						       struct perun_error *err)
+static const struct perun_loaded_plugin *method_plugin(const char *method, struct perun_error *err)
 {
 	const struct perun_loaded_plugin *p = perun_plugin_load(PERUN_KIND_CHECK, method, err);
 	if (p || err->code != PERUN_ENOTFOUND)
@@ -118,7 +117,7 @@ static int load_method(struct perun_check_ctx *ctx, const char *method, struct p
 	for (size_t i = 0; i < ctx->nmethods; i++)
 		if (plugin_is_method(ctx->methods[i].plugin, method))
 			return 0;
-	struct perun_error lerr = {0};
+	struct perun_error lerr = { 0 };
 	const struct perun_loaded_plugin *p = method_plugin(method, &lerr);
 	if (!p) {
 		if (lerr.code == PERUN_ENOTFOUND)
@@ -167,16 +166,18 @@ int perun_check_init(struct perun_check_ctx *ctx, const struct perun_config *con
 		ctx->strategies = json_array();
 	size_t i;
 	json_t *rule;
-	json_array_foreach(ctx->strategies, i, rule) {
+	json_array_foreach(ctx->strategies, i, rule)
+	{
 		json_t *method = json_object_get(rule, "method");
 		int rc = 0;
 		if (!json_is_object(rule))
 			rc = perun_error_set(err, PERUN_EINVAL,
-					     "degradation.strategies: rule %zu is not a mapping", i + 1);
-		else if (method && !json_is_string(method))
-			rc = perun_error_set(err, PERUN_EINVAL,
-					     "degradation.strategies: rule %zu: method is not a name",
+					     "degradation.strategies: rule %zu is not a mapping",
 					     i + 1);
+		else if (method && !json_is_string(method))
+			rc = perun_error_set(
+				err, PERUN_EINVAL,
+				"degradation.strategies: rule %zu: method is not a name", i + 1);
 		else if (method && strcmp(json_string_value(method), PERUN_CHECK_NO_METHOD))
 			rc = load_method(ctx, json_string_value(method), err);
 		if (rc) {
@@ -205,16 +206,17 @@ static int rule_applies(const json_t *rule, const struct perun_profile *profile)
 	const json_t *collector = perun_profile_get(profile, "collector_info");
 	const char *key;
 	json_t *value;
-	json_object_foreach((json_t *)rule, key, value) {
+	json_object_foreach((json_t *)rule, key, value)
+	{
 		if (!strcmp(key, "method"))
 			continue;
 		if (!strcmp(key, "postprocessor")) {
 			size_t i;
 			json_t *post;
 			int found = 0;
-			json_array_foreach(perun_profile_get(profile, "postprocessors"), i, post)
-				if (json_equal(json_object_get(post, "name"), value))
-					found = 1;
+			json_array_foreach(perun_profile_get(profile, "postprocessors"), i,
+					   post) if (json_equal(json_object_get(post, "name"),
+								value)) found = 1;
 			if (!found)
 				return 0;
 		} else if (!strcmp(key, "collector")) {
@@ -242,7 +244,8 @@ int perun_check_methods_for(struct perun_check_ctx *ctx, const struct perun_prof
 	size_t i;
 	json_t *rule;
 	*n = 0;
-	json_array_foreach(ctx->strategies, i, rule) {
+	json_array_foreach(ctx->strategies, i, rule)
+	{
 		if (ctx->apply_first && *n)
 			break;
 		const char *method = json_string_value(json_object_get(rule, "method"));
@@ -274,10 +277,11 @@ char *perun_check_cmdstr_dup(const struct perun_profile *profile)
 int perun_check_same_config(const struct perun_profile *a, const struct perun_profile *b)
 {
 	char *pa = perun_profile_postprocessors_dup(a), *pb = perun_profile_postprocessors_dup(b);
-	int same = pa && pb && !strcmp(pa, pb) &&
-		   !strcmp(perun_profile_collector(a), perun_profile_collector(b)) &&
-		   !strcmp(perun_profile_header(a, "cmd"), perun_profile_header(b, "cmd")) &&
-		   !strcmp(perun_profile_header(a, "workload"), perun_profile_header(b, "workload"));
+	int same =
+		pa && pb && !strcmp(pa, pb) &&
+		!strcmp(perun_profile_collector(a), perun_profile_collector(b)) &&
+		!strcmp(perun_profile_header(a, "cmd"), perun_profile_header(b, "cmd")) &&
+		!strcmp(perun_profile_header(a, "workload"), perun_profile_header(b, "workload"));
 	free(pa);
 	free(pb);
 	return same;
@@ -327,8 +331,8 @@ static int emit_change(const struct perun_degradation *d, void *data)
 	c->cmdstr = strdup(st->cmdstr);
 	c->source = dup_or_null(st->source);
 	c->pair = st->pair;
-	if (!c->type || !c->location || !c->from || !c->to || !c->confidence_type ||
-	    !c->method || !c->cmdstr) {
+	if (!c->type || !c->location || !c->from || !c->to || !c->confidence_type || !c->method ||
+	    !c->cmdstr) {
 		st->failed = 1;
 		return 1;
 	}
@@ -384,8 +388,8 @@ int perun_check_pair(struct perun_check_ctx *ctx, const struct perun_profile *ba
 		const struct perun_check_ops *ops = methods[i]->plugin->desc->ops;
 		if (!ops->compare)
 			continue;
-		struct emit_state st = {ctx, methods[i]->plugin->name, cmdstr, source,
-					ctx->report.npairs - 1, 0};
+		struct emit_state st = { ctx,	 methods[i]->plugin->name, cmdstr,
+					 source, ctx->report.npairs - 1,   0 };
 		perun_error_clear(err);
 		perun_crash_enter("check", methods[i]->plugin->name, "compare");
 		rc = ops->compare(baseline, target, methods[i]->params, emit_change, &st, err);
@@ -396,9 +400,8 @@ int perun_check_pair(struct perun_check_ctx *ctx, const struct perun_profile *ba
 	return rc;
 }
 
-int perun_check_series(struct perun_check_ctx *ctx,
-		       const struct perun_check_series_entry *series, size_t count,
-		       struct perun_error *err)
+int perun_check_series(struct perun_check_ctx *ctx, const struct perun_check_series_entry *series,
+		       size_t count, struct perun_error *err)
 {
 	if (!count)
 		return 0;
@@ -419,8 +422,8 @@ int perun_check_series(struct perun_check_ctx *ctx,
 			      series[count - 1].version, cmdstr, methods[i]->plugin->name, err);
 		if (rc)
 			break;
-		struct emit_state st = {ctx, methods[i]->plugin->name, cmdstr, NULL,
-					ctx->report.npairs - 1, 0};
+		struct emit_state st = { ctx,  methods[i]->plugin->name, cmdstr,
+					 NULL, ctx->report.npairs - 1,	 0 };
 		perun_error_clear(err);
 		size_t first = ctx->report.nchanges;
 		perun_crash_enter("check", methods[i]->plugin->name, "compare_series");
@@ -446,4 +449,3 @@ int perun_check_series(struct perun_check_ctx *ctx,
 	free(cmdstr);
 	return rc;
 }
-

@@ -19,19 +19,19 @@ struct perun_check_change {
 	char *type, *location, *from, *to, *confidence_type;
 	double rate, confidence_rate, rate_relative;
 	double effect_size, noise; /* NaN when the method has none */
-	char *version;             /* compare_series: where it started, or NULL */
-	char *method;              /* plugin name; NULL when read from .changes */
-	char *cmdstr;              /* "<cmd> <workload>" of the configuration */
-	char *source;              /* minor version recorded with the change */
-	size_t pair;               /* index in the report's pairs, or SIZE_MAX */
+	char *version;		   /* compare_series: where it started, or NULL */
+	char *method;		   /* plugin name; NULL when read from .changes */
+	char *cmdstr;		   /* "<cmd> <workload>" of the configuration */
+	char *source;		   /* minor version recorded with the change */
+	size_t pair;		   /* index in the report's pairs, or SIZE_MAX */
 };
 
 /* One compared pair of profiles (or one series of a configuration). */
 struct perun_check_pair {
-	char *baseline, *target;   /* how the profiles were named */
-	char *target_minor;        /* minor version of the target, or NULL */
+	char *baseline, *target; /* how the profiles were named */
+	char *target_minor;	 /* minor version of the target, or NULL */
 	char *cmdstr;
-	char *method;              /* set for series; NULL for pairs (all methods) */
+	char *method; /* set for series; NULL for pairs (all methods) */
 };
 
 struct perun_check_method;
@@ -58,9 +58,9 @@ struct perun_check_method {
 
 struct perun_check_ctx {
 	const struct perun_config *config;
-	const char *models_type;     /* --models-type, for methods declaring it */
-	json_t *strategies;          /* gathered degradation.strategies */
-	int apply_first;             /* degradation.apply: first */
+	const char *models_type;	    /* --models-type, for methods declaring it */
+	json_t *strategies;		    /* gathered degradation.strategies */
+	int apply_first;		    /* degradation.apply: first */
 	struct perun_check_method *methods; /* loaded so far, by name */
 	size_t nmethods;
 	struct perun_check_report report;
@@ -118,9 +118,8 @@ int perun_check_pair(struct perun_check_ctx *ctx, const struct perun_profile *ba
  * version) to compare_series of every method applying to its newest
  * profile that has it.
  */
-int perun_check_series(struct perun_check_ctx *ctx,
-		       const struct perun_check_series_entry *series, size_t count,
-		       struct perun_error *err);
+int perun_check_series(struct perun_check_ctx *ctx, const struct perun_check_series_entry *series,
+		       size_t count, struct perun_error *err);
 
 /* Is the change reported (anything but NoChange)? */
 int perun_check_is_change(const struct perun_check_change *c);
@@ -176,8 +175,8 @@ const char *perun_change_name(enum perun_change c);
  * summary ("3 changes | ++-" / "2 optimizations(+), 1 degradation(-)"). */
 void perun_check_print_list(FILE *out, const struct perun_check_change *const *list, size_t n,
 			    int color);
-void perun_check_print_summary(FILE *out, const struct perun_check_change *const *list,
-			       size_t n, int color);
+void perun_check_print_summary(FILE *out, const struct perun_check_change *const *list, size_t n,
+			       int color);
 /* "N changes | ++--" without a newline: the short form of check all. */
 void perun_check_print_short(FILE *out, const struct perun_check_change *const *list, size_t n,
 			     int color);

@@ -19,18 +19,18 @@ static const struct {
 	enum perun_change change;
 	const char *name, *text;
 } changes[] = {
-	{PERUN_CHANGE_UNKNOWN, "Unknown", "Unknown"},
-	{PERUN_CHANGE_NOT_IN_BASELINE, "NotInBaseline", "Not in Baseline"},
-	{PERUN_CHANGE_TOTAL_DEGRADATION, "TotalDegradation", "Total Degradation"},
-	{PERUN_CHANGE_SEVERE_DEGRADATION, "SevereDegradation", "Severe Degradation"},
-	{PERUN_CHANGE_DEGRADATION, "Degradation", "Degradation"},
-	{PERUN_CHANGE_MAYBE_DEGRADATION, "MaybeDegradation", "Maybe Degradation"},
-	{PERUN_CHANGE_NO_CHANGE, "NoChange", "No Change"},
-	{PERUN_CHANGE_MAYBE_OPTIMIZATION, "MaybeOptimization", "Maybe Optimization"},
-	{PERUN_CHANGE_OPTIMIZATION, "Optimization", "Optimization"},
-	{PERUN_CHANGE_SEVERE_OPTIMIZATION, "SevereOptimization", "Severe Optimization"},
-	{PERUN_CHANGE_TOTAL_OPTIMIZATION, "TotalOptimization", "Total Optimization"},
-	{PERUN_CHANGE_NOT_IN_TARGET, "NotInTarget", "Not in Target"},
+	{ PERUN_CHANGE_UNKNOWN, "Unknown", "Unknown" },
+	{ PERUN_CHANGE_NOT_IN_BASELINE, "NotInBaseline", "Not in Baseline" },
+	{ PERUN_CHANGE_TOTAL_DEGRADATION, "TotalDegradation", "Total Degradation" },
+	{ PERUN_CHANGE_SEVERE_DEGRADATION, "SevereDegradation", "Severe Degradation" },
+	{ PERUN_CHANGE_DEGRADATION, "Degradation", "Degradation" },
+	{ PERUN_CHANGE_MAYBE_DEGRADATION, "MaybeDegradation", "Maybe Degradation" },
+	{ PERUN_CHANGE_NO_CHANGE, "NoChange", "No Change" },
+	{ PERUN_CHANGE_MAYBE_OPTIMIZATION, "MaybeOptimization", "Maybe Optimization" },
+	{ PERUN_CHANGE_OPTIMIZATION, "Optimization", "Optimization" },
+	{ PERUN_CHANGE_SEVERE_OPTIMIZATION, "SevereOptimization", "Severe Optimization" },
+	{ PERUN_CHANGE_TOTAL_OPTIMIZATION, "TotalOptimization", "Total Optimization" },
+	{ PERUN_CHANGE_NOT_IN_TARGET, "NotInTarget", "Not in Target" },
 };
 
 const char *perun_change_name(enum perun_change c)

@@ -72,7 +72,7 @@ int perun_check_versions_walk(struct perun_instance *inst, const char *sha, int 
 			      struct perun_check_versions *out, struct perun_error *err)
 {
 	memset(out, 0, sizeof(*out));
-	struct walk_state st = {out, 0};
+	struct walk_state st = { out, 0 };
 	int rc;
 	if (whole) {
 		rc = inst->vcs.ops->walk(inst->vcs.state, sha, on_commit, &st, err);
@@ -250,8 +250,7 @@ static int series_add(struct perun_check_series_set *set, const struct perun_ind
 		json_object_set_new(set->index, full, json_integer((json_int_t)set->n++));
 	}
 	free(full);
-	struct perun_check_series_entry *grown =
-		realloc(s->entries, (s->n + 1) * sizeof(*grown));
+	struct perun_check_series_entry *grown = realloc(s->entries, (s->n + 1) * sizeof(*grown));
 	char *v = strdup(version);
 	if (!grown || !v) {
 		free(v);
@@ -282,7 +281,7 @@ int perun_check_minor(struct perun_check_ctx *ctx, struct perun_instance *inst,
 		      const struct perun_check_version *version, struct perun_check_cache *cache,
 		      struct perun_check_series_set *series, struct perun_error *err)
 {
-	struct perun_index idx = {0}, pidx = {0};
+	struct perun_index idx = { 0 }, pidx = { 0 };
 	size_t *order = NULL, n = 0;
 	int rc = version_queue(inst, version->sha, &idx, &order, &n, err);
 	for (size_t q = 0; q < n && !rc; q++) {

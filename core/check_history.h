@@ -12,7 +12,7 @@
 /* A minor version with what the graph and the pairing need. */
 struct perun_check_version {
 	char sha[65];
-	char *desc;     /* first line of the message */
+	char *desc; /* first line of the message */
 	char **parents;
 	size_t nparents;
 };

@@ -15,24 +15,17 @@ static const char *change_colour(enum perun_change c)
 {
 	switch (c) {
 	case PERUN_CHANGE_NOT_IN_BASELINE:
-	case PERUN_CHANGE_NOT_IN_TARGET:
-		return "blue";
+	case PERUN_CHANGE_NOT_IN_TARGET: return "blue";
 	case PERUN_CHANGE_TOTAL_DEGRADATION:
 	case PERUN_CHANGE_SEVERE_DEGRADATION:
-	case PERUN_CHANGE_DEGRADATION:
-		return "red";
-	case PERUN_CHANGE_MAYBE_DEGRADATION:
-		return "yellow";
-	case PERUN_CHANGE_MAYBE_OPTIMIZATION:
-		return "cyan";
+	case PERUN_CHANGE_DEGRADATION: return "red";
+	case PERUN_CHANGE_MAYBE_DEGRADATION: return "yellow";
+	case PERUN_CHANGE_MAYBE_OPTIMIZATION: return "cyan";
 	case PERUN_CHANGE_OPTIMIZATION:
 	case PERUN_CHANGE_SEVERE_OPTIMIZATION:
-	case PERUN_CHANGE_TOTAL_OPTIMIZATION:
-		return "green";
-	case PERUN_CHANGE_UNKNOWN:
-		return "grey";
-	default:
-		return "white";
+	case PERUN_CHANGE_TOTAL_OPTIMIZATION: return "green";
+	case PERUN_CHANGE_UNKNOWN: return "grey";
+	default: return "white";
 	}
 }
 
@@ -69,7 +62,7 @@ static int location_cmp(const void *a, const void *b)
 void perun_check_print_list(FILE *out, const struct perun_check_change *const *list, size_t n,
 			    int color)
 {
-	const struct perun_cli cli = {.color = color};
+	const struct perun_cli cli = { .color = color };
 	const struct perun_check_change **sorted = malloc((n + 1) * sizeof(*sorted));
 	size_t m = 0;
 	for (size_t i = 0; i < n && sorted; i++)
@@ -98,14 +91,14 @@ void perun_check_print_list(FILE *out, const struct perun_check_change *const *l
 		const char *colour = perun_color(&cli, change_colour(c->result));
 		fprintf(out, "%s: %s %s%s%s%s", reset, c->type, bold, colour,
 			perun_change_string(c->result), reset);
-		const char *from = perun_color(&cli, is_optimization(c->result) ? "red"
-						     : is_degradation(c->result)  ? "green"
-										  : "yellow");
-		const char *to = perun_color(&cli, is_optimization(c->result) ? "green"
-						   : is_degradation(c->result)  ? "red"
-										: "yellow");
-		fprintf(out, " from: %s%s%s%s -> to: %s%s%s%s", bold, from, c->from, reset, bold, to,
-			c->to, reset);
+		const char *from = perun_color(&cli, is_optimization(c->result)	 ? "red"
+						     : is_degradation(c->result) ? "green"
+										 : "yellow");
+		const char *to = perun_color(&cli, is_optimization(c->result)  ? "green"
+						   : is_degradation(c->result) ? "red"
+									       : "yellow");
+		fprintf(out, " from: %s%s%s%s -> to: %s%s%s%s", bold, from, c->from, reset, bold,
+			to, c->to, reset);
 		if (strcmp(c->confidence_type, "no")) {
 			perun_python_float_str(c->confidence_rate, a);
 			fprintf(out, " (with confidence %s%s = %s%s)", bold, c->confidence_type, a,
@@ -151,7 +144,7 @@ static void count(const struct perun_check_change *const *list, size_t n, size_t
 void perun_check_print_short(FILE *out, const struct perun_check_change *const *list, size_t n,
 			     int color)
 {
-	const struct perun_cli cli = {.color = color};
+	const struct perun_cli cli = { .color = color };
 	size_t total, opt, deg, opt_all, deg_all;
 	count(list, n, &total, &opt, &deg, &opt_all, &deg_all);
 	fprintf(out, "%zu change%s", total, total == 1 ? "" : "s");
@@ -167,8 +160,8 @@ void perun_check_print_short(FILE *out, const struct perun_check_change *const *
 	}
 }
 
-void perun_check_print_summary(FILE *out, const struct perun_check_change *const *list,
-			       size_t n, int color)
+void perun_check_print_summary(FILE *out, const struct perun_check_change *const *list, size_t n,
+			       int color)
 {
 	size_t total, opt, deg, opt_all, deg_all;
 	count(list, n, &total, &opt, &deg, &opt_all, &deg_all);
@@ -227,12 +220,13 @@ static json_t *report_json(const struct perun_check_report *r)
 	}
 	for (size_t i = 0; i < r->npairs; i++) {
 		const struct perun_check_pair *p = &r->pairs[i];
-		json_array_append_new(
-			pairs, json_pack("{s:o, s:o, s:o, s:o, s:o, s:I}", "baseline",
-					 string_or_null(p->baseline), "target", string_or_null(p->target),
-					 "target_minor", string_or_null(p->target_minor), "cmdstr",
-					 string_or_null(p->cmdstr), "method", string_or_null(p->method),
-					 "verdicts", (json_int_t)(verdicts ? verdicts[i] : 0)));
+		json_array_append_new(pairs, json_pack("{s:o, s:o, s:o, s:o, s:o, s:I}", "baseline",
+						       string_or_null(p->baseline), "target",
+						       string_or_null(p->target), "target_minor",
+						       string_or_null(p->target_minor), "cmdstr",
+						       string_or_null(p->cmdstr), "method",
+						       string_or_null(p->method), "verdicts",
+						       (json_int_t)(verdicts ? verdicts[i] : 0)));
 	}
 	free(verdicts);
 	const struct perun_check_change **all = malloc((r->nchanges + 1) * sizeof(*all));
@@ -340,10 +334,12 @@ static int write_junit(FILE *out, const struct perun_check_report *r, struct per
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", out);
 	fprintf(out, "<testsuites name=\"perun check\" tests=\"%zu\" failures=\"%zu\">\n", tests,
 		failures);
-	fprintf(out, "  <testsuite name=\"perun check\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n",
+	fprintf(out,
+		"  <testsuite name=\"perun check\" tests=\"%zu\" failures=\"%zu\" errors=\"0\">\n",
 		tests, failures);
 	for (size_t i = 0; i < r->nchanges;) {
-		const struct perun_check_pair *p = v[i]->pair < r->npairs ? &r->pairs[v[i]->pair] : NULL;
+		const struct perun_check_pair *p =
+			v[i]->pair < r->npairs ? &r->pairs[v[i]->pair] : NULL;
 		size_t j = i;
 		int failed = 0;
 		while (j < r->nchanges && v[j]->pair == v[i]->pair &&
@@ -402,9 +398,10 @@ static json_t *sarif_rules(const struct perun_check_report *r)
 		const struct perun_loaded_plugin *p = r->methods[i].plugin;
 		const char *title = perun_check_method_title(p);
 		const char *long_name = perun_check_method_name(p);
-		json_t *rule = json_pack("{s:s, s:s, s:{s:s}, s:{s:s}}", "id", p->name, "name", title,
-					 "shortDescription", "text", title, "fullDescription",
-					 "text", p->desc->summary ? p->desc->summary : title);
+		json_t *rule =
+			json_pack("{s:s, s:s, s:{s:s}, s:{s:s}}", "id", p->name, "name", title,
+				  "shortDescription", "text", title, "fullDescription", "text",
+				  p->desc->summary ? p->desc->summary : title);
 		if (long_name)
 			json_object_set_new(rule, "properties",
 					    json_pack("{s:s}", "perunMethod", long_name));
@@ -417,9 +414,10 @@ static int sarif_rule_index(const json_t *rules, const char *method)
 {
 	size_t i;
 	json_t *rule;
-	json_array_foreach(rules, i, rule)
-		if (method && !strcmp(json_string_value(json_object_get(rule, "id")), method))
-			return (int)i;
+	json_array_foreach(rules, i,
+			   rule) if (method &&
+				     !strcmp(json_string_value(json_object_get(rule, "id")),
+					     method)) return (int)i;
 	return -1;
 }
 
@@ -450,8 +448,8 @@ static json_t *report_sarif(const struct perun_check_report *r)
 				worst = v[j];
 			perun_strbuf_addf(&sb, "%s%s by %s: %s -> %s (rate %s) ($ %s)",
 					  j > i ? "; " : "", perun_change_string(v[j]->result),
-					  v[j]->method ? v[j]->method : "?", v[j]->from, v[j]->to, rate,
-					  v[j]->cmdstr);
+					  v[j]->method ? v[j]->method : "?", v[j]->from, v[j]->to,
+					  rate, v[j]->cmdstr);
 		}
 		char *text = perun_strbuf_detach(&sb, NULL);
 		json_t *res = json_pack(
@@ -469,9 +467,9 @@ static json_t *report_sarif(const struct perun_check_report *r)
 		const char *uri = binary;
 		while (uri[0] == '.' && uri[1] == '/')
 			uri += 2;
-		json_object_set_new(loc, "physicalLocation",
-				    json_pack("{s:{s:s}}", "artifactLocation", "uri",
-					      *uri ? uri : "unknown"));
+		json_object_set_new(
+			loc, "physicalLocation",
+			json_pack("{s:{s:s}}", "artifactLocation", "uri", *uri ? uri : "unknown"));
 		int idx = sarif_rule_index(rules, worst->method);
 		if (res && idx >= 0)
 			json_object_set_new(res, "ruleIndex", json_integer(idx));
@@ -485,9 +483,10 @@ static json_t *report_sarif(const struct perun_check_report *r)
 	}
 	free(v);
 	return json_pack("{s:s, s:s, s:[{s:{s:{s:s, s:s, s:o}}, s:o}]}", "$schema",
-			 "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0", "runs",
-			 "tool", "driver", "name", "perun", "informationUri",
-			 "https://github.com/Perfexionists/perun", "rules", rules, "results", results);
+			 "https://json.schemastore.org/sarif-2.1.0.json", "version", "2.1.0",
+			 "runs", "tool", "driver", "name", "perun", "informationUri",
+			 "https://github.com/Perfexionists/perun", "rules", rules, "results",
+			 results);
 }
 
 static void md_cell(FILE *out, const char *s)
@@ -502,8 +501,7 @@ static void md_cell(FILE *out, const char *s)
 	}
 }
 
-static int write_markdown(FILE *out, const struct perun_check_report *r,
-			  struct perun_error *err)
+static int write_markdown(FILE *out, const struct perun_check_report *r, struct perun_error *err)
 {
 	const struct perun_check_change **v = calloc(r->nchanges + 1, sizeof(*v));
 	size_t m = 0, total, opt, deg, opt_all, deg_all;
@@ -536,9 +534,12 @@ static int write_markdown(FILE *out, const struct perun_check_report *r,
 		const struct perun_check_change *c = v[i];
 		char rate[32], conf[32];
 		round2(c->rate, rate);
-		const char *icon = is_degradation(c->result) ? (c->result == PERUN_CHANGE_MAYBE_DEGRADATION ? ":warning:" : ":red_circle:")
-				   : is_optimization(c->result) ? ":green_circle:"
-								: ":large_blue_circle:";
+		const char *icon =
+			is_degradation(c->result)
+				? (c->result == PERUN_CHANGE_MAYBE_DEGRADATION ? ":warning:"
+									       : ":red_circle:")
+			: is_optimization(c->result) ? ":green_circle:"
+						     : ":large_blue_circle:";
 		fprintf(out, "| %s | `", icon);
 		md_cell(out, c->location);
 		fprintf(out, "` | %s | %s | ", perun_change_string(c->result),
@@ -567,18 +568,11 @@ int perun_check_write_report(FILE *out, const struct perun_check_report *report,
 {
 	json_t *doc = NULL;
 	switch (format) {
-	case PERUN_CHECK_JUNIT:
-		return write_junit(out, report, err);
-	case PERUN_CHECK_MARKDOWN:
-		return write_markdown(out, report, err);
-	case PERUN_CHECK_JSON:
-		doc = report_json(report);
-		break;
-	case PERUN_CHECK_SARIF:
-		doc = report_sarif(report);
-		break;
-	default:
-		return perun_error_set(err, PERUN_EINVAL, "unknown report format");
+	case PERUN_CHECK_JUNIT: return write_junit(out, report, err);
+	case PERUN_CHECK_MARKDOWN: return write_markdown(out, report, err);
+	case PERUN_CHECK_JSON: doc = report_json(report); break;
+	case PERUN_CHECK_SARIF: doc = report_sarif(report); break;
+	default: return perun_error_set(err, PERUN_EINVAL, "unknown report format");
 	}
 	if (!doc || json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) < 0) {
 		json_decref(doc);

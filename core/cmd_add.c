@@ -13,9 +13,8 @@
 #include "store.h"
 
 /* Store one profile and put it in the index; 0, or an error. */
-static int register_one(struct perun_instance *inst, const char *sha,
-			struct perun_index *idx, const struct perun_profile_info *info,
-			int force, struct perun_error *err)
+static int register_one(struct perun_instance *inst, const char *sha, struct perun_index *idx,
+			const struct perun_profile_info *info, int force, struct perun_error *err)
 {
 	struct perun_profile *profile;
 	int rc = perun_profile_info_load(inst, info, &profile, err);
@@ -25,13 +24,13 @@ static int register_one(struct perun_instance *inst, const char *sha,
 	if (!force && (!origin || strcmp(origin, sha))) {
 		rc = perun_error_set(err, PERUN_EINVAL,
 				     "profile '%s' was collected at %s, not at %s "
-				     "(use --force to add it anyway)", info->entry.path,
-				     origin ? origin : "an unknown version", sha);
+				     "(use --force to add it anyway)",
+				     info->entry.path, origin ? origin : "an unknown version", sha);
 		goto out;
 	}
 	struct stat st;
 	uint32_t mtime = info->file && stat(info->file, &st) == 0 ? perun_index_mtime(&st)
-								   : (uint32_t)time(NULL);
+								  : (uint32_t)time(NULL);
 	rc = perun_minor_index_add(inst, idx, profile, info->entry.path, mtime, err);
 	if (rc == 1) {
 		perun_warn("%s is already registered at %.12s", info->entry.path, sha);
@@ -46,7 +45,7 @@ static int cmd_add(const struct perun_command *cmd, struct perun_cli *cli,
 		   const struct perun_params *params, int argc, char **argv)
 {
 	struct perun_instance inst;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	char sha[65];
 	int failed = 0, added = 0;
 	if (argc == 0)
@@ -60,10 +59,11 @@ static int cmd_add(const struct perun_command *cmd, struct perun_cli *cli,
 		perun_instance_close(&inst);
 		return perun_error_exit(&err);
 	}
-	struct perun_profile_list chosen = {0};
+	struct perun_profile_list chosen = { 0 };
 	for (int i = 0; i < argc; i++) {
 		if (perun_profiles_select(&inst, sha, argv[i],
-					  PERUN_SELECT_PENDING | PERUN_SELECT_FILES, &chosen, &err)) {
+					  PERUN_SELECT_PENDING | PERUN_SELECT_FILES, &chosen,
+					  &err)) {
 			perun_error_print(&err);
 			failed++;
 		}
@@ -111,13 +111,13 @@ static int cmd_add(const struct perun_command *cmd, struct perun_cli *cli,
 }
 
 static const struct perun_option add_options[] = {
-	{"minor", "m", PERUN_OPTION_STRING, NULL, NULL, "<rev>",
-	 "minor version to register the profiles at (default HEAD)", 0},
-	{"keep-profile", NULL, PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "keep the profile files after registering them", 0},
-	{"force", "f", PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "register even when the profile was collected at another version", 0},
-	{NULL},
+	{ "minor", "m", PERUN_OPTION_STRING, NULL, NULL, "<rev>",
+	  "minor version to register the profiles at (default HEAD)", 0 },
+	{ "keep-profile", NULL, PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "keep the profile files after registering them", 0 },
+	{ "force", "f", PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "register even when the profile was collected at another version", 0 },
+	{ NULL },
 };
 
 const struct perun_command perun_cmd_add = {
@@ -126,10 +126,9 @@ const struct perun_command perun_cmd_add = {
 	.options = add_options,
 	.args = "<profile>...",
 	.summary = "register profiles at a minor version",
-	.description =
-		"Stores each profile as an object and registers it in the index of\n"
-		"the minor version.  Profiles are pending tags (0@p), ranges\n"
-		"(0@p-3@p), names in .perun/jobs or paths.  A profile must have been\n"
-		"collected at that version (its origin) unless --force is given.\n"
-		"The files are deleted afterwards unless --keep-profile is given.",
+	.description = "Stores each profile as an object and registers it in the index of\n"
+		       "the minor version.  Profiles are pending tags (0@p), ranges\n"
+		       "(0@p-3@p), names in .perun/jobs or paths.  A profile must have been\n"
+		       "collected at that version (its origin) unless --force is given.\n"
+		       "The files are deleted afterwards unless --keep-profile is given.",
 };

@@ -36,7 +36,7 @@ static const char *opt_string(const struct perun_cli *cli, const struct perun_pa
 static void read_opts(const struct perun_cli *cli, const struct perun_params *params,
 		      struct check_opts *o)
 {
-	static const char *const formats[] = {"text", "json", "junit", "sarif", "markdown"};
+	static const char *const formats[] = { "text", "json", "junit", "sarif", "markdown" };
 	const char *format = opt_string(cli, params, "format");
 	const char *fail_on = opt_string(cli, params, "fail-on");
 	memset(o, 0, sizeof(*o));
@@ -48,8 +48,9 @@ static void read_opts(const struct perun_cli *cli, const struct perun_params *pa
 			     : !strcmp(fail_on, "degradation") ? PERUN_CHANGE_DEGRADATION
 							       : PERUN_CHANGE_MAYBE_DEGRADATION;
 	o->force = perun_params_bool(cli->group_params, "force", 0);
-	o->allow_missing_baseline = perun_params_bool(params, "allow-missing-baseline", 0) ||
-				    perun_params_bool(cli->group_params, "allow-missing-baseline", 0);
+	o->allow_missing_baseline =
+		perun_params_bool(params, "allow-missing-baseline", 0) ||
+		perun_params_bool(cli->group_params, "allow-missing-baseline", 0);
 	o->models_type = perun_params_string(cli->group_params, "models-type", "best-model");
 }
 
@@ -83,7 +84,7 @@ static const struct perun_check_change **change_ptrs(const struct perun_check_re
  */
 static int finish(const struct check_opts *o, struct perun_check_ctx *ctx, const char *nothing)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	if (o->format != PERUN_CHECK_TEXT &&
 	    perun_check_write_report(stdout, &ctx->report, o->format, &err))
 		return perun_error_exit(&err);
@@ -97,9 +98,8 @@ static int finish(const struct check_opts *o, struct perun_check_ctx *ctx, const
 }
 
 /* Why a check of versions compared no pair, in buf; NULL when it did. */
-static const char *nothing_compared(struct perun_instance *inst,
-				    const struct perun_check_ctx *ctx, const char *sha,
-				    char *buf, size_t len)
+static const char *nothing_compared(struct perun_instance *inst, const struct perun_check_ctx *ctx,
+				    const char *sha, char *buf, size_t len)
 {
 	if (ctx->report.npairs)
 		return NULL;
@@ -114,34 +114,36 @@ static int cmd_check_profiles(const struct perun_command *cmd, struct perun_cli 
 			      const struct perun_params *params, int argc, char **argv)
 {
 	struct perun_instance inst;
-	struct perun_error err = {0};
-	struct perun_profile *pair[2] = {NULL, NULL};
-	struct perun_check_ctx ctx = {0};
+	struct perun_error err = { 0 };
+	struct perun_profile *pair[2] = { NULL, NULL };
+	struct perun_check_ctx ctx = { 0 };
 	struct check_opts o;
 	int exit_code;
 	if (argc != 2)
-		return perun_fail(PERUN_EXIT_USAGE,
-				  "check profiles: usage: perun check profiles <baseline> <target>");
+		return perun_fail(
+			PERUN_EXIT_USAGE,
+			"check profiles: usage: perun check profiles <baseline> <target>");
 	read_opts(cli, params, &o);
 	if (perun_instance_open(&inst, &err))
 		return perun_error_exit(&err);
 	char sha[65];
 	if (perun_resolve_minor(&inst, perun_params_string(params, "minor", NULL), sha, &err) ||
-	    perun_profiles_load_two(&inst, sha, (const char *const *)argv, PERUN_LOAD_WHOLE,
-				    pair, &err) ||
+	    perun_profiles_load_two(&inst, sha, (const char *const *)argv, PERUN_LOAD_WHOLE, pair,
+				    &err) ||
 	    perun_check_init(&ctx, &inst.config, o.models_type, &err))
 		goto fail;
 	const struct perun_profile *baseline = pair[0], *target = pair[1];
 	if (!o.force && !perun_check_same_config(baseline, target)) {
 		char *a = perun_profile_postprocessors_dup(baseline);
 		char *b = perun_profile_postprocessors_dup(target);
-		perun_error_set(&err, PERUN_EINVAL,
-				"incompatible configurations ('%s', '%s', '%s', '%s') and "
-				"('%s', '%s', '%s', '%s'): use --force to compare them anyway",
-				perun_profile_collector(baseline), perun_profile_header(baseline, "cmd"),
-				perun_profile_header(baseline, "workload"), a ? a : "",
-				perun_profile_collector(target), perun_profile_header(target, "cmd"),
-				perun_profile_header(target, "workload"), b ? b : "");
+		perun_error_set(
+			&err, PERUN_EINVAL,
+			"incompatible configurations ('%s', '%s', '%s', '%s') and "
+			"('%s', '%s', '%s', '%s'): use --force to compare them anyway",
+			perun_profile_collector(baseline), perun_profile_header(baseline, "cmd"),
+			perun_profile_header(baseline, "workload"), a ? a : "",
+			perun_profile_collector(target), perun_profile_header(target, "cmd"),
+			perun_profile_header(target, "workload"), b ? b : "");
 		free(a);
 		free(b);
 		goto fail;
@@ -150,7 +152,7 @@ static int cmd_check_profiles(const struct perun_command *cmd, struct perun_cli 
 	 * when that is a version of this project, else HEAD. */
 	const char *origin = perun_profile_origin(target);
 	char minor[65];
-	struct perun_error oerr = {0};
+	struct perun_error oerr = { 0 };
 	snprintf(minor, sizeof(minor), "%s", sha);
 	if (!perun_params_string(params, "minor", NULL) && origin && *origin &&
 	    inst.vcs.ops->rev_parse(inst.vcs.state, origin, minor, &oerr))
@@ -192,7 +194,7 @@ static int wants_precollect(const struct perun_cli *cli, const struct perun_inst
 static int has_profiles(struct perun_instance *inst, const char *sha)
 {
 	struct perun_index idx;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	if (perun_minor_index_read(inst, sha, &idx, &err))
 		return 1; /* a broken index is reported by the check itself */
 	int any = idx.n > 0;
@@ -200,8 +202,7 @@ static int has_profiles(struct perun_instance *inst, const char *sha)
 	return any;
 }
 
-static void add_missing(struct perun_instance *inst, const char *sha, const char ***revs,
-			size_t *n)
+static void add_missing(struct perun_instance *inst, const char *sha, const char ***revs, size_t *n)
 {
 	for (size_t i = 0; i < *n; i++)
 		if (!strcmp((*revs)[i], sha))
@@ -231,10 +232,10 @@ static void precollect(struct perun_instance *inst, const struct perun_check_ver
 	}
 	if (!n)
 		return;
-	struct perun_error err = {0};
-	struct perun_matrix m = {0};
-	struct perun_run_result res = {0};
-	struct perun_run_opts opts = {.revs = revs, .nrevs = n};
+	struct perun_error err = { 0 };
+	struct perun_matrix m = { 0 };
+	struct perun_run_result res = { 0 };
+	struct perun_run_opts opts = { .revs = revs, .nrevs = n };
 	if (perun_runner_timeout(NULL, &inst->config, &opts.timeout, &err))
 		perun_warn("%s", err.message);
 	if (!inst->config.level[PERUN_CONFIG_RUNTIME])
@@ -263,7 +264,7 @@ static int begin_history(struct perun_cli *cli, const struct perun_params *param
 			 char **argv, int whole, struct check_opts *o, struct perun_instance *inst,
 			 struct perun_check_versions *vs, struct perun_check_ctx *ctx)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	char sha[65];
 	memset(ctx, 0, sizeof(*ctx));
 	read_opts(cli, params, o);
@@ -295,9 +296,9 @@ static int cmd_check_head(const struct perun_command *cmd, struct perun_cli *cli
 {
 	struct perun_instance inst;
 	struct perun_check_ctx ctx;
-	struct perun_check_versions vs = {0};
-	struct perun_check_cache cache = {0};
-	struct perun_error err = {0};
+	struct perun_check_versions vs = { 0 };
+	struct perun_check_cache cache = { 0 };
+	struct perun_error err = { 0 };
 	struct check_opts o;
 	int exit_code = begin_history(cli, params, argc, argv, 0, &o, &inst, &vs, &ctx);
 	if (exit_code)
@@ -381,11 +382,11 @@ static int cmd_check_all(const struct perun_command *cmd, struct perun_cli *cli,
 {
 	struct perun_instance inst;
 	struct perun_check_ctx ctx;
-	struct perun_check_versions vs = {0};
-	struct perun_check_cache cache = {0};
-	struct perun_check_series_set series = {0};
+	struct perun_check_versions vs = { 0 };
+	struct perun_check_cache cache = { 0 };
+	struct perun_check_series_set series = { 0 };
 	struct perun_check_graph graph;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	struct check_opts o;
 	int exit_code = begin_history(cli, params, argc, argv, 1, &o, &inst, &vs, &ctx);
 	if (exit_code)
@@ -440,8 +441,10 @@ static int cmd_check_all(const struct perun_command *cmd, struct perun_cli *cli,
 	char why[128];
 	const char *nothing = NULL;
 	if (!ctx.report.npairs) {
-		snprintf(why, sizeof(why), "no two profiles to compare in the history of %.7s: "
-			 "nothing compared", vs.n ? vs.items[0].sha : "");
+		snprintf(why, sizeof(why),
+			 "no two profiles to compare in the history of %.7s: "
+			 "nothing compared",
+			 vs.n ? vs.items[0].sha : "");
 		nothing = why;
 		if (text)
 			printf("%s\n", nothing);
@@ -457,21 +460,31 @@ out:
 	return exit_code;
 }
 
-#define REPORT_OPTIONS                                                                      \
-	{"format", NULL, PERUN_OPTION_CHOICE, NULL, "text|json|junit|sarif|markdown", NULL,  \
-	 "report format: Perun's text, JSON, JUnit XML, SARIF 2.1.0 or a Markdown table", 0}, \
-	{"fail-on", NULL, PERUN_OPTION_CHOICE, NULL, "severe|degradation|maybe", NULL,        \
-	 "exit 1 when a change at or above this level is found", 0}
+#define REPORT_OPTIONS                                                                             \
+	{ "format",                                                                                \
+	  NULL,                                                                                    \
+	  PERUN_OPTION_CHOICE,                                                                     \
+	  NULL,                                                                                    \
+	  "text|json|junit|sarif|markdown",                                                        \
+	  NULL,                                                                                    \
+	  "report format: Perun's text, JSON, JUnit XML, SARIF 2.1.0 or a Markdown table",         \
+	  0 },                                                                                     \
+	{                                                                                          \
+		"fail-on", NULL, PERUN_OPTION_CHOICE, NULL, "severe|degradation|maybe", NULL,      \
+			"exit 1 when a change at or above this level is found", 0                  \
+	}
 
-#define ALLOW_MISSING_OPTION                                                        \
-	{"allow-missing-baseline", NULL, PERUN_OPTION_BOOL, NULL, NULL, NULL,        \
-	 "with --fail-on, pass when there was nothing to compare (else exit 4)", 0}
+#define ALLOW_MISSING_OPTION                                                                       \
+	{                                                                                          \
+		"allow-missing-baseline", NULL, PERUN_OPTION_BOOL, NULL, NULL, NULL,               \
+			"with --fail-on, pass when there was nothing to compare (else exit 4)", 0  \
+	}
 
 static const struct perun_option profiles_options[] = {
-	{"minor", "m", PERUN_OPTION_STRING, NULL, NULL, "<rev>",
-	 "minor version whose index N@i refers to (default HEAD)", 0},
+	{ "minor", "m", PERUN_OPTION_STRING, NULL, NULL, "<rev>",
+	  "minor version whose index N@i refers to (default HEAD)", 0 },
 	REPORT_OPTIONS,
-	{NULL},
+	{ NULL },
 };
 
 static const struct perun_command check_profiles = {
@@ -480,21 +493,20 @@ static const struct perun_command check_profiles = {
 	.options = profiles_options,
 	.args = "<baseline> <target>",
 	.summary = "check for changes between two profiles",
-	.description =
-		"Compares <baseline> with <target> (tags such as 0@i, 0@p or\n"
-		"<rev>^0@i, names, object SHA-1s or files) by every method that\n"
-		"degradation.strategies selects for the baseline.  Profiles of\n"
-		"different configurations (collector, command, workload,\n"
-		"postprocessors) are refused unless --force is given.  The changes\n"
-		"are saved to the .changes of the target's version: -m <rev> when\n"
-		"given, else the target's origin when it is a version of this\n"
-		"project, else HEAD.",
+	.description = "Compares <baseline> with <target> (tags such as 0@i, 0@p or\n"
+		       "<rev>^0@i, names, object SHA-1s or files) by every method that\n"
+		       "degradation.strategies selects for the baseline.  Profiles of\n"
+		       "different configurations (collector, command, workload,\n"
+		       "postprocessors) are refused unless --force is given.  The changes\n"
+		       "are saved to the .changes of the target's version: -m <rev> when\n"
+		       "given, else the target's origin when it is a version of this\n"
+		       "project, else HEAD.",
 };
 
 static const struct perun_option history_options[] = {
 	REPORT_OPTIONS,
 	ALLOW_MISSING_OPTION,
-	{NULL},
+	{ NULL },
 };
 
 static const struct perun_command check_head = {
@@ -503,13 +515,12 @@ static const struct perun_command check_head = {
 	.options = history_options,
 	.args = "[<rev>]",
 	.summary = "check a minor version against its parents",
-	.description =
-		"Compares every profile registered at <rev> (default HEAD; the last\n"
-		"one of each configuration) with each compatible profile of each\n"
-		"parent: same type, command, workload and collector, and the\n"
-		"baseline's postprocessors among the target's.  The changes are\n"
-		"saved to the .changes of <rev> and shown by 'perun status' and\n"
-		"'perun log'.",
+	.description = "Compares every profile registered at <rev> (default HEAD; the last\n"
+		       "one of each configuration) with each compatible profile of each\n"
+		       "parent: same type, command, workload and collector, and the\n"
+		       "baseline's postprocessors among the target's.  The changes are\n"
+		       "saved to the .changes of <rev> and shown by 'perun status' and\n"
+		       "'perun log'.",
 };
 
 static const struct perun_command check_all = {
@@ -518,28 +529,27 @@ static const struct perun_command check_all = {
 	.options = history_options,
 	.args = "[<rev>]",
 	.summary = "check every minor version reachable from a revision",
-	.description =
-		"Does 'perun check head' at every version from <rev> (default HEAD)\n"
-		"back through history, printing the history graph with the changes\n"
-		"found at each version.  Methods that judge a whole history (check\n"
-		"plugins with compare_series, such as cpd) then get the profiles of\n"
-		"each configuration, oldest first, one per version that has one.",
+	.description = "Does 'perun check head' at every version from <rev> (default HEAD)\n"
+		       "back through history, printing the history graph with the changes\n"
+		       "found at each version.  Methods that judge a whole history (check\n"
+		       "plugins with compare_series, such as cpd) then get the profiles of\n"
+		       "each configuration, oldest first, one per version that has one.",
 };
 
-static const struct perun_command *const check_subcommands[] = {&check_head, &check_all,
-								 &check_profiles, NULL};
+static const struct perun_command *const check_subcommands[] = { &check_head, &check_all,
+								 &check_profiles, NULL };
 
 static const struct perun_option check_options[] = {
-	{"force", "f", PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "compare profiles even if their configurations differ", 0},
-	{"compute-missing", "c", PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "collect the profiles of versions that have none by the job matrix first", 0},
-	{"models-type", "m", PERUN_OPTION_CHOICE, "best-model",
-	 "best-model|best-param|best-nonparam|all-param|all-nonparam|all-models|best-both",
-	 NULL, "which models int and loc compare", 0},
+	{ "force", "f", PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "compare profiles even if their configurations differ", 0 },
+	{ "compute-missing", "c", PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "collect the profiles of versions that have none by the job matrix first", 0 },
+	{ "models-type", "m", PERUN_OPTION_CHOICE, "best-model",
+	  "best-model|best-param|best-nonparam|all-param|all-nonparam|all-models|best-both", NULL,
+	  "which models int and loc compare", 0 },
 	REPORT_OPTIONS,
 	ALLOW_MISSING_OPTION,
-	{NULL},
+	{ NULL },
 };
 
 const struct perun_command perun_cmd_check = {
@@ -547,21 +557,20 @@ const struct perun_command perun_cmd_check = {
 	.options = check_options,
 	.subcommands = check_subcommands,
 	.summary = "detect performance changes between versions or profiles",
-	.description =
-		"Runs the degradation methods that degradation.strategies selects\n"
-		"(rules matched on collector, postprocessor and header keys;\n"
-		"degradation.apply says whether the first or all applicable rules\n"
-		"count).  The rules of local.yml come before the shared ones; a\n"
-		"rule of method 'none' ends the rules for the profiles it matches,\n"
-		"so local.yml can keep the shared rules from them.  Methods are\n"
-		"check plugins ('perun plugins list'), named by the plugin or by\n"
-		"Perun's long name, e.g. average_amount_threshold for aat.  A\n"
-		"method's options come from the configuration as\n"
-		"degradation.<option> (e.g. degradation.cutoff).\n"
-		"\n"
-		"Exits 0 when the check worked, 1 with --fail-on when a change at\n"
-		"or above that level was found, 2 on bad input, 3 when a method\n"
-		"failed and 4 with --fail-on when no two profiles could be compared\n"
-		"(no baseline or no target profiles) unless --allow-missing-baseline\n"
-		"is given.",
+	.description = "Runs the degradation methods that degradation.strategies selects\n"
+		       "(rules matched on collector, postprocessor and header keys;\n"
+		       "degradation.apply says whether the first or all applicable rules\n"
+		       "count).  The rules of local.yml come before the shared ones; a\n"
+		       "rule of method 'none' ends the rules for the profiles it matches,\n"
+		       "so local.yml can keep the shared rules from them.  Methods are\n"
+		       "check plugins ('perun plugins list'), named by the plugin or by\n"
+		       "Perun's long name, e.g. average_amount_threshold for aat.  A\n"
+		       "method's options come from the configuration as\n"
+		       "degradation.<option> (e.g. degradation.cutoff).\n"
+		       "\n"
+		       "Exits 0 when the check worked, 1 with --fail-on when a change at\n"
+		       "or above that level was found, 2 on bad input, 3 when a method\n"
+		       "failed and 4 with --fail-on when no two profiles could be compared\n"
+		       "(no baseline or no target profiles) unless --allow-missing-baseline\n"
+		       "is given.",
 };

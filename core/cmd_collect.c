@@ -27,13 +27,16 @@ static int run_at_version(struct collect_run *run, const char *sha)
 	size_t ncmd = perun_params_count(params, "cmd");
 	size_t nwork = perun_params_count(params, "workload");
 	size_t nargs = perun_params_count(params, "args");
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	for (size_t c = 0; c < ncmd; c++) {
 		for (size_t w = 0; w < (nwork ? nwork : 1); w++) {
 			struct perun_job job = {
 				.cmd = perun_params_string_at(params, "cmd", c),
-				.args = nargs ? perun_params_string_at(params, "args", nargs > c ? c : 0) : "",
-				.workload = nwork ? perun_params_string_at(params, "workload", w) : "",
+				.args = nargs ? perun_params_string_at(params, "args",
+								       nargs > c ? c : 0)
+					      : "",
+				.workload =
+					nwork ? perun_params_string_at(params, "workload", w) : "",
 				.timeout = run->timeout,
 			};
 			struct perun_profile *profile;
@@ -49,15 +52,17 @@ static int run_at_version(struct collect_run *run, const char *sha)
 			if (!profile)
 				continue; /* none on purpose; the collector said why */
 			char path[PATH_MAX];
-			if (perun_runner_store(run->inst, profile,
-					       perun_params_string(params, "profile-name", NULL),
-					       perun_params_string(params, "output-filename-template", NULL),
-					       0, path, &err)) {
+			if (perun_runner_store(
+				    run->inst, profile,
+				    perun_params_string(params, "profile-name", NULL),
+				    perun_params_string(params, "output-filename-template", NULL),
+				    0, path, &err)) {
 				perun_error_print(&err);
 				run->failed++;
 			} else {
 				run->stored++;
-				printf("Collected %s%s\n", path[0] ? "profile " : "", path[0] ? path : "into the index");
+				printf("Collected %s%s\n", path[0] ? "profile " : "",
+				       path[0] ? path : "into the index");
 			}
 			perun_profile_free(profile);
 		}
@@ -83,11 +88,13 @@ static int cmd_collect(const struct perun_command *cmd, struct perun_cli *cli,
 		       const struct perun_params *params, int argc, char **argv)
 {
 	struct perun_instance inst;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	if (argc < 1)
-		return perun_fail(PERUN_EXIT_USAGE, "collect: name a collector (see 'perun plugins list')");
+		return perun_fail(PERUN_EXIT_USAGE,
+				  "collect: name a collector (see 'perun plugins list')");
 	if (!perun_params_count(params, "cmd"))
-		return perun_fail(PERUN_EXIT_USAGE, "collect: give the command to profile with --cmd/-c");
+		return perun_fail(PERUN_EXIT_USAGE,
+				  "collect: give the command to profile with --cmd/-c");
 	if (perun_instance_open(&inst, &err))
 		return perun_error_exit(&err);
 	int exit_code = PERUN_EXIT_OK;
@@ -101,16 +108,18 @@ static int cmd_collect(const struct perun_command *cmd, struct perun_cli *cli,
 	if (yaml_file && perun_yaml_load_file(yaml_file, &yaml, &err))
 		goto fail;
 	if (yaml && !json_is_object(yaml)) {
-		perun_error_set(&err, PERUN_EINVAL, "collector params '%s' are not a mapping", yaml_file);
+		perun_error_set(&err, PERUN_EINVAL, "collector params '%s' are not a mapping",
+				yaml_file);
 		goto fail;
 	}
-	if (perun_runner_unit_params(collector, argc - 1, argv + 1, yaml, &unit_params, NULL, NULL, &err))
+	if (perun_runner_unit_params(collector, argc - 1, argv + 1, yaml, &unit_params, NULL, NULL,
+				     &err))
 		goto fail;
 	unsigned timeout;
 	if (perun_runner_timeout(params, &inst.config, &timeout, &err))
 		goto fail;
 
-	struct collect_run run = {&inst, collector, unit_params, params, 0, 0, 0, timeout};
+	struct collect_run run = { &inst, collector, unit_params, params, 0, 0, 0, timeout };
 	size_t nminor = perun_params_count(params, "minor");
 	const char **revs = calloc(nminor + 1, sizeof(*revs));
 	for (size_t m = 0; m < nminor; m++)
@@ -146,24 +155,24 @@ out:
 }
 
 static const struct perun_option collect_options[] = {
-	{"cmd", "c", PERUN_OPTION_STRING, NULL, NULL, "<command>",
-	 "command to profile", PERUN_OPTION_MULTIPLE},
-	{"args", "a", PERUN_OPTION_STRING, NULL, NULL, "<args>",
-	 "arguments of the command", PERUN_OPTION_MULTIPLE},
-	{"workload", "w", PERUN_OPTION_STRING, NULL, NULL, "<workload>",
-	 "workload given to the command after its arguments", PERUN_OPTION_MULTIPLE},
-	{"minor", "m", PERUN_OPTION_STRING, NULL, NULL, "<rev>",
-	 "minor version to collect at (default HEAD; others are checked out and restored)",
-	 PERUN_OPTION_MULTIPLE},
-	{"profile-name", "pn", PERUN_OPTION_STRING, NULL, NULL, "<name>",
-	 "name of the resulting profile", 0},
-	{"output-filename-template", "ot", PERUN_OPTION_STRING, NULL, NULL, "<template>",
-	 "template of the profile name (tags %collector%, %cmd%, %workload%, %date%, ...)", 0},
-	{"params", "p", PERUN_OPTION_STRING, NULL, NULL, "<yaml-file>",
-	 "collector parameters from a YAML file", 0},
-	{"timeout", NULL, PERUN_OPTION_INT, NULL, NULL, "<seconds>",
-	 "stop a collection that runs longer (default: execute.timeout, else none)", 0},
-	{NULL},
+	{ "cmd", "c", PERUN_OPTION_STRING, NULL, NULL, "<command>", "command to profile",
+	  PERUN_OPTION_MULTIPLE },
+	{ "args", "a", PERUN_OPTION_STRING, NULL, NULL, "<args>", "arguments of the command",
+	  PERUN_OPTION_MULTIPLE },
+	{ "workload", "w", PERUN_OPTION_STRING, NULL, NULL, "<workload>",
+	  "workload given to the command after its arguments", PERUN_OPTION_MULTIPLE },
+	{ "minor", "m", PERUN_OPTION_STRING, NULL, NULL, "<rev>",
+	  "minor version to collect at (default HEAD; others are checked out and restored)",
+	  PERUN_OPTION_MULTIPLE },
+	{ "profile-name", "pn", PERUN_OPTION_STRING, NULL, NULL, "<name>",
+	  "name of the resulting profile", 0 },
+	{ "output-filename-template", "ot", PERUN_OPTION_STRING, NULL, NULL, "<template>",
+	  "template of the profile name (tags %collector%, %cmd%, %workload%, %date%, ...)", 0 },
+	{ "params", "p", PERUN_OPTION_STRING, NULL, NULL, "<yaml-file>",
+	  "collector parameters from a YAML file", 0 },
+	{ "timeout", NULL, PERUN_OPTION_INT, NULL, NULL, "<seconds>",
+	  "stop a collection that runs longer (default: execute.timeout, else none)", 0 },
+	{ NULL },
 };
 
 const struct perun_command perun_cmd_collect = {
@@ -173,9 +182,8 @@ const struct perun_command perun_cmd_collect = {
 	.args = "<collector> [<collector options>]",
 	.flags = PERUN_COMMAND_STOP_AT_POSITIONAL,
 	.summary = "collect profiles of a command with one collector",
-	.description =
-		"Runs the collector for every --cmd and --workload and stores each\n"
-		"profile as pending in .perun/jobs (or in the index right away when\n"
-		"profiles.register_after_run is set).  Options after the collector's\n"
-		"name are the collector's own: see 'perun plugins inspect <collector>'.",
+	.description = "Runs the collector for every --cmd and --workload and stores each\n"
+		       "profile as pending in .perun/jobs (or in the index right away when\n"
+		       "profiles.register_after_run is set).  Options after the collector's\n"
+		       "name are the collector's own: see 'perun plugins inspect <collector>'.",
 };

@@ -16,14 +16,15 @@ enum config_scope {
 };
 
 static const struct perun_option config_options[] = {
-	{"local", "l", PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "use the local configuration, .perun/local.yml", 0},
-	{"shared", "h", PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "use the shared configuration, shared.yml", 0},
-	{"nearest", "n", PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "use the nearest configuration: get looks up local then shared, "
-	 "the others use local (the default)", 0},
-	{NULL},
+	{ "local", "l", PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "use the local configuration, .perun/local.yml", 0 },
+	{ "shared", "h", PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "use the shared configuration, shared.yml", 0 },
+	{ "nearest", "n", PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "use the nearest configuration: get looks up local then shared, "
+	  "the others use local (the default)",
+	  0 },
+	{ NULL },
 };
 
 /*
@@ -39,10 +40,9 @@ struct config_target {
 	struct perun_config *cfg;
 };
 
-static int target_open(struct config_target *t, struct perun_cli *cli,
-		       int need_local)
+static int target_open(struct config_target *t, struct perun_cli *cli, int need_local)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	const struct perun_params *group = cli->group_params;
 	int local = perun_params_bool(group, "local", 0);
 	int shared = perun_params_bool(group, "shared", 0);
@@ -93,7 +93,8 @@ static int check_key(const char *key)
 	if (!perun_config_key_valid(key))
 		return perun_fail(PERUN_EXIT_USAGE,
 				  "invalid configuration key '%s': expected sections "
-				  "of [a-zA-Z0-9_] separated by dots", key);
+				  "of [a-zA-Z0-9_] separated by dots",
+				  key);
 	return PERUN_EXIT_OK;
 }
 
@@ -120,12 +121,14 @@ static int cmd_config_get(const struct perun_command *cmd, struct perun_cli *cli
 	if (rc)
 		return rc;
 	const json_t *value = t.scope == SCOPE_NEAREST
-		? perun_config_lookup(t.cfg, argv[0])
-		: perun_config_get(t.cfg, target_level(&t), argv[0]);
+				      ? perun_config_lookup(t.cfg, argv[0])
+				      : perun_config_get(t.cfg, target_level(&t), argv[0]);
 	if (!value)
 		rc = perun_fail(PERUN_EXIT_USAGE, "key '%s' is not set in the %s configuration",
-				argv[0], t.scope == SCOPE_NEAREST ? "nearest"
-					 : t.scope == SCOPE_LOCAL ? "local" : "shared");
+				argv[0],
+				t.scope == SCOPE_NEAREST ? "nearest"
+				: t.scope == SCOPE_LOCAL ? "local"
+							 : "shared");
 	else
 		rc = print_entry(argv[0], value);
 	target_close(&t);
@@ -150,7 +153,7 @@ static json_t *parse_value(const char *text)
 static int cmd_config_set(const struct perun_command *cmd, struct perun_cli *cli,
 			  const struct perun_params *params, int argc, char **argv)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	if (argc != 2)
 		return perun_fail(PERUN_EXIT_USAGE, "usage: perun config set <key> <value>");
 	int rc = check_key(argv[0]);
@@ -176,7 +179,7 @@ static int cmd_config_set(const struct perun_command *cmd, struct perun_cli *cli
 static int cmd_config_edit(const struct perun_command *cmd, struct perun_cli *cli,
 			   const struct perun_params *params, int argc, char **argv)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	if (argc != 0)
 		return perun_fail(PERUN_EXIT_USAGE, "usage: perun config edit");
 	struct config_target t;
@@ -195,24 +198,22 @@ static int cmd_config_edit(const struct perun_command *cmd, struct perun_cli *cl
 	return rc;
 }
 
-static int reset_local(struct config_target *t, const char *template_name,
-		       struct perun_error *err)
+static int reset_local(struct config_target *t, const char *template_name, struct perun_error *err)
 {
 	/* The vcs section survives: without it the instance is lost. */
-	const char *type = json_string_value(perun_config_get(t->cfg, PERUN_CONFIG_LOCAL,
-							      "vcs.type"));
-	const char *url = json_string_value(perun_config_get(t->cfg, PERUN_CONFIG_LOCAL,
-							     "vcs.url"));
+	const char *type =
+		json_string_value(perun_config_get(t->cfg, PERUN_CONFIG_LOCAL, "vcs.type"));
+	const char *url =
+		json_string_value(perun_config_get(t->cfg, PERUN_CONFIG_LOCAL, "vcs.url"));
 	/* The user template looks for executables below the project root. */
 	if (chdir(t->inst.root) < 0)
-		return perun_error_set_errno(err, PERUN_EGENERIC, errno,
-					     "cannot enter '%s'", t->inst.root);
-	char *text = perun_config_template_dup(template_name, type ? type : "git",
-					       url ? url : "../");
+		return perun_error_set_errno(err, PERUN_EGENERIC, errno, "cannot enter '%s'",
+					     t->inst.root);
+	char *text =
+		perun_config_template_dup(template_name, type ? type : "git", url ? url : "../");
 	if (!text)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	int rc = perun_file_write_atomic(t->cfg->path[PERUN_CONFIG_LOCAL], text,
-					 strlen(text), err);
+	int rc = perun_file_write_atomic(t->cfg->path[PERUN_CONFIG_LOCAL], text, strlen(text), err);
 	free(text);
 	return rc;
 }
@@ -220,7 +221,7 @@ static int reset_local(struct config_target *t, const char *template_name,
 static int cmd_config_reset(const struct perun_command *cmd, struct perun_cli *cli,
 			    const struct perun_params *params, int argc, char **argv)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	if (argc > 1)
 		return perun_fail(PERUN_EXIT_USAGE, "usage: perun config reset [<template>]");
 	const char *template_name = argc ? argv[0] : "master";
@@ -260,11 +261,10 @@ static const struct perun_command config_get = {
 	.fn = cmd_config_get,
 	.args = "<key>",
 	.summary = "print the value of a key as 'key: value'",
-	.description =
-		"Keys are sections separated by dots, e.g. 'vcs.type'.  With\n"
-		"--nearest (the default) the key is looked up in the local\n"
-		"configuration, then in the shared one.  Lists and mappings are\n"
-		"printed in YAML flow style on one line.",
+	.description = "Keys are sections separated by dots, e.g. 'vcs.type'.  With\n"
+		       "--nearest (the default) the key is looked up in the local\n"
+		       "configuration, then in the shared one.  Lists and mappings are\n"
+		       "printed in YAML flow style on one line.",
 };
 
 static const struct perun_command config_set = {
@@ -272,20 +272,18 @@ static const struct perun_command config_set = {
 	.fn = cmd_config_set,
 	.args = "<key> <value>",
 	.summary = "set a key in the local (default) or shared configuration",
-	.description =
-		"The value is typed like YAML: 10 is an integer, 0.5 a float,\n"
-		"true/yes/on a boolean, null or ~ nothing; [a, b] and {k: v} are a\n"
-		"list and a mapping; quote a value ('\"10\"') to keep it text.\n"
-		"Missing sections are created.",
+	.description = "The value is typed like YAML: 10 is an integer, 0.5 a float,\n"
+		       "true/yes/on a boolean, null or ~ nothing; [a, b] and {k: v} are a\n"
+		       "list and a mapping; quote a value ('\"10\"') to keep it text.\n"
+		       "Missing sections are created.",
 };
 
 static const struct perun_command config_edit = {
 	.name = "edit",
 	.fn = cmd_config_edit,
 	.summary = "open the configuration file in an editor",
-	.description =
-		"Runs $EDITOR, else the general.editor key, on the local (default)\n"
-		"or shared configuration file and checks the result reads back.",
+	.description = "Runs $EDITOR, else the general.editor key, on the local (default)\n"
+		       "or shared configuration file and checks the result reads back.",
 };
 
 static const struct perun_command config_reset = {
@@ -293,33 +291,27 @@ static const struct perun_command config_reset = {
 	.fn = cmd_config_reset,
 	.args = "[<template>]",
 	.summary = "reset a configuration to its defaults",
-	.description =
-		"The shared configuration gets Perun's defaults.  The local one is\n"
-		"rewritten from a template, keeping its vcs section:\n"
-		"  master     everything commented out (the default)\n"
-		"  developer  degradation checks and 'make' before collection\n"
-		"  user       developer plus the time collector, registering of\n"
-		"             new profiles and the executables and workloads found\n"
-		"             under build/_build/dist and workload(s)/examples/payload(s)",
+	.description = "The shared configuration gets Perun's defaults.  The local one is\n"
+		       "rewritten from a template, keeping its vcs section:\n"
+		       "  master     everything commented out (the default)\n"
+		       "  developer  degradation checks and 'make' before collection\n"
+		       "  user       developer plus the time collector, registering of\n"
+		       "             new profiles and the executables and workloads found\n"
+		       "             under build/_build/dist and workload(s)/examples/payload(s)",
 };
 
 static const struct perun_command *const config_subcommands[] = {
-	&config_get,
-	&config_set,
-	&config_edit,
-	&config_reset,
-	NULL,
+	&config_get, &config_set, &config_edit, &config_reset, NULL,
 };
 
 const struct perun_command perun_cmd_config = {
 	.name = "config",
 	.options = config_options,
 	.summary = "read and change the local and shared configuration",
-	.description =
-		"Perun reads .perun/local.yml of the nearest instance and the shared\n"
-		"$PERUN_CONFIG_DIR/shared.yml (default ~/.config/perun/shared.yml),\n"
-		"created with defaults when missing.  A key set locally overrides\n"
-		"the shared one.",
+	.description = "Perun reads .perun/local.yml of the nearest instance and the shared\n"
+		       "$PERUN_CONFIG_DIR/shared.yml (default ~/.config/perun/shared.yml),\n"
+		       "created with defaults when missing.  A key set locally overrides\n"
+		       "the shared one.",
 	.subcommands = config_subcommands,
 	.see_also = "perun-init(1)",
 };

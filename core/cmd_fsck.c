@@ -60,7 +60,8 @@ static int rebuild_index(struct perun_instance *inst, const struct perun_store_s
 	for (size_t i = idx.n; i-- > 0;)
 		if (!json_object_get(st->objects, idx.entries[i].checksum))
 			perun_index_remove(&idx, i);
-	json_object_foreach(st->objects, sha, origin) {
+	json_object_foreach(st->objects, sha, origin)
+	{
 		int listed = 0;
 		for (size_t i = 0; i < idx.n; i++)
 			listed |= !strcasecmp(idx.entries[i].checksum, sha);
@@ -72,7 +73,8 @@ static int rebuild_index(struct perun_instance *inst, const struct perun_store_s
 		if ((rc = perun_store_read_profile(objects, sha, &profile, err)))
 			break;
 		perun_store_object_path(objects, sha, object, sizeof(object));
-		char *name = perun_profile_name_dup(profile, "%collector%-%cmd%-%workload%-%date%", err);
+		char *name =
+			perun_profile_name_dup(profile, "%collector%-%cmd%-%workload%-%date%", err);
 		struct perun_index_entry e;
 		perun_index_entry_fill(&e, stat(object, &fst) ? 0 : perun_index_mtime(&fst), sha,
 				       name ? name : sha, profile);
@@ -123,7 +125,8 @@ static int check_objects(struct perun_instance *inst, const struct perun_store_s
 {
 	const char *sha;
 	json_t *why;
-	json_object_foreach(st->bad_objects, sha, why) {
+	json_object_foreach(st->bad_objects, sha, why)
+	{
 		problem(c, "damaged profile object %s: %s", sha, json_string_value(why));
 		char lost[PATH_MAX];
 		if (!repair)
@@ -141,7 +144,8 @@ static int check_indexes(struct perun_instance *inst, const struct perun_store_s
 {
 	const char *minor;
 	json_t *why, *names;
-	json_object_foreach(st->bad_indexes, minor, why) {
+	json_object_foreach(st->bad_indexes, minor, why)
+	{
 		problem(c, "damaged index of minor version %s: %s", minor, json_string_value(why));
 		char lost[PATH_MAX];
 		size_t entries;
@@ -154,10 +158,12 @@ static int check_indexes(struct perun_instance *inst, const struct perun_store_s
 		       entries == 1 ? "" : "s");
 		c->repaired++;
 	}
-	json_object_foreach(st->indexes, minor, names) {
+	json_object_foreach(st->indexes, minor, names)
+	{
 		size_t i, missing = 0;
 		json_t *sum;
-		json_array_foreach(names, i, sum) {
+		json_array_foreach(names, i, sum)
+		{
 			const char *s = json_string_value(sum);
 			if (json_object_get(st->objects, s))
 				continue;
@@ -183,8 +189,8 @@ static int cmd_fsck(const struct perun_command *cmd, struct perun_cli *cli,
 {
 	struct perun_instance inst;
 	struct perun_store_state st;
-	struct perun_error err = {0};
-	struct fsck_counts c = {0};
+	struct perun_error err = { 0 };
+	struct fsck_counts c = { 0 };
 	int repair = perun_params_bool(params, "repair", 0);
 	if (argc)
 		return perun_fail(PERUN_EXIT_USAGE, "fsck takes no arguments");
@@ -196,8 +202,8 @@ static int cmd_fsck(const struct perun_command *cmd, struct perun_cli *cli,
 	size_t unreferenced = 0;
 	const char *sha;
 	json_t *origin;
-	json_object_foreach(st.objects, sha, origin)
-		unreferenced += !json_object_get(st.referenced, sha);
+	json_object_foreach(st.objects, sha, origin) unreferenced +=
+		!json_object_get(st.referenced, sha);
 	printf("%zu index%s, %zu profile object%s, %zu .changes file%s: %zu problem%s",
 	       json_object_size(st.indexes) + json_object_size(st.bad_indexes),
 	       json_object_size(st.indexes) + json_object_size(st.bad_indexes) == 1 ? "" : "es",
@@ -217,16 +223,17 @@ static int cmd_fsck(const struct perun_command *cmd, struct perun_cli *cli,
 	if (!c.problems || (repair && c.repaired >= c.problems))
 		return PERUN_EXIT_OK;
 	if (!repair)
-		fprintf(stderr, "perun: the store has problems; 'perun fsck --repair' repairs them\n");
+		fprintf(stderr,
+			"perun: the store has problems; 'perun fsck --repair' repairs them\n");
 	return PERUN_EXIT_DEGRADED;
 }
 
 static const struct perun_option fsck_options[] = {
-	{"repair", NULL, PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "move damaged files to .perun/lost, drop index entries whose objects are gone "
-	 "and rebuild damaged indexes",
-	 0},
-	{NULL},
+	{ "repair", NULL, PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "move damaged files to .perun/lost, drop index entries whose objects are gone "
+	  "and rebuild damaged indexes",
+	  0 },
+	{ NULL },
 };
 
 const struct perun_command perun_cmd_fsck = {
@@ -234,13 +241,12 @@ const struct perun_command perun_cmd_fsck = {
 	.fn = cmd_fsck,
 	.options = fsck_options,
 	.summary = "check the store, and repair it with --repair",
-	.description =
-		"Reads every index of a minor version and every profile object back\n"
-		"(inflated, its header and its JSON checked) and lists what is\n"
-		"damaged or missing.  With --repair, damaged files are moved to\n"
-		".perun/lost, index entries naming objects that are gone are\n"
-		"dropped, and a damaged index is rebuilt from its entries that\n"
-		"still read and the profile objects whose origin is its version;\n"
-		"objects then in no index are listed for 'perun gc'.  Exits 0 when\n"
-		"the store is sound (or was repaired) and 1 when problems remain.",
+	.description = "Reads every index of a minor version and every profile object back\n"
+		       "(inflated, its header and its JSON checked) and lists what is\n"
+		       "damaged or missing.  With --repair, damaged files are moved to\n"
+		       ".perun/lost, index entries naming objects that are gone are\n"
+		       "dropped, and a damaged index is rebuilt from its entries that\n"
+		       "still read and the profile objects whose origin is its version;\n"
+		       "objects then in no index are listed for 'perun gc'.  Exits 0 when\n"
+		       "the store is sound (or was repaired) and 1 when problems remain.",
 };

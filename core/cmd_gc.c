@@ -19,7 +19,7 @@ static int cmd_gc(const struct perun_command *cmd, struct perun_cli *cli,
 {
 	struct perun_instance inst;
 	struct perun_store_state st;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	int dry_run = perun_params_bool(params, "dry-run", 0);
 	if (argc)
 		return perun_fail(PERUN_EXIT_USAGE, "gc takes no arguments");
@@ -40,7 +40,8 @@ static int cmd_gc(const struct perun_command *cmd, struct perun_cli *cli,
 	size_t removed = 0, bytes = 0;
 	const char *sha;
 	json_t *origin;
-	json_object_foreach(st.objects, sha, origin) {
+	json_object_foreach(st.objects, sha, origin)
+	{
 		if (json_object_get(st.referenced, sha))
 			continue;
 		char path[PATH_MAX];
@@ -67,9 +68,9 @@ out:
 }
 
 static const struct perun_option gc_options[] = {
-	{"dry-run", "n", PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "list what would be removed, remove nothing", 0},
-	{NULL},
+	{ "dry-run", "n", PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "list what would be removed, remove nothing", 0 },
+	{ NULL },
 };
 
 const struct perun_command perun_cmd_gc = {
@@ -77,11 +78,10 @@ const struct perun_command perun_cmd_gc = {
 	.fn = cmd_gc,
 	.options = gc_options,
 	.summary = "remove profile objects that no index names",
-	.description =
-		"Profiles removed from an index by 'perun rm' keep their objects in\n"
-		".perun/objects.  gc removes the objects no index names, after\n"
-		"reading every index; when one does not read it removes nothing\n"
-		"(run 'perun fsck --repair' first).  Temporary files that killed\n"
-		"processes left in the store are removed whenever the store is\n"
-		"locked.",
+	.description = "Profiles removed from an index by 'perun rm' keep their objects in\n"
+		       ".perun/objects.  gc removes the objects no index names, after\n"
+		       "reading every index; when one does not read it removes nothing\n"
+		       "(run 'perun fsck --repair' first).  Temporary files that killed\n"
+		       "processes left in the store are removed whenever the store is\n"
+		       "locked.",
 };

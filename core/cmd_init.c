@@ -13,20 +13,20 @@
 #include "plugin_loader.h"
 
 static const struct perun_option init_options[] = {
-	{"vcs-type", NULL, PERUN_OPTION_STRING, "git", NULL, "<type>",
-	 "also initialize a repository of this vcs plugin", 0},
-	{"vcs-path", NULL, PERUN_OPTION_STRING, NULL, NULL, "<path>",
-	 "initialize the repository at <path> instead of <path> of perun", 0},
-	{"vcs-param", NULL, PERUN_OPTION_STRING, NULL, NULL, "<key> <value>",
-	 "pass a parameter to the vcs initialization, e.g. separate-git-dir dir",
-	 PERUN_OPTION_PAIR | PERUN_OPTION_MULTIPLE},
-	{"vcs-flag", NULL, PERUN_OPTION_STRING, NULL, NULL, "<flag>",
-	 "pass a flag to the vcs initialization, e.g. bare", PERUN_OPTION_MULTIPLE},
-	{"configure", "c", PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "open the new local configuration in the editor afterwards", 0},
-	{"config-template", "t", PERUN_OPTION_CHOICE, "master", "master|developer|user",
-	 NULL, "template of the local configuration", 0},
-	{NULL},
+	{ "vcs-type", NULL, PERUN_OPTION_STRING, "git", NULL, "<type>",
+	  "also initialize a repository of this vcs plugin", 0 },
+	{ "vcs-path", NULL, PERUN_OPTION_STRING, NULL, NULL, "<path>",
+	  "initialize the repository at <path> instead of <path> of perun", 0 },
+	{ "vcs-param", NULL, PERUN_OPTION_STRING, NULL, NULL, "<key> <value>",
+	  "pass a parameter to the vcs initialization, e.g. separate-git-dir dir",
+	  PERUN_OPTION_PAIR | PERUN_OPTION_MULTIPLE },
+	{ "vcs-flag", NULL, PERUN_OPTION_STRING, NULL, NULL, "<flag>",
+	  "pass a flag to the vcs initialization, e.g. bare", PERUN_OPTION_MULTIPLE },
+	{ "configure", "c", PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "open the new local configuration in the editor afterwards", 0 },
+	{ "config-template", "t", PERUN_OPTION_CHOICE, "master", "master|developer|user", NULL,
+	  "template of the local configuration", 0 },
+	{ NULL },
 };
 
 /* An absolute path with "." and ".." resolved textually (it may not exist). */
@@ -127,8 +127,8 @@ static void free_words(char **words)
 
 static int make_store(const char *dir, struct perun_error *err)
 {
-	static const char *const subdirs[] = {"objects", "jobs", "logs", "cache", "stats",
-					      "tmp", NULL};
+	static const char *const subdirs[] = { "objects", "jobs", "logs", "cache",
+					       "stats",	  "tmp",  NULL };
 	for (const char *const *s = subdirs; *s; s++) {
 		char *path;
 		if (asprintf(&path, "%s/%s", dir, *s) < 0)
@@ -143,15 +143,13 @@ static int make_store(const char *dir, struct perun_error *err)
 
 /* Write local.yml from the template unless it exists; 1 when it did. */
 static int write_local_config(const char *root, const char *local, const char *template_name,
-			      const char *vcs_type, const char *vcs_url,
-			      struct perun_error *err)
+			      const char *vcs_type, const char *vcs_url, struct perun_error *err)
 {
 	if (access(local, F_OK) == 0)
 		return 1;
 	/* The user template looks for executables below the project root. */
 	if (chdir(root) < 0)
-		return perun_error_set_errno(err, PERUN_EGENERIC, errno, "cannot enter '%s'",
-					     root);
+		return perun_error_set_errno(err, PERUN_EGENERIC, errno, "cannot enter '%s'", root);
 	char *text = perun_config_template_dup(template_name, vcs_type, vcs_url);
 	if (!text)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
@@ -176,7 +174,7 @@ static int configure_now(const char *local, struct perun_error *err)
 static int cmd_init_run(const struct perun_command *cmd, struct perun_cli *cli,
 			const struct perun_params *params, int argc, char **argv)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	char *root = NULL, *dir = NULL, *local = NULL, *vcs_path = NULL, *vcs_url = NULL;
 	char *existing = NULL, **words = NULL;
 	int rc;
@@ -194,8 +192,7 @@ static int cmd_init_run(const struct perun_command *cmd, struct perun_cli *cli,
 	const char *vcs_arg = perun_params_string(params, "vcs-path", NULL);
 	vcs_path = vcs_arg ? absolute_path(vcs_arg) : root ? strdup(root) : NULL;
 	words = vcs_words(params);
-	if (!root || !vcs_path || !words ||
-	    asprintf(&dir, "%s/.perun", root[1] ? root : "") < 0 ||
+	if (!root || !vcs_path || !words || asprintf(&dir, "%s/.perun", root[1] ? root : "") < 0 ||
 	    asprintf(&local, "%s/local.yml", dir) < 0 ||
 	    !(vcs_url = relative_path(dir, vcs_path))) {
 		rc = perun_fail(PERUN_EXIT_FAILURE, "out of memory");
@@ -208,15 +205,16 @@ static int cmd_init_run(const struct perun_command *cmd, struct perun_cli *cli,
 	/* The repository first: a rejected --vcs-param leaves no .perun behind. */
 	rc = perun_vcs_create(vcs_type, vcs_path, (const char *const *)words, &err);
 	if (rc)
-		perun_error_prefix(&err, "cannot initialize the %s repository at '%s'",
-				   vcs_type, vcs_path);
+		perun_error_prefix(&err, "cannot initialize the %s repository at '%s'", vcs_type,
+				   vcs_path);
 	if (!rc)
 		rc = make_store(dir, &err);
 	if (!rc)
 		rc = write_local_config(root, local, template_name, vcs_type, vcs_url, &err);
 	if (rc == 1) {
 		printf("configuration file '%s' already exists: run 'perun config reset' "
-		       "to reset it\n", local);
+		       "to reset it\n",
+		       local);
 		rc = 0;
 	}
 	if (rc) {
@@ -224,8 +222,8 @@ static int cmd_init_run(const struct perun_command *cmd, struct perun_cli *cli,
 		rc = perun_exit_for(rc);
 		goto out;
 	}
-	printf("%s Perun instance in %s\n",
-	       reinit ? "Reinitialized existing" : "Initialized empty", dir);
+	printf("%s Perun instance in %s\n", reinit ? "Reinitialized existing" : "Initialized empty",
+	       dir);
 	if (perun_params_bool(params, "configure", 0)) {
 		rc = configure_now(local, &err);
 		if (rc) {
@@ -250,13 +248,12 @@ const struct perun_command perun_cmd_init = {
 	.options = init_options,
 	.args = "[<path>]",
 	.summary = "create a Perun instance (and its repository) at <path>",
-	.description =
-		"Creates <path>/.perun (default: the current directory) with objects/,\n"
-		"jobs/, logs/, cache/, stats/, tmp/ and the local configuration\n"
-		"local.yml from a template (kept when it exists), after initializing\n"
-		"the repository of --vcs-type at --vcs-path (default <path>; an\n"
-		"existing repository is kept).\n"
-		"Running it again on an instance is safe: nothing is lost.  A\n"
-		"warning is printed when a parent directory already has an instance.",
+	.description = "Creates <path>/.perun (default: the current directory) with objects/,\n"
+		       "jobs/, logs/, cache/, stats/, tmp/ and the local configuration\n"
+		       "local.yml from a template (kept when it exists), after initializing\n"
+		       "the repository of --vcs-type at --vcs-path (default <path>; an\n"
+		       "existing repository is kept).\n"
+		       "Running it again on an instance is safe: nothing is lost.  A\n"
+		       "warning is printed when a parent directory already has an instance.",
 	.see_also = "perun-config(1)",
 };

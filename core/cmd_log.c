@@ -39,8 +39,8 @@ static void count_type(struct minor_stats *st, const char *type)
 	st->time += !strcmp(type, "time");
 }
 
-static int count_profiles(struct perun_instance *inst, const char *sha,
-			  struct minor_stats *st, struct perun_error *err)
+static int count_profiles(struct perun_instance *inst, const char *sha, struct minor_stats *st,
+			  struct perun_error *err)
 {
 	memset(st, 0, sizeof(*st));
 	struct perun_index idx;
@@ -106,7 +106,7 @@ static int collect_row(const struct perun_vcs_commit *c, void *data)
 		strcat(row->parents, c->parents[i]);
 	}
 	/* One damaged index must not hide the rest of the history. */
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	if (count_profiles(walk->inst, row->checksum, &row->stats, &err)) {
 		perun_warn("%s ('perun fsck --repair' repairs it)", err.message);
 		row->damaged = 1;
@@ -139,8 +139,8 @@ static void print_type_counts(const struct minor_stats *st, int damaged)
 		return;
 	}
 	printf("%ld tracked profiles (", st->all);
-	const char *names[] = {"memory", "mixed", "time"};
-	long counts[] = {st->memory, st->mixed, st->time};
+	const char *names[] = { "memory", "mixed", "time" };
+	long counts[] = { st->memory, st->mixed, st->time };
 	int first = 1;
 	for (int i = 0; i < 3; i++) {
 		if (!counts[i])
@@ -176,35 +176,43 @@ static void print_long(const struct log_walk *walk)
 
 static const char *row_field(const struct minor_row *r, const char *name, char *buf, size_t len)
 {
-	if (!strcmp(name, "checksum")) return r->checksum;
-	if (!strcmp(name, "date")) return r->date;
-	if (!strcmp(name, "author")) return r->author;
-	if (!strcmp(name, "email")) return r->email;
-	if (!strcmp(name, "parents")) return r->parents;
+	if (!strcmp(name, "checksum"))
+		return r->checksum;
+	if (!strcmp(name, "date"))
+		return r->date;
+	if (!strcmp(name, "author"))
+		return r->author;
+	if (!strcmp(name, "email"))
+		return r->email;
+	if (!strcmp(name, "parents"))
+		return r->parents;
 	if (!strcmp(name, "desc")) {
 		/* The short log shows the first line only. */
 		const char *nl = strchr(r->desc, '\n');
-		snprintf(buf, len, "%.*s", nl ? (int)(nl - r->desc) : (int)strlen(r->desc), r->desc);
+		snprintf(buf, len, "%.*s", nl ? (int)(nl - r->desc) : (int)strlen(r->desc),
+			 r->desc);
 		return buf;
 	}
 	return NULL;
 }
 
-static int print_short(const struct log_walk *walk, const char *fmt_text,
-		       struct perun_error *err)
+static int print_short(const struct log_walk *walk, const char *fmt_text, struct perun_error *err)
 {
 	struct perun_format fmt;
 	int rc = perun_format_parse(fmt_text, &fmt, err);
 	if (rc)
 		return rc;
 	char buf[4096];
-	struct minor_row probe = {.desc = "", .date = "", .author = "", .email = "", .parents = ""};
+	struct minor_row probe = {
+		.desc = "", .date = "", .author = "", .email = "", .parents = ""
+	};
 	for (size_t k = 0; k < fmt.n; k++) {
 		const char *f = fmt.tokens[k].text;
 		if (fmt.tokens[k].is_field && strcmp(f, "stats") && strcmp(f, "changes") &&
 		    !row_field(&probe, f, buf, sizeof(buf))) {
 			rc = perun_error_set(err, PERUN_EINVAL,
-					     "format.shortlog '%s': unknown field '%%%s%%'", fmt_text, f);
+					     "format.shortlog '%s': unknown field '%%%s%%'",
+					     fmt_text, f);
 			perun_format_release(&fmt);
 			return rc;
 		}
@@ -262,7 +270,8 @@ static int print_short(const struct log_walk *walk, const char *fmt_text,
 					perun_print_centered(stdout, "-index-damaged-", stat_len);
 				else if (r->stats.all)
 					printf("%*ld|%*ld|%*ld|%*ld profiles", wa, r->stats.all, wm,
-					       r->stats.memory, wx, r->stats.mixed, wt, r->stats.time);
+					       r->stats.memory, wx, r->stats.mixed, wt,
+					       r->stats.time);
 				else
 					perun_print_centered(stdout, "--no--profiles--", stat_len);
 			} else if (!strcmp(t->text, "changes")) {
@@ -293,13 +302,13 @@ static void print_json(const struct log_walk *walk)
 			json_array_append_new(parents, json_string(p));
 		free(copy);
 		json_t *row = json_pack(
-			"{s:s,s:s,s:s,s:s,s:s,s:o,s:{s:I,s:I,s:I,s:I},s:{s:I,s:I}}",
-			"checksum", r->checksum, "date", r->date, "author", r->author,
-			"email", r->email, "desc", r->desc, "parents", parents,
-			"profiles", "all", (json_int_t)r->stats.all, "memory",
-			(json_int_t)r->stats.memory, "mixed", (json_int_t)r->stats.mixed, "time",
-			(json_int_t)r->stats.time, "changes", "optimizations",
-			(json_int_t)r->optimizations, "degradations", (json_int_t)r->degradations);
+			"{s:s,s:s,s:s,s:s,s:s,s:o,s:{s:I,s:I,s:I,s:I},s:{s:I,s:I}}", "checksum",
+			r->checksum, "date", r->date, "author", r->author, "email", r->email,
+			"desc", r->desc, "parents", parents, "profiles", "all",
+			(json_int_t)r->stats.all, "memory", (json_int_t)r->stats.memory, "mixed",
+			(json_int_t)r->stats.mixed, "time", (json_int_t)r->stats.time, "changes",
+			"optimizations", (json_int_t)r->optimizations, "degradations",
+			(json_int_t)r->degradations);
 		if (r->damaged)
 			json_object_set_new(row, "index_damaged", json_true());
 		json_array_append_new(list, row);
@@ -314,7 +323,7 @@ static int cmd_log(const struct perun_command *cmd, struct perun_cli *cli,
 		   const struct perun_params *params, int argc, char **argv)
 {
 	struct perun_instance inst;
-	struct log_walk walk = {0};
+	struct log_walk walk = { 0 };
 	char sha[65];
 	if (argc > 1)
 		return perun_fail(PERUN_EXIT_USAGE, "log takes at most one revision");
@@ -330,8 +339,9 @@ static int cmd_log(const struct perun_command *cmd, struct perun_cli *cli,
 			print_json(&walk);
 		else if (perun_params_bool(params, "short", 0))
 			rc = print_short(&walk,
-					 perun_config_lookup_string(&inst.config, "format.shortlog",
-								    "%checksum:6% (%stats%) %desc% %changes%"),
+					 perun_config_lookup_string(
+						 &inst.config, "format.shortlog",
+						 "%checksum:6% (%stats%) %desc% %changes%"),
 					 &walk.err);
 		else
 			print_long(&walk);
@@ -343,10 +353,10 @@ static int cmd_log(const struct perun_command *cmd, struct perun_cli *cli,
 }
 
 static const struct perun_option log_options[] = {
-	{"short", "s", PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "one line per version, as format.shortlog says", 0},
-	{"format", NULL, PERUN_OPTION_CHOICE, "text", "text|json", NULL, "output format", 0},
-	{NULL},
+	{ "short", "s", PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "one line per version, as format.shortlog says", 0 },
+	{ "format", NULL, PERUN_OPTION_CHOICE, "text", "text|json", NULL, "output format", 0 },
+	{ NULL },
 };
 
 const struct perun_command perun_cmd_log = {
@@ -355,9 +365,8 @@ const struct perun_command perun_cmd_log = {
 	.options = log_options,
 	.args = "[<rev>]",
 	.summary = "show the history with the profiles of each version",
-	.description =
-		"Walks the history from <rev> (default HEAD), newest first.  The short\n"
-		"form follows format.shortlog: fields %checksum%, %date%, %author%,\n"
-		"%email%, %desc%, %parents%, %stats% (a|m|x|t profile counts) and\n"
-		"%changes% (+ per optimization, - per degradation).",
+	.description = "Walks the history from <rev> (default HEAD), newest first.  The short\n"
+		       "form follows format.shortlog: fields %checksum%, %date%, %author%,\n"
+		       "%email%, %desc%, %parents%, %stats% (a|m|x|t profile counts) and\n"
+		       "%changes% (+ per optimization, - per degradation).",
 };

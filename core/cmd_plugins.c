@@ -24,18 +24,24 @@ static json_t *entry_json(const struct perun_loaded_plugin *e, int with_options)
 	json_t *obj = json_pack("{s:s,s:s?,s:s}", "name", e->name, "kind",
 				perun_plugin_kind_name(e->kind), "path", e->path);
 	if (e->desc) {
-		json_object_set_new(obj, "version", json_string(e->desc->version ? e->desc->version : ""));
-		json_object_set_new(obj, "summary", json_string(e->desc->summary ? e->desc->summary : ""));
+		json_object_set_new(obj, "version",
+				    json_string(e->desc->version ? e->desc->version : ""));
+		json_object_set_new(obj, "summary",
+				    json_string(e->desc->summary ? e->desc->summary : ""));
 		char abi[32];
 		snprintf(abi, sizeof(abi), "%u.%u", e->desc->abi_major, e->desc->abi_minor);
 		json_object_set_new(obj, "abi", json_string(abi));
 		if (e->kind == PERUN_KIND_CHECK && !e->error) {
 			const char *method = perun_check_method_name(e);
-			json_object_set_new(obj, "method", method ? json_string(method) : json_null());
+			json_object_set_new(obj, "method",
+					    method ? json_string(method) : json_null());
 			json_object_set_new(obj, "title", json_string(perun_check_method_title(e)));
 		}
 	}
-	json_object_set_new(obj, "status", json_string(e->error ? "rejected" : e->shadowed_by ? "shadowed" : "ok"));
+	json_object_set_new(obj, "status",
+			    json_string(e->error	 ? "rejected"
+					: e->shadowed_by ? "shadowed"
+							 : "ok"));
 	if (e->error)
 		json_object_set_new(obj, "error", json_string(e->error));
 	if (e->shadowed_by)
@@ -43,9 +49,11 @@ static json_t *entry_json(const struct perun_loaded_plugin *e, int with_options)
 	if (with_options && e->desc) {
 		json_t *opts = json_array();
 		for (const struct perun_option *o = e->desc->options; o && o->name; o++)
-			json_array_append_new(opts, json_pack("{s:s,s:s?,s:s,s:s?,s:s?,s:s?}",
-				"name", o->name, "short", o->short_name, "type", type_name(o->type),
-				"default", o->default_value, "choices", o->choices, "help", o->help));
+			json_array_append_new(
+				opts, json_pack("{s:s,s:s?,s:s,s:s?,s:s?,s:s?}", "name", o->name,
+						"short", o->short_name, "type", type_name(o->type),
+						"default", o->default_value, "choices", o->choices,
+						"help", o->help));
 		json_object_set_new(obj, "options", opts);
 	}
 	return obj;
@@ -141,27 +149,26 @@ static int cmd_plugins_inspect(const struct perun_command *cmd, struct perun_cli
 			printf("  --%s%s%s  %s  %s%s%s%s\n", o->name, o->short_name ? ", -" : "",
 			       o->short_name ? o->short_name : "", type_name(o->type),
 			       o->help ? o->help : "", o->default_value ? " (default: " : "",
-			       o->default_value ? o->default_value : "", o->default_value ? ")" : "");
+			       o->default_value ? o->default_value : "",
+			       o->default_value ? ")" : "");
 	}
 	perun_plugins_scan_free(entries, n);
 	if (!found)
-		return perun_fail(PERUN_EXIT_USAGE, "no plugin named '%s' (see 'perun plugins list')",
-				  argv[0]);
+		return perun_fail(PERUN_EXIT_USAGE,
+				  "no plugin named '%s' (see 'perun plugins list')", argv[0]);
 	return PERUN_EXIT_OK;
 }
 
 static const struct perun_option list_options[] = {
-	{"verbose", "v", PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "show paths, ABI versions, shadowed plugins and the search path", 0},
-	{"format", NULL, PERUN_OPTION_CHOICE, "text", "text|json", NULL,
-	 "output format", 0},
-	{NULL},
+	{ "verbose", "v", PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "show paths, ABI versions, shadowed plugins and the search path", 0 },
+	{ "format", NULL, PERUN_OPTION_CHOICE, "text", "text|json", NULL, "output format", 0 },
+	{ NULL },
 };
 
 static const struct perun_option inspect_options[] = {
-	{"format", NULL, PERUN_OPTION_CHOICE, "text", "text|json", NULL,
-	 "output format", 0},
-	{NULL},
+	{ "format", NULL, PERUN_OPTION_CHOICE, "text", "text|json", NULL, "output format", 0 },
+	{ NULL },
 };
 
 static const struct perun_command cmd_list = {
@@ -179,7 +186,7 @@ static const struct perun_command cmd_inspect = {
 	.summary = "show a plugin's kind, path, ABI and options",
 };
 
-static const struct perun_command *const subcommands[] = {&cmd_list, &cmd_inspect, NULL};
+static const struct perun_command *const subcommands[] = { &cmd_list, &cmd_inspect, NULL };
 
 const struct perun_command perun_cmd_plugins = {
 	.name = "plugins",

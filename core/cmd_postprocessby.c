@@ -14,7 +14,7 @@ static int cmd_postprocessby(const struct perun_command *cmd, struct perun_cli *
 			     const struct perun_params *params, int argc, char **argv)
 {
 	struct perun_instance inst;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	struct perun_profile *profile = NULL;
 	struct perun_params *unit_params = NULL;
 	int exit_code = PERUN_EXIT_OK;
@@ -27,7 +27,9 @@ static int cmd_postprocessby(const struct perun_command *cmd, struct perun_cli *
 	char sha[65];
 	const struct perun_loaded_plugin *unit =
 		perun_plugin_load(PERUN_KIND_POSTPROCESS, argv[1], &err);
-	if (!unit || perun_runner_unit_params(unit, argc - 2, argv + 2, NULL, &unit_params, NULL, NULL, &err) ||
+	if (!unit ||
+	    perun_runner_unit_params(unit, argc - 2, argv + 2, NULL, &unit_params, NULL, NULL,
+				     &err) ||
 	    perun_resolve_minor(&inst, perun_params_string(params, "minor", NULL), sha, &err) ||
 	    perun_profiles_load_any(&inst, sha, argv[0], PERUN_LOAD_WHOLE, &profile, &err))
 		goto fail;
@@ -59,12 +61,11 @@ out:
 }
 
 static const struct perun_option postprocessby_options[] = {
-	{"output-filename-template", "ot", PERUN_OPTION_STRING, NULL, NULL, "<template>",
-	 "template of the resulting profile's name (default: format.output_profile_template)",
-	 0},
-	{"minor", "m", PERUN_OPTION_STRING, NULL, NULL, "<rev>",
-	 "minor version whose index N@i and names refer to (default HEAD)", 0},
-	{NULL},
+	{ "output-filename-template", "ot", PERUN_OPTION_STRING, NULL, NULL, "<template>",
+	  "template of the resulting profile's name (default: format.output_profile_template)", 0 },
+	{ "minor", "m", PERUN_OPTION_STRING, NULL, NULL, "<rev>",
+	  "minor version whose index N@i and names refer to (default HEAD)", 0 },
+	{ NULL },
 };
 
 const struct perun_command perun_cmd_postprocessby = {
@@ -74,12 +75,11 @@ const struct perun_command perun_cmd_postprocessby = {
 	.args = "<profile> <postprocessor> [<postprocessor options>]",
 	.flags = PERUN_COMMAND_STOP_AT_POSITIONAL,
 	.summary = "postprocess a stored or pending profile",
-	.description =
-		"Runs the postprocessor on the profile (a tag such as 0@i or 0@p, a\n"
-		"name, an object SHA-1 or a file), appends it to the profile's\n"
-		"postprocessors and stores the result as a new pending profile in\n"
-		".perun/jobs (or in the index when profiles.register_after_run is\n"
-		"set).  The profile it was made from stays as it was.  Options after\n"
-		"the postprocessor's name are its own: see 'perun plugins inspect\n"
-		"<postprocessor>'.",
+	.description = "Runs the postprocessor on the profile (a tag such as 0@i or 0@p, a\n"
+		       "name, an object SHA-1 or a file), appends it to the profile's\n"
+		       "postprocessors and stores the result as a new pending profile in\n"
+		       ".perun/jobs (or in the index when profiles.register_after_run is\n"
+		       "set).  The profile it was made from stays as it was.  Options after\n"
+		       "the postprocessor's name are its own: see 'perun plugins inspect\n"
+		       "<postprocessor>'.",
 };

@@ -13,7 +13,7 @@ static int cmd_rm(const struct perun_command *cmd, struct perun_cli *cli,
 		  const struct perun_params *params, int argc, char **argv)
 {
 	struct perun_instance inst;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	char sha[65];
 	int failed = 0, removed = 0, deleted = 0;
 	if (argc == 0)
@@ -25,10 +25,11 @@ static int cmd_rm(const struct perun_command *cmd, struct perun_cli *cli,
 		perun_instance_close(&inst);
 		return perun_error_exit(&err);
 	}
-	struct perun_profile_list chosen = {0};
+	struct perun_profile_list chosen = { 0 };
 	for (int i = 0; i < argc; i++)
 		if (perun_profiles_select(&inst, sha, argv[i],
-					  PERUN_SELECT_TRACKED | PERUN_SELECT_PENDING, &chosen, &err)) {
+					  PERUN_SELECT_TRACKED | PERUN_SELECT_PENDING, &chosen,
+					  &err)) {
 			perun_error_print(&err);
 			failed++;
 		}
@@ -81,9 +82,9 @@ static int cmd_rm(const struct perun_command *cmd, struct perun_cli *cli,
 }
 
 static const struct perun_option rm_options[] = {
-	{"minor", "m", PERUN_OPTION_STRING, NULL, NULL, "<rev>",
-	 "minor version whose index the profiles are removed from (default HEAD)", 0},
-	{NULL},
+	{ "minor", "m", PERUN_OPTION_STRING, NULL, NULL, "<rev>",
+	  "minor version whose index the profiles are removed from (default HEAD)", 0 },
+	{ NULL },
 };
 
 const struct perun_command perun_cmd_rm = {
@@ -92,8 +93,7 @@ const struct perun_command perun_cmd_rm = {
 	.options = rm_options,
 	.args = "<profile>...",
 	.summary = "remove profiles from an index or from the pending ones",
-	.description =
-		"Tracked profiles (N@i, ranges, names, object SHA-1s) are removed from\n"
-		"the index of the minor version; their objects stay in the store.\n"
-		"Pending profiles (N@p, ranges, names in .perun/jobs) are deleted.",
+	.description = "Tracked profiles (N@i, ranges, names, object SHA-1s) are removed from\n"
+		       "the index of the minor version; their objects stay in the store.\n"
+		       "Pending profiles (N@p, ranges, names in .perun/jobs) are deleted.",
 };

@@ -19,7 +19,8 @@ static int unit_yaml(const struct perun_params *params, const char *option, cons
 	size_t i;
 	json_t *pair;
 	*out = NULL;
-	json_array_foreach(pairs, i, pair) {
+	json_array_foreach(pairs, i, pair)
+	{
 		const char *name = json_string_value(json_array_get(pair, 0));
 		const char *text = json_string_value(json_array_get(pair, 1));
 		json_t *yaml = NULL;
@@ -28,7 +29,8 @@ static int unit_yaml(const struct perun_params *params, const char *option, cons
 				 : perun_yaml_load_buffer(text, strlen(text), option, &yaml, err);
 		if (!rc && !json_is_object(yaml) && !json_is_null(yaml))
 			rc = perun_error_set(err, PERUN_EINVAL,
-					     "--%s %s: '%s' is not a YAML mapping", option, name, text);
+					     "--%s %s: '%s' is not a YAML mapping", option, name,
+					     text);
 		if (rc) {
 			json_decref(yaml);
 			json_decref(*out);
@@ -67,8 +69,8 @@ static int add_units(struct perun_matrix *m, const struct perun_params *params,
 	return 0;
 }
 
-static int words(const struct perun_params *params, const char *option, char ***list,
-		 size_t *n, struct perun_error *err)
+static int words(const struct perun_params *params, const char *option, char ***list, size_t *n,
+		 struct perun_error *err)
 {
 	for (size_t i = 0; i < perun_params_count(params, option); i++) {
 		int rc = perun_matrix_add_word(list, n, perun_params_string_at(params, option, i),
@@ -80,17 +82,17 @@ static int words(const struct perun_params *params, const char *option, char ***
 }
 
 /* Run the matrix over the versions of the run group's options and report. */
-static int run_matrix(struct perun_cli *cli, struct perun_instance *inst,
-		      struct perun_matrix *m, int quiet)
+static int run_matrix(struct perun_cli *cli, struct perun_instance *inst, struct perun_matrix *m,
+		      int quiet)
 {
 	const struct perun_params *group = cli->group_params;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	struct perun_run_result res;
 	size_t nrevs = perun_params_count(group, "minor-version");
 	const char **revs = calloc(nrevs + 1, sizeof(*revs));
 	for (size_t i = 0; i < nrevs; i++)
 		revs[i] = perun_params_string_at(group, "minor-version", i);
-	struct perun_error tmp = {0};
+	struct perun_error tmp = { 0 };
 	if ((!m->nargs && perun_matrix_add_word(&m->args, &m->nargs, "", &tmp)) ||
 	    (!m->nworkloads && perun_matrix_add_word(&m->workloads, &m->nworkloads, "", &tmp))) {
 		free(revs);
@@ -116,15 +118,16 @@ static int run_matrix(struct perun_cli *cli, struct perun_instance *inst,
 	       res.stored, res.stored == 1 ? "" : "s");
 	if (res.kept_raw)
 		printf("%zu profile%s kept pending without postprocessing (a postprocessor "
-		       "failed; see perun status)\n", res.kept_raw, res.kept_raw == 1 ? "" : "s");
+		       "failed; see perun status)\n",
+		       res.kept_raw, res.kept_raw == 1 ? "" : "s");
 	if (res.failed || res.nfailures) {
 		perun_fail(0, "%zu of %zu job%s failed:", res.failed, res.jobs,
 			   res.jobs == 1 ? "" : "s");
 		for (size_t i = 0; i < res.nfailures; i++)
 			fprintf(stderr, "  %s\n", res.failures[i]);
 		/* Bad options or input are the user's to fix: a usage error. */
-		exit_code = res.usage_failures == res.nfailures ? PERUN_EXIT_USAGE
-								: PERUN_EXIT_FAILURE;
+		exit_code =
+			res.usage_failures == res.nfailures ? PERUN_EXIT_USAGE : PERUN_EXIT_FAILURE;
 	}
 	if (res.interrupted) {
 		perun_fail(0, "interrupted; the original branch and working tree are restored");
@@ -140,8 +143,8 @@ static int cmd_run_job(const struct perun_command *cmd, struct perun_cli *cli,
 		       const struct perun_params *params, int argc, char **argv)
 {
 	struct perun_instance inst;
-	struct perun_error err = {0};
-	struct perun_matrix m = {0};
+	struct perun_error err = { 0 };
+	struct perun_matrix m = { 0 };
 	if (argc)
 		return perun_fail(PERUN_EXIT_USAGE, "run job: unexpected argument '%s'", argv[0]);
 	if (perun_instance_open(&inst, &err))
@@ -165,10 +168,11 @@ static int cmd_run_matrix(const struct perun_command *cmd, struct perun_cli *cli
 			  const struct perun_params *params, int argc, char **argv)
 {
 	struct perun_instance inst;
-	struct perun_error err = {0};
-	struct perun_matrix m = {0};
+	struct perun_error err = { 0 };
+	struct perun_matrix m = { 0 };
 	if (argc)
-		return perun_fail(PERUN_EXIT_USAGE, "run matrix: unexpected argument '%s'", argv[0]);
+		return perun_fail(PERUN_EXIT_USAGE, "run matrix: unexpected argument '%s'",
+				  argv[0]);
 	if (perun_instance_open(&inst, &err))
 		return perun_error_exit(&err);
 	int exit_code;
@@ -183,22 +187,22 @@ static int cmd_run_matrix(const struct perun_command *cmd, struct perun_cli *cli
 }
 
 static const struct perun_option job_options[] = {
-	{"cmd", "b", PERUN_OPTION_STRING, NULL, NULL, "<command>", "command to profile",
-	 PERUN_OPTION_MULTIPLE | PERUN_OPTION_REQUIRED},
-	{"args", "a", PERUN_OPTION_STRING, NULL, NULL, "<args>", "arguments of the command",
-	 PERUN_OPTION_MULTIPLE},
-	{"workload", "w", PERUN_OPTION_STRING, NULL, NULL, "<workload>",
-	 "workload given to the command, or the id of a workload generator",
-	 PERUN_OPTION_MULTIPLE},
-	{"collector", "c", PERUN_OPTION_STRING, NULL, NULL, "<collector>",
-	 "collector of the profiles", PERUN_OPTION_MULTIPLE | PERUN_OPTION_REQUIRED},
-	{"collector-params", "cp", PERUN_OPTION_STRING, NULL, NULL, "<collector> <yaml>",
-	 "parameters of <collector>: YAML text or a YAML file", PERUN_OPTION_PAIR},
-	{"postprocessor", "p", PERUN_OPTION_STRING, NULL, NULL, "<postprocessor>",
-	 "postprocessor run on every profile, in the order given", PERUN_OPTION_MULTIPLE},
-	{"postprocessor-params", "pp", PERUN_OPTION_STRING, NULL, NULL, "<postprocessor> <yaml>",
-	 "parameters of <postprocessor>: YAML text or a YAML file", PERUN_OPTION_PAIR},
-	{NULL},
+	{ "cmd", "b", PERUN_OPTION_STRING, NULL, NULL, "<command>", "command to profile",
+	  PERUN_OPTION_MULTIPLE | PERUN_OPTION_REQUIRED },
+	{ "args", "a", PERUN_OPTION_STRING, NULL, NULL, "<args>", "arguments of the command",
+	  PERUN_OPTION_MULTIPLE },
+	{ "workload", "w", PERUN_OPTION_STRING, NULL, NULL, "<workload>",
+	  "workload given to the command, or the id of a workload generator",
+	  PERUN_OPTION_MULTIPLE },
+	{ "collector", "c", PERUN_OPTION_STRING, NULL, NULL, "<collector>",
+	  "collector of the profiles", PERUN_OPTION_MULTIPLE | PERUN_OPTION_REQUIRED },
+	{ "collector-params", "cp", PERUN_OPTION_STRING, NULL, NULL, "<collector> <yaml>",
+	  "parameters of <collector>: YAML text or a YAML file", PERUN_OPTION_PAIR },
+	{ "postprocessor", "p", PERUN_OPTION_STRING, NULL, NULL, "<postprocessor>",
+	  "postprocessor run on every profile, in the order given", PERUN_OPTION_MULTIPLE },
+	{ "postprocessor-params", "pp", PERUN_OPTION_STRING, NULL, NULL, "<postprocessor> <yaml>",
+	  "parameters of <postprocessor>: YAML text or a YAML file", PERUN_OPTION_PAIR },
+	{ NULL },
 };
 
 static const struct perun_command run_job = {
@@ -206,18 +210,16 @@ static const struct perun_command run_job = {
 	.fn = cmd_run_job,
 	.options = job_options,
 	.summary = "run profiling jobs given on the command line",
-	.description =
-		"Profiles every --cmd with every --args and --workload by every\n"
-		"--collector, runs the --postprocessors in order on each profile and\n"
-		"stores the profiles as pending in .perun/jobs (or in the index of\n"
-		"their version with profiles.register_after_run).  A workload equal\n"
-		"to the id of a generator in generators.workload is expanded by it.",
+	.description = "Profiles every --cmd with every --args and --workload by every\n"
+		       "--collector, runs the --postprocessors in order on each profile and\n"
+		       "stores the profiles as pending in .perun/jobs (or in the index of\n"
+		       "their version with profiles.register_after_run).  A workload equal\n"
+		       "to the id of a generator in generators.workload is expanded by it.",
 };
 
 static const struct perun_option matrix_options[] = {
-	{"without-vcs-history", "q", PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "show no progress", 0},
-	{NULL},
+	{ "without-vcs-history", "q", PERUN_OPTION_BOOL, NULL, NULL, NULL, "show no progress", 0 },
+	{ NULL },
 };
 
 static const struct perun_command run_matrix_cmd = {
@@ -225,38 +227,36 @@ static const struct perun_command run_matrix_cmd = {
 	.fn = cmd_run_matrix,
 	.options = matrix_options,
 	.summary = "run the job matrix of the local configuration",
-	.description =
-		"Runs the jobs of local.yml: every command of 'cmds' with every item\n"
-		"of 'args' and 'workloads', by every collector of 'collectors', each\n"
-		"profile then postprocessed by 'postprocessors' in order.  At every\n"
-		"minor version 'execute.pre_run' runs first (e.g. make).",
+	.description = "Runs the jobs of local.yml: every command of 'cmds' with every item\n"
+		       "of 'args' and 'workloads', by every collector of 'collectors', each\n"
+		       "profile then postprocessed by 'postprocessors' in order.  At every\n"
+		       "minor version 'execute.pre_run' runs first (e.g. make).",
 };
 
 static const struct perun_option run_options[] = {
-	{"output-filename-template", "ot", PERUN_OPTION_STRING, NULL, NULL, "<template>",
-	 "template of the profile names (default: format.output_profile_template)", 0},
-	{"minor-version", "m", PERUN_OPTION_STRING, NULL, NULL, "<rev>",
-	 "minor version to profile (default HEAD; others are checked out, then restored)",
-	 PERUN_OPTION_MULTIPLE},
-	{"crawl-parents", "c", PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "also profile every ancestor of each minor version", 0},
-	{"timeout", NULL, PERUN_OPTION_INT, NULL, NULL, "<seconds>",
-	 "stop a collection that runs longer; the job fails (default: execute.timeout)", 0},
-	{NULL},
+	{ "output-filename-template", "ot", PERUN_OPTION_STRING, NULL, NULL, "<template>",
+	  "template of the profile names (default: format.output_profile_template)", 0 },
+	{ "minor-version", "m", PERUN_OPTION_STRING, NULL, NULL, "<rev>",
+	  "minor version to profile (default HEAD; others are checked out, then restored)",
+	  PERUN_OPTION_MULTIPLE },
+	{ "crawl-parents", "c", PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "also profile every ancestor of each minor version", 0 },
+	{ "timeout", NULL, PERUN_OPTION_INT, NULL, NULL, "<seconds>",
+	  "stop a collection that runs longer; the job fails (default: execute.timeout)", 0 },
+	{ NULL },
 };
 
-static const struct perun_command *const run_subcommands[] = {&run_job, &run_matrix_cmd, NULL};
+static const struct perun_command *const run_subcommands[] = { &run_job, &run_matrix_cmd, NULL };
 
 const struct perun_command perun_cmd_run = {
 	.name = "run",
 	.options = run_options,
 	.subcommands = run_subcommands,
 	.summary = "run batches of profiling jobs over minor versions",
-	.description =
-		"Runs jobs at each minor version: dirty work is saved, the version\n"
-		"checked out, execute.pre_run run, the jobs run, and the original\n"
-		"branch and working tree restored, also when a job fails or the run\n"
-		"is interrupted.  Progress shows on a terminal; a log of every run\n"
-		"goes to .perun/logs.  Exits 3 when any job failed, listing which\n"
-		"and why.",
+	.description = "Runs jobs at each minor version: dirty work is saved, the version\n"
+		       "checked out, execute.pre_run run, the jobs run, and the original\n"
+		       "branch and working tree restored, also when a job fails or the run\n"
+		       "is interrupted.  Progress shows on a terminal; a log of every run\n"
+		       "goes to .perun/logs.  Exits 3 when any job failed, listing which\n"
+		       "and why.",
 };

@@ -7,10 +7,10 @@
 static int cmd_showdiff(const struct perun_command *cmd, struct perun_cli *cli,
 			const struct perun_params *params, int argc, char **argv)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	if (argc < 3)
-		return perun_fail(PERUN_EXIT_USAGE,
-				  "showdiff: usage: perun showdiff <baseline> <target> <view> [<view options>]");
+		return perun_fail(PERUN_EXIT_USAGE, "showdiff: usage: perun showdiff <baseline> "
+						    "<target> <view> [<view options>]");
 	if (perun_views_render(cli, perun_params_string(params, "minor", NULL), argv[2], argv, 2,
 			       argc - 3, argv + 3, &err))
 		return perun_error_exit(&err);
@@ -24,9 +24,8 @@ const struct perun_command perun_cmd_showdiff = {
 	.args = "<baseline> <target> <view> [<view options>]",
 	.flags = PERUN_COMMAND_STOP_AT_POSITIONAL,
 	.summary = "compare two profiles with a view",
-	.description =
-		"Both profiles are named as for 'perun show': a tag (0@i, 0@p,\n"
-		"<rev>^0@i), a name, an object SHA-1 or a file; -m applies to both.\n"
-		"Views that compare profiles provide show_diff: 'perun plugins list'\n"
-		"shows them and 'perun plugins inspect <view>' their options.",
+	.description = "Both profiles are named as for 'perun show': a tag (0@i, 0@p,\n"
+		       "<rev>^0@i), a name, an object SHA-1 or a file; -m applies to both.\n"
+		       "Views that compare profiles provide show_diff: 'perun plugins list'\n"
+		       "shows them and 'perun plugins inspect <view>' their options.",
 };

@@ -11,32 +11,40 @@
 #include "format.h"
 #include "profiles.h"
 
-static const char *const profile_types[] = {"memory", "mixed", "time", NULL};
+static const char *const profile_types[] = { "memory", "mixed", "time", NULL };
 
 static const char *info_field(const struct perun_profile_info *info, const char *name)
 {
 	const struct perun_index_entry *e = &info->entry;
-	if (!strcmp(name, "type")) return e->type;
-	if (!strcmp(name, "collector")) return e->collector;
-	if (!strcmp(name, "time")) return e->time;
-	if (!strcmp(name, "source")) return e->path;
-	if (!strcmp(name, "cmd")) return e->cmd;
-	if (!strcmp(name, "workload")) return e->workload;
-	if (!strcmp(name, "postprocessors")) return e->postprocessors;
-	if (!strcmp(name, "checksum")) return info->pending ? "" : e->checksum;
-	if (!strcmp(name, "realpath")) return info->file ? info->file : e->path;
+	if (!strcmp(name, "type"))
+		return e->type;
+	if (!strcmp(name, "collector"))
+		return e->collector;
+	if (!strcmp(name, "time"))
+		return e->time;
+	if (!strcmp(name, "source"))
+		return e->path;
+	if (!strcmp(name, "cmd"))
+		return e->cmd;
+	if (!strcmp(name, "workload"))
+		return e->workload;
+	if (!strcmp(name, "postprocessors"))
+		return e->postprocessors;
+	if (!strcmp(name, "checksum"))
+		return info->pending ? "" : e->checksum;
+	if (!strcmp(name, "realpath"))
+		return info->file ? info->file : e->path;
 	return NULL;
 }
 
 /* Widest value of field over both lists, at least the field's name. */
-static size_t field_width(const struct perun_format_token *t,
-			  const struct perun_profile_list *a,
+static size_t field_width(const struct perun_format_token *t, const struct perun_profile_list *a,
 			  const struct perun_profile_list *b)
 {
 	size_t w = strlen(t->text);
 	if (t->width >= 0)
 		return (size_t)t->width > w ? (size_t)t->width : w;
-	const struct perun_profile_list *lists[] = {a, b};
+	const struct perun_profile_list *lists[] = { a, b };
 	for (int l = 0; l < 2; l++)
 		for (size_t i = 0; i < lists[l]->n; i++) {
 			size_t v = perun_utf8_width(info_field(&lists[l]->items[i], t->text));
@@ -135,12 +143,11 @@ static json_t *list_json(const struct perun_profile_list *list, char id_char)
 		const struct perun_profile_info *info = &list->items[i];
 		char id[32];
 		snprintf(id, sizeof(id), "%zu@%c", i, id_char);
-		json_t *item = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}", "id", id,
-					 "source", info->entry.path, "type", info->entry.type,
-					 "time", info->entry.time, "cmd", info->entry.cmd,
-					 "workload", info->entry.workload, "collector",
-					 info->entry.collector, "postprocessors",
-					 info->entry.postprocessors);
+		json_t *item = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}", "id", id, "source",
+					 info->entry.path, "type", info->entry.type, "time",
+					 info->entry.time, "cmd", info->entry.cmd, "workload",
+					 info->entry.workload, "collector", info->entry.collector,
+					 "postprocessors", info->entry.postprocessors);
 		if (!info->pending)
 			json_object_set_new(item, "checksum", json_string(info->entry.checksum));
 		else
@@ -154,8 +161,12 @@ static int validate_fields(const struct perun_format *fmt, const char *fmt_text,
 			   struct perun_error *err)
 {
 	static const struct perun_profile_info probe = {
-		.entry = {.type = "", .collector = "", .path = "", .cmd = "", .workload = "",
-			  .postprocessors = ""},
+		.entry = { .type = "",
+			   .collector = "",
+			   .path = "",
+			   .cmd = "",
+			   .workload = "",
+			   .postprocessors = "" },
 	};
 	for (size_t k = 0; k < fmt->n; k++)
 		if (fmt->tokens[k].is_field && !info_field(&probe, fmt->tokens[k].text))
@@ -169,11 +180,11 @@ static int cmd_status(const struct perun_command *cmd, struct perun_cli *cli,
 		      const struct perun_params *params, int argc, char **argv)
 {
 	struct perun_instance inst;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	char sha[65], branch[256];
-	struct perun_profile_list tracked = {0}, pending = {0};
+	struct perun_profile_list tracked = { 0 }, pending = { 0 };
 	struct perun_vcs_commit commit;
-	struct perun_format fmt = {0};
+	struct perun_format fmt = { 0 };
 	int rc, exit_code = PERUN_EXIT_OK;
 	int short_form = perun_params_bool(params, "short", 0);
 	int json = !strcmp(perun_params_string(params, "format", "text"), "json");
@@ -201,9 +212,10 @@ static int cmd_status(const struct perun_command *cmd, struct perun_cli *cli,
 		goto fail;
 
 	if (json) {
-		json_t *doc = json_pack("{s:i,s:s,s:s,s:o,s:o}", "schema", 1, "major_version",
-					branch, "minor_version", sha, "tracked",
-					list_json(&tracked, 'i'), "pending", list_json(&pending, 'p'));
+		json_t *doc =
+			json_pack("{s:i,s:s,s:s,s:o,s:o}", "schema", 1, "major_version", branch,
+				  "minor_version", sha, "tracked", list_json(&tracked, 'i'),
+				  "pending", list_json(&pending, 'p'));
 		json_t *changes;
 		if (perun_check_changes_json(&inst, sha, &changes, &err)) {
 			json_decref(doc);
@@ -251,13 +263,13 @@ out:
 }
 
 static const struct perun_option status_options[] = {
-	{"short", "s", PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "only the head and the profile counts", 0},
-	{"sort-by", "sb", PERUN_OPTION_CHOICE, NULL,
-	 "realpath|type|time|cmd|workload|collector|checksum|source", NULL,
-	 "sort the profiles by this attribute (saved as format.sort_profiles_by)", 0},
-	{"format", NULL, PERUN_OPTION_CHOICE, "text", "text|json", NULL, "output format", 0},
-	{NULL},
+	{ "short", "s", PERUN_OPTION_BOOL, NULL, NULL, NULL, "only the head and the profile counts",
+	  0 },
+	{ "sort-by", "sb", PERUN_OPTION_CHOICE, NULL,
+	  "realpath|type|time|cmd|workload|collector|checksum|source", NULL,
+	  "sort the profiles by this attribute (saved as format.sort_profiles_by)", 0 },
+	{ "format", NULL, PERUN_OPTION_CHOICE, "text", "text|json", NULL, "output format", 0 },
+	{ NULL },
 };
 
 const struct perun_command perun_cmd_status = {
@@ -265,9 +277,8 @@ const struct perun_command perun_cmd_status = {
 	.fn = cmd_status,
 	.options = status_options,
 	.summary = "show the head version and its tracked and pending profiles",
-	.description =
-		"Profiles are listed as format.status says (fields %type%, %collector%,\n"
-		"%time%, %source%, %cmd%, %workload%, %postprocessors%, %checksum%,\n"
-		"%realpath%; %name:N% fixes a width), newest first by default.\n"
-		"Tracked profiles are selected elsewhere as N@i, pending ones as N@p.",
+	.description = "Profiles are listed as format.status says (fields %type%, %collector%,\n"
+		       "%time%, %source%, %cmd%, %workload%, %postprocessors%, %checksum%,\n"
+		       "%realpath%; %name:N% fixes a width), newest first by default.\n"
+		       "Tracked profiles are selected elsewhere as N@i, pending ones as N@p.",
 };

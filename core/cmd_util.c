@@ -21,10 +21,10 @@ const char *perun_color(const struct perun_cli *cli, const char *name)
 	static const struct {
 		const char *name, *code;
 	} colors[] = {
-		{"reset", "\033[0m"}, {"bold", "\033[1m"}, {"red", "\033[31m"},
-		{"green", "\033[32m"}, {"yellow", "\033[33m"}, {"blue", "\033[34m"},
-		{"magenta", "\033[35m"}, {"cyan", "\033[36m"}, {"white", "\033[37m"},
-		{"grey", "\033[90m"},
+		{ "reset", "\033[0m" },	   { "bold", "\033[1m" },    { "red", "\033[31m" },
+		{ "green", "\033[32m" },   { "yellow", "\033[33m" }, { "blue", "\033[34m" },
+		{ "magenta", "\033[35m" }, { "cyan", "\033[36m" },   { "white", "\033[37m" },
+		{ "grey", "\033[90m" },
 	};
 	if (!cli->color)
 		return "";

@@ -26,8 +26,8 @@ enum perun_output_format {
 /* Global state of one perun invocation, owned by main. */
 struct perun_cli {
 	int verbose;
-	int color;              /* ANSI colours on stdout */
-	int say_yes;            /* answer every prompt with yes */
+	int color;   /* ANSI colours on stdout */
+	int say_yes; /* answer every prompt with yes */
 	int no_pager;
 	const char *plugin_path; /* --plugin-path, overrides $PERUN_PLUGIN_PATH */
 	const char *argv0;
@@ -42,10 +42,8 @@ struct perun_command;
  * It returns an exit code (enum perun_exit) and prints its own errors
  * through perun_die_error/perun_error_print.
  */
-typedef int (*perun_command_fn)(const struct perun_command *cmd,
-				struct perun_cli *cli,
-				const struct perun_params *params, int argc,
-				char **argv);
+typedef int (*perun_command_fn)(const struct perun_command *cmd, struct perun_cli *cli,
+				const struct perun_params *params, int argc, char **argv);
 
 enum perun_command_flags {
 	/* Words after the first positional are passed on unparsed (e.g. the
@@ -58,11 +56,11 @@ enum perun_command_flags {
 
 struct perun_command {
 	const char *name;
-	perun_command_fn fn;            /* NULL for a group of subcommands */
+	perun_command_fn fn; /* NULL for a group of subcommands */
 	const struct perun_option *options;
-	const char *args;               /* usage of positionals, e.g. "<profile>..." */
-	const char *summary;            /* one line */
-	const char *description;        /* paragraphs for --help and the man page */
+	const char *args;	 /* usage of positionals, e.g. "<profile>..." */
+	const char *summary;	 /* one line */
+	const char *description; /* paragraphs for --help and the man page */
 	uint32_t flags;
 	const struct perun_command *const *subcommands; /* NULL terminated */
 	const char *see_also;
@@ -76,8 +74,7 @@ struct perun_command {
 extern const struct perun_command perun_root_command;
 
 /* Find a subcommand of group by name; NULL when there is none. */
-const struct perun_command *perun_command_find(const struct perun_command *group,
-					       const char *name);
+const struct perun_command *perun_command_find(const struct perun_command *group, const char *name);
 
 /*
  * Parse options of decls from argv[0..argc) into params.  Stops at "--",
@@ -86,20 +83,19 @@ const struct perun_command *perun_command_find(const struct perun_command *group
  * to the end of argv) and *nrest to their count.
  */
 int perun_options_parse(const struct perun_option *decls, int argc, char **argv,
-			int stop_at_positional, struct perun_params *params,
-			char ***rest, int *nrest, struct perun_error *err);
+			int stop_at_positional, struct perun_params *params, char ***rest,
+			int *nrest, struct perun_error *err);
 
 /* "-f, --format {text|json}" and " (default: text) (required)"; the
  * help text and the man pages share them. */
 void perun_option_synopsis(const struct perun_option *o, char *buf, size_t len);
 void perun_option_notes(const struct perun_option *o, char *buf, size_t len);
 /* "perun config get [options] <key>" */
-void perun_command_synopsis(const struct perun_command *cmd, const char *path,
-			    char *buf, size_t len);
+void perun_command_synopsis(const struct perun_command *cmd, const char *path, char *buf,
+			    size_t len);
 
 /* Help text of a command (path like "perun config get") to out. */
-void perun_command_help(const struct perun_command *cmd, const char *path,
-			FILE *out);
+void perun_command_help(const struct perun_command *cmd, const char *path, FILE *out);
 
 /* Print "perun: <message>" to stderr. */
 void perun_error_print(const struct perun_error *err);

@@ -11,22 +11,22 @@
 
 #include "command.h"
 
-#define PERUN_COMMAND_LIST(X) \
-	X(init)               \
-	X(config)             \
-	X(add)                \
-	X(rm)                 \
-	X(status)             \
-	X(log)                \
-	X(show)               \
-	X(showdiff)           \
-	X(collect)            \
-	X(postprocessby)      \
-	X(run)                \
-	X(check)              \
-	X(fsck)               \
-	X(gc)                 \
-	X(plugins)            \
+#define PERUN_COMMAND_LIST(X)                                                                      \
+	X(init)                                                                                    \
+	X(config)                                                                                  \
+	X(add)                                                                                     \
+	X(rm)                                                                                      \
+	X(status)                                                                                  \
+	X(log)                                                                                     \
+	X(show)                                                                                    \
+	X(showdiff)                                                                                \
+	X(collect)                                                                                 \
+	X(postprocessby)                                                                           \
+	X(run)                                                                                     \
+	X(check)                                                                                   \
+	X(fsck)                                                                                    \
+	X(gc)                                                                                      \
+	X(plugins)                                                                                 \
 	X(docs)
 
 #define PERUN_COMMAND_DECLARE(name) extern const struct perun_command perun_cmd_##name;

@@ -12,7 +12,6 @@
 #include <spawn.h>
 #include <sys/wait.h>
 
-
 #include "config.h"
 #include "suggest.h"
 
@@ -116,8 +115,7 @@ static int load_level(const char *path, json_t **out, struct perun_error *err)
 	return rc;
 }
 
-int perun_config_init(struct perun_config *cfg, const char *local_path,
-		      struct perun_error *err)
+int perun_config_init(struct perun_config *cfg, const char *local_path, struct perun_error *err)
 {
 	int rc;
 	memset(cfg, 0, sizeof(*cfg));
@@ -136,10 +134,10 @@ int perun_config_init(struct perun_config *cfg, const char *local_path,
 	    perun_config_reset_shared(cfg->path[PERUN_CONFIG_SHARED], err) != 0) {
 		perun_error_clear(err);
 		rc = perun_yaml_load(shared_defaults, sizeof(shared_defaults) - 1,
-			       &cfg->level[PERUN_CONFIG_SHARED], err);
+				     &cfg->level[PERUN_CONFIG_SHARED], err);
 	} else {
-		rc = load_level(cfg->path[PERUN_CONFIG_SHARED],
-				&cfg->level[PERUN_CONFIG_SHARED], err);
+		rc = load_level(cfg->path[PERUN_CONFIG_SHARED], &cfg->level[PERUN_CONFIG_SHARED],
+				err);
 	}
 	if (rc || !local_path)
 		goto out;
@@ -180,8 +178,8 @@ int perun_config_key_valid(const char *key)
 	return 1;
 }
 
-json_t *perun_config_get(const struct perun_config *cfg,
-			 enum perun_config_level level, const char *key)
+json_t *perun_config_get(const struct perun_config *cfg, enum perun_config_level level,
+			 const char *key)
 {
 	json_t *node = cfg->level[level];
 	if (!node || !perun_config_key_valid(key))
@@ -208,8 +206,8 @@ json_t *perun_config_lookup(const struct perun_config *cfg, const char *key)
 	return NULL;
 }
 
-const char *perun_config_lookup_string(const struct perun_config *cfg,
-				       const char *key, const char *fallback)
+const char *perun_config_lookup_string(const struct perun_config *cfg, const char *key,
+				       const char *fallback)
 {
 	const char *s = json_string_value(perun_config_lookup(cfg, key));
 	return s ? s : fallback;
@@ -228,8 +226,8 @@ json_t *perun_config_gather(const struct perun_config *cfg, const char *key)
 	return all;
 }
 
-int perun_config_set(struct perun_config *cfg, enum perun_config_level level,
-		     const char *key, json_t *value, struct perun_error *err)
+int perun_config_set(struct perun_config *cfg, enum perun_config_level level, const char *key,
+		     json_t *value, struct perun_error *err)
 {
 	int rc = 0;
 	if (!perun_config_key_valid(key)) {
@@ -237,8 +235,7 @@ int perun_config_set(struct perun_config *cfg, enum perun_config_level level,
 		goto out;
 	}
 	if (!cfg->level[level]) {
-		rc = perun_error_set(err, PERUN_ENOTFOUND,
-				     "no %s configuration to set '%s' in",
+		rc = perun_error_set(err, PERUN_ENOTFOUND, "no %s configuration to set '%s' in",
 				     level == PERUN_CONFIG_LOCAL ? "local" : "shared", key);
 		goto out;
 	}
@@ -290,7 +287,7 @@ int perun_config_run_editor(const struct perun_config *cfg, const char *path,
 	char *script;
 	if (asprintf(&script, "%s \"$@\"", editor) < 0)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	char *argv[] = {"sh", "-c", script, "sh", (char *)path, NULL};
+	char *argv[] = { "sh", "-c", script, "sh", (char *)path, NULL };
 	extern char **environ;
 	pid_t pid;
 	int status = 0, rc = posix_spawn(&pid, "/bin/sh", NULL, NULL, argv, environ);
@@ -305,9 +302,8 @@ int perun_config_run_editor(const struct perun_config *cfg, const char *path,
 			goto out;
 		}
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		rc = perun_error_set(err, PERUN_ETOOL, "editor '%s' failed on '%s' (%s %d)",
-				     editor, path,
-				     WIFEXITED(status) ? "exit status" : "signal",
+		rc = perun_error_set(err, PERUN_ETOOL, "editor '%s' failed on '%s' (%s %d)", editor,
+				     path, WIFEXITED(status) ? "exit status" : "signal",
 				     WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
 out:
 	free(script);
@@ -328,14 +324,37 @@ int perun_config_check_file(const char *path, struct perun_error *err)
 /* The keys Perun reads ("section.key", or "section" for a whole value);
  * "degradation.*" also takes each check method's options. */
 static const char *const known_keys[] = {
-	"vcs.type", "vcs.url", "cmds", "args", "workloads", "collectors", "postprocessors",
-	"execute.pre_run", "execute.timeout", "profiles.register_after_run", "profiles.overwrite",
-	"format.status", "format.shortlog", "format.output_profile_template",
-	"format.output_show_template", "format.sort_profiles_by", "format.sort_profiles_order",
-	"degradation.collect_before_check", "degradation.log_collect", "degradation.apply",
-	"degradation.strategies", "generators.workload", "general.editor", "general.paging",
-	"selection_method", "import.dir", "path.logs", "showdiff.offline",
-	"showdiff.display_style", "profile.aggregation", NULL,
+	"vcs.type",
+	"vcs.url",
+	"cmds",
+	"args",
+	"workloads",
+	"collectors",
+	"postprocessors",
+	"execute.pre_run",
+	"execute.timeout",
+	"profiles.register_after_run",
+	"profiles.overwrite",
+	"format.status",
+	"format.shortlog",
+	"format.output_profile_template",
+	"format.output_show_template",
+	"format.sort_profiles_by",
+	"format.sort_profiles_order",
+	"degradation.collect_before_check",
+	"degradation.log_collect",
+	"degradation.apply",
+	"degradation.strategies",
+	"generators.workload",
+	"general.editor",
+	"general.paging",
+	"selection_method",
+	"import.dir",
+	"path.logs",
+	"showdiff.offline",
+	"showdiff.display_style",
+	"profile.aggregation",
+	NULL,
 };
 
 static int is_known(const char *key)
@@ -362,8 +381,8 @@ static void report(const char *section, const char *key, int near_only, perun_co
 		size_t head = dot ? (size_t)(dot - *k) : strlen(*k);
 		if (section && dot && head == plen && !strncmp(*k, section, plen))
 			snprintf(names[n++], sizeof(names[0]), "%s", dot + 1);
-		else if (!section && (!n || strlen(names[n - 1]) != head ||
-				      strncmp(names[n - 1], *k, head)))
+		else if (!section &&
+			 (!n || strlen(names[n - 1]) != head || strncmp(names[n - 1], *k, head)))
 			snprintf(names[n++], sizeof(names[0]), "%.*s", (int)head, *k);
 	}
 	for (size_t i = 0; i < n; i++)
@@ -376,13 +395,13 @@ static void report(const char *section, const char *key, int near_only, perun_co
 		fn(full, hint, data);
 }
 
-void perun_config_unknown_keys(const struct perun_config *cfg, perun_config_key_fn fn,
-			       void *data)
+void perun_config_unknown_keys(const struct perun_config *cfg, perun_config_key_fn fn, void *data)
 {
 	const json_t *local = cfg->level[PERUN_CONFIG_LOCAL];
 	const char *section;
 	json_t *value;
-	json_object_foreach((json_t *)local, section, value) {
+	json_object_foreach((json_t *)local, section, value)
+	{
 		if (is_known(section))
 			continue;
 		char prefix[160];
@@ -396,7 +415,8 @@ void perun_config_unknown_keys(const struct perun_config *cfg, perun_config_key_
 		}
 		const char *key;
 		json_t *sub;
-		json_object_foreach(value, key, sub) {
+		json_object_foreach(value, key, sub)
+		{
 			char full[320];
 			snprintf(full, sizeof(full), "%s.%s", section, key);
 			/* A check method's options are degradation.<option>:

@@ -14,7 +14,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-
 #include "config.h"
 
 /* ---- local templates (logic/config_templates.py) ----------------------- */
@@ -24,7 +23,8 @@ static void put_scalar(FILE *out, const char *s)
 {
 	int plain = perun_yaml_plain_is_string(s, strlen(s)) &&
 		    strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			      "0123456789_./+-") == strlen(s) && s[0] != '-';
+			      "0123456789_./+-") == strlen(s) &&
+		    s[0] != '-';
 	if (plain) {
 		fputs(s, out);
 		return;
@@ -74,8 +74,8 @@ static int compare_names(const void *a, const void *b)
  * inside a directory whose name is in folders are collected (executables
  * only when want_exec).  Sorted for a stable result.
  */
-static void collect_candidates(const char *dir, const char *const *folders,
-			       int want_exec, struct name_list *found, int depth)
+static void collect_candidates(const char *dir, const char *const *folders, int want_exec,
+			       struct name_list *found, int depth)
 {
 	DIR *d = opendir(dir);
 	if (!d || depth > 64) {
@@ -83,7 +83,7 @@ static void collect_candidates(const char *dir, const char *const *folders,
 			closedir(d);
 		return;
 	}
-	struct name_list entries = {0};
+	struct name_list entries = { 0 };
 	struct dirent *de;
 	while ((de = readdir(d)))
 		if (de->d_name[0] != '.')
@@ -118,7 +118,7 @@ static void collect_candidates(const char *dir, const char *const *folders,
 /* Perun runs 'make' before looking for executables; a failure is fine. */
 static void run_make_quietly(void)
 {
-	static const char *const makefiles[] = {"GNUmakefile", "makefile", "Makefile"};
+	static const char *const makefiles[] = { "GNUmakefile", "makefile", "Makefile" };
 	int any = 0;
 	for (size_t i = 0; i < sizeof(makefiles) / sizeof(*makefiles); i++)
 		any |= access(makefiles[i], F_OK) == 0;
@@ -129,7 +129,7 @@ static void run_make_quietly(void)
 	posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-	char *argv[] = {"make", NULL};
+	char *argv[] = { "make", NULL };
 	extern char **environ;
 	pid_t pid;
 	if (posix_spawnp(&pid, "make", &actions, NULL, argv, environ) == 0)
@@ -153,13 +153,13 @@ static void put_list(FILE *out, const char *key, const struct name_list *list,
 	}
 }
 
-char *perun_config_template_dup(const char *name, const char *vcs_type,
-				const char *vcs_url)
+char *perun_config_template_dup(const char *name, const char *vcs_type, const char *vcs_url)
 {
-	static const char *const exec_folders[] = {"build", "_build", "dist", NULL};
-	static const char *const workload_folders[] = {
-		"workload", "workloads", "_workload", "_workloads", "examples",
-		"payload", "payloads", "_payloads", "_payload", "_examples", NULL};
+	static const char *const exec_folders[] = { "build", "_build", "dist", NULL };
+	static const char *const workload_folders[] = { "workload",   "workloads", "_workload",
+							"_workloads", "examples",  "payload",
+							"payloads",   "_payloads", "_payload",
+							"_examples",  NULL };
 	int developer, user;
 	if (!strcmp(name, "master"))
 		developer = user = 0;
@@ -169,7 +169,7 @@ char *perun_config_template_dup(const char *name, const char *vcs_type,
 		developer = user = 1;
 	else
 		return NULL;
-	struct name_list cmds = {0}, workloads = {0};
+	struct name_list cmds = { 0 }, workloads = { 0 };
 	if (user) {
 		run_make_quietly();
 		collect_candidates(".", exec_folders, 1, &cmds, 0);
@@ -185,7 +185,8 @@ char *perun_config_template_dup(const char *name, const char *vcs_type,
 	fputs("\n  url: ", out);
 	put_scalar(out, vcs_url);
 	fputs("\n\n## The following sets the executables (binaries / scripts).\n"
-	      "## These will be profiled by selected collectors.\n", out);
+	      "## These will be profiled by selected collectors.\n",
+	      out);
 	put_list(out, "cmds", &cmds,
 		 "Extend the following region with more executable commands to be profiled:",
 		 "# cmds:\n#   - echo\n");
@@ -194,18 +195,21 @@ char *perun_config_template_dup(const char *name, const char *vcs_type,
 		 "Extend the following region to profile more different workloads:",
 		 "# workloads:\n#   - hello\n#   - world\n");
 	fputs("\n## The following contains the set of collectors (profilers) that will "
-	      "collect performance data.\n", out);
+	      "collect performance data.\n",
+	      out);
 	if (user)
 		fputs("## Extend the following region to use more profilers:\n"
 		      "collectors:\n"
 		      "    - name: time\n"
 		      "      params:\n"
 		      "        warmup: 3\n"
-		      "        repeat: 10\n", out);
+		      "        repeat: 10\n",
+		      out);
 	else
 		fputs("## Uncomment and edit the following region:\n"
 		      "# collectors:\n"
-		      "#   - name: time\n", out);
+		      "#   - name: time\n",
+		      out);
 	fputs("## Try '$ perun collect --help' to obtain list of supported collectors!\n"
 	      "\n"
 	      "## The following contains the ordered list of postprocess phases that are "
@@ -219,16 +223,19 @@ char *perun_config_template_dup(const char *name, const char *vcs_type,
 	      "## Try '$ perun plugins list' to obtain list of supported postprocessors!\n"
 	      "\n"
 	      "## The following option automatically registers newly collected profiles "
-	      "for current minor version\n", out);
+	      "for current minor version\n",
+	      out);
 	if (user)
 		fputs("profiles:\n    register_after_run: true\n", out);
 	else
 		fputs("## Uncomment the following to enable this behaviour:\n"
 		      "# profiles:\n"
-		      "#   register_after_run: true\n", out);
+		      "#   register_after_run: true\n",
+		      out);
 	fputs("\n## Be default, we sort the profiles by time\n"
 	      "format:\n"
-	      "  sort_profiles_by: time\n", out);
+	      "  sort_profiles_by: time\n",
+	      out);
 	if (user)
 		fputs("## The following changes the automatically generated name of the "
 		      "profiles\n"

@@ -57,11 +57,11 @@ static int one_of(const char *s, const char *const *words)
 	return 0;
 }
 
-static const char *const null_words[] = {"~", "null", "Null", "NULL", "", NULL};
-static const char *const true_words[] = {"yes", "Yes", "YES", "true", "True",
-					 "TRUE", "on", "On", "ON", NULL};
-static const char *const false_words[] = {"no", "No", "NO", "false", "False",
-					  "FALSE", "off", "Off", "OFF", NULL};
+static const char *const null_words[] = { "~", "null", "Null", "NULL", "", NULL };
+static const char *const true_words[] = { "yes",  "Yes", "YES", "true", "True",
+					  "TRUE", "on",	 "On",	"ON",	NULL };
+static const char *const false_words[] = { "no",    "No",  "NO",  "false", "False",
+					   "FALSE", "off", "Off", "OFF",   NULL };
 
 static enum scalar_kind classify(const char *s, size_t len)
 {
@@ -92,8 +92,7 @@ int perun_yaml_plain_is_string(const char *s, size_t len)
 	static const char *const yaml12_numbers =
 		"^([-+]?(\\.[0-9_]+|[0-9][0-9_]*(\\.[0-9_]*)?)([eE][-+]?[0-9]+)?"
 		"|[-+]?0o[0-7_]+)$";
-	return len && classify(s, len) == SCALAR_STRING &&
-	       !matches(yaml12_numbers, &re, &ready, s);
+	return len && classify(s, len) == SCALAR_STRING && !matches(yaml12_numbers, &re, &ready, s);
 }
 
 /* Copy s without '_' and split off the sign; returns the sign. */
@@ -154,7 +153,7 @@ static json_t *make_int(const char *s)
 		return NULL; /* JSON integers are 64-bit: keep the text */
 	if (sign < 0)
 		return json_integer(u == (unsigned long long)LLONG_MAX + 1 ? LLONG_MIN
-							    : -(json_int_t)u);
+									   : -(json_int_t)u);
 	return json_integer((json_int_t)u);
 }
 
@@ -178,18 +177,11 @@ static json_t *resolve_plain(const char *s, size_t len)
 {
 	json_t *value = NULL;
 	switch (classify(s, len)) {
-	case SCALAR_NULL:
-		return json_null();
-	case SCALAR_BOOL:
-		return json_boolean(one_of(s, true_words));
-	case SCALAR_INT:
-		value = make_int(s);
-		break;
-	case SCALAR_FLOAT:
-		value = make_float(s);
-		break;
-	case SCALAR_STRING:
-		break;
+	case SCALAR_NULL: return json_null();
+	case SCALAR_BOOL: return json_boolean(one_of(s, true_words));
+	case SCALAR_INT: value = make_int(s); break;
+	case SCALAR_FLOAT: value = make_float(s); break;
+	case SCALAR_STRING: break;
 	}
 	return value ? value : json_stringn(s, len);
 }
@@ -203,7 +195,7 @@ json_t *perun_config_parse_scalar(const char *text)
 
 struct loader {
 	yaml_parser_t parser;
-	json_t *anchors; /* anchor name -> value, for aliases */
+	json_t *anchors;      /* anchor name -> value, for aliases */
 	json_t *anchor_sizes; /* anchor name -> its values counted expanded */
 };
 
@@ -222,8 +214,8 @@ static int next_event(struct loader *ld, yaml_event_t *ev, struct perun_error *e
 	return 0;
 }
 
-static void remember_anchor(struct loader *ld, const yaml_char_t *anchor,
-			    json_t *value, size_t size)
+static void remember_anchor(struct loader *ld, const yaml_char_t *anchor, json_t *value,
+			    size_t size)
 {
 	if (anchor) {
 		json_object_set(ld->anchors, (const char *)anchor, value);
@@ -243,8 +235,8 @@ static int add_size(size_t *total, size_t size, size_t line, struct perun_error 
 	*total += size;
 	if (*total > YAML_MAX_EXPANDED)
 		return perun_error_set(err, PERUN_EINVAL,
-				       "line %zu: aliases expand the document past %d values",
-				       line, YAML_MAX_EXPANDED);
+				       "line %zu: aliases expand the document past %d values", line,
+				       YAML_MAX_EXPANDED);
 	return 0;
 }
 
@@ -289,8 +281,8 @@ static int load_scalar(yaml_event_t *ev, json_t **out, struct perun_error *err)
 	return 0;
 }
 
-static int load_node(struct loader *ld, yaml_event_t *ev, int depth, json_t **out,
-		     size_t *size, struct perun_error *err);
+static int load_node(struct loader *ld, yaml_event_t *ev, int depth, json_t **out, size_t *size,
+		     struct perun_error *err);
 
 /* The next event inside a collection: 1 with an item in *ev, 0 at its end. */
 static int next_item(struct loader *ld, yaml_event_type_t end, yaml_event_t *ev,
@@ -338,8 +330,7 @@ static int load_mapping(struct loader *ld, int depth, json_t *map, size_t *size,
 			return perun_error_set(err, PERUN_EINVAL,
 					       "line %zu: keys must be plain scalars", line);
 		}
-		char *key = strndup((const char *)ev.data.scalar.value,
-				    ev.data.scalar.length);
+		char *key = strndup((const char *)ev.data.scalar.value, ev.data.scalar.length);
 		json_t *key_value = json_string(key);
 		remember_anchor(ld, ev.data.scalar.anchor, key_value, 1);
 		json_decref(key_value);
@@ -367,8 +358,8 @@ static int load_mapping(struct loader *ld, int depth, json_t *map, size_t *size,
 }
 
 /* One value into *out; *size counts its values with aliases expanded. */
-static int load_node(struct loader *ld, yaml_event_t *ev, int depth, json_t **out,
-		     size_t *size, struct perun_error *err)
+static int load_node(struct loader *ld, yaml_event_t *ev, int depth, json_t **out, size_t *size,
+		     struct perun_error *err)
 {
 	int rc = 0;
 	json_t *value = NULL;
@@ -383,15 +374,14 @@ static int load_node(struct loader *ld, yaml_event_t *ev, int depth, json_t **ou
 			remember_anchor(ld, ev->data.scalar.anchor, value, 1);
 		break;
 	case YAML_ALIAS_EVENT:
-		value = json_incref(json_object_get(ld->anchors,
-						    (const char *)ev->data.alias.anchor));
+		value = json_incref(
+			json_object_get(ld->anchors, (const char *)ev->data.alias.anchor));
 		*size = (size_t)json_integer_value(
 			json_object_get(ld->anchor_sizes, (const char *)ev->data.alias.anchor));
 		if (!value)
-			rc = perun_error_set(err, PERUN_EINVAL,
-					     "line %zu: found undefined alias '%s'",
-					     ev->start_mark.line + 1,
-					     (const char *)ev->data.alias.anchor);
+			rc = perun_error_set(
+				err, PERUN_EINVAL, "line %zu: found undefined alias '%s'",
+				ev->start_mark.line + 1, (const char *)ev->data.alias.anchor);
 		break;
 	case YAML_SEQUENCE_START_EVENT:
 		value = json_array();
@@ -467,8 +457,8 @@ out:
 	return rc;
 }
 
-int perun_yaml_load_buffer(const char *buf, size_t len, const char *name,
-			   json_t **out, struct perun_error *err)
+int perun_yaml_load_buffer(const char *buf, size_t len, const char *name, json_t **out,
+			   struct perun_error *err)
 {
 	int rc = perun_yaml_load(buf, len, out, err);
 	if (rc)
@@ -524,14 +514,12 @@ static void format_real(double v, char *out, size_t size)
 	}
 }
 
-static int emit_scalar(yaml_emitter_t *em, const char *text, size_t len,
-		       int as_string)
+static int emit_scalar(yaml_emitter_t *em, const char *text, size_t len, int as_string)
 {
 	yaml_event_t ev;
 	/* A string that would read back as another type must be quoted. */
 	int plain_ok = !as_string || perun_yaml_plain_is_string(text, len);
-	yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)text, (int)len,
-				     plain_ok, 1,
+	yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)text, (int)len, plain_ok, 1,
 				     plain_ok ? YAML_ANY_SCALAR_STYLE
 					      : YAML_SINGLE_QUOTED_SCALAR_STYLE);
 	return yaml_emitter_emit(em, &ev);
@@ -550,10 +538,9 @@ static int emit_value(yaml_emitter_t *em, const json_t *value, int flow)
 							 : YAML_BLOCK_MAPPING_STYLE);
 		if (!yaml_emitter_emit(em, &ev))
 			return 0;
-		json_object_foreach((json_t *)value, key, item)
-			if (!emit_scalar(em, key, strlen(key), 1) ||
-			    !emit_value(em, item, flow))
-				return 0;
+		json_object_foreach((json_t *)value, key,
+				    item) if (!emit_scalar(em, key, strlen(key), 1) ||
+					      !emit_value(em, item, flow)) return 0;
 		yaml_mapping_end_event_initialize(&ev);
 		return yaml_emitter_emit(em, &ev);
 	}
@@ -565,9 +552,7 @@ static int emit_value(yaml_emitter_t *em, const json_t *value, int flow)
 							  : YAML_BLOCK_SEQUENCE_STYLE);
 		if (!yaml_emitter_emit(em, &ev))
 			return 0;
-		json_array_foreach(value, i, item)
-			if (!emit_value(em, item, flow))
-				return 0;
+		json_array_foreach(value, i, item) if (!emit_value(em, item, flow)) return 0;
 		yaml_sequence_end_event_initialize(&ev);
 		return yaml_emitter_emit(em, &ev);
 	}
@@ -579,12 +564,9 @@ static int emit_value(yaml_emitter_t *em, const json_t *value, int flow)
 	case JSON_REAL:
 		format_real(json_real_value(value), num, sizeof(num));
 		return emit_scalar(em, num, strlen(num), 0);
-	case JSON_TRUE:
-		return emit_scalar(em, "true", 4, 0);
-	case JSON_FALSE:
-		return emit_scalar(em, "false", 5, 0);
-	case JSON_NULL:
-		return emit_scalar(em, "null", 4, 0);
+	case JSON_TRUE: return emit_scalar(em, "true", 4, 0);
+	case JSON_FALSE: return emit_scalar(em, "false", 5, 0);
+	case JSON_NULL: return emit_scalar(em, "null", 4, 0);
 	}
 	return 0;
 }
@@ -642,8 +624,7 @@ static int yaml_dump(const json_t *value, int flow, char **out, size_t *len,
 	return rc;
 }
 
-int perun_yaml_save_file(const char *path, const json_t *value,
-			 struct perun_error *err)
+int perun_yaml_save_file(const char *path, const json_t *value, struct perun_error *err)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -669,20 +650,14 @@ char *perun_yaml_format_inline(const json_t *value)
 			text[--len] = '\0';
 		return text;
 	}
-	case JSON_STRING:
-		return strdup(json_string_value(value));
+	case JSON_STRING: return strdup(json_string_value(value));
 	case JSON_INTEGER:
 		snprintf(num, sizeof(num), "%" JSON_INTEGER_FORMAT, json_integer_value(value));
 		return strdup(num);
-	case JSON_REAL:
-		format_real(json_real_value(value), num, sizeof(num));
-		return strdup(num);
-	case JSON_TRUE:
-		return strdup("true");
-	case JSON_FALSE:
-		return strdup("false");
-	case JSON_NULL:
-		return strdup("null");
+	case JSON_REAL: format_real(json_real_value(value), num, sizeof(num)); return strdup(num);
+	case JSON_TRUE: return strdup("true");
+	case JSON_FALSE: return strdup("false");
+	case JSON_NULL: return strdup("null");
 	}
 	return NULL;
 }

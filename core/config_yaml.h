@@ -16,11 +16,10 @@ json_t *perun_config_parse_scalar(const char *text);
 int perun_yaml_load(const char *buf, size_t len, json_t **out, struct perun_error *err);
 /* Read a YAML file into JSON; *out is a new reference. */
 int perun_yaml_load_file(const char *path, json_t **out, struct perun_error *err);
-int perun_yaml_load_buffer(const char *buf, size_t len, const char *name,
-			   json_t **out, struct perun_error *err);
+int perun_yaml_load_buffer(const char *buf, size_t len, const char *name, json_t **out,
+			   struct perun_error *err);
 /* Write JSON as YAML atomically. */
-int perun_yaml_save_file(const char *path, const json_t *value,
-			 struct perun_error *err);
+int perun_yaml_save_file(const char *path, const json_t *value, struct perun_error *err);
 
 /* One-line text of value: strings as they are, numbers and booleans as
  * YAML writes them, lists and mappings in YAML flow style.  Caller frees. */

@@ -12,7 +12,7 @@ static const char *volatile current_kind;
 static const char *volatile current_name;
 static const char *volatile current_phase;
 
-static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 
 static const char *signal_name(int sig)
 {
@@ -63,7 +63,7 @@ static void on_crash(int sig)
 
 void perun_crash_handlers_install(void)
 {
-	struct sigaction sa = {.sa_handler = on_crash, .sa_flags = SA_RESETHAND};
+	struct sigaction sa = { .sa_handler = on_crash, .sa_flags = SA_RESETHAND };
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
 		sigaction(crash_signals[i], &sa, NULL);

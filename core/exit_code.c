@@ -25,14 +25,10 @@ int perun_exit_for(int error_code)
 	if (error_code < 0)
 		error_code = -error_code;
 	switch (error_code) {
-	case PERUN_OK:
-		return PERUN_EXIT_OK;
+	case PERUN_OK: return PERUN_EXIT_OK;
 	case PERUN_EINVAL:
-	case PERUN_ENOTFOUND:
-		return PERUN_EXIT_USAGE;
-	case PERUN_EINTR:
-		return perun_interrupt_exit();
-	default:
-		return PERUN_EXIT_FAILURE;
+	case PERUN_ENOTFOUND: return PERUN_EXIT_USAGE;
+	case PERUN_EINTR: return perun_interrupt_exit();
+	default: return PERUN_EXIT_FAILURE;
 	}
 }

@@ -6,18 +6,17 @@
 
 #include "format.h"
 
-static void push(struct perun_format *f, int is_field, const char *text,
-		 size_t len, int width, char fill)
+static void push(struct perun_format *f, int is_field, const char *text, size_t len, int width,
+		 char fill)
 {
 	f->tokens = realloc(f->tokens, (f->n + 1) * sizeof(*f->tokens));
 	if (!f->tokens)
 		abort();
-	f->tokens[f->n++] = (struct perun_format_token){is_field, strndup(text, len),
-							width, fill};
+	f->tokens[f->n++] =
+		(struct perun_format_token){ is_field, strndup(text, len), width, fill };
 }
 
-int perun_format_parse(const char *fmt, struct perun_format *out,
-		       struct perun_error *err)
+int perun_format_parse(const char *fmt, struct perun_format *out, struct perun_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	const char *p = fmt;
@@ -50,8 +49,8 @@ int perun_format_parse(const char *fmt, struct perun_format *out,
 			if (num_end == colon + 1 || width < 0) {
 				perun_format_release(out);
 				return perun_error_set(err, PERUN_EINVAL,
-						       "format string '%s': bad width in '%.*s'", fmt,
-						       (int)(end - pct + 1), pct);
+						       "format string '%s': bad width in '%.*s'",
+						       fmt, (int)(end - pct + 1), pct);
 			}
 			if (num_end < end)
 				fill = *num_end;

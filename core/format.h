@@ -10,8 +10,8 @@
 
 struct perun_format_token {
 	int is_field;
-	char *text;      /* literal text, or the field name */
-	int width;       /* -1 when not given */
+	char *text; /* literal text, or the field name */
+	int width;  /* -1 when not given */
 	char fill;
 };
 
@@ -21,8 +21,7 @@ struct perun_format {
 };
 
 /* Parse fmt; an unterminated field is an error naming the format. */
-int perun_format_parse(const char *fmt, struct perun_format *out,
-		       struct perun_error *err);
+int perun_format_parse(const char *fmt, struct perun_format *out, struct perun_error *err);
 void perun_format_release(struct perun_format *f);
 
 /* Number of UTF-8 characters (display width of our text). */

@@ -46,8 +46,7 @@ void perun_format_time(uint32_t t, char out[20])
 
 static uint32_t get_le32(const unsigned char *p)
 {
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 static void put_le32(unsigned char *p, uint32_t v)
@@ -77,8 +76,7 @@ void perun_index_release(struct perun_index *idx)
 	memset(idx, 0, sizeof(*idx));
 }
 
-static int read_lstring(const unsigned char *buf, size_t len, size_t *pos,
-			char **out)
+static int read_lstring(const unsigned char *buf, size_t len, size_t *pos, char **out)
 {
 	if (*pos + 4 > len)
 		return -1;
@@ -120,8 +118,8 @@ static int index_read(const char *path, struct perun_index *idx, int salvage,
 	}
 	const unsigned char *buf = (const unsigned char *)data;
 	if (len < INDEX_HEADER_SIZE || memcmp(buf, "pidx", 4)) {
-		rc = perun_error_set(err, PERUN_EINVAL,
-				     "malformed index '%s': not an index file", path);
+		rc = perun_error_set(err, PERUN_EINVAL, "malformed index '%s': not an index file",
+				     path);
 		goto out;
 	}
 	int32_t version, count;
@@ -130,7 +128,8 @@ static int index_read(const char *path, struct perun_index *idx, int salvage,
 	if (version < 1 || version > PERUN_INDEX_VERSION) {
 		rc = perun_error_set(err, PERUN_EINVAL,
 				     "malformed index '%s': version %d is not supported "
-				     "(supported: 1 to %d)", path, version, PERUN_INDEX_VERSION);
+				     "(supported: 1 to %d)",
+				     path, version, PERUN_INDEX_VERSION);
 		goto out;
 	}
 	if (count < 0) {
@@ -142,7 +141,7 @@ static int index_read(const char *path, struct perun_index *idx, int salvage,
 	size_t pos = INDEX_HEADER_SIZE;
 	/* Python reads while pos + 24 < EOF and fewer than count entries. */
 	while (pos + 24 < len && idx->n < (size_t)count) {
-		struct perun_index_entry e = {0};
+		struct perun_index_entry e = { 0 };
 		e.mtime = get_le32(buf + pos);
 		perun_format_time(e.mtime, e.time);
 		static const char hex[] = "0123456789abcdef";
@@ -176,8 +175,8 @@ static int index_read(const char *path, struct perun_index *idx, int salvage,
 	}
 	goto out;
 truncated:
-	rc = perun_error_set(err, PERUN_EINVAL,
-			     "malformed index '%s': entry %zu is truncated", path, idx->n);
+	rc = perun_error_set(err, PERUN_EINVAL, "malformed index '%s': entry %zu is truncated",
+			     path, idx->n);
 damaged:
 	if (salvage)
 		rc = 0;
@@ -195,7 +194,7 @@ int perun_index_read(const char *path, struct perun_index *idx, struct perun_err
 
 void perun_index_salvage(const char *path, struct perun_index *idx)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	if (index_read(path, idx, 1, &err))
 		memset(idx, 0, sizeof(*idx));
 }
@@ -215,8 +214,7 @@ static size_t slen(const char *s)
 	return s ? strlen(s) : 0;
 }
 
-int perun_index_write(const char *path, const struct perun_index *idx,
-		      struct perun_error *err)
+int perun_index_write(const char *path, const struct perun_index *idx, struct perun_error *err)
 {
 	size_t size = INDEX_HEADER_SIZE;
 	for (size_t i = 0; i < idx->n; i++) {
@@ -256,9 +254,8 @@ int perun_index_write(const char *path, const struct perun_index *idx,
 	return rc;
 }
 
-void perun_index_entry_fill(struct perun_index_entry *e, uint32_t mtime,
-			    const char *checksum, const char *path,
-			    const struct perun_profile *profile)
+void perun_index_entry_fill(struct perun_index_entry *e, uint32_t mtime, const char *checksum,
+			    const char *path, const struct perun_profile *profile)
 {
 	memset(e, 0, sizeof(*e));
 	e->mtime = mtime;
@@ -297,7 +294,6 @@ int perun_index_insert(struct perun_index *idx, struct perun_index_entry *e)
 void perun_index_remove(struct perun_index *idx, size_t i)
 {
 	perun_index_entry_release(&idx->entries[i]);
-	memmove(&idx->entries[i], &idx->entries[i + 1],
-		(idx->n - i - 1) * sizeof(*idx->entries));
+	memmove(&idx->entries[i], &idx->entries[i + 1], (idx->n - i - 1) * sizeof(*idx->entries));
 	idx->n--;
 }

@@ -16,16 +16,16 @@
 #define PERUN_INDEX_VERSION 2
 
 struct perun_index_entry {
-	uint32_t mtime;          /* unix seconds */
-	char time[20];           /* mtime as local "%Y-%m-%d %H:%M:%S" */
+	uint32_t mtime; /* unix seconds */
+	char time[20];	/* mtime as local "%Y-%m-%d %H:%M:%S" */
 	char checksum[41];
-	char *path;              /* original file name */
+	char *path; /* original file name */
 	char *type, *cmd, *workload, *collector;
-	char *postprocessors;    /* names joined by " " */
+	char *postprocessors; /* names joined by " " */
 };
 
 struct perun_index {
-	int version;             /* as read; 0 when the file did not exist */
+	int version; /* as read; 0 when the file did not exist */
 	size_t n, alloc;
 	struct perun_index_entry *entries;
 };
@@ -35,23 +35,20 @@ struct perun_index {
  * magic, newer version, truncated entries, count mismatch) are refused
  * with an error naming the file.
  */
-int perun_index_read(const char *path, struct perun_index *idx,
-		     struct perun_error *err);
+int perun_index_read(const char *path, struct perun_index *idx, struct perun_error *err);
 /* What still reads of a damaged index: the whole entries before the
  * damage (none when its header is damaged). */
 void perun_index_salvage(const char *path, struct perun_index *idx);
 /* Write idx as version 2, atomically. */
-int perun_index_write(const char *path, const struct perun_index *idx,
-		      struct perun_error *err);
+int perun_index_write(const char *path, const struct perun_index *idx, struct perun_error *err);
 void perun_index_release(struct perun_index *idx);
 
 /*
  * Fill an entry from a profile (copying strings); path is the file name.
  * The entry is owned by the caller until inserted.
  */
-void perun_index_entry_fill(struct perun_index_entry *e, uint32_t mtime,
-			    const char *checksum, const char *path,
-			    const struct perun_profile *profile);
+void perun_index_entry_fill(struct perun_index_entry *e, uint32_t mtime, const char *checksum,
+			    const char *path, const struct perun_profile *profile);
 void perun_index_entry_release(struct perun_index_entry *e);
 
 /*

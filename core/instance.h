@@ -8,11 +8,11 @@
 #include "vcs.h"
 
 struct perun_instance {
-	char *root;        /* the directory holding .perun */
-	char *dir;         /* root/.perun */
+	char *root; /* the directory holding .perun */
+	char *dir;  /* root/.perun */
 	struct perun_config config;
 	struct perun_vcs vcs;
-	int lock_fd;       /* held store lock, or -1 */
+	int lock_fd; /* held store lock, or -1 */
 };
 
 /* Walk up from the current directory to the nearest .perun and open it

@@ -93,7 +93,8 @@ static int run_pre_run(const json_t *pre_run, const char *dir, FILE *out, const 
 {
 	size_t i;
 	const json_t *c;
-	json_array_foreach(pre_run, i, c) {
+	json_array_foreach(pre_run, i, c)
+	{
 		const char *cmd = json_string_value(c);
 		if (!cmd)
 			return perun_error_set(err, PERUN_EINVAL,
@@ -113,7 +114,7 @@ int perun_jobs_each_version(struct perun_instance *inst, const struct perun_vers
 			    struct perun_error *err)
 {
 	struct perun_vcs *vcs = &inst->vcs;
-	struct sha_list list = {0};
+	struct sha_list list = { 0 };
 	char head[65], sha[65];
 	int rc = perun_resolve_minor(inst, NULL, head, err);
 	for (size_t i = 0; !rc && i < (v->nrevs ? v->nrevs : 1); i++) {
@@ -127,7 +128,7 @@ int perun_jobs_each_version(struct perun_instance *inst, const struct perun_vers
 	if (rc)
 		goto out;
 
-	struct sigaction sa = {.sa_handler = on_loop_signal}, old_int, old_term;
+	struct sigaction sa = { .sa_handler = on_loop_signal }, old_int, old_term;
 	sigemptyset(&sa.sa_mask);
 	loop_interrupted = 0;
 	perun_runner_interrupted = 0;
@@ -136,7 +137,7 @@ int perun_jobs_each_version(struct perun_instance *inst, const struct perun_vers
 	for (size_t i = 0; i < list.n && !rc && !interrupted(); i++) {
 		const char *at = list.sha[i];
 		int moved = strcmp(at, head) != 0;
-		struct perun_error verr = {0};
+		struct perun_error verr = { 0 };
 		/* Another version: save dirty work and the branch, check it out. */
 		if (moved && (rc = vcs->ops->save_state(vcs->state, err)))
 			break;
@@ -175,8 +176,8 @@ int perun_matrix_add_word(char ***list, size_t *n, const char *word, struct peru
 	return 0;
 }
 
-int perun_matrix_add_unit(struct perun_matrix *m, enum perun_plugin_kind kind,
-			  const char *name, const json_t *yaml, struct perun_error *err)
+int perun_matrix_add_unit(struct perun_matrix *m, enum perun_plugin_kind kind, const char *name,
+			  const json_t *yaml, struct perun_error *err)
 {
 	const struct perun_loaded_plugin *plugin = perun_plugin_load(kind, name, err);
 	if (!plugin)
@@ -192,13 +193,13 @@ int perun_matrix_add_unit(struct perun_matrix *m, enum perun_plugin_kind kind,
 	struct perun_unit **units = post ? &m->postprocessors : &m->collectors;
 	size_t *n = post ? &m->npostprocessors : &m->ncollectors;
 	*units = realloc(*units, (*n + 1) * sizeof(**units));
-	(*units)[(*n)++] = (struct perun_unit){plugin, params};
+	(*units)[(*n)++] = (struct perun_unit){ plugin, params };
 	return 0;
 }
 
 /* A list of strings (or scalars) in local.yml. */
-static int config_words(const struct perun_config *cfg, const char *key, char ***list,
-			size_t *n, struct perun_error *err)
+static int config_words(const struct perun_config *cfg, const char *key, char ***list, size_t *n,
+			struct perun_error *err)
 {
 	json_t *v = perun_config_lookup(cfg, key);
 	size_t i;
@@ -206,10 +207,11 @@ static int config_words(const struct perun_config *cfg, const char *key, char **
 	int rc = 0;
 	if (v && !json_is_array(v))
 		return perun_error_set(err, PERUN_EINVAL, "config '%s' is not a list", key);
-	json_array_foreach(v, i, item) {
+	json_array_foreach(v, i, item)
+	{
 		if (json_is_object(item) || json_is_array(item) || json_is_null(item))
-			return perun_error_set(err, PERUN_EINVAL, "config '%s': item %zu is not a word",
-					       key, i + 1);
+			return perun_error_set(err, PERUN_EINVAL,
+					       "config '%s': item %zu is not a word", key, i + 1);
 		char *text = json_is_string(item) ? strdup(json_string_value(item))
 						  : perun_yaml_format_inline(item);
 		rc = perun_matrix_add_word(list, n, text, err);
@@ -228,18 +230,20 @@ static int config_units(struct perun_matrix *m, const struct perun_config *cfg, 
 	json_t *unit;
 	if (v && !json_is_array(v))
 		return perun_error_set(err, PERUN_EINVAL, "config '%s' is not a list", key);
-	json_array_foreach(v, i, unit) {
+	json_array_foreach(v, i, unit)
+	{
 		const char *name = json_string_value(json_object_get(unit, "name"));
 		if (!name)
-			return perun_error_set(err, PERUN_EINVAL, "config '%s': item %zu has no name",
-					       key, i + 1);
+			return perun_error_set(err, PERUN_EINVAL,
+					       "config '%s': item %zu has no name", key, i + 1);
 		/* Perun's unit names use '_'; ours too, but accept '-' as on the CLI. */
 		char fixed[128];
 		snprintf(fixed, sizeof(fixed), "%s", name);
 		for (char *p = fixed; *p; p++)
 			if (*p == '-')
 				*p = '_';
-		int rc = perun_matrix_add_unit(m, kind, fixed, json_object_get(unit, "params"), err);
+		int rc =
+			perun_matrix_add_unit(m, kind, fixed, json_object_get(unit, "params"), err);
 		if (rc)
 			return rc;
 	}
@@ -306,7 +310,7 @@ struct run {
 	char *tmpdir;
 	struct timespec start;
 	size_t per_version; /* jobs at one version */
-	size_t done;        /* jobs done so far over all versions */
+	size_t done;	    /* jobs done so far over all versions */
 	size_t total;
 	int progress_shown;
 };
@@ -364,11 +368,12 @@ static void progress(struct run *r, const char *sha, size_t vi, size_t nv, const
  */
 static void keep_raw(struct run *r, const char *raw, size_t len, const char *job)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	struct perun_profile *profile = NULL;
 	char path[PATH_MAX];
 	if (!raw)
-		err.code = PERUN_EGENERIC, snprintf(err.message, sizeof(err.message), "out of memory");
+		err.code = PERUN_EGENERIC,
+		snprintf(err.message, sizeof(err.message), "out of memory");
 	if (err.code || perun_profile_load_buffer(raw, len, "the raw profile", &profile, &err) ||
 	    perun_runner_store(r->inst, profile, NULL, r->opts->profile_template,
 			       PERUN_STORE_PENDING, path, &err)) {
@@ -391,15 +396,16 @@ static int store_profile(struct run *r, struct perun_profile *profile, const cha
 			    : NULL;
 	for (size_t p = 0; p < r->m->npostprocessors; p++) {
 		const struct perun_unit *u = &r->m->postprocessors[p];
-		if (perun_runner_postprocess(u->plugin, u->params, profile, warning, sizeof(warning),
-					     err)) {
+		if (perun_runner_postprocess(u->plugin, u->params, profile, warning,
+					     sizeof(warning), err)) {
 			record_failure(r, err, "%s", job);
 			keep_raw(r, raw, rawlen, job);
 			free(raw);
 			return -1;
 		}
 		if (warning[0])
-			log_line(r, "warning: %s: postprocessor '%s': %s", job, u->plugin->name, warning);
+			log_line(r, "warning: %s: postprocessor '%s': %s", job, u->plugin->name,
+				 warning);
 	}
 	free(raw);
 	path[0] = '\0';
@@ -432,12 +438,12 @@ static int merge_tagged(struct perun_profile **into, struct perun_profile *from,
 		*into = perun_profile_new(perun_profile_type(from));
 		const char *key;
 		json_t *v;
-		json_object_foreach(perun_profile_json(from), key, v)
-			if (strcmp(key, "resources") && strcmp(key, "resource_type_map"))
-				json_object_set_new(perun_profile_json(*into), key,
-						    json_deep_copy(v));
+		json_object_foreach(perun_profile_json(from), key,
+				    v) if (strcmp(key, "resources") &&
+					   strcmp(key, "resource_type_map"))
+			json_object_set_new(perun_profile_json(*into), key, json_deep_copy(v));
 	}
-	void *ctx[4] = {*into, (void *)value, (void *)props, err};
+	void *ctx[4] = { *into, (void *)value, (void *)props, err };
 	return perun_profile_foreach_resource(from, add_tagged_resources, ctx) ? -err->code : 0;
 }
 
@@ -445,7 +451,7 @@ static int merge_tagged(struct perun_profile **into, struct perun_profile *from,
 static int run_job(struct run *r, const char *sha, const struct perun_unit *c, const char *cmd,
 		   const char *args, const char *workload, const char *job)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	struct perun_workload_gen *gen = NULL;
 	struct perun_profile *merged = NULL;
 	int failed = 0, rc = 0;
@@ -467,7 +473,8 @@ static int run_job(struct run *r, const char *sha, const struct perun_unit *c, c
 		if (done)
 			break;
 		struct perun_job unit_job = {
-			.cmd = cmd, .args = args, .workload = text, .timeout = r->opts->timeout};
+			.cmd = cmd, .args = args, .workload = text, .timeout = r->opts->timeout
+		};
 		struct perun_profile *profile = NULL;
 		log_line(r, "collect %s: workload '%s'", job, text);
 		if (perun_runner_collect(c->plugin, c->params, &unit_job, sha, &profile, &err)) {
@@ -482,8 +489,8 @@ static int run_job(struct run *r, const char *sha, const struct perun_unit *c, c
 			continue;
 		}
 		if (!profile) {
-			log_line(r, "%s workload '%s': the collector made no profile on purpose", job,
-				 text);
+			log_line(r, "%s workload '%s': the collector made no profile on purpose",
+				 job, text);
 		} else if (!generated) {
 			if (store_profile(r, profile, job, &err))
 				failed = 1;
@@ -564,7 +571,7 @@ int perun_jobs_run(struct perun_instance *inst, const struct perun_matrix *m,
 		   const struct perun_run_opts *opts, struct perun_run_result *res,
 		   struct perun_error *err)
 {
-	struct run r = {.inst = inst, .m = m, .opts = opts, .res = res};
+	struct run r = { .inst = inst, .m = m, .opts = opts, .res = res };
 	memset(res, 0, sizeof(*res));
 	clock_gettime(CLOCK_MONOTONIC, &r.start);
 	r.per_version = m->ncmds * m->nargs * m->nworkloads * m->ncollectors;

@@ -18,9 +18,9 @@
 struct perun_versions {
 	const char *const *revs; /* minor versions; none means HEAD */
 	size_t nrevs;
-	int crawl_parents;       /* also every ancestor of each rev */
-	const json_t *pre_run;   /* list of shell commands, or NULL */
-	FILE *log;               /* pre_run output goes here; NULL: stderr */
+	int crawl_parents;     /* also every ancestor of each rev */
+	const json_t *pre_run; /* list of shell commands, or NULL */
+	FILE *log;	       /* pre_run output goes here; NULL: stderr */
 	/* Called at each version with it checked out; return < 0 to stop the
 	 * loop (e.g. interrupted). */
 	int (*at_version)(const char *sha, size_t index, size_t count, void *data);
@@ -51,7 +51,7 @@ int perun_jobs_shell(const char *cmd, const char *dir, int out_fd, struct perun_
 /* One collector or postprocessor with its checked parameters. */
 struct perun_unit {
 	const struct perun_loaded_plugin *plugin; /* borrowed from the loader */
-	struct perun_params *params;              /* owned */
+	struct perun_params *params;		  /* owned */
 };
 
 struct perun_matrix {
@@ -66,8 +66,8 @@ struct perun_matrix {
 int perun_matrix_add_word(char ***list, size_t *n, const char *word, struct perun_error *err);
 /* Load unit name of kind and parse its params (YAML mapping, may be NULL;
  * words from the command line argc/argv) into the matrix. */
-int perun_matrix_add_unit(struct perun_matrix *m, enum perun_plugin_kind kind,
-			  const char *name, const json_t *yaml, struct perun_error *err);
+int perun_matrix_add_unit(struct perun_matrix *m, enum perun_plugin_kind kind, const char *name,
+			  const json_t *yaml, struct perun_error *err);
 /* Fill the matrix from local.yml: cmds, args, workloads, collectors,
  * postprocessors (each {name, params}). */
 int perun_matrix_from_config(struct perun_matrix *m, const struct perun_config *cfg,
@@ -80,8 +80,8 @@ struct perun_run_opts {
 	size_t nrevs;
 	int crawl_parents;
 	const char *profile_template; /* NULL: format.output_profile_template */
-	int progress;                 /* show progress on stderr (a terminal) */
-	unsigned timeout;             /* seconds per collection, 0: none */
+	int progress;		      /* show progress on stderr (a terminal) */
+	unsigned timeout;	      /* seconds per collection, 0: none */
 };
 
 /* Outcome of a run; failures lists "version job: reason" lines. */
@@ -90,8 +90,8 @@ struct perun_run_result {
 	size_t kept_raw;       /* raw profiles kept pending after a failed postprocessor */
 	size_t usage_failures; /* failures caused by bad options or input */
 	int interrupted;
-	char *log_path;        /* .perun/logs/<...>.log, owned */
-	char **failures;       /* owned */
+	char *log_path;	 /* .perun/logs/<...>.log, owned */
+	char **failures; /* owned */
 	size_t nfailures;
 };
 

@@ -45,22 +45,19 @@ static int run_external(const char *name, char **argv)
 	if (errno == ENOENT) {
 		char hint[256];
 		command_suggestion(&perun_root_command, name, hint, sizeof(hint));
-		return perun_fail(PERUN_EXIT_USAGE, "'%s' is not a perun command%s (see 'perun --help')",
-				  name, hint);
+		return perun_fail(PERUN_EXIT_USAGE,
+				  "'%s' is not a perun command%s (see 'perun --help')", name, hint);
 	}
-	return perun_fail(PERUN_EXIT_FAILURE, "cannot run '%s': %s", program,
-			  strerror(errno));
+	return perun_fail(PERUN_EXIT_FAILURE, "cannot run '%s': %s", program, strerror(errno));
 }
 
-static int dispatch(const struct perun_command *group, const char *path,
-		    struct perun_cli *cli, const struct perun_params *group_params,
-		    int argc, char **argv);
+static int dispatch(const struct perun_command *group, const char *path, struct perun_cli *cli,
+		    const struct perun_params *group_params, int argc, char **argv);
 
-static int run_command(const struct perun_command *cmd, const char *path,
-		       struct perun_cli *cli, const struct perun_params *group_params,
-		       int argc, char **argv)
+static int run_command(const struct perun_command *cmd, const char *path, struct perun_cli *cli,
+		       const struct perun_params *group_params, int argc, char **argv)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	char **rest;
 	int nrest, rc;
 	if (wants_help(argc, argv) &&
@@ -79,8 +76,7 @@ static int run_command(const struct perun_command *cmd, const char *path,
 	}
 	struct perun_params *params = perun_params_new();
 	int stop = cmd->subcommands || (cmd->flags & PERUN_COMMAND_STOP_AT_POSITIONAL);
-	rc = perun_options_parse(cmd->options, argc, argv, stop, params, &rest,
-				 &nrest, &err);
+	rc = perun_options_parse(cmd->options, argc, argv, stop, params, &rest, &nrest, &err);
 	if (!rc)
 		rc = perun_params_finish(params, cmd->options, path, &err);
 	if (rc) {
@@ -106,9 +102,8 @@ static int run_command(const struct perun_command *cmd, const char *path,
 	return rc;
 }
 
-static int dispatch(const struct perun_command *group, const char *path,
-		    struct perun_cli *cli, const struct perun_params *group_params,
-		    int argc, char **argv)
+static int dispatch(const struct perun_command *group, const char *path, struct perun_cli *cli,
+		    const struct perun_params *group_params, int argc, char **argv)
 {
 	const char *name = argv[0];
 	char subpath[512];
@@ -118,8 +113,8 @@ static int dispatch(const struct perun_command *group, const char *path,
 		for (int i = 1; i < argc; i++) {
 			const struct perun_command *sub = perun_command_find(cmd, argv[i]);
 			if (!sub)
-				return perun_fail(PERUN_EXIT_USAGE, "no help for unknown command '%s'",
-						  argv[i]);
+				return perun_fail(PERUN_EXIT_USAGE,
+						  "no help for unknown command '%s'", argv[i]);
 			cmd = sub;
 			size_t len = strlen(subpath);
 			snprintf(subpath + len, sizeof(subpath) - len, " %s", argv[i]);
@@ -133,8 +128,9 @@ static int dispatch(const struct perun_command *group, const char *path,
 			return run_external(name, argv);
 		char hint[256];
 		command_suggestion(group, name, hint, sizeof(hint));
-		return perun_fail(PERUN_EXIT_USAGE, "'%s' is not a '%s' command%s (see '%s --help')",
-				  name, path, hint, path);
+		return perun_fail(PERUN_EXIT_USAGE,
+				  "'%s' is not a '%s' command%s (see '%s --help')", name, path,
+				  hint, path);
 	}
 	snprintf(subpath, sizeof(subpath), "%s %s", path, name);
 	cli->group_params = group_params;
@@ -143,8 +139,8 @@ static int dispatch(const struct perun_command *group, const char *path,
 
 int main(int argc, char **argv)
 {
-	struct perun_cli cli = {0};
-	struct perun_error err = {0};
+	struct perun_cli cli = { 0 };
+	struct perun_error err = { 0 };
 	char **rest;
 	int nrest;
 	perun_crash_handlers_install();
@@ -153,8 +149,8 @@ int main(int argc, char **argv)
 	cli.color = isatty(STDOUT_FILENO) && !(no_color && *no_color);
 
 	struct perun_params *global = perun_params_new();
-	if (perun_options_parse(perun_root_command.options, argc - 1, argv + 1, 1,
-				global, &rest, &nrest, &err)) {
+	if (perun_options_parse(perun_root_command.options, argc - 1, argv + 1, 1, global, &rest,
+				&nrest, &err)) {
 		perun_error_print(&err);
 		perun_params_free(global);
 		return PERUN_EXIT_USAGE;
@@ -165,8 +161,9 @@ int main(int argc, char **argv)
 		return PERUN_EXIT_OK;
 	}
 	if (perun_params_bool(global, "help", 0) || nrest == 0) {
-		perun_command_help(&perun_root_command, "perun",
-				   nrest ? stdout : (perun_params_bool(global, "help", 0) ? stdout : stderr));
+		perun_command_help(
+			&perun_root_command, "perun",
+			nrest ? stdout : (perun_params_bool(global, "help", 0) ? stdout : stderr));
 		int rc = perun_params_bool(global, "help", 0) ? PERUN_EXIT_OK : PERUN_EXIT_USAGE;
 		perun_params_free(global);
 		return rc;

@@ -41,8 +41,8 @@ static const struct perun_option *subcommand_of(const struct perun_option *decls
 }
 
 int perun_options_parse(const struct perun_option *decls, int argc, char **argv,
-			int stop_at_positional, struct perun_params *params,
-			char ***rest, int *nrest, struct perun_error *err)
+			int stop_at_positional, struct perun_params *params, char ***rest,
+			int *nrest, struct perun_error *err)
 {
 	/* Positionals are moved to the end, keeping their order. */
 	char **positional = calloc((size_t)argc + 1, sizeof(char *));
@@ -55,16 +55,16 @@ int perun_options_parse(const struct perun_option *decls, int argc, char **argv,
 			i++;
 			break;
 		}
-		if (word[0] != '-' || word[1] == '\0' ||
-		    (word[1] >= '0' && word[1] <= '9')) {
+		if (word[0] != '-' || word[1] == '\0' || (word[1] >= '0' && word[1] <= '9')) {
 			/* A click subcommand of Perun's: the first bare word. */
 			const struct perun_option *sub = subcommand_of(decls);
 			if (!npos && sub && !perun_params_has(params, sub->name)) {
 				if (perun_params_set_text(params, sub, word, err) < 0) {
 					free(positional);
-					return perun_error_set(err, PERUN_EINVAL,
-							       "unknown subcommand '%s' (one of %s)",
-							       word, sub->choices);
+					return perun_error_set(
+						err, PERUN_EINVAL,
+						"unknown subcommand '%s' (one of %s)", word,
+						sub->choices);
 				}
 				continue;
 			}
@@ -120,14 +120,16 @@ int perun_options_parse(const struct perun_option *decls, int argc, char **argv,
 			if (inline_value)
 				rc = perun_params_set_text(params, o, inline_value, err);
 			else
-				rc = perun_params_set_text(params, o, negated ? "false" : NULL, err);
+				rc = perun_params_set_text(params, o, negated ? "false" : NULL,
+							   err);
 		} else {
 			const char *value = inline_value;
 			if (!value) {
 				if (i + 1 >= argc) {
 					free(positional);
 					return perun_error_set(err, PERUN_EINVAL,
-							       "option '--%s' needs a value", o->name);
+							       "option '--%s' needs a value",
+							       o->name);
 				}
 				value = argv[++i];
 			}
@@ -195,8 +197,8 @@ void perun_option_notes(const struct perun_option *o, char *buf, size_t len)
 		 o->flags & PERUN_OPTION_MULTIPLE ? " (repeatable)" : "");
 }
 
-void perun_command_synopsis(const struct perun_command *cmd, const char *path,
-			    char *buf, size_t len)
+void perun_command_synopsis(const struct perun_command *cmd, const char *path, char *buf,
+			    size_t len)
 {
 	snprintf(buf, len, "%s%s%s%s%s", path,
 		 cmd->options && cmd->options->name ? " [options]" : "",
@@ -204,8 +206,7 @@ void perun_command_synopsis(const struct perun_command *cmd, const char *path,
 		 cmd->args ? cmd->args : "");
 }
 
-void perun_command_help(const struct perun_command *cmd, const char *path,
-			FILE *out)
+void perun_command_help(const struct perun_command *cmd, const char *path, FILE *out)
 {
 	char usage[1024];
 	perun_command_synopsis(cmd, path, usage, sizeof(usage));
@@ -266,8 +267,7 @@ int perun_confirm(struct perun_cli *cli, const char *question)
 	return answer[0] == 'y' || answer[0] == 'Y';
 }
 
-const struct perun_command *perun_command_find(const struct perun_command *group,
-					       const char *name)
+const struct perun_command *perun_command_find(const struct perun_command *group, const char *name)
 {
 	for (const struct perun_command *const *c = group->subcommands; c && *c; c++)
 		if (!strcmp((*c)->name, name))

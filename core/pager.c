@@ -25,8 +25,9 @@ static void wait_for_pager(void)
 
 static int paging_allows(const struct perun_config *config, const char *command)
 {
-	const char *paging = config ? perun_config_lookup_string(config, "general.paging", "only-log")
-				    : "only-log";
+	const char *paging =
+		config ? perun_config_lookup_string(config, "general.paging", "only-log")
+		       : "only-log";
 	if (!strcmp(paging, "always"))
 		return 1;
 	if (!strcmp(paging, "only-log"))

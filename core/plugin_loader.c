@@ -20,10 +20,8 @@
 #define PLUGIN_DESC_MIN_SIZE (offsetof(struct perun_plugin, ops) + sizeof(void *))
 
 static const char *const kind_names[] = {
-	[PERUN_KIND_COLLECT] = "collect",
-	[PERUN_KIND_POSTPROCESS] = "postprocess",
-	[PERUN_KIND_VIEW] = "view",
-	[PERUN_KIND_VCS] = "vcs",
+	[PERUN_KIND_COLLECT] = "collect", [PERUN_KIND_POSTPROCESS] = "postprocess",
+	[PERUN_KIND_VIEW] = "view",	  [PERUN_KIND_VCS] = "vcs",
 	[PERUN_KIND_CHECK] = "check",
 };
 #define KIND_MAX PERUN_KIND_CHECK
@@ -123,8 +121,7 @@ void perun_plugins_release(void)
 	ltdl_ready = 0;
 }
 
-static void reject(struct perun_loaded_plugin *e, const char *fmt, ...)
-	PERUN_PRINTF(2, 3);
+static void reject(struct perun_loaded_plugin *e, const char *fmt, ...) PERUN_PRINTF(2, 3);
 static void reject(struct perun_loaded_plugin *e, const char *fmt, ...)
 {
 	char msg[1024];
@@ -146,31 +143,48 @@ struct required_op {
 	const char *name;
 	size_t alt_offset;
 };
-#define OP(type, member) {offsetof(struct type, member), #member, 0}
-#define OP_OR(type, member, alt) \
-	{offsetof(struct type, member), #member "' or '" #alt, offsetof(struct type, alt)}
-static const struct required_op collect_required[] = {OP(perun_collect_ops, collect), {0, NULL, 0}};
-static const struct required_op postprocess_required[] = {OP(perun_postprocess_ops, postprocess), {0, NULL, 0}};
-static const struct required_op view_required[] = {OP_OR(perun_view_ops, show, show_diff), {0, NULL, 0}};
-static const struct required_op check_required[] = {OP_OR(perun_check_ops, compare, compare_series), {0, NULL, 0}};
+#define OP(type, member)                                                                           \
+	{                                                                                          \
+		offsetof(struct type, member), #member, 0                                          \
+	}
+#define OP_OR(type, member, alt)                                                                   \
+	{                                                                                          \
+		offsetof(struct type, member), #member "' or '" #alt, offsetof(struct type, alt)   \
+	}
+static const struct required_op collect_required[] = { OP(perun_collect_ops, collect),
+						       { 0, NULL, 0 } };
+static const struct required_op postprocess_required[] = { OP(perun_postprocess_ops, postprocess),
+							   { 0, NULL, 0 } };
+static const struct required_op view_required[] = { OP_OR(perun_view_ops, show, show_diff),
+						    { 0, NULL, 0 } };
+static const struct required_op check_required[] = {
+	OP_OR(perun_check_ops, compare, compare_series), { 0, NULL, 0 }
+};
 static const struct required_op vcs_required[] = {
-	OP(perun_vcs_ops, init), OP(perun_vcs_ops, open), OP(perun_vcs_ops, close),
-	OP(perun_vcs_ops, rev_parse), OP(perun_vcs_ops, major_head),
-	OP(perun_vcs_ops, info), OP(perun_vcs_ops, walk),
-	OP(perun_vcs_ops, is_dirty), OP(perun_vcs_ops, save_state),
-	OP(perun_vcs_ops, restore_state), OP(perun_vcs_ops, checkout),
-	{0, NULL, 0},
+	OP(perun_vcs_ops, init),       OP(perun_vcs_ops, open),
+	OP(perun_vcs_ops, close),      OP(perun_vcs_ops, rev_parse),
+	OP(perun_vcs_ops, major_head), OP(perun_vcs_ops, info),
+	OP(perun_vcs_ops, walk),       OP(perun_vcs_ops, is_dirty),
+	OP(perun_vcs_ops, save_state), OP(perun_vcs_ops, restore_state),
+	OP(perun_vcs_ops, checkout),   { 0, NULL, 0 },
 };
 /* Size of each ops table in ABI 1.0: the smallest one we accept. */
 static const struct {
 	const struct required_op *required;
 	size_t min_size;
 } kind_ops[] = {
-	[PERUN_KIND_COLLECT] = {collect_required, offsetof(struct perun_collect_ops, default_units) + sizeof(char *)},
-	[PERUN_KIND_POSTPROCESS] = {postprocess_required, offsetof(struct perun_postprocess_ops, after) + sizeof(void *)},
-	[PERUN_KIND_VIEW] = {view_required, offsetof(struct perun_view_ops, show) + sizeof(void *)},
-	[PERUN_KIND_VCS] = {vcs_required, offsetof(struct perun_vcs_ops, checkout) + sizeof(void *)},
-	[PERUN_KIND_CHECK] = {check_required, offsetof(struct perun_check_ops, compare) + sizeof(void *)},
+	[PERUN_KIND_COLLECT] = { collect_required,
+				 offsetof(struct perun_collect_ops, default_units) +
+					 sizeof(char *) },
+	[PERUN_KIND_POSTPROCESS] = { postprocess_required,
+				     offsetof(struct perun_postprocess_ops, after) +
+					     sizeof(void *) },
+	[PERUN_KIND_VIEW] = { view_required,
+			      offsetof(struct perun_view_ops, show) + sizeof(void *) },
+	[PERUN_KIND_VCS] = { vcs_required,
+			     offsetof(struct perun_vcs_ops, checkout) + sizeof(void *) },
+	[PERUN_KIND_CHECK] = { check_required,
+			       offsetof(struct perun_check_ops, compare) + sizeof(void *) },
 };
 
 static int valid_plugin_name(const char *name)
@@ -183,30 +197,32 @@ static int valid_plugin_name(const char *name)
 	return 1;
 }
 
-static void check_descriptor(struct perun_loaded_plugin *e,
-			     enum perun_plugin_kind dir_kind)
+static void check_descriptor(struct perun_loaded_plugin *e, enum perun_plugin_kind dir_kind)
 {
 	const struct perun_plugin *d = e->desc;
 	if (d->magic != PERUN_PLUGIN_MAGIC) {
-		reject(e, "bad magic 0x%08x (expected 0x%08x); not a perun plugin",
-		       d->magic, PERUN_PLUGIN_MAGIC);
+		reject(e, "bad magic 0x%08x (expected 0x%08x); not a perun plugin", d->magic,
+		       PERUN_PLUGIN_MAGIC);
 		return;
 	}
 	if (d->abi_major != PERUN_PLUGIN_ABI_MAJOR) {
-		reject(e, "ABI %u.%u not supported (core provides %u.%u); rebuild it against perun ABI %u.x",
-		       d->abi_major, d->abi_minor, PERUN_PLUGIN_ABI_MAJOR,
-		       PERUN_PLUGIN_ABI_MINOR, PERUN_PLUGIN_ABI_MAJOR);
+		reject(e,
+		       "ABI %u.%u not supported (core provides %u.%u); rebuild it against perun "
+		       "ABI %u.x",
+		       d->abi_major, d->abi_minor, PERUN_PLUGIN_ABI_MAJOR, PERUN_PLUGIN_ABI_MINOR,
+		       PERUN_PLUGIN_ABI_MAJOR);
 		return;
 	}
 	if (d->abi_minor > PERUN_PLUGIN_ABI_MINOR) {
-		reject(e, "ABI %u.%u is newer than the core's %u.%u; upgrade perun or rebuild the plugin",
-		       d->abi_major, d->abi_minor, PERUN_PLUGIN_ABI_MAJOR,
-		       PERUN_PLUGIN_ABI_MINOR);
+		reject(e,
+		       "ABI %u.%u is newer than the core's %u.%u; upgrade perun or rebuild the "
+		       "plugin",
+		       d->abi_major, d->abi_minor, PERUN_PLUGIN_ABI_MAJOR, PERUN_PLUGIN_ABI_MINOR);
 		return;
 	}
 	if (d->size < PLUGIN_DESC_MIN_SIZE) {
-		reject(e, "descriptor size %u is smaller than the ABI %u.0 size %zu",
-		       d->size, PERUN_PLUGIN_ABI_MAJOR, (size_t)PLUGIN_DESC_MIN_SIZE);
+		reject(e, "descriptor size %u is smaller than the ABI %u.0 size %zu", d->size,
+		       PERUN_PLUGIN_ABI_MAJOR, (size_t)PLUGIN_DESC_MIN_SIZE);
 		return;
 	}
 	if (!perun_plugin_kind_name(d->kind)) {
@@ -230,8 +246,8 @@ static void check_descriptor(struct perun_loaded_plugin *e,
 	}
 	if (*ops_size < kind_ops[d->kind].min_size) {
 		reject(e, "%s operations table size %u is smaller than the ABI %u.0 size %zu",
-		       perun_plugin_kind_name(d->kind), *ops_size,
-		       PERUN_PLUGIN_ABI_MAJOR, kind_ops[d->kind].min_size);
+		       perun_plugin_kind_name(d->kind), *ops_size, PERUN_PLUGIN_ABI_MAJOR,
+		       kind_ops[d->kind].min_size);
 		return;
 	}
 	for (const struct required_op *op = kind_ops[d->kind].required; op->name; op++) {
@@ -248,8 +264,7 @@ static void check_descriptor(struct perun_loaded_plugin *e,
 	e->kind = (enum perun_plugin_kind)d->kind;
 }
 
-struct perun_loaded_plugin *perun_plugin_open_file(const char *path,
-						   enum perun_plugin_kind kind)
+struct perun_loaded_plugin *perun_plugin_open_file(const char *path, enum perun_plugin_kind kind)
 {
 	struct perun_loaded_plugin *e = calloc(1, sizeof(*e));
 	const char *base = strrchr(path, '/');
@@ -293,8 +308,9 @@ struct perun_loaded_plugin *perun_plugin_open_file(const char *path,
 	}
 	e->handle = handle;
 	char symbol[300];
-	snprintf(symbol, sizeof(symbol), PERUN_PLUGIN_DESCRIBE_SYMBOL_PREFIX "%s"
-		 PERUN_PLUGIN_DESCRIBE_SYMBOL_SUFFIX, e->name);
+	snprintf(symbol, sizeof(symbol),
+		 PERUN_PLUGIN_DESCRIBE_SYMBOL_PREFIX "%s" PERUN_PLUGIN_DESCRIBE_SYMBOL_SUFFIX,
+		 e->name);
 	void *sym = lt_dlsym(handle, symbol);
 	if (!sym) {
 		reject(e, "no symbol '%s'; not a perun plugin, or built under another name",
@@ -349,10 +365,9 @@ static void add_file_name(const char *path, enum perun_plugin_kind kind, void *d
 }
 
 /* "; did you mean 'tableof'?" among the installed plugins of kind. */
-static void plugin_suggestion(enum perun_plugin_kind kind, const char *name, char *buf,
-			      size_t len)
+static void plugin_suggestion(enum perun_plugin_kind kind, const char *name, char *buf, size_t len)
 {
-	struct name_set set = {.n = 0};
+	struct name_set set = { .n = 0 };
 	const char *names[64];
 	perun_plugins_each_file(kind, add_file_name, &set);
 	for (size_t i = 0; i < set.n; i++)
@@ -360,8 +375,7 @@ static void plugin_suggestion(enum perun_plugin_kind kind, const char *name, cha
 	perun_suggest(name, names, set.n, "", buf, len);
 }
 
-const struct perun_loaded_plugin *perun_plugin_load(enum perun_plugin_kind kind,
-						    const char *name,
+const struct perun_loaded_plugin *perun_plugin_load(enum perun_plugin_kind kind, const char *name,
 						    struct perun_error *err)
 {
 	char norm[256];
@@ -375,8 +389,8 @@ const struct perun_loaded_plugin *perun_plugin_load(enum perun_plugin_kind kind,
 			return loaded[i];
 		}
 	if (!valid_plugin_name(norm)) {
-		perun_error_set(err, PERUN_EINVAL, "'%s' is not a valid %s plugin name",
-				name, perun_plugin_kind_name(kind));
+		perun_error_set(err, PERUN_EINVAL, "'%s' is not a valid %s plugin name", name,
+				perun_plugin_kind_name(kind));
 		return NULL;
 	}
 	for (size_t d = 0; d < search_len; d++) {
@@ -396,7 +410,8 @@ const struct perun_loaded_plugin *perun_plugin_load(enum perun_plugin_kind kind,
 	}
 	char hint[256];
 	plugin_suggestion(kind, norm, hint, sizeof(hint));
-	perun_error_set(err, PERUN_ENOTFOUND, "no %s plugin named '%s'%s (see 'perun plugins list')",
+	perun_error_set(err, PERUN_ENOTFOUND,
+			"no %s plugin named '%s'%s (see 'perun plugins list')",
 			perun_plugin_kind_name(kind), name, hint);
 	return NULL;
 }
@@ -414,8 +429,7 @@ static int entry_cmp(const void *a, const void *b)
 	return (x->shadowed_by != NULL) - (y->shadowed_by != NULL);
 }
 
-void perun_plugins_each_file(enum perun_plugin_kind only,
-			     perun_plugin_file_fn fn, void *data)
+void perun_plugins_each_file(enum perun_plugin_kind only, perun_plugin_file_fn fn, void *data)
 {
 	for (size_t d = 0; d < search_len; d++) {
 		for (int k = 1; k <= KIND_MAX; k++) {
@@ -450,7 +464,7 @@ static void load_file(const char *path, enum perun_plugin_kind kind, void *data)
 	char name[256];
 	snprintf(name, sizeof(name), "%s", base ? base + 1 : path);
 	name[strlen(name) - 3] = '\0'; /* ".so" */
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	if (valid_plugin_name(name))
 		perun_plugin_load(kind, name, &err);
 }
@@ -461,8 +475,7 @@ static int loaded_cmp(const void *a, const void *b)
 	return strcmp((*x)->name, (*y)->name);
 }
 
-size_t perun_plugins_load_all(enum perun_plugin_kind kind,
-			      const struct perun_loaded_plugin ***out)
+size_t perun_plugins_load_all(enum perun_plugin_kind kind, const struct perun_loaded_plugin ***out)
 {
 	perun_plugins_each_file(kind, load_file, NULL);
 	size_t n = 0;
@@ -506,7 +519,7 @@ static void scan_file(const char *path, enum perun_plugin_kind kind, void *data)
 
 size_t perun_plugins_scan(struct perun_loaded_plugin ***out)
 {
-	struct scan s = {NULL, 0};
+	struct scan s = { NULL, 0 };
 	perun_plugins_each_file(0, scan_file, &s);
 	if (s.n)
 		qsort(s.list, s.n, sizeof(*s.list), entry_cmp);

@@ -16,11 +16,11 @@
 struct perun_loaded_plugin {
 	char *name;
 	char *path;
-	enum perun_plugin_kind kind;        /* from the directory it was found in */
-	const struct perun_plugin *desc;    /* NULL when rejected */
-	char *error;                        /* rejection message, or NULL */
-	char *shadowed_by;                  /* path of the plugin that wins, or NULL */
-	void *handle;                       /* lt_dlhandle */
+	enum perun_plugin_kind kind;	 /* from the directory it was found in */
+	const struct perun_plugin *desc; /* NULL when rejected */
+	char *error;			 /* rejection message, or NULL */
+	char *shadowed_by;		 /* path of the plugin that wins, or NULL */
+	void *handle;			 /* lt_dlhandle */
 };
 
 /* Set the search path from --plugin-path (may be NULL); call once. */
@@ -36,8 +36,7 @@ enum perun_plugin_kind perun_plugin_kind_from_name(const char *name);
  * Returns a borrowed entry that lives until perun_plugins_release, or NULL
  * with err filled ("no collect plugin named 'x'" or the rejection).
  */
-const struct perun_loaded_plugin *perun_plugin_load(enum perun_plugin_kind kind,
-						    const char *name,
+const struct perun_loaded_plugin *perun_plugin_load(enum perun_plugin_kind kind, const char *name,
 						    struct perun_error *err);
 
 /*
@@ -45,8 +44,7 @@ const struct perun_loaded_plugin *perun_plugin_load(enum perun_plugin_kind kind,
  * the directory says; 0 accepts any kind.  The entry is always returned,
  * with error set when rejected; caller frees it with perun_plugin_entry_free.
  */
-struct perun_loaded_plugin *perun_plugin_open_file(const char *path,
-						   enum perun_plugin_kind kind);
+struct perun_loaded_plugin *perun_plugin_open_file(const char *path, enum perun_plugin_kind kind);
 void perun_plugin_entry_free(struct perun_loaded_plugin *entry);
 
 /*
@@ -62,10 +60,8 @@ void perun_plugins_scan_free(struct perun_loaded_plugin **entries, size_t n);
  * search path, in search order, without loading anything; only limits it
  * to one kind (0: all).  path is valid during the call.
  */
-typedef void (*perun_plugin_file_fn)(const char *path,
-				     enum perun_plugin_kind kind, void *data);
-void perun_plugins_each_file(enum perun_plugin_kind only,
-			     perun_plugin_file_fn fn, void *data);
+typedef void (*perun_plugin_file_fn)(const char *path, enum perun_plugin_kind kind, void *data);
+void perun_plugins_each_file(enum perun_plugin_kind only, perun_plugin_file_fn fn, void *data);
 
 /*
  * Load every plugin of kind in the search path (first match by name wins,
@@ -73,8 +69,7 @@ void perun_plugins_each_file(enum perun_plugin_kind only,
  * accepted ones sorted by name, a malloc'd array of borrowed entries
  * (free the array only).
  */
-size_t perun_plugins_load_all(enum perun_plugin_kind kind,
-			      const struct perun_loaded_plugin ***out);
+size_t perun_plugins_load_all(enum perun_plugin_kind kind, const struct perun_loaded_plugin ***out);
 /* The directories searched, in order (borrowed, NULL terminated). */
 const char *const *perun_plugins_search_path(void);
 

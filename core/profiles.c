@@ -28,8 +28,8 @@ void perun_profile_list_release(struct perun_profile_list *list)
 	list->n = 0;
 }
 
-static void list_push(struct perun_profile_list *list,
-		      const struct perun_index_entry *e, const char *file, int pending)
+static void list_push(struct perun_profile_list *list, const struct perun_index_entry *e,
+		      const char *file, int pending)
 {
 	list->items = realloc(list->items, (list->n + 1) * sizeof(*list->items));
 	if (!list->items)
@@ -79,8 +79,8 @@ int perun_minor_index_write(const struct perun_instance *inst, const char *sha,
 }
 
 int perun_minor_index_add(const struct perun_instance *inst, struct perun_index *idx,
-			  const struct perun_profile *profile, const char *name,
-			  uint32_t mtime, struct perun_error *err)
+			  const struct perun_profile *profile, const char *name, uint32_t mtime,
+			  struct perun_error *err)
 {
 	char *objects = perun_instance_path(inst, "objects");
 	char object_sha[PERUN_SHA1_HEX];
@@ -119,8 +119,8 @@ static void sort_profiles(struct perun_profile_list *list, const char *key)
 	for (size_t i = 1; i < list->n; i++) {
 		struct perun_profile_info item = list->items[i];
 		size_t j = i;
-		while (j > 0 && strcmp(sort_field(&list->items[j - 1], key),
-				       sort_field(&item, key)) < 0) {
+		while (j > 0 &&
+		       strcmp(sort_field(&list->items[j - 1], key), sort_field(&item, key)) < 0) {
 			list->items[j] = list->items[j - 1];
 			j--;
 		}
@@ -130,13 +130,15 @@ static void sort_profiles(struct perun_profile_list *list, const char *key)
 
 static const char *sort_key(struct perun_instance *inst)
 {
-	static const char *const valid[] = {"realpath", "type", "time", "cmd", "workload",
-					    "collector", "checksum", "source", NULL};
-	const char *key = perun_config_lookup_string(&inst->config, "format.sort_profiles_by", "time");
+	static const char *const valid[] = { "realpath",  "type",     "time",	"cmd", "workload",
+					     "collector", "checksum", "source", NULL };
+	const char *key =
+		perun_config_lookup_string(&inst->config, "format.sort_profiles_by", "time");
 	for (const char *const *v = valid; *v; v++)
 		if (!strcmp(*v, key))
 			return key;
-	perun_warn("format.sort_profiles_by: '%s' is not a profile attribute; sorting by time", key);
+	perun_warn("format.sort_profiles_by: '%s' is not a profile attribute; sorting by time",
+		   key);
 	return "time";
 }
 
@@ -181,21 +183,21 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int perun_profiles_pending(struct perun_instance *inst,
-			   struct perun_profile_list *out, struct perun_error *err)
+int perun_profiles_pending(struct perun_instance *inst, struct perun_profile_list *out,
+			   struct perun_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	char *jobs = perun_instance_path(inst, "jobs");
 	char *index_path = perun_instance_path(inst, "jobs/.index");
 	char **names = NULL;
 	size_t nnames = 0;
-	struct perun_index idx = {0};
+	struct perun_index idx = { 0 };
 	int rc = 0, changed = 0;
 	DIR *dir = opendir(jobs);
 	if (!dir) {
 		if (errno != ENOENT)
-			rc = perun_error_set_errno(err, PERUN_EGENERIC, errno,
-						   "cannot list '%s'", jobs);
+			rc = perun_error_set_errno(err, PERUN_EGENERIC, errno, "cannot list '%s'",
+						   jobs);
 		goto out;
 	}
 	struct dirent *de;
@@ -222,8 +224,9 @@ int perun_profiles_pending(struct perun_instance *inst,
 	/* Drop entries whose file is gone, or that are duplicates. */
 	char *seen = calloc(nnames ? nnames : 1, 1);
 	for (size_t i = 0; i < idx.n;) {
-		char **hit = nnames ? bsearch(&idx.entries[i].path, names, nnames,
-					      sizeof(*names), name_cmp) : NULL;
+		char **hit = nnames ? bsearch(&idx.entries[i].path, names, nnames, sizeof(*names),
+					      name_cmp)
+				    : NULL;
 		if (!hit || seen[hit - names] || idx.version < 2) {
 			perun_index_remove(&idx, i);
 			changed = 1;
@@ -238,7 +241,7 @@ int perun_profiles_pending(struct perun_instance *inst,
 		char file[PATH_MAX];
 		snprintf(file, sizeof(file), "%s/%s", jobs, names[k]);
 		struct perun_profile *p;
-		struct perun_error perr = {0};
+		struct perun_error perr = { 0 };
 		if (perun_profile_load_file(file, &p, &perr)) {
 			perun_warn("skipping pending profile: %s", perr.message);
 			continue;
@@ -255,7 +258,7 @@ int perun_profiles_pending(struct perun_instance *inst,
 	}
 	free(seen);
 	if (changed) {
-		struct perun_error werr = {0};
+		struct perun_error werr = { 0 };
 		if (!perun_instance_lock(inst, &werr))
 			perun_index_write(index_path, &idx, &werr);
 	}
@@ -293,8 +296,8 @@ static long parse_tag(const char *s, size_t len, char *letter)
 	return n;
 }
 
-static int select_tags(struct perun_instance *inst, const char *sha, long from,
-		       long to, char letter, int is_range, const char *selector,
+static int select_tags(struct perun_instance *inst, const char *sha, long from, long to,
+		       char letter, int is_range, const char *selector,
 		       struct perun_profile_list *out, struct perun_error *err)
 {
 	struct perun_profile_list all;
@@ -341,25 +344,25 @@ static int outside_instance(const char *selector, struct perun_error *err)
 		return 0;
 	return perun_error_set(err, PERUN_EINVAL,
 			       "not a perun instance: '%s' names a profile of one "
-			       "(run 'perun init' first, or name a profile file)", selector);
+			       "(run 'perun init' first, or name a profile file)",
+			       selector);
 }
 
 /* A tag of the kind scope leaves out, e.g. "perun add 0@i". */
-static int tag_out_of_scope(const char *selector, char letter, const char *sha,
-			    unsigned scope, struct perun_error *err)
+static int tag_out_of_scope(const char *selector, char letter, const char *sha, unsigned scope,
+			    struct perun_error *err)
 {
 	if (letter == 'i' && !(scope & PERUN_SELECT_TRACKED))
-		return perun_error_set(err, PERUN_EINVAL,
-				       "profile %s is already tracked at %.12s", selector, sha);
+		return perun_error_set(err, PERUN_EINVAL, "profile %s is already tracked at %.12s",
+				       selector, sha);
 	if (letter == 'p' && !(scope & PERUN_SELECT_PENDING))
-		return perun_error_set(err, PERUN_EINVAL,
-				       "profile %s is pending, not tracked", selector);
+		return perun_error_set(err, PERUN_EINVAL, "profile %s is pending, not tracked",
+				       selector);
 	return 0;
 }
 
-int perun_profiles_select(struct perun_instance *inst, const char *sha,
-			  const char *selector, unsigned scope,
-			  struct perun_profile_list *out, struct perun_error *err)
+int perun_profiles_select(struct perun_instance *inst, const char *sha, const char *selector,
+			  unsigned scope, struct perun_profile_list *out, struct perun_error *err)
 {
 	char letter = 0, letter2 = 0;
 	size_t len = strlen(selector);
@@ -379,7 +382,8 @@ int perun_profiles_select(struct perun_instance *inst, const char *sha,
 		long n = parse_tag(selector, len, &letter);
 		if (n >= 0) {
 			int rc = tag_out_of_scope(selector, letter, sha, scope, err);
-			return rc ? rc : select_tags(inst, sha, n, n, letter, 0, selector, out, err);
+			return rc ? rc
+				  : select_tags(inst, sha, n, n, letter, 0, selector, out, err);
 		}
 		const char *dash = strchr(selector, '-');
 		if (dash) {
@@ -387,15 +391,17 @@ int perun_profiles_select(struct perun_instance *inst, const char *sha,
 			long b = parse_tag(dash + 1, strlen(dash + 1), &letter2);
 			if (a >= 0 && b >= 0) {
 				if (letter != letter2)
-					return perun_error_set(err, PERUN_EINVAL,
-							       "range '%s' mixes tracked and pending tags",
-							       selector);
+					return perun_error_set(
+						err, PERUN_EINVAL,
+						"range '%s' mixes tracked and pending tags",
+						selector);
 				if (b < a)
 					return perun_error_set(err, PERUN_EINVAL,
 							       "range '%s' is empty", selector);
 				int rc = tag_out_of_scope(selector, letter, sha, scope, err);
 				return rc ? rc
-					  : select_tags(inst, sha, a, b, letter, 1, selector, out, err);
+					  : select_tags(inst, sha, a, b, letter, 1, selector, out,
+							err);
 			}
 		}
 	}
@@ -419,7 +425,7 @@ int perun_profiles_select(struct perun_instance *inst, const char *sha,
 		char *file = perun_instance_path(inst, rel);
 		struct stat st;
 		if (!strchr(selector, '/') && stat(file, &st) == 0 && S_ISREG(st.st_mode)) {
-			struct perun_index_entry e = {.path = (char *)selector};
+			struct perun_index_entry e = { .path = (char *)selector };
 			list_push(out, &e, file, 1);
 			free(file);
 			return 0;
@@ -431,7 +437,8 @@ int perun_profiles_select(struct perun_instance *inst, const char *sha,
 		if (stat(selector, &st) == 0 && S_ISREG(st.st_mode)) {
 			char abs[PATH_MAX];
 			const char *base = strrchr(selector, '/');
-			struct perun_index_entry e = {.path = (char *)(base ? base + 1 : selector)};
+			struct perun_index_entry e = { .path = (char *)(base ? base + 1
+									     : selector) };
 			list_push(out, &e, realpath(selector, abs) ? abs : selector, 1);
 			return 0;
 		}
@@ -457,22 +464,21 @@ static int info_load(struct perun_instance *inst, const struct perun_profile_inf
 	return rc;
 }
 
-int perun_profile_info_load(struct perun_instance *inst,
-			    const struct perun_profile_info *info,
+int perun_profile_info_load(struct perun_instance *inst, const struct perun_profile_info *info,
 			    struct perun_profile **out, struct perun_error *err)
 {
 	return info_load(inst, info, PERUN_LOAD_WHOLE, out, err);
 }
 
-int perun_profiles_load_any(struct perun_instance *inst, const char *sha,
-			    const char *selector, enum perun_load_how how,
-			    struct perun_profile **out, struct perun_error *err)
+int perun_profiles_load_any(struct perun_instance *inst, const char *sha, const char *selector,
+			    enum perun_load_how how, struct perun_profile **out,
+			    struct perun_error *err)
 {
 	if (!inst) {
 		int rc = outside_instance(selector, err);
 		return rc ? rc : load_file(selector, how, out, err);
 	}
-	struct perun_profile_list found = {0};
+	struct perun_profile_list found = { 0 };
 	int rc = perun_profiles_select(inst, sha, selector, PERUN_SELECT_ANY, &found, err);
 	if (rc)
 		return rc;
@@ -511,7 +517,7 @@ int perun_profiles_load_two(struct perun_instance *inst, const char *sha, const 
 			    enum perun_load_how how, struct perun_profile *out[2],
 			    struct perun_error *err)
 {
-	struct perun_profile_list found[2] = {{0}, {0}};
+	struct perun_profile_list found[2] = { { 0 }, { 0 } };
 	struct load_job jobs[2];
 	int rc = 0;
 	out[0] = out[1] = NULL;
@@ -528,13 +534,14 @@ int perun_profiles_load_two(struct perun_instance *inst, const char *sha, const 
 		}
 		rc = perun_profiles_select(inst, sha, sel[i], PERUN_SELECT_ANY, &found[i], err);
 		if (!rc && found[i].n > 1)
-			perun_warn("'%s' matches %zu profiles; using the first", sel[i], found[i].n);
+			perun_warn("'%s' matches %zu profiles; using the first", sel[i],
+				   found[i].n);
 	}
 	if (rc)
 		goto out;
 	/* Parsing is most of the work for big profiles: one per core. */
 	for (int i = 0; i < 2; i++)
-		jobs[i] = (struct load_job){inst, &found[i].items[0], how, NULL, {0}, 0};
+		jobs[i] = (struct load_job){ inst, &found[i].items[0], how, NULL, { 0 }, 0 };
 	pthread_t thread;
 	int threaded = pthread_create(&thread, NULL, load_job_run, &jobs[1]) == 0;
 	load_job_run(&jobs[0]);

@@ -12,7 +12,7 @@
 
 struct perun_profile_info {
 	struct perun_index_entry entry; /* name, time, type, cmd, ... */
-	char *file;                     /* pending: full path of the file */
+	char *file;			/* pending: full path of the file */
 	int pending;
 };
 
@@ -36,21 +36,21 @@ int perun_minor_index_write(const struct perun_instance *inst, const char *sha,
  * and gives 1; otherwise 0 or a negative error.
  */
 int perun_minor_index_add(const struct perun_instance *inst, struct perun_index *idx,
-			  const struct perun_profile *profile, const char *name,
-			  uint32_t mtime, struct perun_error *err);
+			  const struct perun_profile *profile, const char *name, uint32_t mtime,
+			  struct perun_error *err);
 
 /* Tracked profiles of minor sha, sorted as format.sort_profiles_by says
  * (descending, so 0@i is the newest by default). */
 int perun_profiles_tracked(struct perun_instance *inst, const char *sha,
 			   struct perun_profile_list *out, struct perun_error *err);
 /* Pending profiles; resynchronises .perun/jobs/.index with the directory. */
-int perun_profiles_pending(struct perun_instance *inst,
-			   struct perun_profile_list *out, struct perun_error *err);
+int perun_profiles_pending(struct perun_instance *inst, struct perun_profile_list *out,
+			   struct perun_error *err);
 
 enum perun_select_scope {
 	PERUN_SELECT_TRACKED = 1,
 	PERUN_SELECT_PENDING = 2,
-	PERUN_SELECT_FILES = 4,   /* plain paths on disk */
+	PERUN_SELECT_FILES = 4, /* plain paths on disk */
 	PERUN_SELECT_ANY = 7,
 };
 
@@ -58,13 +58,11 @@ enum perun_select_scope {
  * Expand one selector into concrete profiles appended to out (copies).
  * Tracked lookups use minor sha; "<rev>^<tag>" overrides it.
  */
-int perun_profiles_select(struct perun_instance *inst, const char *sha,
-			  const char *selector, unsigned scope,
-			  struct perun_profile_list *out, struct perun_error *err);
+int perun_profiles_select(struct perun_instance *inst, const char *sha, const char *selector,
+			  unsigned scope, struct perun_profile_list *out, struct perun_error *err);
 
 /* Load the profile behind an info (object or file). */
-int perun_profile_info_load(struct perun_instance *inst,
-			    const struct perun_profile_info *info,
+int perun_profile_info_load(struct perun_instance *inst, const struct perun_profile_info *info,
 			    struct perun_profile **out, struct perun_error *err);
 
 /* How the loaders below load profile files. */
@@ -82,17 +80,17 @@ enum perun_load_how {
  * core.  Free them with perun_profiles_free_two, which also frees both at
  * once.
  */
-int perun_profiles_load_two(struct perun_instance *inst, const char *sha,
-			    const char *const sel[2], enum perun_load_how how,
-			    struct perun_profile *out[2], struct perun_error *err);
+int perun_profiles_load_two(struct perun_instance *inst, const char *sha, const char *const sel[2],
+			    enum perun_load_how how, struct perun_profile *out[2],
+			    struct perun_error *err);
 void perun_profiles_free_two(struct perun_profile *p[2]);
 
 /*
  * Load a profile named by any selector, or a profile file outside an
  * instance (inst may be NULL then).
  */
-int perun_profiles_load_any(struct perun_instance *inst, const char *sha,
-			    const char *selector, enum perun_load_how how,
-			    struct perun_profile **out, struct perun_error *err);
+int perun_profiles_load_any(struct perun_instance *inst, const char *sha, const char *selector,
+			    enum perun_load_how how, struct perun_profile **out,
+			    struct perun_error *err);
 
 #endif

@@ -43,16 +43,15 @@ static void on_signal(int sig)
 		*interrupt_target = 1;
 }
 
-int perun_runner_unit_params(const struct perun_loaded_plugin *unit, int argc,
-			     char **argv, const json_t *yaml_params,
-			     struct perun_params **out, char ***words, int *nwords,
-			     struct perun_error *err)
+int perun_runner_unit_params(const struct perun_loaded_plugin *unit, int argc, char **argv,
+			     const json_t *yaml_params, struct perun_params **out, char ***words,
+			     int *nwords, struct perun_error *err)
 {
 	struct perun_params *params = perun_params_new();
 	char **rest;
 	int nrest;
-	int rc = perun_options_parse(unit->desc->options, argc, argv, 0, params, &rest,
-				     &nrest, err);
+	int rc =
+		perun_options_parse(unit->desc->options, argc, argv, 0, params, &rest, &nrest, err);
 	if (rc)
 		perun_error_prefix(err, "%s '%s'", perun_plugin_kind_name(unit->kind), unit->name);
 	if (!rc && words) {
@@ -63,7 +62,8 @@ int perun_runner_unit_params(const struct perun_loaded_plugin *unit, int argc,
 				     perun_plugin_kind_name(unit->kind), unit->name, rest[0]);
 	const char *key;
 	json_t *value;
-	json_object_foreach((json_t *)yaml_params, key, value) {
+	json_object_foreach((json_t *)yaml_params, key, value)
+	{
 		if (rc)
 			break;
 		char name[128];
@@ -99,7 +99,8 @@ static json_t *stored_params(const struct perun_params *params, const char *work
 	json_t *copy = json_object();
 	const char *key;
 	json_t *value;
-	json_object_foreach(perun_params_json(params), key, value) {
+	json_object_foreach(perun_params_json(params), key, value)
+	{
 		char name[128];
 		snprintf(name, sizeof(name), "%s", key);
 		for (char *p = name; *p; p++)
@@ -125,16 +126,15 @@ static json_t *machine_info(void)
 			 (double)si.totalswap * si.mem_unit / (1024.0 * 1024 * 1024));
 	}
 	long total = sysconf(_SC_NPROCESSORS_ONLN);
-	return json_pack("{s:s,s:s,s:s,s:s,s:{s:I,s:I},s:{s:s,s:s}}", "architecture",
-			 u.machine, "system", u.sysname, "release", u.release, "host",
-			 u.nodename, "cpu", "physical", (json_int_t)total, "total",
-			 (json_int_t)total, "memory", "total_ram", ram, "swap", swap);
+	return json_pack("{s:s,s:s,s:s,s:s,s:{s:I,s:I},s:{s:s,s:s}}", "architecture", u.machine,
+			 "system", u.sysname, "release", u.release, "host", u.nodename, "cpu",
+			 "physical", (json_int_t)total, "total", (json_int_t)total, "memory",
+			 "total_ram", ram, "swap", swap);
 }
 
 int perun_runner_collect(const struct perun_loaded_plugin *collector,
-			 const struct perun_params *params,
-			 const struct perun_job *job, const char *origin,
-			 struct perun_profile **out, struct perun_error *err)
+			 const struct perun_params *params, const struct perun_job *job,
+			 const char *origin, struct perun_profile **out, struct perun_error *err)
 {
 	const struct perun_collect_ops *ops = collector->desc->ops;
 	const char *type = ops->profile_type ? ops->profile_type : "time";
@@ -147,13 +147,13 @@ int perun_runner_collect(const struct perun_loaded_plugin *collector,
 		.params = params,
 		.profile = profile,
 	};
-	struct sigaction sa = {.sa_handler = on_signal}, old_int, old_term;
+	struct sigaction sa = { .sa_handler = on_signal }, old_int, old_term;
 	sigemptyset(&sa.sa_mask);
 	perun_runner_interrupted = 0;
 	interrupt_target = &ctx.interrupted;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	struct sigaction alarm_sa = {.sa_handler = on_timeout}, old_alarm;
+	struct sigaction alarm_sa = { .sa_handler = on_timeout }, old_alarm;
 	sigemptyset(&alarm_sa.sa_mask);
 	timed_out = 0;
 	if (job->timeout) {
@@ -232,8 +232,8 @@ int perun_runner_postprocess(const struct perun_loaded_plugin *postprocessor,
 		.params = params,
 		.profile = profile,
 	};
-	int (*const phases[])(struct perun_postprocess_ctx *, struct perun_error *) = {
-		ops->before, ops->postprocess, ops->after};
+	int (*const phases[])(struct perun_postprocess_ctx *,
+			      struct perun_error *) = { ops->before, ops->postprocess, ops->after };
 	int rc = 0;
 	size_t used = 0;
 	if (warning_len)
@@ -242,7 +242,7 @@ int perun_runner_postprocess(const struct perun_loaded_plugin *postprocessor,
 		if (!phases[i])
 			continue;
 		perun_error_clear(err);
-		static const char *const phase_names[] = {"before", "postprocess", "after"};
+		static const char *const phase_names[] = { "before", "postprocess", "after" };
 		perun_crash_enter("postprocess", postprocessor->name, phase_names[i]);
 		rc = phases[i](&ctx, err);
 		perun_crash_leave();
@@ -287,8 +287,8 @@ static void append_str(char **buf, size_t *len, const char *s)
 	*len += n;
 }
 
-static const char *param_of(const struct perun_profile *p, const char *unit,
-			    const char *param, char *buf, size_t len)
+static const char *param_of(const struct perun_profile *p, const char *unit, const char *param,
+			    char *buf, size_t len)
 {
 	json_t *params = NULL;
 	json_t *info = perun_profile_get(p, "collector_info");
@@ -296,9 +296,10 @@ static const char *param_of(const struct perun_profile *p, const char *unit,
 		params = json_object_get(info, "params");
 	size_t i;
 	json_t *post;
-	json_array_foreach(perun_profile_get(p, "postprocessors"), i, post)
-		if (!params && !strcmp(json_string_value(json_object_get(post, "name")) ?: "", unit))
-			params = json_object_get(post, "params");
+	json_array_foreach(perun_profile_get(p, "postprocessors"), i,
+			   post) if (!params &&
+				     !strcmp(json_string_value(json_object_get(post, "name")) ?: "",
+					     unit)) params = json_object_get(post, "params");
 	json_t *v = json_object_get(params, param);
 	if (!v)
 		return "_";
@@ -344,7 +345,8 @@ char *perun_profile_name_dup(const struct perun_profile *p, const char *tmpl,
 				append_str(&out, &len, "_");
 			} else {
 				append_str(&out, &len, "after-");
-				for (char *w = strtok(names, " "), *first = w; w; w = strtok(NULL, " ")) {
+				for (char *w = strtok(names, " "), *first = w; w;
+				     w = strtok(NULL, " ")) {
 					if (w != first)
 						append_str(&out, &len, "-and-");
 					append_str(&out, &len, w);
@@ -377,7 +379,8 @@ char *perun_profile_name_dup(const struct perun_profile *p, const char *tmpl,
 		} else {
 			free(out);
 			perun_error_set(err, PERUN_EINVAL,
-					"profile name template '%s': unknown tag '%%%s%%'", tmpl, tag);
+					"profile name template '%s': unknown tag '%%%s%%'", tmpl,
+					tag);
 			return NULL;
 		}
 	}
@@ -385,18 +388,19 @@ char *perun_profile_name_dup(const struct perun_profile *p, const char *tmpl,
 	return out;
 }
 
-int perun_runner_store(struct perun_instance *inst, struct perun_profile *profile,
-		       const char *name, const char *template, unsigned flags, char *path_out,
+int perun_runner_store(struct perun_instance *inst, struct perun_profile *profile, const char *name,
+		       const char *template, unsigned flags, char *path_out,
 		       struct perun_error *err)
 {
-	char *base = name ? strdup(name)
-			  : perun_profile_name_dup(
-				    profile,
-				    template ? template
-					     : perun_config_lookup_string(
-						       &inst->config, "format.output_profile_template",
-						       "%collector%-%cmd%-%workload%-%date%"),
-				    err);
+	char *base =
+		name ? strdup(name)
+		     : perun_profile_name_dup(
+			       profile,
+			       template ? template
+					: perun_config_lookup_string(
+						  &inst->config, "format.output_profile_template",
+						  "%collector%-%cmd%-%workload%-%date%"),
+			       err);
 	if (!base)
 		return -err->code;
 	size_t blen = strlen(base);
@@ -428,7 +432,8 @@ int perun_runner_store(struct perun_instance *inst, struct perun_profile *profil
 	if (rc)
 		goto out;
 	if (path_out)
-		memcpy(path_out, path, strnlen(path, PATH_MAX - 1) + 1), path_out[PATH_MAX - 1] = '\0';
+		memcpy(path_out, path, strnlen(path, PATH_MAX - 1) + 1),
+			path_out[PATH_MAX - 1] = '\0';
 
 	json_t *reg = perun_config_lookup(&inst->config, "profiles.register_after_run");
 	const char *origin = perun_profile_origin(profile);
@@ -438,7 +443,8 @@ int perun_runner_store(struct perun_instance *inst, struct perun_profile *profil
 		struct perun_index idx;
 		rc = perun_minor_index_read(inst, origin, &idx, err);
 		if (!rc) {
-			rc = perun_minor_index_add(inst, &idx, profile, file, perun_index_mtime(&st), err);
+			rc = perun_minor_index_add(inst, &idx, profile, file,
+						   perun_index_mtime(&st), err);
 			if (rc >= 0)
 				rc = perun_minor_index_write(inst, origin, &idx, err);
 			perun_index_release(&idx);

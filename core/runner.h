@@ -28,9 +28,8 @@ struct perun_job {
  * collector made none on purpose (perun_collect_ctx.no_profile).
  */
 int perun_runner_collect(const struct perun_loaded_plugin *collector,
-			 const struct perun_params *params,
-			 const struct perun_job *job, const char *origin,
-			 struct perun_profile **out, struct perun_error *err);
+			 const struct perun_params *params, const struct perun_job *job,
+			 const char *origin, struct perun_profile **out, struct perun_error *err);
 
 /*
  * Run postprocessor (a loaded postprocess plugin) with params on profile,
@@ -50,10 +49,9 @@ int perun_runner_postprocess(const struct perun_loaded_plugin *postprocessor,
  * that are not options go to *words and *nwords (pointing into argv), or are
  * an error when words is NULL.
  */
-int perun_runner_unit_params(const struct perun_loaded_plugin *unit, int argc,
-			     char **argv, const json_t *yaml_params,
-			     struct perun_params **out, char ***words, int *nwords,
-			     struct perun_error *err);
+int perun_runner_unit_params(const struct perun_loaded_plugin *unit, int argc, char **argv,
+			     const json_t *yaml_params, struct perun_params **out, char ***words,
+			     int *nwords, struct perun_error *err);
 
 /* A collection's timeout: --timeout when params has one, else the
  * configuration's execute.timeout, else 0 (none); negative is an error. */
@@ -74,8 +72,8 @@ enum perun_store_flags {
  * path_out (optional, PATH_MAX) gets the pending file, or "" when the
  * profile went into the index.
  */
-int perun_runner_store(struct perun_instance *inst, struct perun_profile *profile,
-		       const char *name, const char *template, unsigned flags, char *path_out,
+int perun_runner_store(struct perun_instance *inst, struct perun_profile *profile, const char *name,
+		       const char *template, unsigned flags, char *path_out,
 		       struct perun_error *err);
 
 /* Expand a profile name template (Perun's tags); caller frees. */

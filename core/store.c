@@ -37,8 +37,7 @@ int perun_is_sha1(const char *s)
 	return n == 40;
 }
 
-void perun_store_object_path(const char *objects_dir, const char *sha,
-			     char *buf, size_t len)
+void perun_store_object_path(const char *objects_dir, const char *sha, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s/%.2s/%s", objects_dir, sha, sha + 2);
 }
@@ -53,8 +52,7 @@ static size_t utf8_length(const char *s, size_t len)
 	return chars;
 }
 
-int perun_store_write_profile(const char *objects_dir,
-			      const struct perun_profile *profile,
+int perun_store_write_profile(const char *objects_dir, const struct perun_profile *profile,
 			      char sha_out[PERUN_SHA1_HEX], struct perun_error *err)
 {
 	size_t json_len;
@@ -62,8 +60,8 @@ int perun_store_write_profile(const char *objects_dir,
 	if (!json)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	char head[64];
-	int head_len = snprintf(head, sizeof(head), "profile %s %zu",
-				perun_profile_type(profile), utf8_length(json, json_len));
+	int head_len = snprintf(head, sizeof(head), "profile %s %zu", perun_profile_type(profile),
+				utf8_length(json, json_len));
 	size_t payload_len = (size_t)head_len + 1 + json_len;
 	unsigned char *payload = malloc(payload_len);
 	uLongf packed_len = compressBound(payload_len);
@@ -128,7 +126,7 @@ static int too_long(const char *sha, struct perun_error *err)
 static int inflate_object(const unsigned char *in, size_t in_len, const char *sha, char **out,
 			  size_t *out_len, char type[16], size_t *chars, struct perun_error *err)
 {
-	z_stream zs = {0};
+	z_stream zs = { 0 };
 	if (inflateInit(&zs) != Z_OK)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	zs.next_in = (unsigned char *)in;
@@ -141,8 +139,8 @@ static int inflate_object(const unsigned char *in, size_t in_len, const char *sh
 	char *buf = NULL;
 	int rc = 0;
 	if (zrc != Z_OK && zrc != Z_STREAM_END && zrc != Z_BUF_ERROR)
-		rc = perun_error_set(err, PERUN_EINVAL, "malformed profile object %s: not zlib data",
-				     sha);
+		rc = perun_error_set(err, PERUN_EINVAL,
+				     "malformed profile object %s: not zlib data", sha);
 	else if (parse_header(head, used, type, chars))
 		rc = perun_error_set(err, PERUN_EINVAL, "malformed profile object %s: bad header",
 				     sha);
@@ -184,8 +182,8 @@ static int inflate_object(const unsigned char *in, size_t in_len, const char *sh
 	if (used > limit)
 		rc = too_long(sha, err);
 	else if (zrc != Z_STREAM_END)
-		rc = perun_error_set(err, PERUN_EINVAL, "malformed profile object %s: not zlib data",
-				     sha);
+		rc = perun_error_set(err, PERUN_EINVAL,
+				     "malformed profile object %s: not zlib data", sha);
 out:
 	inflateEnd(&zs);
 	if (rc) {
@@ -198,8 +196,8 @@ out:
 	return 0;
 }
 
-int perun_store_read_profile(const char *objects_dir, const char *sha,
-			     struct perun_profile **out, struct perun_error *err)
+int perun_store_read_profile(const char *objects_dir, const char *sha, struct perun_profile **out,
+			     struct perun_error *err)
 {
 	char path[PATH_MAX];
 	perun_store_object_path(objects_dir, sha, path, sizeof(path));
@@ -224,7 +222,8 @@ int perun_store_read_profile(const char *objects_dir, const char *sha,
 	if (utf8_length(body, body_len) != size) {
 		rc = perun_error_set(err, PERUN_EINVAL,
 				     "malformed profile object %s: header says %zu characters, "
-				     "body has %zu", sha, size, utf8_length(body, body_len));
+				     "body has %zu",
+				     sha, size, utf8_length(body, body_len));
 		goto out;
 	}
 	char name[64];

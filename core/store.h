@@ -18,18 +18,16 @@ void perun_sha1_hex(const void *data, size_t len, char out[PERUN_SHA1_HEX]);
 int perun_is_sha1(const char *s);
 
 /* objects_dir/<sha[0:2]>/<sha[2:]> into buf (PATH_MAX). */
-void perun_store_object_path(const char *objects_dir, const char *sha,
-			     char *buf, size_t len);
+void perun_store_object_path(const char *objects_dir, const char *sha, char *buf, size_t len);
 
 /*
  * Store profile (without its origin) as an object; sha_out gets its name.
  * Writing an object that exists already is a no-op.
  */
-int perun_store_write_profile(const char *objects_dir,
-			      const struct perun_profile *profile,
+int perun_store_write_profile(const char *objects_dir, const struct perun_profile *profile,
 			      char sha_out[PERUN_SHA1_HEX], struct perun_error *err);
 /* Load and check an object; *out is owned by the caller. */
-int perun_store_read_profile(const char *objects_dir, const char *sha,
-			     struct perun_profile **out, struct perun_error *err);
+int perun_store_read_profile(const char *objects_dir, const char *sha, struct perun_profile **out,
+			     struct perun_error *err);
 
 #endif

@@ -19,7 +19,7 @@ struct reading {
 static int is_commit(struct perun_instance *inst, const char *sha)
 {
 	char full[65];
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	return inst->vcs.ops->rev_parse(inst->vcs.state, sha, full, &err) == 0 &&
 	       !strcasecmp(full, sha);
 }
@@ -27,7 +27,7 @@ static int is_commit(struct perun_instance *inst, const char *sha)
 static void read_index(struct reading *r, const struct perun_store_item *item)
 {
 	struct perun_index idx;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	if (perun_index_read(item->path, &idx, &err)) {
 		json_object_set_new(r->state->bad_indexes, item->sha, json_string(err.message));
 		return;
@@ -45,7 +45,7 @@ static void read_index(struct reading *r, const struct perun_store_item *item)
 static void read_object(struct reading *r, const struct perun_store_item *item)
 {
 	struct perun_profile *profile;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	if (perun_store_read_profile(r->objects_dir, item->sha, &profile, &err)) {
 		if (is_commit(r->inst, item->sha))
 			json_object_set_new(r->state->bad_indexes, item->sha,
@@ -64,17 +64,10 @@ static int read_item(const struct perun_store_item *item, void *data)
 {
 	struct reading *r = data;
 	switch (item->kind) {
-	case PERUN_STORE_INDEX:
-		read_index(r, item);
-		break;
-	case PERUN_STORE_PROFILE:
-		read_object(r, item);
-		break;
-	case PERUN_STORE_CHANGES:
-		r->state->changes++;
-		break;
-	case PERUN_STORE_OTHER:
-		break;
+	case PERUN_STORE_INDEX: read_index(r, item); break;
+	case PERUN_STORE_PROFILE: read_object(r, item); break;
+	case PERUN_STORE_CHANGES: r->state->changes++; break;
+	case PERUN_STORE_OTHER: break;
 	}
 	return 0;
 }
@@ -95,7 +88,7 @@ int perun_store_state_read(struct perun_instance *inst, struct perun_store_state
 		perun_store_state_release(state);
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	}
-	struct reading r = {inst, objects, state};
+	struct reading r = { inst, objects, state };
 	perun_store_scan(objects, read_item, &r);
 	free(objects);
 	return 0;

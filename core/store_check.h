@@ -15,7 +15,7 @@ struct perun_store_state {
 	json_t *indexes;     /* minor sha -> [checksums it names] */
 	json_t *bad_indexes; /* minor sha -> why it does not read */
 	json_t *referenced;  /* checksum -> a minor sha whose index names it */
-	size_t changes;      /* .changes files */
+	size_t changes;	     /* .changes files */
 };
 
 /* Read the whole store into *state (release it with
@@ -28,6 +28,5 @@ void perun_store_state_release(struct perun_store_state *state);
  * on failure nothing is left open. */
 int perun_store_state_open(struct perun_instance *inst, struct perun_store_state *state,
 			   struct perun_error *err);
-
 
 #endif

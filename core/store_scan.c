@@ -13,7 +13,7 @@
  * index apart by its name being a commit). */
 static enum perun_store_item_kind sniff(const char *path)
 {
-	char head[4] = {0};
+	char head[4] = { 0 };
 	FILE *f = fopen(path, "rb");
 	size_t n = f ? fread(head, 1, sizeof(head), f) : 0;
 	if (f)
@@ -31,7 +31,7 @@ static int scan_dir(const char *objects_dir, const char *sub, perun_store_item_f
 	while (d && !rc && (de = readdir(d))) {
 		if (de->d_name[0] == '.' || strstr(de->d_name, ".tmp-"))
 			continue;
-		struct perun_store_item item = {0};
+		struct perun_store_item item = { 0 };
 		struct stat st;
 		if ((size_t)snprintf(item.path, sizeof(item.path), "%s/%s", dir, de->d_name) >=
 			    sizeof(item.path) ||

@@ -19,7 +19,7 @@ enum perun_store_item_kind {
 
 struct perun_store_item {
 	enum perun_store_item_kind kind;
-	char sha[41];          /* from the file name ("" for OTHER) */
+	char sha[41]; /* from the file name ("" for OTHER) */
 	char path[PATH_MAX];
 };
 

@@ -77,8 +77,7 @@ void perun_suggest(const char *word, const char *const *candidates, size_t n, co
 		if (closeness(word, candidates[i]) != best)
 			continue;
 		used += (size_t)snprintf(buf + used, len - used, "%s'%s%s'",
-					 shown ? " or " : "; did you mean ", prefix,
-					 candidates[i]);
+					 shown ? " or " : "; did you mean ", prefix, candidates[i]);
 		shown++;
 	}
 	if (used < len)

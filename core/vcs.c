@@ -5,11 +5,9 @@
 #include "plugin_loader.h"
 #include "vcs.h"
 
-static const struct perun_vcs_ops *vcs_ops(const char *type,
-					   struct perun_error *err)
+static const struct perun_vcs_ops *vcs_ops(const char *type, struct perun_error *err)
 {
-	const struct perun_loaded_plugin *plugin =
-		perun_plugin_load(PERUN_KIND_VCS, type, err);
+	const struct perun_loaded_plugin *plugin = perun_plugin_load(PERUN_KIND_VCS, type, err);
 	return plugin ? plugin->desc->ops : NULL;
 }
 
@@ -35,8 +33,8 @@ void perun_vcs_close(struct perun_vcs *vcs)
 	memset(vcs, 0, sizeof(*vcs));
 }
 
-int perun_vcs_create(const char *type, const char *path,
-		     const char *const *params, struct perun_error *err)
+int perun_vcs_create(const char *type, const char *path, const char *const *params,
+		     struct perun_error *err)
 {
 	const struct perun_vcs_ops *ops = vcs_ops(type, err);
 	if (!ops)

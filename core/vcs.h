@@ -6,9 +6,9 @@
 #include <perun/perun.h>
 
 struct perun_vcs {
-	const char *type;                /* plugin name, borrowed */
+	const char *type;		 /* plugin name, borrowed */
 	const struct perun_vcs_ops *ops; /* borrowed from the plugin */
-	void *state;                     /* the plugin's */
+	void *state;			 /* the plugin's */
 };
 
 /* Load the vcs plugin type and open the repository at path. */
@@ -17,7 +17,7 @@ int perun_vcs_open(struct perun_vcs *vcs, const char *type, const char *path,
 void perun_vcs_close(struct perun_vcs *vcs);
 
 /* Load the vcs plugin type and create a repository at path. */
-int perun_vcs_create(const char *type, const char *path,
-		     const char *const *params, struct perun_error *err);
+int perun_vcs_create(const char *type, const char *path, const char *const *params,
+		     struct perun_error *err);
 
 #endif

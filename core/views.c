@@ -11,16 +11,15 @@
 #include "views.h"
 
 const struct perun_option perun_views_options[] = {
-	{"minor", "m", PERUN_OPTION_STRING, NULL, NULL, "<rev>",
-	 "minor version whose profiles N@i refers to (default HEAD)", 0},
-	{NULL},
+	{ "minor", "m", PERUN_OPTION_STRING, NULL, NULL, "<rev>",
+	  "minor version whose profiles N@i refers to (default HEAD)", 0 },
+	{ NULL },
 };
 
 /* Profiles are looked up in the instance when there is one; profile files
  * can be shown outside any instance.  Two (showdiff) load at once. */
-static int load_profiles(const char *minor, char *const *selectors, int n,
-			 enum perun_load_how how, struct perun_profile **out,
-			 struct perun_error *err)
+static int load_profiles(const char *minor, char *const *selectors, int n, enum perun_load_how how,
+			 struct perun_profile **out, struct perun_error *err)
 {
 	struct perun_instance inst;
 	int rc = perun_instance_open(&inst, err);
@@ -47,7 +46,7 @@ int perun_views_render(const struct perun_cli *cli, const char *minor, const cha
 		       char *const *selectors, int n, int nwords, char **words,
 		       struct perun_error *err)
 {
-	struct perun_profile *profiles[2] = {NULL, NULL};
+	struct perun_profile *profiles[2] = { NULL, NULL };
 	struct perun_params *view_params = NULL;
 	int rc;
 	if (n < 1 || n > 2)
@@ -61,17 +60,18 @@ int perun_views_render(const struct perun_cli *cli, const char *minor, const cha
 	if (n == 2)
 		fn = PERUN_ABI_HAS(ops, struct perun_view_ops, show_diff) ? ops->show_diff : NULL;
 	if (!fn) {
-		rc = perun_error_set(err, PERUN_EINVAL,
-				     n == 2 ? "view '%s' shows single profiles only; use 'perun show'"
-					    : "view '%s' only compares two profiles; use 'perun showdiff'",
-				     view->name);
+		rc = perun_error_set(
+			err, PERUN_EINVAL,
+			n == 2 ? "view '%s' shows single profiles only; use 'perun show'"
+			       : "view '%s' only compares two profiles; use 'perun showdiff'",
+			view->name);
 		goto out;
 	}
 	/* Views that only walk the types read big files as they walk. */
 	enum perun_load_how how = PERUN_ABI_HAS(ops, struct perun_view_ops, flags) &&
-					  (ops->flags & PERUN_VIEW_WALKS_TYPES)
-				  ? PERUN_LOAD_STREAMED
-				  : PERUN_LOAD_WHOLE;
+						  (ops->flags & PERUN_VIEW_WALKS_TYPES)
+					  ? PERUN_LOAD_STREAMED
+					  : PERUN_LOAD_WHOLE;
 	if ((rc = load_profiles(minor, selectors, n, how, profiles, err)))
 		goto out;
 	char **rest;

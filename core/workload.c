@@ -22,13 +22,13 @@ struct perun_workload_gen {
 	long long min, max, step; /* integer: range; string: lengths; textfile: lines */
 	long long min_rows, max_rows;
 	int randomize_rows;
-	long long next;            /* the next value of the range */
+	long long next; /* the next value of the range */
 	int started;
 	const char *tmpdir;
-	char *path;                /* the current generated file, removed on next */
+	char *path; /* the current generated file, removed on next */
 	char text[64];
 	json_t *value, *ctx, *singleton;
-	char **files;              /* external: the generated files, sorted */
+	char **files; /* external: the generated files, sorted */
 	size_t nfiles, ifile;
 	char *file_format, *delimiters;
 };
@@ -64,8 +64,8 @@ static int spec_int(const json_t *spec, const char *id, const char *key, long lo
 static int spec_bool(const json_t *spec, const char *id, const char *key, int fallback, int *out,
 		     struct perun_error *err)
 {
-	static const char *const yes[] = {"y", "yes", "t", "true", "on", "1"};
-	static const char *const no[] = {"n", "no", "f", "false", "off", "0"};
+	static const char *const yes[] = { "y", "yes", "t", "true", "on", "1" };
+	static const char *const no[] = { "n", "no", "f", "false", "off", "0" };
 	const json_t *v = json_object_get(spec, key);
 	if (!v) {
 		*out = fallback;
@@ -111,9 +111,9 @@ static int open_external(struct perun_workload_gen *g, const json_t *spec, const
 				       "'output_dir' and 'file_format'",
 				       id);
 	if (delim && strlen(delim) != 2)
-		return perun_error_set(err, PERUN_EINVAL,
-				       "workload generator '%s': 'delimiters' must be two characters",
-				       id);
+		return perun_error_set(
+			err, PERUN_EINVAL,
+			"workload generator '%s': 'delimiters' must be two characters", id);
 	g->file_format = strdup(fmt);
 	g->delimiters = strdup(delim ? delim : "{}");
 	int rc = perun_jobs_shell(cmd, NULL, STDERR_FILENO, err);
@@ -140,16 +140,16 @@ static int open_external(struct perun_workload_gen *g, const json_t *spec, const
 	return 0;
 }
 
-int perun_workload_open(const struct perun_config *cfg, const char *workload,
-			const char *tmpdir, struct perun_workload_gen **out,
-			struct perun_error *err)
+int perun_workload_open(const struct perun_config *cfg, const char *workload, const char *tmpdir,
+			struct perun_workload_gen **out, struct perun_error *err)
 {
 	struct perun_workload_gen *g = calloc(1, sizeof(*g));
 	json_t *specs = perun_config_gather(cfg, "generators.workload");
 	const json_t *spec = NULL, *s;
 	size_t i;
 	int rc = 0;
-	json_array_foreach(specs, i, s) {
+	json_array_foreach(specs, i, s)
+	{
 		const char *id = spec_string(s, "id");
 		if (id && !strcmp(id, workload))
 			spec = s;
@@ -162,8 +162,8 @@ int perun_workload_open(const struct perun_config *cfg, const char *workload,
 		goto out;
 	}
 	g->generated = 1;
-	static const char *const types[] = {"singleton", "integer", "string", "textfile",
-					    "external"};
+	static const char *const types[] = { "singleton", "integer", "string", "textfile",
+					     "external" };
 	const char *type = spec_string(spec, "type");
 	for (i = 0; type && i < sizeof(types) / sizeof(*types); i++)
 		if (!strcmp(type, types[i]))
@@ -201,23 +201,23 @@ int perun_workload_open(const struct perun_config *cfg, const char *workload,
 		    !(rc = spec_int(spec, workload, "step", 1, 0, &g->step, err)) &&
 		    !(rc = spec_int(spec, workload, "min_rows", 5, 0, &g->min_rows, err)) &&
 		    !(rc = spec_int(spec, workload, "max_rows", 80, 0, &g->max_rows, err)))
-			rc = spec_bool(spec, workload, "randomize_rows", 1, &g->randomize_rows, err);
+			rc = spec_bool(spec, workload, "randomize_rows", 1, &g->randomize_rows,
+				       err);
 		/* As Perun: rows are at least 5 characters. */
 		if (g->min_rows < 5)
 			g->min_rows = 5;
 		if (g->max_rows < g->min_rows)
 			g->max_rows = g->min_rows;
 		break;
-	case GEN_EXTERNAL:
-		rc = open_external(g, spec, workload, err);
-		break;
+	case GEN_EXTERNAL: rc = open_external(g, spec, workload, err); break;
 	}
 	if (!rc && g->step <= 0)
 		rc = perun_error_set(err, PERUN_EINVAL,
-				     "workload generator '%s': the step must be positive", workload);
+				     "workload generator '%s': the step must be positive",
+				     workload);
 	if (!rc && g->min < 0 && g->type != GEN_INTEGER)
-		rc = perun_error_set(err, PERUN_EINVAL,
-				     "workload generator '%s': negative length", workload);
+		rc = perun_error_set(err, PERUN_EINVAL, "workload generator '%s': negative length",
+				     workload);
 out:
 	json_decref(specs);
 	if (rc) {

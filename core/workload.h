@@ -16,9 +16,8 @@ struct perun_workload_gen;
  * is workload, else a singleton.  tmpdir holds generated files (textfile).
  * *out is owned by the caller (perun_workload_close).
  */
-int perun_workload_open(const struct perun_config *cfg, const char *workload,
-			const char *tmpdir, struct perun_workload_gen **out,
-			struct perun_error *err);
+int perun_workload_open(const struct perun_config *cfg, const char *workload, const char *tmpdir,
+			struct perun_workload_gen **out, struct perun_error *err);
 
 /*
  * The next workload: *text is what the command gets (a file's path for
@@ -26,9 +25,8 @@ int perun_workload_open(const struct perun_config *cfg, const char *workload,
  * *ctx an object of properties parsed for it (external; may be empty).
  * All are borrowed until the next call.  *done is set after the last.
  */
-int perun_workload_next(struct perun_workload_gen *gen, const char **text,
-			const json_t **value, const json_t **ctx, int *done,
-			struct perun_error *err);
+int perun_workload_next(struct perun_workload_gen *gen, const char **text, const json_t **value,
+			const json_t **ctx, int *done, struct perun_error *err);
 
 /* Was the workload a generator's id (not a plain singleton)? */
 int perun_workload_is_generated(const struct perun_workload_gen *gen);

@@ -12,7 +12,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	json_t *value;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	if (perun_yaml_load((const char *)data, size, &value, &err))
 		return 0;
 	free(perun_yaml_format_inline(value));

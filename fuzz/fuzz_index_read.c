@@ -17,7 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ssize_t written = write(fd, data, size);
 	close(fd);
 	struct perun_index idx;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	if (written == (ssize_t)size && !perun_index_read(path, &idx, &err)) {
 		perun_index_write(path, &idx, &err);
 		perun_index_release(&idx);

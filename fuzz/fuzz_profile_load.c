@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct perun_profile *profile;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	if (perun_profile_load_buffer((const char *)data, size, "fuzz", &profile, &err))
 		return 0;
 	size_t len, n = 0;

@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fwrite(data, 1, size, f);
 	fclose(f);
 	struct perun_profile *profile;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	if (!perun_store_read_profile(dir, SHA, &profile, &err))
 		perun_profile_free(profile);
 	return 0;

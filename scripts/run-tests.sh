@@ -5,6 +5,8 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/install-deps.sh"
+# The C sources follow .clang-format (Debian 12's clang-format 14).
+"$top/scripts/check-format.sh"
 "$top/scripts/build.sh"
 cd "$top/build"
 status=0

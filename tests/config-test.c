@@ -49,22 +49,52 @@ static void test_scalars(void)
 {
 	/* What PyYAML's safe_load makes of each plain scalar. */
 	static const char *const table[][2] = {
-		{"~", "null"}, {"null", "null"}, {"Null", "null"}, {"NULL", "null"},
-		{"", "null"}, {"nul", "\"nul\""},
-		{"yes", "true"}, {"Yes", "true"}, {"YES", "true"}, {"on", "true"},
-		{"true", "true"}, {"True", "true"}, {"no", "false"}, {"OFF", "false"},
-		{"False", "false"}, {"yEs", "\"yEs\""}, {"y", "\"y\""},
-		{"0", "0"}, {"42", "42"}, {"-17", "-17"}, {"+12", "12"}, {"1_000", "1000"},
-		{"017", "15"}, {"0x1F", "31"}, {"0b101", "5"}, {"1:30", "90"},
-		{"-1:00:00", "-3600"}, {"08", "\"08\""}, {"0o17", "\"0o17\""},
-		{"9223372036854775807", "9223372036854775807"},
-		{"-9223372036854775808", "-9223372036854775808"},
-		{"9223372036854775808", "\"9223372036854775808\""},
-		{"3.5", "3.5"}, {"-2.5e+3", "-2500.0"}, {".5", "0.5"}, {"1.", "1.0"},
-		{"1_0.2_5", "10.25"}, {"1:30.5", "90.5"}, {"1e3", "\"1e3\""},
-		{"1.0e3", "\"1.0e3\""}, {".inf", "\".inf\""}, {"-.inf", "\"-.inf\""},
-		{".NaN", "\".NaN\""}, {"2001-12-14", "\"2001-12-14\""},
-		{"hello world", "\"hello world\""}, {"%desc%", "\"%desc%\""},
+		{ "~", "null" },
+		{ "null", "null" },
+		{ "Null", "null" },
+		{ "NULL", "null" },
+		{ "", "null" },
+		{ "nul", "\"nul\"" },
+		{ "yes", "true" },
+		{ "Yes", "true" },
+		{ "YES", "true" },
+		{ "on", "true" },
+		{ "true", "true" },
+		{ "True", "true" },
+		{ "no", "false" },
+		{ "OFF", "false" },
+		{ "False", "false" },
+		{ "yEs", "\"yEs\"" },
+		{ "y", "\"y\"" },
+		{ "0", "0" },
+		{ "42", "42" },
+		{ "-17", "-17" },
+		{ "+12", "12" },
+		{ "1_000", "1000" },
+		{ "017", "15" },
+		{ "0x1F", "31" },
+		{ "0b101", "5" },
+		{ "1:30", "90" },
+		{ "-1:00:00", "-3600" },
+		{ "08", "\"08\"" },
+		{ "0o17", "\"0o17\"" },
+		{ "9223372036854775807", "9223372036854775807" },
+		{ "-9223372036854775808", "-9223372036854775808" },
+		{ "9223372036854775808", "\"9223372036854775808\"" },
+		{ "3.5", "3.5" },
+		{ "-2.5e+3", "-2500.0" },
+		{ ".5", "0.5" },
+		{ "1.", "1.0" },
+		{ "1_0.2_5", "10.25" },
+		{ "1:30.5", "90.5" },
+		{ "1e3", "\"1e3\"" },
+		{ "1.0e3", "\"1.0e3\"" },
+		{ ".inf", "\".inf\"" },
+		{ "-.inf", "\"-.inf\"" },
+		{ ".NaN", "\".NaN\"" },
+		{ "2001-12-14", "\"2001-12-14\"" },
+		{ "hello world", "\"hello world\"" },
+		{ "%desc%", "\"%desc%\"" },
 	};
 	for (size_t i = 0; i < sizeof(table) / sizeof(*table); i++)
 		check_scalar(table[i][0], table[i][1]);
@@ -72,7 +102,7 @@ static void test_scalars(void)
 
 static void test_round_trip(void)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	const char *doc =
 		"{\"s\": \"text\", \"looks_int\": \"42\", \"looks_bool\": \"no\",\n"
 		" \"empty\": \"\", \"colon\": \"a: b\", \"dash\": \"- x\", \"hash\": \"# c\",\n"
@@ -96,7 +126,8 @@ static void test_round_trip(void)
 	tap_ok(text && strstr(text, "looks_int: '42'\n") && strstr(text, "nested:\n  a:\n    b:\n"),
 	       "strings looking like other types are quoted; block style");
 	tap_ok(text && strstr(text, "e12: '1e3'\n") && strstr(text, "o12: '0o17'\n") &&
-	       strstr(text, "z12: '08'\n"), "strings YAML 1.2 takes for numbers are quoted");
+		       strstr(text, "z12: '08'\n"),
+	       "strings YAML 1.2 takes for numbers are quoted");
 	/* Key order is the order of the file. */
 	const char *first = NULL;
 	void *iter = back ? json_object_iter(back) : NULL;
@@ -111,7 +142,7 @@ static void test_round_trip(void)
 
 static void check_load_error(const char *yaml, const char *want)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	json_t *value = NULL;
 	int rc = perun_yaml_load_buffer(yaml, strlen(yaml), "doc", &value, &err);
 	tap_ok(rc < 0 && value == NULL, "malformed YAML is refused: %s", want);
@@ -120,18 +151,20 @@ static void check_load_error(const char *yaml, const char *want)
 
 static void test_load_errors(void)
 {
-	check_load_error("a: b: c\n",
-			 "cannot parse 'doc': line 1: mapping values are not allowed in this context");
+	check_load_error(
+		"a: b: c\n",
+		"cannot parse 'doc': line 1: mapping values are not allowed in this context");
 	check_load_error("a: 1\na: 2\n", "cannot parse 'doc': line 2: duplicate key 'a'");
 	check_load_error("? [a]\n: 1\n", "cannot parse 'doc': line 1: keys must be plain scalars");
-	check_load_error("a: !!float abc\n", "cannot parse 'doc': line 1: 'abc' is not a valid !!float");
+	check_load_error("a: !!float abc\n",
+			 "cannot parse 'doc': line 1: 'abc' is not a valid !!float");
 	/* Very deep nesting is an error, not a stack overflow. */
 	size_t depth = 100000;
 	char *deep = malloc(2 * depth + 1);
 	memset(deep, '[', depth);
 	memset(deep + depth, ']', depth);
 	deep[2 * depth] = '\0';
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	json_t *value = NULL;
 	int rc = perun_yaml_load_buffer(deep, 2 * depth, "deep", &value, &err);
 	tap_ok(rc < 0 && strstr(err.message, "nested too deeply"), "deep nesting is refused (%s)",
@@ -140,12 +173,11 @@ static void test_load_errors(void)
 	/* Aliases share; a document they would expand past a million values
 	 * (a "billion laughs", which saving or formatting writes out) is
 	 * refused, one below that loads. */
-	const char *laughs =
-		"a: &a [x, x, x, x, x, x, x, x, x, x]\n"
-		"b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
-		"c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n"
-		"d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
-		"e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n";
+	const char *laughs = "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+			     "b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n"
+			     "c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n"
+			     "d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n"
+			     "e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n";
 	rc = perun_yaml_load_buffer(laughs, strlen(laughs), "laughs", &value, &err);
 	tap_ok(rc == 0 && json_array_size(json_object_get(value, "e")) == 10,
 	       "aliases load as shared values");
@@ -163,7 +195,7 @@ static void test_load_errors(void)
 
 static void test_levels(void)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	struct perun_config cfg;
 	char *local = path_in_tmp("local.yml");
 	char *shared = path_in_tmp("shared.yml");
@@ -175,9 +207,9 @@ static void test_levels(void)
 	tap_is_str(cfg.path[PERUN_CONFIG_SHARED], shared, "it lives in $PERUN_CONFIG_DIR");
 	tap_is_str(perun_config_lookup_string(&cfg, "format.shortlog", NULL), "local",
 		   "local overrides shared");
-	tap_is_str(json_string_value(perun_config_get(&cfg, PERUN_CONFIG_SHARED,
-						      "format.shortlog")),
-		   "%checksum:6% (%stats%) %desc% %changes%", "the shared default stays");
+	tap_is_str(
+		json_string_value(perun_config_get(&cfg, PERUN_CONFIG_SHARED, "format.shortlog")),
+		"%checksum:6% (%stats%) %desc% %changes%", "the shared default stays");
 	tap_is_str(perun_config_lookup_string(&cfg, "general.editor", NULL), "vim",
 		   "shared answers what local does not set");
 	tap_is_str(perun_config_lookup_string(&cfg, "only_local", "fallback"), "fallback",
@@ -200,8 +232,9 @@ static void test_levels(void)
 	perun_config_set(&cfg, PERUN_CONFIG_RUNTIME, "degradation.strategies", list, &err);
 	json_t *all = perun_config_gather(&cfg, "degradation.strategies");
 	char *got = dump(all);
-	tap_is_str(got, "[{\"method\":\"run\"},{\"method\":\"loc\"},"
-			"{\"method\":\"average_amount_threshold\"}]",
+	tap_is_str(got,
+		   "[{\"method\":\"run\"},{\"method\":\"loc\"},"
+		   "{\"method\":\"average_amount_threshold\"}]",
 		   "gather concatenates runtime, local and shared");
 	free(got);
 	json_decref(all);
@@ -215,7 +248,7 @@ static void test_levels(void)
 	struct perun_config again;
 	rc = perun_config_init(&again, local, &err);
 	tap_ok(rc == 0 && json_integer_value(perun_config_get(&again, PERUN_CONFIG_LOCAL,
-								"new.section.key")) == 16,
+							      "new.section.key")) == 16,
 	       "it is saved in local.yml");
 	tap_ok(perun_config_get(&again, PERUN_CONFIG_LOCAL, "only_local") != NULL,
 	       "other local keys are kept");
@@ -248,9 +281,9 @@ static void test_levels(void)
 
 static void test_keys(void)
 {
-	static const char *const good[] = {"a", "a.b", "A_1.b2.C_3", "0", NULL};
-	static const char *const bad[] = {"", ".", "a.", ".a", "a..b", "a b", "a-b", "a/b",
-					  "\xc5\xbe", NULL};
+	static const char *const good[] = { "a", "a.b", "A_1.b2.C_3", "0", NULL };
+	static const char *const bad[] = { "",	  ".",	 "a.",	".a",	    "a..b",
+					   "a b", "a-b", "a/b", "\xc5\xbe", NULL };
 	for (const char *const *k = good; *k; k++)
 		tap_ok(perun_config_key_valid(*k), "key '%s' is valid", *k);
 	for (const char *const *k = bad; *k; k++)
@@ -260,7 +293,8 @@ static void test_keys(void)
 static void test_inline(void)
 {
 	json_t *value = json_loads("{\"a\": [1, \"two\", 0.5, null, true], \"b\": {\"c\": \"yes\"},"
-				   " \"e\": []}", 0, NULL);
+				   " \"e\": []}",
+				   0, NULL);
 	char *text = perun_yaml_format_inline(value);
 	tap_is_str(text, "{a: [1, two, 0.5, null, true], b: {c: 'yes'}, e: []}",
 		   "containers print in flow style");
@@ -280,10 +314,10 @@ static void test_inline(void)
 
 static void test_templates(void)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	tap_ok(perun_config_template_dup("nosuch", "git", "../") == NULL,
 	       "an unknown template is NULL");
-	const char *const names[] = {"master", "developer", "user"};
+	const char *const names[] = { "master", "developer", "user" };
 	for (size_t i = 0; i < 3; i++) {
 		/* A vcs url that needs quoting must come back the same. */
 		char *text = perun_config_template_dup(names[i], "git", "../a: 'b' \"c\" #d");

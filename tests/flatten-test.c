@@ -41,13 +41,14 @@ static void check_flatten(const char *input, const char *want)
 /* "key=str(value)" lines, the value's JSON type in brackets. */
 static int collect_item(const char *key, const json_t *value, void *data)
 {
-	static const char *const types[] = {"object", "array", "str", "int",
-					    "float", "True", "False", "None"};
+	static const char *const types[] = { "object", "array", "str",	 "int",
+					     "float",  "True",	"False", "None" };
 	double unused;
 	char *text = perun_value_flatten_dup(value);
 	perun_strbuf_addf(data, "%s=%s[%s]\n", key, text ? text : "(null)",
 			  json_is_string(value) && !perun_json_number(value, &unused)
-				  ? "float" : types[json_typeof(value)]);
+				  ? "float"
+				  : types[json_typeof(value)]);
 	free(text);
 	return 0;
 }
@@ -56,7 +57,7 @@ static void check_items(const char *input, const char *want)
 {
 	json_t *v = parse(input);
 	struct perun_strbuf sb = PERUN_STRBUF_INIT;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	int rc = perun_items_of(v, collect_item, &sb, &err);
 	char *got = perun_strbuf_detach(&sb, NULL);
 	tap_ok(rc == 0, "items of %s: no error", input);
@@ -69,11 +70,13 @@ static void test_flatten(void)
 {
 	/* uid parts in Perun's order: bin, file/source/package, module, class,
 	 * function, line, instruction */
-	check_flatten("{\"line\": 3, \"function\": \"main\", \"source\": \"a.c\", \"bin\": \"./x\"}",
-		      "./x:a.c:main:3");
-	check_flatten("{\"instruction\": \"mov\", \"line\": 7, \"method\": \"m\", \"class\": \"C\", "
-		      "\"module\": \"mod\", \"package\": \"p\", \"file\": \"f.c\"}",
-		      "p:f.c:mod:C:m:7:mov");
+	check_flatten(
+		"{\"line\": 3, \"function\": \"main\", \"source\": \"a.c\", \"bin\": \"./x\"}",
+		"./x:a.c:main:3");
+	check_flatten(
+		"{\"instruction\": \"mov\", \"line\": 7, \"method\": \"m\", \"class\": \"C\", "
+		"\"module\": \"mod\", \"package\": \"p\", \"file\": \"f.c\"}",
+		"p:f.c:mod:C:m:7:mov");
 	/* unknown keys after the known ones, by the integer of their code
 	 * points + 6 ("b" 104 < "ab" 103104 < "zeta" < "alpha"), not by place */
 	check_flatten("{\"zeta\": \"z\", \"line\": 3, \"alpha\": 1.5, \"ab\": \"q\", \"b\": 2, "
@@ -177,7 +180,7 @@ static int stop_at_second(const char *key, const json_t *value, void *data)
 
 static void test_items_errors(void)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	json_t *list = parse("[1, 2]");
 	tap_ok(perun_items_of(list, collect_item, NULL, &err) == -PERUN_EINVAL,
 	       "items of a list: -PERUN_EINVAL");
@@ -222,14 +225,16 @@ static void test_strbuf(void)
 	perun_strbuf_addstr(&sb, "ab");
 	perun_strbuf_addch(&sb, 'c');
 	perun_strbuf_add(&sb, "d\0e", 3);
-	perun_strbuf_addf(&sb, "%s-%d", "0123456789012345678901234567890123456789"
-			  "0123456789012345678901234567890123456789", 42);
+	perun_strbuf_addf(&sb, "%s-%d",
+			  "0123456789012345678901234567890123456789"
+			  "0123456789012345678901234567890123456789",
+			  42);
 	perun_strbuf_addrepeat(&sb, "=-", 3);
 	perun_strbuf_addrepeat(&sb, "x", 0);
 	perun_strbuf_addrepeat(&sb, "", 5);
 	s = perun_strbuf_detach(&sb, &len);
 	tap_ok(len == 6 + 80 + 3 + 6 && s && !memcmp(s, "abcd\0e0123", 10) &&
-	       !strcmp(s + len - 9, "-42=-=-=-") && !s[len],
+		       !strcmp(s + len - 9, "-42=-=-=-") && !s[len],
 	       "add, addch, addf beyond the first guess, addrepeat, embedded NUL kept, length");
 	free(s);
 	tap_ok(!sb.buf && !sb.len && !sb.failed, "detach leaves the buffer empty");

@@ -21,7 +21,7 @@
 static struct perun_profile *profile_of(const char *resources, const char *types)
 {
 	char text[4096];
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	struct perun_profile *p = NULL;
 	snprintf(text, sizeof(text),
 		 "{\"header\": {\"type\": \"mixed\", \"cmd\": \"c\", \"workload\": \"\", "
@@ -39,14 +39,14 @@ static struct perun_profile *profile_of(const char *resources, const char *types
 static void test_provider(void)
 {
 	/* Two types of uid "b" are joined, "a" comes first, x of "a" is persistent. */
-	struct perun_profile *p = profile_of(
-		"\"b#0\": {\"x\": [3, 1.5], \"y\": [30, 15]}, "
-		"\"a#0\": {\"y\": [7, 8]}, "
-		"\"b#1\": {\"x\": [2], \"y\": [20]}",
-		"\"b#0\": {\"uid\": \"b\", \"type\": \"mixed\"}, "
-		"\"a#0\": {\"uid\": \"a\", \"type\": \"mixed\", \"x\": 4}, "
-		"\"b#1\": {\"uid\": \"b\", \"type\": \"mixed\"}");
-	struct perun_error err = {0};
+	struct perun_profile *p =
+		profile_of("\"b#0\": {\"x\": [3, 1.5], \"y\": [30, 15]}, "
+			   "\"a#0\": {\"y\": [7, 8]}, "
+			   "\"b#1\": {\"x\": [2], \"y\": [20]}",
+			   "\"b#0\": {\"uid\": \"b\", \"type\": \"mixed\"}, "
+			   "\"a#0\": {\"uid\": \"a\", \"type\": \"mixed\", \"x\": 4}, "
+			   "\"b#1\": {\"uid\": \"b\", \"type\": \"mixed\"}");
+	struct perun_error err = { 0 };
 	struct perun_points *points;
 	const char *uid;
 	struct perun_point *pts;
@@ -54,7 +54,8 @@ static void test_provider(void)
 	tap_ok(!perun_points_open(p, &points, &err), "open: %s", err.message);
 	tap_ok(!perun_points_check_key(points, "per-key", "x", &err), "x is a key");
 	tap_ok(perun_points_check_key(points, "of-key", "z", &err) < 0 &&
-		       !strcmp(err.message, "option '--of-key': 'z' is not a key of the profile's resources"),
+		       !strcmp(err.message,
+			       "option '--of-key': 'z' is not a key of the profile's resources"),
 	       "z is not: %s", err.message);
 	int rc = perun_points_next(points, "x", "y", &uid, &pts, &n, &err);
 	tap_ok(rc == 1 && !strcmp(uid, "a") && n == 2 && pts[0].x.is_int && pts[0].x.i == 4 &&
@@ -111,22 +112,24 @@ static void test_numbers(void)
 	tap_ok(perun_mean(a, 5) == 0x1.028f5c28f5c2ap+0 / 5, "numpy.mean");
 	free(a);
 
-	double y[] = {3, 1, 4, 1, 5, 9, 2, 6}, p[] = {2.5, 1.5, 3.5, 1.0, 5.5, 8.0, 2.0, 6.5};
-	double c[] = {2, 2, 2}, r2 = 0;
+	double y[] = { 3, 1, 4, 1, 5, 9, 2, 6 }, p[] = { 2.5, 1.5, 3.5, 1.0, 5.5, 8.0, 2.0, 6.5 };
+	double c[] = { 2, 2, 2 }, r2 = 0;
 	int ok = !perun_r2_score(y, p, 8, &r2);
 	tap_ok(ok && r2 == 0x1.ea3677d46cefbp-1, "r2_score: %a", r2);
 	tap_ok(!perun_r2_score(y, y, 8, &r2) && r2 == 1.0, "a perfect fit: 1.0");
 	tap_ok(!perun_r2_score(c, p, 3, &r2) && r2 == 0.0, "constant y, imperfect fit: 0.0");
 	tap_ok(!perun_r2_score(y, p, 1, &r2) && isnan(r2), "one point: NaN");
 
-	struct perun_num big_int = {.i = 9007199254740993LL, .d = 9007199254740992.0, .is_int = 1};
-	struct perun_num big_float = {.d = 9007199254740992.0};
-	struct perun_num one = {.i = 1, .d = 1, .is_int = 1}, one_f = {.d = 1.0};
+	struct perun_num big_int = { .i = 9007199254740993LL,
+				     .d = 9007199254740992.0,
+				     .is_int = 1 };
+	struct perun_num big_float = { .d = 9007199254740992.0 };
+	struct perun_num one = { .i = 1, .d = 1, .is_int = 1 }, one_f = { .d = 1.0 };
 	tap_ok(perun_num_cmp(&big_int, &big_float) > 0 && perun_num_cmp(&big_float, &big_int) < 0,
 	       "2**53 + 1 > 2.0**53, exactly as Python compares");
 	tap_ok(perun_num_cmp(&one, &one_f) == 0, "1 == 1.0");
 
-	struct perun_num nan = {.d = NAN}, inf = {.d = -INFINITY};
+	struct perun_num nan = { .d = NAN }, inf = { .d = -INFINITY };
 	json_t *v = perun_num_json(&nan);
 	double d;
 	tap_ok(json_is_string(v) && !perun_json_number(v, &d) && isnan(d), "NaN: the marker");
@@ -144,8 +147,8 @@ static void test_numbers(void)
 
 static void test_skips(void)
 {
-	struct perun_points_skips s = {0};
-	struct perun_error err = {0};
+	struct perun_points_skips s = { 0 };
+	struct perun_error err = { 0 };
 	tap_ok(perun_points_skips_finish(&s, 3, &err) == 0 && !err.message[0], "nothing skipped");
 	perun_points_skip(&s, "f", "too few points");
 	tap_ok(perun_points_skips_finish(&s, 1, &err) == 0 && err.code == 0 &&
@@ -153,8 +156,8 @@ static void test_skips(void)
 	       "one skipped: a warning");
 	perun_points_skip(&s, "g", "degenerate");
 	tap_ok(perun_points_skips_finish(&s, 0, &err) < 0 &&
-		       !strcmp(err.message,
-			       "no model could be computed: uid 'f': too few points (and 1 other uids)"),
+		       !strcmp(err.message, "no model could be computed: uid 'f': too few points "
+					    "(and 1 other uids)"),
 	       "nothing made: %s", err.message);
 	for (int i = 0; i < 40; i++)
 		perun_points_skip(&s, "a-rather-long-uid-name-that-fills-the-line", "x");

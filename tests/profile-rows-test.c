@@ -46,11 +46,11 @@ static int rows_both_ways(struct perun_profile *p, char **tape, char **tree)
 
 static void check_text(const char *name, const char *text, const char *want)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	struct perun_profile *p = NULL;
 	char *tape = NULL, *tree = NULL;
-	if (!tap_ok(!perun_profile_load_buffer(text, strlen(text), name, &p, &err),
-		    "%s: loads", name)) {
+	if (!tap_ok(!perun_profile_load_buffer(text, strlen(text), name, &p, &err), "%s: loads",
+		    name)) {
 		tap_diag("%s", err.message);
 		return;
 	}
@@ -72,15 +72,16 @@ static void check_text(const char *name, const char *text, const char *want)
 
 static void crafted(void)
 {
-	check_text("non-finite",
-		   "{\"resources\": {\"f#0\": {\"amount\": [NaN, Infinity, -Infinity, 1.5, 2]}},"
-		   " \"resource_type_map\": {\"f#0\": {\"uid\": \"f\", \"type\": \"time\"}}, " HEADER
-		   "}",
-		   "{\"uid\":\"f\",\"type\":\"time\",\"amount\":\"\\u0000NaN\"}\n"
-		   "{\"uid\":\"f\",\"type\":\"time\",\"amount\":\"\\u0000Infinity\"}\n"
-		   "{\"uid\":\"f\",\"type\":\"time\",\"amount\":\"\\u0000-Infinity\"}\n"
-		   "{\"uid\":\"f\",\"type\":\"time\",\"amount\":1.5}\n"
-		   "{\"uid\":\"f\",\"type\":\"time\",\"amount\":2}\n");
+	check_text(
+		"non-finite",
+		"{\"resources\": {\"f#0\": {\"amount\": [NaN, Infinity, -Infinity, 1.5, 2]}},"
+		" \"resource_type_map\": {\"f#0\": {\"uid\": \"f\", \"type\": \"time\"}}, " HEADER
+		"}",
+		"{\"uid\":\"f\",\"type\":\"time\",\"amount\":\"\\u0000NaN\"}\n"
+		"{\"uid\":\"f\",\"type\":\"time\",\"amount\":\"\\u0000Infinity\"}\n"
+		"{\"uid\":\"f\",\"type\":\"time\",\"amount\":\"\\u0000-Infinity\"}\n"
+		"{\"uid\":\"f\",\"type\":\"time\",\"amount\":1.5}\n"
+		"{\"uid\":\"f\",\"type\":\"time\",\"amount\":2}\n");
 	/* Integers and reals in one column, refilled in place or not. */
 	check_text("mixed numbers",
 		   "{\"resources\": {\"f#0\": {\"amount\": [1, 2.5, 3, NaN, 4.25, 5],"
@@ -92,15 +93,16 @@ static void crafted(void)
 		   "{\"uid\":\"f\",\"amount\":\"\\u0000NaN\",\"order\":7}\n"
 		   "{\"uid\":\"f\",\"amount\":4.25,\"order\":8}\n"
 		   "{\"uid\":\"f\",\"amount\":5,\"order\":9}\n");
-	check_text("nested values and a column named like a persistent key",
-		   "{\"resources\": {\"g#0\": {\"address\": [{\"a\": [1, 2]}, [3, {\"b\": 4}]],"
-		   " \"uid\": [\"u1\", \"u2\"]}},"
-		   " \"resource_type_map\": {\"g#0\": {\"type\": \"memory\", \"uid\": {\"function\":"
-		   " \"g\", \"line\": 3}, \"trace\": [{\"function\": \"main\"}]}}, " HEADER "}",
-		   "{\"type\":\"memory\",\"uid\":\"u1\",\"trace\":[{\"function\":\"main\"}],"
-		   "\"address\":{\"a\":[1,2]}}\n"
-		   "{\"type\":\"memory\",\"uid\":\"u2\",\"trace\":[{\"function\":\"main\"}],"
-		   "\"address\":[3,{\"b\":4}]}\n");
+	check_text(
+		"nested values and a column named like a persistent key",
+		"{\"resources\": {\"g#0\": {\"address\": [{\"a\": [1, 2]}, [3, {\"b\": 4}]],"
+		" \"uid\": [\"u1\", \"u2\"]}},"
+		" \"resource_type_map\": {\"g#0\": {\"type\": \"memory\", \"uid\": {\"function\":"
+		" \"g\", \"line\": 3}, \"trace\": [{\"function\": \"main\"}]}}, " HEADER "}",
+		"{\"type\":\"memory\",\"uid\":\"u1\",\"trace\":[{\"function\":\"main\"}],"
+		"\"address\":{\"a\":[1,2]}}\n"
+		"{\"type\":\"memory\",\"uid\":\"u2\",\"trace\":[{\"function\":\"main\"}],"
+		"\"address\":[3,{\"b\":4}]}\n");
 	/* Resources in another order than the map, types without columns or
 	 * rows, a type of the map that has no resources. */
 	check_text("order and empty types",
@@ -113,8 +115,8 @@ static void crafted(void)
 		   "{\"uid\":\"none\"}\n"
 		   "{\"uid\":\"a\",\"amount\":1}\n"
 		   "{\"uid\":\"a\",\"amount\":2}\n");
-	check_text("no resources",
-		   "{\"resources\": {}, \"resource_type_map\": {}, " HEADER "}", "");
+	check_text("no resources", "{\"resources\": {}, \"resource_type_map\": {}, " HEADER "}",
+		   "");
 }
 
 static int shared_profile(const char *path, const struct stat *st, int type, struct FTW *ftw)
@@ -124,7 +126,7 @@ static int shared_profile(const char *path, const struct stat *st, int type, str
 	size_t len = strlen(path);
 	if (type != FTW_F || len < 5 || strcmp(path + len - 5, ".perf"))
 		return 0;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	struct perun_profile *p = NULL;
 	if (perun_profile_load_file(path, &p, &err))
 		return 0; /* the broken ones the reader tests refuse */
@@ -165,7 +167,7 @@ static void reuse_and_stop(void)
 	static const char text[] =
 		"{\"resources\": {\"f#0\": {\"amount\": [1, 2, 3, 4, 5, 6.5, 7.5]}},"
 		" \"resource_type_map\": {\"f#0\": {\"uid\": \"f\"}}, " HEADER "}";
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	for (int tree = 0; tree < 2; tree++) {
 		const char *form = tree ? "tree" : "compact form";
 		struct perun_profile *p = NULL;
@@ -173,10 +175,11 @@ static void reuse_and_stop(void)
 			return;
 		if (tree)
 			perun_profile_json(p);
-		struct keep k = {0};
+		struct keep k = { 0 };
 		tap_ok(!perun_profile_foreach_resource(p, keep_some, &k) && k.calls == 7,
 		       "%s: every row", form);
-		char *row_now = k.row ? json_dumps(k.row, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+		char *row_now =
+			k.row ? json_dumps(k.row, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
 		char *value_now = k.value ? json_dumps(k.value, JSON_ENCODE_ANY) : NULL;
 		tap_is_str(row_now, "{\"uid\":\"f\",\"amount\":3}", "%s: a kept row stays", form);
 		tap_is_str(row_now, k.row_text, "%s: as it was given", form);
@@ -187,7 +190,7 @@ static void reuse_and_stop(void)
 		free(k.value_text);
 		json_decref(k.row);
 		json_decref(k.value);
-		struct keep s = {.stop_at = 2};
+		struct keep s = { .stop_at = 2 };
 		int rc = perun_profile_foreach_resource(p, keep_some, &s);
 		tap_ok(rc == 42 && s.calls == 2, "%s: fn's return stops the walk (%d after %zu)",
 		       form, rc, s.calls);

@@ -44,15 +44,18 @@
 /* ---- walking the types --------------------------------------------------- */
 
 struct walk {
-	struct perun_strbuf dump; /* "<id>\n<persistent>\n<columns>\n" per type */
-	struct perun_strbuf sums; /* the lines walk prints */
-	json_t *map, *resources;  /* a tree to check every type against, or NULL */
+	struct perun_strbuf dump;  /* "<id>\n<persistent>\n<columns>\n" per type */
+	struct perun_strbuf sums;  /* the lines walk prints */
+	json_t *map, *resources;   /* a tree to check every type against, or NULL */
 	struct perun_strbuf diffs; /* what did not match */
 	size_t types;
 	long stop_after; /* return 7 after this many types; -1: never */
 };
 
-#define WALK_INIT {PERUN_STRBUF_INIT, PERUN_STRBUF_INIT, NULL, NULL, PERUN_STRBUF_INIT, 0, -1}
+#define WALK_INIT                                                                                  \
+	{                                                                                          \
+		PERUN_STRBUF_INIT, PERUN_STRBUF_INIT, NULL, NULL, PERUN_STRBUF_INIT, 0, -1         \
+	}
 
 static void walk_release(struct walk *w)
 {
@@ -84,7 +87,8 @@ static void add_column_sums(struct perun_strbuf *sb, const char *id, const char 
 	int overflow = 0;
 	double real_sum = 0.0;
 	const struct perun_jv *v;
-	perun_jv_array_foreach(values, i, v) {
+	perun_jv_array_foreach(values, i, v)
+	{
 		if (perun_jv_type(v) == PERUN_JV_INTEGER) {
 			ints++;
 			overflow |= __builtin_add_overflow(int_sum, v->u.i, &int_sum);
@@ -121,7 +125,8 @@ static int walk_type(const char *id, const struct perun_jv *persistent,
 	size_t i;
 	long long rows = -1;
 	const struct perun_jv *key, *values;
-	perun_jv_object_foreach(columns, i, key, values) {
+	perun_jv_object_foreach(columns, i, key, values)
+	{
 		if (perun_jv_type(values) != PERUN_JV_ARRAY) {
 			perun_strbuf_addf(&w->diffs, "%s: column %s is not a list\n", id,
 					  perun_jv_string(key));
@@ -138,8 +143,8 @@ static int walk_type(const char *id, const struct perun_jv *persistent,
 		json_t *tree_cols = json_object_get(w->resources, id);
 		json_t *empty = json_object();
 		if (!tree_pers || !json_equal(pj, tree_pers))
-			perun_strbuf_addf(&w->diffs, "%s: persistent part differs from the tree's\n",
-					  id);
+			perun_strbuf_addf(&w->diffs,
+					  "%s: persistent part differs from the tree's\n", id);
 		if (!json_equal(cj, tree_cols ? tree_cols : empty))
 			perun_strbuf_addf(&w->diffs, "%s: columns differ from the tree's\n", id);
 		json_decref(empty);
@@ -155,7 +160,7 @@ static int walk_type(const char *id, const struct perun_jv *persistent,
 /* Walk p into w; 0, or the walk's error (printed). */
 static int walk_profile(const struct perun_profile *p, struct walk *w)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	int rc = perun_profile_foreach_type(p, walk_type, w, &err);
 	if (rc < 0)
 		fprintf(stderr, "perun_profile_foreach_type: %s\n", err.message);
@@ -168,7 +173,8 @@ static int ids_match(const struct walk *w, json_t *map)
 {
 	const char *dump = w->dump.buf ? w->dump.buf : "", *id;
 	json_t *v;
-	json_object_foreach(map, id, v) {
+	json_object_foreach(map, id, v)
+	{
 		size_t len = strlen(id);
 		if (strncmp(dump, id, len) || dump[len] != '\n')
 			return 0;
@@ -187,7 +193,7 @@ static int same_text(const struct perun_strbuf *a, const struct perun_strbuf *b)
 
 static int write_file(const char *path, const char *text, size_t len)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	if (perun_file_write_atomic(path, text, len, &err)) {
 		fprintf(stderr, "%s\n", err.message);
 		return -1;
@@ -198,7 +204,7 @@ static int write_file(const char *path, const char *text, size_t len)
 /* Whether two files have the same bytes. */
 static int same_file(const char *a, const char *b)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	char *ta = NULL, *tb = NULL;
 	size_t la = 0, lb = 0;
 	int same = !perun_file_read(a, &ta, &la, &err) && !perun_file_read(b, &tb, &lb, &err) &&
@@ -210,7 +216,7 @@ static int same_file(const char *a, const char *b)
 
 static struct perun_profile *load_text(const char *text, const char *name)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	struct perun_profile *p = NULL;
 	if (perun_profile_load_buffer(text, strlen(text), name, &p, &err)) {
 		fprintf(stderr, "%s\n", err.message);
@@ -227,18 +233,18 @@ static struct perun_profile *load_text(const char *text, const char *name)
  */
 static int check_forms(const char *path, const char *buf, size_t len, struct walk *first)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	struct perun_profile *file = NULL, *buffer = NULL, *plain = NULL;
 	struct walk from_buffer = WALK_INIT, as_tree = WALK_INIT, against_tree = WALK_INIT;
 	int failed = 0;
-#define CHECK(cond, ...)                                                                   \
-	do {                                                                               \
-		if (!(cond)) {                                                             \
-			failed++;                                                          \
-			fprintf(stderr, "%s: ", path);                                     \
-			fprintf(stderr, __VA_ARGS__);                                      \
-			fputc('\n', stderr);                                               \
-		}                                                                          \
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			failed++;                                                                  \
+			fprintf(stderr, "%s: ", path);                                             \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+		}                                                                                  \
 	} while (0)
 	if (perun_profile_load_file(path, &file, &err) ||
 	    perun_profile_load_buffer(buf, len, path, &buffer, &err) ||
@@ -289,11 +295,14 @@ static int check_forms(const char *path, const char *buf, size_t len, struct wal
 	static const struct {
 		enum perun_dump_style style;
 		int origin;
-	} dumps[] = {{PERUN_DUMP_COMPACT, 1}, {PERUN_DUMP_COMPACT, 0}, {PERUN_DUMP_PENDING, 1}};
+	} dumps[] = { { PERUN_DUMP_COMPACT, 1 },
+		      { PERUN_DUMP_COMPACT, 0 },
+		      { PERUN_DUMP_PENDING, 1 } };
 	for (size_t d = 0; d < sizeof(dumps) / sizeof(*dumps); d++) {
 		struct perun_profile *fresh = NULL;
 		size_t tree_len = 0, fresh_len = 0;
-		char *of_tree = perun_profile_dump(file, dumps[d].style, dumps[d].origin, &tree_len);
+		char *of_tree =
+			perun_profile_dump(file, dumps[d].style, dumps[d].origin, &tree_len);
 		char *of_fresh = NULL;
 		if (!perun_profile_load_buffer(buf, len, path, &fresh, &err))
 			of_fresh = perun_profile_dump(fresh, dumps[d].style, dumps[d].origin,
@@ -342,7 +351,7 @@ out:
 
 static int cmd_walk(const char *path)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	char *buf;
 	size_t len;
 	if (perun_file_read(path, &buf, &len, &err)) {
@@ -373,7 +382,7 @@ static char *old_reading(const char *buf, size_t len, const char *name)
 			message = NULL;
 		return message;
 	}
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	struct perun_profile *p = NULL;
 	if (perun_profile_from_json(root, name, &p, &err))
 		return strdup(err.message);
@@ -383,7 +392,7 @@ static char *old_reading(const char *buf, size_t len, const char *name)
 
 static int cmd_load(const char *path)
 {
-	struct perun_error err = {0}, berr = {0};
+	struct perun_error err = { 0 }, berr = { 0 };
 	struct perun_profile *p = NULL, *b = NULL;
 	char *buf;
 	size_t len;
@@ -412,7 +421,7 @@ static int cmd_load(const char *path)
 	/* Streamed, a malformed map shows in the walk: either way the same
 	 * message as the usual load's. */
 	struct perun_profile *st = NULL;
-	struct perun_error serr = {0};
+	struct perun_error serr = { 0 };
 	struct walk w = WALK_INIT;
 	int src = perun_profile_load_file_streamed(path, &st, &serr);
 	if (!src)
@@ -478,10 +487,9 @@ static void check_persistent(const struct perun_jv *pers, const char *form)
 	v = perun_jv_get(pers, "raw");
 	tap_is_str(perun_jv_string(v), "\xc3\xa9\xf0\x9f\x98\x80", "%s: raw UTF-8 is kept", form);
 	v = perun_jv_get(pers, "k\xc3\xa9y");
-	tap_ok(is_type(v, PERUN_JV_INTEGER) && v->u.i == 1, "%s: an escaped key is found by its text",
-	       form);
-	tap_is_str(perun_jv_string(perun_jv_get(pers, "")), "empty key", "%s: the empty key",
-		   form);
+	tap_ok(is_type(v, PERUN_JV_INTEGER) && v->u.i == 1,
+	       "%s: an escaped key is found by its text", form);
+	tap_is_str(perun_jv_string(perun_jv_get(pers, "")), "empty key", "%s: the empty key", form);
 
 	v = perun_jv_get(pers, "nan");
 	tap_ok(is_type(v, PERUN_JV_REAL) && !perun_jv_number(v, &d) && isnan(d),
@@ -521,11 +529,9 @@ static void check_persistent(const struct perun_jv *pers, const char *form)
 		       perun_jv_skip(v) == v + 1,
 	       "%s: an empty array", form);
 	size_t seen = 0;
-	perun_jv_array_foreach(v, i, e)
-		seen++;
+	perun_jv_array_foreach(v, i, e) seen++;
 	v = perun_jv_get(pers, "eo");
-	perun_jv_object_foreach(v, i, k, e)
-		seen++;
+	perun_jv_object_foreach(v, i, k, e) seen++;
 	tap_ok(is_type(v, PERUN_JV_OBJECT) && perun_jv_len(v) == 0 && !perun_jv_get(v, "x") &&
 		       perun_jv_skip(v) == v + 1 && !seen,
 	       "%s: an empty object; the loops over empty containers do nothing", form);
@@ -553,8 +559,8 @@ static void check_persistent(const struct perun_jv *pers, const char *form)
 	       "%s: true, false, null", form);
 	tap_ok(perun_jv_number(perun_jv_get(pers, "t"), &d) == -1 &&
 		       perun_jv_number(perun_jv_get(pers, "uid"), &d) == -1 &&
-		       perun_jv_number(NULL, &d) == -1 && !perun_jv_string(perun_jv_get(pers, "n")) &&
-		       !perun_jv_string(NULL),
+		       perun_jv_number(NULL, &d) == -1 &&
+		       !perun_jv_string(perun_jv_get(pers, "n")) && !perun_jv_string(NULL),
 	       "%s: no number of a non-number, no string of a non-string", form);
 
 	tap_ok(!perun_jv_get(pers, "missing") && !perun_jv_get(pers, "ni") &&
@@ -569,18 +575,19 @@ static void check_persistent(const struct perun_jv *pers, const char *form)
 	v = perun_jv_getn(pers, "uidX", 3);
 	tap_is_str(perun_jv_string(v), "v", "%s: perun_jv_getn takes the key's length", form);
 
-	static const enum perun_jv_type arr_types[] = {PERUN_JV_INTEGER, PERUN_JV_STRING,
-						       PERUN_JV_NULL};
+	static const enum perun_jv_type arr_types[] = { PERUN_JV_INTEGER, PERUN_JV_STRING,
+							PERUN_JV_NULL };
 	int types_ok = 1;
 	seen = 0;
-	perun_jv_array_foreach(perun_jv_get(pers, "arr"), i, e)
-		types_ok &= seen < 3 && perun_jv_type(e) == arr_types[seen++];
+	perun_jv_array_foreach(perun_jv_get(pers, "arr"), i, e) types_ok &=
+		seen < 3 && perun_jv_type(e) == arr_types[seen++];
 	tap_ok(types_ok && seen == 3, "%s: perun_jv_array_foreach visits every value", form);
 
-	static const char *const keys[] = {"uid", "type", "esc", "raw", "k\xc3\xa9y", "nan"};
+	static const char *const keys[] = { "uid", "type", "esc", "raw", "k\xc3\xa9y", "nan" };
 	int keys_ok = 1;
 	const char *last = NULL;
-	perun_jv_object_foreach(pers, i, k, e) {
+	perun_jv_object_foreach(pers, i, k, e)
+	{
 		if (i < 6)
 			keys_ok &= !strcmp(perun_jv_string(k), keys[i]);
 		keys_ok &= perun_jv_get(pers, perun_jv_string(k)) == e;
@@ -631,7 +638,7 @@ static int accessors_type(const char *id, const struct perun_jv *persistent,
 
 static void test_accessors(void)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	struct perun_profile *p = load_text(accessors_profile, "accessors.perf");
 	tap_ok(p != NULL, "the profile of every kind of value loads");
 	if (!p)
@@ -666,7 +673,8 @@ static char *order_profile(size_t n, const size_t *map_order, const size_t *res_
 		size_t i = res_order[j];
 		if (i % 7 == 3)
 			continue;
-		perun_strbuf_addf(&sb, "%s\"t%zu#0\": {\"amount\": [%zu, %zu.5, %zu], "
+		perun_strbuf_addf(&sb,
+				  "%s\"t%zu#0\": {\"amount\": [%zu, %zu.5, %zu], "
 				  "\"order\": [1, 2, 3], \"tag\": [\"a%zu\", null, {\"x\": %zu}]}",
 				  first ? "" : ", ", i, i, i, i * i, i, i);
 		first = 0;
@@ -674,14 +682,15 @@ static char *order_profile(size_t n, const size_t *map_order, const size_t *res_
 	perun_strbuf_addstr(&sb, "}, \"resource_type_map\": {");
 	for (size_t j = 0; j < n; j++) {
 		size_t i = map_order[j];
-		perun_strbuf_addf(&sb, "%s\"t%zu#0\": {\"uid\": \"t%zu\", \"type\": \"mixed\", "
+		perun_strbuf_addf(&sb,
+				  "%s\"t%zu#0\": {\"uid\": \"t%zu\", \"type\": \"mixed\", "
 				  "\"n\": %zu, \"sub\": {\"i\": [%zu]}}",
 				  j ? ", " : "", i, i, i, i);
 	}
 	perun_strbuf_addstr(&sb, "}, \"models\": [], \"header\": {\"type\": \"mixed\", "
-			    "\"cmd\": \"c\", \"workload\": \"\", \"units\": {}}, "
-			    "\"collector_info\": {\"name\": \"x\", \"params\": {}}, "
-			    "\"postprocessors\": []}");
+				 "\"cmd\": \"c\", \"workload\": \"\", \"units\": {}}, "
+				 "\"collector_info\": {\"name\": \"x\", \"params\": {}}, "
+				 "\"postprocessors\": []}");
 	return perun_strbuf_detach(&sb, NULL);
 }
 
@@ -690,7 +699,7 @@ static char *order_profile(size_t n, const size_t *map_order, const size_t *res_
 struct by_id {
 	json_t *dumps;
 	struct perun_strbuf ids;
-	size_t empty;  /* types walked with no columns */
+	size_t empty; /* types walked with no columns */
 };
 
 static int by_id_type(const char *id, const struct perun_jv *persistent,
@@ -717,7 +726,7 @@ static int walk_orders(size_t n, const size_t *map_order, const size_t *res_orde
 {
 	char *text = order_profile(n, map_order, res_order);
 	struct perun_profile *p = text ? load_text(text, "orders.perf") : NULL;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	int rc = -1;
 	out->dumps = json_object();
 	if (p) {
@@ -745,11 +754,12 @@ static void shuffle(size_t *order, size_t n, uint64_t seed)
 
 static void test_orders(void)
 {
-	static const size_t sizes[] = {1, 5, 17, 40, 300};
+	static const size_t sizes[] = { 1, 5, 17, 40, 300 };
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(*sizes); s++) {
 		size_t n = sizes[s];
 		size_t *same = malloc(n * sizeof(*same)), *map_order = malloc(n * sizeof(*same)),
-		       *res_order = malloc(n * sizeof(*same)), *reversed = malloc(n * sizeof(*same));
+		       *res_order = malloc(n * sizeof(*same)),
+		       *reversed = malloc(n * sizeof(*same));
 		for (size_t i = 0; i < n; i++) {
 			same[i] = i;
 			reversed[i] = n - 1 - i;
@@ -761,14 +771,14 @@ static void test_orders(void)
 			const size_t *map, *res;
 			int tree;
 		} cases[] = {
-			{"the same order, as a tree", same, same, 1},
-			{"map shuffled", map_order, same, 0},
-			{"resources shuffled", same, res_order, 0},
-			{"both shuffled differently", map_order, res_order, 0},
-			{"resources reversed", same, reversed, 0},
-			{"both shuffled, as a tree", map_order, res_order, 1},
+			{ "the same order, as a tree", same, same, 1 },
+			{ "map shuffled", map_order, same, 0 },
+			{ "resources shuffled", same, res_order, 0 },
+			{ "both shuffled differently", map_order, res_order, 0 },
+			{ "resources reversed", same, reversed, 0 },
+			{ "both shuffled, as a tree", map_order, res_order, 1 },
 		};
-		struct by_id want = {NULL, PERUN_STRBUF_INIT, 0};
+		struct by_id want = { NULL, PERUN_STRBUF_INIT, 0 };
 		size_t empty = 0;
 		for (size_t i = 0; i < n; i++)
 			empty += i % 7 == 3;
@@ -777,7 +787,7 @@ static void test_orders(void)
 		       "%zu types in the same order: all walked, %zu with an empty columns object",
 		       n, empty);
 		for (size_t c = 0; c < sizeof(cases) / sizeof(*cases); c++) {
-			struct by_id got = {NULL, PERUN_STRBUF_INIT, 0};
+			struct by_id got = { NULL, PERUN_STRBUF_INIT, 0 };
 			int rc = walk_orders(n, cases[c].map, cases[c].res, &got, cases[c].tree);
 			/* The walk follows resource_type_map's order. */
 			struct perun_strbuf ids = PERUN_STRBUF_INIT;
@@ -802,11 +812,12 @@ static void test_orders(void)
 	/* Types only in the map, whatever their place. */
 	static const char text[] =
 		"{\"resources\": {\"b#0\": {\"amount\": [2]}}, \"resource_type_map\": "
-		"{\"a#0\": {\"uid\": \"a\"}, \"b#0\": {\"uid\": \"b\"}, \"c#0\": {\"uid\": \"c\"}}, "
+		"{\"a#0\": {\"uid\": \"a\"}, \"b#0\": {\"uid\": \"b\"}, \"c#0\": {\"uid\": "
+		"\"c\"}}, "
 		"\"header\": {\"type\": \"time\"}}";
 	struct perun_profile *p = load_text(text, "empty.perf");
-	struct by_id got = {json_object(), PERUN_STRBUF_INIT, 0};
-	struct perun_error err = {0};
+	struct by_id got = { json_object(), PERUN_STRBUF_INIT, 0 };
+	struct perun_error err = { 0 };
 	tap_ok(p && perun_profile_foreach_type(p, by_id_type, &got, &err) == 0 && got.empty == 2 &&
 		       !strcmp(got.ids.buf, "a#0 b#0 c#0 ") &&
 		       !strcmp(json_string_value(json_object_get(got.dumps, "a#0")),
@@ -830,7 +841,7 @@ static void test_stop(void)
 	for (int tree = 0; tree < 2; tree++) {
 		struct perun_profile *p = load_text(text, "stop.perf");
 		struct walk w = WALK_INIT;
-		struct perun_error err = {0};
+		struct perun_error err = { 0 };
 		w.stop_after = 3;
 		if (p && tree)
 			perun_profile_json(p);
@@ -874,16 +885,17 @@ static void test_tree_midway(void)
 	char *text = order_profile(3000, order, order);
 	struct perun_profile *p = load_text(text, "midway.perf");
 	struct perun_profile *plain = load_text(text, "midway.perf");
-	struct tree_midway t = {p, WALK_INIT};
+	struct tree_midway t = { p, WALK_INIT };
 	struct walk w = WALK_INIT;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	tap_ok(p && plain && !perun_profile_foreach_type(p, tree_midway_type, &t, &err) &&
-		       !walk_profile(plain, &w) && t.w.types == 3000 && same_text(&t.w.dump, &w.dump),
+		       !walk_profile(plain, &w) && t.w.types == 3000 &&
+		       same_text(&t.w.dump, &w.dump),
 	       "a walk whose callback builds the tree reads on what it walked");
 
 	/* So do the values of a type list held while the tree is built. */
 	struct perun_profile *q = load_text(text, "midway.perf");
-	struct perun_type_list list = {NULL, 0, NULL};
+	struct perun_type_list list = { NULL, 0, NULL };
 	struct walk from_list = WALK_INIT;
 	int listed = q && !perun_profile_types(q, &list, &err);
 	if (listed) {
@@ -915,7 +927,7 @@ static void test_tree_midway(void)
  * perun_profile_get, or after a walk of a tree, is the same too. */
 static void test_saving(void)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	struct perun_profile *a = load_text(accessors_profile, "save.perf");
 	struct perun_profile *b = load_text(accessors_profile, "save.perf");
 	struct walk w = WALK_INIT;
@@ -930,7 +942,8 @@ static void test_saving(void)
 		tap_ok(!perun_profile_save_file(a, "save-a.perf", &err) &&
 			       !perun_profile_save_file(b, "save-b.perf", &err) &&
 			       same_file("save-a.perf", "save-b.perf"),
-		       "saved after perun_profile_get, perun_profile_json and a walk: the same bytes");
+		       "saved after perun_profile_get, perun_profile_json and a walk: the same "
+		       "bytes");
 		unlink("save-a.perf");
 		unlink("save-b.perf");
 	}

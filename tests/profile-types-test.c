@@ -46,7 +46,7 @@ static char *types_text(const struct perun_type_list *l)
 static int types_both_ways(struct perun_profile *p, char **tape, char **tree, int *compact)
 {
 	struct perun_type_list l;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	*tape = *tree = NULL;
 	if (perun_profile_types(p, &l, &err))
 		return -1;
@@ -63,7 +63,7 @@ static int types_both_ways(struct perun_profile *p, char **tape, char **tree, in
 
 static struct perun_profile *load(const char *name, const char *text)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	struct perun_profile *p = NULL;
 	if (perun_profile_load_buffer(text, strlen(text), name, &p, &err))
 		tap_diag("%s: %s", name, err.message);
@@ -74,7 +74,7 @@ static struct perun_profile *load(const char *name, const char *text)
 static int still_compact(const struct perun_profile *p)
 {
 	struct perun_type_list l;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	if (perun_profile_types(p, &l, &err))
 		return 0;
 	int compact = l.copy == NULL;
@@ -90,7 +90,8 @@ static void test_types(void)
 		"{\"resources\": {\"b#0\": {\"amount\": [1, 2.5]}, \"a#0\": {},"
 		" \"c#0\": {\"amount\": [NaN], \"trace\": [[{\"f\": 1}]]}},"
 		" \"resource_type_map\": {\"a#0\": {\"uid\": \"a\"}, \"z#0\": {\"uid\": \"z\"},"
-		" \"c#0\": {\"uid\": {\"function\": \"c\", \"line\": 3}}, \"b#0\": {\"uid\": \"b\"}},"
+		" \"c#0\": {\"uid\": {\"function\": \"c\", \"line\": 3}}, \"b#0\": {\"uid\": "
+		"\"b\"}},"
 		" " HEADER "}";
 	const char *want = "b#0|{\"uid\":\"b\"}|{\"amount\":[1,2.5]}\n"
 			   "a#0|{\"uid\":\"a\"}|{}\n"
@@ -112,16 +113,17 @@ static void test_types(void)
 	/* The values outlive the call, in either form. */
 	for (int as_tree = 0; as_tree < 2; as_tree++) {
 		struct perun_type_list l;
-		struct perun_error err = {0};
+		struct perun_error err = { 0 };
 		p = load("kept", text);
 		if (as_tree)
 			perun_profile_json(p);
 		int rc = perun_profile_types(p, &l, &err);
-		const struct perun_jv *amount = rc ? NULL : perun_jv_get(l.types[0].columns, "amount");
+		const struct perun_jv *amount =
+			rc ? NULL : perun_jv_get(l.types[0].columns, "amount");
 		double d = 0;
 		tap_ok(!rc && l.n == 3 && !strcmp(l.types[2].id, "c#0") &&
-			       perun_jv_len(amount) == 2 && !perun_jv_number(perun_jv_at(amount, 1), &d) &&
-			       d == 2.5,
+			       perun_jv_len(amount) == 2 &&
+			       !perun_jv_number(perun_jv_at(amount, 1), &d) && d == 2.5,
 		       "%s: the list's values are there after the call", as_tree ? "tree" : "tape");
 		if (!rc)
 			perun_type_list_release(&l);
@@ -130,7 +132,7 @@ static void test_types(void)
 
 	p = load("empty", "{\"resources\": {}, \"resource_type_map\": {}, " HEADER "}");
 	struct perun_type_list l;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	tap_ok(p && !perun_profile_types(p, &l, &err) && l.n == 0, "no resources: an empty list");
 	if (p)
 		perun_type_list_release(&l);
@@ -142,19 +144,21 @@ static void test_flatten(void)
 	const char *text =
 		"{\"resources\": {\"f#0\": {}}, \"resource_type_map\": {\"f#0\": {"
 		"\"s\": \"a.c:f\", \"o\": {\"source\": \"a.c\", \"function\": \"f\", \"line\": 3},"
-		" \"n\": NaN, \"r\": 1e-05, \"t\": true, \"l\": [{\"a\": 1}, {\"b\": 2}]}}, " HEADER "}";
+		" \"n\": NaN, \"r\": 1e-05, \"t\": true, \"l\": [{\"a\": 1}, {\"b\": 2}]}}, " HEADER
+		"}";
 	struct perun_profile *p = load("flatten", text);
 	struct perun_type_list l;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	if (!tap_ok(p && !perun_profile_types(p, &l, &err) && l.n == 1, "flatten profile"))
 		return;
-	const char *keys[] = {"s", "o", "n", "r", "t", "l"};
+	const char *keys[] = { "s", "o", "n", "r", "t", "l" };
 	json_t *root = perun_profile_json(p);
 	json_t *map = json_object_get(json_object_get(root, "resource_type_map"), "f#0");
 	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++) {
 		char *jv = perun_jv_flatten_dup(perun_jv_get(l.types[0].persistent, keys[i]));
 		char *js = perun_value_flatten_dup(json_object_get(map, keys[i]));
-		tap_is_str(jv, js, "perun_jv_flatten_dup of '%s' is perun_value_flatten_dup's", keys[i]);
+		tap_is_str(jv, js, "perun_jv_flatten_dup of '%s' is perun_value_flatten_dup's",
+			   keys[i]);
 		free(jv);
 		free(js);
 	}
@@ -171,7 +175,7 @@ static void test_models(void)
 	if (!tap_ok(p != NULL, "models profile loads"))
 		return;
 	struct perun_points *points;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	const char *uid;
 	struct perun_point *pts;
 	size_t n;
@@ -201,7 +205,8 @@ static void test_models(void)
 	size_t len;
 	char *dump = perun_profile_dump(p, PERUN_DUMP_COMPACT, 0, &len);
 	tap_ok(dump && strstr(dump, "\"models\": [{\"uid\": \"new\"}]") &&
-		       strstr(dump, "\"resources\": {\"f#0\": {\"x\": [1, 2, 3], \"y\": [2, 4, 6]}}"),
+		       strstr(dump,
+			      "\"resources\": {\"f#0\": {\"x\": [1, 2, 3], \"y\": [2, 4, 6]}}"),
 	       "the saved profile has both");
 	free(dump);
 	perun_profile_free(p);
@@ -218,7 +223,7 @@ static void test_points_order(void)
 	for (int as_tree = 0; as_tree < 2; as_tree++) {
 		struct perun_profile *p = load("order", text);
 		struct perun_points *points = NULL;
-		struct perun_error err = {0};
+		struct perun_error err = { 0 };
 		const char *uid;
 		struct perun_point *pts;
 		size_t n;
@@ -240,8 +245,8 @@ static char *dumps(const struct perun_profile *p)
 	for (int style = 0; style < 2; style++)
 		for (int origin = 0; origin < 2; origin++) {
 			size_t len;
-			char *text = perun_profile_dump(p, style ? PERUN_DUMP_PENDING : PERUN_DUMP_COMPACT,
-							origin, &len);
+			char *text = perun_profile_dump(
+				p, style ? PERUN_DUMP_PENDING : PERUN_DUMP_COMPACT, origin, &len);
 			if (!text)
 				return NULL;
 			perun_strbuf_add(&sb, text, len);
@@ -267,7 +272,8 @@ static void test_dump(void)
 		"{\"resources\": {\"f#0\": {\"amount\": [NaN, -Infinity, 1e-05, -0.0, 3, -2],"
 		" \"note\": [\"a, 1\", \"\\u00e9\\ud83d\\ude00\", \"x\", \"\", \"b\\n\", \"c\"]},"
 		" \"g#0\": {}}, \"resource_type_map\": {\"g#0\": {\"uid\": \"g\"},"
-		" \"f#0\": {\"uid\": {\"function\": \"f\", \"line\": 3}, \"trace\": [[], {}, [1, 2]],"
+		" \"f#0\": {\"uid\": {\"function\": \"f\", \"line\": 3}, \"trace\": [[], {}, [1, "
+		"2]],"
 		" \"t\": true, \"u\": false, \"v\": null}}, \"models\": [{\"uid\": \"f\"}],"
 		" \"origin\": \"abc\", " HEADER "}";
 	struct perun_profile *p = load("dump", text);
@@ -300,7 +306,7 @@ static int check_file(const char *path, const struct stat *st, int flag, struct 
 	size_t len = strlen(path);
 	if (flag != FTW_F || len < 5 || strcmp(path + len - 5, ".perf"))
 		return 0;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	struct perun_profile *p = NULL;
 	if (perun_profile_load_file(path, &p, &err))
 		return 0; /* the bad ones are the reader tests' business */
@@ -349,11 +355,11 @@ static void *failing_malloc(size_t size)
 /* Without memory the library reports it and the profile stays usable. */
 static void test_out_of_memory(void)
 {
-	struct perun_profile *p = load("oom", "{\"resources\": {\"a#0\": {\"amount\": [1, 2]}}, "
-					      "\"resource_type_map\": {\"a#0\": {\"uid\": \"a\"}}, "
-					      HEADER "}");
+	struct perun_profile *p =
+		load("oom", "{\"resources\": {\"a#0\": {\"amount\": [1, 2]}}, "
+			    "\"resource_type_map\": {\"a#0\": {\"uid\": \"a\"}}, " HEADER "}");
 	json_t *row = json_pack("{s:s,s:i}", "uid", "b", "amount", 3);
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	if (!p || !row) {
 		tap_ok(0, "the profile of the out-of-memory tests loads");
 		json_decref(row);
@@ -365,7 +371,8 @@ static void test_out_of_memory(void)
 	json_t *tree = perun_profile_json(p);
 	int rc = perun_profile_add_resource(p, row, &err);
 	jansson_fails = 0;
-	tap_ok(!tree && still_compact(p), "without memory the tree is NULL and the profile compact");
+	tap_ok(!tree && still_compact(p),
+	       "without memory the tree is NULL and the profile compact");
 	tap_ok(rc == -PERUN_EGENERIC && !strcmp(err.message, "out of memory"),
 	       "without memory a resource is not added: %s", err.message);
 	tree = perun_profile_json(p);

@@ -30,8 +30,7 @@ static int tap_vok(int ok, const char *fmt, va_list ap)
 	return ok;
 }
 
-__attribute__((format(printf, 2, 3), unused))
-static int tap_ok(int ok, const char *fmt, ...)
+__attribute__((format(printf, 2, 3), unused)) static int tap_ok(int ok, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -41,8 +40,7 @@ static int tap_ok(int ok, const char *fmt, ...)
 }
 
 /* A diagnostic line, shown by the TAP driver. */
-__attribute__((format(printf, 1, 2), unused))
-static void tap_diag(const char *fmt, ...)
+__attribute__((format(printf, 1, 2), unused)) static void tap_diag(const char *fmt, ...)
 {
 	va_list ap;
 	fputs("# ", stdout);
@@ -52,8 +50,8 @@ static void tap_diag(const char *fmt, ...)
 	putchar('\n');
 }
 
-__attribute__((format(printf, 3, 4), unused))
-static int tap_is_str(const char *got, const char *want, const char *fmt, ...)
+__attribute__((format(printf, 3, 4), unused)) static int
+tap_is_str(const char *got, const char *want, const char *fmt, ...)
 {
 	int ok = got && want ? !strcmp(got, want) : got == want;
 	va_list ap;
@@ -67,8 +65,7 @@ static int tap_is_str(const char *got, const char *want, const char *fmt, ...)
 	return ok;
 }
 
-__attribute__((unused))
-static int tap_done(void)
+__attribute__((unused)) static int tap_done(void)
 {
 	printf("1..%d\n", tap_count);
 	return tap_failed ? 1 : 0;

@@ -23,8 +23,7 @@ int perun_error_set(struct perun_error *err, int code, const char *fmt, ...)
 	return -code;
 }
 
-int perun_error_set_errno(struct perun_error *err, int code, int errnum,
-			  const char *fmt, ...)
+int perun_error_set_errno(struct perun_error *err, int code, int errnum, const char *fmt, ...)
 {
 	if (err) {
 		va_list ap;
@@ -32,8 +31,8 @@ int perun_error_set_errno(struct perun_error *err, int code, int errnum,
 		int n = vsnprintf(err->message, sizeof(err->message), fmt, ap);
 		va_end(ap);
 		if (n >= 0 && (size_t)n < sizeof(err->message))
-			snprintf(err->message + n, sizeof(err->message) - n,
-				 ": %s", strerror(errnum));
+			snprintf(err->message + n, sizeof(err->message) - n, ": %s",
+				 strerror(errnum));
 		err->code = code;
 	}
 	return -code;

@@ -57,7 +57,7 @@ static void items_push(struct items *it, char *key, json_t *value)
 		json_decref(value);
 		return;
 	}
-	it->v[it->n++] = (struct item){key, value};
+	it->v[it->n++] = (struct item){ key, value };
 }
 
 static void items_release(struct items *it)
@@ -67,7 +67,7 @@ static void items_release(struct items *it)
 		json_decref(it->v[i].value);
 	}
 	free(it->v);
-	*it = (struct items){0};
+	*it = (struct items){ 0 };
 }
 
 /* str() of a scalar; the NaN/Infinity markers are Python floats. */
@@ -99,15 +99,9 @@ static void add_str(struct perun_strbuf *sb, const json_t *value)
 		json_python_format_double(json_real_value(value), num);
 		perun_strbuf_addstr(sb, num);
 		break;
-	case JSON_TRUE:
-		perun_strbuf_addstr(sb, "True");
-		break;
-	case JSON_FALSE:
-		perun_strbuf_addstr(sb, "False");
-		break;
-	case JSON_NULL:
-		perun_strbuf_addstr(sb, "None");
-		break;
+	case JSON_TRUE: perun_strbuf_addstr(sb, "True"); break;
+	case JSON_FALSE: perun_strbuf_addstr(sb, "False"); break;
+	case JSON_NULL: perun_strbuf_addstr(sb, "None"); break;
 	default:
 		/* Items never hold containers; they were flattened. */
 		sb->failed = 1;
@@ -121,19 +115,22 @@ static void add_str(struct perun_strbuf *sb, const json_t *value)
  * here it sorts first among the unknown ones.
  */
 struct uid_key {
-	int rank;      /* 0..6 for known parts, 7 for others */
-	char *digits;  /* the integer of an unknown part, in decimal */
-	size_t len;    /* its length */
-	size_t pos;    /* position among the items, for a stable sort */
+	int rank;     /* 0..6 for known parts, 7 for others */
+	char *digits; /* the integer of an unknown part, in decimal */
+	size_t len;   /* its length */
+	size_t pos;   /* position among the items, for a stable sort */
 };
 
 static int uid_rank(const char *key)
 {
 	static const char *const ranks[][4] = {
-		{"bin"}, {"file", "source", "package"}, {"module"},
-		{"class", "struct", "structure"},
-		{"function", "func", "method", "procedure"}, {"line"},
-		{"instruction"},
+		{ "bin" },
+		{ "file", "source", "package" },
+		{ "module" },
+		{ "class", "struct", "structure" },
+		{ "function", "func", "method", "procedure" },
+		{ "line" },
+		{ "instruction" },
 	};
 	for (int r = 0; r < 7; r++)
 		for (int k = 0; k < 4 && ranks[r][k]; k++)
@@ -217,15 +214,13 @@ static json_t *detach_json(struct perun_strbuf *sb)
 	return v;
 }
 
-static void flattened_values(const char *key, int named, const json_t *value,
-			     struct items *out);
+static void flattened_values(const char *key, int named, const json_t *value, struct items *out);
 
 static void all_items_of(const json_t *object, struct items *out)
 {
 	const char *key;
 	json_t *value;
-	json_object_foreach((json_t *)object, key, value)
-		flattened_values(key, 1, value, out);
+	json_object_foreach((json_t *)object, key, value) flattened_values(key, 1, value, out);
 }
 
 /* common_kit.is_variable_len_dict: a non-empty list of {name, value}, e.g.
@@ -237,7 +232,8 @@ static json_t *variable_len_dict(const json_t *list, int *failed)
 	json_t *entry;
 	if (!json_array_size(list))
 		return NULL;
-	json_array_foreach((json_t *)list, i, entry) {
+	json_array_foreach((json_t *)list, i, entry)
+	{
 		if (json_object_size(entry) != 2 ||
 		    !json_is_string(json_object_get(entry, "name")) ||
 		    !json_object_get(entry, "value"))
@@ -245,9 +241,11 @@ static json_t *variable_len_dict(const json_t *list, int *failed)
 	}
 	/* Later names win but keep the first one's place, as in a dict. */
 	json_t *dict = json_object();
-	json_array_foreach((json_t *)list, i, entry) {
-		if (!dict || json_object_set(dict, json_string_value(json_object_get(entry, "name")),
-					     json_object_get(entry, "value"))) {
+	json_array_foreach((json_t *)list, i, entry)
+	{
+		if (!dict ||
+		    json_object_set(dict, json_string_value(json_object_get(entry, "name")),
+				    json_object_get(entry, "value"))) {
 			json_decref(dict);
 			*failed = 1;
 			return NULL;
@@ -261,9 +259,10 @@ static void add_list_text(struct perun_strbuf *sb, const json_t *list)
 {
 	size_t i;
 	json_t *element;
-	json_array_foreach((json_t *)list, i, element) {
+	json_array_foreach((json_t *)list, i, element)
+	{
 		char index[24];
-		struct items sub = {0};
+		struct items sub = { 0 };
 		snprintf(index, sizeof(index), "%zu", i);
 		flattened_values(index, 0, element, &sub);
 		if (i)
@@ -275,7 +274,7 @@ static void add_list_text(struct perun_strbuf *sb, const json_t *list)
 
 static void flatten_dict(const char *key, int named, const json_t *dict, struct items *out)
 {
-	struct items nested = {0};
+	struct items nested = { 0 };
 	all_items_of(dict, &nested);
 	for (size_t i = 0; !nested.failed && i < nested.n; i++) {
 		struct perun_strbuf sub = PERUN_STRBUF_INIT;
@@ -293,8 +292,7 @@ static void flatten_dict(const char *key, int named, const json_t *dict, struct 
 }
 
 /* query.flattened_values: named is 0 when key is a list index. */
-static void flattened_values(const char *key, int named, const json_t *value,
-			     struct items *out)
+static void flattened_values(const char *key, int named, const json_t *value, struct items *out)
 {
 	if (json_is_object(value)) {
 		flatten_dict(key, named, value, out);
@@ -316,7 +314,7 @@ static void flattened_values(const char *key, int named, const json_t *value,
 void perun_value_flatten_add(struct perun_strbuf *sb, const json_t *value)
 {
 	if (json_is_object(value)) {
-		struct items items = {0};
+		struct items items = { 0 };
 		all_items_of(value, &items);
 		add_joined(sb, &items, 1);
 		items_release(&items);
@@ -346,14 +344,14 @@ char *perun_jv_flatten_dup(const struct perun_jv *value)
 	return text;
 }
 
-int perun_items_of(const json_t *record, perun_item_fn fn, void *data,
-		   struct perun_error *err)
+int perun_items_of(const json_t *record, perun_item_fn fn, void *data, struct perun_error *err)
 {
 	const char *key;
 	json_t *value;
 	if (!json_is_object(record))
 		return perun_error_set(err, PERUN_EINVAL, "cannot flatten: not an object");
-	json_object_foreach((json_t *)record, key, value) {
+	json_object_foreach((json_t *)record, key, value)
+	{
 		/* A scalar is its own item: no copies (rows are mostly scalars). */
 		if (!json_is_object(value) && !json_is_array(value)) {
 			int rc = fn(key, value, data);
@@ -361,7 +359,7 @@ int perun_items_of(const json_t *record, perun_item_fn fn, void *data,
 				return rc;
 			continue;
 		}
-		struct items items = {0};
+		struct items items = { 0 };
 		flattened_values(key, 1, value, &items);
 		int rc = items.failed ? perun_error_set(err, PERUN_EGENERIC, "out of memory") : 0;
 		for (size_t i = 0; !rc && i < items.n; i++)

@@ -38,23 +38,20 @@ void perun_advise_huge_pages(void *p, size_t len)
 #endif
 }
 
-int perun_file_read(const char *path, char **buf, size_t *len,
-		    struct perun_error *err)
+int perun_file_read(const char *path, char **buf, size_t *len, struct perun_error *err)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return perun_error_set_errno(err, errno == ENOENT ? PERUN_ENOTFOUND
-						     : PERUN_EGENERIC,
+		return perun_error_set_errno(err,
+					     errno == ENOENT ? PERUN_ENOTFOUND : PERUN_EGENERIC,
 					     errno, "cannot open '%s'", path);
 	struct stat st;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		int e = errno;
 		close(fd);
 		if (S_ISDIR(st.st_mode))
-			return perun_error_set(err, PERUN_EINVAL,
-					       "'%s' is a directory", path);
-		return perun_error_set_errno(err, PERUN_EGENERIC, e,
-					     "cannot stat '%s'", path);
+			return perun_error_set(err, PERUN_EINVAL, "'%s' is a directory", path);
+		return perun_error_set_errno(err, PERUN_EGENERIC, e, "cannot stat '%s'", path);
 	}
 	size_t alloc = (size_t)st.st_size + 1, used = 0;
 	char *data = malloc(alloc);
@@ -99,8 +96,8 @@ int perun_file_read(const char *path, char **buf, size_t *len,
 			int e = errno;
 			free(data);
 			close(fd);
-			return perun_error_set_errno(err, PERUN_EGENERIC, e,
-						     "cannot read '%s'", path);
+			return perun_error_set_errno(err, PERUN_EGENERIC, e, "cannot read '%s'",
+						     path);
 		}
 		if (n == 0)
 			break;
@@ -150,8 +147,7 @@ static int write_all(int fd, const void *data, size_t len)
 
 /* Devices and pipes (-o /dev/null, -o /dev/stdout, a FIFO) are written in
  * place: renaming a temporary file over them would replace the device. */
-static int write_in_place(const char *path, const void *data, size_t len,
-			  struct perun_error *err)
+static int write_in_place(const char *path, const void *data, size_t len, struct perun_error *err)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0 || write_all(fd, data, len) < 0) {
@@ -164,8 +160,7 @@ static int write_in_place(const char *path, const void *data, size_t len,
 	return 0;
 }
 
-int perun_file_write_atomic(const char *path, const void *data, size_t len,
-			    struct perun_error *err)
+int perun_file_write_atomic(const char *path, const void *data, size_t len, struct perun_error *err)
 {
 	struct stat st;
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
@@ -188,7 +183,7 @@ int perun_file_write_atomic(const char *path, const void *data, size_t len,
 		goto fail;
 	fsync_parent(path);
 	return 0;
-fail: {
+fail : {
 	int e = errno;
 	if (fd >= 0)
 		close(fd);
@@ -202,7 +197,7 @@ int perun_mkdirs(const char *path, int mode, struct perun_error *err)
 	char buf[PATH_MAX];
 	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
 		return perun_error_set(err, PERUN_EINVAL, "path too long: '%s'", path);
-	for (char *p = buf + 1; ; p++) {
+	for (char *p = buf + 1;; p++) {
 		if (*p == '/' || *p == '\0') {
 			char saved = *p;
 			*p = '\0';

@@ -33,13 +33,34 @@
 
 /* The powers of five of the float reader, the printer's too. */
 const uint64_t json_pow5[28] = {
-	1ULL, 5ULL, 25ULL, 125ULL, 625ULL, 3125ULL, 15625ULL, 78125ULL,
-	390625ULL, 1953125ULL, 9765625ULL, 48828125ULL, 244140625ULL,
-	1220703125ULL, 6103515625ULL, 30517578125ULL, 152587890625ULL,
-	762939453125ULL, 3814697265625ULL, 19073486328125ULL,
-	95367431640625ULL, 476837158203125ULL, 2384185791015625ULL,
-	11920928955078125ULL, 59604644775390625ULL, 298023223876953125ULL,
-	1490116119384765625ULL, 7450580596923828125ULL,
+	1ULL,
+	5ULL,
+	25ULL,
+	125ULL,
+	625ULL,
+	3125ULL,
+	15625ULL,
+	78125ULL,
+	390625ULL,
+	1953125ULL,
+	9765625ULL,
+	48828125ULL,
+	244140625ULL,
+	1220703125ULL,
+	6103515625ULL,
+	30517578125ULL,
+	152587890625ULL,
+	762939453125ULL,
+	3814697265625ULL,
+	19073486328125ULL,
+	95367431640625ULL,
+	476837158203125ULL,
+	2384185791015625ULL,
+	11920928955078125ULL,
+	59604644775390625ULL,
+	298023223876953125ULL,
+	1490116119384765625ULL,
+	7450580596923828125ULL,
 };
 
 /* The node layout plugins read inline is frozen (perun/jsonview.h). */
@@ -54,22 +75,21 @@ struct reader {
 	unsigned char *p, *end;
 	struct json_tape *tape;
 	int depth;
-	locale_t c_locale;  /* made when a number needs strtod */
-	char *strings;      /* where decoded strings go; NULL: in place */
-	const char *skip_key; /* a member of the root object left unread */
-	const char **skipped; /* where its value's text starts and ends */
+	locale_t c_locale;	       /* made when a number needs strtod */
+	char *strings;		       /* where decoded strings go; NULL: in place */
+	const char *skip_key;	       /* a member of the root object left unread */
+	const char **skipped;	       /* where its value's text starts and ends */
 	const unsigned char *skip_end; /* where it likely ends, or NULL */
 };
 
 static const double exact_pow10[] = {
-	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+	1e0,  1e1,  1e2,  1e3,	1e4,  1e5,  1e6,  1e7,	1e8,  1e9,  1e10, 1e11,
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
 
 static void skip_space(struct reader *r)
 {
-	while (r->p < r->end && (*r->p == ' ' || *r->p == '\n' || *r->p == '\t' ||
-				 *r->p == '\r'))
+	while (r->p < r->end && (*r->p == ' ' || *r->p == '\n' || *r->p == '\t' || *r->p == '\r'))
 		r->p++;
 }
 
@@ -86,7 +106,7 @@ static int literal(struct reader *r, const char *word, size_t len)
 /* Index of a new node of type, or -1 without memory or beyond 2^32 nodes. */
 static inline long long push(struct json_tape *t, enum perun_jv_type type)
 {
-	return json_tape_push(t, (struct perun_jv){(uint32_t)type, 1, {0}});
+	return json_tape_push(t, (struct perun_jv){ (uint32_t)type, 1, { 0 } });
 }
 
 /*
@@ -226,9 +246,9 @@ static int read_number(struct reader *r, struct perun_jv *node)
 	}
 	/* Integer part: 0, or digits without a leading zero. */
 	uint64_t mantissa = 0;
-	int digits = 0;   /* significant digits in mantissa */
-	int dropped = 0;  /* integer digits beyond them */
-	int inexact = 0;  /* a non-zero digit beyond them */
+	int digits = 0;	 /* significant digits in mantissa */
+	int dropped = 0; /* integer digits beyond them */
+	int inexact = 0; /* a non-zero digit beyond them */
 	const unsigned char *int_start = p;
 	if (*p == '0') {
 		p++;
@@ -421,8 +441,8 @@ static inline uint64_t special_bytes(uint64_t w)
 }
 
 /* A string decoded to dst[0..len) and terminated; the text goes on at next. */
-static inline int string_read(struct reader *r, unsigned char *dst, size_t len,
-			      unsigned char *next, const char **out, size_t *out_len)
+static inline int string_read(struct reader *r, unsigned char *dst, size_t len, unsigned char *next,
+			      const char **out, size_t *out_len)
 {
 	*out = (const char *)dst;
 	*out_len = len;
@@ -566,7 +586,7 @@ static int key_list_add(struct key_list *l, const struct json_tape *t, size_t no
 		l->alloc = alloc;
 	}
 	const struct perun_jv *k = &t->nodes[node];
-	l->keys[l->n++] = (struct key_hash){hash_bytes(k->u.s, perun_jv_len(k)), (uint32_t)node};
+	l->keys[l->n++] = (struct key_hash){ hash_bytes(k->u.s, perun_jv_len(k)), (uint32_t)node };
 	return 0;
 }
 
@@ -577,7 +597,7 @@ static int key_list_has_duplicate(struct key_list *l, const struct json_tape *t)
 	if (!tmp)
 		return -1;
 	for (int shift = 0; shift < 32; shift += 8) {
-		size_t count[257] = {0};
+		size_t count[257] = { 0 };
 		for (size_t i = 0; i < l->n; i++)
 			count[((from[i].hash >> shift) & 0xff) + 1]++;
 		for (int b = 0; b < 256; b++)
@@ -602,11 +622,10 @@ static int small_has_duplicate(const struct json_tape *t, size_t index)
 {
 	const struct perun_jv *object = &t->nodes[index], *k, *v, *k2, *v2;
 	size_t n = perun_jv_len(object), i, j;
-	perun_jv_object_foreach(object, i, k, v)
-		for (j = i + 1, k2 = perun_jv_skip(v), v2 = k2 + 1; j < n;
-		     j++, k2 = perun_jv_skip(v2), v2 = k2 + 1)
-			if (same_key(k, k2))
-				return 1;
+	perun_jv_object_foreach(object, i, k, v) for (j = i + 1, k2 = perun_jv_skip(v), v2 = k2 + 1;
+						      j < n;
+						      j++, k2 = perun_jv_skip(v2),
+						      v2 = k2 + 1) if (same_key(k, k2)) return 1;
 	return 0;
 }
 
@@ -684,7 +703,7 @@ static inline uint64_t prefix_xor(uint64_t x)
  */
 static const unsigned char *container_end(const unsigned char *p, const unsigned char *end)
 {
-	struct bracket_scan st = {0, 0, 0};
+	struct bracket_scan st = { 0, 0, 0 };
 #ifdef __SSE2__
 	while (end - p >= 64) {
 		__m128i v[4], brace_bit = _mm_set1_epi8(0x20);
@@ -857,7 +876,7 @@ static int read_members(struct reader *r, size_t index, int object)
 {
 	char close = object ? '}' : ']';
 	size_t count = 0;
-	struct key_list keys = {NULL, 0, 0};
+	struct key_list keys = { NULL, 0, 0 };
 	int rc = -1;
 	skip_space(r);
 	if (r->p < r->end && *r->p == close) {
@@ -880,7 +899,8 @@ static int read_members(struct reader *r, size_t index, int object)
 				/* Big after all: the keys so far go into the set. */
 				const struct perun_jv *o = &r->tape->nodes[index], *kn = o + 1;
 				for (size_t i = 0; i < count; i++, kn = perun_jv_skip(kn + 1))
-					if (key_list_add(&keys, r->tape, (size_t)(kn - r->tape->nodes)))
+					if (key_list_add(&keys, r->tape,
+							 (size_t)(kn - r->tape->nodes)))
 						goto out;
 			}
 			if (count >= SMALL_OBJECT && key_list_add(&keys, r->tape, (size_t)k))
@@ -953,18 +973,11 @@ static int read_value(struct reader *r)
 		v->u.s = s;
 		return 0;
 	}
-	case 't':
-		v->tag = PERUN_JV_TRUE;
-		return literal(r, "true", 4) ? 0 : -1;
-	case 'f':
-		v->tag = PERUN_JV_FALSE;
-		return literal(r, "false", 5) ? 0 : -1;
-	case 'n':
-		return literal(r, "null", 4) ? 0 : -1;
-	case 'N':
-		return literal(r, "NaN", 3) ? set_real(v, NAN) : -1;
-	default:
-		return read_number(r, v);
+	case 't': v->tag = PERUN_JV_TRUE; return literal(r, "true", 4) ? 0 : -1;
+	case 'f': v->tag = PERUN_JV_FALSE; return literal(r, "false", 5) ? 0 : -1;
+	case 'n': return literal(r, "null", 4) ? 0 : -1;
+	case 'N': return literal(r, "NaN", 3) ? set_real(v, NAN) : -1;
+	default: return read_number(r, v);
 	}
 }
 
@@ -973,11 +986,18 @@ int json_tape_parse(char *text, size_t len, struct json_tape *tape)
 	return json_tape_parse_skipping(text, len, tape, NULL, NULL);
 }
 
-int json_tape_parse_skipping(char *text, size_t len, struct json_tape *tape,
-			     const char *skip_key, const char *skipped[2])
+int json_tape_parse_skipping(char *text, size_t len, struct json_tape *tape, const char *skip_key,
+			     const char *skipped[2])
 {
-	struct reader r = {(unsigned char *)text, (unsigned char *)text + len, tape, 0,
-			   (locale_t)0, NULL, skip_key, skipped, NULL};
+	struct reader r = { (unsigned char *)text,
+			    (unsigned char *)text + len,
+			    tape,
+			    0,
+			    (locale_t)0,
+			    NULL,
+			    skip_key,
+			    skipped,
+			    NULL };
 	tape->n = 0;
 	if (skipped)
 		skipped[0] = skipped[1] = NULL;
@@ -1009,8 +1029,15 @@ int json_object_stream_open(struct json_object_stream *s, const char *text, size
 	s->key_text_len = len + 1;
 	if (!(s->key_text = s->key_at = json_room_alloc(s->key_text_len)))
 		return -1;
-	struct reader r = {(unsigned char *)s->p, (unsigned char *)s->end, NULL, 0, (locale_t)0,
-			   NULL, NULL, NULL, NULL};
+	struct reader r = { (unsigned char *)s->p,
+			    (unsigned char *)s->end,
+			    NULL,
+			    0,
+			    (locale_t)0,
+			    NULL,
+			    NULL,
+			    NULL,
+			    NULL };
 	skip_space(&r);
 	if (r.p == r.end || *r.p != '{')
 		return -1;
@@ -1027,15 +1054,22 @@ static int stream_close(struct json_object_stream *s, struct reader *r)
 	if (r->p != r->end)
 		return -1;
 	s->p = (char *)r->p;
-	struct key_list keys = {s->key_hashes, s->members, s->key_hashes_alloc};
+	struct key_list keys = { s->key_hashes, s->members, s->key_hashes_alloc };
 	return s->members > 1 && key_list_has_duplicate(&keys, &s->keys) ? -1 : 0;
 }
 
 int json_object_stream_next(struct json_object_stream *s, struct json_tape *tape, char **strings)
 {
 	/* Inside the root object's member, as the whole text is read. */
-	struct reader r = {(unsigned char *)s->p, (unsigned char *)s->end, tape, 2, s->c_locale,
-			   *strings, NULL, NULL, NULL};
+	struct reader r = { (unsigned char *)s->p,
+			    (unsigned char *)s->end,
+			    tape,
+			    2,
+			    s->c_locale,
+			    *strings,
+			    NULL,
+			    NULL,
+			    NULL };
 	const char *key;
 	size_t len;
 	int rc = -1;
@@ -1061,9 +1095,9 @@ int json_object_stream_next(struct json_object_stream *s, struct json_tape *tape
 	tape->nodes[k].u.s = key;
 	/* Its copy and hash, for the duplicates. */
 	memcpy(s->key_at, key, len + 1);
-	struct perun_jv copy = {PERUN_JV_STRING | (uint32_t)len << 3, 1, {.s = s->key_at}};
+	struct perun_jv copy = { PERUN_JV_STRING | (uint32_t)len << 3, 1, { .s = s->key_at } };
 	s->key_at += len + 1;
-	struct key_list keys = {s->key_hashes, s->members, s->key_hashes_alloc};
+	struct key_list keys = { s->key_hashes, s->members, s->key_hashes_alloc };
 	if (json_tape_push(&s->keys, copy) < 0 || key_list_add(&keys, &s->keys, s->keys.n - 1))
 		goto out;
 	s->key_hashes = keys.keys;
@@ -1099,7 +1133,7 @@ void json_object_stream_close(struct json_object_stream *s)
 static json_t *non_finite(double d)
 {
 	const char *word = isnan(d) ? "NaN" : d > 0 ? "Infinity" : "-Infinity";
-	char marker[16] = {'\0'};
+	char marker[16] = { '\0' };
 	size_t len = strlen(word);
 	memcpy(marker + 1, word, len);
 	return json_stringn_nocheck(marker, len + 1);
@@ -1120,15 +1154,15 @@ json_t *perun_jv_to_json(const struct perun_jv *v)
 	case PERUN_JV_ARRAY:
 		if (!(c = json_array()))
 			return NULL;
-		perun_jv_array_foreach(v, i, e)
-			if (json_array_append_new(c, perun_jv_to_json(e)))
-				goto fail;
+		perun_jv_array_foreach(
+			v, i, e) if (json_array_append_new(c, perun_jv_to_json(e))) goto fail;
 		return c;
 	case PERUN_JV_OBJECT:
 		if (!(c = json_object()))
 			return NULL;
 		/* The tape has no duplicate keys: no lookups needed. */
-		perun_jv_object_foreach(v, i, k, e) {
+		perun_jv_object_foreach(v, i, k, e)
+		{
 			json_t *m = perun_jv_to_json(e);
 			if (!m || json_object_setn_new_nocheck(c, k->u.s, perun_jv_len(k), m))
 				goto fail;

@@ -23,10 +23,24 @@
 #include "reader.h"
 
 static const uint64_t pow10_u64[] = {
-	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
-	100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL,
-	1000000000000ULL, 10000000000000ULL, 100000000000000ULL,
-	1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
+	1ULL,
+	10ULL,
+	100ULL,
+	1000ULL,
+	10000ULL,
+	100000ULL,
+	1000000ULL,
+	10000000ULL,
+	100000000ULL,
+	1000000000ULL,
+	10000000000ULL,
+	100000000000ULL,
+	1000000000000ULL,
+	10000000000000ULL,
+	100000000000000ULL,
+	1000000000000000ULL,
+	10000000000000000ULL,
+	100000000000000000ULL,
 	1000000000000000000ULL,
 };
 
@@ -161,8 +175,7 @@ static int shortest_digits(double value, uint64_t *digits, int *exp10)
 }
 
 /* Python's layout of digits d1 d2 ... dn times 10^exp10 (of d1). */
-static void python_layout(int negative, const char *digits, size_t nd, int exp10,
-			  char *o)
+static void python_layout(int negative, const char *digits, size_t nd, int exp10, char *o)
 {
 	if (negative)
 		*o++ = '-';
@@ -349,13 +362,34 @@ static void dump_string_text(const char *s, size_t len, struct perun_strbuf *out
 		unsigned long cp = c;
 		int extra = 0;
 		switch (c) {
-		case '"': put(out, "\\\"", 2); p++; continue;
-		case '\\': put(out, "\\\\", 2); p++; continue;
-		case '\n': put(out, "\\n", 2); p++; continue;
-		case '\r': put(out, "\\r", 2); p++; continue;
-		case '\t': put(out, "\\t", 2); p++; continue;
-		case '\b': put(out, "\\b", 2); p++; continue;
-		case '\f': put(out, "\\f", 2); p++; continue;
+		case '"':
+			put(out, "\\\"", 2);
+			p++;
+			continue;
+		case '\\':
+			put(out, "\\\\", 2);
+			p++;
+			continue;
+		case '\n':
+			put(out, "\\n", 2);
+			p++;
+			continue;
+		case '\r':
+			put(out, "\\r", 2);
+			p++;
+			continue;
+		case '\t':
+			put(out, "\\t", 2);
+			p++;
+			continue;
+		case '\b':
+			put(out, "\\b", 2);
+			p++;
+			continue;
+		case '\f':
+			put(out, "\\f", 2);
+			p++;
+			continue;
 		}
 		/* Jansson guarantees valid UTF-8 in strings. */
 		if (c >= 0xf0) {
@@ -381,10 +415,12 @@ static void dump_string_text(const char *s, size_t len, struct perun_strbuf *out
 			units[n++] = cp;
 		}
 		for (int i = 0; i < n; i++) {
-			char esc[6] = {'\\', 'u', hex[(units[i] >> 12) & 15],
-				       hex[(units[i] >> 8) & 15],
-				       hex[(units[i] >> 4) & 15],
-				       hex[units[i] & 15]};
+			char esc[6] = { '\\',
+					'u',
+					hex[(units[i] >> 12) & 15],
+					hex[(units[i] >> 8) & 15],
+					hex[(units[i] >> 4) & 15],
+					hex[units[i] & 15] };
 			put(out, esc, 6);
 		}
 	}
@@ -432,12 +468,9 @@ static void separator(struct perun_strbuf *out, int first, int indent, int depth
 static inline int starts_with_digit(const struct perun_jv *v)
 {
 	switch (perun_jv_type(v)) {
-	case PERUN_JV_INTEGER:
-		return v->u.i >= 0;
-	case PERUN_JV_REAL:
-		return isfinite(v->u.d) && !signbit(v->u.d);
-	default:
-		return 0;
+	case PERUN_JV_INTEGER: return v->u.i >= 0;
+	case PERUN_JV_REAL: return isfinite(v->u.d) && !signbit(v->u.d);
+	default: return 0;
 	}
 }
 
@@ -498,7 +531,8 @@ static void dump_value(const struct dumper *d, const json_t *tree, const struct 
 		const char *key;
 		json_t *item;
 		int first = 1;
-		json_object_foreach((json_t *)tree, key, item) {
+		json_object_foreach((json_t *)tree, key, item)
+		{
 			dump_member(d, first, key, strlen(key), item, NULL, depth);
 			first = 0;
 		}
@@ -540,30 +574,19 @@ static void dump_value(const struct dumper *d, const json_t *tree, const struct 
 			return;
 		}
 		put(d->out, "[", 1);
-		perun_jv_array_foreach(view, i, item)
-			dump_element(d, i, NULL, item, depth);
+		perun_jv_array_foreach(view, i, item) dump_element(d, i, NULL, item, depth);
 		dump_close(d, "]", depth);
 		return;
-	case PERUN_JV_STRING:
-		dump_string(view->u.s, perun_jv_len(view), d->fold, d->out);
-		return;
-	case PERUN_JV_INTEGER:
-		put(d->out, num, format_integer((json_int_t)view->u.i, num));
-		return;
+	case PERUN_JV_STRING: dump_string(view->u.s, perun_jv_len(view), d->fold, d->out); return;
+	case PERUN_JV_INTEGER: put(d->out, num, format_integer((json_int_t)view->u.i, num)); return;
 	case PERUN_JV_REAL:
 		/* NaN and the infinities as Python's bare words. */
 		json_python_format_double(view->u.d, num);
 		put(d->out, num, strlen(num));
 		return;
-	case PERUN_JV_TRUE:
-		put(d->out, "true", 4);
-		return;
-	case PERUN_JV_FALSE:
-		put(d->out, "false", 5);
-		return;
-	case PERUN_JV_NULL:
-		put(d->out, "null", 4);
-		return;
+	case PERUN_JV_TRUE: put(d->out, "true", 4); return;
+	case PERUN_JV_FALSE: put(d->out, "false", 5); return;
+	case PERUN_JV_NULL: put(d->out, "null", 4); return;
 	}
 }
 
@@ -579,7 +602,7 @@ void json_python_dump(const json_t *value, int indent, struct perun_strbuf *out)
 {
 	/* indent -2 asks for the folded form of indent 2, see json_python.h. */
 	int fold = indent == JSON_PYTHON_PENDING;
-	struct dumper d = {fold ? 2 : indent, fold, out};
+	struct dumper d = { fold ? 2 : indent, fold, out };
 	dump_value(&d, value, NULL, 0);
 	terminate(out);
 }
@@ -588,7 +611,7 @@ void json_python_dump_members(const struct json_python_member *members, size_t n
 			      struct perun_strbuf *out)
 {
 	int fold = indent == JSON_PYTHON_PENDING;
-	struct dumper d = {fold ? 2 : indent, fold, out};
+	struct dumper d = { fold ? 2 : indent, fold, out };
 	if (!n) {
 		put(out, "{}", 2);
 	} else {

@@ -61,8 +61,7 @@ static json_t *scalar(const struct perun_params *params, const char *name)
 	return v;
 }
 
-long long perun_params_int(const struct perun_params *params, const char *name,
-			   long long fallback)
+long long perun_params_int(const struct perun_params *params, const char *name, long long fallback)
 {
 	json_t *v = scalar(params, name);
 	if (json_is_integer(v))
@@ -74,15 +73,13 @@ long long perun_params_int(const struct perun_params *params, const char *name,
 	return fallback;
 }
 
-double perun_params_float(const struct perun_params *params, const char *name,
-			  double fallback)
+double perun_params_float(const struct perun_params *params, const char *name, double fallback)
 {
 	json_t *v = scalar(params, name);
 	return json_is_number(v) ? json_number_value(v) : fallback;
 }
 
-int perun_params_bool(const struct perun_params *params, const char *name,
-		      int fallback)
+int perun_params_bool(const struct perun_params *params, const char *name, int fallback)
 {
 	json_t *v = scalar(params, name);
 	if (json_is_boolean(v))
@@ -92,8 +89,8 @@ int perun_params_bool(const struct perun_params *params, const char *name,
 	return fallback;
 }
 
-const char *perun_params_string(const struct perun_params *params,
-				const char *name, const char *fallback)
+const char *perun_params_string(const struct perun_params *params, const char *name,
+				const char *fallback)
 {
 	json_t *v = scalar(params, name);
 	return json_is_string(v) ? json_string_value(v) : fallback;
@@ -119,8 +116,7 @@ unsigned long perun_params_seed(const struct perun_params *params, const char *n
 	return seed;
 }
 
-const char *perun_params_string_at(const struct perun_params *params,
-				   const char *name, size_t i)
+const char *perun_params_string_at(const struct perun_params *params, const char *name, size_t i)
 {
 	json_t *v = json_object_get(params->values, name);
 	if (json_is_array(v))
@@ -139,12 +135,13 @@ static int same_long_name(const char *a, const char *b)
 	return *a == *b;
 }
 
-const struct perun_option *perun_option_find(const struct perun_option *decls,
-					     const char *name, int is_short)
+const struct perun_option *perun_option_find(const struct perun_option *decls, const char *name,
+					     int is_short)
 {
 	for (const struct perun_option *o = decls; o && o->name; o++) {
 		const char *candidate = is_short ? o->short_name : o->name;
-		if (candidate && (is_short ? !strcmp(candidate, name) : same_long_name(candidate, name)))
+		if (candidate &&
+		    (is_short ? !strcmp(candidate, name) : same_long_name(candidate, name)))
 			return o;
 	}
 	return NULL;
@@ -163,8 +160,7 @@ static int choice_ok(const char *choices, const char *value)
 	return 0;
 }
 
-static int store(struct perun_params *params, const struct perun_option *decl,
-		 json_t *value)
+static int store(struct perun_params *params, const struct perun_option *decl, json_t *value)
 {
 	if (!value)
 		return -1;
@@ -179,9 +175,8 @@ static int store(struct perun_params *params, const struct perun_option *decl,
 	return json_object_set_new(params->values, decl->name, value);
 }
 
-int perun_params_set_text(struct perun_params *params,
-			  const struct perun_option *decl, const char *value,
-			  struct perun_error *err)
+int perun_params_set_text(struct perun_params *params, const struct perun_option *decl,
+			  const char *value, struct perun_error *err)
 {
 	char *end;
 	json_t *v = NULL;
@@ -189,14 +184,12 @@ int perun_params_set_text(struct perun_params *params,
 	case PERUN_OPTION_BOOL:
 		if (decl->flags & PERUN_OPTION_COUNT) {
 			long long n = perun_params_int(params, decl->name, 0);
-			return json_object_set_new(params->values, decl->name,
-						   json_integer(n + 1));
+			return json_object_set_new(params->values, decl->name, json_integer(n + 1));
 		}
 		if (!value || !strcmp(value, "true") || !strcmp(value, "yes") ||
 		    !strcmp(value, "1"))
 			v = json_true();
-		else if (!strcmp(value, "false") || !strcmp(value, "no") ||
-			 !strcmp(value, "0"))
+		else if (!strcmp(value, "false") || !strcmp(value, "no") || !strcmp(value, "0"))
 			v = json_false();
 		else
 			return perun_error_set(err, PERUN_EINVAL,
@@ -218,8 +211,8 @@ int perun_params_set_text(struct perun_params *params,
 		double d = strtod(value, &end);
 		if (!*value || *end || errno || !isfinite(d))
 			return perun_error_set(err, PERUN_EINVAL,
-					       "option '--%s' takes a number, not '%s'",
-					       decl->name, value);
+					       "option '--%s' takes a number, not '%s'", decl->name,
+					       value);
 		v = json_real(d);
 		break;
 	}
@@ -238,8 +231,7 @@ int perun_params_set_text(struct perun_params *params,
 					       decl->name);
 		break;
 	default:
-		return perun_error_set(err, PERUN_EINVAL,
-				       "option '--%s' has an unknown type %d",
+		return perun_error_set(err, PERUN_EINVAL, "option '--%s' has an unknown type %d",
 				       decl->name, (int)decl->type);
 	}
 	if (store(params, decl, v) < 0)
@@ -247,14 +239,14 @@ int perun_params_set_text(struct perun_params *params,
 	return 0;
 }
 
-int perun_params_set_json(struct perun_params *params,
-			  const struct perun_option *decl, json_t *value,
-			  struct perun_error *err)
+int perun_params_set_json(struct perun_params *params, const struct perun_option *decl,
+			  json_t *value, struct perun_error *err)
 {
 	if (json_is_array(value) && (decl->flags & PERUN_OPTION_MULTIPLE)) {
 		size_t i;
 		json_t *item;
-		json_array_foreach(value, i, item) {
+		json_array_foreach(value, i, item)
+		{
 			int rc = perun_params_set_json(params, decl, item, err);
 			if (rc)
 				return rc;
@@ -267,25 +259,18 @@ int perun_params_set_json(struct perun_params *params,
 		ok = json_is_boolean(value) ||
 		     ((decl->flags & PERUN_OPTION_COUNT) && json_is_integer(value));
 		break;
-	case PERUN_OPTION_INT:
-		ok = json_is_integer(value);
-		break;
-	case PERUN_OPTION_FLOAT:
-		ok = json_is_number(value);
-		break;
+	case PERUN_OPTION_INT: ok = json_is_integer(value); break;
+	case PERUN_OPTION_FLOAT: ok = json_is_number(value); break;
 	case PERUN_OPTION_CHOICE:
-		ok = json_is_string(value) &&
-		     choice_ok(decl->choices, json_string_value(value));
+		ok = json_is_string(value) && choice_ok(decl->choices, json_string_value(value));
 		break;
-	default:
-		ok = json_is_string(value);
-		break;
+	default: ok = json_is_string(value); break;
 	}
 	if (!ok) {
 		char *text = json_dumps(value, JSON_ENCODE_ANY | JSON_COMPACT);
-		int rc = perun_error_set(err, PERUN_EINVAL,
-					 "parameter '%s' has an invalid value %s",
-					 decl->name, text ? text : "?");
+		int rc =
+			perun_error_set(err, PERUN_EINVAL, "parameter '%s' has an invalid value %s",
+					decl->name, text ? text : "?");
 		free(text);
 		return rc;
 	}
@@ -297,17 +282,16 @@ int perun_params_set_json(struct perun_params *params,
 	return 0;
 }
 
-int perun_params_finish(struct perun_params *params,
-			const struct perun_option *decls, const char *owner,
-			struct perun_error *err)
+int perun_params_finish(struct perun_params *params, const struct perun_option *decls,
+			const char *owner, struct perun_error *err)
 {
 	for (const struct perun_option *o = decls; o && o->name; o++) {
 		if (json_object_get(params->values, o->name))
 			continue;
 		if (o->flags & PERUN_OPTION_REQUIRED)
 			return perun_error_set(err, PERUN_EINVAL,
-					       "%s: missing required option '--%s'",
-					       owner, o->name);
+					       "%s: missing required option '--%s'", owner,
+					       o->name);
 		if (o->default_value) {
 			int rc = perun_params_set_text(params, o, o->default_value, err);
 			if (rc) {

@@ -18,10 +18,10 @@
 
 /* One resource type of the profile. */
 struct group {
-	const char *name;               /* "<uid>#<n>" */
+	const char *name;		/* "<uid>#<n>" */
 	const struct perun_jv *columns; /* collectable key -> values */
 	const struct perun_jv *persist; /* persistent key -> value */
-	char *uid;                      /* flattened */
+	char *uid;			/* flattened */
 	size_t rows;
 	size_t order;
 };
@@ -30,8 +30,8 @@ struct perun_points {
 	struct perun_type_list types; /* what groups point into */
 	struct group *groups;
 	size_t ngroups;
-	size_t next;              /* first group of the next uid */
-	struct perun_point *pts;  /* the current uid's points */
+	size_t next;		 /* first group of the next uid */
+	struct perun_point *pts; /* the current uid's points */
 	size_t cap;
 };
 
@@ -48,7 +48,8 @@ static size_t group_rows(const struct perun_jv *columns)
 {
 	const struct perun_jv *key, *values;
 	size_t rows = SIZE_MAX, i;
-	perun_jv_object_foreach(columns, i, key, values) {
+	perun_jv_object_foreach(columns, i, key, values)
+	{
 		size_t n = perun_jv_type(values) == PERUN_JV_ARRAY ? perun_jv_len(values) : 0;
 		if (n < rows)
 			rows = n;
@@ -115,8 +116,8 @@ fail:
 	return rc;
 }
 
-int perun_points_check_key(const struct perun_points *points, const char *option,
-			   const char *key, struct perun_error *err)
+int perun_points_check_key(const struct perun_points *points, const char *option, const char *key,
+			   struct perun_error *err)
 {
 	for (size_t i = 0; i < points->ngroups; i++)
 		if (perun_jv_get(points->groups[i].columns, key) ||
@@ -143,16 +144,16 @@ static int find_source(const struct group *g, const char *key, struct source *sr
 	const struct perun_jv *column = perun_jv_get(g->columns, key);
 	src->value = column ? NULL : perun_jv_get(g->persist, key);
 	if (!column && !src->value)
-		return perun_error_set(err, PERUN_EINVAL, "resource '%s' has no key '%s'",
-				       g->name, key);
+		return perun_error_set(err, PERUN_EINVAL, "resource '%s' has no key '%s'", g->name,
+				       key);
 	/* A column that is no list has no values: its rows are 0. */
 	src->next = column ? column + 1 : NULL;
 	return 0;
 }
 
 /* The value of row (read in order) from src. */
-static int read_value(const struct group *g, const char *key, struct source *src,
-		      size_t row, struct perun_num *out, struct perun_error *err)
+static int read_value(const struct group *g, const char *key, struct source *src, size_t row,
+		      struct perun_num *out, struct perun_error *err)
 {
 	const struct perun_jv *v = src->value;
 	if (!v) {
@@ -175,8 +176,8 @@ static int read_value(const struct group *g, const char *key, struct source *src
 	json_t *tree = perun_jv_to_json(v);
 	char *text = tree ? json_dumps(tree, JSON_ENCODE_ANY | JSON_COMPACT) : NULL;
 	int rc = perun_error_set(err, PERUN_EINVAL,
-				 "resource '%s' row %zu: '%s' is not a number (%.80s)",
-				 g->name, row + 1, key, text ? text : "nothing");
+				 "resource '%s' row %zu: '%s' is not a number (%.80s)", g->name,
+				 row + 1, key, text ? text : "nothing");
 	free(text);
 	json_decref(tree);
 	return rc;
@@ -344,7 +345,8 @@ void perun_points_skip(struct perun_points_skips *s, const char *uid, const char
 		snprintf(s->first, sizeof(s->first), "uid '%s': %s", uid, why);
 	size_t len = strlen(s->text);
 	if (len < sizeof(s->text) - 100)
-		snprintf(s->text + len, sizeof(s->text) - len, "%s'%.60s'", s->count ? ", " : "", uid);
+		snprintf(s->text + len, sizeof(s->text) - len, "%s'%.60s'", s->count ? ", " : "",
+			 uid);
 	else if (len < sizeof(s->text) - 4 && strcmp(s->text + len - 3, "..."))
 		strcat(s->text, ", ...");
 	s->count++;
@@ -380,12 +382,11 @@ int perun_points_add_models(struct perun_profile *profile, json_t *models)
 	return json_array_extend(list, models) ? -1 : 0;
 }
 
-int perun_points_model_each(struct perun_profile *profile, const char *per_key,
-			    const char *of_key, perun_points_model_fn *model, void *arg,
-			    struct perun_error *err)
+int perun_points_model_each(struct perun_profile *profile, const char *per_key, const char *of_key,
+			    perun_points_model_fn *model, void *arg, struct perun_error *err)
 {
 	struct perun_points *points = NULL;
-	struct perun_points_skips skips = {0};
+	struct perun_points_skips skips = { 0 };
 	json_t *models = json_array();
 	const char *uid;
 	struct perun_point *pts;

@@ -25,12 +25,16 @@
 #include "reader.h"
 
 static const char *const known_top_keys[] = {
-	"resources", "resource_type_map", "models", "header",
-	"collector_info", "postprocessors", "origin", "machine",
-	"global", "snapshots", "chunks", "metadata", "stats", NULL,
+	"resources",	  "resource_type_map",
+	"models",	  "header",
+	"collector_info", "postprocessors",
+	"origin",	  "machine",
+	"global",	  "snapshots",
+	"chunks",	  "metadata",
+	"stats",	  NULL,
 };
 
-static const char *const profile_types[] = {"time", "mixed", "memory", NULL};
+static const char *const profile_types[] = { "time", "mixed", "memory", NULL };
 
 static int in_list(const char *const *list, const char *s)
 {
@@ -45,10 +49,9 @@ struct perun_profile *perun_profile_new(const char *type)
 	struct perun_profile *p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
-	p->root = json_pack("{s:{},s:{},s:[],s:{s:s,s:s,s:s,s:{}},s:{s:s,s:{}},s:[]}",
-			    "resources", "resource_type_map", "models",
-			    "header", "type", type, "cmd", "", "workload", "",
-			    "units", "collector_info", "name", "", "params",
+	p->root = json_pack("{s:{},s:{},s:[],s:{s:s,s:s,s:s,s:{}},s:{s:s,s:{}},s:[]}", "resources",
+			    "resource_type_map", "models", "header", "type", type, "cmd", "",
+			    "workload", "", "units", "collector_info", "name", "", "params",
 			    "postprocessors");
 	if (!p->root) {
 		free(p);
@@ -73,22 +76,23 @@ json_t *perun_profile_get(const struct perun_profile *p, const char *key)
 /* ---- the resources in the tape ------------------------------------------ */
 
 /* One resource's columns: equally long lists. */
-static int validate_columns(const char *type_id, const struct perun_jv *columns,
-			    const char *name, struct perun_error *err)
+static int validate_columns(const char *type_id, const struct perun_jv *columns, const char *name,
+			    struct perun_error *err)
 {
 	const struct perun_jv *key, *values;
 	size_t j;
 	long long rows = -1;
-	perun_jv_object_foreach(columns, j, key, values) {
+	perun_jv_object_foreach(columns, j, key, values)
+	{
 		if (perun_jv_type(values) != PERUN_JV_ARRAY)
 			return perun_error_set(err, PERUN_EINVAL,
-					       "profile '%s': resource '%s': '%s' is not a list", name,
-					       type_id, key->u.s);
+					       "profile '%s': resource '%s': '%s' is not a list",
+					       name, type_id, key->u.s);
 		if (rows >= 0 && (long long)perun_jv_len(values) != rows)
 			return perun_error_set(err, PERUN_EINVAL,
 					       "profile '%s': resource '%s': '%s' has %zu values, "
-					       "other keys %lld", name, type_id, key->u.s,
-					       perun_jv_len(values), rows);
+					       "other keys %lld",
+					       name, type_id, key->u.s, perun_jv_len(values), rows);
 		rows = (long long)perun_jv_len(values);
 	}
 	return 0;
@@ -104,7 +108,8 @@ static int validate_tape(const struct perun_jv *resources, const struct perun_jv
 	const struct perun_jv *id, *columns;
 	size_t i;
 	int rc = 0, oom = 0;
-	perun_jv_object_foreach(resources, i, id, columns) {
+	perun_jv_object_foreach(resources, i, id, columns)
+	{
 		const char *type_id = id->u.s;
 		if (perun_jv_type(columns) != PERUN_JV_OBJECT) {
 			rc = perun_error_set(err, PERUN_EINVAL,
@@ -118,19 +123,20 @@ static int validate_tape(const struct perun_jv *resources, const struct perun_jv
 		if (!persistent || perun_jv_type(persistent) != PERUN_JV_OBJECT) {
 			rc = perun_error_set(err, PERUN_EINVAL,
 					     "profile '%s': resource '%s' is missing from "
-					     "resource_type_map", name, type_id);
+					     "resource_type_map",
+					     name, type_id);
 			goto out;
 		}
 		if ((rc = validate_columns(type_id, columns, name, err)))
 			goto out;
 	}
-	perun_jv_object_foreach(map, i, id, columns)
-		if (perun_jv_type(columns) != PERUN_JV_OBJECT) {
-			rc = perun_error_set(err, PERUN_EINVAL,
-					     "profile '%s': resource_type_map '%s' is not an object",
-					     name, id->u.s);
-			goto out;
-		}
+	perun_jv_object_foreach(map, i, id, columns) if (perun_jv_type(columns) != PERUN_JV_OBJECT)
+	{
+		rc = perun_error_set(err, PERUN_EINVAL,
+				     "profile '%s': resource_type_map '%s' is not an object", name,
+				     id->u.s);
+		goto out;
+	}
 	*same_order = perun_jv_len(resources) == perun_jv_len(map) && !types.index.slots;
 	goto out;
 oom:
@@ -141,8 +147,7 @@ out:
 }
 
 /* Check the flattened resources against their type map. */
-static int validate_resources(json_t *root, const char *name,
-			      struct perun_error *err)
+static int validate_resources(json_t *root, const char *name, struct perun_error *err)
 {
 	json_t *resources = json_object_get(root, "resources");
 	json_t *map = json_object_get(root, "resource_type_map");
@@ -151,72 +156,74 @@ static int validate_resources(json_t *root, const char *name,
 				       "profile '%s': 'resources' is not an object", name);
 	if (!json_is_object(map))
 		return perun_error_set(err, PERUN_EINVAL,
-				       "profile '%s': 'resource_type_map' is not an object",
-				       name);
+				       "profile '%s': 'resource_type_map' is not an object", name);
 	const char *type_id;
 	json_t *columns;
-	json_object_foreach(resources, type_id, columns) {
+	json_object_foreach(resources, type_id, columns)
+	{
 		if (!json_is_object(columns))
 			return perun_error_set(err, PERUN_EINVAL,
-					       "profile '%s': resource '%s' is not an object",
-					       name, type_id);
+					       "profile '%s': resource '%s' is not an object", name,
+					       type_id);
 		if (!json_is_object(json_object_get(map, type_id)))
 			return perun_error_set(err, PERUN_EINVAL,
 					       "profile '%s': resource '%s' is missing from "
-					       "resource_type_map", name, type_id);
+					       "resource_type_map",
+					       name, type_id);
 		const char *key;
 		json_t *values;
 		long long rows = -1;
-		json_object_foreach(columns, key, values) {
+		json_object_foreach(columns, key, values)
+		{
 			if (!json_is_array(values))
-				return perun_error_set(err, PERUN_EINVAL,
-						       "profile '%s': resource '%s': '%s' is not a list",
-						       name, type_id, key);
+				return perun_error_set(
+					err, PERUN_EINVAL,
+					"profile '%s': resource '%s': '%s' is not a list", name,
+					type_id, key);
 			if (rows >= 0 && (long long)json_array_size(values) != rows)
 				return perun_error_set(err, PERUN_EINVAL,
 						       "profile '%s': resource '%s': '%s' has %zu "
-						       "values, other keys %lld", name, type_id, key,
-						       json_array_size(values), rows);
+						       "values, other keys %lld",
+						       name, type_id, key, json_array_size(values),
+						       rows);
 			rows = (long long)json_array_size(values);
 		}
 	}
-	json_object_foreach(map, type_id, columns)
-		if (!json_is_object(columns))
-			return perun_error_set(err, PERUN_EINVAL,
-					       "profile '%s': resource_type_map '%s' is not an object",
-					       name, type_id);
+	json_object_foreach(map, type_id, columns) if (
+		!json_is_object(columns)) return perun_error_set(err, PERUN_EINVAL,
+								 "profile '%s': resource_type_map "
+								 "'%s' is not an object",
+								 name, type_id);
 	return 0;
 }
 
-static int validate_header(json_t *root, const char *name,
-			   struct perun_error *err)
+static int validate_header(json_t *root, const char *name, struct perun_error *err)
 {
 	json_t *header = json_object_get(root, "header");
 	if (!header)
-		return perun_error_set(err, PERUN_EINVAL,
-				       "profile '%s': missing 'header'", name);
+		return perun_error_set(err, PERUN_EINVAL, "profile '%s': missing 'header'", name);
 	if (!json_is_object(header))
-		return perun_error_set(err, PERUN_EINVAL,
-				       "profile '%s': 'header' is not an object", name);
+		return perun_error_set(err, PERUN_EINVAL, "profile '%s': 'header' is not an object",
+				       name);
 	const char *type = json_string_value(json_object_get(header, "type"));
 	if (!type)
-		return perun_error_set(err, PERUN_EINVAL,
-				       "profile '%s': header has no 'type'", name);
+		return perun_error_set(err, PERUN_EINVAL, "profile '%s': header has no 'type'",
+				       name);
 	if (!in_list(profile_types, type))
-		return perun_error_set(err, PERUN_EINVAL,
-				       "profile '%s': unknown profile type '%s'", name, type);
-	static const char *const string_keys[] = {"cmd", "workload", "args", NULL};
+		return perun_error_set(err, PERUN_EINVAL, "profile '%s': unknown profile type '%s'",
+				       name, type);
+	static const char *const string_keys[] = { "cmd", "workload", "args", NULL };
 	for (const char *const *k = string_keys; *k; k++) {
 		json_t *v = json_object_get(header, *k);
 		if (v && !json_is_string(v))
 			return perun_error_set(err, PERUN_EINVAL,
-					       "profile '%s': header '%s' is not a string",
-					       name, *k);
+					       "profile '%s': header '%s' is not a string", name,
+					       *k);
 	}
 	json_t *models = json_object_get(root, "models");
 	if (models && !json_is_array(models))
-		return perun_error_set(err, PERUN_EINVAL,
-				       "profile '%s': 'models' is not a list", name);
+		return perun_error_set(err, PERUN_EINVAL, "profile '%s': 'models' is not a list",
+				       name);
 	json_t *posts = json_object_get(root, "postprocessors");
 	if (posts && !json_is_array(posts))
 		return perun_error_set(err, PERUN_EINVAL,
@@ -227,28 +234,27 @@ static int validate_header(json_t *root, const char *name,
 				       "profile '%s': 'collector_info' is not an object", name);
 	json_t *origin = json_object_get(root, "origin");
 	if (origin && !json_is_string(origin))
-		return perun_error_set(err, PERUN_EINVAL,
-				       "profile '%s': 'origin' is not a string", name);
+		return perun_error_set(err, PERUN_EINVAL, "profile '%s': 'origin' is not a string",
+				       name);
 	return 0;
 }
 
-int perun_profile_from_json(json_t *root, const char *name,
-			    struct perun_profile **out, struct perun_error *err)
+int perun_profile_from_json(json_t *root, const char *name, struct perun_profile **out,
+			    struct perun_error *err)
 {
 	int rc = 0;
 	struct perun_profile *p = NULL;
 	if (!json_is_object(root)) {
-		rc = perun_error_set(err, PERUN_EINVAL,
-				     "profile '%s': not a JSON object", name);
+		rc = perun_error_set(err, PERUN_EINVAL, "profile '%s': not a JSON object", name);
 		goto out;
 	}
 	const char *key;
 	json_t *value;
-	json_object_foreach(root, key, value) {
+	json_object_foreach(root, key, value)
+	{
 		if (!in_list(known_top_keys, key)) {
 			rc = perun_error_set(err, PERUN_EINVAL,
-					     "profile '%s': unknown top-level key '%s'",
-					     name, key);
+					     "profile '%s': unknown top-level key '%s'", name, key);
 			goto out;
 		}
 	}
@@ -272,10 +278,11 @@ int perun_profile_from_json(json_t *root, const char *name,
 	    json_object_set_new(p->root, "models",
 				json_is_array(models) ? json_incref(models) : json_array()))
 		goto oom;
-	json_object_foreach(root, key, value) {
+	json_object_foreach(root, key, value)
+	{
 		if (!strcmp(key, "resources") || !strcmp(key, "resource_type_map") ||
-		    !strcmp(key, "models") || !strcmp(key, "global") ||
-		    !strcmp(key, "snapshots") || !strcmp(key, "chunks"))
+		    !strcmp(key, "models") || !strcmp(key, "global") || !strcmp(key, "snapshots") ||
+		    !strcmp(key, "chunks"))
 			continue;
 		if (json_object_set(p->root, key, value))
 			goto oom;
@@ -300,8 +307,8 @@ int perun_profile_from_json(json_t *root, const char *name,
 		}
 	}
 	if (global && !json_is_object(global)) {
-		rc = perun_error_set(err, PERUN_EINVAL,
-				     "profile '%s': 'global' is not an object", name);
+		rc = perun_error_set(err, PERUN_EINVAL, "profile '%s': 'global' is not an object",
+				     name);
 		goto out;
 	}
 	if (json_object_size(global)) {
@@ -332,12 +339,13 @@ int perun_profile_from_json(json_t *root, const char *name,
 		}
 		size_t i;
 		json_t *snap;
-		json_array_foreach(snapshots, i, snap) {
+		json_array_foreach(snapshots, i, snap)
+		{
 			json_t *list = json_object_get(snap, "resources");
 			if (!json_is_array(list)) {
-				rc = perun_error_set(err, PERUN_EINVAL,
-						     "profile '%s': snapshot %zu has no resource list",
-						     name, i);
+				rc = perun_error_set(
+					err, PERUN_EINVAL,
+					"profile '%s': snapshot %zu has no resource list", name, i);
 				goto out;
 			}
 			json_t *time = json_object_get(snap, "time");
@@ -356,9 +364,10 @@ int perun_profile_from_json(json_t *root, const char *name,
 			json_t *snap_models = json_object_get(snap, "models");
 			size_t j;
 			json_t *m;
-			json_array_foreach(snap_models, j, m)
-				if (json_array_append(json_object_get(p->root, "models"), m))
-					goto oom;
+			json_array_foreach(
+				snap_models, j,
+				m) if (json_array_append(json_object_get(p->root, "models"),
+							 m)) goto oom;
 		}
 	}
 	goto out;
@@ -383,7 +392,7 @@ out:
  */
 static int quote_non_finite(const char *buf, size_t len, char **out, size_t *out_len)
 {
-	static const char *const words[] = {"-Infinity", "Infinity", "NaN"};
+	static const char *const words[] = { "-Infinity", "Infinity", "NaN" };
 	struct perun_strbuf sb = PERUN_STRBUF_INIT;
 	int in_string = 0;
 	size_t run = 0;
@@ -443,9 +452,8 @@ static int load_with_jansson(const char *buf, size_t len, const char *name,
 		for (char *c = jerr.text; *c; c++)
 			if ((unsigned char)*c < 0x20)
 				*c = ' ';
-		return perun_error_set(err, PERUN_EINVAL,
-				       "cannot read profile '%s': line %d: %s", name,
-				       jerr.line, jerr.text);
+		return perun_error_set(err, PERUN_EINVAL, "cannot read profile '%s': line %d: %s",
+				       name, jerr.line, jerr.text);
 	}
 	return perun_profile_from_json(root, name, out, err);
 }
@@ -474,7 +482,8 @@ int profile_of_tape(struct json_tape *tape, const char *name, int map_read,
 	}
 	rest = json_object();
 	size_t i;
-	perun_jv_object_foreach(top, i, key, value) {
+	perun_jv_object_foreach(top, i, key, value)
+	{
 		if (value == resources || value == map)
 			continue;
 		json_t *v = perun_jv_to_json(value);
@@ -489,7 +498,8 @@ int profile_of_tape(struct json_tape *tape, const char *name, int map_read,
 		rc = validate_tape(resources, map, name, &p->same_order, err);
 	} else {
 		/* What can be checked without the map. */
-		perun_jv_object_foreach(resources, i, key, value) {
+		perun_jv_object_foreach(resources, i, key, value)
+		{
 			if (perun_jv_type(value) != PERUN_JV_OBJECT)
 				rc = perun_error_set(err, PERUN_EINVAL,
 						     "profile '%s': resource '%s' is not an object",
@@ -523,10 +533,10 @@ fail:
  * error code, or LEAVE_TO_JANSSON for text the tape reader does not take
  * (it is changed by then: the caller reads the original).
  */
-static int load_text(char *text, size_t len, const char *name,
-		     struct perun_profile **out, struct perun_error *err)
+static int load_text(char *text, size_t len, const char *name, struct perun_profile **out,
+		     struct perun_error *err)
 {
-	struct json_tape tape = {0};
+	struct json_tape tape = { 0 };
 	if (json_tape_parse(text, len, &tape)) {
 		json_tape_release(&tape);
 		free(text);
@@ -552,8 +562,7 @@ int perun_profile_load_buffer(const char *buf, size_t len, const char *name,
 	return rc == LEAVE_TO_JANSSON ? load_with_jansson(buf, len, name, out, err) : rc;
 }
 
-int perun_profile_load_file(const char *path, struct perun_profile **out,
-			    struct perun_error *err)
+int perun_profile_load_file(const char *path, struct perun_profile **out, struct perun_error *err)
 {
 	char *buf;
 	size_t len;
@@ -577,7 +586,7 @@ int perun_profile_load_file(const char *path, struct perun_profile **out,
 /* A tree value appended to a tape (strings borrowed from the tree). */
 static int tape_add_json(struct json_tape *t, const json_t *v)
 {
-	struct perun_jv node = {PERUN_JV_NULL, 1, {0}};
+	struct perun_jv node = { PERUN_JV_NULL, 1, { 0 } };
 	long long at = json_tape_push(t, node);
 	if (at < 0)
 		return -1;
@@ -585,9 +594,11 @@ static int tape_add_json(struct json_tape *t, const json_t *v)
 	case JSON_OBJECT: {
 		const char *key;
 		json_t *member;
-		json_object_foreach((json_t *)v, key, member) {
-			struct perun_jv k = {PERUN_JV_STRING | (uint32_t)strlen(key) << 3, 1,
-					     {.s = key}};
+		json_object_foreach((json_t *)v, key, member)
+		{
+			struct perun_jv k = { PERUN_JV_STRING | (uint32_t)strlen(key) << 3,
+					      1,
+					      { .s = key } };
 			if (json_tape_push(t, k) < 0 || tape_add_json(t, member))
 				return -1;
 		}
@@ -598,16 +609,12 @@ static int tape_add_json(struct json_tape *t, const json_t *v)
 	case JSON_ARRAY: {
 		size_t i;
 		json_t *e;
-		json_array_foreach(v, i, e)
-			if (tape_add_json(t, e))
-				return -1;
+		json_array_foreach(v, i, e) if (tape_add_json(t, e)) return -1;
 		node.tag = PERUN_JV_ARRAY | (uint32_t)json_array_size(v) << 3;
 		node.next = (uint32_t)(t->n - (size_t)at);
 		break;
 	}
-	default:
-		node = json_scalar_node(v);
-		break;
+	default: node = json_scalar_node(v); break;
 	}
 	t->nodes[at] = node;
 	return 0;
@@ -619,11 +626,12 @@ static int foreach_type_of_tree(const struct perun_profile *p, size_t from, peru
 {
 	size_t at = 0;
 	json_t *resources = json_object_get(p->root, "resources");
-	struct json_tape t = {0};
+	struct json_tape t = { 0 };
 	const char *type_id;
 	json_t *persistent;
 	int rc = 0;
-	json_object_foreach(json_object_get(p->root, "resource_type_map"), type_id, persistent) {
+	json_object_foreach(json_object_get(p->root, "resource_type_map"), type_id, persistent)
+	{
 		if (at++ < from)
 			continue;
 		json_t *columns = json_object_get(resources, type_id);
@@ -642,7 +650,7 @@ static int foreach_type_of_tree(const struct perun_profile *p, size_t from, peru
 }
 
 int profile_foreach_type_from(const struct perun_profile *p, size_t from, perun_type_fn fn,
-			     void *data, struct perun_error *err)
+			      void *data, struct perun_error *err)
 {
 	if (!p->text)
 		return foreach_type_of_tree(p, from, fn, data, err);
@@ -651,7 +659,8 @@ int profile_foreach_type_from(const struct perun_profile *p, size_t from, perun_
 	member_cursor_init(&resources, &p->tape.nodes[p->resources], p->same_order && !from);
 	size_t i;
 	int rc = 0, oom = 0;
-	perun_jv_object_foreach(map, i, id, persistent) {
+	perun_jv_object_foreach(map, i, id, persistent)
+	{
 		if (i < from)
 			continue;
 		const struct perun_jv *columns = member_cursor_find(&resources, id, &oom);
@@ -678,8 +687,8 @@ int perun_profile_foreach_type(const struct perun_profile *p, perun_type_fn fn, 
 
 /* What a type list holds of its own (perun_type_list.copy). */
 struct type_list_copy {
-	struct json_tape tape;        /* the types of a tree, copied */
-	struct perun_profile *whole;  /* a streamed profile read whole */
+	struct json_tape tape;	     /* the types of a tree, copied */
+	struct perun_profile *whole; /* a streamed profile read whole */
 };
 
 /* The types of a tree-form profile, copied into one tape the list owns. */
@@ -696,7 +705,8 @@ static int types_of_tree(const struct perun_profile *p, struct type_list_copy *c
 	if (!none)
 		goto oom;
 	/* Offsets first: the tape moves as it grows. */
-	json_object_foreach(resources, type_id, columns) {
+	json_object_foreach(resources, type_id, columns)
+	{
 		json_t *persistent = json_object_get(map, type_id);
 		struct perun_type_ref *r = &out->types[n++];
 		r->id = type_id;
@@ -754,11 +764,13 @@ int perun_profile_types(const struct perun_profile *cp, struct perun_type_list *
 	const struct perun_jv *id, *columns;
 	size_t i;
 	int oom = 0;
-	perun_jv_object_foreach(resources, i, id, columns) {
+	perun_jv_object_foreach(resources, i, id, columns)
+	{
 		/* Validated on load: every type of resources is in the map. */
 		const struct perun_jv *persistent = member_cursor_find(&map, id, &oom);
 		out->types[i] = (struct perun_type_ref){
-			id->u.s, persistent ? persistent : &profile_empty_object, columns};
+			id->u.s, persistent ? persistent : &profile_empty_object, columns
+		};
 	}
 	member_cursor_release(&map);
 	if (oom)
@@ -784,8 +796,7 @@ void perun_type_list_release(struct perun_type_list *list)
 
 int perun_profile_set_new(struct perun_profile *p, const char *key, json_t *value)
 {
-	if ((!strcmp(key, "resources") || !strcmp(key, "resource_type_map")) &&
-	    !profile_tree(p)) {
+	if ((!strcmp(key, "resources") || !strcmp(key, "resource_type_map")) && !profile_tree(p)) {
 		json_decref(value);
 		return -1;
 	}
@@ -800,14 +811,12 @@ static const char *string_or_empty(json_t *v)
 
 const char *perun_profile_type(const struct perun_profile *p)
 {
-	return string_or_empty(
-		json_object_get(json_object_get(p->root, "header"), "type"));
+	return string_or_empty(json_object_get(json_object_get(p->root, "header"), "type"));
 }
 
 const char *perun_profile_header(const struct perun_profile *p, const char *key)
 {
-	return string_or_empty(
-		json_object_get(json_object_get(p->root, "header"), key));
+	return string_or_empty(json_object_get(json_object_get(p->root, "header"), key));
 }
 
 static json_t *ensure_object(json_t *parent, const char *key)
@@ -820,11 +829,9 @@ static json_t *ensure_object(json_t *parent, const char *key)
 	return obj;
 }
 
-int perun_profile_set_header(struct perun_profile *p, const char *key,
-			     const char *value)
+int perun_profile_set_header(struct perun_profile *p, const char *key, const char *value)
 {
-	return json_object_set_new(ensure_object(p->root, "header"), key,
-				   json_string(value));
+	return json_object_set_new(ensure_object(p->root, "header"), key, json_string(value));
 }
 
 int perun_profile_set_units(struct perun_profile *p, const char *units_json,
@@ -841,30 +848,26 @@ int perun_profile_set_units(struct perun_profile *p, const char *units_json,
 
 const char *perun_profile_collector(const struct perun_profile *p)
 {
-	return string_or_empty(
-		json_object_get(json_object_get(p->root, "collector_info"), "name"));
+	return string_or_empty(json_object_get(json_object_get(p->root, "collector_info"), "name"));
 }
 
-int perun_profile_set_collector(struct perun_profile *p, const char *name,
-				const json_t *params)
+int perun_profile_set_collector(struct perun_profile *p, const char *name, const json_t *params)
 {
 	json_t *info = ensure_object(p->root, "collector_info");
 	json_object_set_new(info, "name", json_string(name));
-	return json_object_set_new(info, "params",
-				   params ? json_deep_copy(params) : json_object());
+	return json_object_set_new(info, "params", params ? json_deep_copy(params) : json_object());
 }
 
-int perun_profile_add_postprocessor(struct perun_profile *p, const char *name,
-				    const json_t *params)
+int perun_profile_add_postprocessor(struct perun_profile *p, const char *name, const json_t *params)
 {
 	json_t *list = json_object_get(p->root, "postprocessors");
 	if (!json_is_array(list)) {
 		list = json_array();
 		json_object_set_new(p->root, "postprocessors", list);
 	}
-	return json_array_append_new(
-		list, json_pack("{s:s,s:o}", "name", name, "params",
-				params ? json_deep_copy(params) : json_object()));
+	return json_array_append_new(list,
+				     json_pack("{s:s,s:o}", "name", name, "params",
+					       params ? json_deep_copy(params) : json_object()));
 }
 
 char *perun_profile_postprocessors_dup(const struct perun_profile *p)
@@ -872,7 +875,8 @@ char *perun_profile_postprocessors_dup(const struct perun_profile *p)
 	struct perun_strbuf sb = PERUN_STRBUF_INIT;
 	size_t i;
 	json_t *post;
-	json_array_foreach(json_object_get(p->root, "postprocessors"), i, post) {
+	json_array_foreach(json_object_get(p->root, "postprocessors"), i, post)
+	{
 		const char *n = json_string_value(json_object_get(post, "name"));
 		if (sb.len)
 			perun_strbuf_addch(&sb, ' ');

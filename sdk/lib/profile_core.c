@@ -59,7 +59,7 @@ static void drop_text(struct perun_profile *p)
 
 json_t *profile_tree(struct perun_profile *p)
 {
-	struct perun_error ignored = {0};
+	struct perun_error ignored = { 0 };
 	/* A failed load leaves the resources empty, as documented. */
 	if (p->form)
 		p->form->load_whole(p, &ignored);
@@ -109,7 +109,7 @@ int perun_json_number(const json_t *v, double *out)
 	return -1;
 }
 
-const struct perun_jv profile_empty_object = {PERUN_JV_OBJECT, 1, {0}};
+const struct perun_jv profile_empty_object = { PERUN_JV_OBJECT, 1, { 0 } };
 
 /*
  * A jansson scalar as a tape node (a string borrowed), so that one dumper
@@ -118,7 +118,7 @@ const struct perun_jv profile_empty_object = {PERUN_JV_OBJECT, 1, {0}};
  */
 struct perun_jv json_scalar_node(const json_t *v)
 {
-	struct perun_jv node = {PERUN_JV_NULL, 1, {0}};
+	struct perun_jv node = { PERUN_JV_NULL, 1, { 0 } };
 	switch (json_typeof(v)) {
 	case JSON_STRING:
 		if (perun_json_number(v, &node.u.d) == 0) {
@@ -136,18 +136,12 @@ struct perun_jv json_scalar_node(const json_t *v)
 		node.tag = PERUN_JV_REAL;
 		node.u.d = json_real_value(v);
 		break;
-	case JSON_TRUE:
-		node.tag = PERUN_JV_TRUE;
-		break;
-	case JSON_FALSE:
-		node.tag = PERUN_JV_FALSE;
-		break;
-	default:
-		break;
+	case JSON_TRUE: node.tag = PERUN_JV_TRUE; break;
+	case JSON_FALSE: node.tag = PERUN_JV_FALSE; break;
+	default: break;
 	}
 	return node;
 }
-
 
 /* ---- the member cursor ---------------------------------------------------- */
 
@@ -169,7 +163,8 @@ static int member_index_build(struct member_index *ix, const struct perun_jv *ob
 		return -1;
 	ix->mask = size - 1;
 	const struct perun_jv *k, *v;
-	perun_jv_object_foreach(object, i, k, v) {
+	perun_jv_object_foreach(object, i, k, v)
+	{
 		size_t s = (size_t)key_hash(k->u.s, perun_jv_len(k)) & ix->mask;
 		while (ix->slots[s])
 			s = (s + 1) & ix->mask;

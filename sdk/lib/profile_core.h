@@ -53,15 +53,15 @@ struct perun_profile {
 	 * "resource_type_map" are empty placeholders and the real ones are
 	 * in the tape (profile_tree makes them a tree on first need). */
 	json_t *root;
-	char *text;                        /* owned; the tape's strings */
+	char *text; /* owned; the tape's strings */
 	struct json_tape tape;
-	uint32_t resources, types;         /* their nodes in the tape */
-	char *old_text;                    /* text and tape once the tree */
-	struct json_tape old_tape;         /* replaced them, freed with it */
-	int same_order;                    /* both list the same ids in the
-					    * same order */
-	const struct profile_form *form;   /* NULL: loaded whole */
-	struct profile_stream *stream;     /* the form's own state */
+	uint32_t resources, types;	 /* their nodes in the tape */
+	char *old_text;			 /* text and tape once the tree */
+	struct json_tape old_tape;	 /* replaced them, freed with it */
+	int same_order;			 /* both list the same ids in the
+					  * same order */
+	const struct profile_form *form; /* NULL: loaded whole */
+	struct profile_stream *stream;	 /* the form's own state */
 	/* Built on the first add: persistent-tuple key -> resource type id,
 	 * and flattened uid -> next free counter. */
 	json_t *tuple_index;
@@ -109,7 +109,7 @@ struct member_index {
 struct member_cursor {
 	const struct perun_jv *object, *next_key;
 	size_t left;
-	int trusted;    /* the keys asked for are known to come in order */
+	int trusted; /* the keys asked for are known to come in order */
 	struct member_index index;
 };
 
@@ -135,7 +135,7 @@ static inline const struct perun_jv *member_cursor_find(struct member_cursor *c,
 							const struct perun_jv *key, int *oom)
 {
 	if (c->left && (c->trusted || (perun_jv_len(c->next_key) == perun_jv_len(key) &&
-					!memcmp(c->next_key->u.s, key->u.s, perun_jv_len(key))))) {
+				       !memcmp(c->next_key->u.s, key->u.s, perun_jv_len(key))))) {
 		const struct perun_jv *value = c->next_key + 1;
 		c->next_key = perun_jv_skip(value);
 		c->left--;

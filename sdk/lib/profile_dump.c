@@ -21,7 +21,7 @@ char *perun_profile_dump(const struct perun_profile *cp, enum perun_dump_style s
 			 int with_origin, size_t *len)
 {
 	struct perun_strbuf sb = PERUN_STRBUF_INIT;
-	struct perun_error ignored = {0};
+	struct perun_error ignored = { 0 };
 	const struct perun_profile *p;
 	struct perun_profile *whole;
 	/* A streamed profile is written from a whole load of its own; when
@@ -38,7 +38,8 @@ char *perun_profile_dump(const struct perun_profile *cp, enum perun_dump_style s
 		perun_profile_free(whole);
 		return NULL;
 	}
-	json_object_foreach(p->root, key, value) {
+	json_object_foreach(p->root, key, value)
+	{
 		if (!with_origin && !strcmp(key, "origin"))
 			continue;
 		const struct perun_jv *view = NULL;
@@ -46,10 +47,9 @@ char *perun_profile_dump(const struct perun_profile *cp, enum perun_dump_style s
 			view = &p->tape.nodes[empty ? p->types : p->resources];
 		else if (p->text && !strcmp(key, "resource_type_map"))
 			view = &p->tape.nodes[p->types];
-		m[n++] = (struct json_python_member){key, view ? NULL : value, view};
+		m[n++] = (struct json_python_member){ key, view ? NULL : value, view };
 	}
-	json_python_dump_members(m, n, style == PERUN_DUMP_PENDING ? JSON_PYTHON_PENDING : -1,
-				 &sb);
+	json_python_dump_members(m, n, style == PERUN_DUMP_PENDING ? JSON_PYTHON_PENDING : -1, &sb);
 	free(m);
 	perun_profile_free(whole);
 	return perun_strbuf_detach(&sb, len);

@@ -25,24 +25,17 @@ int perun_profile_key_is_collectable(const char *key)
 	/* Called for every key of every added row: pick the candidates by
 	 * the first letter. */
 	switch (key[0]) {
-	case 'a':
-		return !strcmp(key, "amount") || !strcmp(key, "address");
-	case 'c':
-		return !strcmp(key, "call-order");
-	case 'e':
-		return !strcmp(key, "exclusive");
+	case 'a': return !strcmp(key, "amount") || !strcmp(key, "address");
+	case 'c': return !strcmp(key, "call-order");
+	case 'e': return !strcmp(key, "exclusive");
 	case 'm':
 		return !strncmp(key, "metric.", 7) &&
 		       (!strcmp(key + 7, "iteration") || !strcmp(key + 7, "value") ||
 			!strcmp(key + 7, "score-value") || !strcmp(key + 7, "percentile"));
-	case 'o':
-		return !strcmp(key, "order");
-	case 's':
-		return !strcmp(key, "structure-unit-size");
-	case 't':
-		return !strcmp(key, "timestamp");
-	default:
-		return 0;
+	case 'o': return !strcmp(key, "order");
+	case 's': return !strcmp(key, "structure-unit-size");
+	case 't': return !strcmp(key, "timestamp");
+	default: return 0;
 	}
 }
 
@@ -63,8 +56,8 @@ static int pair_cmp(const void *a, const void *b)
  * malloc'd array of *n pairs borrowing resource's and extra's keys and
  * values, or NULL without memory.
  */
-static struct pair *persistent_pairs(const json_t *resource, const json_t *extra,
-				     int collectable, size_t *n)
+static struct pair *persistent_pairs(const json_t *resource, const json_t *extra, int collectable,
+				     size_t *n)
 {
 	size_t cap = json_object_size(resource) + json_object_size(extra), k = 0;
 	struct pair *v = malloc((cap ? cap : 1) * sizeof(*v));
@@ -72,14 +65,15 @@ static struct pair *persistent_pairs(const json_t *resource, const json_t *extra
 		return NULL;
 	const char *key;
 	json_t *value;
-	json_object_foreach((json_t *)resource, key, value)
-		if (!collectable || !perun_profile_key_is_collectable(key))
-			v[k++] = (struct pair){key, value};
-	json_object_foreach((json_t *)extra, key, value) {
+	json_object_foreach((json_t *)resource, key,
+			    value) if (!collectable || !perun_profile_key_is_collectable(key))
+		v[k++] = (struct pair){ key, value };
+	json_object_foreach((json_t *)extra, key, value)
+	{
 		size_t i = 0;
 		while (i < k && strcmp(v[i].key, key))
 			i++;
-		v[i] = (struct pair){key, value};
+		v[i] = (struct pair){ key, value };
 		k += i == k;
 	}
 	/* Rows have a handful of persistent keys: insertion sort. */
@@ -130,7 +124,8 @@ static int build_index(struct perun_profile *p, json_t *root)
 	}
 	const char *type_id;
 	json_t *persistent;
-	json_object_foreach(json_object_get(root, "resource_type_map"), type_id, persistent) {
+	json_object_foreach(json_object_get(root, "resource_type_map"), type_id, persistent)
+	{
 		size_t n;
 		struct pair *pairs = persistent_pairs(persistent, NULL, 0, &n);
 		/* Without memory the type is not indexed, so it is not reused. */
@@ -156,8 +151,7 @@ static int build_index(struct perun_profile *p, json_t *root)
  * caller frees it), its entry in resource_type_map and its (empty) columns,
  * one for every collectable key of resource. */
 static char *new_type(struct perun_profile *p, json_t *root, const json_t *uid,
-		      const json_t *resource, const struct pair *pairs, size_t n,
-		      const char *tuple)
+		      const json_t *resource, const struct pair *pairs, size_t n, const char *tuple)
 {
 	char *flat_uid = perun_value_flatten_dup(uid);
 	if (!flat_uid)
@@ -180,12 +174,13 @@ static char *new_type(struct perun_profile *p, json_t *root, const json_t *uid,
 		failed |= json_object_set(sorted, pairs[i].key, pairs[i].value);
 	const char *key;
 	json_t *value;
-	json_object_foreach((json_t *)resource, key, value)
-		if (!failed && perun_profile_key_is_collectable(key))
-			failed |= json_object_set_new(columns, key, json_array());
+	json_object_foreach((json_t *)resource, key,
+			    value) if (!failed && perun_profile_key_is_collectable(key)) failed |=
+		json_object_set_new(columns, key, json_array());
 	/* The type is indexed last, once it is whole. */
 	if (failed ||
-	    json_object_set_new(json_object_get(root, "resource_type_map"), id, json_incref(sorted)) ||
+	    json_object_set_new(json_object_get(root, "resource_type_map"), id,
+				json_incref(sorted)) ||
 	    json_object_set_new(json_object_get(root, "resources"), id, json_incref(columns)) ||
 	    json_object_set_new(p->tuple_index, tuple, json_string(id))) {
 		json_decref(sorted);
@@ -198,13 +193,13 @@ static char *new_type(struct perun_profile *p, json_t *root, const json_t *uid,
 	return id;
 }
 
-static int add_row(struct perun_profile *p, const json_t *resource,
-		   json_t *extra, const char *name, struct perun_error *err)
+static int add_row(struct perun_profile *p, const json_t *resource, json_t *extra, const char *name,
+		   struct perun_error *err)
 {
 	json_t *uid = json_object_get(resource, "uid");
 	if (!uid)
-		return perun_error_set(err, PERUN_EINVAL,
-				       "profile '%s': resource without 'uid'", name);
+		return perun_error_set(err, PERUN_EINVAL, "profile '%s': resource without 'uid'",
+				       name);
 	json_t *root = profile_tree(p);
 	if (!root || build_index(p, root))
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
@@ -223,7 +218,8 @@ static int add_row(struct perun_profile *p, const json_t *resource,
 	json_t *columns = json_object_get(json_object_get(root, "resources"), type_id);
 	const char *key;
 	json_t *value;
-	json_object_foreach((json_t *)resource, key, value) {
+	json_object_foreach((json_t *)resource, key, value)
+	{
 		if (!perun_profile_key_is_collectable(key))
 			continue;
 		json_t *list = json_object_get(columns, key);
@@ -238,21 +234,22 @@ static int add_row(struct perun_profile *p, const json_t *resource,
 	return 0;
 }
 
-int profile_translate_legacy(struct perun_profile *p, json_t *list,
-			     json_t *extra, long snapshot, const char *name,
-			     struct perun_error *err)
+int profile_translate_legacy(struct perun_profile *p, json_t *list, json_t *extra, long snapshot,
+			     const char *name, struct perun_error *err)
 {
 	size_t i;
 	json_t *resource;
-	json_array_foreach(list, i, resource) {
+	json_array_foreach(list, i, resource)
+	{
 		if (!json_is_object(resource)) {
 			if (snapshot >= 0)
 				return perun_error_set(err, PERUN_EINVAL,
 						       "profile '%s': snapshot %ld: resource %zu "
-						       "is not an object", name, snapshot, i);
+						       "is not an object",
+						       name, snapshot, i);
 			return perun_error_set(err, PERUN_EINVAL,
-					       "profile '%s': resource %zu is not an object",
-					       name, i);
+					       "profile '%s': resource %zu is not an object", name,
+					       i);
 		}
 		int rc = add_row(p, resource, extra, name, err);
 		if (rc)
@@ -284,13 +281,14 @@ size_t perun_profile_resource_count(const struct perun_profile *p)
 	if (p->text) {
 		const struct perun_jv *resources = &p->tape.nodes[p->resources], *id, *columns;
 		size_t i;
-		perun_jv_object_foreach(resources, i, id, columns)
-			total += perun_jv_len(columns) ? perun_jv_len(columns + 2) : 1;
+		perun_jv_object_foreach(resources, i, id, columns) total +=
+			perun_jv_len(columns) ? perun_jv_len(columns + 2) : 1;
 		return total;
 	}
 	const char *type_id;
 	json_t *columns;
-	json_object_foreach(json_object_get(p->root, "resources"), type_id, columns) {
+	json_object_foreach(json_object_get(p->root, "resources"), type_id, columns)
+	{
 		total += type_rows(columns);
 	}
 	return total;
@@ -309,10 +307,11 @@ static json_t *new_row(const json_t *persistent, const struct perun_jv *columns,
 	if (!row)
 		return NULL;
 	/* A key that is also persistent keeps its place, as in Python's dict. */
+	perun_jv_object_foreach(columns, c, key,
+				values) if (json_object_setn_new(row, key->u.s, perun_jv_len(key),
+								 json_null())) goto fail;
 	perun_jv_object_foreach(columns, c, key, values)
-		if (json_object_setn_new(row, key->u.s, perun_jv_len(key), json_null()))
-			goto fail;
-	perun_jv_object_foreach(columns, c, key, values) {
+	{
 		for (iters[c] = json_object_iter(row); iters[c];
 		     iters[c] = json_object_iter_next(row, iters[c]))
 			if (json_object_iter_key_len(iters[c]) == perun_jv_len(key) &&
@@ -342,8 +341,7 @@ static int fill_cell(json_t *row, void *iter, const struct perun_jv *v)
 }
 
 /* perun_profile_foreach_resource over resources still in the tape. */
-static int foreach_resource_of_tape(const struct perun_profile *p, perun_resource_fn fn,
-				    void *data)
+static int foreach_resource_of_tape(const struct perun_profile *p, perun_resource_fn fn, void *data)
 {
 	const struct perun_jv *id, *columns;
 	const struct perun_jv **cursor = NULL;
@@ -353,7 +351,8 @@ static int foreach_resource_of_tape(const struct perun_profile *p, perun_resourc
 	struct member_cursor types;
 	int rc = 0, oom = 0;
 	member_cursor_init(&types, &p->tape.nodes[p->types], p->same_order);
-	perun_jv_object_foreach(&p->tape.nodes[p->resources], i, id, columns) {
+	perun_jv_object_foreach(&p->tape.nodes[p->resources], i, id, columns)
+	{
 		size_t ncols = perun_jv_len(columns), c;
 		size_t rows = ncols ? perun_jv_len(columns + 2) : 1;
 		/* Loading checked that every type is in the map. */
@@ -373,8 +372,7 @@ static int foreach_resource_of_tape(const struct perun_profile *p, perun_resourc
 			ncursors = ncols;
 		}
 		const struct perun_jv *key, *values;
-		perun_jv_object_foreach(columns, c, key, values)
-			cursor[c] = values + 1;
+		perun_jv_object_foreach(columns, c, key, values) cursor[c] = values + 1;
 		for (size_t r = 0; r < rows; r++) {
 			/* The row of the previous call is refilled unless fn kept
 			 * a reference to it: the keys stay, only values change. */
@@ -415,7 +413,8 @@ static int foreach_resource_of_whole(const struct perun_profile *p, perun_resour
 	json_t *map = json_object_get(p->root, "resource_type_map");
 	const char *type_id;
 	json_t *columns;
-	json_object_foreach(json_object_get(p->root, "resources"), type_id, columns) {
+	json_object_foreach(json_object_get(p->root, "resources"), type_id, columns)
+	{
 		json_t *persistent = json_object_get(map, type_id);
 		size_t rows = type_rows(columns);
 		json_t *row = NULL;
@@ -429,11 +428,13 @@ static int foreach_resource_of_whole(const struct perun_profile *p, perun_resour
 				return -PERUN_EGENERIC;
 			const char *key;
 			json_t *values;
-			json_object_foreach(columns, key, values)
-				if (json_object_set(row, key, json_array_get(values, r))) {
-					json_decref(row);
-					return -PERUN_EGENERIC;
-				}
+			json_object_foreach(
+				columns, key,
+				values) if (json_object_set(row, key, json_array_get(values, r)))
+			{
+				json_decref(row);
+				return -PERUN_EGENERIC;
+			}
 			int rc = fn(row, data);
 			if (rc) {
 				json_decref(row);
@@ -445,12 +446,11 @@ static int foreach_resource_of_whole(const struct perun_profile *p, perun_resour
 	return 0;
 }
 
-int perun_profile_foreach_resource(const struct perun_profile *cp, perun_resource_fn fn,
-				   void *data)
+int perun_profile_foreach_resource(const struct perun_profile *cp, perun_resource_fn fn, void *data)
 {
 	const struct perun_profile *p;
 	struct perun_profile *whole;
-	struct perun_error ignored = {0};
+	struct perun_error ignored = { 0 };
 	/* A streamed profile is read from a whole load of its own. */
 	if (profile_read_whole(cp, &p, &whole, &ignored))
 		return -PERUN_EINVAL;

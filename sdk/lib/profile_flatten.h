@@ -17,8 +17,7 @@
  * Add a list of unflattened resources, each extended by the keys of extra
  * (may be NULL).  snapshot is the snapshot number or -1, for messages.
  */
-int profile_translate_legacy(struct perun_profile *p, json_t *list,
-			     json_t *extra, long snapshot, const char *name,
-			     struct perun_error *err);
+int profile_translate_legacy(struct perun_profile *p, json_t *list, json_t *extra, long snapshot,
+			     const char *name, struct perun_error *err);
 
 #endif

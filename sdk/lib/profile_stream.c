@@ -38,21 +38,21 @@
 #include "reader.h"
 
 enum stream_state {
-	STREAM_UNREAD,   /* the map is read on each walk */
-	STREAM_SETTLED,  /* the profile was made whole since */
-	STREAM_FAILED,   /* the usual load failed: error says why */
+	STREAM_UNREAD,	/* the map is read on each walk */
+	STREAM_SETTLED, /* the profile was made whole since */
+	STREAM_FAILED,	/* the usual load failed: error says why */
 };
 
 struct profile_stream {
-	char *text;                  /* the file's mapping */
+	char *text; /* the file's mapping */
 	size_t len;
-	const char *map_text;        /* resource_type_map's value in it */
+	const char *map_text; /* resource_type_map's value in it */
 	size_t map_len;
 	char *path;
 	enum stream_state state;
 	struct perun_error error;
-	struct json_tape old_tape;   /* the resources' tape before settling:
-				      * a walk may still hold its values */
+	struct json_tape old_tape; /* the resources' tape before settling:
+				    * a walk may still hold its values */
 };
 
 static const struct profile_form stream_form;
@@ -61,7 +61,7 @@ int perun_profile_load_file_streamed(const char *path, struct perun_profile **ou
 				     struct perun_error *err)
 {
 	struct profile_stream *st = calloc(1, sizeof(*st));
-	struct json_tape tape = {0};
+	struct json_tape tape = { 0 };
 	struct perun_profile *p = NULL;
 	struct stat sb;
 	const char *span[2];
@@ -82,7 +82,7 @@ int perun_profile_load_file_streamed(const char *path, struct perun_profile **ou
 		goto usual;
 	st->map_text = span[0];
 	st->map_len = (size_t)(span[1] - span[0]);
-	struct perun_error ignored = {0};
+	struct perun_error ignored = { 0 };
 	if (profile_of_tape(&tape, path, 0, &p, &ignored) || !p->tape.nodes ||
 	    !(st->path = strdup(path)))
 		goto usual;
@@ -193,8 +193,8 @@ static int stream_load_whole(struct perun_profile *p, struct perun_error *err)
 		p->tape = st->old_tape;
 		memset(&st->old_tape, 0, sizeof(st->old_tape));
 		perun_profile_free(q);
-		return perun_error_set(err, PERUN_EGENERIC, "cannot read profile '%s': out of memory",
-				       st->path);
+		return perun_error_set(err, PERUN_EGENERIC,
+				       "cannot read profile '%s': out of memory", st->path);
 	} else {
 		p->text = NULL;
 	}
@@ -204,8 +204,8 @@ static int stream_load_whole(struct perun_profile *p, struct perun_error *err)
 }
 
 /* The types from the from-th on, of p loaded the usual way. */
-static int walk_whole_from(const struct perun_profile *p, size_t from, perun_type_fn fn,
-			   void *data, struct perun_error *err)
+static int walk_whole_from(const struct perun_profile *p, size_t from, perun_type_fn fn, void *data,
+			   struct perun_error *err)
 {
 	struct perun_profile *q;
 	int rc = stream_load_copy(p, &q, err);
@@ -220,32 +220,32 @@ static int walk_whole_from(const struct perun_profile *p, size_t from, perun_typ
 
 /* Batches in flight between the reader and the walker, and their size. */
 #define STREAM_BATCHES 4
-#define BATCH_TYPES 256
-#define BATCH_STRINGS ((size_t)1 << 17)
+#define BATCH_TYPES    256
+#define BATCH_STRINGS  ((size_t)1 << 17)
 
 struct type_batch {
-	struct json_tape tape;             /* each type's id, then its value */
-	const struct perun_jv **columns;   /* each type's, from the resources */
+	struct json_tape tape;		 /* each type's id, then its value */
+	const struct perun_jv **columns; /* each type's, from the resources */
 	size_t n;
-	char *strings;                     /* its decoded strings */
+	char *strings; /* its decoded strings */
 };
 
 struct type_stream {
 	const struct perun_profile *p;
 	struct profile_stream *st;
-	size_t strings_len;                /* of each batch's strings */
+	size_t strings_len; /* of each batch's strings */
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
 	struct type_batch batch[STREAM_BATCHES];
-	size_t made, walked;               /* batches */
-	int read;                          /* reader done: 1 all, -1 failed */
-	int stop;                          /* walker done */
+	size_t made, walked; /* batches */
+	int read;	     /* reader done: 1 all, -1 failed */
+	int stop;	     /* walker done */
 };
 
 /* Fill b with the next types: 1, 0 after the last, -1 when the text or a
  * check fails. */
-static int read_batch(struct json_object_stream *js, struct member_cursor *resources,
-		      size_t *found, struct type_batch *b)
+static int read_batch(struct json_object_stream *js, struct member_cursor *resources, size_t *found,
+		      struct type_batch *b)
 {
 	char *strings = b->strings;
 	b->tape.n = 0;

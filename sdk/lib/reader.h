@@ -23,7 +23,7 @@ extern const uint64_t json_pow5[28];
 struct json_tape {
 	struct perun_jv *nodes;
 	size_t n, alloc;
-	int mapped;     /* nodes is a mapping of its own, not heap */
+	int mapped; /* nodes is a mapping of its own, not heap */
 };
 /* bytes of memory, a mapping of its own when big (its pages are made as
  * they are written): for buffers sized for the worst case. */
@@ -53,8 +53,8 @@ int json_tape_parse(char *text, size_t len, struct json_tape *tape);
  * empty object takes its place on the tape and skipped[0..1] get its
  * text's span, left as it was (json_object_stream reads it later).
  */
-int json_tape_parse_skipping(char *text, size_t len, struct json_tape *tape,
-			     const char *skip_key, const char *skipped[2]);
+int json_tape_parse_skipping(char *text, size_t len, struct json_tape *tape, const char *skip_key,
+			     const char *skipped[2]);
 void json_tape_release(struct json_tape *tape);
 
 /*
@@ -65,8 +65,8 @@ void json_tape_release(struct json_tape *tape);
  * million resource types are walked: the tape stays small.
  */
 struct json_object_stream {
-	char *p, *end;            /* what is still unread */
-	size_t members;           /* read so far */
+	char *p, *end;	/* what is still unread */
+	size_t members; /* read so far */
 	locale_t c_locale;
 	/* Copies of the keys and their hashes: duplicates are refused at the
 	 * close, as json_tape_parse refuses them. */

@@ -38,12 +38,12 @@
 #define DESC_KIND PERUN_KIND_VIEW
 #endif
 #define STR_(x) #x
-#define STR(x) STR_(x)
+#define STR(x)	STR_(x)
 #ifndef DESC_NAME
 #define DESC_NAME STR(PLUGIN_NAME)
 #endif
 #define DESCRIBE_(n) perun_plugin_##n##_describe
-#define DESCRIBE(n) DESCRIBE_(n)
+#define DESCRIBE(n)  DESCRIBE_(n)
 
 #ifdef USE_DEP
 int abi_dep_answer(void);
@@ -53,13 +53,13 @@ int abi_test_undefined_function(void);
 #endif
 
 #define CRASH_DESCRIBE 1
-#define CRASH_SHOW 2
-#define CRASH_COLLECT 3
+#define CRASH_SHOW     2
+#define CRASH_COLLECT  3
 #ifdef CRASH_IN
-#define CRASH_HERE(where)                 \
-	do {                              \
-		if ((CRASH_IN) == (where)) \
-			raise(SIGSEGV);   \
+#define CRASH_HERE(where)                                                                          \
+	do {                                                                                       \
+		if ((CRASH_IN) == (where))                                                         \
+			raise(SIGSEGV);                                                            \
 	} while (0)
 #else
 #define CRASH_HERE(where) ((void)0)

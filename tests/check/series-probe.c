@@ -18,7 +18,8 @@ static int probe_series(const struct perun_check_series_entry *series, size_t co
 	if (perun_params_bool(params, "fail", 0))
 		return perun_error_set(err, PERUN_ETOOL, "failing as degradation.fail asks");
 	char location[512], versions[1024] = "";
-	snprintf(location, sizeof(location), "%s %s", perun_profile_header(series[0].profile, "cmd"),
+	snprintf(location, sizeof(location), "%s %s",
+		 perun_profile_header(series[0].profile, "cmd"),
 		 perun_profile_header(series[0].profile, "workload"));
 	for (size_t i = 0; i < count; i++) {
 		size_t len = strlen(versions);
@@ -45,8 +46,8 @@ static int probe_series(const struct perun_check_series_entry *series, size_t co
 
 /* Set from degradation.fail: the core passes degradation.<option>. */
 static const struct perun_option probe_options[] = {
-	{"fail", NULL, PERUN_OPTION_BOOL, "false", NULL, NULL, "fail the check", 0},
-	{NULL},
+	{ "fail", NULL, PERUN_OPTION_BOOL, "false", NULL, NULL, "fail the check", 0 },
+	{ NULL },
 };
 
 static const struct perun_check_ops probe_ops = {

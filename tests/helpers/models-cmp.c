@@ -26,8 +26,7 @@ struct tally {
 	char path[512];
 };
 
-static int differ(struct tally *t, const char *path, const char *fmt, const char *a,
-		  const char *b)
+static int differ(struct tally *t, const char *path, const char *fmt, const char *a, const char *b)
 {
 	fprintf(stderr, "models-cmp: %s: ", path);
 	fprintf(stderr, fmt, a, b);
@@ -80,7 +79,8 @@ static int cmp_value(struct tally *t, const json_t *want, const json_t *got, con
 	if (json_is_object(want) && t->any_order) {
 		const char *key;
 		const json_t *value;
-		json_object_foreach((json_t *)want, key, value) {
+		json_object_foreach((json_t *)want, key, value)
+		{
 			snprintf(sub, sizeof(sub), "%s.%s", path, key);
 			const json_t *other = json_object_get(got, key);
 			if (!other)
@@ -98,7 +98,8 @@ static int cmp_value(struct tally *t, const json_t *want, const json_t *got, con
 			snprintf(sub, sizeof(sub), "%s.%s", path, wk);
 			if (strcmp(wk, gk))
 				return differ(t, sub, "expected key '%s', got '%s'", wk, gk);
-			if (cmp_value(t, json_object_iter_value(wi), json_object_iter_value(gi), sub))
+			if (cmp_value(t, json_object_iter_value(wi), json_object_iter_value(gi),
+				      sub))
 				return 1;
 		}
 		if (wi || gi)
@@ -135,16 +136,17 @@ static json_t *models_of(const struct perun_profile *p, const char *only)
 	json_t *all = perun_profile_get(p, "models"), *out = json_array();
 	size_t i;
 	json_t *m;
-	json_array_foreach(all, i, m)
-		if (!only || !strcmp(json_string_value(json_object_get(m, "model")) ?: "", only))
-			json_array_append(out, m);
+	json_array_foreach(
+		all, i,
+		m) if (!only || !strcmp(json_string_value(json_object_get(m, "model")) ?: "", only))
+		json_array_append(out, m);
 	return out;
 }
 
 int main(int argc, char **argv)
 {
-	struct tally t = {.rel = 1e-9};
-	struct perun_error err = {0};
+	struct tally t = { .rel = 1e-9 };
+	struct perun_error err = { 0 };
 	struct perun_profile *want = NULL, *got = NULL;
 	json_t *wm = NULL, *gm = NULL;
 	int rc = 2;

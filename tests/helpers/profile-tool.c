@@ -14,7 +14,7 @@
 
 int main(int argc, char **argv)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	struct perun_profile *p;
 	if (argc != 3) {
 		fprintf(stderr, "usage: profile-tool compact|pending|count <file>\n");
@@ -29,8 +29,9 @@ int main(int argc, char **argv)
 		printf("%zu\n", perun_profile_resource_count(p));
 	} else {
 		size_t len;
-		char *text = perun_profile_dump(p, strcmp(argv[1], "pending") ? PERUN_DUMP_COMPACT
-								 : PERUN_DUMP_PENDING, 1, &len);
+		char *text = perun_profile_dump(
+			p, strcmp(argv[1], "pending") ? PERUN_DUMP_COMPACT : PERUN_DUMP_PENDING, 1,
+			&len);
 		fwrite(text, 1, len, stdout);
 		free(text);
 	}

@@ -10,7 +10,7 @@
 
 #include <perun/perun.h>
 
-#define DEGRADATION_THRESHOLD 2.0
+#define DEGRADATION_THRESHOLD  2.0
 #define OPTIMIZATION_THRESHOLD 0.5
 /* tools.APPROX_ZERO of Perun: what safe_division divides by instead of 0. */
 #define APPROX_ZERO 0.000001
@@ -81,8 +81,8 @@ static int uid_cmp(const void *a, const void *b)
  * Read the amounts straight from the flattened columns: one uid per
  * resource type, so the flattened uid is computed once per type.
  */
-static int averages_of(const struct perun_profile *profile, const char *name,
-		       struct averages *a, struct perun_error *err)
+static int averages_of(const struct perun_profile *profile, const char *name, struct averages *a,
+		       struct perun_error *err)
 {
 	struct perun_type_list types;
 	int rc = 0;
@@ -106,14 +106,15 @@ static int averages_of(const struct perun_profile *profile, const char *name,
 		size_t i;
 		if (!amounts || perun_jv_type(amounts) != PERUN_JV_ARRAY)
 			continue;
-		perun_jv_array_foreach(amounts, i, v) {
+		perun_jv_array_foreach(amounts, i, v)
+		{
 			double x;
 			if (perun_jv_type(v) == PERUN_JV_NULL)
 				continue;
 			if (perun_jv_number(v, &x)) {
 				rc = perun_error_set(err, PERUN_EINVAL,
-						     "%s: resource '%s' has a non-numeric amount", name,
-						     types.types[t].id);
+						     "%s: resource '%s' has a non-numeric amount",
+						     name, types.types[t].id);
 				goto out;
 			}
 			if (!isnan(x))

@@ -16,8 +16,8 @@
 
 static int order_of(const char *type)
 {
-	static const char *const ordering[] = {"constant", "logarithmic", "linear",
-					       "quadratic", "power", "exponential"};
+	static const char *const ordering[] = { "constant",  "logarithmic", "linear",
+						"quadratic", "power",	    "exponential" };
 	for (int i = 0; i < 6; i++)
 		if (!strcmp(ordering[i], type))
 			return i;
@@ -29,7 +29,7 @@ static int bmoe_compare(const struct perun_profile *baseline, const struct perun
 			struct perun_error *err)
 {
 	(void)params;
-	struct checklib_models base = {0}, targ = {0};
+	struct checklib_models base = { 0 }, targ = { 0 };
 	int rc = checklib_best_models(baseline, CHECKLIB_GROUP_PARAM, NULL, &base, err);
 	if (!rc)
 		rc = checklib_best_models(target, CHECKLIB_GROUP_PARAM, NULL, &targ, err);

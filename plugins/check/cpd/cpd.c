@@ -39,27 +39,28 @@
 #include <perun/perun.h>
 
 static const struct perun_option cpd_options[] = {
-	{"of", NULL, PERUN_OPTION_STRING, "amount", NULL, "<key>",
-	 "resource key whose history is checked", 0},
-	{"aggregate", NULL, PERUN_OPTION_CHOICE, "auto", "auto|mean|median|sum", NULL,
-	 "one value per version: mean or median of the rows (repetitions), or the sum per run; "
-	 "auto is mean for time profiles and sum otherwise",
-	 0},
-	{"min-segment", NULL, PERUN_OPTION_INT, "2", NULL, "<int>",
-	 "fewest versions on each side of a change point", 0},
-	{"min-change", NULL, PERUN_OPTION_FLOAT, "0.1", NULL, "<ratio>",
-	 "smallest relative change of the mean that is reported (0.1 is 10%)", 0},
-	{"alpha", NULL, PERUN_OPTION_FLOAT, "0.01", NULL, "<p>",
-	 "significance level of a change point", 0},
-	{"test", NULL, PERUN_OPTION_CHOICE, "ttest", "ttest|permutation", NULL,
-	 "significance by Student's t-test (Hunter) or by permuting the versions (E-Divisive)", 0},
-	{"permutations", NULL, PERUN_OPTION_INT, "199", NULL, "<int>",
-	 "permutations of a permutation test", 0},
-	{"seed", NULL, PERUN_OPTION_INT, "1", NULL, "<int>",
-	 "seed of the permutations: equal seeds give equal verdicts", 0},
-	{"noise-factor", NULL, PERUN_OPTION_FLOAT, "1.0", NULL, "<float>",
-	 "a change must also exceed this multiple of the noise of the repetitions (0: off)", 0},
-	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
+	{ "of", NULL, PERUN_OPTION_STRING, "amount", NULL, "<key>",
+	  "resource key whose history is checked", 0 },
+	{ "aggregate", NULL, PERUN_OPTION_CHOICE, "auto", "auto|mean|median|sum", NULL,
+	  "one value per version: mean or median of the rows (repetitions), or the sum per run; "
+	  "auto is mean for time profiles and sum otherwise",
+	  0 },
+	{ "min-segment", NULL, PERUN_OPTION_INT, "2", NULL, "<int>",
+	  "fewest versions on each side of a change point", 0 },
+	{ "min-change", NULL, PERUN_OPTION_FLOAT, "0.1", NULL, "<ratio>",
+	  "smallest relative change of the mean that is reported (0.1 is 10%)", 0 },
+	{ "alpha", NULL, PERUN_OPTION_FLOAT, "0.01", NULL, "<p>",
+	  "significance level of a change point", 0 },
+	{ "test", NULL, PERUN_OPTION_CHOICE, "ttest", "ttest|permutation", NULL,
+	  "significance by Student's t-test (Hunter) or by permuting the versions (E-Divisive)",
+	  0 },
+	{ "permutations", NULL, PERUN_OPTION_INT, "199", NULL, "<int>",
+	  "permutations of a permutation test", 0 },
+	{ "seed", NULL, PERUN_OPTION_INT, "1", NULL, "<int>",
+	  "seed of the permutations: equal seeds give equal verdicts", 0 },
+	{ "noise-factor", NULL, PERUN_OPTION_FLOAT, "1.0", NULL, "<float>",
+	  "a change must also exceed this multiple of the noise of the repetitions (0: off)", 0 },
+	{ NULL, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
 enum aggregate { AGG_MEAN, AGG_MEDIAN, AGG_SUM };
@@ -219,7 +220,7 @@ static double median_finite(double *v, size_t n)
 struct cp {
 	size_t k;
 	double p, ml, mr, magnitude, noise;
-	size_t onset; /* where a creeping change began (k for a step) */
+	size_t onset;  /* where a creeping change began (k for a step) */
 	double before; /* the mean before the onset */
 };
 
@@ -268,8 +269,8 @@ static int split(struct series *s, size_t a, size_t b, size_t **cps, size_t *n)
 	double q = energy_best(s->ty + a, b - a, m, &k);
 	if (!isfinite(q) || q <= 0)
 		return 0;
-	if (s->cfg->permutation && permutation_p(s, s->ty + a, b - a, 0, q, first_pass(s->cfg)) >
-				       first_pass(s->cfg))
+	if (s->cfg->permutation &&
+	    permutation_p(s, s->ty + a, b - a, 0, q, first_pass(s->cfg)) > first_pass(s->cfg))
 		return 0;
 	size_t *grown = realloc(*cps, (*n + 1) * sizeof(**cps));
 	if (!grown)
@@ -353,9 +354,9 @@ static int find(struct series *s, struct cp **out, size_t *nout)
 /*
  * A creeping change: steps each smaller than --min-change (but significant,
  * above the noise and at least a quarter of --min-change) that lead up to
- * the change point at c->k from the previous one at a.  The change is then dated to the first of the steps
- * that go the same way in an unbroken run up to c->k, and measured from
- * the level before it.
+ * the change point at c->k from the previous one at a.  The change is then dated to the first of
+ * the steps that go the same way in an unbroken run up to c->k, and measured from the level before
+ * it.
  */
 static int find_onset(struct series *s, struct cp *c, size_t a)
 {
@@ -367,7 +368,7 @@ static int find_onset(struct series *s, struct cp *c, size_t a)
 	 * their number (Bonferroni) */
 	sub_cfg.min_change = s->cfg->min_change / 4;
 	sub_cfg.alpha = s->cfg->alpha / (double)(len > 1 ? len : 1);
-	struct series sub = {&sub_cfg, s->y + a, s->cv + a, s->ty + a, len, s->rng, s->scratch};
+	struct series sub = { &sub_cfg, s->y + a, s->cv + a, s->ty + a, len, s->rng, s->scratch };
 	struct cp *steps;
 	size_t n;
 	c->onset = c->k;
@@ -409,9 +410,9 @@ static int detect(struct series *s, struct cp **out, size_t *nout)
 struct location {
 	char *uid, *type;
 	double *value, *cv; /* per version; NaN when absent */
-	double *reps;       /* this version's repetitions */
+	double *reps;	    /* this version's repetitions */
 	size_t nreps, capreps;
-	double run_sum;     /* sum of this profile's rows (sum) */
+	double run_sum; /* sum of this profile's rows (sum) */
 	size_t run_rows;
 };
 
@@ -549,10 +550,11 @@ static int add_profile(struct table *t, const struct perun_profile *profile, con
 		for (size_t i = 0; i < rows; i++, v = pv ? pv : perun_jv_skip(v)) {
 			double d;
 			if (perun_jv_number(v, &d) || !isfinite(d)) {
-				rc = perun_error_set(err, PERUN_EINVAL,
-						     "profile of %.7s: resource '%s': '%s' is not a "
-						     "finite number",
-						     version, key, t->cfg->of);
+				rc = perun_error_set(
+					err, PERUN_EINVAL,
+					"profile of %.7s: resource '%s': '%s' is not a "
+					"finite number",
+					version, key, t->cfg->of);
 				goto out;
 			}
 			l->run_rows++;
@@ -590,7 +592,8 @@ static void close_version(struct table *t, size_t v)
 		if (t->cfg->agg == AGG_MEDIAN) {
 			qsort(l->reps, l->nreps, sizeof(double), cmp_double);
 			size_t n = l->nreps;
-			l->value[v] = n % 2 ? l->reps[n / 2] : (l->reps[n / 2 - 1] + l->reps[n / 2]) / 2;
+			l->value[v] =
+				n % 2 ? l->reps[n / 2] : (l->reps[n / 2 - 1] + l->reps[n / 2]) / 2;
 		} else {
 			l->value[v] = mean;
 		}
@@ -700,14 +703,19 @@ static int read_cfg(const struct perun_params *params, const struct perun_profil
 	if (!strcmp(agg, "auto"))
 		c->agg = !strcmp(perun_profile_type(newest), "time") ? AGG_MEAN : AGG_SUM;
 	else
-		c->agg = !strcmp(agg, "median") ? AGG_MEDIAN : !strcmp(agg, "sum") ? AGG_SUM : AGG_MEAN;
+		c->agg = !strcmp(agg, "median") ? AGG_MEDIAN
+			 : !strcmp(agg, "sum")	? AGG_SUM
+						: AGG_MEAN;
 	if (ms < 1 || ms > 1000000)
-		return perun_error_set(err, PERUN_EINVAL, "option '--min-segment' must be 1 or more");
+		return perun_error_set(err, PERUN_EINVAL,
+				       "option '--min-segment' must be 1 or more");
 	if (!(c->alpha > 0 && c->alpha < 1))
 		return perun_error_set(err, PERUN_EINVAL,
-				       "option '--alpha' must be between 0 and 1, not %g", c->alpha);
+				       "option '--alpha' must be between 0 and 1, not %g",
+				       c->alpha);
 	if (!(c->min_change >= 0))
-		return perun_error_set(err, PERUN_EINVAL, "option '--min-change' must not be negative");
+		return perun_error_set(err, PERUN_EINVAL,
+				       "option '--min-change' must not be negative");
 	if (!(c->noise_factor >= 0))
 		return perun_error_set(err, PERUN_EINVAL,
 				       "option '--noise-factor' must not be negative");
@@ -736,7 +744,7 @@ static int cpd_compare_series(const struct perun_check_series_entry *series, siz
 			      void *data, struct perun_error *err)
 {
 	struct cfg cfg;
-	struct table t = {&cfg, json_object(), NULL, 0, 0, 0, NULL};
+	struct table t = { &cfg, json_object(), NULL, 0, 0, 0, NULL };
 	double *y = NULL, *ty = NULL, *cv = NULL, *scratch = NULL;
 	size_t *vidx = NULL;
 	gsl_rng *rng = NULL;
@@ -790,7 +798,7 @@ static int cpd_compare_series(const struct perun_check_series_entry *series, siz
 			positive &= y[k] > 0;
 		for (size_t k = 0; k < n; k++)
 			ty[k] = positive ? log(y[k]) : y[k];
-		struct series s = {&cfg, y, cv, ty, n, rng, scratch};
+		struct series s = { &cfg, y, cv, ty, n, rng, scratch };
 		rc = emit_location(&s, l, &t, vidx, analyse, emit, data);
 	}
 	if (rc && !err->code)
@@ -817,6 +825,7 @@ static const struct perun_check_ops cpd_ops = {
 	.title = "change point detection",
 };
 
-PERUN_PLUGIN_DEFINE(cpd, PERUN_KIND_CHECK, .version = "1.0",
-		    .summary = "change points in the history of a configuration (E-Divisive/Hunter)",
-		    .options = cpd_options, .ops = &cpd_ops);
+PERUN_PLUGIN_DEFINE(
+	cpd, PERUN_KIND_CHECK, .version = "1.0",
+	.summary = "change points in the history of a configuration (E-Divisive/Hunter)",
+	.options = cpd_options, .ops = &cpd_ops);

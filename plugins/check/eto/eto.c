@@ -32,22 +32,22 @@
 #include <perun/points.h>
 
 static const struct perun_option eto_options[] = {
-	{"cutoff", NULL, PERUN_OPTION_FLOAT, "0.0", NULL, "<percent>",
-	 "skip functions whose share of the total change is below this (degradation.cutoff)", 0},
-	{"location-filter", NULL, PERUN_OPTION_STRING, "*", NULL, "<regex>",
-	 "check only locations (binaries) matching this POSIX extended regex; '*' is all "
-	 "(degradation.location_filter)",
-	 0},
-	{"with-removed", NULL, PERUN_OPTION_BOOL, "false", NULL, NULL,
-	 "also report functions missing in the target as Not in Target (upstream drops them)", 0},
-	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
+	{ "cutoff", NULL, PERUN_OPTION_FLOAT, "0.0", NULL, "<percent>",
+	  "skip functions whose share of the total change is below this (degradation.cutoff)", 0 },
+	{ "location-filter", NULL, PERUN_OPTION_STRING, "*", NULL, "<regex>",
+	  "check only locations (binaries) matching this POSIX extended regex; '*' is all "
+	  "(degradation.location_filter)",
+	  0 },
+	{ "with-removed", NULL, PERUN_OPTION_BOOL, "false", NULL, NULL,
+	  "also report functions missing in the target as Not in Target (upstream drops them)", 0 },
+	{ NULL, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
 #define MZS_CORRECTION 0.6745
-#define MZS_CUTOFF 3.5
-#define IQR_CUTOFF 1.5
-#define STDDEV_CUTOFF 2.0
-#define NS_TO_MS 1000000.0
+#define MZS_CUTOFF     3.5
+#define IQR_CUTOFF     1.5
+#define STDDEV_CUTOFF  2.0
+#define NS_TO_MS       1000000.0
 
 /* ---- numpy's and pandas' arithmetic -------------------------------------- */
 
@@ -139,7 +139,10 @@ static int cps_of(const char *s, struct cps *out)
 	const unsigned char *u = (const unsigned char *)s;
 	for (size_t i = 0; i < len;) {
 		unsigned c = u[i];
-		size_t k = c >= 0xf0 && c < 0xf8 ? 3 : c >= 0xe0 && c < 0xf0 ? 2 : c >= 0xc0 && c < 0xe0 ? 1 : 0;
+		size_t k = c >= 0xf0 && c < 0xf8   ? 3
+			   : c >= 0xe0 && c < 0xf0 ? 2
+			   : c >= 0xc0 && c < 0xe0 ? 1
+						   : 0;
 		uint32_t cp = k ? c & (0x3fu >> k) : c;
 		for (size_t j = 1; j <= k; j++) {
 			if (i + j >= len || (u[i + j] & 0xc0) != 0x80) {
@@ -224,8 +227,8 @@ static double eto_difflib_ratio(const struct cps *a, const struct cps *b)
 	size_t t = a->n + b->n;
 	if (!t)
 		return 1.0;
-	struct matcher m = {a, b, calloc(b->n + 1, 1), malloc((b->n + 1) * sizeof(size_t)),
-			    malloc((b->n + 1) * sizeof(size_t))};
+	struct matcher m = { a, b, calloc(b->n + 1, 1), malloc((b->n + 1) * sizeof(size_t)),
+			     malloc((b->n + 1) * sizeof(size_t)) };
 	double r = -1;
 	if (!m.popular || !m.prev || !m.cur)
 		goto out;
@@ -258,7 +261,7 @@ static int cps_cmp(const struct cps *a, const struct cps *b)
 
 struct func {
 	const char *uid, *loc; /* borrowed from the profile or owned by names */
-	double excl;           /* ms */
+	double excl;	       /* ms */
 };
 
 struct side {
@@ -359,7 +362,8 @@ static int prepare(const struct perun_profile *profile, const char *which, const
 		const struct perun_jv *pers = types.types[k].persistent;
 		const struct perun_jv *cols = types.types[k].columns, *ck, *cv;
 		size_t rows = SIZE_MAX, c;
-		perun_jv_object_foreach(cols, c, ck, cv) {
+		perun_jv_object_foreach(cols, c, ck, cv)
+		{
 			size_t l = perun_jv_type(cv) == PERUN_JV_ARRAY ? perun_jv_len(cv) : 0;
 			rows = l < rows ? l : rows;
 		}
@@ -391,7 +395,7 @@ static int prepare(const struct perun_profile *profile, const char *which, const
 						     which, types.types[k].id);
 				goto out;
 			}
-			if (push_raw(&raw, &nraw, &cap, (struct raw){uid, loc, order, d}))
+			if (push_raw(&raw, &nraw, &cap, (struct raw){ uid, loc, order, d }))
 				goto nomem;
 		}
 	}
@@ -407,13 +411,14 @@ static int prepare(const struct perun_profile *profile, const char *which, const
 	if (!s->f)
 		goto nomem;
 	for (size_t i = 0; i < nraw;) {
-		struct kahan k = {0, 0};
+		struct kahan k = { 0, 0 };
 		size_t j = i;
-		for (; j < nraw && !strcmp(raw[j].uid, raw[i].uid) && !strcmp(raw[j].loc, raw[i].loc);
+		for (;
+		     j < nraw && !strcmp(raw[j].uid, raw[i].uid) && !strcmp(raw[j].loc, raw[i].loc);
 		     j++)
 			kahan_add(&k, raw[j].value);
 		if (!filter || !regexec(filter, raw[i].loc, 0, NULL, 0))
-			s->f[s->n++] = (struct func){raw[i].uid, raw[i].loc, k.sum / NS_TO_MS};
+			s->f[s->n++] = (struct func){ raw[i].uid, raw[i].loc, k.sum / NS_TO_MS };
 		i = j;
 	}
 	goto out;
@@ -490,8 +495,7 @@ static int own(struct side *s, char *t)
 
 /* pandas' Series.replace(dict): every row by its original location, all
  * at once, so a new name that equals another old one is not renamed again. */
-static void rename_locs(struct side *s, const char *const *from, const char *const *to,
-			size_t n)
+static void rename_locs(struct side *s, const char *const *from, const char *const *to, size_t n)
 {
 	for (size_t i = 0; i < s->n; i++)
 		for (size_t k = 0; k < n; k++)
@@ -596,7 +600,8 @@ static int drow_cmp(const void *pa, const void *pb)
 
 static int func_cmp(const void *pa, const void *pb)
 {
-	const struct func *a = *(const struct func *const *)pa, *b = *(const struct func *const *)pb;
+	const struct func *a = *(const struct func *const *)pa,
+			  *b = *(const struct func *const *)pb;
 	int c = strcmp(a->uid, b->uid);
 	if (!c)
 		c = strcmp(a->loc, b->loc);
@@ -655,19 +660,24 @@ static int merge(const struct side *base, const struct side *targ, int with_remo
 				if (!fill)
 					continue;
 				used[idx[b] - base->f] = 1;
-				rows[n] = (struct drow){.uid = tf->uid, .loc = tf->loc,
-							.base = idx[b]->excl, .targ = tf->excl};
+				rows[n] = (struct drow){ .uid = tf->uid,
+							 .loc = tf->loc,
+							 .base = idx[b]->excl,
+							 .targ = tf->excl };
 			}
 			if (b == from && fill)
-				rows[n] = (struct drow){.uid = tf->uid, .loc = tf->loc, .base = NAN,
-							.targ = tf->excl};
+				rows[n] = (struct drow){ .uid = tf->uid,
+							 .loc = tf->loc,
+							 .base = NAN,
+							 .targ = tf->excl };
 			n += b == from;
 		}
 		for (size_t b = 0; with_removed && b < base->n; b++) {
 			if (fill && !used[b])
-				rows[n++] = (struct drow){.uid = base->f[b].uid,
-							  .loc = base->f[b].loc,
-							  .base = base->f[b].excl, .targ = NAN};
+				rows[n++] = (struct drow){ .uid = base->f[b].uid,
+							   .loc = base->f[b].loc,
+							   .base = base->f[b].excl,
+							   .targ = NAN };
 			else if (!fill)
 				n++; /* an upper bound */
 		}
@@ -786,7 +796,8 @@ static void ms_text(double x, char out[32])
 
 static int loc_cmp(const void *pa, const void *pb)
 {
-	const struct drow *a = *(const struct drow *const *)pa, *b = *(const struct drow *const *)pb;
+	const struct drow *a = *(const struct drow *const *)pa,
+			  *b = *(const struct drow *const *)pb;
 	int c = strcmp(a->loc, b->loc);
 	return c ? c : (a < b ? -1 : a > b);
 }
@@ -841,7 +852,7 @@ static int emit_totals(const struct drow *rows, size_t n, perun_check_emit_fn em
 	qsort(by, n, sizeof(*by), loc_cmp);
 	int rc = 0;
 	for (size_t i = 0; i < n && !rc;) {
-		struct kahan b = {0, 0}, t = {0, 0}, d = {0, 0}, s = {0, 0};
+		struct kahan b = { 0, 0 }, t = { 0, 0 }, d = { 0, 0 }, s = { 0, 0 };
 		size_t j = i;
 		for (; j < n && !strcmp(by[j]->loc, by[i]->loc); j++) {
 			kahan_add(&b, by[j]->base);
@@ -882,7 +893,7 @@ static int eto_compare(const struct perun_profile *baseline, const struct perun_
 	const char *filter_text = perun_params_string(params, "location-filter", "*");
 	double cutoff = perun_params_float(params, "cutoff", 0.0);
 	int with_removed = perun_params_bool(params, "with-removed", 0);
-	struct side base = {0}, targ = {0};
+	struct side base = { 0 }, targ = { 0 };
 	struct drow *rows = NULL;
 	size_t n = 0;
 	regex_t re;

@@ -12,7 +12,8 @@
 #include "checkkit.h"
 #include "ck_regress.h"
 
-static int classify(const struct checklib_detection *d, char *type, size_t len, struct perun_error *err)
+static int classify(const struct checklib_detection *d, char *type, size_t len,
+		    struct perun_error *err)
 {
 	struct modellib_result *models;
 	size_t n;

@@ -18,7 +18,7 @@
 #include "checkkit.h"
 
 #define DIFF_NO_CHANGE 0.10
-#define DIFF_CHANGE 0.25
+#define DIFF_CHANGE    0.25
 /* safe_division's stand-in for a zero divisor. */
 #define APPROX_ZERO 0.000001
 
@@ -39,7 +39,7 @@ static double formula(double x, void *data)
 static double param_integral(const struct checklib_model *m)
 {
 	gsl_integration_workspace *w = gsl_integration_workspace_alloc(50);
-	gsl_function f = {formula, (void *)m};
+	gsl_function f = { formula, (void *)m };
 	double result = NAN, abserr;
 	if (w)
 		gsl_integration_qags(&f, m->x_start, m->x_end, 1.49e-8, 1.49e-8, 50, w, &result,
@@ -77,7 +77,6 @@ static int int_compare(const struct perun_profile *baseline, const struct perun_
 	gsl_set_error_handler(old);
 	return rc;
 }
-
 
 static const struct perun_check_ops int_ops = {
 	.size = sizeof(int_ops),

@@ -16,11 +16,11 @@
 #include "checkkit.h"
 
 #define MIN_POINTS_IN_INTERVAL 2
-#define INTERVAL_DENSITY 0.05
-#define STATS_DIFF_NO_CHANGE 0.10
-#define STATS_DIFF_CHANGE 0.25
-#define NSTATS 8
-#define APPROX_ZERO 0.000001
+#define INTERVAL_DENSITY       0.05
+#define STATS_DIFF_NO_CHANGE   0.10
+#define STATS_DIFF_CHANGE      0.25
+#define NSTATS		       8
+#define APPROX_ZERO	       0.000001
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -116,7 +116,8 @@ static int analyse(const struct checklib_pair *pair, enum perun_change *result, 
 		window_stats(wx, wt, w, sorted, ts);
 		double rel_sum = 0.0;
 		for (int s = 0; s < NSTATS; s++) {
-			double rel = bs[s] != 0 ? checklib_nan_to_num((ts[s] - bs[s]) / bs[s]) : 0.0;
+			double rel =
+				bs[s] != 0 ? checklib_nan_to_num((ts[s] - bs[s]) / bs[s]) : 0.0;
 			rel_sum += rel;
 		}
 		total += rel_sum / NSTATS;
@@ -135,7 +136,6 @@ static int loc_compare(const struct perun_profile *baseline, const struct perun_
 {
 	return checklib_run_with_strategy(baseline, target, params, analyse, emit, data, err);
 }
-
 
 static const struct perun_check_ops loc_ops = {
 	.size = sizeof(loc_ops),

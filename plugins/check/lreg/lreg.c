@@ -42,7 +42,8 @@ static double amax(const double *v, size_t n)
 	return m;
 }
 
-static int classify(const struct checklib_detection *d, char *type, size_t len, struct perun_error *err)
+static int classify(const struct checklib_detection *d, char *type, size_t len,
+		    struct perun_error *err)
 {
 	double slope, intercept, r;
 	checklib_linregress(d->x, d->lin_abs_error, d->n, &slope, &intercept, &r);

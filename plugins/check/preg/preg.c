@@ -49,10 +49,11 @@ static double polyfit_residual(const double *x, const double *y, size_t n, size_
 	return chisq;
 }
 
-static int classify(const struct checklib_detection *d, char *type, size_t len, struct perun_error *err)
+static int classify(const struct checklib_detection *d, char *type, size_t len,
+		    struct perun_error *err)
 {
 	(void)err;
-	static const char *const names[] = {"constant", "linear", "quadratic "};
+	static const char *const names[] = { "constant", "linear", "quadratic " };
 	for (size_t i = 0; i < d->n; i++)
 		if (!isfinite(d->lin_abs_error[i])) {
 			snprintf(type, len, "unknown");

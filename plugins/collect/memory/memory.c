@@ -35,26 +35,25 @@
 extern char **environ;
 
 static const struct perun_option memory_options_decl[] = {
-	{"sampling", "s", PERUN_OPTION_FLOAT, "0.001", NULL, "<seconds>",
-	 "snapshot the allocations every <seconds> seconds", 0},
-	{"no-source", NULL, PERUN_OPTION_STRING, NULL, NULL, "<file>",
-	 "exclude allocations done from a source file ending with <file>",
-	 PERUN_OPTION_MULTIPLE},
-	{"no-func", NULL, PERUN_OPTION_STRING, NULL, NULL, "<function>",
-	 "exclude allocations done by <function>", PERUN_OPTION_MULTIPLE},
-	{"all", "a", PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "keep the full trace: allocators and unreachable frames too", 0},
-	{"max-depth", "d", PERUN_OPTION_INT, "64", NULL, "<frames>",
-	 "record at most <frames> callers of each allocation (1-256)", 0},
-	{"ignore-failure", "i", PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "keep the allocations of a program that fails, crashes or is killed", 0},
-	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
+	{ "sampling", "s", PERUN_OPTION_FLOAT, "0.001", NULL, "<seconds>",
+	  "snapshot the allocations every <seconds> seconds", 0 },
+	{ "no-source", NULL, PERUN_OPTION_STRING, NULL, NULL, "<file>",
+	  "exclude allocations done from a source file ending with <file>", PERUN_OPTION_MULTIPLE },
+	{ "no-func", NULL, PERUN_OPTION_STRING, NULL, NULL, "<function>",
+	  "exclude allocations done by <function>", PERUN_OPTION_MULTIPLE },
+	{ "all", "a", PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "keep the full trace: allocators and unreachable frames too", 0 },
+	{ "max-depth", "d", PERUN_OPTION_INT, "64", NULL, "<frames>",
+	  "record at most <frames> callers of each allocation (1-256)", 0 },
+	{ "ignore-failure", "i", PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "keep the allocations of a program that fails, crashes or is killed", 0 },
+	{ NULL, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
 struct memory_state {
-	char *runtime;       /* the preload library */
-	char *dir;           /* the trace directory */
-	char *binary;        /* the command's program, resolved */
+	char *runtime; /* the preload library */
+	char *dir;     /* the trace directory */
+	char *binary;  /* the command's program, resolved */
 	double sampling;
 	long long depth;
 	int ignore_failure;
@@ -77,11 +76,10 @@ static char *find_runtime(void)
 {
 	Dl_info info;
 	char *path = NULL;
-	if (dladdr((void *)find_runtime, &info) && info.dli_fname &&
-	    strchr(info.dli_fname, '/')) {
+	if (dladdr((void *)find_runtime, &info) && info.dli_fname && strchr(info.dli_fname, '/')) {
 		char *copy = strdup(info.dli_fname);
-		if (copy && asprintf(&path, "%s/../../runtime/%s", dirname(copy),
-				     "libperun-malloc.so") < 0)
+		if (copy &&
+		    asprintf(&path, "%s/../../runtime/%s", dirname(copy), "libperun-malloc.so") < 0)
 			path = NULL;
 		free(copy);
 		if (path && access(path, R_OK) == 0)
@@ -140,14 +138,14 @@ static int check_binary(const char *binary, struct perun_error *err)
 	Elf *elf = NULL;
 	size_t shstrndx, phnum = 0;
 	if (fd < 0)
-		return perun_error_set_errno(err, PERUN_ETOOL, errno, "cannot read '%s'",
-					     binary);
+		return perun_error_set_errno(err, PERUN_ETOOL, errno, "cannot read '%s'", binary);
 	elf_version(EV_CURRENT);
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF || elf_getshdrstrndx(elf, &shstrndx)) {
 		rc = perun_error_set(err, PERUN_ETOOL,
 				     "'%s' is not an ELF program: the memory collector "
-				     "profiles C/C++ binaries", binary);
+				     "profiles C/C++ binaries",
+				     binary);
 		goto out;
 	}
 	elf_getphdrnum(elf, &phnum);
@@ -158,20 +156,21 @@ static int check_binary(const char *binary, struct perun_error *err)
 	if (!dynamic) {
 		rc = perun_error_set(err, PERUN_ETOOL,
 				     "binary '%s' is statically linked: its allocations "
-				     "cannot be intercepted", binary);
+				     "cannot be intercepted",
+				     binary);
 		goto out;
 	}
 	for (Elf_Scn *scn = NULL; !found && (scn = elf_nextscn(elf, scn));) {
 		GElf_Shdr shdr;
-		const char *name = gelf_getshdr(scn, &shdr)
-					   ? elf_strptr(elf, shstrndx, shdr.sh_name)
-					   : NULL;
+		const char *name =
+			gelf_getshdr(scn, &shdr) ? elf_strptr(elf, shstrndx, shdr.sh_name) : NULL;
 		found = name && strstr(name, "debug");
 	}
 	if (!found)
 		rc = perun_error_set(err, PERUN_ETOOL,
 				     "binary '%s' has no debug information: recompile it "
-				     "with debug options (gcc -g | g++ -g)", binary);
+				     "with debug options (gcc -g | g++ -g)",
+				     binary);
 out:
 	if (elf)
 		elf_end(elf);
@@ -191,7 +190,8 @@ static int memory_before(struct perun_collect_ctx *ctx, struct perun_error *err)
 	if (!(st->sampling > 0) || !isfinite(st->sampling))
 		return perun_error_set(err, PERUN_EINVAL,
 				       "option '--sampling' must be a number of seconds "
-				       "above 0, not %g", st->sampling);
+				       "above 0, not %g",
+				       st->sampling);
 	if (st->depth < 1 || st->depth > PMEM_MAX_DEPTH)
 		return perun_error_set(err, PERUN_EINVAL,
 				       "option '--max-depth' must be 1 to %d, not %lld",
@@ -206,8 +206,7 @@ static int memory_before(struct perun_collect_ctx *ctx, struct perun_error *err)
 		return rc;
 	st->runtime = find_runtime();
 	if (!st->runtime || access(st->runtime, R_OK) != 0)
-		return perun_error_set(err, PERUN_ETOOL,
-				       "cannot find the preload library '%s'",
+		return perun_error_set(err, PERUN_ETOOL, "cannot find the preload library '%s'",
 				       st->runtime ? st->runtime : "libperun-malloc.so");
 	return 0;
 }
@@ -223,8 +222,8 @@ static char **child_environ(const struct memory_state *st)
 		return NULL;
 	const char *old = getenv("LD_PRELOAD");
 	size_t k = 0;
-	int ok = asprintf(&env[k++], "LD_PRELOAD=%s%s%s", st->runtime,
-			  old && *old ? ":" : "", old ? old : "") >= 0;
+	int ok = asprintf(&env[k++], "LD_PRELOAD=%s%s%s", st->runtime, old && *old ? ":" : "",
+			  old ? old : "") >= 0;
 	ok = ok && asprintf(&env[k++], "%s=%s", PMEM_ENV_DIR, st->dir) >= 0;
 	ok = ok && asprintf(&env[k++], "%s=%lld", PMEM_ENV_DEPTH, st->depth) >= 0;
 	for (size_t i = 0; ok && i < n; i++) {
@@ -255,8 +254,8 @@ static void free_environ(char **env)
  * in its own process group so that an interruption stops its children too.
  * Its output goes to our stderr: perun's stdout stays perun's.
  */
-static int run_program(struct perun_collect_ctx *ctx, struct memory_state *st,
-		       int *status, struct perun_error *err)
+static int run_program(struct perun_collect_ctx *ctx, struct memory_state *st, int *status,
+		       struct perun_error *err)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
@@ -265,8 +264,7 @@ static int run_program(struct perun_collect_ctx *ctx, struct memory_state *st,
 	int rc = 0;
 	sigset_t none, defaults;
 
-	if (!env || asprintf(&script, "exec %s %s %s", ctx->cmd, ctx->args,
-			     ctx->workload) < 0) {
+	if (!env || asprintf(&script, "exec %s %s %s", ctx->cmd, ctx->args, ctx->workload) < 0) {
 		free_environ(env);
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	}
@@ -279,10 +277,10 @@ static int run_program(struct perun_collect_ctx *ctx, struct memory_state *st,
 	e = e ? e : posix_spawnattr_setsigmask(&attr, &none);
 	e = e ? e : posix_spawnattr_setsigdefault(&attr, &defaults);
 	e = e ? e : posix_spawnattr_setpgroup(&attr, 0);
-	e = e ? e : posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK |
-							  POSIX_SPAWN_SETSIGDEF |
-							  POSIX_SPAWN_SETPGROUP);
-	char *argv[] = {"sh", "-c", script, NULL};
+	e = e ? e
+	      : posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF |
+							POSIX_SPAWN_SETPGROUP);
+	char *argv[] = { "sh", "-c", script, NULL };
 	st->t0_ns = monotonic_ns();
 	e = e ? e : posix_spawn(&pid, "/bin/sh", &fa, &attr, argv, env);
 	if (e) {
@@ -347,8 +345,7 @@ static int memory_collect(struct perun_collect_ctx *ctx, struct perun_error *err
 				       "(--ignore-failure keeps what it allocated until then)",
 				       ctx->cmd, WTERMSIG(status), strsignal(WTERMSIG(status)));
 	if (WEXITSTATUS(status) == 127)
-		return perun_error_set(err, PERUN_ETOOL, "command '%s' could not be run",
-				       ctx->cmd);
+		return perun_error_set(err, PERUN_ETOOL, "command '%s' could not be run", ctx->cmd);
 	if (WEXITSTATUS(status) != 0)
 		return perun_error_set(err, PERUN_ETOOL,
 				       "command '%s' exited with status %d "

@@ -18,18 +18,18 @@
 
 #include <stdint.h>
 
-#define PMEM_MAGIC 0x4d454d50u       /* "PMEM" */
+#define PMEM_MAGIC	 0x4d454d50u /* "PMEM" */
 #define PMEM_BLOCK_MAGIC 0x4b4c4250u /* "PBLK" */
-#define PMEM_VERSION 1u
+#define PMEM_VERSION	 1u
 #define PMEM_HEADER_SIZE 4096u
-#define PMEM_BLOCK_SIZE (64u * 1024u)
+#define PMEM_BLOCK_SIZE	 (64u * 1024u)
 /* Address space reserved for one process's file; recording stops there. */
 #define PMEM_MAP_MAX (64ull << 30)
 /* Deepest stack one record may carry (frames after the allocator's own). */
 #define PMEM_MAX_DEPTH 256
 
 /* Environment the collector sets for the recorded program. */
-#define PMEM_ENV_DIR "PERUN_MEMORY_DIR"
+#define PMEM_ENV_DIR   "PERUN_MEMORY_DIR"
 #define PMEM_ENV_DEPTH "PERUN_MEMORY_DEPTH"
 
 enum pmem_flags {
@@ -42,25 +42,25 @@ struct pmem_header {
 	uint32_t version;
 	uint32_t pid;
 	uint32_t ppid;
-	uint64_t start_ns;  /* CLOCK_MONOTONIC when recording began */
-	uint64_t reserved;  /* bytes of the file handed out to blocks */
-	uint64_t exit_ns;   /* CLOCK_MONOTONIC at exit, if PMEM_EXITED */
-	uint32_t flags;     /* enum pmem_flags */
+	uint64_t start_ns; /* CLOCK_MONOTONIC when recording began */
+	uint64_t reserved; /* bytes of the file handed out to blocks */
+	uint64_t exit_ns;  /* CLOCK_MONOTONIC at exit, if PMEM_EXITED */
+	uint32_t flags;	   /* enum pmem_flags */
 	uint32_t max_depth;
-	uint32_t threads;   /* thread serials handed out */
+	uint32_t threads;    /* thread serials handed out */
 	uint32_t maps_dumps; /* /proc/self/maps copies in the .maps file */
 };
 
 struct pmem_block {
-	uint32_t magic;     /* PMEM_BLOCK_MAGIC */
-	uint32_t thread;    /* serial of the owning thread, from 1 */
+	uint32_t magic;	 /* PMEM_BLOCK_MAGIC */
+	uint32_t thread; /* serial of the owning thread, from 1 */
 	uint64_t unused;
 };
 
 enum pmem_kind {
-	PMEM_END = 0,     /* no more records in this block */
-	PMEM_STACK = 1,   /* defines the thread's next stack id (from 0) */
-	PMEM_ALLOC = 2,   /* aux: enum pmem_allocator */
+	PMEM_END = 0,	/* no more records in this block */
+	PMEM_STACK = 1, /* defines the thread's next stack id (from 0) */
+	PMEM_ALLOC = 2, /* aux: enum pmem_allocator */
 	PMEM_FREE = 3,
 	PMEM_REALLOC = 4, /* ptr from old_ptr (0: like malloc) */
 };
@@ -80,7 +80,7 @@ enum pmem_allocator {
 
 /* Kind in the low byte, allocator in the next one. */
 #define PMEM_KIND(word) ((word)&0xffu)
-#define PMEM_AUX(word) (((word) >> 8) & 0xffu)
+#define PMEM_AUX(word)	(((word) >> 8) & 0xffu)
 
 /* depth frames follow: frame 0 is the allocator's own entry point. */
 struct pmem_stack {
@@ -92,7 +92,7 @@ struct pmem_stack {
 struct pmem_alloc {
 	uint32_t kind;
 	uint32_t stack;
-	uint64_t ts;      /* after the allocation returned */
+	uint64_t ts; /* after the allocation returned */
 	uint64_t ptr;
 	uint64_t size;
 };
@@ -100,7 +100,7 @@ struct pmem_alloc {
 struct pmem_free {
 	uint32_t kind;
 	uint32_t stack;
-	uint64_t ts;      /* before the memory was given back */
+	uint64_t ts; /* before the memory was given back */
 	uint64_t ptr;
 };
 
@@ -108,10 +108,10 @@ struct pmem_realloc {
 	uint32_t kind;
 	uint32_t stack;
 	uint64_t ts_free; /* before the call: old_ptr stops being ours */
-	uint64_t ptr;     /* the result */
+	uint64_t ptr;	  /* the result */
 	uint64_t size;
 	uint64_t old_ptr;
-	uint64_t ts;      /* after the call */
+	uint64_t ts; /* after the call */
 };
 
 #endif

@@ -39,13 +39,13 @@
 
 #include "record.h"
 
-#define EXPORT __attribute__((visibility("default")))
-#define TLS __thread __attribute__((tls_model("initial-exec")))
-#define likely(x) __builtin_expect(!!(x), 1)
+#define EXPORT	    __attribute__((visibility("default")))
+#define TLS	    __thread __attribute__((tls_model("initial-exec")))
+#define likely(x)   __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
 /* How much the file grows at a time. */
-#define GROW_BYTES (32ull << 20)
+#define GROW_BYTES    (32ull << 20)
 #define DEFAULT_DEPTH 64
 
 static struct {
@@ -100,13 +100,13 @@ static pthread_mutex_t maps_lock = PTHREAD_MUTEX_INITIALIZER;
 #define ARENA_WORDS (512u * 1024u) /* 4 MiB of checks per thread at most */
 
 struct hot_entry {
-	uintptr_t ret;       /* the caller's return address */
-	uintptr_t cfa;       /* the wrapper's canonical frame address */
-	uint32_t which;      /* wrapper: enum pmem_allocator */
-	uint16_t seen;       /* misses on this key */
-	uint16_t fails;      /* times its checks did not hold */
-	uint32_t id;         /* the stack's id, once checks are set */
-	uint32_t nchecks;    /* (address, value) pairs in arena from checks */
+	uintptr_t ret;	  /* the caller's return address */
+	uintptr_t cfa;	  /* the wrapper's canonical frame address */
+	uint32_t which;	  /* wrapper: enum pmem_allocator */
+	uint16_t seen;	  /* misses on this key */
+	uint16_t fails;	  /* times its checks did not hold */
+	uint32_t id;	  /* the stack's id, once checks are set */
+	uint32_t nchecks; /* (address, value) pairs in arena from checks */
 	size_t checks;
 };
 
@@ -117,22 +117,22 @@ struct stack_slot {
 };
 
 static TLS struct {
-	uint32_t gen;        /* proc.gen this state belongs to */
+	uint32_t gen; /* proc.gen this state belongs to */
 	uint32_t serial;
 	unsigned char *block;
 	uint32_t used;
-	uint32_t stacks;     /* ids handed out */
-	int busy;            /* inside a hook: do not record */
-	int dead;            /* recording stopped for this thread */
+	uint32_t stacks; /* ids handed out */
+	int busy;	 /* inside a hook: do not record */
+	int dead;	 /* recording stopped for this thread */
 	struct stack_slot *table;
-	size_t mask;         /* table size - 1 */
+	size_t mask; /* table size - 1 */
 	size_t count;
-	struct hot_entry *hot;       /* HOT_ENTRIES, direct mapped */
-	uint64_t *arena;             /* the hot entries' checks */
+	struct hot_entry *hot; /* HOT_ENTRIES, direct mapped */
+	uint64_t *arena;       /* the hot entries' checks */
 	size_t arena_used;
 	uintptr_t stack_lo, stack_hi; /* this thread's stack, 0: unknown */
 	int stack_known;
-	int keyed;                   /* thread_key set: its mappings go at exit */
+	int keyed; /* thread_key set: its mappings go at exit */
 } self;
 
 static pthread_key_t thread_key;
@@ -154,8 +154,8 @@ static void *boot_alloc(size_t size, size_t align)
 		at = (start + align - 1) & ~(align - 1);
 		if (at + size > BOOT_BYTES || at + size < at)
 			return NULL;
-	} while (!__atomic_compare_exchange_n(&boot_used, &start, at + size, 0,
-					      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	} while (!__atomic_compare_exchange_n(&boot_used, &start, at + size, 0, __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
 	return boot_arena + at;
 }
 
@@ -216,7 +216,7 @@ static int count_objects(struct dl_phdr_info *info, size_t size, void *data)
  */
 static void dump_maps(int force)
 {
-	unsigned long long counts[2] = {0, 0};
+	unsigned long long counts[2] = { 0, 0 };
 	dl_iterate_phdr(count_objects, counts);
 	if (!force && counts[0] == proc.dl_adds && counts[1] == proc.dl_subs)
 		return;
@@ -228,8 +228,7 @@ static void dump_maps(int force)
 			char buf[4096];
 			ssize_t n;
 			write_all(out, "#maps\n", 6);
-			while ((n = read(in, buf, sizeof(buf))) > 0 ||
-			       (n < 0 && errno == EINTR))
+			while ((n = read(in, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
 				if (n > 0)
 					write_all(out, buf, (size_t)n);
 			__atomic_add_fetch(&((struct pmem_header *)proc.base)->maps_dumps, 1,
@@ -279,8 +278,7 @@ static int ensure_size(uint64_t end)
 
 static int new_block(void)
 {
-	uint64_t off = __atomic_fetch_add(&proc.hdr->reserved, PMEM_BLOCK_SIZE,
-					  __ATOMIC_RELAXED);
+	uint64_t off = __atomic_fetch_add(&proc.hdr->reserved, PMEM_BLOCK_SIZE, __ATOMIC_RELAXED);
 	if (off + PMEM_BLOCK_SIZE > PMEM_MAP_MAX || ensure_size(off + PMEM_BLOCK_SIZE)) {
 		stop_recording();
 		return -1;
@@ -430,8 +428,7 @@ static int stack_id(void *const *ips, int n, uint32_t *id)
 
 #define NO_STACK UINT32_MAX
 
-static void record_alloc(enum pmem_allocator which, uint32_t id, const void *ptr,
-			 size_t size)
+static void record_alloc(enum pmem_allocator which, uint32_t id, const void *ptr, size_t size)
 {
 	if (id == NO_STACK)
 		return;
@@ -477,8 +474,6 @@ static void record_realloc(uint32_t id, const void *old, const void *ptr, size_t
 
 /* ---- stacks -------------------------------------------------------- */
 
-
-
 /* The bounds of this thread's stack, once: checks read only inside it. */
 static int know_stack(void)
 {
@@ -508,8 +503,8 @@ static int in_stack(uintptr_t a)
  * (its canonical frame address - 8) and remember those words and the
  * ones below them for e.  ips[0] is the wrapper, ips[1] its caller.
  */
-static void __attribute__((noinline)) set_checks(struct hot_entry *e, void *const *ips,
-						 int n, uint32_t id)
+static void __attribute__((noinline))
+set_checks(struct hot_entry *e, void *const *ips, int n, uint32_t id)
 {
 	unw_context_t uc;
 	unw_cursor_t c;
@@ -570,8 +565,7 @@ static int checks_hold(const struct hot_entry *e)
  * recording).  ret and frame are the wrapper's return address and frame
  * address (it keeps a frame pointer, so its CFA is frame + 16).
  */
-static uint32_t __attribute__((noinline)) capture(enum pmem_allocator which, void *ret,
-						  void *frame)
+static uint32_t __attribute__((noinline)) capture(enum pmem_allocator which, void *ret, void *frame)
 {
 	if (unlikely(self.gen != proc.gen))
 		adopt_thread();
@@ -582,8 +576,8 @@ static uint32_t __attribute__((noinline)) capture(enum pmem_allocator which, voi
 	if (likely(self.hot != NULL) || (self.hot = map_anon(HOT_ENTRIES * sizeof(*self.hot)))) {
 		uintptr_t h = ((uintptr_t)ret ^ (cfa >> 4) ^ which) * 0x9e3779b97f4a7c15ull;
 		e = &self.hot[h >> (64 - 10)];
-		if (e->ret == (uintptr_t)ret && e->cfa == cfa && e->which == which &&
-		    e->nchecks && checks_hold(e))
+		if (e->ret == (uintptr_t)ret && e->cfa == cfa && e->which == which && e->nchecks &&
+		    checks_hold(e))
 			return e->id;
 	}
 	void *buf[PMEM_MAX_DEPTH + 2];
@@ -593,7 +587,9 @@ static uint32_t __attribute__((noinline)) capture(enum pmem_allocator which, voi
 		return NO_STACK;
 	if (e) {
 		if (e->ret != (uintptr_t)ret || e->cfa != cfa || e->which != which) {
-			*e = (struct hot_entry){.ret = (uintptr_t)ret, .cfa = cfa, .which = which};
+			*e = (struct hot_entry){ .ret = (uintptr_t)ret,
+						 .cfa = cfa,
+						 .which = which };
 		} else if (e->nchecks) {
 			/* The stack changed under this key; a key whose words keep
 			 * changing (a local variable) is not worth checking. */
@@ -653,8 +649,8 @@ static void start_recording(void)
 	uint64_t first = PMEM_HEADER_SIZE + 4 * PMEM_BLOCK_SIZE;
 	void *base = MAP_FAILED;
 	if (maps_fd >= 0 && fallocate(fd, 0, 0, (off_t)first) == 0)
-		base = mmap(NULL, PMEM_MAP_MAX, PROT_READ | PROT_WRITE,
-			    MAP_SHARED | MAP_NORESERVE, fd, 0);
+		base = mmap(NULL, PMEM_MAP_MAX, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE,
+			    fd, 0);
 	if (maps_fd >= 0)
 		close(maps_fd);
 	close(fd);
@@ -714,11 +710,9 @@ static void resolve(void)
 	real.posix_memalign = dlsym(RTLD_NEXT, "posix_memalign");
 	real.valloc = dlsym(RTLD_NEXT, "valloc");
 	real.aligned_alloc = dlsym(RTLD_NEXT, "aligned_alloc");
-	if (!real.malloc || !real.free || !real.calloc || !real.realloc ||
-	    !real.memalign || !real.posix_memalign || !real.valloc ||
-	    !real.aligned_alloc) {
-		static const char msg[] =
-			"libperun-malloc: cannot find the allocator to wrap\n";
+	if (!real.malloc || !real.free || !real.calloc || !real.realloc || !real.memalign ||
+	    !real.posix_memalign || !real.valloc || !real.aligned_alloc) {
+		static const char msg[] = "libperun-malloc: cannot find the allocator to wrap\n";
 		write_all(STDERR_FILENO, msg, sizeof(msg) - 1);
 		abort();
 	}
@@ -776,31 +770,30 @@ __attribute__((destructor)) static void recorder_fini(void)
  * Frame 0 of every stack is the wrapper (Perun's traces start with the
  * allocator), frame 1 its caller; capture() drops its own frame.
  */
-#define RECORDING() (likely(!self.busy) && __atomic_load_n(&proc.hdr, __ATOMIC_RELAXED))
-#define CAPTURE(which)                                                      \
-	capture((which), __builtin_return_address(0), __builtin_frame_address(0))
+#define RECORDING()    (likely(!self.busy) && __atomic_load_n(&proc.hdr, __ATOMIC_RELAXED))
+#define CAPTURE(which) capture((which), __builtin_return_address(0), __builtin_frame_address(0))
 
 /*
  * The body of the wrappers returning a new block: call (the real function)
  * gives the block, of size bytes.  A macro, so that CAPTURE runs in the
  * wrapper's own frame.
  */
-#define WRAP_ALLOC(which, call, size)                                       \
-	do {                                                                \
-		if (!RECORDING())                                           \
-			return (call);                                      \
-		self.busy = 1;                                              \
-		int saved = errno;                                          \
-		uint32_t id = CAPTURE(which);                               \
-		errno = saved;                                              \
-		void *p = (call);                                           \
-		if (p) {                                                    \
-			saved = errno;                                      \
-			record_alloc((which), id, p, (size));               \
-			errno = saved;                                      \
-		}                                                           \
-		self.busy = 0;                                              \
-		return p;                                                   \
+#define WRAP_ALLOC(which, call, size)                                                              \
+	do {                                                                                       \
+		if (!RECORDING())                                                                  \
+			return (call);                                                             \
+		self.busy = 1;                                                                     \
+		int saved = errno;                                                                 \
+		uint32_t id = CAPTURE(which);                                                      \
+		errno = saved;                                                                     \
+		void *p = (call);                                                                  \
+		if (p) {                                                                           \
+			saved = errno;                                                             \
+			record_alloc((which), id, p, (size));                                      \
+			errno = saved;                                                             \
+		}                                                                                  \
+		self.busy = 0;                                                                     \
+		return p;                                                                          \
 	} while (0)
 
 EXPORT void *malloc(size_t size)
@@ -875,8 +868,7 @@ EXPORT void *realloc(void *ptr, size_t size)
 EXPORT void *memalign(size_t alignment, size_t size)
 {
 	if (unlikely(!ready()))
-		return real.memalign ? real.memalign(alignment, size)
-				     : boot_alloc(size, alignment);
+		return real.memalign ? real.memalign(alignment, size) : boot_alloc(size, alignment);
 	WRAP_ALLOC(PMEM_MEMALIGN, real.memalign(alignment, size), size);
 }
 

@@ -37,21 +37,17 @@
 #define RUNTIME_NAME "libperun-malloc.so"
 
 static const char *const allocator_names[PMEM_ALLOCATORS] = {
-	[PMEM_MALLOC] = "malloc",
-	[PMEM_CALLOC] = "calloc",
-	[PMEM_REALLOC_FN] = "realloc",
-	[PMEM_FREE_FN] = "free",
-	[PMEM_MEMALIGN] = "memalign",
-	[PMEM_POSIX_MEMALIGN] = "posix_memalign",
-	[PMEM_VALLOC] = "valloc",
-	[PMEM_ALIGNED_ALLOC] = "aligned_alloc",
+	[PMEM_MALLOC] = "malloc",      [PMEM_CALLOC] = "calloc",
+	[PMEM_REALLOC_FN] = "realloc", [PMEM_FREE_FN] = "free",
+	[PMEM_MEMALIGN] = "memalign",  [PMEM_POSIX_MEMALIGN] = "posix_memalign",
+	[PMEM_VALLOC] = "valloc",      [PMEM_ALIGNED_ALLOC] = "aligned_alloc",
 };
 
 /* One stack a thread defined, and what it became in the profile. */
 struct stack_ref {
 	const struct pmem_stack *stack;
 	int prepared;
-	int excluded;     /* no uid, or filtered out by --no-func/--no-source */
+	int excluded; /* no uid, or filtered out by --no-func/--no-source */
 	json_t *trace;
 	json_t *uid;
 };
@@ -62,23 +58,23 @@ struct thread {
 };
 
 struct process {
-	char *stem;               /* "<dir>/<pid>.<n>" */
+	char *stem; /* "<dir>/<pid>.<n>" */
 	unsigned char *map;
 	size_t len;
 	const struct pmem_header *hdr;
-	char *maps;               /* the newest /proc/self/maps copy */
-	struct thread *threads;   /* by serial */
+	char *maps;		/* the newest /proc/self/maps copy */
+	struct thread *threads; /* by serial */
 	size_t nthreads;
 	Dwfl *dwfl;
 	int dwfl_failed;
-	json_t *frames;           /* "<hex address>" -> frame */
+	json_t *frames; /* "<hex address>" -> frame */
 	uint64_t live, peak;
-	size_t peak_pos;          /* accounting position where peak was reached */
+	size_t peak_pos; /* accounting position where peak was reached */
 };
 
 struct event {
 	uint64_t ts;
-	uint64_t ts_free;         /* realloc: when old_ptr was given back */
+	uint64_t ts_free; /* realloc: when old_ptr was given back */
 	uint64_t ptr, size, old_ptr;
 	uint32_t proc, thread, stack;
 	uint8_t kind, allocator;
@@ -172,8 +168,7 @@ static int add_stack(struct thread *th, const struct pmem_stack *s)
 }
 
 /* Walk one thread's block; returns -1 only when memory runs out. */
-static int read_block(struct memory_trace *t, uint32_t pi, const unsigned char *b,
-		      size_t room)
+static int read_block(struct memory_trace *t, uint32_t pi, const unsigned char *b, size_t room)
 {
 	struct process *p = &t->procs[pi];
 	const struct pmem_block *blk = (const void *)b;
@@ -194,8 +189,10 @@ static int read_block(struct memory_trace *t, uint32_t pi, const unsigned char *
 		const unsigned char *r = b + pos;
 		uint32_t word = __atomic_load_n((const uint32_t *)r, __ATOMIC_ACQUIRE);
 		uint32_t kind = PMEM_KIND(word), aux = PMEM_AUX(word);
-		struct event e = {.proc = pi, .thread = serial, .kind = (uint8_t)kind,
-				  .allocator = (uint8_t)aux};
+		struct event e = { .proc = pi,
+				   .thread = serial,
+				   .kind = (uint8_t)kind,
+				   .allocator = (uint8_t)aux };
 		size_t len;
 		if (kind == PMEM_END)
 			break;
@@ -249,8 +246,7 @@ static int read_block(struct memory_trace *t, uint32_t pi, const unsigned char *
 			e.allocator = PMEM_REALLOC_FN;
 			break;
 		}
-		default:
-			goto corrupt;
+		default: goto corrupt;
 		}
 		pos += len;
 		if (e.stack >= th->count) {
@@ -284,8 +280,8 @@ static int load_process(struct memory_trace *t, const char *dir, const char *nam
 	t->nprocs++;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) < 0) {
-		rc = perun_error_set_errno(err, PERUN_ETOOL, errno,
-					   "cannot read memory trace '%s'", path);
+		rc = perun_error_set_errno(err, PERUN_ETOOL, errno, "cannot read memory trace '%s'",
+					   path);
 		goto out;
 	}
 	/* A process killed before it wrote its header left nothing to read. */
@@ -295,8 +291,8 @@ static int load_process(struct memory_trace *t, const char *dir, const char *nam
 	p->map = mmap(NULL, p->len, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (p->map == MAP_FAILED) {
 		p->map = NULL;
-		rc = perun_error_set_errno(err, PERUN_ETOOL, errno,
-					   "cannot map memory trace '%s'", path);
+		rc = perun_error_set_errno(err, PERUN_ETOOL, errno, "cannot map memory trace '%s'",
+					   path);
 		goto out;
 	}
 	p->hdr = (const void *)p->map;
@@ -304,8 +300,8 @@ static int load_process(struct memory_trace *t, const char *dir, const char *nam
 		if (p->hdr->magic == 0)
 			goto out;
 		rc = perun_error_set(err, PERUN_ETOOL,
-				     "memory trace '%s' is not version %u of the format",
-				     path, PMEM_VERSION);
+				     "memory trace '%s' is not version %u of the format", path,
+				     PMEM_VERSION);
 		goto out;
 	}
 	if (p->hdr->flags & PMEM_FULL)
@@ -347,8 +343,8 @@ static int is_trace_name(const char *name)
 {
 	size_t len = strlen(name);
 	const char *dot = strchr(name, '.');
-	return len > 5 && !strcmp(name + len - 5, ".pmem") && dot &&
-	       dot > name && strspn(name, "0123456789") == (size_t)(dot - name);
+	return len > 5 && !strcmp(name + len - 5, ".pmem") && dot && dot > name &&
+	       strspn(name, "0123456789") == (size_t)(dot - name);
 }
 
 int memory_trace_load(const char *dir, const char *cmd, struct memory_trace **out,
@@ -378,7 +374,8 @@ int memory_trace_load(const char *dir, const char *cmd, struct memory_trace **ou
 	if (n == 0) {
 		rc = perun_error_set(err, PERUN_ETOOL,
 				     "command '%s' recorded nothing: is it a dynamically "
-				     "linked program?", cmd);
+				     "linked program?",
+				     cmd);
 		goto out;
 	}
 	qsort(names, n, sizeof(*names), compare_names);
@@ -503,8 +500,7 @@ static struct live_slot *live_find(struct live_map *m, uint32_t proc, uint64_t p
 {
 	if (!m->slots)
 		return NULL;
-	for (size_t k = live_hash(proc, ptr) & m->mask; m->slots[k].used;
-	     k = (k + 1) & m->mask)
+	for (size_t k = live_hash(proc, ptr) & m->mask; m->slots[k].used; k = (k + 1) & m->mask)
 		if (m->slots[k].ptr == ptr && m->slots[k].proc == proc)
 			return &m->slots[k];
 	return NULL;
@@ -535,13 +531,13 @@ static int live_insert(struct live_map *m, uint32_t proc, uint64_t ptr, size_t e
 	size_t k = live_hash(proc, ptr) & m->mask;
 	while (m->slots[k].used)
 		k = (k + 1) & m->mask;
-	m->slots[k] = (struct live_slot){.ptr = ptr, .proc = proc, .used = 1, .ev = ev};
+	m->slots[k] = (struct live_slot){ .ptr = ptr, .proc = proc, .used = 1, .ev = ev };
 	m->count++;
 	return 0;
 }
 
-static void give_back(struct memory_trace *t, struct live_map *m, uint32_t proc,
-		      uint64_t ptr, size_t pos)
+static void give_back(struct memory_trace *t, struct live_map *m, uint32_t proc, uint64_t ptr,
+		      size_t pos)
 {
 	struct live_slot *s = live_find(m, proc, ptr);
 	if (!s)
@@ -556,7 +552,7 @@ static int account(struct memory_trace *t)
 {
 	size_t n = 0;
 	int rc = 0;
-	struct live_map m = {0};
+	struct live_map m = { 0 };
 	struct step *steps = calloc(t->nevents * 2 + 1, sizeof(*steps));
 	if (!steps)
 		return -1;
@@ -564,10 +560,10 @@ static int account(struct memory_trace *t)
 		struct event *e = &t->events[i];
 		e->alloc_pos = e->free_pos = SIZE_MAX;
 		if (e->kind == PMEM_FREE || (e->kind == PMEM_REALLOC && e->old_ptr))
-			steps[n++] = (struct step){
-				.ts = e->kind == PMEM_FREE ? e->ts : e->ts_free, .ev = i};
+			steps[n++] = (struct step){ .ts = e->kind == PMEM_FREE ? e->ts : e->ts_free,
+						    .ev = i };
 		if (e->kind != PMEM_FREE)
-			steps[n++] = (struct step){.ts = e->ts, .ev = i, .alloc = 1};
+			steps[n++] = (struct step){ .ts = e->ts, .ev = i, .alloc = 1 };
 	}
 	qsort(steps, n, sizeof(*steps), compare_steps);
 	for (size_t pos = 0; pos < n && !rc; pos++) {
@@ -600,9 +596,8 @@ static int account(struct memory_trace *t)
  * sources, while system libraries, whose debug information Debian ships
  * apart, stay "unreachable" even where it is installed.
  */
-static int no_separate_debuginfo(Dwfl_Module *mod, void **userdata,
-				 const char *modname, Dwarf_Addr base,
-				 const char *file_name, const char *debuglink_file,
+static int no_separate_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
+				 Dwarf_Addr base, const char *file_name, const char *debuglink_file,
 				 GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
 	(void)mod, (void)userdata, (void)modname, (void)base, (void)file_name;
@@ -643,8 +638,7 @@ static Dwfl *process_dwfl(struct process *p)
 
 static json_t *make_frame(const char *function, const char *source, int line)
 {
-	return json_pack("{s:s, s:s, s:i}", "function", function, "source", source,
-			 "line", line);
+	return json_pack("{s:s, s:s, s:i}", "function", function, "source", source, "line", line);
 }
 
 /*
@@ -668,8 +662,8 @@ static json_t *resolve_frame(struct process *p, uint64_t addr)
 	Dwfl *dwfl = process_dwfl(p);
 	Dwfl_Module *mod = dwfl ? dwfl_addrmodule(dwfl, addr) : NULL;
 	if (mod) {
-		const char *modname = dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL,
-						       NULL, NULL);
+		const char *modname =
+			dwfl_module_info(mod, NULL, NULL, NULL, NULL, NULL, NULL, NULL);
 		const char *base = modname ? strrchr(modname, '/') : NULL;
 		int ours = base && !strcmp(base + 1, RUNTIME_NAME);
 		const char *sym = dwfl_module_addrname(mod, addr);
@@ -692,8 +686,8 @@ static json_t *resolve_frame(struct process *p, uint64_t addr)
 	return frame;
 }
 
-static int in_list(const struct perun_params *params, const char *name,
-		   const char *value, int suffix)
+static int in_list(const struct perun_params *params, const char *name, const char *value,
+		   int suffix)
 {
 	size_t n = perun_params_count(params, name), vlen = strlen(value);
 	for (size_t i = 0; i < n; i++) {
@@ -701,8 +695,7 @@ static int in_list(const struct perun_params *params, const char *name,
 		size_t slen = s ? strlen(s) : 0;
 		if (!s)
 			continue;
-		if (suffix ? slen <= vlen && !strcmp(value + vlen - slen, s)
-			   : !strcmp(value, s))
+		if (suffix ? slen <= vlen && !strcmp(value + vlen - slen, s) : !strcmp(value, s))
 			return 1;
 	}
 	return 0;
@@ -728,8 +721,7 @@ static const char *frame_str(const json_t *frame, const char *key)
  * whose uid is --no-func or ends with a --no-source (or that have no uid)
  * give no resources.
  */
-static int prepare_stack(struct process *p, struct stack_ref *r,
-			 const struct memory_options *o)
+static int prepare_stack(struct process *p, struct stack_ref *r, const struct memory_options *o)
 {
 	if (r->prepared)
 		return 0;
@@ -744,8 +736,8 @@ static int prepare_stack(struct process *p, struct stack_ref *r,
 			return -1;
 		}
 		const char *fn = frame_str(frame, "function"), *src = frame_str(frame, "source");
-		if (!o->all && (is_allocator(fn) || !strcmp(fn, "?") ||
-				!strcmp(src, "unreachable"))) {
+		if (!o->all &&
+		    (is_allocator(fn) || !strcmp(fn, "?") || !strcmp(src, "unreachable"))) {
 			json_decref(frame);
 			continue;
 		}
@@ -753,7 +745,8 @@ static int prepare_stack(struct process *p, struct stack_ref *r,
 	}
 	size_t i;
 	json_t *frame;
-	json_array_foreach(trace, i, frame) {
+	json_array_foreach(trace, i, frame)
+	{
 		if (strcmp(frame_str(frame, "source"), "unreachable")) {
 			r->uid = json_deep_copy(frame);
 			break;
@@ -761,8 +754,7 @@ static int prepare_stack(struct process *p, struct stack_ref *r,
 	}
 	r->trace = trace;
 	r->prepared = 1;
-	r->excluded = !r->uid ||
-		      in_list(o->params, "no-func", frame_str(r->uid, "function"), 0) ||
+	r->excluded = !r->uid || in_list(o->params, "no-func", frame_str(r->uid, "function"), 0) ||
 		      in_list(o->params, "no-source", frame_str(r->uid, "source"), 1);
 	return 0;
 }
@@ -800,13 +792,12 @@ static void snapshot_of(struct snapshots *s, double seconds)
 
 struct emitter {
 	struct perun_profile *profile;
-	json_t *orders;           /* flattened uid -> allocation_order so far */
+	json_t *orders; /* flattened uid -> allocation_order so far */
 	struct perun_error *err;
 };
 
-static int emit(struct emitter *em, const struct stack_ref *r, const char *subtype,
-		uint64_t amount, uint64_t address, const struct snapshots *snap,
-		int flags, int leaked, int at_peak)
+static int emit(struct emitter *em, const struct stack_ref *r, const char *subtype, uint64_t amount,
+		uint64_t address, const struct snapshots *snap, int flags, int leaked, int at_peak)
 {
 	char *uid_text = perun_value_flatten_dup(r->uid);
 	if (!uid_text)
@@ -814,12 +805,11 @@ static int emit(struct emitter *em, const struct stack_ref *r, const char *subty
 	json_int_t order = json_integer_value(json_object_get(em->orders, uid_text)) + 1;
 	json_object_set_new(em->orders, uid_text, json_integer(order));
 	free(uid_text);
-	json_t *res = json_pack("{s:s, s:s, s:I, s:I, s:O, s:O, s:I, s:i, s:s}",
-				"type", "memory", "subtype", subtype,
-				"amount", (json_int_t)amount, "address", (json_int_t)address,
-				"trace", r->trace, "uid", r->uid,
-				"allocation_order", order, "snapshot", (int)snap->index,
-				"time", snap->time);
+	json_t *res =
+		json_pack("{s:s, s:s, s:I, s:I, s:O, s:O, s:I, s:i, s:s}", "type", "memory",
+			  "subtype", subtype, "amount", (json_int_t)amount, "address",
+			  (json_int_t)address, "trace", r->trace, "uid", r->uid, "allocation_order",
+			  order, "snapshot", (int)snap->index, "time", snap->time);
 	if (res && flags) {
 		json_object_set_new(res, "leaked", json_boolean(leaked));
 		json_object_set_new(res, "peak", json_boolean(at_peak));
@@ -831,12 +821,11 @@ static int emit(struct emitter *em, const struct stack_ref *r, const char *subty
 	return rc;
 }
 
-int memory_trace_to_profile(struct memory_trace *t, const struct memory_options *o,
-			    uint64_t t0_ns, struct perun_profile *profile,
-			    struct perun_error *err)
+int memory_trace_to_profile(struct memory_trace *t, const struct memory_options *o, uint64_t t0_ns,
+			    struct perun_profile *profile, struct perun_error *err)
 {
-	struct emitter em = {.profile = profile, .orders = json_object(), .err = err};
-	struct snapshots snap = {.sampling = o->sampling, .interval = o->sampling};
+	struct emitter em = { .profile = profile, .orders = json_object(), .err = err };
+	struct snapshots snap = { .sampling = o->sampling, .interval = o->sampling };
 	int rc = 0;
 
 	snprintf(snap.time, sizeof(snap.time), "%f", snap.interval);
@@ -868,10 +857,10 @@ int memory_trace_to_profile(struct memory_trace *t, const struct memory_options 
 			continue;
 		}
 		int leaked = e->free_pos == SIZE_MAX;
-		int at_peak = e->alloc_pos <= p->peak_pos && p->peak_pos < e->free_pos &&
-			      p->peak > 0;
-		rc = emit(&em, r, allocator_names[e->allocator], e->size, e->ptr, &snap, 1,
-			  leaked, at_peak);
+		int at_peak =
+			e->alloc_pos <= p->peak_pos && p->peak_pos < e->free_pos && p->peak > 0;
+		rc = emit(&em, r, allocator_names[e->allocator], e->size, e->ptr, &snap, 1, leaked,
+			  at_peak);
 		if (!rc && e->kind == PMEM_REALLOC && e->old_ptr)
 			rc = emit(&em, r, "free", 0, e->old_ptr, &snap, 0, 0, 0);
 	}

@@ -41,7 +41,7 @@ static void on_signal(int sig)
 
 static void setup_signals(sigset_t *handled)
 {
-	static const int ends[] = {SIGTERM, SIGINT, SIGQUIT, SIGHUP};
+	static const int ends[] = { SIGTERM, SIGINT, SIGQUIT, SIGHUP };
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(handled);
@@ -67,34 +67,34 @@ static void setup_signals(sigset_t *handled)
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
 }
 
-static int prepare(int to_stderr, posix_spawn_file_actions_t *actions,
-		   posix_spawnattr_t *attr)
+static int prepare(int to_stderr, posix_spawn_file_actions_t *actions, posix_spawnattr_t *attr)
 {
 	if (posix_spawn_file_actions_init(actions) || posix_spawnattr_init(attr))
 		return -1;
 	/* The command must not eat perun's input nor write to its stdout. */
-	int rc = posix_spawn_file_actions_addopen(actions, STDIN_FILENO, "/dev/null",
-						  O_RDONLY, 0);
+	int rc = posix_spawn_file_actions_addopen(actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
 	if (to_stderr) {
-		rc = rc ? rc : posix_spawn_file_actions_adddup2(actions, STDERR_FILENO,
-								 STDOUT_FILENO);
+		rc = rc ? rc
+			: posix_spawn_file_actions_adddup2(actions, STDERR_FILENO, STDOUT_FILENO);
 	} else {
-		rc = rc ? rc : posix_spawn_file_actions_addopen(actions, STDOUT_FILENO,
-								 "/dev/null", O_WRONLY, 0);
-		rc = rc ? rc : posix_spawn_file_actions_addopen(actions, STDERR_FILENO,
-								 "/dev/null", O_WRONLY, 0);
+		rc = rc ? rc
+			: posix_spawn_file_actions_addopen(actions, STDOUT_FILENO, "/dev/null",
+							   O_WRONLY, 0);
+		rc = rc ? rc
+			: posix_spawn_file_actions_addopen(actions, STDERR_FILENO, "/dev/null",
+							   O_WRONLY, 0);
 	}
 	/* Signals perun ignores or blocks must behave normally in the command. */
 	sigset_t none, defaults;
 	sigemptyset(&none);
 	sigemptyset(&defaults);
-	static const int reset[] = {SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGPIPE, SIGCHLD};
+	static const int reset[] = { SIGINT, SIGTERM, SIGQUIT, SIGHUP, SIGPIPE, SIGCHLD };
 	for (size_t i = 0; i < sizeof(reset) / sizeof(reset[0]); i++)
 		sigaddset(&defaults, reset[i]);
 	rc = rc ? rc : posix_spawnattr_setsigmask(attr, &none);
 	rc = rc ? rc : posix_spawnattr_setsigdefault(attr, &defaults);
-	rc = rc ? rc : posix_spawnattr_setflags(attr, POSIX_SPAWN_SETSIGMASK |
-							POSIX_SPAWN_SETSIGDEF);
+	rc = rc ? rc
+		: posix_spawnattr_setflags(attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
 	return rc ? -1 : 0;
 }
 
@@ -172,7 +172,8 @@ int main(int argc, char **argv)
 
 	if (argc < 4 || (strcmp(argv[1], "discard") && strcmp(argv[1], "stderr"))) {
 		fputs("usage: perun-spawn discard|stderr PATH ARGV0 [ARG...] "
-		      "(run by perun's time collector)\n", stderr);
+		      "(run by perun's time collector)\n",
+		      stderr);
 		return 2;
 	}
 	/* Only our socket goes on; perun's other descriptors (locks,
@@ -190,7 +191,7 @@ int main(int argc, char **argv)
 	}
 	struct perun_spawn_request req;
 	while (read_full(&req, sizeof(req))) {
-		struct perun_spawn_done done = {0};
+		struct perun_spawn_done done = { 0 };
 		while (done.runs < req.runs) {
 			struct perun_spawn_result res;
 			if (run(argv[2], argv + 3, &actions, &attr, &handled, &res) < 0) {
@@ -200,7 +201,8 @@ int main(int argc, char **argv)
 			/* Stopped by perun: it reads nothing more. */
 			if (stop)
 				return 0;
-			if (write(PERUN_SPAWN_RESULTS_FD, &res, sizeof(res)) != (ssize_t)sizeof(res)) {
+			if (write(PERUN_SPAWN_RESULTS_FD, &res, sizeof(res)) !=
+			    (ssize_t)sizeof(res)) {
 				perror("perun-spawn: cannot write a result");
 				return 1;
 			}
@@ -209,7 +211,8 @@ int main(int argc, char **argv)
 				break;
 		}
 		/* Small enough for one send on a local socket; perun gone ends us. */
-		if (send(PERUN_SPAWN_FD, &done, sizeof(done), MSG_NOSIGNAL) != (ssize_t)sizeof(done))
+		if (send(PERUN_SPAWN_FD, &done, sizeof(done), MSG_NOSIGNAL) !=
+		    (ssize_t)sizeof(done))
 			return 0;
 	}
 	return 0;

@@ -18,12 +18,12 @@
 
 #include <stdint.h>
 
-#define PERUN_SPAWN_FD 3
+#define PERUN_SPAWN_FD	       3
 #define PERUN_SPAWN_RESULTS_FD 4
 
 struct perun_spawn_request {
-	int64_t runs;             /* how many runs */
-	int32_t stop_on_failure;  /* end the batch after a run that failed */
+	int64_t runs;		 /* how many runs */
+	int32_t stop_on_failure; /* end the batch after a run that failed */
 	int32_t reserved;
 };
 
@@ -34,9 +34,9 @@ struct perun_spawn_done {
 struct perun_spawn_result {
 	int64_t real_ns;     /* CLOCK_MONOTONIC from before the spawn to after wait4 */
 	int64_t user_us;     /* ru_utime */
-	int64_t sys_us;      /* ru_stime */
+	int64_t sys_us;	     /* ru_stime */
 	int64_t max_rss_kib; /* ru_maxrss */
-	int32_t status;      /* wait status */
+	int32_t status;	     /* wait status */
 	int32_t spawn_errno; /* posix_spawn failed with it: nothing ran */
 };
 

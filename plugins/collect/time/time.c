@@ -44,39 +44,38 @@ extern char **environ;
 #define INTERRUPT_POLL_MS 100
 
 static const struct perun_option time_options[] = {
-	{"warmup", "w", PERUN_OPTION_INT, "3", NULL, "<int>",
-	 "run the command <int> times before timing it, unrecorded", 0},
-	{"repeat", "r", PERUN_OPTION_INT, "10", NULL, "<int>",
-	 "time the command <int> times", 0},
-	{"ignore-failure", "i", PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "record runs that exit non-zero instead of failing", 0},
-	{"output", "o", PERUN_OPTION_CHOICE, "discard", "discard|stderr", NULL,
-	 "where the command's stdout and stderr go", 0},
-	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
+	{ "warmup", "w", PERUN_OPTION_INT, "3", NULL, "<int>",
+	  "run the command <int> times before timing it, unrecorded", 0 },
+	{ "repeat", "r", PERUN_OPTION_INT, "10", NULL, "<int>", "time the command <int> times", 0 },
+	{ "ignore-failure", "i", PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "record runs that exit non-zero instead of failing", 0 },
+	{ "output", "o", PERUN_OPTION_CHOICE, "discard", "discard|stderr", NULL,
+	  "where the command's stdout and stderr go", 0 },
+	{ NULL, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
 struct measurement {
-	double real;       /* seconds, CLOCK_MONOTONIC around spawn..wait */
-	double user;       /* seconds, ru_utime */
-	double sys;        /* seconds, ru_stime */
+	double real;	   /* seconds, CLOCK_MONOTONIC around spawn..wait */
+	double user;	   /* seconds, ru_utime */
+	double sys;	   /* seconds, ru_stime */
 	long long max_rss; /* bytes (ru_maxrss is in KiB on Linux) */
-	int exit_code;     /* exit status, or -N when killed by signal N */
+	int exit_code;	   /* exit status, or -N when killed by signal N */
 };
 
 struct time_state {
 	wordexp_t words[3]; /* cmd, args and workload split into words */
 	int have_words[3];
-	char **argv;        /* all their words, borrowed from words[] */
-	char *path;         /* argv[0] resolved through $PATH */
+	char **argv; /* all their words, borrowed from words[] */
+	char *path;  /* argv[0] resolved through $PATH */
 	long long warmup;
 	long long repeat;
 	int ignore_failure;
-	int to_stderr;     /* command output to our stderr, else discarded */
+	int to_stderr; /* command output to our stderr, else discarded */
 	struct measurement *runs;
-	char *spawn_path;  /* perun-spawn */
-	pid_t spawner;     /* running perun-spawn, or 0 */
-	int sock;          /* our end of its socket, or -1 */
-	int results;       /* the file it writes results to, or -1 */
+	char *spawn_path;   /* perun-spawn */
+	pid_t spawner;	    /* running perun-spawn, or 0 */
+	int sock;	    /* our end of its socket, or -1 */
+	int results;	    /* the file it writes results to, or -1 */
 	off_t results_read; /* bytes of it read */
 };
 
@@ -92,14 +91,10 @@ static const char *wordexp_problem(int rc)
 	case WRDE_BADCHAR:
 		return "unquoted |, &, ;, <, >, (, ), { or } (pipes and redirections "
 		       "need an explicit shell, e.g. -c sh -a '-c \"...\"')";
-	case WRDE_CMDSUB:
-		return "command substitution is not allowed";
-	case WRDE_SYNTAX:
-		return "unbalanced quotes";
-	case WRDE_NOSPACE:
-		return "out of memory";
-	default:
-		return "cannot be split into words";
+	case WRDE_CMDSUB: return "command substitution is not allowed";
+	case WRDE_SYNTAX: return "unbalanced quotes";
+	case WRDE_NOSPACE: return "out of memory";
+	default: return "cannot be split into words";
 	}
 }
 
@@ -107,8 +102,8 @@ static const char *wordexp_problem(int rc)
  * Split one of cmd/args/workload like a shell would, without running one.
  * Each gets its own wordexp_t: glibc frees an appended-to one on errors.
  */
-static int split_words(struct time_state *st, int i, const char *what,
-		       const char *text, struct perun_error *err)
+static int split_words(struct time_state *st, int i, const char *what, const char *text,
+		       struct perun_error *err)
 {
 	if (!text || !*text)
 		return 0;
@@ -118,19 +113,17 @@ static int split_words(struct time_state *st, int i, const char *what,
 		st->have_words[i] = 1;
 	if (rc == 0)
 		return 0;
-	return perun_error_set(err, PERUN_EINVAL, "cannot split %s '%s': %s", what,
-			       text, wordexp_problem(rc));
+	return perun_error_set(err, PERUN_EINVAL, "cannot split %s '%s': %s", what, text,
+			       wordexp_problem(rc));
 }
 
-static int build_argv(struct time_state *st, const char *cmd,
-		      struct perun_error *err)
+static int build_argv(struct time_state *st, const char *cmd, struct perun_error *err)
 {
 	size_t n = 0;
 	for (int i = 0; i < 3; i++)
 		n += st->have_words[i] ? st->words[i].we_wordc : 0;
 	if (n == 0 || !st->have_words[0] || st->words[0].we_wordc == 0)
-		return perun_error_set(err, PERUN_EINVAL,
-				       "command '%s' expands to nothing", cmd);
+		return perun_error_set(err, PERUN_EINVAL, "command '%s' expands to nothing", cmd);
 	st->argv = calloc(n + 1, sizeof(*st->argv));
 	if (!st->argv)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
@@ -178,8 +171,7 @@ static int resolve_command(struct time_state *st, struct perun_error *err)
 			int len = (int)(colon - dir);
 			char *candidate;
 			/* An empty entry means the current directory. */
-			if (asprintf(&candidate, "%.*s%s%s", len, dir, len ? "/" : "",
-				     name) < 0)
+			if (asprintf(&candidate, "%.*s%s%s", len, dir, len ? "/" : "", name) < 0)
 				return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 			int e = executable(candidate);
 			if (!e)
@@ -198,8 +190,8 @@ static int resolve_command(struct time_state *st, struct perun_error *err)
 		return 0;
 	if (first_error == ENOENT || first_error == ENOTDIR)
 		return perun_error_set(err, PERUN_ETOOL, "command '%s' not found", name);
-	return perun_error_set_errno(err, PERUN_ETOOL, first_error,
-				     "cannot run command '%s'", name);
+	return perun_error_set_errno(err, PERUN_ETOOL, first_error, "cannot run command '%s'",
+				     name);
 }
 
 /*
@@ -230,8 +222,7 @@ static int find_spawner(struct time_state *st, struct perun_error *err)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	st->spawn_path = path;
 	if (access(path, X_OK))
-		return perun_error_set(err, PERUN_ETOOL, "cannot find perun-spawn at '%s'",
-				       path);
+		return perun_error_set(err, PERUN_ETOOL, "cannot find perun-spawn at '%s'", path);
 	return 0;
 }
 
@@ -245,19 +236,16 @@ static int time_before(struct perun_collect_ctx *ctx, struct perun_error *err)
 	st->warmup = perun_params_int(ctx->params, "warmup", 3);
 	st->repeat = perun_params_int(ctx->params, "repeat", 10);
 	st->ignore_failure = perun_params_bool(ctx->params, "ignore-failure", 0);
-	st->to_stderr = !strcmp(perun_params_string(ctx->params, "output", "discard"),
-				"stderr");
+	st->to_stderr = !strcmp(perun_params_string(ctx->params, "output", "discard"), "stderr");
 	if (st->warmup < 0)
 		return perun_error_set(err, PERUN_EINVAL,
-				       "option '--warmup' must be 0 or more, not %lld",
-				       st->warmup);
+				       "option '--warmup' must be 0 or more, not %lld", st->warmup);
 	if (st->repeat < 1)
 		return perun_error_set(err, PERUN_EINVAL,
-				       "option '--repeat' must be 1 or more, not %lld",
-				       st->repeat);
+				       "option '--repeat' must be 1 or more, not %lld", st->repeat);
 	if ((unsigned long long)st->repeat > SIZE_MAX / sizeof(*st->runs))
-		return perun_error_set(err, PERUN_EINVAL,
-				       "option '--repeat' is too large: %lld", st->repeat);
+		return perun_error_set(err, PERUN_EINVAL, "option '--repeat' is too large: %lld",
+				       st->repeat);
 	if (!ctx->cmd || !*ctx->cmd)
 		return perun_error_set(err, PERUN_EINVAL,
 				       "no command to time (give one with --cmd)");
@@ -277,8 +265,8 @@ static int time_before(struct perun_collect_ctx *ctx, struct perun_error *err)
 		return rc;
 	st->runs = calloc((size_t)st->repeat, sizeof(*st->runs));
 	if (!st->runs)
-		return perun_error_set(err, PERUN_EGENERIC,
-				       "out of memory for %lld repetitions", st->repeat);
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory for %lld repetitions",
+				       st->repeat);
 	return 0;
 }
 
@@ -305,7 +293,7 @@ static int start_spawner(struct time_state *st, struct perun_error *err)
 	const int above = PERUN_SPAWN_RESULTS_FD + 1;
 	posix_spawn_file_actions_t actions;
 	char **argv = NULL;
-	int sv[2] = {-1, -1}, results = -1, rc = 0;
+	int sv[2] = { -1, -1 }, results = -1, rc = 0;
 	size_t argc = 0;
 
 	while (st->argv[argc])
@@ -328,14 +316,14 @@ static int start_spawner(struct time_state *st, struct perun_error *err)
 	argv[2] = st->path;
 	memcpy(argv + 3, st->argv, argc * sizeof(*argv));
 	int fa = posix_spawn_file_actions_adddup2(&actions, sv[1], PERUN_SPAWN_FD);
-	fa = fa ? fa : posix_spawn_file_actions_adddup2(&actions, results,
-							 PERUN_SPAWN_RESULTS_FD);
-	fa = fa ? fa : posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null",
-							 O_RDONLY, 0);
-	fa = fa ? fa : posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO,
-							 "/dev/null", O_WRONLY, 0);
-	fa = fa ? fa : posix_spawn(&st->spawner, st->spawn_path, &actions, NULL, argv,
-				   environ);
+	fa = fa ? fa : posix_spawn_file_actions_adddup2(&actions, results, PERUN_SPAWN_RESULTS_FD);
+	fa = fa ? fa
+		: posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY,
+						   0);
+	fa = fa ? fa
+		: posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY,
+						   0);
+	fa = fa ? fa : posix_spawn(&st->spawner, st->spawn_path, &actions, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&actions);
 	if (fa) {
 		st->spawner = 0;
@@ -417,8 +405,8 @@ static int spawner_lost(struct time_state *st, int warmup, struct perun_error *e
  * bounds how late an interruption is seen, the answer wakes us at once,
  * and the timing is done by the spawner anyway.
  */
-static int wait_batch(const struct perun_collect_ctx *ctx, struct time_state *st,
-		      int warmup, struct perun_spawn_done *done, struct perun_error *err)
+static int wait_batch(const struct perun_collect_ctx *ctx, struct time_state *st, int warmup,
+		      struct perun_spawn_done *done, struct perun_error *err)
 {
 	size_t got = 0;
 	while (got < sizeof(*done)) {
@@ -426,10 +414,11 @@ static int wait_batch(const struct perun_collect_ctx *ctx, struct time_state *st
 			char name[64];
 			running_name(st, warmup, name, sizeof(name));
 			stop_spawner(st, 1);
-			return perun_error_set(err, PERUN_EINTR, "interrupted while running '%s' (%s)",
-					       ctx->cmd, name);
+			return perun_error_set(err, PERUN_EINTR,
+					       "interrupted while running '%s' (%s)", ctx->cmd,
+					       name);
 		}
-		struct pollfd pfd = {.fd = st->sock, .events = POLLIN};
+		struct pollfd pfd = { .fd = st->sock, .events = POLLIN };
 		int n = poll(&pfd, 1, INTERRUPT_POLL_MS);
 		if (n == 0 || (n < 0 && errno == EINTR))
 			continue;
@@ -447,9 +436,9 @@ static int wait_batch(const struct perun_collect_ctx *ctx, struct time_state *st
 }
 
 /* One result of the spawner into m; a failing run fails unless ignored. */
-static int record_run(struct perun_collect_ctx *ctx, const struct time_state *st,
-		      const char *name, const struct perun_spawn_result *res,
-		      struct measurement *m, struct perun_error *err)
+static int record_run(struct perun_collect_ctx *ctx, const struct time_state *st, const char *name,
+		      const struct perun_spawn_result *res, struct measurement *m,
+		      struct perun_error *err)
 {
 	if (res->spawn_errno)
 		return perun_error_set_errno(err, PERUN_ETOOL, res->spawn_errno,
@@ -464,12 +453,10 @@ static int record_run(struct perun_collect_ctx *ctx, const struct time_state *st
 		return 0;
 	if (WIFSIGNALED(status))
 		return perun_error_set(err, PERUN_ETOOL,
-				       "command '%s' was killed by signal %d (%s) in %s",
-				       ctx->cmd, WTERMSIG(status),
-				       strsignal(WTERMSIG(status)), name);
+				       "command '%s' was killed by signal %d (%s) in %s", ctx->cmd,
+				       WTERMSIG(status), strsignal(WTERMSIG(status)), name);
 	if (m->exit_code != 0)
-		return perun_error_set(err, PERUN_ETOOL,
-				       "command '%s' exited with status %d in %s",
+		return perun_error_set(err, PERUN_ETOOL, "command '%s' exited with status %d in %s",
 				       ctx->cmd, m->exit_code, name);
 	return 0;
 }
@@ -478,11 +465,10 @@ static int record_run(struct perun_collect_ctx *ctx, const struct time_state *st
  * count runs in one request, so that the spawner goes from one run to the
  * next without waiting for us; ms NULL: warm-up runs, not kept.
  */
-static int run_batch(struct perun_collect_ctx *ctx, struct time_state *st,
-		     long long count, struct measurement *ms, struct perun_error *err)
+static int run_batch(struct perun_collect_ctx *ctx, struct time_state *st, long long count,
+		     struct measurement *ms, struct perun_error *err)
 {
-	struct perun_spawn_request req = {.runs = count,
-					  .stop_on_failure = !st->ignore_failure};
+	struct perun_spawn_request req = { .runs = count, .stop_on_failure = !st->ignore_failure };
 	struct perun_spawn_result res[64];
 	struct perun_spawn_done done;
 	struct measurement scratch;
@@ -497,8 +483,7 @@ static int run_batch(struct perun_collect_ctx *ctx, struct time_state *st,
 	if (rc)
 		return rc;
 	if (done.runs < 1 || done.runs > count)
-		return perun_error_set(err, PERUN_ETOOL,
-				       "perun-spawn reported %lld runs of %lld",
+		return perun_error_set(err, PERUN_ETOOL, "perun-spawn reported %lld runs of %lld",
 				       (long long)done.runs, count);
 	for (long long i = 0; i < done.runs;) {
 		size_t want = sizeof(res);
@@ -519,13 +504,13 @@ static int run_batch(struct perun_collect_ctx *ctx, struct time_state *st,
 	}
 	/* It stops early only after a failure, which record_run reported. */
 	if (done.runs < count)
-		return perun_error_set(err, PERUN_ETOOL, "perun-spawn stopped after %lld of %lld runs",
+		return perun_error_set(err, PERUN_ETOOL,
+				       "perun-spawn stopped after %lld of %lld runs",
 				       (long long)done.runs, count);
 	return 0;
 }
 
-static int add_resource(struct perun_collect_ctx *ctx, json_t *resource,
-			struct perun_error *err)
+static int add_resource(struct perun_collect_ctx *ctx, json_t *resource, struct perun_error *err)
 {
 	if (!resource)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
@@ -536,7 +521,7 @@ static int add_resource(struct perun_collect_ctx *ctx, json_t *resource,
 
 static int time_collect(struct perun_collect_ctx *ctx, struct perun_error *err)
 {
-	static const char *const subtypes[] = {"real", "user", "sys"};
+	static const char *const subtypes[] = { "real", "user", "sys" };
 	struct time_state *st = ctx->state;
 	struct timespec t0, t1;
 	char *total = NULL, *rss_uid = NULL;
@@ -569,24 +554,22 @@ static int time_collect(struct perun_collect_ctx *ctx, struct perun_error *err)
 	}
 	for (long long i = 0; i < st->repeat && !rc; i++) {
 		const struct measurement *m = &st->runs[i];
-		const double values[] = {m->real, m->user, m->sys};
+		const double values[] = { m->real, m->user, m->sys };
 		for (size_t k = 0; k < 3 && !rc; k++)
 			rc = add_resource(ctx,
-					  json_pack("{s:f, s:s, s:I, s:s, s:s, s:s}",
-						    "amount", values[k], "uid", ctx->cmd,
-						    "order", (json_int_t)(i + 1),
-						    "subtype", subtypes[k], "type", "time",
-						    "time", total),
+					  json_pack("{s:f, s:s, s:I, s:s, s:s, s:s}", "amount",
+						    values[k], "uid", ctx->cmd, "order",
+						    (json_int_t)(i + 1), "subtype", subtypes[k],
+						    "type", "time", "time", total),
 					  err);
 		/* Its own uid, so that per-uid averages of time stay times. */
 		if (!rc)
 			rc = add_resource(ctx,
-					  json_pack("{s:I, s:s, s:I, s:s, s:s, s:s, s:i}",
-						    "amount", (json_int_t)m->max_rss,
-						    "uid", rss_uid,
-						    "order", (json_int_t)(i + 1),
-						    "subtype", "max-rss", "type", "memory",
-						    "time", total, "exit-code", m->exit_code),
+					  json_pack("{s:I, s:s, s:I, s:s, s:s, s:s, s:i}", "amount",
+						    (json_int_t)m->max_rss, "uid", rss_uid, "order",
+						    (json_int_t)(i + 1), "subtype", "max-rss",
+						    "type", "memory", "time", total, "exit-code",
+						    m->exit_code),
 					  err);
 	}
 out:
@@ -622,5 +605,5 @@ static const struct perun_collect_ops time_ops = {
 };
 
 PERUN_PLUGIN_DEFINE(time, PERUN_KIND_COLLECT, .version = "1.0",
-		    .summary = "wall, user and system time of a command",
-		    .options = time_options, .ops = &time_ops);
+		    .summary = "wall, user and system time of a command", .options = time_options,
+		    .ops = &time_ops);

@@ -41,10 +41,8 @@ static int elf_file_open(struct elf_file *f, const char *path, struct perun_erro
 	f->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (f->fd < 0) {
 		if (errno == ENOENT)
-			return perun_error_set(err, PERUN_ENOTFOUND, "binary '%s' not found",
-					       path);
-		return perun_error_set_errno(err, PERUN_EINVAL, errno, "cannot open '%s'",
-					     path);
+			return perun_error_set(err, PERUN_ENOTFOUND, "binary '%s' not found", path);
+		return perun_error_set_errno(err, PERUN_EINVAL, errno, "cannot open '%s'", path);
 	}
 	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
 	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF)
@@ -110,8 +108,8 @@ void trace_symbols_free(struct trace_symbol *syms, size_t n)
 	free(syms);
 }
 
-int trace_elf_functions(const char *path, struct trace_symbol **out, size_t *n,
-			int *stripped, struct perun_error *err)
+int trace_elf_functions(const char *path, struct trace_symbol **out, size_t *n, int *stripped,
+			struct perun_error *err)
 {
 	struct elf_file f;
 	struct trace_symbol *syms = NULL;

@@ -108,7 +108,8 @@ static int attach_probes(struct trace_bpf *skel, const struct trace_config *cfg,
 		if (p->kind == TRACE_PROBE_FUNC || p->kind == TRACE_PROBE_POINT) {
 			LIBBPF_OPTS(bpf_uprobe_opts, uo, .bpf_cookie = cookie);
 			struct bpf_program *prog = p->kind == TRACE_PROBE_FUNC
-				? skel->progs.func_entry : skel->progs.point_hit;
+							   ? skel->progs.func_entry
+							   : skel->progs.point_hit;
 			l1 = bpf_program__attach_uprobe_opts(prog, -1, p->lib, p->offset, &uo);
 			if (l1 && p->kind == TRACE_PROBE_FUNC) {
 				LIBBPF_OPTS(bpf_uprobe_opts, ro, .bpf_cookie = cookie,
@@ -119,8 +120,9 @@ static int attach_probes(struct trace_bpf *skel, const struct trace_config *cfg,
 		} else {
 			LIBBPF_OPTS(bpf_usdt_opts, uo, .usdt_cookie = cookie);
 			struct bpf_program *prog = p->kind == TRACE_PROBE_USDT_END
-				? skel->progs.usdt_end
-				: p->pair >= 0 ? skel->progs.usdt_begin : skel->progs.usdt_single;
+							   ? skel->progs.usdt_end
+						   : p->pair >= 0 ? skel->progs.usdt_begin
+								  : skel->progs.usdt_single;
 			l1 = bpf_program__attach_usdt(prog, -1, p->lib, p->provider, p->name, &uo);
 		}
 		int e = errno;
@@ -130,10 +132,12 @@ static int attach_probes(struct trace_bpf *skel, const struct trace_config *cfg,
 			(*links)[(*nlinks)++] = l2;
 		if (!l1 || (p->kind == TRACE_PROBE_FUNC && !l2)) {
 			if (e == EMFILE || e == ENFILE || e == ENOSPC)
-				return perun_error_set(err, PERUN_ETOOL,
-						       "probe limit exceeded at %zu of %zu probes: %s "
-						       "(narrow the selection with --func or a sampled "
-						       "or custom strategy)", i, probes->n, strerror(e));
+				return perun_error_set(
+					err, PERUN_ETOOL,
+					"probe limit exceeded at %zu of %zu probes: %s "
+					"(narrow the selection with --func or a sampled "
+					"or custom strategy)",
+					i, probes->n, strerror(e));
 			return perun_error_set_errno(err, PERUN_ETOOL, e,
 						     "cannot attach a probe to '%s' in '%s'",
 						     p->name, p->lib);
@@ -149,7 +153,7 @@ int trace_engine_ebpf(const struct trace_config *cfg, const struct trace_probes 
 	struct trace_bpf *skel = NULL;
 	struct bpf_link **links = NULL;
 	size_t nlinks = 0, funcs = 0;
-	struct drain d = {0};
+	struct drain d = { 0 };
 	char path[4096];
 	int rc = 0;
 
@@ -209,7 +213,10 @@ int trace_engine_ebpf(const struct trace_config *cfg, const struct trace_probes 
 	int exec_errno = trace_child_continue(child);
 	/* The root process starts now; the kernel reports the rest. */
 	struct perun_trace_event begin = {
-		.ts = child->start_ns, .tid = pid, .pid = pid, .id = (unsigned)getpid(),
+		.ts = child->start_ns,
+		.tid = pid,
+		.pid = pid,
+		.id = (unsigned)getpid(),
 		.type = PERUN_TRACE_PROCESS_BEGIN,
 	};
 	fwrite(&begin, sizeof(begin), 1, d.out);
@@ -242,8 +249,7 @@ int trace_engine_ebpf(const struct trace_config *cfg, const struct trace_probes 
 			"perun: warning: trace: %llu events did not fit into the ring buffer "
 			"and were lost (sample with -g or trace fewer functions)\n",
 			(unsigned long long)lost_total);
-	trace_log(cfg, "profiled command ended; %llu events lost",
-		  (unsigned long long)lost_total);
+	trace_log(cfg, "profiled command ended; %llu events lost", (unsigned long long)lost_total);
 out:
 	if (d.out && fclose(d.out) && !rc)
 		rc = perun_error_set_errno(err, PERUN_ETOOL, errno,

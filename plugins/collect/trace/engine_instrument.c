@@ -37,8 +37,10 @@ static char *runtime_path(void)
 	Dl_info info;
 	if (dladdr((void *)runtime_path, &info) && info.dli_fname) {
 		char *copy = strdup(info.dli_fname), *path = NULL;
-		if (copy && asprintf(&path, "%s/../../runtime/libperun-instrument.so",
-				     dirname(copy)) >= 0 && !access(path, R_OK)) {
+		if (copy &&
+		    asprintf(&path, "%s/../../runtime/libperun-instrument.so", dirname(copy)) >=
+			    0 &&
+		    !access(path, R_OK)) {
 			free(copy);
 			return path;
 		}
@@ -157,7 +159,8 @@ static int load_maps(struct symboliser *s, const char *tmpdir, unsigned pid, uns
 		unsigned long long start, end, off;
 		char perms[8];
 		int pos = 0;
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms, &off, &pos) < 4 ||
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms, &off, &pos) <
+			    4 ||
 		    !pos || perms[2] != 'x' || line[pos] != '/')
 			continue;
 		line[strcspn(line, "\n")] = '\0';
@@ -168,7 +171,7 @@ static int load_maps(struct symboliser *s, const char *tmpdir, unsigned pid, uns
 				break;
 			s->regions = p;
 		}
-		s->regions[s->nregions++] = (struct region){start, end, off, strdup(line + pos)};
+		s->regions[s->nregions++] = (struct region){ start, end, off, strdup(line + pos) };
 	}
 	fclose(f);
 	return 0;
@@ -236,8 +239,8 @@ static int convert_thread(struct symboliser *s, const char *path, unsigned pid, 
 			close(fd);
 		return fd < 0 ? -1 : 0;
 	}
-	const struct perun_inst_record *r = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE,
-						 fd, 0);
+	const struct perun_inst_record *r =
+		mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (r == MAP_FAILED)
 		return -1;
@@ -251,8 +254,9 @@ static int convert_thread(struct symboliser *s, const char *path, unsigned pid, 
 	long last_id = -1;
 	int ended = 0;
 	for (size_t i = 0; i < n && r[i].ts; i++) {
-		struct perun_trace_event e = {.ts = clock_ns(&s->clock, r[i].ts), .tid = tid,
-					      .pid = pid};
+		struct perun_trace_event e = { .ts = clock_ns(&s->clock, r[i].ts),
+					       .tid = tid,
+					       .pid = pid };
 		unsigned long long fn = r[i].fn;
 		if (fn & PERUN_INST_MARKER) {
 			switch (fn & 0xff) {
@@ -263,7 +267,8 @@ static int convert_thread(struct symboliser *s, const char *path, unsigned pid, 
 				e.type = PERUN_TRACE_PROCESS_BEGIN;
 				e.id = (unsigned)((fn & ~PERUN_INST_MARKER) >> 8);
 			}
-			ended |= e.type == PERUN_TRACE_THREAD_END || e.type == PERUN_TRACE_PROCESS_END;
+			ended |= e.type == PERUN_TRACE_THREAD_END ||
+				 e.type == PERUN_TRACE_PROCESS_END;
 			fwrite(&e, sizeof(e), 1, out);
 			continue;
 		}
@@ -283,7 +288,10 @@ static int convert_thread(struct symboliser *s, const char *path, unsigned pid, 
 	}
 	if (!ended && last_image && pid == s->root_pid && s->root_end_ns) {
 		struct perun_trace_event e = {
-			.ts = s->root_end_ns, .tid = tid, .pid = pid, .id = (unsigned)getpid(),
+			.ts = s->root_end_ns,
+			.tid = tid,
+			.pid = pid,
+			.id = (unsigned)getpid(),
 			.type = tid == pid ? PERUN_TRACE_PROCESS_END : PERUN_TRACE_THREAD_END,
 		};
 		fwrite(&e, sizeof(e), 1, out);
@@ -317,8 +325,10 @@ static int symbolise(const struct trace_config *cfg, const struct trace_probes *
 		     const struct clock_map *clock, const struct trace_child *child,
 		     struct perun_error *err)
 {
-	struct symboliser s = {.probes = probes, .clock = *clock,
-			       .root_pid = (unsigned)child->pid, .root_end_ns = child->end_ns};
+	struct symboliser s = { .probes = probes,
+				.clock = *clock,
+				.root_pid = (unsigned)child->pid,
+				.root_end_ns = child->end_ns };
 	struct thread_file *files = NULL;
 	size_t n = 0, alloc = 0;
 	char out_path[4200];
@@ -360,7 +370,8 @@ static int symbolise(const struct trace_config *cfg, const struct trace_probes *
 		char path[4200];
 		snprintf(path, sizeof(path), "%s/%s", cfg->tmpdir, f->name ? f->name : "");
 		if (!f->name || convert_thread(&s, path, f->pid, f->tid, last_image, out)) {
-			rc = perun_error_set_errno(err, PERUN_ETOOL, errno, "cannot read '%s'", path);
+			rc = perun_error_set_errno(err, PERUN_ETOOL, errno, "cannot read '%s'",
+						   path);
 			goto out;
 		}
 	}
@@ -385,7 +396,8 @@ int trace_engine_instrument(const struct trace_config *cfg, const struct trace_p
 	if (!trace_elf_references(cfg->binary, "__cyg_profile_func_enter"))
 		return perun_error_set(err, PERUN_EINVAL,
 				       "binary '%s' was not built with -finstrument-functions "
-				       "(it does not call __cyg_profile_func_enter)", cfg->binary);
+				       "(it does not call __cyg_profile_func_enter)",
+				       cfg->binary);
 	char *runtime = runtime_path();
 	if (!runtime)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
@@ -404,7 +416,7 @@ int trace_engine_instrument(const struct trace_config *cfg, const struct trace_p
 		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 		goto out;
 	}
-	char *env[] = {preload, dir, NULL};
+	char *env[] = { preload, dir, NULL };
 	struct clock_map clock;
 	clock_mark(&clock.tsc0, &clock.ns0);
 	rc = trace_child_spawn(child, cfg, env, err);
@@ -419,8 +431,8 @@ int trace_engine_instrument(const struct trace_config *cfg, const struct trace_p
 	rc = trace_child_wait(child, cfg, NULL, NULL, err);
 	unsigned long long tsc1, ns1;
 	clock_mark(&tsc1, &ns1);
-	clock.ns_per_tick = tsc1 > clock.tsc0
-		? (double)(ns1 - clock.ns0) / (double)(tsc1 - clock.tsc0) : 1.0;
+	clock.ns_per_tick =
+		tsc1 > clock.tsc0 ? (double)(ns1 - clock.ns0) / (double)(tsc1 - clock.tsc0) : 1.0;
 	trace_log(cfg, "clock: %.6f ns per time-stamp tick", clock.ns_per_tick);
 	if (!rc)
 		rc = symbolise(cfg, probes, &clock, child, err);

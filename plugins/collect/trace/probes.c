@@ -19,7 +19,8 @@ static int add_probe(struct trace_probes *p, const struct trace_probe *probe,
 {
 	if (p->n + 1 >= TRACE_MAX_IDS)
 		return perun_error_set(err, PERUN_EINVAL,
-				       "probe limit exceeded: more than %u probes", TRACE_MAX_IDS - 1);
+				       "probe limit exceeded: more than %u probes",
+				       TRACE_MAX_IDS - 1);
 	if (p->n == p->alloc) {
 		size_t alloc = p->alloc ? 2 * p->alloc : 64;
 		void *v = realloc(p->v, alloc * sizeof(*p->v));
@@ -59,8 +60,8 @@ void trace_probes_release(struct trace_probes *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static int find_probe(const struct trace_probes *p, enum trace_probe_kind kind,
-		      const char *lib, const char *name)
+static int find_probe(const struct trace_probes *p, enum trace_probe_kind kind, const char *lib,
+		      const char *name)
 {
 	for (size_t i = 0; i < p->n; i++)
 		if (p->v[i].kind == kind && !strcmp(p->v[i].name, name) &&
@@ -75,9 +76,14 @@ static int user_symbol(const char *name)
 	if (!strncmp(name, "__", 2) && (strncmp(name, "__Z", 3) || strlen(name) < 4))
 		return 0;
 	/* Beyond Python Perun's list: the C runtime's start-up and exit code. */
-	static const char *const crt[] = {"_start", "_init", "_fini", "frame_dummy",
-					  "register_tm_clones", "deregister_tm_clones",
-					  "_dl_relocate_static_pie", NULL};
+	static const char *const crt[] = { "_start",
+					   "_init",
+					   "_fini",
+					   "frame_dummy",
+					   "register_tm_clones",
+					   "deregister_tm_clones",
+					   "_dl_relocate_static_pie",
+					   NULL };
 	for (int i = 0; crt[i]; i++)
 		if (!strcmp(name, crt[i]))
 			return 0;
@@ -127,9 +133,14 @@ static int add_function(struct trace_probes *p, const struct target *t,
 	if (!uid)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	struct trace_probe probe = {
-		.kind = TRACE_PROBE_FUNC, .name = s->name, .uid = uid,
-		.lib = (char *)t->path, .offset = s->offset, .size = s->size,
-		.sample = sample, .pair = -1,
+		.kind = TRACE_PROBE_FUNC,
+		.name = s->name,
+		.uid = uid,
+		.lib = (char *)t->path,
+		.offset = s->offset,
+		.size = s->size,
+		.sample = sample,
+		.pair = -1,
 	};
 	int rc = add_probe(p, &probe, err);
 	free(uid);
@@ -167,21 +178,26 @@ static int add_usdt(struct trace_probes *p, const struct target *t, const char *
 		if (strcmp(t->notes[i].name, name))
 			continue;
 		struct trace_probe probe = {
-			.kind = TRACE_PROBE_USDT, .name = (char *)name,
-			.lib = (char *)t->path, .provider = t->notes[i].provider,
-			.offset = t->notes[i].offset, .sample = sample, .pair = -1,
+			.kind = TRACE_PROBE_USDT,
+			.name = (char *)name,
+			.lib = (char *)t->path,
+			.provider = t->notes[i].provider,
+			.offset = t->notes[i].offset,
+			.sample = sample,
+			.pair = -1,
 		};
 		return add_probe(p, &probe, err);
 	}
-	return perun_error_set(err, PERUN_EINVAL, "usdt probe '%s' not found in '%s'",
-			       name, t->path);
+	return perun_error_set(err, PERUN_EINVAL, "usdt probe '%s' not found in '%s'", name,
+			       t->path);
 }
 
 /* Suffixes that open and close a region (strategy.py's _pair_rules). */
-static const char *const begin_suffixes[] = {"begin", "entry", "start", "create",
-					     "construct", NULL};
-static const char *const end_suffixes[] = {"end", "return", "finish", "destroy",
-					   "deconstruct", NULL};
+static const char *const begin_suffixes[] = {
+	"begin", "entry", "start", "create", "construct", NULL
+};
+static const char *const end_suffixes[] = { "end",     "return",      "finish",
+					    "destroy", "deconstruct", NULL };
 
 /* Split name into a stem and the index of its suffix in list (-1: none). */
 static int suffix_of(const char *name, const char *const *list, size_t *stem_len)
@@ -232,7 +248,7 @@ static void pair_usdt(struct trace_probes *p)
 				continue;
 			size_t bstem;
 			int bs = suffix_of(p->v[b].name, begin_suffixes, &bstem);
-			if (suffix_of(p->v[b].name, end_suffixes, &(size_t){0}) >= 0)
+			if (suffix_of(p->v[b].name, end_suffixes, &(size_t){ 0 }) >= 0)
 				continue;
 			/* <name> pairs with any end, <x>_begin with <x>_end only. */
 			if (bs >= 0 && bs != es)
@@ -316,7 +332,8 @@ static int parse_rule(const char *text, const struct target *t, size_t nt, unsig
 	else if (last - first > 1 && !strcmp(opt, "--func") && *parts[0]) {
 		int rc = perun_error_set(err, PERUN_EINVAL,
 					 "bad --func rule '%s': '%s' is neither the binary nor "
-					 "one of --libs", text, parts[0]);
+					 "one of --libs",
+					 text, parts[0]);
 		free(copy);
 		return rc;
 	} else if (last - first > 1 && !*parts[0]) {
@@ -369,10 +386,11 @@ static int apply_func_rule(struct trace_probes *p, const struct target *t, size_
 	if (where->stripped)
 		return perun_error_set(err, PERUN_EINVAL,
 				       "function '%s' (--func '%s') not found: '%s' is stripped "
-				       "(no symbol table)", r->name, text, where->path);
-	return perun_error_set(err, PERUN_EINVAL,
-			       "function '%s' (--func '%s') not found in '%s'%s", r->name, text,
-			       where->path, r->target || nt == 1 ? "" : " nor in --libs");
+				       "(no symbol table)",
+				       r->name, text, where->path);
+	return perun_error_set(err, PERUN_EINVAL, "function '%s' (--func '%s') not found in '%s'%s",
+			       r->name, text, where->path,
+			       r->target || nt == 1 ? "" : " nor in --libs");
 }
 
 static int apply_usdt_rule(struct trace_probes *p, const struct target *t, size_t nt,
@@ -420,7 +438,8 @@ static int apply_dynamic_rule(struct trace_probes *p, const struct target *t, si
 			goto bad;
 		size_t i;
 		for (i = 0; i < tg->nsyms; i++)
-			if (strlen(tg->syms[i].name) == len && !strncmp(tg->syms[i].name, r->name, len))
+			if (strlen(tg->syms[i].name) == len &&
+			    !strncmp(tg->syms[i].name, r->name, len))
 				break;
 		if (i == tg->nsyms)
 			return perun_error_set(err, PERUN_EINVAL,
@@ -429,13 +448,18 @@ static int apply_dynamic_rule(struct trace_probes *p, const struct target *t, si
 		if (add >= tg->syms[i].size && tg->syms[i].size)
 			return perun_error_set(err, PERUN_EINVAL,
 					       "dynamic location '%s': offset beyond the function "
-					       "(%llu bytes)", text, tg->syms[i].size);
+					       "(%llu bytes)",
+					       text, tg->syms[i].size);
 		off = tg->syms[i].offset + add;
 	}
 	(void)nt;
 	struct trace_probe probe = {
-		.kind = TRACE_PROBE_POINT, .name = r->name, .lib = (char *)tg->path,
-		.offset = off, .sample = 1, .pair = -1,
+		.kind = TRACE_PROBE_POINT,
+		.name = r->name,
+		.lib = (char *)tg->path,
+		.offset = off,
+		.sample = 1,
+		.pair = -1,
 	};
 	char *uid;
 	if (asprintf(&uid, "%s#%s", r->name, r->name) < 0)
@@ -445,9 +469,10 @@ static int apply_dynamic_rule(struct trace_probes *p, const struct target *t, si
 	free(uid);
 	return rc;
 bad:
-	return perun_error_set(err, PERUN_EINVAL,
-			       "bad dynamic location '%s' (expected <symbol>[+<offset>] or 0x<file offset>)",
-			       text);
+	return perun_error_set(
+		err, PERUN_EINVAL,
+		"bad dynamic location '%s' (expected <symbol>[+<offset>] or 0x<file offset>)",
+		text);
 }
 
 int trace_probes_build(struct trace_probes *p, const struct trace_config *cfg,
@@ -478,13 +503,14 @@ int trace_probes_build(struct trace_probes *p, const struct trace_config *cfg,
 			rc = extract_functions(p, &t[i], user, cfg->global_sampling, err);
 		for (size_t i = 0; i < nt && !rc && cfg->with_usdt; i++)
 			for (size_t k = 0; k < t[i].nnotes && !rc; k++)
-				if (find_probe(p, TRACE_PROBE_USDT, t[i].path, t[i].notes[k].name) < 0)
+				if (find_probe(p, TRACE_PROBE_USDT, t[i].path, t[i].notes[k].name) <
+				    0)
 					rc = add_usdt(p, &t[i], t[i].notes[k].name,
 						      cfg->global_sampling, err);
 		if (rc)
 			goto out;
 	}
-	static const char *const opts[] = {"func", "usdt", "dynamic"};
+	static const char *const opts[] = { "func", "usdt", "dynamic" };
 	for (int o = 0; o < 3 && !rc; o++) {
 		char flag[16];
 		snprintf(flag, sizeof(flag), "--%s", opts[o]);
@@ -522,10 +548,9 @@ out:
 
 void trace_probes_write(const struct trace_probes *p, FILE *f)
 {
-	static const char *const kinds[] = {"func", "usdt", "usdt-end", "dynamic"};
+	static const char *const kinds[] = { "func", "usdt", "usdt-end", "dynamic" };
 	fprintf(f, "# id kind sampling offset location name uid pair\n");
 	for (size_t i = 0; i < p->n; i++)
-		fprintf(f, "%zu %s %u 0x%llx %s %s %s %d\n", i, kinds[p->v[i].kind],
-			p->v[i].sample, p->v[i].offset, p->v[i].location, p->v[i].name,
-			p->v[i].uid, p->v[i].pair);
+		fprintf(f, "%zu %s %u 0x%llx %s %s %s %d\n", i, kinds[p->v[i].kind], p->v[i].sample,
+			p->v[i].offset, p->v[i].location, p->v[i].name, p->v[i].uid, p->v[i].pair);
 }

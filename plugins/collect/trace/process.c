@@ -64,8 +64,8 @@ fail:;
 	_exit(127);
 }
 
-int trace_child_spawn(struct trace_child *child, const struct trace_config *cfg,
-		      char *const *env, struct perun_error *err)
+int trace_child_spawn(struct trace_child *child, const struct trace_config *cfg, char *const *env,
+		      struct perun_error *err)
 {
 	int fds[2];
 	memset(child, 0, sizeof(*child));
@@ -137,11 +137,10 @@ void trace_child_kill(struct trace_child *child)
 }
 
 int trace_child_wait(struct trace_child *child, const struct trace_config *cfg,
-		     int (*poll)(void *data, int timeout_ms), void *data,
-		     struct perun_error *err)
+		     int (*poll)(void *data, int timeout_ms), void *data, struct perun_error *err)
 {
-	unsigned long long deadline = cfg->timeout > 0
-		? child->start_ns + (unsigned long long)(cfg->timeout * 1e9) : 0;
+	unsigned long long deadline =
+		cfg->timeout > 0 ? child->start_ns + (unsigned long long)(cfg->timeout * 1e9) : 0;
 	unsigned long long term_sent = 0;
 	while (!child->exited) {
 		if (*cfg->interrupted && !child->interrupted) {
@@ -167,7 +166,7 @@ int trace_child_wait(struct trace_child *child, const struct trace_config *cfg,
 						       strerror(-rc));
 			}
 		} else {
-			struct timespec ts = {0, 20 * 1000 * 1000};
+			struct timespec ts = { 0, 20 * 1000 * 1000 };
 			nanosleep(&ts, NULL);
 		}
 		pid_t got = waitpid(child->pid, &child->status, WNOHANG);
@@ -175,8 +174,8 @@ int trace_child_wait(struct trace_child *child, const struct trace_config *cfg,
 			child->exited = 1;
 			child->end_ns = trace_now_ns();
 		} else if (got < 0 && errno != EINTR) {
-			return perun_error_set_errno(err, PERUN_ETOOL, errno, "cannot wait for '%s'",
-						     cfg->argv[0]);
+			return perun_error_set_errno(err, PERUN_ETOOL, errno,
+						     "cannot wait for '%s'", cfg->argv[0]);
 		}
 	}
 	if (child->timed_out)

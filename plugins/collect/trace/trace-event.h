@@ -39,8 +39,8 @@ struct perun_trace_event {
  */
 #define PERUN_TRACE_ID_BITS 20
 #define PERUN_TRACE_ID_MASK ((1ULL << PERUN_TRACE_ID_BITS) - 1)
-#define PERUN_TRACE_COOKIE(id, sid, sample)                                   \
-	((unsigned long long)(id) | ((unsigned long long)(sid) << 20) |      \
+#define PERUN_TRACE_COOKIE(id, sid, sample)                                                        \
+	((unsigned long long)(id) | ((unsigned long long)(sid) << 20) |                            \
 	 ((unsigned long long)(sample) << 40))
 
 #endif

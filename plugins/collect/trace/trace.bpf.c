@@ -199,8 +199,7 @@ int BPF_PROG(on_exit, struct task_struct *task)
 	if (!bpf_map_lookup_elem(&tracked, &pid))
 		return 0;
 	if (pid == tid)
-		emit(PERUN_TRACE_PROCESS_END, BPF_CORE_READ(task, real_parent, tgid), pid,
-		     tid);
+		emit(PERUN_TRACE_PROCESS_END, BPF_CORE_READ(task, real_parent, tgid), pid, tid);
 	else
 		emit(PERUN_TRACE_THREAD_END, 0, pid, tid);
 	return 0;

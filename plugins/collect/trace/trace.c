@@ -24,49 +24,49 @@
 #include "trace.h"
 
 static const struct perun_option trace_options[] = {
-	{"engine", "e", PERUN_OPTION_CHOICE, "ebpf", "ebpf|stap|instrument", NULL,
-	 "collection engine: eBPF probes, a SystemTap script, or -finstrument-functions", 0},
-	{"strategy", "s", PERUN_OPTION_CHOICE, "custom",
-	 "userspace|all|u_sampled|a_sampled|custom", NULL,
-	 "which functions and USDT probes to trace", 0},
-	{"func", "f", PERUN_OPTION_STRING, NULL, NULL, "<lib>#<func>#<sampling>",
-	 "trace this function (every <sampling>-th call)", PERUN_OPTION_MULTIPLE},
-	{"usdt", "u", PERUN_OPTION_STRING, NULL, NULL, "<lib>#<usdt>#<sampling>",
-	 "trace this USDT probe (or pair a#b)", PERUN_OPTION_MULTIPLE},
-	{"dynamic", "d", PERUN_OPTION_STRING, NULL, NULL, "<lib>#<location>#<sampling>",
-	 "time between hits of a location: <symbol>[+<offset>] or 0x<file offset>",
-	 PERUN_OPTION_MULTIPLE},
-	{"global-sampling", "g", PERUN_OPTION_INT, NULL, NULL, "<int>",
-	 "sampling of all probes without their own (default 1, 20 when sampled)", 0},
-	{"with-usdt", NULL, PERUN_OPTION_BOOL, "true", NULL, NULL,
-	 "the strategy also traces the USDT probes of the binary", 0},
-	{"no-usdt", NULL, PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "the strategy traces no USDT probes", 0},
-	{"binary", "b", PERUN_OPTION_STRING, NULL, NULL, "<path>",
-	 "the profiled executable, when the command is not it", 0},
-	{"libs", "l", PERUN_OPTION_STRING, NULL, NULL, "<path>",
-	 "a library to trace as well", PERUN_OPTION_MULTIPLE},
-	{"timeout", "t", PERUN_OPTION_FLOAT, "0", NULL, "<seconds>",
-	 "stop the command after this time (0: never)", 0},
-	{"output-handling", "o", PERUN_OPTION_CHOICE, "default", "default|capture|suppress",
-	 NULL, "the command's output: to stderr, into a file and shown after the run, or nowhere", 0},
-	{"keep-temps", "k", PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "keep the temporary files (raw data, probes, script, logs)", 0},
-	{"zip-temps", "z", PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "pack the temporary files into .perun/logs before deleting them", 0},
-	{"verbose-trace", "vt", PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "show libbpf's messages and write the raw data also as text", 0},
-	{"quiet", "q", PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "fewer messages from the collector", 0},
-	{"watchdog", "w", PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "log the whole collection process into a temporary file", 0},
-	{"diagnostics", "i", PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "watchdog, verbose trace, captured output and packed temporary files", 0},
-	{"stap-cache-off", "sc", PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "stap engine: do not cache the compiled script", 0},
-	{"no-profile", "np", PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "collect and keep the raw data, but make no profile", 0},
-	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
+	{ "engine", "e", PERUN_OPTION_CHOICE, "ebpf", "ebpf|stap|instrument", NULL,
+	  "collection engine: eBPF probes, a SystemTap script, or -finstrument-functions", 0 },
+	{ "strategy", "s", PERUN_OPTION_CHOICE, "custom",
+	  "userspace|all|u_sampled|a_sampled|custom", NULL,
+	  "which functions and USDT probes to trace", 0 },
+	{ "func", "f", PERUN_OPTION_STRING, NULL, NULL, "<lib>#<func>#<sampling>",
+	  "trace this function (every <sampling>-th call)", PERUN_OPTION_MULTIPLE },
+	{ "usdt", "u", PERUN_OPTION_STRING, NULL, NULL, "<lib>#<usdt>#<sampling>",
+	  "trace this USDT probe (or pair a#b)", PERUN_OPTION_MULTIPLE },
+	{ "dynamic", "d", PERUN_OPTION_STRING, NULL, NULL, "<lib>#<location>#<sampling>",
+	  "time between hits of a location: <symbol>[+<offset>] or 0x<file offset>",
+	  PERUN_OPTION_MULTIPLE },
+	{ "global-sampling", "g", PERUN_OPTION_INT, NULL, NULL, "<int>",
+	  "sampling of all probes without their own (default 1, 20 when sampled)", 0 },
+	{ "with-usdt", NULL, PERUN_OPTION_BOOL, "true", NULL, NULL,
+	  "the strategy also traces the USDT probes of the binary", 0 },
+	{ "no-usdt", NULL, PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "the strategy traces no USDT probes", 0 },
+	{ "binary", "b", PERUN_OPTION_STRING, NULL, NULL, "<path>",
+	  "the profiled executable, when the command is not it", 0 },
+	{ "libs", "l", PERUN_OPTION_STRING, NULL, NULL, "<path>", "a library to trace as well",
+	  PERUN_OPTION_MULTIPLE },
+	{ "timeout", "t", PERUN_OPTION_FLOAT, "0", NULL, "<seconds>",
+	  "stop the command after this time (0: never)", 0 },
+	{ "output-handling", "o", PERUN_OPTION_CHOICE, "default", "default|capture|suppress", NULL,
+	  "the command's output: to stderr, into a file and shown after the run, or nowhere", 0 },
+	{ "keep-temps", "k", PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "keep the temporary files (raw data, probes, script, logs)", 0 },
+	{ "zip-temps", "z", PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "pack the temporary files into .perun/logs before deleting them", 0 },
+	{ "verbose-trace", "vt", PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "show libbpf's messages and write the raw data also as text", 0 },
+	{ "quiet", "q", PERUN_OPTION_BOOL, NULL, NULL, NULL, "fewer messages from the collector",
+	  0 },
+	{ "watchdog", "w", PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "log the whole collection process into a temporary file", 0 },
+	{ "diagnostics", "i", PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "watchdog, verbose trace, captured output and packed temporary files", 0 },
+	{ "stap-cache-off", "sc", PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "stap engine: do not cache the compiled script", 0 },
+	{ "no-profile", "np", PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "collect and keep the raw data, but make no profile", 0 },
+	{ NULL, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
 struct trace_state {
@@ -110,9 +110,14 @@ static int split(struct trace_state *st, int i, const char *what, const char *te
 /* A --libs entry: a path, or a file name in the usual library directories. */
 static char *find_lib(const char *name)
 {
-	static const char *const dirs[] = {"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
-					   "/lib64", "/usr/lib64", "/lib", "/usr/lib",
-					   "/usr/local/lib", NULL};
+	static const char *const dirs[] = { "/lib/x86_64-linux-gnu",
+					    "/usr/lib/x86_64-linux-gnu",
+					    "/lib64",
+					    "/usr/lib64",
+					    "/lib",
+					    "/usr/lib",
+					    "/usr/local/lib",
+					    NULL };
 	if (strchr(name, '/'))
 		return realpath(name, NULL);
 	for (int i = 0; dirs[i]; i++) {
@@ -154,8 +159,8 @@ static int config_from_params(struct perun_collect_ctx *ctx, struct trace_state 
 	cfg->interrupted = &ctx->interrupted;
 	cfg->engine = perun_params_string(pa, "engine", "ebpf");
 	cfg->strategy = perun_params_string(pa, "strategy", "custom");
-	cfg->with_usdt = perun_params_bool(pa, "with-usdt", 1) &&
-			 !perun_params_bool(pa, "no-usdt", 0);
+	cfg->with_usdt =
+		perun_params_bool(pa, "with-usdt", 1) && !perun_params_bool(pa, "no-usdt", 0);
 	cfg->timeout = perun_params_float(pa, "timeout", 0);
 	cfg->output_handling = perun_params_string(pa, "output-handling", "default");
 	cfg->keep_temps = perun_params_bool(pa, "keep-temps", 0);
@@ -172,7 +177,9 @@ static int config_from_params(struct perun_collect_ctx *ctx, struct trace_state 
 	}
 	int sampled = strstr(cfg->strategy, "_sampled") != NULL;
 	long long g = perun_params_has(pa, "global-sampling")
-		? perun_params_int(pa, "global-sampling", 1) : sampled ? 20 : 1;
+			      ? perun_params_int(pa, "global-sampling", 1)
+		      : sampled ? 20
+				: 1;
 	if (g < 1 || g > (1 << 24) - 1)
 		return perun_error_set(err, PERUN_EINVAL,
 				       "option '--global-sampling' must be 1 to %d, not %lld",
@@ -180,7 +187,8 @@ static int config_from_params(struct perun_collect_ctx *ctx, struct trace_state 
 	cfg->global_sampling = (unsigned)g;
 	if (cfg->timeout < 0)
 		return perun_error_set(err, PERUN_EINVAL,
-				       "option '--timeout' must be 0 or more, not %g", cfg->timeout);
+				       "option '--timeout' must be 0 or more, not %g",
+				       cfg->timeout);
 	if (!ctx->cmd || !*ctx->cmd)
 		return perun_error_set(err, PERUN_EINVAL,
 				       "no command to trace (give one with --cmd)");
@@ -268,8 +276,8 @@ static void write_text_trace(const struct trace_config *cfg, const struct trace_
 	FILE *fi = fopen(in, "re"), *fo = fopen(out, "we");
 	struct perun_trace_event e;
 	while (fi && fo && fread(&e, sizeof(e), 1, fi) == 1) {
-		const char *name = e.type <= PERUN_TRACE_USDT_END && e.id < p->n
-			? p->v[e.id].name : "";
+		const char *name =
+			e.type <= PERUN_TRACE_USDT_END && e.id < p->n ? p->v[e.id].name : "";
 		fprintf(fo, "%u %u %u %llu;%s\n", e.type, e.tid, e.pid, e.ts, name);
 	}
 	if (fi)
@@ -313,32 +321,39 @@ static int trace_collect(struct perun_collect_ctx *ctx, struct perun_error *err)
 	char how[256], path[4096];
 	trace_child_describe(&child, how, sizeof(how));
 	if (*how && !cfg->quiet)
-		fprintf(stderr, "perun: %s: trace: '%s' %s; the profile holds what ran until then\n",
+		fprintf(stderr,
+			"perun: %s: trace: '%s' %s; the profile holds what ran until then\n",
 			child.timed_out ? "info" : "warning", cfg->argv[0], how);
 	if (!strcmp(cfg->output_handling, "capture") && !cfg->quiet)
 		show_output(cfg);
 	if (cfg->no_profile) {
 		cfg->keep_temps = 1;
 		if (!PERUN_ABI_HAS(ctx, struct perun_collect_ctx, no_profile))
-			return perun_error_set(err, PERUN_EGENERIC,
-					       "no profile made (--no-profile): the raw data is in '%s'",
-					       cfg->tmpdir);
-		fprintf(stderr, "perun: info: trace: no profile made (--no-profile): "
-			"the raw data is in '%s'\n", cfg->tmpdir);
+			return perun_error_set(
+				err, PERUN_EGENERIC,
+				"no profile made (--no-profile): the raw data is in '%s'",
+				cfg->tmpdir);
+		fprintf(stderr,
+			"perun: info: trace: no profile made (--no-profile): "
+			"the raw data is in '%s'\n",
+			cfg->tmpdir);
 		ctx->no_profile = 1;
 		return 0;
 	}
 	snprintf(path, sizeof(path), "%s/" TRACE_RAW_FILE, cfg->tmpdir);
 	const char *slash = strrchr(cfg->binary, '/');
 	struct trace_transform_input in = {
-		.probes = &st->probes, .workload = cfg->workload,
-		.location = slash ? slash + 1 : cfg->binary, .start_ns = child.start_ns,
+		.probes = &st->probes,
+		.workload = cfg->workload,
+		.location = slash ? slash + 1 : cfg->binary,
+		.start_ns = child.start_ns,
 	};
 	struct trace_transform_stats stats;
 	rc = trace_transform_file(path, &in, ctx->profile, &stats, err);
-	trace_log(cfg, "%zu events -> %zu resources; %zu returns unmatched, %zu calls open "
-		  "at their thread's end", stats.events, stats.resources, stats.unmatched,
-		  stats.open_at_end);
+	trace_log(cfg,
+		  "%zu events -> %zu resources; %zu returns unmatched, %zu calls open "
+		  "at their thread's end",
+		  stats.events, stats.resources, stats.unmatched, stats.open_at_end);
 	return rc;
 }
 
@@ -364,10 +379,13 @@ static void zip_temps(const struct trace_config *cfg)
 		waitpid(pid, &status, 0);
 	if (!cfg->quiet) {
 		if (pid > 0 && WIFEXITED(status) && !WEXITSTATUS(status))
-			fprintf(stderr, "perun: info: trace: temporary files packed into %s\n", dest);
+			fprintf(stderr, "perun: info: trace: temporary files packed into %s\n",
+				dest);
 		else
-			fprintf(stderr, "perun: warning: trace: cannot pack the temporary files "
-					"into %s\n", dest);
+			fprintf(stderr,
+				"perun: warning: trace: cannot pack the temporary files "
+				"into %s\n",
+				dest);
 	}
 }
 

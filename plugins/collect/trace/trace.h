@@ -16,22 +16,22 @@
 
 enum trace_probe_kind {
 	TRACE_PROBE_FUNC = 0,
-	TRACE_PROBE_USDT = 1,   /* single, or the begin of a pair */
+	TRACE_PROBE_USDT = 1,	  /* single, or the begin of a pair */
 	TRACE_PROBE_USDT_END = 2, /* the end of a pair: .pair is its begin */
-	TRACE_PROBE_POINT = 3,  /* a dynamic location, timed between hits */
+	TRACE_PROBE_POINT = 3,	  /* a dynamic location, timed between hits */
 };
 
 struct trace_probe {
 	enum trace_probe_kind kind;
-	char *name;             /* mangled symbol or USDT name */
-	char *uid;              /* demangled name, "begin#end" for USDT pairs */
-	char *lib;              /* path of the binary or library */
-	const char *location;   /* basename of lib */
-	char *provider;         /* USDT provider */
+	char *name;		   /* mangled symbol or USDT name */
+	char *uid;		   /* demangled name, "begin#end" for USDT pairs */
+	char *lib;		   /* path of the binary or library */
+	const char *location;	   /* basename of lib */
+	char *provider;		   /* USDT provider */
 	unsigned long long offset; /* file offset of the function or probe */
-	unsigned long long size; /* function size (instrument lookups) */
-	unsigned sample;        /* record every sample-th call */
-	int pair;               /* paired USDT: index of the other end, else -1 */
+	unsigned long long size;   /* function size (instrument lookups) */
+	unsigned sample;	   /* record every sample-th call */
+	int pair;		   /* paired USDT: index of the other end, else -1 */
 };
 
 struct trace_probes {
@@ -40,31 +40,31 @@ struct trace_probes {
 };
 
 struct trace_config {
-	const char *engine;       /* ebpf, instrument, stap */
+	const char *engine; /* ebpf, instrument, stap */
 	const char *strategy;
-	char **argv;              /* the command split into words */
-	char *binary;             /* resolved path of the profiled binary */
-	char **libs;              /* resolved paths of --libs */
+	char **argv;  /* the command split into words */
+	char *binary; /* resolved path of the profiled binary */
+	char **libs;  /* resolved paths of --libs */
 	size_t nlibs;
 	unsigned global_sampling;
 	int with_usdt;
-	double timeout;           /* seconds, 0: none */
+	double timeout; /* seconds, 0: none */
 	const char *output_handling;
 	int keep_temps, zip_temps, verbose_trace, watchdog, quiet, no_profile;
 	int stap_cache_off;
 	const char *workload;
-	char *tmpdir;             /* temporary files of this collection */
-	FILE *log;                /* --watchdog log in tmpdir, or NULL */
+	char *tmpdir; /* temporary files of this collection */
+	FILE *log;    /* --watchdog log in tmpdir, or NULL */
 	volatile int *interrupted;
 };
 
 /* elfsyms.c ------------------------------------------------------------ */
 
 struct trace_symbol {
-	char *name;               /* as in the symbol table */
+	char *name;		   /* as in the symbol table */
 	unsigned long long offset; /* file offset */
 	unsigned long long size;
-	int global;               /* 'T' (global), 'W' (weak) or 't' (local) */
+	int global; /* 'T' (global), 'W' (weak) or 't' (local) */
 };
 
 struct trace_usdt_note {
@@ -75,8 +75,8 @@ struct trace_usdt_note {
 /* Function symbols of path (sorted by offset); *stripped set when the
  * file has only a dynamic symbol table.  Caller frees with
  * trace_symbols_free. */
-int trace_elf_functions(const char *path, struct trace_symbol **out, size_t *n,
-			int *stripped, struct perun_error *err);
+int trace_elf_functions(const char *path, struct trace_symbol **out, size_t *n, int *stripped,
+			struct perun_error *err);
 void trace_symbols_free(struct trace_symbol *syms, size_t n);
 /* USDT probes of path from .note.stapsdt; caller frees with
  * trace_usdt_free. */
@@ -110,19 +110,18 @@ struct trace_child {
 	int status;
 	int timed_out;
 	int interrupted;
-	int execfd;              /* reports a failed exec */
+	int execfd; /* reports a failed exec */
 	unsigned long long start_ns, end_ns;
 };
 
-int trace_child_spawn(struct trace_child *child, const struct trace_config *cfg,
-		      char *const *env, struct perun_error *err);
+int trace_child_spawn(struct trace_child *child, const struct trace_config *cfg, char *const *env,
+		      struct perun_error *err);
 /* Let the child exec; 0, or the errno of its failed exec. */
 int trace_child_continue(struct trace_child *child);
 /* Wait for the child to end, killing it at the timeout or on interrupt;
  * poll is called about every 100 ms (and gets the time to wait in ms). */
 int trace_child_wait(struct trace_child *child, const struct trace_config *cfg,
-		     int (*poll)(void *data, int timeout_ms), void *data,
-		     struct perun_error *err);
+		     int (*poll)(void *data, int timeout_ms), void *data, struct perun_error *err);
 void trace_child_kill(struct trace_child *child);
 unsigned long long trace_now_ns(void);
 /* The executable execvp would run for name (realpath), or NULL; caller
@@ -140,8 +139,8 @@ struct trace_transform_stats {
 struct trace_transform_input {
 	const struct trace_probes *probes;
 	const char *workload;
-	const char *location;         /* of thread and process records */
-	unsigned long long start_ns;  /* the time origin of timestamps */
+	const char *location;	     /* of thread and process records */
+	unsigned long long start_ns; /* the time origin of timestamps */
 };
 
 /* Turn raw events into resources of profile. */
@@ -158,14 +157,12 @@ int trace_transform_file(const char *path, const struct trace_transform_input *i
 /* Each writes the raw events to <tmpdir>/raw.events and fills child. */
 int trace_engine_ebpf(const struct trace_config *cfg, const struct trace_probes *probes,
 		      struct trace_child *child, struct perun_error *err);
-int trace_engine_instrument(const struct trace_config *cfg,
-			    const struct trace_probes *probes, struct trace_child *child,
-			    struct perun_error *err);
+int trace_engine_instrument(const struct trace_config *cfg, const struct trace_probes *probes,
+			    struct trace_child *child, struct perun_error *err);
 int trace_engine_stap(const struct trace_config *cfg, const struct trace_probes *probes,
 		      struct trace_child *child, struct perun_error *err);
 /* Generate the SystemTap script for probes into f. */
-void trace_stap_script(const struct trace_config *cfg, const struct trace_probes *probes,
-		       FILE *f);
+void trace_stap_script(const struct trace_config *cfg, const struct trace_probes *probes, FILE *f);
 
 /* trace.c: watchdog log line (no-op without --watchdog). */
 void trace_log(const struct trace_config *cfg, const char *fmt, ...)

@@ -86,7 +86,7 @@ static void map_free(struct map *m)
 	free(m->vals);
 }
 
-#define GROW(arr, n, alloc)                                                   \
+#define GROW(arr, n, alloc)                                                                        \
 	((n) < (alloc) ? 0 : grow_array((void **)&(arr), &(alloc), sizeof(*(arr))))
 
 static int grow_array(void **arr, size_t *alloc, size_t size)
@@ -109,7 +109,7 @@ struct thread {
 	unsigned tid, pid, ppid;
 	int is_process;
 	int ended;
-	int seen;      /* has had an event */
+	int seen; /* has had an event */
 	unsigned long long begin_ts, last_ts;
 	struct frame *stack;
 	size_t depth, alloc;
@@ -148,8 +148,7 @@ struct state {
 	struct trace_transform_stats *stats;
 };
 
-static struct thread *thread_of(struct state *s, unsigned tid, unsigned pid,
-				unsigned long long ts)
+static struct thread *thread_of(struct state *s, unsigned tid, unsigned pid, unsigned long long ts)
 {
 	unsigned *slot = map_slot(&s->thread_map, tid);
 	if (!slot)
@@ -186,8 +185,8 @@ static struct counter *counter_of(struct state *s, unsigned tid, unsigned id)
 /* Key of a group: probe id (or a marker for thread/process) and tid. */
 static struct group *group_of(struct state *s, int kind, unsigned id, unsigned tid)
 {
-	unsigned long long key = ((unsigned long long)tid << 32) |
-				 (kind ? (TRACE_MAX_IDS + (unsigned)kind) : id);
+	unsigned long long key =
+		((unsigned long long)tid << 32) | (kind ? (TRACE_MAX_IDS + (unsigned)kind) : id);
 	unsigned *slot = map_slot(&s->group_map, key);
 	if (!slot)
 		return NULL;
@@ -263,7 +262,7 @@ static int func_begin(struct state *s, struct thread *t, const struct perun_trac
 	struct counter *c = counter_of(s, e->tid, e->id);
 	if (!c || GROW(t->stack, t->depth, t->alloc))
 		return -1;
-	t->stack[t->depth++] = (struct frame){.id = e->id, .ts = e->ts, .seq = c->seq};
+	t->stack[t->depth++] = (struct frame){ .id = e->id, .ts = e->ts, .seq = c->seq };
 	c->seq += s->in->probes->v[e->id].sample;
 	return 0;
 }
@@ -289,7 +288,7 @@ static int usdt_begin(struct state *s, const struct perun_trace_event *e)
 	struct counter *c = counter_of(s, e->tid, e->id);
 	if (!c || GROW(c->open, c->nopen, c->alloc))
 		return -1;
-	c->open[c->nopen++] = (struct frame){.id = e->id, .ts = e->ts, .seq = c->seq};
+	c->open[c->nopen++] = (struct frame){ .id = e->id, .ts = e->ts, .seq = c->seq };
 	c->seq += s->in->probes->v[e->id].sample;
 	return 0;
 }
@@ -357,16 +356,11 @@ static int handle(struct state *s, const struct perun_trace_event *e)
 	int first = !t->seen;
 	t->seen = 1;
 	switch (e->type) {
-	case PERUN_TRACE_FUNC_BEGIN:
-		return func_begin(s, t, e);
-	case PERUN_TRACE_FUNC_END:
-		return func_end(s, t, e);
-	case PERUN_TRACE_USDT_BEGIN:
-		return usdt_begin(s, e);
-	case PERUN_TRACE_USDT_END:
-		return usdt_end(s, e);
-	case PERUN_TRACE_USDT_SINGLE:
-		return usdt_single(s, e);
+	case PERUN_TRACE_FUNC_BEGIN: return func_begin(s, t, e);
+	case PERUN_TRACE_FUNC_END: return func_end(s, t, e);
+	case PERUN_TRACE_USDT_BEGIN: return usdt_begin(s, e);
+	case PERUN_TRACE_USDT_END: return usdt_end(s, e);
+	case PERUN_TRACE_USDT_SINGLE: return usdt_single(s, e);
 	case PERUN_TRACE_THREAD_BEGIN:
 	case PERUN_TRACE_PROCESS_BEGIN:
 		if (t->ended || first) {
@@ -386,26 +380,23 @@ static int handle(struct state *s, const struct perun_trace_event *e)
 		if (t->is_process)
 			t->ppid = e->id;
 		return 0;
-	case PERUN_TRACE_THREAD_END:
-		return thread_end(s, t, e->ts);
+	case PERUN_TRACE_THREAD_END: return thread_end(s, t, e->ts);
 	case PERUN_TRACE_PROCESS_END:
 		t->is_process = 1;
 		t->ppid = e->id;
 		return thread_end(s, t, e->ts);
-	default:
-		s->stats->unmatched++;
-		return 0;
+	default: s->stats->unmatched++; return 0;
 	}
 }
 
-static int put_group(struct perun_profile *profile, const struct group *g,
-		     const char *workload, size_t *uid_types, struct perun_error *err)
+static int put_group(struct perun_profile *profile, const struct group *g, const char *workload,
+		     size_t *uid_types, struct perun_error *err)
 {
-	json_t *first = json_pack("{s:f, s:f, s:I, s:s, s:i, s:s, s:s, s:s, s:s}",
-				  "amount", g->amount[0], "timestamp", g->timestamp[0],
-				  "call-order", (json_int_t)g->order[0], "uid", g->uid,
-				  "tid", (int)g->tid, "type", "mixed", "subtype", "time delta",
-				  "location", g->location, "workload", workload);
+	json_t *first =
+		json_pack("{s:f, s:f, s:I, s:s, s:i, s:s, s:s, s:s, s:s}", "amount", g->amount[0],
+			  "timestamp", g->timestamp[0], "call-order", (json_int_t)g->order[0],
+			  "uid", g->uid, "tid", (int)g->tid, "type", "mixed", "subtype",
+			  "time delta", "location", g->location, "workload", workload);
 	if (first && g->has_exclusive)
 		json_object_set_new(first, "exclusive", json_real(g->exclusive[0]));
 	if (first && g->kind)
@@ -422,8 +413,8 @@ static int put_group(struct perun_profile *profile, const struct group *g,
 	char *id;
 	if (asprintf(&id, "%s#%zu", g->uid, *uid_types) < 0)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	json_t *cols = json_object_get(json_object_get(perun_profile_json(profile), "resources"),
-				       id);
+	json_t *cols =
+		json_object_get(json_object_get(perun_profile_json(profile), "resources"), id);
 	free(id);
 	json_t *amount = json_object_get(cols, "amount");
 	json_t *ts = json_object_get(cols, "timestamp");
@@ -436,8 +427,7 @@ static int put_group(struct perun_profile *profile, const struct group *g,
 		if (json_array_append_new(amount, json_real(g->amount[i])) ||
 		    json_array_append_new(ts, json_real(g->timestamp[i])) ||
 		    json_array_append_new(order, json_integer((json_int_t)g->order[i])) ||
-		    (g->has_exclusive &&
-		     json_array_append_new(excl, json_real(g->exclusive[i]))))
+		    (g->has_exclusive && json_array_append_new(excl, json_real(g->exclusive[i]))))
 			return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	}
 	return 0;
@@ -459,7 +449,7 @@ int trace_transform(const struct perun_trace_event *ev, size_t n,
 		    const struct trace_transform_input *in, struct perun_profile *profile,
 		    struct trace_transform_stats *stats, struct perun_error *err)
 {
-	struct state s = {.in = in, .stats = stats};
+	struct state s = { .in = in, .stats = stats };
 	int rc = 0;
 	memset(stats, 0, sizeof(*stats));
 	stats->events = n;

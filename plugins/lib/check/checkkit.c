@@ -28,10 +28,10 @@ const struct checklib_model *checklib_models_get(const struct checklib_models *m
 
 static int in_group(const char *type, enum checklib_group group)
 {
-	static const char *const param[] = {"constant", "linear",      "logarithmic",
-					    "quadratic", "power",      "exponential"};
-	static const char *const nonparam[] = {"regressogram", "moving_average",
-					       "kernel_regression"};
+	static const char *const param[] = { "constant",  "linear", "logarithmic",
+					     "quadratic", "power",  "exponential" };
+	static const char *const nonparam[] = { "regressogram", "moving_average",
+						"kernel_regression" };
 	if (group == CHECKLIB_GROUP_ALL)
 		return 1;
 	const char *const *list = group == CHECKLIB_GROUP_PARAM ? param : nonparam;
@@ -77,7 +77,8 @@ static int model_record(const json_t *m, struct checklib_model *out, struct peru
 		if (!json_is_array(out->buckets))
 			return perun_error_set(err, PERUN_EINVAL,
 					       "model '%s' of '%s' has neither coefficients nor "
-					       "bucket values", out->type, out->uid);
+					       "bucket values",
+					       out->type, out->uid);
 	}
 	return 0;
 }
@@ -106,10 +107,11 @@ static const json_t *models_of(const struct perun_profile *p)
 	return perun_profile_get(p, "models");
 }
 
-int checklib_best_models(const struct perun_profile *p, enum checklib_group group, const char *only_model,
-		   struct checklib_models *out, struct perun_error *err)
+int checklib_best_models(const struct perun_profile *p, enum checklib_group group,
+			 const char *only_model, struct checklib_models *out,
+			 struct perun_error *err)
 {
-	struct checklib_models all = {0};
+	struct checklib_models all = { 0 };
 	memset(out, 0, sizeof(*out));
 	all.index = json_object();
 	out->index = json_object();
@@ -121,15 +123,17 @@ int checklib_best_models(const struct perun_profile *p, enum checklib_group grou
 	const json_t *m;
 	int rc = 0;
 	/* Every uid of any model starts with an empty record (r^2 0). */
-	json_array_foreach(models_of(p), i, m) {
+	json_array_foreach(models_of(p), i, m)
+	{
 		const char *uid = json_string_value(json_object_get(m, "uid"));
 		if (!uid || checklib_models_get(&all, uid))
 			continue;
-		struct checklib_model empty = {.uid = uid, .type = ""};
+		struct checklib_model empty = { .uid = uid, .type = "" };
 		if ((rc = models_put(&all, uid, &empty, err)))
 			break;
 	}
-	json_array_foreach(models_of(p), i, m) {
+	json_array_foreach(models_of(p), i, m)
+	{
 		if (rc)
 			break;
 		if (!in_group(json_string_value(json_object_get(m, "model")), group))
@@ -138,7 +142,8 @@ int checklib_best_models(const struct perun_profile *p, enum checklib_group grou
 		if ((rc = model_record(m, &rec, err)))
 			break;
 		const struct checklib_model *best = checklib_models_get(&all, rec.uid);
-		int take = only_model ? !strcmp(rec.type, only_model) : best->r_square < rec.r_square;
+		int take =
+			only_model ? !strcmp(rec.type, only_model) : best->r_square < rec.r_square;
 		if (take)
 			rc = models_put(&all, rec.uid, &rec, err);
 	}
@@ -151,8 +156,8 @@ int checklib_best_models(const struct perun_profile *p, enum checklib_group grou
 	return rc;
 }
 
-int checklib_all_models(const struct perun_profile *p, enum checklib_group group, struct checklib_models *out,
-		  struct perun_error *err)
+int checklib_all_models(const struct perun_profile *p, enum checklib_group group,
+			struct checklib_models *out, struct perun_error *err)
 {
 	memset(out, 0, sizeof(*out));
 	if (!(out->index = json_object()))
@@ -160,7 +165,8 @@ int checklib_all_models(const struct perun_profile *p, enum checklib_group group
 	size_t i;
 	const json_t *m;
 	int rc = 0;
-	json_array_foreach(models_of(p), i, m) {
+	json_array_foreach(models_of(p), i, m)
+	{
 		if (!in_group(json_string_value(json_object_get(m, "model")), group))
 			continue;
 		struct checklib_model rec;
@@ -184,13 +190,13 @@ int checklib_all_models(const struct perun_profile *p, enum checklib_group group
 }
 
 int checklib_strategy_models(const struct perun_profile *p, const char *strategy,
-		       struct checklib_models *out, struct perun_error *err)
+			     struct checklib_models *out, struct perun_error *err)
 {
 	const char *dash = strrchr(strategy, '-');
 	const char *group_name = dash ? dash + 1 : "";
 	enum checklib_group group = !strcmp(group_name, "param")      ? CHECKLIB_GROUP_PARAM
-			      : !strcmp(group_name, "nonparam") ? CHECKLIB_GROUP_NONPARAM
-								: CHECKLIB_GROUP_ALL;
+				    : !strcmp(group_name, "nonparam") ? CHECKLIB_GROUP_NONPARAM
+								      : CHECKLIB_GROUP_ALL;
 	if (!strcmp(strategy, "all-param") || !strcmp(strategy, "all-nonparam"))
 		return checklib_all_models(p, group, out, err);
 	if (!strcmp(strategy, "best-model") || !strcmp(strategy, "best-param") ||
@@ -214,31 +220,28 @@ void checklib_linspace(double start, double end, size_t n, double *out)
 
 void checklib_function_values(const struct checklib_model *m, double *x, double *y)
 {
-	enum { LINE, QUAD, LOG, POW, EXP } kind = !strcmp(m->type, "quadratic")     ? QUAD
-						 : !strcmp(m->type, "logarithmic") ? LOG
-						 : !strcmp(m->type, "power")	   ? POW
-						 : !strcmp(m->type, "exponential") ? EXP
-										   : LINE;
+	enum {
+		LINE,
+		QUAD,
+		LOG,
+		POW,
+		EXP
+	} kind = !strcmp(m->type, "quadratic")	   ? QUAD
+		 : !strcmp(m->type, "logarithmic") ? LOG
+		 : !strcmp(m->type, "power")	   ? POW
+		 : !strcmp(m->type, "exponential") ? EXP
+						   : LINE;
 	checklib_linspace(m->x_start, m->x_end, CHECKLIB_SAMPLES, x);
 	for (size_t i = 0; i < CHECKLIB_SAMPLES; i++) {
 		if (fabs(x[i]) < APPROX_ZERO)
 			x[i] = APPROX_ZERO;
 		double v = x[i];
 		switch (kind) {
-		case QUAD:
-			y[i] = m->b0 + m->b1 * v + m->b2 * (v * v);
-			break;
-		case LOG:
-			y[i] = m->b0 + m->b1 * log(v);
-			break;
-		case POW:
-			y[i] = m->b0 * pow(log10(v), m->b1);
-			break;
-		case EXP:
-			y[i] = m->b0 * pow(m->b1, v);
-			break;
-		default:
-			y[i] = m->b0 + m->b1 * v;
+		case QUAD: y[i] = m->b0 + m->b1 * v + m->b2 * (v * v); break;
+		case LOG: y[i] = m->b0 + m->b1 * log(v); break;
+		case POW: y[i] = m->b0 * pow(log10(v), m->b1); break;
+		case EXP: y[i] = m->b0 * pow(m->b1, v); break;
+		default: y[i] = m->b0 + m->b1 * v;
 		}
 	}
 }
@@ -262,7 +265,7 @@ double checklib_nan_to_num(double x)
 }
 
 enum perun_change checklib_classify_change(double diff, double no_change, double change,
-				     double baseline_per)
+					   double baseline_per)
 {
 	if (fabs(diff) <= no_change * baseline_per)
 		return PERUN_CHANGE_NO_CHANGE;
@@ -272,17 +275,17 @@ enum perun_change checklib_classify_change(double diff, double no_change, double
 }
 
 const struct perun_option checklib_models_type_options[] = {
-	{"models-type", NULL, PERUN_OPTION_CHOICE, "best-model",
-	 "best-model|best-param|best-nonparam|all-param|all-nonparam|all-models|best-both", NULL,
-	 "which models of the two profiles are compared (perun check --models-type)", 0},
-	{NULL},
+	{ "models-type", NULL, PERUN_OPTION_CHOICE, "best-model",
+	  "best-model|best-param|best-nonparam|all-param|all-nonparam|all-models|best-both", NULL,
+	  "which models of the two profiles are compared (perun check --models-type)", 0 },
+	{ NULL },
 };
 
 static int run_pairs(const struct perun_profile *baseline, const struct perun_profile *target,
 		     const char *strategy, checklib_analyse_fn analyse, perun_check_emit_fn emit,
 		     void *data, struct perun_error *err)
 {
-	struct checklib_models base = {0}, targ = {0};
+	struct checklib_models base = { 0 }, targ = { 0 };
 	int rc = checklib_strategy_models(baseline, strategy, &base, err);
 	if (!rc)
 		rc = checklib_strategy_models(target, strategy, &targ, err);
@@ -304,7 +307,7 @@ static int run_pairs(const struct perun_profile *baseline, const struct perun_pr
 		double confidence = checklib_round2(fmin(bm->r_square, tm->r_square));
 		if (!(confidence >= CHECKLIB_MIN_CONFIDENCE))
 			continue;
-		struct checklib_pair pair = {tm->uid, bm, tm, baseline, target};
+		struct checklib_pair pair = { tm->uid, bm, tm, baseline, target };
 		enum perun_change result;
 		double rate;
 		if ((rc = analyse(&pair, &result, &rate, err)))
@@ -333,12 +336,13 @@ static int run_pairs(const struct perun_profile *baseline, const struct perun_pr
 	return rc;
 }
 
-int checklib_run_with_strategy(const struct perun_profile *baseline, const struct perun_profile *target,
-			 const struct perun_params *params, checklib_analyse_fn analyse,
-			 perun_check_emit_fn emit, void *data, struct perun_error *err)
+int checklib_run_with_strategy(const struct perun_profile *baseline,
+			       const struct perun_profile *target,
+			       const struct perun_params *params, checklib_analyse_fn analyse,
+			       perun_check_emit_fn emit, void *data, struct perun_error *err)
 {
 	const char *strategy = perun_params_string(params, "models-type", "best-model");
-	const char *halves[2] = {NULL, NULL};
+	const char *halves[2] = { NULL, NULL };
 	if (!strcmp(strategy, "all-models")) {
 		halves[0] = "all-param";
 		halves[1] = "all-nonparam";
@@ -359,11 +363,12 @@ int checklib_run_with_strategy(const struct perun_profile *baseline, const struc
 /* ---- detection_kit.general_detection ----------------------------------- */
 
 static int detect_uid(const struct checklib_detection *in, checklib_classify_fn classify,
-		      const struct checklib_model *best_target, double *buf, perun_check_emit_fn emit,
-		      void *data, struct perun_error *err)
+		      const struct checklib_model *best_target, double *buf,
+		      perun_check_emit_fn emit, void *data, struct perun_error *err)
 {
 	double *bx = buf, *by = buf + CHECKLIB_SAMPLES, *ty = buf + 2 * CHECKLIB_SAMPLES;
-	double *lby = buf + 3 * CHECKLIB_SAMPLES, *lty = buf + 4 * CHECKLIB_SAMPLES, *tmp = buf + 5 * CHECKLIB_SAMPLES;
+	double *lby = buf + 3 * CHECKLIB_SAMPLES, *lty = buf + 4 * CHECKLIB_SAMPLES,
+	       *tmp = buf + 5 * CHECKLIB_SAMPLES;
 	double *lin_abs = buf + 6 * CHECKLIB_SAMPLES, *abs_err = buf + 7 * CHECKLIB_SAMPLES;
 	checklib_function_values(in->baseline, bx, by);
 	checklib_function_values(best_target, tmp, ty);
@@ -420,11 +425,11 @@ static int detect_uid(const struct checklib_detection *in, checklib_classify_fn 
 	return 0;
 }
 
-int checklib_general_detection(const struct perun_profile *baseline, const struct perun_profile *target,
-			 checklib_classify_fn classify, perun_check_emit_fn emit, void *data,
-			 struct perun_error *err)
+int checklib_general_detection(const struct perun_profile *baseline,
+			       const struct perun_profile *target, checklib_classify_fn classify,
+			       perun_check_emit_fn emit, void *data, struct perun_error *err)
 {
-	struct checklib_models bb = {0}, tb = {0}, bl = {0}, tl = {0};
+	struct checklib_models bb = { 0 }, tb = { 0 }, bl = { 0 }, tl = { 0 };
 	double *buf = malloc(8 * CHECKLIB_SAMPLES * sizeof(*buf));
 	int rc = buf ? 0 : perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	if (!rc)
@@ -474,7 +479,8 @@ static double basic_simpson(const double *y, const double *x, size_t n, long sta
 		double inv = h0divh1 != 0 ? 1.0 / h0divh1 : 0.0;
 		double ratio = hprod != 0 ? hsum / hprod : 0.0;
 		sum += hsum / 6.0 *
-		       (y[i] * (2.0 - inv) + y[i + 1] * (hsum * ratio) + y[i + 2] * (2.0 - h0divh1));
+		       (y[i] * (2.0 - inv) + y[i + 1] * (hsum * ratio) +
+			y[i + 2] * (2.0 - h0divh1));
 	}
 	return sum;
 }
@@ -606,7 +612,8 @@ static int model_coords(const struct checklib_model *m, double **x, double **y, 
 {
 	if (m->param) {
 		*n = CHECKLIB_SAMPLES;
-		double *sx = malloc(CHECKLIB_SAMPLES * sizeof(*sx)), *sy = malloc(CHECKLIB_SAMPLES * sizeof(*sy));
+		double *sx = malloc(CHECKLIB_SAMPLES * sizeof(*sx)),
+		       *sy = malloc(CHECKLIB_SAMPLES * sizeof(*sy));
 		if (!sx || !sy) {
 			free(sx);
 			free(sy);
@@ -638,7 +645,7 @@ void checklib_points_release(struct checklib_points *p)
 }
 
 int checklib_nonparam_coords(const struct checklib_pair *pair, struct checklib_points *out,
-		       struct perun_error *err)
+			     struct perun_error *err)
 {
 	double **x = &out->x, **base_y = &out->base_y, **target_y = &out->target_y;
 	size_t *n = &out->n;

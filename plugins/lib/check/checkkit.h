@@ -21,12 +21,12 @@
  * profile, which must outlive it. */
 struct checklib_model {
 	const char *uid;
-	const char *type;            /* "linear", "regressogram", ... */
+	const char *type; /* "linear", "regressogram", ... */
 	double r_square;
-	int param;                   /* coefficients (else bucket values) */
+	int param; /* coefficients (else bucket values) */
 	double b0, b1, b2;
-	int b0_int;                  /* b0 was a JSON integer (Python int) */
-	const json_t *buckets;       /* nonparametric: bucket_stats */
+	int b0_int;	       /* b0 was a JSON integer (Python int) */
+	const json_t *buckets; /* nonparametric: bucket_stats */
 	double x_start, x_end;
 	const json_t *record;
 };
@@ -34,14 +34,14 @@ struct checklib_model {
 struct checklib_models {
 	struct checklib_model *items;
 	size_t n;
-	json_t *index;               /* key -> position */
+	json_t *index; /* key -> position */
 };
 
 void checklib_models_release(struct checklib_models *m);
 const struct checklib_model *checklib_models_get(const struct checklib_models *m, const char *key);
 
 enum checklib_group {
-	CHECKLIB_GROUP_ALL,      /* "model" */
+	CHECKLIB_GROUP_ALL, /* "model" */
 	CHECKLIB_GROUP_PARAM,
 	CHECKLIB_GROUP_NONPARAM,
 };
@@ -52,15 +52,16 @@ enum checklib_group {
  * must be strictly better), or with only_model set the last model of that
  * name; uids whose chosen model has r_square 0 are left out.
  */
-int checklib_best_models(const struct perun_profile *p, enum checklib_group group, const char *only_model,
-		   struct checklib_models *out, struct perun_error *err);
+int checklib_best_models(const struct perun_profile *p, enum checklib_group group,
+			 const char *only_model, struct checklib_models *out,
+			 struct perun_error *err);
 /* The same without a filter: every model of group keyed "<uid><model>". */
-int checklib_all_models(const struct perun_profile *p, enum checklib_group group, struct checklib_models *out,
-		  struct perun_error *err);
+int checklib_all_models(const struct perun_profile *p, enum checklib_group group,
+			struct checklib_models *out, struct perun_error *err);
 /* Profile.all_filtered_models(models_strategy) for best-model,
  * best-param, best-nonparam, all-param, all-nonparam. */
 int checklib_strategy_models(const struct perun_profile *p, const char *strategy,
-		       struct checklib_models *out, struct perun_error *err);
+			     struct checklib_models *out, struct perun_error *err);
 
 /*
  * get_function_values: x = linspace(x_start, x_end, CHECKLIB_SAMPLES) with
@@ -83,22 +84,23 @@ double checklib_round2(double x);
  * analyse fills the result and rate (and may emit partial intervals itself).
  */
 struct checklib_pair {
-	const char *key;             /* uid, or uid+model for all-* */
+	const char *key; /* uid, or uid+model for all-* */
 	const struct checklib_model *baseline, *target;
 	const struct perun_profile *baseline_profile, *target_profile;
 };
 typedef int (*checklib_analyse_fn)(const struct checklib_pair *pair, enum perun_change *result,
-			     double *rate, struct perun_error *err);
-int checklib_run_with_strategy(const struct perun_profile *baseline, const struct perun_profile *target,
-			 const struct perun_params *params, checklib_analyse_fn analyse,
-			 perun_check_emit_fn emit, void *data, struct perun_error *err);
+				   double *rate, struct perun_error *err);
+int checklib_run_with_strategy(const struct perun_profile *baseline,
+			       const struct perun_profile *target,
+			       const struct perun_params *params, checklib_analyse_fn analyse,
+			       perun_check_emit_fn emit, void *data, struct perun_error *err);
 
 /* The --models-type option of int and loc (perun check passes its own). */
 extern const struct perun_option checklib_models_type_options[];
 
 /* nonparam_kit.classify_change. */
 enum perun_change checklib_classify_change(double diff, double no_change, double change,
-				     double baseline_per);
+					   double baseline_per);
 
 /*
  * The inputs of detection_kit.general_detection's classification of one
@@ -108,17 +110,17 @@ struct checklib_detection {
 	const char *uid;
 	const struct perun_profile *baseline_profile;
 	const struct checklib_model *baseline, *target, *baseline_linear, *target_linear;
-	const double *x;             /* baseline's sample points */
+	const double *x;	     /* baseline's sample points */
 	const double *lin_abs_error; /* linear target - linear baseline */
 	const double *abs_error;     /* best target - best baseline */
 	size_t n;
 };
 /* Writes the change type (e.g. "linear") into type. */
 typedef int (*checklib_classify_fn)(const struct checklib_detection *d, char *type, size_t len,
-			      struct perun_error *err);
-int checklib_general_detection(const struct perun_profile *baseline, const struct perun_profile *target,
-			 checklib_classify_fn classify, perun_check_emit_fn emit, void *data,
-			 struct perun_error *err);
+				    struct perun_error *err);
+int checklib_general_detection(const struct perun_profile *baseline,
+			       const struct perun_profile *target, checklib_classify_fn classify,
+			       perun_check_emit_fn emit, void *data, struct perun_error *err);
 
 /* numpy.nan_to_num of one value. */
 double checklib_nan_to_num(double x);
@@ -141,7 +143,7 @@ struct checklib_points {
 	size_t n;
 };
 int checklib_nonparam_coords(const struct checklib_pair *pair, struct checklib_points *out,
-		       struct perun_error *err);
+			     struct perun_error *err);
 void checklib_points_release(struct checklib_points *p);
 
 #endif

@@ -25,12 +25,13 @@ static int collect(const struct modellib_result *r, void *data)
 }
 
 int checklib_regress(const double *x, const double *y, size_t n, struct modellib_result **out,
-	       size_t *nout, struct perun_error *err)
+		     size_t *nout, struct perun_error *err)
 {
-	static const enum modellib_model models[] = {MODELLIB_EXPONENTIAL, MODELLIB_LINEAR, MODELLIB_LOGARITHMIC,
-					       MODELLIB_POWER, MODELLIB_QUADRATIC};
+	static const enum modellib_model models[] = { MODELLIB_EXPONENTIAL, MODELLIB_LINEAR,
+						      MODELLIB_LOGARITHMIC, MODELLIB_POWER,
+						      MODELLIB_QUADRATIC };
 	struct perun_point *pts = calloc(n + 1, sizeof(*pts));
-	struct collected c = {NULL, 0};
+	struct collected c = { NULL, 0 };
 	if (!pts)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	size_t m = 0;
@@ -43,8 +44,9 @@ int checklib_regress(const double *x, const double *y, size_t n, struct modellib
 		m++;
 	}
 	struct modellib_fail fail;
-	enum modellib_failure f = modellib_compute(MODELLIB_FULL, pts, m, models, sizeof(models) / sizeof(models[0]),
-				       3, NULL, collect, &c, &fail);
+	enum modellib_failure f =
+		modellib_compute(MODELLIB_FULL, pts, m, models, sizeof(models) / sizeof(models[0]),
+				 3, NULL, collect, &c, &fail);
 	free(pts);
 	if (f == MODELLIB_NOMEM) {
 		free(c.items);
@@ -67,7 +69,8 @@ int checklib_regress(const double *x, const double *y, size_t n, struct modellib
 	return 0;
 }
 
-const struct modellib_result *checklib_regress_pick(const struct modellib_result *models, size_t n, int model)
+const struct modellib_result *checklib_regress_pick(const struct modellib_result *models, size_t n,
+						    int model)
 {
 	const struct modellib_result *best = NULL;
 	double best_r2 = 0.0;
@@ -81,7 +84,7 @@ const struct modellib_result *checklib_regress_pick(const struct modellib_result
 }
 
 void checklib_linregress(const double *x, const double *y, size_t n, double *slope,
-		   double *intercept, double *r)
+			 double *intercept, double *r)
 {
 	double xmean = 0, ymean = 0, ssxm = 0, ssym = 0, ssxym = 0;
 	for (size_t i = 0; i < n; i++) {

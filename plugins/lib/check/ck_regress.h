@@ -21,15 +21,16 @@
  * malloc'd (may be empty when the points cannot be modelled).
  */
 int checklib_regress(const double *x, const double *y, size_t n, struct modellib_result **out,
-	       size_t *nout, struct perun_error *err);
+		     size_t *nout, struct perun_error *err);
 
 /* get_filtered_best_models_of over such models: the best by r^2 (a later
  * one strictly better), or with model >= 0 the last one of that model;
  * NULL when the choice has r^2 0. */
-const struct modellib_result *checklib_regress_pick(const struct modellib_result *models, size_t n, int model);
+const struct modellib_result *checklib_regress_pick(const struct modellib_result *models, size_t n,
+						    int model);
 
 /* scipy.stats.linregress: slope, intercept and r. */
 void checklib_linregress(const double *x, const double *y, size_t n, double *slope,
-		   double *intercept, double *r);
+			 double *intercept, double *r);
 
 #endif

@@ -79,10 +79,10 @@ void modellib_rng_free(struct modellib_rng *rng)
 }
 
 static enum modellib_failure failf(struct modellib_fail *fail, enum modellib_failure code,
-			     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+				   const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static enum modellib_failure failf(struct modellib_fail *fail, enum modellib_failure code,
-			     const char *fmt, ...)
+				   const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
@@ -151,7 +151,7 @@ static int num_less(const struct perun_num *a, const struct perun_num *b)
 
 static struct perun_num num_float(double d)
 {
-	struct perun_num n = {.d = d};
+	struct perun_num n = { .d = d };
 	return n;
 }
 
@@ -173,8 +173,8 @@ static enum modellib_failure check_points(size_t n, struct modellib_fail *fail)
 {
 	if (n < MODELLIB_MIN_POINTS)
 		return failf(fail, MODELLIB_TOO_FEW,
-			     "too few points to perform regression (%zu, at least %d needed)",
-			     n, MODELLIB_MIN_POINTS);
+			     "too few points to perform regression (%zu, at least %d needed)", n,
+			     MODELLIB_MIN_POINTS);
 	return MODELLIB_OK;
 }
 
@@ -182,8 +182,7 @@ static enum modellib_failure check_split(size_t n, int parts, struct modellib_fa
 {
 	if ((double)n / parts < 2.0)
 		return failf(fail, MODELLIB_BAD_SPLIT,
-			     "too few points (%zu) to split into %d parts of at least 2",
-			     n, parts);
+			     "too few points (%zu) to split into %d parts of at least 2", n, parts);
 	return MODELLIB_OK;
 }
 
@@ -196,8 +195,8 @@ static void split_part(size_t n, int parts, int i, size_t *start, size_t *end)
 }
 
 static enum modellib_failure fit_init(struct ra_fit *fit, enum modellib_model model,
-				const struct perun_point *pts, size_t n, int steps,
-				struct modellib_fail *fail)
+				      const struct perun_point *pts, size_t n, int steps,
+				      struct modellib_fail *fail)
 {
 	memset(fit, 0, sizeof(*fit));
 	if (check_points(n, fail))
@@ -211,8 +210,8 @@ static enum modellib_failure fit_init(struct ra_fit *fit, enum modellib_model mo
 }
 
 /* The transformed point of a generic model; 0 when Python would raise. */
-static int transform(enum modellib_model model, const struct perun_point *p,
-		     struct perun_num *x, struct perun_num *y)
+static int transform(enum modellib_model model, const struct perun_point *p, struct perun_num *x,
+		     struct perun_num *y)
 {
 	*x = p->x;
 	*y = p->y;
@@ -384,8 +383,8 @@ static size_t best_of(const struct modellib_result *results, size_t n)
 }
 
 /* Every model on all points, into out (nmodels entries). */
-static enum modellib_failure full_into(struct ra_run *run, const struct perun_point *pts,
-				 size_t n, struct modellib_result *out, int do_emit)
+static enum modellib_failure full_into(struct ra_run *run, const struct perun_point *pts, size_t n,
+				       struct modellib_result *out, int do_emit)
 {
 	for (size_t m = 0; m < run->nmodels; m++) {
 		struct ra_fit fit;
@@ -411,7 +410,8 @@ static int cmp_x(const void *a, const void *b)
 }
 
 /* tools.sort_points: Python's sort is stable, hence the idx tie-break. */
-static enum modellib_failure sort_points(struct perun_point *pts, size_t n, struct modellib_fail *fail)
+static enum modellib_failure sort_points(struct perun_point *pts, size_t n,
+					 struct modellib_fail *fail)
 {
 	if (check_points(n, fail))
 		return fail->code;
@@ -422,7 +422,7 @@ static enum modellib_failure sort_points(struct perun_point *pts, size_t n, stru
 /* iterative (advance the best until it finishes) and initial_guess (pick
  * the best after the first step, then finish it). */
 static enum modellib_failure stepwise(struct ra_run *run, struct perun_point *pts, size_t n,
-				int steps, struct modellib_rng *rng, int advance_best)
+				      int steps, struct modellib_rng *rng, int advance_best)
 {
 	if (check_points(n, run->fail))
 		return run->fail->code;
@@ -465,7 +465,7 @@ out:
 }
 
 static enum modellib_failure interval(struct ra_run *run, struct perun_point *pts, size_t n,
-				int steps)
+				      int steps)
 {
 	if (sort_points(pts, n, run->fail) || check_split(n, steps, run->fail))
 		return run->fail->code;
@@ -485,7 +485,7 @@ static enum modellib_failure interval(struct ra_run *run, struct perun_point *pt
 }
 
 static enum modellib_failure bisection_best(struct ra_run *run, const struct perun_point *pts,
-				      size_t n, struct modellib_result *best)
+					    size_t n, struct modellib_result *best)
 {
 	struct modellib_result *results = calloc(run->nmodels, sizeof(*results));
 	if (!results)
@@ -498,13 +498,13 @@ static enum modellib_failure bisection_best(struct ra_run *run, const struct per
 }
 
 static enum modellib_failure bisection_step(struct ra_run *run, const struct perun_point *pts,
-				      size_t n, const struct modellib_result *last);
+					    size_t n, const struct modellib_result *last);
 
 /* _bisection_solve_half_model: a half too small to split again keeps its
  * model; a split that cannot be made at all ends the uid, as upstream. */
 static enum modellib_failure bisection_half(struct ra_run *run, const struct perun_point *pts,
-				      size_t n, const struct modellib_result *half,
-				      const struct modellib_result *last)
+					    size_t n, const struct modellib_result *half,
+					    const struct modellib_result *last)
 {
 	if (half->model == last->model)
 		return emit(run, half);
@@ -515,7 +515,7 @@ static enum modellib_failure bisection_half(struct ra_run *run, const struct per
 }
 
 static enum modellib_failure bisection_step(struct ra_run *run, const struct perun_point *pts,
-				      size_t n, const struct modellib_result *last)
+					    size_t n, const struct modellib_result *last)
 {
 	if (check_split(n, 2, run->fail))
 		return run->fail->code;
@@ -529,8 +529,8 @@ static enum modellib_failure bisection_step(struct ra_run *run, const struct per
 	if (halves[0].model == last->model && halves[1].model == last->model)
 		return emit(run, last);
 	for (int i = 0; i < 2; i++) {
-		enum modellib_failure rc = bisection_half(run, pts + start[i], end[i] - start[i],
-						    &halves[i], last);
+		enum modellib_failure rc =
+			bisection_half(run, pts + start[i], end[i] - start[i], &halves[i], last);
 		if (rc)
 			return rc;
 	}
@@ -546,28 +546,23 @@ static enum modellib_failure bisection(struct ra_run *run, struct perun_point *p
 }
 
 enum modellib_failure modellib_compute(enum modellib_method method, struct perun_point *pts,
-			   size_t n, const enum modellib_model *models,
-			   size_t nmodels, int steps, struct modellib_rng *rng,
-			   modellib_emit_fn emit_fn, void *data, struct modellib_fail *fail)
+				       size_t n, const enum modellib_model *models, size_t nmodels,
+				       int steps, struct modellib_rng *rng,
+				       modellib_emit_fn emit_fn, void *data,
+				       struct modellib_fail *fail)
 {
-	struct ra_run run = {models, nmodels, emit_fn, data, fail};
+	struct ra_run run = { models, nmodels, emit_fn, data, fail };
 	fail->code = MODELLIB_OK;
 	fail->message[0] = '\0';
 	if (!nmodels)
 		return MODELLIB_OK;
 	switch (method) {
-	case MODELLIB_FULL:
-		return full_into(&run, pts, n, NULL, 1);
-	case MODELLIB_ITERATIVE:
-		return stepwise(&run, pts, n, steps, rng, 1);
-	case MODELLIB_INITIAL_GUESS:
-		return stepwise(&run, pts, n, steps, rng, 0);
-	case MODELLIB_INTERVAL:
-		return interval(&run, pts, n, steps);
-	case MODELLIB_BISECTION:
-		return bisection(&run, pts, n);
-	default:
-		return failf(fail, MODELLIB_DEGENERATE, "unknown method");
+	case MODELLIB_FULL: return full_into(&run, pts, n, NULL, 1);
+	case MODELLIB_ITERATIVE: return stepwise(&run, pts, n, steps, rng, 1);
+	case MODELLIB_INITIAL_GUESS: return stepwise(&run, pts, n, steps, rng, 0);
+	case MODELLIB_INTERVAL: return interval(&run, pts, n, steps);
+	case MODELLIB_BISECTION: return bisection(&run, pts, n);
+	default: return failf(fail, MODELLIB_DEGENERATE, "unknown method");
 	}
 }
 
@@ -582,7 +577,7 @@ void modellib_derive_constant(const struct modellib_result *linear, struct model
 	/* Python Perun divides the angle in radians by 90 (kept as is). */
 	double slope_change = atan2(fabs(y_end - y_start), fabs(dx)) / 90;
 	double r = slope_change > MODELLIB_B1_THRESHOLD ? linear->r_square * (1 - slope_change)
-						  : 1 - linear->r_square;
+							: 1 - linear->r_square;
 	if (r > 1 || r < 0) {
 		r = r > 1 ? 1 : 0;
 		out->r_square_int = 1;

@@ -19,7 +19,7 @@
 #include <perun/points.h>
 
 /* Python Perun's tools: fewest points of a regression, zero approximation. */
-#define MODELLIB_MIN_POINTS 3
+#define MODELLIB_MIN_POINTS  3
 #define MODELLIB_APPROX_ZERO 0.000001
 /* derived.py: slope threshold of the constant model. */
 #define MODELLIB_B1_THRESHOLD 0.01
@@ -51,9 +51,9 @@ struct modellib_result {
 	int ncoeffs;
 	double r_square;
 	int r_square_int; /* constant: Python clamps to the ints 0 and 1 */
-	int b1_int;       /* constant: b1 is the int 0 */
+	int b1_int;	  /* constant: b1 is the int 0 */
 	struct perun_num x_start, x_end;
-	double y_sum;        /* for the derived constant model */
+	double y_sum; /* for the derived constant model */
 	long long pts_num;
 };
 
@@ -63,9 +63,9 @@ struct modellib_result {
  */
 enum modellib_failure {
 	MODELLIB_OK = 0,
-	MODELLIB_TOO_FEW = 1,     /* InvalidPointsException */
-	MODELLIB_BAD_SPLIT = 2,   /* InvalidSequenceSplitException */
-	MODELLIB_DEGENERATE = 3,  /* a coefficient or r^2 is not finite */
+	MODELLIB_TOO_FEW = 1,	 /* InvalidPointsException */
+	MODELLIB_BAD_SPLIT = 2,	 /* InvalidSequenceSplitException */
+	MODELLIB_DEGENERATE = 3, /* a coefficient or r^2 is not finite */
 	MODELLIB_NOMEM = 4,
 };
 
@@ -89,9 +89,9 @@ struct modellib_rng;
  * failure stay emitted, as in Python Perun.
  */
 enum modellib_failure modellib_compute(enum modellib_method method, struct perun_point *pts,
-			   size_t n, const enum modellib_model *models,
-			   size_t nmodels, int steps, struct modellib_rng *rng,
-			   modellib_emit_fn emit, void *data, struct modellib_fail *fail);
+				       size_t n, const enum modellib_model *models, size_t nmodels,
+				       int steps, struct modellib_rng *rng, modellib_emit_fn emit,
+				       void *data, struct modellib_fail *fail);
 
 /* The constant model derived from a linear result (derived.py). */
 void modellib_derive_constant(const struct modellib_result *linear, struct modellib_result *out);

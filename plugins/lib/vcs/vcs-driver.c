@@ -40,7 +40,7 @@ static void print_commit(const struct perun_vcs_commit *c, int full)
 }
 
 struct walk_limit {
-	long left;                   /* commits still wanted; <0 for all */
+	long left; /* commits still wanted; <0 for all */
 };
 
 static int print_walked(const struct perun_vcs_commit *c, void *data)
@@ -57,12 +57,11 @@ static int describe(void)
 	const struct perun_vcs_ops *o = d->ops;
 
 	if (d->magic != PERUN_PLUGIN_MAGIC || d->abi_major != PERUN_PLUGIN_ABI_MAJOR ||
-	    d->abi_minor > PERUN_PLUGIN_ABI_MINOR ||
-	    d->size != sizeof(struct perun_plugin) || d->kind != PERUN_KIND_VCS ||
-	    !o || o->size != sizeof(struct perun_vcs_ops) || !o->init || !o->open ||
-	    !o->close || !o->rev_parse || !o->major_head || !o->info ||
-	    !o->walk || !o->is_dirty || !o->save_state || !o->restore_state ||
-	    !o->checkout || !d->version || !d->summary) {
+	    d->abi_minor > PERUN_PLUGIN_ABI_MINOR || d->size != sizeof(struct perun_plugin) ||
+	    d->kind != PERUN_KIND_VCS || !o || o->size != sizeof(struct perun_vcs_ops) ||
+	    !o->init || !o->open || !o->close || !o->rev_parse || !o->major_head || !o->info ||
+	    !o->walk || !o->is_dirty || !o->save_state || !o->restore_state || !o->checkout ||
+	    !d->version || !d->summary) {
 		fprintf(stderr, "bad descriptor\n");
 		return 1;
 	}
@@ -77,8 +76,7 @@ static const char *rev_arg(const char *arg)
 }
 
 /* Run one op; returns 0, a negative plugin error, or 2 for bad usage. */
-static int run_op(void *state, const char *op, const char *arg,
-		  struct perun_error *err)
+static int run_op(void *state, const char *op, const char *arg, struct perun_error *err)
 {
 	struct perun_vcs_commit commit;
 	char buf[256];
@@ -97,7 +95,7 @@ static int run_op(void *state, const char *op, const char *arg,
 		if (!rc)
 			print_commit(&commit, 1);
 	} else if (!strcmp(op, "walk") || !strcmp(op, "walk-n")) {
-		struct walk_limit limit = {-1};
+		struct walk_limit limit = { -1 };
 		char rev[256];
 		snprintf(rev, sizeof(rev), "%s", arg);
 		if (op[4]) {
@@ -122,9 +120,7 @@ static int run_op(void *state, const char *op, const char *arg,
 	} else if (!strcmp(op, "checkout")) {
 		rc = ops->checkout(state, rev_arg(arg), err);
 	} else if (!strcmp(op, "sh")) {
-		rc = system(arg) ? perun_error_set(err, PERUN_ETOOL,
-						   "sh '%s' failed", arg)
-				 : 0;
+		rc = system(arg) ? perun_error_set(err, PERUN_ETOOL, "sh '%s' failed", arg) : 0;
 	} else {
 		return 2;
 	}
@@ -133,9 +129,8 @@ static int run_op(void *state, const char *op, const char *arg,
 
 static int takes_arg(const char *op)
 {
-	return !strcmp(op, "rev-parse") || !strcmp(op, "info") ||
-	       !strcmp(op, "walk") || !strcmp(op, "walk-n") ||
-	       !strcmp(op, "checkout") || !strcmp(op, "sh");
+	return !strcmp(op, "rev-parse") || !strcmp(op, "info") || !strcmp(op, "walk") ||
+	       !strcmp(op, "walk-n") || !strcmp(op, "checkout") || !strcmp(op, "sh");
 }
 
 static int report(int rc, const struct perun_error *err)
@@ -144,8 +139,8 @@ static int report(int rc, const struct perun_error *err)
 		return rc;
 	/* A plugin must fill err with the code it returns. */
 	if (err->code != -rc || !err->message[0]) {
-		fprintf(stderr, "error %d: inconsistent error (code %d, '%s')\n",
-			-rc, err->code, err->message);
+		fprintf(stderr, "error %d: inconsistent error (code %d, '%s')\n", -rc, err->code,
+			err->message);
 		return 3;
 	}
 	fprintf(stderr, "error %d: %s\n", err->code, err->message);
@@ -154,7 +149,7 @@ static int report(int rc, const struct perun_error *err)
 
 static int run(int argc, char **argv)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	void *state = NULL;
 	int rc;
 
@@ -165,8 +160,7 @@ static int run(int argc, char **argv)
 	if (!strcmp(argv[1], "init")) {
 		if (argc < 3)
 			return 2;
-		return report(ops->init(argv[2], (const char *const *)argv + 3, &err),
-			      &err);
+		return report(ops->init(argv[2], (const char *const *)argv + 3, &err), &err);
 	}
 	rc = ops->open(argv[1], &state, &err);
 	if (rc)
@@ -194,8 +188,10 @@ int main(int argc, char **argv)
 	int rc = run(argc, argv);
 
 	if (rc == 2)
-		fprintf(stderr, "usage: %s describe | init <path> [param...] | "
-				"<path> <op> [arg]...\n", argv[0]);
+		fprintf(stderr,
+			"usage: %s describe | init <path> [param...] | "
+			"<path> <op> [arg]...\n",
+			argv[0]);
 #ifdef VCS_DRIVER_LIBGIT2
 	/* Every path through the plugin must leave libgit2 as it found it:
 	 * our init brings the count to 1 only if the plugin left it at 0. */

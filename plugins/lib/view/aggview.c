@@ -29,8 +29,7 @@ static char *svg_name(const char *html)
 	return s;
 }
 
-int viewlib_aggregated_show(struct perun_view_ctx *ctx, int flow,
-			       struct perun_error *err)
+int viewlib_aggregated_show(struct perun_view_ctx *ctx, int flow, struct perun_error *err)
 {
 	const struct perun_params *params = ctx->params;
 	const char *func = ctx->argc > 0 ? ctx->argv[0] : "sum";
@@ -40,8 +39,9 @@ int viewlib_aggregated_show(struct perun_view_ctx *ctx, int flow,
 	int stacked = flow ? perun_params_bool(params, "stacked", 0)
 			   : !perun_params_bool(params, "grouped", 0);
 	int accumulate = flow && perun_params_bool(params, "accumulate", 1);
-	const char *filename = perun_params_string(params, "filename", flow ? "flow.html" : "bars.html");
-	struct viewlib_groups g = {0};
+	const char *filename =
+		perun_params_string(params, "filename", flow ? "flow.html" : "bars.html");
+	struct viewlib_groups g = { 0 };
 	struct perun_strbuf sb = PERUN_STRBUF_INIT, page = PERUN_STRBUF_INIT;
 	struct viewlib_svg_series *series = NULL;
 	double *x = NULL, *y = NULL, *base = NULL;
@@ -53,9 +53,10 @@ int viewlib_aggregated_show(struct perun_view_ctx *ctx, int flow,
 		return perun_error_set(err, PERUN_EINVAL, "unexpected argument '%s'", ctx->argv[1]);
 	if (!of)
 		return perun_error_set(err, PERUN_EINVAL, "say what to aggregate: --of <key>");
-	if (!flow && perun_params_bool(params, "grouped", 0) && perun_params_has(params, "stacked") &&
-	    perun_params_bool(params, "stacked", 0))
-		return perun_error_set(err, PERUN_EINVAL, "'--stacked' and '--grouped' exclude each other");
+	if (!flow && perun_params_bool(params, "grouped", 0) &&
+	    perun_params_has(params, "stacked") && perun_params_bool(params, "stacked", 0))
+		return perun_error_set(err, PERUN_EINVAL,
+				       "'--stacked' and '--grouped' exclude each other");
 	if ((rc = viewlib_agg_parse(func, &agg, err)) < 0)
 		return rc;
 	if ((rc = viewlib_group(ctx->profile, of, per, by, agg, &g, err)) < 0)
@@ -121,15 +122,24 @@ int viewlib_aggregated_show(struct perun_view_ctx *ctx, int flow,
 	double width = stacked || flow ? 0.8 : 0.8 / (double)g.nby;
 	for (size_t j = 0; j < g.nby; j++)
 		series[j] = (struct viewlib_svg_series){
-			.kind = flow ? VIEWLIB_SVG_AREA : VIEWLIB_SVG_BARS, .label = g.by[j],
-			.x = x + j * g.nper, .y = y + j * g.nper, .y0 = base + j * g.nper,
-			.n = g.nper, .bar_width = flow ? 0 : width,
+			.kind = flow ? VIEWLIB_SVG_AREA : VIEWLIB_SVG_BARS,
+			.label = g.by[j],
+			.x = x + j * g.nper,
+			.y = y + j * g.nper,
+			.y0 = base + j * g.nper,
+			.n = g.nper,
+			.bar_width = flow ? 0 : width,
 			.bar_offset = stacked || flow ? 0 : width * ((double)j - (g.nby - 1) / 2.0),
-			.color = j};
-	struct viewlib_svg_plot plot = {.title = gtitle, .xlabel = xlabel, .ylabel = ylabel,
-				      .categories = numeric_x ? NULL : (const char *const *)g.per,
-				      .ncategories = numeric_x ? 0 : g.nper,
-				      .series = series, .nseries = g.nby};
+			.color = j
+		};
+	struct viewlib_svg_plot plot = { .title = gtitle,
+					 .xlabel = xlabel,
+					 .ylabel = ylabel,
+					 .categories =
+						 numeric_x ? NULL : (const char *const *)g.per,
+					 .ncategories = numeric_x ? 0 : g.nper,
+					 .series = series,
+					 .nseries = g.nby };
 	if ((rc = viewlib_svg_render(&sb, &plot, 1, err)) < 0 ||
 	    (rc = viewlib_write_buffer(svg, NULL, &sb, err)) < 0)
 		goto out;
@@ -139,15 +149,15 @@ int viewlib_aggregated_show(struct perun_view_ctx *ctx, int flow,
 		goto out;
 	/* The page's heading is the title: the one chart needs no other. */
 	viewlib_chart_open(&page, 0, NULL, xlabel, ylabel,
-			      numeric_x ? NULL : (const char *const *)g.per,
-			      numeric_x ? 0 : g.nper, stacked);
+			   numeric_x ? NULL : (const char *const *)g.per, numeric_x ? 0 : g.nper,
+			   stacked);
 	for (size_t j = 0; j < g.nby; j++) {
 		double *raw = y + j * g.nper;
 		for (size_t i = 0; i < g.nper; i++)
 			if (stacked && !isnan(raw[i]))
 				raw[i] -= base[j * g.nper + i];
-		viewlib_chart_series(&page, g.by[j], flow ? "area" : "bar", j, x + j * g.nper,
-					raw, g.nper);
+		viewlib_chart_series(&page, g.by[j], flow ? "area" : "bar", j, x + j * g.nper, raw,
+				     g.nper);
 	}
 	viewlib_chart_close(&page);
 	perun_strbuf_addf(&page, "<p class=\"note\">%zu resources, %zu values of '", g.resources,

@@ -10,13 +10,13 @@
 #include "view-common.h"
 
 static const char *const agg_names[] = {
-	[VIEWLIB_AGG_SUM] = "sum", [VIEWLIB_AGG_MEAN] = "mean", [VIEWLIB_AGG_COUNT] = "count",
-	[VIEWLIB_AGG_NUNIQUE] = "nunique", [VIEWLIB_AGG_MEDIAN] = "median",
-	[VIEWLIB_AGG_MIN] = "min", [VIEWLIB_AGG_MAX] = "max",
+	[VIEWLIB_AGG_SUM] = "sum",	 [VIEWLIB_AGG_MEAN] = "mean",
+	[VIEWLIB_AGG_COUNT] = "count",	 [VIEWLIB_AGG_NUNIQUE] = "nunique",
+	[VIEWLIB_AGG_MEDIAN] = "median", [VIEWLIB_AGG_MIN] = "min",
+	[VIEWLIB_AGG_MAX] = "max",
 };
 
-int viewlib_agg_parse(const char *name, enum viewlib_agg *out,
-			 struct perun_error *err)
+int viewlib_agg_parse(const char *name, enum viewlib_agg *out, struct perun_error *err)
 {
 	for (size_t i = 0; i < sizeof(agg_names) / sizeof(agg_names[0]); i++)
 		if (!strcmp(name, agg_names[i])) {
@@ -81,12 +81,12 @@ struct entry {
 };
 
 struct walk {
-	const char *key[3];       /* of, per, by */
-	char *text[3];            /* this row's values, flattened */
+	const char *key[3]; /* of, per, by */
+	char *text[3];	    /* this row's values, flattened */
 	double num[3];
-	json_t *fields;           /* every field name seen, for errors */
-	int found[3];             /* the key is a field of some resource */
-	int non_numeric_of;       /* an of value that is not a number */
+	json_t *fields;	    /* every field name seen, for errors */
+	int found[3];	    /* the key is a field of some resource */
+	int non_numeric_of; /* an of value that is not a number */
 	struct intern per, by, values;
 	struct entry *entries;
 	size_t n, alloc;
@@ -136,7 +136,7 @@ static int push(struct walk *w, long per, long by, double value, long text)
 		w->entries = e2;
 		w->alloc = alloc;
 	}
-	w->entries[w->n++] = (struct entry){(size_t)per, (size_t)by, value, text};
+	w->entries[w->n++] = (struct entry){ (size_t)per, (size_t)by, value, text };
 	return 0;
 }
 
@@ -146,19 +146,15 @@ static const char *jv_value_text(const struct perun_jv *v, char buf[32], char **
 {
 	*dup = NULL;
 	switch (perun_jv_type(v)) {
-	case PERUN_JV_STRING:
-		return perun_jv_string(v);
-	case PERUN_JV_INTEGER:
-		snprintf(buf, 32, "%lld", (long long)v->u.i);
-		return buf;
+	case PERUN_JV_STRING: return perun_jv_string(v);
+	case PERUN_JV_INTEGER: snprintf(buf, 32, "%lld", (long long)v->u.i); return buf;
 	case PERUN_JV_REAL:
 		if (isfinite(v->u.d)) {
 			perun_python_float_str(v->u.d, buf);
 			return buf;
 		}
 		break;
-	default:
-		break;
+	default: break;
 	}
 	/* The rest (non-finite markers, containers, booleans) as the tree
 	 * has them. */
@@ -176,19 +172,20 @@ static const char *jv_value_text(const struct perun_jv *v, char buf[32], char **
  * value by value, in the profile's compact form.  A row lacking a key is
  * left out, as pandas' groupby drops missing keys.
  */
-static int take_type(struct walk *w, const struct perun_jv *persistent,
-		     const struct perun_jv *cols, int nunique)
+static int take_type(struct walk *w, const struct perun_jv *persistent, const struct perun_jv *cols,
+		     int nunique)
 {
-	struct perun_error e = {0};
-	const struct perun_jv *col[3] = {NULL, NULL, NULL}, *at[3] = {NULL, NULL, NULL};
-	long id[3] = {-1, -1, -1};
+	struct perun_error e = { 0 };
+	const struct perun_jv *col[3] = { NULL, NULL, NULL }, *at[3] = { NULL, NULL, NULL };
+	long id[3] = { -1, -1, -1 };
 	size_t rows = 0, c;
 	json_t *persist = perun_jv_to_json(persistent);
 	int rc = persist ? perun_items_of(persist, take_item, w, &e) : (w->oom = -1);
 	if (rc)
 		goto out;
 	const struct perun_jv *name, *column;
-	perun_jv_object_foreach(cols, c, name, column) {
+	perun_jv_object_foreach(cols, c, name, column)
+	{
 		json_object_set_new(w->fields, perun_jv_string(name), json_null());
 		if (perun_jv_type(column) == PERUN_JV_ARRAY && perun_jv_len(column) > rows)
 			rows = perun_jv_len(column);
@@ -228,8 +225,8 @@ static int take_type(struct walk *w, const struct perun_jv *persistent,
 	if (w->text[0] && nunique && (id[0] = intern_add(&w->values, w->text[0], 0.0)) < 0)
 		goto oom;
 	for (size_t i = 0; i < rows; i++) {
-		long rid[3] = {id[0], id[1], id[2]};
-		double num[3] = {w->num[0], w->num[1], w->num[2]};
+		long rid[3] = { id[0], id[1], id[2] };
+		double num[3] = { w->num[0], w->num[1], w->num[2] };
 		int skip = 0;
 		for (int k = 0; k < 3 && !skip; k++) {
 			if (!col[k])
@@ -248,7 +245,7 @@ static int take_type(struct walk *w, const struct perun_jv *persistent,
 			const char *text = jv_value_text(v, buf, &dup);
 			if (!text)
 				goto oom;
-			rid[k] = k == 0 ? intern_add(&w->values, text, 0.0)
+			rid[k] = k == 0	  ? intern_add(&w->values, text, 0.0)
 				 : k == 1 ? intern_add(&w->per, text, num[1])
 					  : intern_add(&w->by, text, 0.0);
 			free(dup);
@@ -338,8 +335,7 @@ static double aggregate(const struct entry *e, size_t n, enum viewlib_agg agg, l
 		for (size_t i = 0; i < n; i++)
 			acc += e[i].value;
 		return agg == VIEWLIB_AGG_SUM ? acc : acc / (double)n;
-	case VIEWLIB_AGG_COUNT:
-		return (double)n;
+	case VIEWLIB_AGG_COUNT: return (double)n;
 	case VIEWLIB_AGG_NUNIQUE: {
 		for (size_t i = 0; i < n; i++)
 			scratch[i] = e[i].text;
@@ -351,10 +347,8 @@ static double aggregate(const struct entry *e, size_t n, enum viewlib_agg agg, l
 	}
 	case VIEWLIB_AGG_MEDIAN:
 		return n % 2 ? e[n / 2].value : (e[n / 2 - 1].value + e[n / 2].value) / 2;
-	case VIEWLIB_AGG_MIN:
-		return e[0].value;
-	case VIEWLIB_AGG_MAX:
-		return e[n - 1].value;
+	case VIEWLIB_AGG_MIN: return e[0].value;
+	case VIEWLIB_AGG_MAX: return e[n - 1].value;
 	}
 	return NAN;
 }
@@ -373,8 +367,7 @@ static int unknown_key(struct walk *w, const char *key, struct perun_error *err)
 	size_t n = 0;
 	if (!names)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	json_object_foreach(w->fields, name, v)
-		names[n++] = name;
+	json_object_foreach(w->fields, name, v) names[n++] = name;
 	qsort(names, n, sizeof(char *), strcmp_ptr);
 	for (size_t i = 0; i < n; i++)
 		perun_strbuf_addf(&sb, "%s%s", i ? ", " : "", names[i]);
@@ -386,12 +379,12 @@ static int unknown_key(struct walk *w, const char *key, struct perun_error *err)
 	return rc;
 }
 
-int viewlib_group(const struct perun_profile *profile, const char *of,
-		     const char *per, const char *by, enum viewlib_agg agg,
-		     struct viewlib_groups *out, struct perun_error *err)
+int viewlib_group(const struct perun_profile *profile, const char *of, const char *per,
+		  const char *by, enum viewlib_agg agg, struct viewlib_groups *out,
+		  struct perun_error *err)
 {
-	struct walk w = {.key = {of, per, by}};
-	struct perun_type_list types = {0};
+	struct walk w = { .key = { of, per, by } };
+	struct perun_type_list types = { 0 };
 	size_t *per_rank = NULL, *by_rank = NULL;
 	long *scratch = NULL;
 	int rc = 0;
@@ -428,9 +421,11 @@ int viewlib_group(const struct perun_profile *profile, const char *of,
 			goto out;
 		}
 	if (w.non_numeric_of && agg != VIEWLIB_AGG_COUNT && agg != VIEWLIB_AGG_NUNIQUE) {
-		rc = perun_error_set(err, PERUN_EINVAL,
-				     "'%s' cannot be aggregated by '%s': its values are not numbers "
-				     "(count and nunique can)", of, agg_names[agg]);
+		rc = perun_error_set(
+			err, PERUN_EINVAL,
+			"'%s' cannot be aggregated by '%s': its values are not numbers "
+			"(count and nunique can)",
+			of, agg_names[agg]);
 		goto out;
 	}
 	int numeric = 1;
@@ -472,7 +467,8 @@ int viewlib_group(const struct perun_profile *profile, const char *of,
 		out->cell[i] = NAN;
 	for (size_t i = 0, j; i < w.n; i = j) {
 		for (j = i; j < w.n && w.entries[j].per == w.entries[i].per &&
-			    w.entries[j].by == w.entries[i].by; j++)
+			    w.entries[j].by == w.entries[i].by;
+		     j++)
 			;
 		out->cell[w.entries[i].per * out->nby + w.entries[i].by] =
 			aggregate(w.entries + i, j - i, agg, scratch);

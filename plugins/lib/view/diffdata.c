@@ -15,7 +15,7 @@
  * hash of "uid\x1ftrace": cheaper than a JSON object's copied keys. */
 struct acc {
 	size_t *slot;
-	size_t nslots;  /* a power of two, at most half full */
+	size_t nslots; /* a power of two, at most half full */
 	struct viewlib_diff_rows *out;
 	size_t alloc;
 };
@@ -105,7 +105,8 @@ static int trace_text(struct perun_strbuf *sb, const struct perun_jv *trace)
 		return terminated(sb);
 	if (perun_jv_type(trace) == PERUN_JV_ARRAY) {
 		int simple = 1;
-		perun_jv_array_foreach(trace, i, frame) {
+		perun_jv_array_foreach(trace, i, frame)
+		{
 			/* frame + 2 is the value of its only member. */
 			if (perun_jv_type(frame) != PERUN_JV_OBJECT || perun_jv_len(frame) != 1 ||
 			    !perun_jv_is_string(frame + 2)) {
@@ -114,7 +115,8 @@ static int trace_text(struct perun_strbuf *sb, const struct perun_jv *trace)
 			}
 		}
 		if (simple) {
-			perun_jv_array_foreach(trace, i, frame) {
+			perun_jv_array_foreach(trace, i, frame)
+			{
 				if (i)
 					perun_strbuf_addch(sb, ',');
 				perun_strbuf_add(sb, frame[2].u.s, perun_jv_len(frame + 2));
@@ -185,13 +187,14 @@ static int add_type(const char *id, const struct perun_jv *persist, const struct
 		return perun_error_set(ps->err, PERUN_EGENERIC, "out of memory");
 	double sum = 0.0, x;
 	size_t i;
-	perun_jv_array_foreach(amounts, i, v) {
+	perun_jv_array_foreach(amounts, i, v)
+	{
 		if (!keep(persist, cols, i, ps->filters, ps->nfilters))
 			continue;
 		if (perun_jv_number(v, &x) < 0)
 			return perun_error_set(ps->err, PERUN_EINVAL,
-					       "resource '%s' row %zu: 'amount' is not a number", id,
-					       i + 1);
+					       "resource '%s' row %zu: 'amount' is not a number",
+					       id, i + 1);
 		sum += x;
 	}
 	ps->acc->out->rows[r].amount[ps->side] += sum;
@@ -203,7 +206,7 @@ static int add_profile(struct acc *a, const struct perun_profile *p, int side,
 		       const char *const *filters, size_t nfilters, struct perun_strbuf *tb,
 		       struct perun_error *err)
 {
-	struct profile_side ps = {a, side, filters, nfilters, tb, err};
+	struct profile_side ps = { a, side, filters, nfilters, tb, err };
 	struct perun_type_list types;
 	/* Records are met in the order of "resources", as Perun meets them:
 	 * the tables keep that order among equal amounts. */
@@ -216,11 +219,10 @@ static int add_profile(struct acc *a, const struct perun_profile *p, int side,
 }
 
 int viewlib_diff_rows_build(const struct perun_profile *baseline,
-			  const struct perun_profile *target,
-			  const char *const *filters, size_t nfilters,
-			  struct viewlib_diff_rows *out, struct perun_error *err)
+			    const struct perun_profile *target, const char *const *filters,
+			    size_t nfilters, struct viewlib_diff_rows *out, struct perun_error *err)
 {
-	struct acc a = {.out = out};
+	struct acc a = { .out = out };
 	struct perun_strbuf tb = PERUN_STRBUF_INIT;
 	int rc;
 	memset(out, 0, sizeof(*out));
@@ -235,13 +237,15 @@ int viewlib_diff_rows_build(const struct perun_profile *baseline,
 }
 
 int viewlib_diff_rows_of_view(const struct perun_view_ctx *ctx, const char *filter_option,
-			    struct viewlib_diff_rows *out, struct perun_error *err)
+			      struct viewlib_diff_rows *out, struct perun_error *err)
 {
 	if (!PERUN_ABI_HAS(ctx, struct perun_view_ctx, baseline_label) || !ctx->baseline)
-		return perun_error_set(err, PERUN_EINVAL,
-				       "compares two profiles: use 'perun showdiff <baseline> <target>'");
-	json_t *pairs = filter_option ? json_object_get(perun_params_json(ctx->params), filter_option)
-				      : NULL;
+		return perun_error_set(
+			err, PERUN_EINVAL,
+			"compares two profiles: use 'perun showdiff <baseline> <target>'");
+	json_t *pairs = filter_option
+				? json_object_get(perun_params_json(ctx->params), filter_option)
+				: NULL;
 	size_t n = json_array_size(pairs);
 	const char **filters = calloc(2 * n + 1, sizeof(char *));
 	if (!filters)

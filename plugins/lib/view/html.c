@@ -20,11 +20,12 @@ int viewlib_chartjs_read(char **text, size_t *len, struct perun_error *err)
 {
 	const char *env = getenv("PERUN_CHARTJS");
 	const char *path = env && *env ? env : VIEWLIB_CHARTJS_PATH;
-	struct perun_error e = {0};
+	struct perun_error e = { 0 };
 	if (perun_file_read(path, text, len, &e) < 0)
 		return perun_error_set(err, PERUN_ENOTFOUND,
 				       "cannot read Chart.js from '%s' (Debian: libjs-chart.js; "
-				       "or set PERUN_CHARTJS): %s", path, e.message);
+				       "or set PERUN_CHARTJS): %s",
+				       path, e.message);
 	return 0;
 }
 
@@ -85,22 +86,21 @@ void viewlib_js_number(struct perun_strbuf *sb, double v)
 	perun_strbuf_addstr(sb, buf);
 }
 
-static const char page_style[] =
-	"body{font-family:sans-serif;margin:1em 2em;color:#222}"
-	"h1{font-size:1.4em}h2{font-size:1.1em;margin-top:1.5em}"
-	".plot{max-width:1100px;margin-bottom:2em}"
-	".plot .chart{position:relative;height:420px}"
-	".note{color:#555;font-size:.9em}"
-	"table{border-collapse:collapse;font-size:.9em}"
-	"th,td{border:1px solid #ccc;padding:2px 6px}"
-	"th{background:#eee;cursor:pointer;position:sticky;top:0}"
-	"td.num{text-align:right;font-family:monospace}";
+static const char page_style[] = "body{font-family:sans-serif;margin:1em 2em;color:#222}"
+				 "h1{font-size:1.4em}h2{font-size:1.1em;margin-top:1.5em}"
+				 ".plot{max-width:1100px;margin-bottom:2em}"
+				 ".plot .chart{position:relative;height:420px}"
+				 ".note{color:#555;font-size:.9em}"
+				 "table{border-collapse:collapse;font-size:.9em}"
+				 "th,td{border:1px solid #ccc;padding:2px 6px}"
+				 "th{background:#eee;cursor:pointer;position:sticky;top:0}"
+				 "td.num{text-align:right;font-family:monospace}";
 
-int viewlib_html_begin(struct perun_strbuf *sb, const char *title,
-			  int chartjs, struct perun_error *err)
+int viewlib_html_begin(struct perun_strbuf *sb, const char *title, int chartjs,
+		       struct perun_error *err)
 {
 	perun_strbuf_addstr(sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
-			    "<meta charset=\"utf-8\">\n<title>");
+				"<meta charset=\"utf-8\">\n<title>");
 	viewlib_html_escape(sb, title);
 	perun_strbuf_addf(sb, "</title>\n<style>%s</style>\n", page_style);
 	if (chartjs) {
@@ -112,8 +112,9 @@ int viewlib_html_begin(struct perun_strbuf *sb, const char *title,
 		/* The library is inlined as it is: it holds no "</script". */
 		if (strstr(js, "</script")) {
 			free(js);
-			return perun_error_set(err, PERUN_EINVAL,
-					       "the Chart.js file contains '</script' and cannot be inlined");
+			return perun_error_set(
+				err, PERUN_EINVAL,
+				"the Chart.js file contains '</script' and cannot be inlined");
 		}
 		perun_strbuf_addstr(sb, "<script>\n");
 		perun_strbuf_add(sb, js, len);
@@ -132,9 +133,8 @@ void viewlib_html_end(struct perun_strbuf *sb)
 }
 
 void viewlib_chart_open(struct perun_strbuf *sb, size_t index, const char *title,
-			   const char *xlabel, const char *ylabel,
-			   const char *const *categories, size_t ncategories,
-			   int stacked)
+			const char *xlabel, const char *ylabel, const char *const *categories,
+			size_t ncategories, int stacked)
 {
 	perun_strbuf_addf(sb, "<div class=\"plot\" id=\"plot%zu\">\n", index);
 	if (title) {
@@ -142,8 +142,10 @@ void viewlib_chart_open(struct perun_strbuf *sb, size_t index, const char *title
 		viewlib_html_escape(sb, title);
 		perun_strbuf_addstr(sb, "</h2>\n");
 	}
-	perun_strbuf_addf(sb, "<div class=\"chart\"><canvas id=\"chart%zu\"></canvas></div>\n"
-			  "<script>PERUN_PLOTS.push({canvas: \"chart%zu\", title: ", index, index);
+	perun_strbuf_addf(sb,
+			  "<div class=\"chart\"><canvas id=\"chart%zu\"></canvas></div>\n"
+			  "<script>PERUN_PLOTS.push({canvas: \"chart%zu\", title: ",
+			  index, index);
 	viewlib_js_string(sb, title ? title : "");
 	perun_strbuf_addstr(sb, ", xlabel: ");
 	viewlib_js_string(sb, xlabel);
@@ -164,9 +166,8 @@ void viewlib_chart_open(struct perun_strbuf *sb, size_t index, const char *title
 	perun_strbuf_addstr(sb, ", series: [\n");
 }
 
-void viewlib_chart_series(struct perun_strbuf *sb, const char *label,
-			     const char *kind, size_t color, const double *x,
-			     const double *y, size_t n)
+void viewlib_chart_series(struct perun_strbuf *sb, const char *label, const char *kind,
+			  size_t color, const double *x, const double *y, size_t n)
 {
 	perun_strbuf_addstr(sb, "{label: ");
 	viewlib_js_string(sb, label);
@@ -195,17 +196,20 @@ static const char charts_script[] =
 	"    var d = [], k;\n"
 	"    if (s.kind === 'bar') {\n"
 	"      for (k = 1; k < s.xy.length; k += 2) d.push(s.xy[k]);\n"
-	"      return {type: 'bar', label: s.label, data: d, backgroundColor: s.color, borderColor: s.color};\n"
+	"      return {type: 'bar', label: s.label, data: d, backgroundColor: s.color, "
+	"borderColor: s.color};\n"
 	"    }\n"
 	"    for (k = 0; k < s.xy.length; k += 2) d.push({x: s.xy[k], y: s.xy[k + 1]});\n"
-	"    var base = {label: s.label, data: d, borderColor: s.color, parsing: false, normalized: true};\n"
+	"    var base = {label: s.label, data: d, borderColor: s.color, parsing: false, "
+	"normalized: true};\n"
 	"    if (s.kind === 'points')\n"
 	"      return Object.assign(base, {type: 'scatter', showLine: false, pointRadius: 3,\n"
 	"        backgroundColor: s.color + 'aa', borderWidth: 0.5});\n"
 	"    if (s.kind === 'area')\n"
 	"      return Object.assign(base, {type: 'line', pointRadius: 0, borderWidth: 1,\n"
 	"        fill: p.stacked && i > 0 ? '-1' : 'origin', backgroundColor: s.color + 'b3'});\n"
-	"    return Object.assign(base, {type: 'line', showLine: true, pointRadius: 0, borderWidth: 2.5,\n"
+	"    return Object.assign(base, {type: 'line', showLine: true, pointRadius: 0, "
+	"borderWidth: 2.5,\n"
 	"      fill: false, spanGaps: false, backgroundColor: s.color});\n"
 	"  }\n"
 	"  PERUN_PLOTS.forEach(function (p) {\n"
@@ -231,7 +235,7 @@ void viewlib_charts_script(struct perun_strbuf *sb)
 }
 
 int viewlib_write_buffer(const char *path, void *out, struct perun_strbuf *sb,
-			    struct perun_error *err)
+			 struct perun_error *err)
 {
 	size_t len = 0;
 	char *text = perun_strbuf_detach(sb, &len);
@@ -243,7 +247,7 @@ int viewlib_write_buffer(const char *path, void *out, struct perun_strbuf *sb,
 }
 
 void viewlib_profile_cells(struct perun_strbuf *sb, const char *label,
-			      const struct perun_profile *profile)
+			   const struct perun_profile *profile)
 {
 	perun_strbuf_addstr(sb, "<td>");
 	viewlib_html_escape(sb, label ? label : "");
@@ -274,8 +278,7 @@ void viewlib_sanitize(char *s)
 			*s = '_';
 }
 
-char *viewlib_file_name(const char *prefix, const char *part,
-			   const char *suffix)
+char *viewlib_file_name(const char *prefix, const char *part, const char *suffix)
 {
 	size_t len = strlen(prefix) + strlen(part) + strlen(suffix) + 2;
 	char *name = malloc(len);
@@ -286,8 +289,7 @@ char *viewlib_file_name(const char *prefix, const char *part,
 	return name;
 }
 
-const char *viewlib_y_unit(const struct perun_profile *profile,
-			      const char *of_key)
+const char *viewlib_y_unit(const struct perun_profile *profile, const char *of_key)
 {
 	if (!strcmp(of_key, "count") || !strcmp(of_key, "nunique"))
 		return "";
@@ -302,8 +304,8 @@ const char *viewlib_y_unit(const struct perun_profile *profile,
 	const char *key;
 	json_t *value;
 	/* "mixed" finds "mixed(time delta)" as Perun's loop does. */
-	json_object_foreach(units, key, value)
-		if (strstr(key, type) && json_is_string(value))
-			return json_string_value(value);
+	json_object_foreach(units, key,
+			    value) if (strstr(key, type) &&
+				       json_is_string(value)) return json_string_value(value);
 	return "";
 }

@@ -11,7 +11,7 @@
 #include "output.h"
 
 int viewlib_write(const char *path, void *out, const void *data, size_t len,
-		     struct perun_error *err)
+		  struct perun_error *err)
 {
 	if (strcmp(path, "-"))
 		return perun_file_write_atomic(path, data, len, err);
@@ -37,14 +37,13 @@ static void add_stem(struct perun_strbuf *sb, const char *label)
 	for (size_t i = 0; i < n; i++) {
 		char c = base[i];
 		/* The characters Perun's name sanitizer replaces, and controls. */
-		perun_strbuf_addch(sb, (unsigned char)c < 32 || strchr("# %&{}\\<>*?/ $!'\":@^", c)
-					       ? '_'
-					       : c);
+		perun_strbuf_addch(
+			sb, (unsigned char)c < 32 || strchr("# %&{}\\<>*?/ $!'\":@^", c) ? '_' : c);
 	}
 }
 
 char *viewlib_diff_name_dup(const char *prefix, const char *baseline_label,
-			       const char *target_label, const char *ext)
+			    const char *target_label, const char *ext)
 {
 	struct perun_strbuf sb = PERUN_STRBUF_INIT;
 	perun_strbuf_addf(&sb, "%s-diff-of-", prefix);

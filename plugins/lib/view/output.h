@@ -12,7 +12,7 @@
  * output) when path is "-".  Errors name the path.
  */
 int viewlib_write(const char *path, void *out, const void *data, size_t len,
-		     struct perun_error *err);
+		  struct perun_error *err);
 
 /*
  * "<prefix>-diff-of-<baseline>-and-<target>.<ext>" from the labels the user
@@ -20,6 +20,6 @@ int viewlib_write(const char *path, void *out, const void *data, size_t len,
  * Perun names its diff views' output.  Caller frees; NULL without memory.
  */
 char *viewlib_diff_name_dup(const char *prefix, const char *baseline_label,
-			       const char *target_label, const char *ext);
+			    const char *target_label, const char *ext);
 
 #endif

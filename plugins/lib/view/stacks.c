@@ -139,8 +139,8 @@ static uint32_t name_find(const struct viewlib_stacks *s, const char *name, size
 		uint32_t id = n->id - 1;
 		if (n->hash == hash && s->name_heads[id][0] == head[0] &&
 		    s->name_heads[id][1] == head[1] &&
-		    (len < 16 || (s->name_lens[id] == len &&
-				  !memcmp(s->names[id] + 15, name + 15, len - 15))))
+		    (len < 16 ||
+		     (s->name_lens[id] == len && !memcmp(s->names[id] + 15, name + 15, len - 15))))
 			return id;
 	}
 	if (slot)
@@ -182,7 +182,7 @@ uint32_t viewlib_stacks_intern(struct viewlib_stacks *s, const char *name, size_
 	s->name_lens[s->nnames] = (uint32_t)len;
 	s->name_heads[s->nnames][0] = head[0];
 	s->name_heads[s->nnames][1] = head[1];
-	s->name_slots[slot] = (struct viewlib_name_slot){hash, s->nnames + 1};
+	s->name_slots[slot] = (struct viewlib_name_slot){ hash, s->nnames + 1 };
 	return s->nnames++;
 }
 
@@ -216,7 +216,7 @@ static int edges_rehash(struct viewlib_stacks *s)
 /* The slot of (parent, frame) in the edge table, or the free one where it
  * would go. */
 static struct viewlib_stack_edge *edge_slot(const struct viewlib_stacks *s, uint32_t parent,
-					  uint32_t frame)
+					    uint32_t frame)
 {
 	uint32_t i = edge_hash(parent + 1, frame) & s->edge_mask;
 	while (s->edges[i].parent &&
@@ -252,9 +252,9 @@ static int ensure_root(struct viewlib_stacks *s)
 		return 0;
 	if (grow_nodes(s, 1))
 		return -1;
-	s->nodes[0] = (struct viewlib_stack_node){.frame = VIEWLIB_STACKS_NONE,
-						.parent = VIEWLIB_STACKS_NONE};
-	s->links[0] = (struct viewlib_stack_link){VIEWLIB_STACKS_NONE, VIEWLIB_STACKS_NONE};
+	s->nodes[0] = (struct viewlib_stack_node){ .frame = VIEWLIB_STACKS_NONE,
+						   .parent = VIEWLIB_STACKS_NONE };
+	s->links[0] = (struct viewlib_stack_link){ VIEWLIB_STACKS_NONE, VIEWLIB_STACKS_NONE };
 	s->nnodes = 1;
 	return 0;
 }
@@ -285,15 +285,16 @@ static uint32_t child_get_or_add(struct viewlib_stacks *s, uint32_t parent, uint
 		return VIEWLIB_STACKS_NONE;
 	uint32_t id = s->nnodes++;
 	uint32_t depth = s->nodes[parent].depth + 1;
-	s->nodes[id] = (struct viewlib_stack_node){.frame = frame, .parent = parent, .depth = depth};
-	s->links[id] = (struct viewlib_stack_link){VIEWLIB_STACKS_NONE, VIEWLIB_STACKS_NONE};
+	s->nodes[id] =
+		(struct viewlib_stack_node){ .frame = frame, .parent = parent, .depth = depth };
+	s->links[id] = (struct viewlib_stack_link){ VIEWLIB_STACKS_NONE, VIEWLIB_STACKS_NONE };
 	if (depth > s->depth)
 		s->depth = depth;
 	if (e) {
-		*e = (struct viewlib_stack_edge){parent + 1, frame, id};
+		*e = (struct viewlib_stack_edge){ parent + 1, frame, id };
 		s->nedges++;
 	} else {
-		s->links[parent] = (struct viewlib_stack_link){id, frame};
+		s->links[parent] = (struct viewlib_stack_link){ id, frame };
 	}
 	return id;
 }
@@ -339,9 +340,9 @@ static uint32_t intern_value(struct viewlib_stacks *s, const struct perun_jv *v)
 				       (long long)line->u.i);
 		if (len > 0 && (size_t)len < sizeof(buf))
 			return viewlib_stacks_intern(s, buf, (size_t)len);
-		json_t *trees[3] = {perun_jv_to_json(fn), perun_jv_to_json(src),
-				    perun_jv_to_json(line)};
-		char *texts[3] = {NULL, NULL, NULL}, *text = NULL;
+		json_t *trees[3] = { perun_jv_to_json(fn), perun_jv_to_json(src),
+				     perun_jv_to_json(line) };
+		char *texts[3] = { NULL, NULL, NULL }, *text = NULL;
 		for (int i = 0; i < 3; i++)
 			texts[i] = trees[i] ? perun_value_flatten_dup(trees[i]) : NULL;
 		if (texts[0] && texts[1] && texts[2]) {
@@ -349,7 +350,8 @@ static uint32_t intern_value(struct viewlib_stacks *s, const struct perun_jv *v)
 			if ((text = malloc(n)))
 				snprintf(text, n, "%s()~%s~%s", texts[0], texts[1], texts[2]);
 		}
-		uint32_t id = text ? viewlib_stacks_intern(s, text, strlen(text)) : VIEWLIB_STACKS_NONE;
+		uint32_t id =
+			text ? viewlib_stacks_intern(s, text, strlen(text)) : VIEWLIB_STACKS_NONE;
 		free(text);
 		for (int i = 0; i < 3; i++) {
 			free(texts[i]);
@@ -376,9 +378,7 @@ static double column_sum(const struct perun_jv *col)
 	double sum = 0, v;
 	size_t i;
 	const struct perun_jv *x;
-	perun_jv_array_foreach(col, i, x)
-		if (!perun_jv_number(x, &v) && isfinite(v))
-			sum += v;
+	perun_jv_array_foreach(col, i, x) if (!perun_jv_number(x, &v) && isfinite(v)) sum += v;
 	return sum;
 }
 
@@ -391,7 +391,7 @@ static double column_sum(const struct perun_jv *col)
 #define QUEUED_STACKS 16
 
 struct stack_queue {
-	struct frame_buf frames;          /* the queued stacks' frames, root first */
+	struct frame_buf frames; /* the queued stacks' frames, root first */
 	uint32_t start[QUEUED_STACKS + 1];
 	double weight[QUEUED_STACKS];
 	uint32_t n;
@@ -421,9 +421,10 @@ static int add_queued(struct viewlib_stacks *s, struct stack_queue *q)
 				__builtin_prefetch(&s->links[next]);
 				/* In case next's eldest is not the one. */
 				if (s->edges)
-					__builtin_prefetch(&s->edges[edge_hash(next + 1,
-									 q->frames.ids[at[k]]) &
-								     s->edge_mask]);
+					__builtin_prefetch(
+						&s->edges[edge_hash(next + 1,
+								    q->frames.ids[at[k]]) &
+							  s->edge_mask]);
 				left++;
 			}
 		}
@@ -450,16 +451,14 @@ static int add_traced(struct viewlib_stacks *s, const struct perun_jv *pers,
 	uint32_t first = fb->n;
 	size_t n = perun_jv_len(trace), i;
 	if (root_first) {
-		perun_jv_array_foreach(trace, i, frame)
-			if (push_frame(fb, intern_value(s, frame)))
-				return -1;
+		perun_jv_array_foreach(trace, i,
+				       frame) if (push_frame(fb, intern_value(s, frame))) return -1;
 		if (uid && push_frame(fb, intern_value(s, uid)))
 			return -1;
 	} else {
 		/* Leaf first: frames in the order read, then reversed. */
-		perun_jv_array_foreach(trace, i, frame)
-			if (push_frame(fb, intern_value(s, frame)))
-				return -1;
+		perun_jv_array_foreach(trace, i,
+				       frame) if (push_frame(fb, intern_value(s, frame))) return -1;
 		for (uint32_t a = first, b = fb->n; a + 1 < b; a++, b--) {
 			uint32_t t = fb->ids[a];
 			fb->ids[a] = fb->ids[b - 1];
@@ -488,9 +487,11 @@ static int queue_calls(struct viewlib_stacks *s, const struct perun_jv *pers,
 	uint32_t frame = intern_value(s, uid);
 	if (frame == VIEWLIB_STACKS_NONE)
 		return -1;
-	size_t n = perun_jv_len(ts) < perun_jv_len(amount) ? perun_jv_len(ts) : perun_jv_len(amount);
+	size_t n =
+		perun_jv_len(ts) < perun_jv_len(amount) ? perun_jv_len(ts) : perun_jv_len(amount);
 	const struct perun_jv *start_v = ts + 1, *dur_v = amount + 1;
-	for (size_t i = 0; i < n; i++, start_v = perun_jv_skip(start_v), dur_v = perun_jv_skip(dur_v)) {
+	for (size_t i = 0; i < n;
+	     i++, start_v = perun_jv_skip(start_v), dur_v = perun_jv_skip(dur_v)) {
 		double start, dur;
 		if (perun_jv_number(start_v, &start) || perun_jv_number(dur_v, &dur) ||
 		    !isfinite(start) || !isfinite(dur) || dur < 0)
@@ -503,8 +504,9 @@ static int queue_calls(struct viewlib_stacks *s, const struct perun_jv *pers,
 			s->events = p;
 			s->events_alloc = na;
 		}
-		s->events[s->nevents++] =
-			(struct viewlib_stack_event){.tid = t, .start = start, .dur = dur, .node = frame};
+		s->events[s->nevents++] = (struct viewlib_stack_event){
+			.tid = t, .start = start, .dur = dur, .node = frame
+		};
 	}
 	return 0;
 }
@@ -543,7 +545,8 @@ static int nest_calls(struct viewlib_stacks *s)
 			struct viewlib_stack_event *top = &s->events[open[depth - 1]];
 			if (top->tid == e->tid && e->start < top->start + top->dur)
 				break;
-			s->nodes[top->node].self += self[open[depth - 1]] > 0 ? self[open[depth - 1]] : 0;
+			s->nodes[top->node].self +=
+				self[open[depth - 1]] > 0 ? self[open[depth - 1]] : 0;
 			depth--;
 		}
 		uint32_t parent = depth ? s->events[open[depth - 1]].node : 0;
@@ -574,12 +577,13 @@ static const char *unit_of(const struct perun_profile *profile)
 	const json_t *header = perun_profile_get(profile, "header");
 	const json_t *units = json_object_get(header, "units");
 	const json_t *type = json_object_get(header, "type");
-	const json_t *u = json_is_string(type) ? json_object_get(units, json_string_value(type))
-					       : NULL;
+	const json_t *u =
+		json_is_string(type) ? json_object_get(units, json_string_value(type)) : NULL;
 	if (!json_is_string(u) && json_is_object(units)) {
 		const char *k;
 		const json_t *v;
-		json_object_foreach((json_t *)units, k, v) {
+		json_object_foreach((json_t *)units, k, v)
+		{
 			if (json_is_string(v)) {
 				u = v;
 				break;
@@ -595,8 +599,8 @@ struct stacks_reading {
 	struct stack_queue queue;
 };
 
-static int read_type(const char *type_id, const struct perun_jv *pers,
-		     const struct perun_jv *cols, void *data)
+static int read_type(const char *type_id, const struct perun_jv *pers, const struct perun_jv *cols,
+		     void *data)
 {
 	struct stacks_reading *r = data;
 	(void)type_id;
@@ -611,10 +615,11 @@ static int read_type(const char *type_id, const struct perun_jv *pers,
 }
 
 int viewlib_stacks_from_profile(struct viewlib_stacks *s, const struct perun_profile *profile,
-			      struct perun_error *err)
+				struct perun_error *err)
 {
-	struct stacks_reading r = {.s = s,
-				   .root_first = !strcmp(perun_profile_collector(profile), "kperf")};
+	struct stacks_reading r = { .s = s,
+				    .root_first =
+					    !strcmp(perun_profile_collector(profile), "kperf") };
 	int rc = 0;
 	s->unit = unit_of(profile);
 	if (ensure_root(s))
@@ -642,7 +647,7 @@ out:
 }
 
 int viewlib_stacks_from_view(struct viewlib_stacks *s, const struct perun_profile *profile,
-			   const struct perun_params *params, struct perun_error *err)
+			     const struct perun_params *params, struct perun_error *err)
 {
 	long long max = perun_params_int(params, "max-trace", 0);
 	viewlib_stacks_init(s, 0);
@@ -702,7 +707,7 @@ int viewlib_stacks_finish(struct viewlib_stacks *s, struct perun_error *err)
 	}
 	perun_advise_huge_pages(order, (s->nnodes + 1) * sizeof(*order));
 	for (uint32_t i = 0; i < s->nnames; i++)
-		byname[i] = (struct named){s->names[i], i};
+		byname[i] = (struct named){ s->names[i], i };
 	qsort(byname, s->nnames, sizeof(*byname), named_cmp);
 	for (uint32_t i = 0; i < s->nnames; i++)
 		rank[byname[i].id] = i;

@@ -27,20 +27,20 @@
 
 /* A node of the call tree; node 0 is the root above every stack. */
 struct viewlib_stack_node {
-	uint32_t frame;      /* name id; VIEWLIB_STACKS_NONE for the root */
+	uint32_t frame; /* name id; VIEWLIB_STACKS_NONE for the root */
 	uint32_t parent;
-	uint32_t depth;      /* 0 for the root, 1 for outermost frames */
-	uint32_t first;      /* its children: children[first .. first + n) */
+	uint32_t depth; /* 0 for the root, 1 for outermost frames */
+	uint32_t first; /* its children: children[first .. first + n) */
 	uint32_t nchildren;
-	double self;         /* weight of stacks ending here */
-	double total;        /* self plus the totals of its children */
+	double self;  /* weight of stacks ending here */
+	double total; /* self plus the totals of its children */
 };
 
 /* One call of a trace profile, for timelines (chrome export). */
 struct viewlib_stack_event {
 	int64_t tid;
 	double start, dur;
-	uint32_t node;       /* its call-tree node (depth is its nesting) */
+	uint32_t node; /* its call-tree node (depth is its nesting) */
 };
 
 /*
@@ -49,13 +49,13 @@ struct viewlib_stack_event {
  * down touches 8 bytes a level.
  */
 struct viewlib_stack_link {
-	uint32_t eldest;     /* VIEWLIB_STACKS_NONE when it has no child yet */
-	uint32_t frame;      /* the eldest's frame */
+	uint32_t eldest; /* VIEWLIB_STACKS_NONE when it has no child yet */
+	uint32_t frame;	 /* the eldest's frame */
 };
 
 /* An edge of the call tree to a child other than its parent's eldest. */
 struct viewlib_stack_edge {
-	uint32_t parent;     /* + 1; 0 is a free slot */
+	uint32_t parent; /* + 1; 0 is a free slot */
 	uint32_t frame;
 	uint32_t child;
 };
@@ -69,23 +69,23 @@ struct viewlib_stacks {
 				    * most names */
 	struct viewlib_name_slot {
 		uint32_t hash;
-		uint32_t id;  /* + 1; 0 is free */
-	} *name_slots;        /* 8 bytes: a few thousand names' slots and
-			       * heads stay in the cache */
+		uint32_t id; /* + 1; 0 is free */
+	} * name_slots;	     /* 8 bytes: a few thousand names' slots and
+			      * heads stay in the cache */
 	uint32_t name_mask;
 	struct viewlib_stack_node *nodes;
 	struct viewlib_stack_link *links; /* one per node, while stacks are added */
 	uint32_t nnodes, nodes_alloc;
 	struct viewlib_stack_edge *edges; /* open addressing, at most half full */
 	uint32_t edge_mask, nedges;
-	uint32_t *children;   /* set by viewlib_stacks_finish, sorted by name */
+	uint32_t *children;		    /* set by viewlib_stacks_finish, sorted by name */
 	struct viewlib_stack_event *events; /* trace profiles only */
 	size_t nevents, events_alloc;
-	uint32_t max_depth;   /* 0: unlimited; deeper frames are cut off */
-	size_t nstacks;       /* stacks added */
-	uint32_t depth;       /* deepest node */
-	int timed;            /* events hold real times (trace profiles) */
-	const char *unit;     /* of the weights, borrowed from the profile */
+	uint32_t max_depth; /* 0: unlimited; deeper frames are cut off */
+	size_t nstacks;	    /* stacks added */
+	uint32_t depth;	    /* deepest node */
+	int timed;	    /* events hold real times (trace profiles) */
+	const char *unit;   /* of the weights, borrowed from the profile */
 };
 
 void viewlib_stacks_init(struct viewlib_stacks *s, uint32_t max_depth);
@@ -105,17 +105,19 @@ uint32_t viewlib_stacks_child(const struct viewlib_stacks *s, uint32_t node, uin
  * would have been needed.
  */
 int viewlib_stacks_from_profile(struct viewlib_stacks *s, const struct perun_profile *profile,
-			      struct perun_error *err);
+				struct perun_error *err);
 
 /* The option of every stack view that viewlib_stacks_from_view reads. */
-#define VIEWLIB_STACKS_MAX_TRACE_OPTION                                                        \
-	{"max-trace", NULL, PERUN_OPTION_INT, "0", NULL, "<n>",                               \
-	 "cut stacks after n frames from the root (0: keep all)", 0}
+#define VIEWLIB_STACKS_MAX_TRACE_OPTION                                                            \
+	{                                                                                          \
+		"max-trace", NULL, PERUN_OPTION_INT, "0", NULL, "<n>",                             \
+			"cut stacks after n frames from the root (0: keep all)", 0                 \
+	}
 
 /* viewlib_stacks_init with --max-trace of params (checked), then
  * viewlib_stacks_from_profile; s needs viewlib_stacks_release either way. */
 int viewlib_stacks_from_view(struct viewlib_stacks *s, const struct perun_profile *profile,
-			   const struct perun_params *params, struct perun_error *err);
+			     const struct perun_params *params, struct perun_error *err);
 
 /* Sum totals and sort each node's children by name; call once, after the
  * last add.  Returns 0 or -PERUN_EGENERIC without memory. */
@@ -123,7 +125,7 @@ int viewlib_stacks_finish(struct viewlib_stacks *s, struct perun_error *err);
 
 /* Children of node after finish. */
 static inline const uint32_t *viewlib_stacks_children(const struct viewlib_stacks *s, uint32_t node,
-						    uint32_t *n)
+						      uint32_t *n)
 {
 	*n = s->nodes[node].nchildren;
 	return s->children + s->nodes[node].first;
@@ -143,8 +145,8 @@ static inline const char *viewlib_stacks_name(const struct viewlib_stacks *s, ui
  * returned.  Returns 0 or -PERUN_EGENERIC without memory.
  */
 typedef int (*viewlib_stacks_visit_fn)(const struct viewlib_stacks *s, uint32_t node,
-				     const uint32_t *path, uint32_t depth, double offset,
-				     void *data);
+				       const uint32_t *path, uint32_t depth, double offset,
+				       void *data);
 int viewlib_stacks_walk(const struct viewlib_stacks *s, viewlib_stacks_visit_fn fn, void *data);
 
 /* A weight as text: integers without a fraction, others in %.6g. */

@@ -30,8 +30,8 @@ size_t viewlib_ticks(double lo, double hi, size_t max, double *ticks)
 }
 
 struct frame {
-	double x0, x1, y0, y1;  /* data ranges */
-	int left, top, w, h;    /* plot area in pixels */
+	double x0, x1, y0, y1; /* data ranges */
+	int left, top, w, h;   /* plot area in pixels */
 };
 
 static double px(const struct frame *f, double x)
@@ -64,20 +64,23 @@ static void tick_label(struct perun_strbuf *sb, double v)
 	perun_strbuf_addstr(sb, buf);
 }
 
-static void axes(struct perun_strbuf *sb, const struct viewlib_svg_plot *p,
-		 const struct frame *f)
+static void axes(struct perun_strbuf *sb, const struct viewlib_svg_plot *p, const struct frame *f)
 {
 	double ticks[16];
 	size_t n;
-	perun_strbuf_addf(sb, "<g class=\"axes\" font-size=\"11\" fill=\"#333\">\n"
-			  "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#333\"/>\n",
+	perun_strbuf_addf(sb,
+			  "<g class=\"axes\" font-size=\"11\" fill=\"#333\">\n"
+			  "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+			  "stroke=\"#333\"/>\n",
 			  f->left, f->top, f->w, f->h);
 	n = viewlib_ticks(f->y0, f->y1, 8, ticks);
 	for (size_t i = 0; i < n; i++) {
 		double y = py(f, ticks[i]);
-		perun_strbuf_addf(sb, "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
-				  "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">", f->left, f->left + f->w, y, y,
-				  f->left - 6, y + 4);
+		perun_strbuf_addf(sb,
+				  "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" "
+				  "y2=\"%.1f\" stroke=\"#ddd\"/>"
+				  "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">",
+				  f->left, f->left + f->w, y, y, f->left - 6, y + 4);
 		tick_label(sb, ticks[i]);
 		perun_strbuf_addstr(sb, "</text>\n");
 	}
@@ -85,9 +88,12 @@ static void axes(struct perun_strbuf *sb, const struct viewlib_svg_plot *p,
 		size_t every = p->ncategories / 20 + 1;
 		for (size_t i = 0; i < p->ncategories; i += every) {
 			double x = px(f, (double)i);
-			perun_strbuf_addf(sb, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#333\"/>"
-					  "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", x, x,
-					  f->top + f->h, f->top + f->h + 5, x, f->top + f->h + 18);
+			perun_strbuf_addf(sb,
+					  "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" "
+					  "stroke=\"#333\"/>"
+					  "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">",
+					  x, x, f->top + f->h, f->top + f->h + 5, x,
+					  f->top + f->h + 18);
 			char label[40];
 			snprintf(label, sizeof(label), "%.36s", p->categories[i]);
 			viewlib_html_escape(sb, label);
@@ -97,18 +103,26 @@ static void axes(struct perun_strbuf *sb, const struct viewlib_svg_plot *p,
 		n = viewlib_ticks(f->x0, f->x1, 10, ticks);
 		for (size_t i = 0; i < n; i++) {
 			double x = px(f, ticks[i]);
-			perun_strbuf_addf(sb, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#333\"/>"
-					  "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">", x, x,
-					  f->top + f->h, f->top + f->h + 5, x, f->top + f->h + 18);
+			perun_strbuf_addf(sb,
+					  "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" "
+					  "stroke=\"#333\"/>"
+					  "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">",
+					  x, x, f->top + f->h, f->top + f->h + 5, x,
+					  f->top + f->h + 18);
 			tick_label(sb, ticks[i]);
 			perun_strbuf_addstr(sb, "</text>\n");
 		}
 	}
-	perun_strbuf_addf(sb, "<text class=\"xlabel\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"13\">",
+	perun_strbuf_addf(sb,
+			  "<text class=\"xlabel\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" "
+			  "font-size=\"13\">",
 			  f->left + f->w / 2.0, f->top + f->h + 42);
 	viewlib_html_escape(sb, p->xlabel ? p->xlabel : "");
-	perun_strbuf_addf(sb, "</text>\n<text class=\"ylabel\" transform=\"translate(18,%.1f) rotate(-90)\" "
-			  "text-anchor=\"middle\" font-size=\"13\">", f->top + f->h / 2.0);
+	perun_strbuf_addf(
+		sb,
+		"</text>\n<text class=\"ylabel\" transform=\"translate(18,%.1f) rotate(-90)\" "
+		"text-anchor=\"middle\" font-size=\"13\">",
+		f->top + f->h / 2.0);
 	viewlib_html_escape(sb, p->ylabel ? p->ylabel : "");
 	perun_strbuf_addstr(sb, "</text>\n</g>\n");
 }
@@ -121,7 +135,9 @@ static int draw_points(struct perun_strbuf *sb, const struct frame *f,
 	uint8_t *seen = calloc((w * h + 7) / 8, 1);
 	if (!seen)
 		return -1;
-	perun_strbuf_addf(sb, "<g class=\"points\" fill=\"%s\" fill-opacity=\"0.75\" stroke=\"#222\" stroke-width=\"0.5\">\n",
+	perun_strbuf_addf(sb,
+			  "<g class=\"points\" fill=\"%s\" fill-opacity=\"0.75\" stroke=\"#222\" "
+			  "stroke-width=\"0.5\">\n",
 			  color);
 	for (size_t i = 0; i < s->n; i++) {
 		if (!isfinite(s->x[i]) || !isfinite(s->y[i]))
@@ -153,7 +169,9 @@ static void draw_line(struct perun_strbuf *sb, const struct frame *f,
 			continue;
 		}
 		if (!open)
-			perun_strbuf_addf(sb, "<path class=\"line\" fill=\"none\" stroke=\"%s\" stroke-width=\"2.5\" d=\"M",
+			perun_strbuf_addf(sb,
+					  "<path class=\"line\" fill=\"none\" stroke=\"%s\" "
+					  "stroke-width=\"2.5\" d=\"M",
 					  color);
 		else
 			perun_strbuf_addch(sb, 'L');
@@ -175,7 +193,9 @@ static void draw_bars(struct perun_strbuf *sb, const struct frame *f,
 		double xa = px(f, s->x[i] + s->bar_offset - s->bar_width / 2);
 		double xb = px(f, s->x[i] + s->bar_offset + s->bar_width / 2);
 		double ya = py(f, fmax(base, s->y[i])), yb = py(f, fmin(base, s->y[i]));
-		perun_strbuf_addf(sb, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n",
+		perun_strbuf_addf(sb,
+				  "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+				  "height=\"%.1f\"/>\n",
 				  xa, ya, xb - xa, yb - ya);
 	}
 	perun_strbuf_addstr(sb, "</g>\n");
@@ -186,8 +206,9 @@ static void draw_area(struct perun_strbuf *sb, const struct frame *f,
 {
 	if (!s->n)
 		return;
-	perun_strbuf_addf(sb, "<path class=\"area\" fill=\"%s\" fill-opacity=\"0.7\" stroke=\"%s\" d=\"M",
-			  color, color);
+	perun_strbuf_addf(
+		sb, "<path class=\"area\" fill=\"%s\" fill-opacity=\"0.7\" stroke=\"%s\" d=\"M",
+		color, color);
 	for (size_t i = 0; i < s->n; i++)
 		perun_strbuf_addf(sb, "%s%.1f %.1f", i ? "L" : "", px(f, s->x[i]),
 				  py(f, isfinite(s->y[i]) ? s->y[i] : 0.0));
@@ -198,12 +219,18 @@ static void draw_area(struct perun_strbuf *sb, const struct frame *f,
 	perun_strbuf_addstr(sb, "Z\"/>\n");
 }
 
-int viewlib_svg_render(struct perun_strbuf *sb, const struct viewlib_svg_plot *p,
-		     int standalone, struct perun_error *err)
+int viewlib_svg_render(struct perun_strbuf *sb, const struct viewlib_svg_plot *p, int standalone,
+		       struct perun_error *err)
 {
 	int width = p->width ? p->width : 900, height = p->height ? p->height : 520;
-	struct frame f = {HUGE_VAL, -HUGE_VAL, HUGE_VAL, -HUGE_VAL, MARGIN_LEFT, MARGIN_TOP,
-			  width - MARGIN_LEFT - LEGEND_WIDTH, height - MARGIN_TOP - MARGIN_BOTTOM};
+	struct frame f = { HUGE_VAL,
+			   -HUGE_VAL,
+			   HUGE_VAL,
+			   -HUGE_VAL,
+			   MARGIN_LEFT,
+			   MARGIN_TOP,
+			   width - MARGIN_LEFT - LEGEND_WIDTH,
+			   height - MARGIN_TOP - MARGIN_BOTTOM };
 	int has_bars = 0, has_legend = 0;
 
 	for (size_t k = 0; k < p->nseries; k++) {
@@ -254,12 +281,16 @@ int viewlib_svg_render(struct perun_strbuf *sb, const struct viewlib_svg_plot *p
 
 	if (standalone)
 		perun_strbuf_addstr(sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	perun_strbuf_addf(sb, "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"perun-plot\" width=\"%d\" height=\"%d\" "
+	perun_strbuf_addf(sb,
+			  "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"perun-plot\" "
+			  "width=\"%d\" height=\"%d\" "
 			  "viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">\n"
-			  "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n<title>", width, height,
-			  width, height);
+			  "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n<title>",
+			  width, height, width, height);
 	viewlib_html_escape(sb, p->title ? p->title : "");
-	perun_strbuf_addf(sb, "</title>\n<text class=\"title\" x=\"%d\" y=\"24\" font-size=\"15\" font-weight=\"bold\">",
+	perun_strbuf_addf(sb,
+			  "</title>\n<text class=\"title\" x=\"%d\" y=\"24\" font-size=\"15\" "
+			  "font-weight=\"bold\">",
 			  MARGIN_LEFT);
 	char title[160];
 	snprintf(title, sizeof(title), "%.150s%s", p->title ? p->title : "",
@@ -267,8 +298,11 @@ int viewlib_svg_render(struct perun_strbuf *sb, const struct viewlib_svg_plot *p
 	viewlib_html_escape(sb, title);
 	perun_strbuf_addstr(sb, "</text>\n");
 	axes(sb, p, &f);
-	perun_strbuf_addf(sb, "<clipPath id=\"plotarea\"><rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/></clipPath>\n"
-			  "<g clip-path=\"url(#plotarea)\">\n", f.left, f.top, f.w, f.h);
+	perun_strbuf_addf(sb,
+			  "<clipPath id=\"plotarea\"><rect x=\"%d\" y=\"%d\" width=\"%d\" "
+			  "height=\"%d\"/></clipPath>\n"
+			  "<g clip-path=\"url(#plotarea)\">\n",
+			  f.left, f.top, f.w, f.h);
 	for (size_t k = 0; k < p->nseries; k++) {
 		const struct viewlib_svg_series *s = &p->series[k];
 		const char *color = viewlib_color(s->color);
@@ -277,15 +311,9 @@ int viewlib_svg_render(struct perun_strbuf *sb, const struct viewlib_svg_plot *p
 			if (draw_points(sb, &f, s, color) < 0)
 				return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 			break;
-		case VIEWLIB_SVG_LINE:
-			draw_line(sb, &f, s, color);
-			break;
-		case VIEWLIB_SVG_BARS:
-			draw_bars(sb, &f, s, color);
-			break;
-		case VIEWLIB_SVG_AREA:
-			draw_area(sb, &f, s, color);
-			break;
+		case VIEWLIB_SVG_LINE: draw_line(sb, &f, s, color); break;
+		case VIEWLIB_SVG_BARS: draw_bars(sb, &f, s, color); break;
+		case VIEWLIB_SVG_AREA: draw_area(sb, &f, s, color); break;
 		}
 	}
 	perun_strbuf_addstr(sb, "</g>\n");
@@ -298,13 +326,19 @@ int viewlib_svg_render(struct perun_strbuf *sb, const struct viewlib_svg_plot *p
 				continue;
 			const char *color = viewlib_color(s->color);
 			if (s->kind == VIEWLIB_SVG_POINTS)
-				perun_strbuf_addf(sb, "<circle cx=\"%d\" cy=\"%d\" r=\"4\" fill=\"%s\" stroke=\"#222\" stroke-width=\"0.5\"/>",
+				perun_strbuf_addf(sb,
+						  "<circle cx=\"%d\" cy=\"%d\" r=\"4\" fill=\"%s\" "
+						  "stroke=\"#222\" stroke-width=\"0.5\"/>",
 						  x + 8, y, color);
 			else if (s->kind == VIEWLIB_SVG_LINE)
-				perun_strbuf_addf(sb, "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2.5\"/>",
+				perun_strbuf_addf(sb,
+						  "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" "
+						  "stroke=\"%s\" stroke-width=\"2.5\"/>",
 						  x, x + 16, y, y, color);
 			else
-				perun_strbuf_addf(sb, "<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"10\" fill=\"%s\"/>",
+				perun_strbuf_addf(sb,
+						  "<rect x=\"%d\" y=\"%d\" width=\"16\" "
+						  "height=\"10\" fill=\"%s\"/>",
 						  x, y - 5, color);
 			/* What fits beside the plot; paths differ at their end,
 			 * other labels (models) at their start. */

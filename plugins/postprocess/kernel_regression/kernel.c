@@ -57,7 +57,7 @@ static double sum_block(const double *a, size_t off, size_t cnt, size_t start, s
 	/* Wholly inside (n is at most one chunk): the plain pairwise sum. */
 	if (start >= off && start + n <= off + cnt)
 		return perun_sum_pairwise(a + (start - off), n);
-#define V(i) ((i) >= off && (i) < off + cnt ? a[(i) - off] : 0.)
+#define V(i) ((i) >= off && (i) < off + cnt ? a[(i)-off] : 0.)
 	if (n < 8) {
 		double res = 0.;
 		for (size_t i = 0; i < n; i++)
@@ -174,7 +174,7 @@ static int work_alloc(struct np_work *w, size_t n)
 /* numpy.linalg.pinv(M) @ V, first row: the local linear mean. */
 static double pinv_first(double m00, double m01, double m11, double v0, double v1)
 {
-	double a[4] = {m00, m01, m01, m11}, vv[4], s[2], work[2];
+	double a[4] = { m00, m01, m01, m11 }, vv[4], s[2], work[2];
 	gsl_matrix_view A = gsl_matrix_view_array(a, 2, 2);
 	gsl_matrix_view Vm = gsl_matrix_view_array(vv, 2, 2);
 	gsl_vector_view S = gsl_vector_view_array(s, 2);
@@ -189,8 +189,8 @@ static double pinv_first(double m00, double m01, double m11, double v0, double v
 		if (!(s[k] > cutoff))
 			continue;
 		double inv = 1 / s[k];
-		double u_dot_v = gsl_matrix_get(&A.matrix, 0, k) * v0 +
-				 gsl_matrix_get(&A.matrix, 1, k) * v1;
+		double u_dot_v =
+			gsl_matrix_get(&A.matrix, 0, k) * v0 + gsl_matrix_get(&A.matrix, 1, k) * v1;
 		mean += gsl_matrix_get(&Vm.matrix, 0, k) * inv * u_dot_v;
 	}
 	return mean;
@@ -274,8 +274,8 @@ static double cv_loo(struct objective *o, double bw)
 {
 	double l = 0;
 	for (size_t i = 0; i < o->n; i++) {
-		double g = np_estimate(o->type, bw, o->x, o->y, o->n, o->sorted, i, o->x[i], 1,
-				       &o->w);
+		double g =
+			np_estimate(o->type, bw, o->x, o->y, o->n, o->sorted, i, o->x[i], 1, &o->w);
 		l += (o->y[i] - g) * (o->y[i] - g);
 	}
 	return l / (double)o->n;
@@ -322,7 +322,7 @@ struct nm {
 	unsigned calls;
 };
 
-#define NM_MAXFUN 1000u
+#define NM_MAXFUN  1000u
 #define NM_MAXITER 1000u
 
 static int nm_eval(struct nm *nm, double x, double *fx)
@@ -348,9 +348,9 @@ static void nm_sort(double sim[2], double fsim[2])
 
 static double fmin_1d(struct objective *o, double x0)
 {
-	struct nm nm = {o, 0};
-	double sim[2] = {x0, x0 != 0 ? (1 + 0.05) * x0 : 0.00025};
-	double fsim[2] = {INFINITY, INFINITY};
+	struct nm nm = { o, 0 };
+	double sim[2] = { x0, x0 != 0 ? (1 + 0.05) * x0 : 0.00025 };
+	double fsim[2] = { INFINITY, INFINITY };
 	unsigned iterations = 1;
 	if (nm_eval(&nm, sim[0], &fsim[0]))
 		nm_eval(&nm, sim[1], &fsim[1]);
@@ -404,7 +404,7 @@ static double fmin_1d(struct objective *o, double x0)
 			}
 		}
 		iterations++;
-sort:
+	sort:
 		nm_sort(sim, fsim);
 	}
 	return sim[0];
@@ -414,7 +414,7 @@ sort:
 static int np_search(enum kr_reg_type type, enum kr_bw_method method, const double *x,
 		     const double *y, size_t n, double *bw, struct kr_fail *fail)
 {
-	struct objective o = {type, method, x, y, n, is_sorted(x, n), {0}, NULL};
+	struct objective o = { type, method, x, y, n, is_sorted(x, n), { 0 }, NULL };
 	if (work_alloc(&o.w, n) || !(o.fit = malloc((n ? n : 1) * sizeof(double)))) {
 		free(o.w.a);
 		return nomem(fail);
@@ -424,7 +424,8 @@ static int np_search(enum kr_reg_type type, enum kr_bw_method method, const doub
 	if (h0 == 0 || !isfinite(h0)) {
 		free(o.w.a);
 		free(o.fit);
-		return failf(fail, KR_DEGENERATE, "all x values are equal: no bandwidth to search for");
+		return failf(fail, KR_DEGENERATE,
+			     "all x values are equal: no bandwidth to search for");
 	}
 	*bw = fmin_1d(&o, h0);
 	free(o.w.a);
@@ -523,9 +524,8 @@ out:
 	return rc;
 }
 
-int kr_np_select_bw(enum kr_reg_type type, enum kr_bw_method method,
-		    const struct kr_efficient *eff, const double *x, const double *y, size_t n,
-		    double *bw, struct kr_fail *fail)
+int kr_np_select_bw(enum kr_reg_type type, enum kr_bw_method method, const struct kr_efficient *eff,
+		    const double *x, const double *y, size_t n, double *bw, struct kr_fail *fail)
 {
 	int rc = eff && eff->enabled ? np_efficient(type, method, eff, x, y, n, bw, fail)
 				     : np_search(type, method, x, y, n, bw, fail);
@@ -585,16 +585,14 @@ int kr_rule_bw(enum kr_rule rule, const double *x, size_t n, double *bw, struct 
 		a = isnan(a) ? a : fmin(a, iqr);
 	*bw = (rule == KR_SCOTT ? 1.059 : .9) * a * pow((double)n, -0.2);
 	if (*bw == 0 || !isfinite(*bw))
-		return failf(fail, KR_DEGENERATE,
-			     "the %s bandwidth is %g: all x values are equal",
+		return failf(fail, KR_DEGENERATE, "the %s bandwidth is %g: all x values are equal",
 			     rule == KR_SCOTT ? "scott" : "silverman", *bw);
 	return 0;
 }
 
 /* ---- pyqt_fit ---- */
 
-int kr_covariance_bw(enum kr_rule rule, const double *x, size_t n, double *bw,
-		     struct kr_fail *fail)
+int kr_covariance_bw(enum kr_rule rule, const double *x, size_t n, double *bw, struct kr_fail *fail)
 {
 	double m = perun_mean(x, n), dot = 0;
 	for (size_t i = 0; i < n; i++)
@@ -604,8 +602,7 @@ int kr_covariance_bw(enum kr_rule rule, const double *x, size_t n, double *bw,
 					 : pow((double)n * (1 + 2.0) / 4.0, -1.0 / (1 + 4.0));
 	*bw = sqrt(cov * factor * factor);
 	if (*bw == 0 || !isfinite(*bw))
-		return failf(fail, KR_DEGENERATE,
-			     "the %s bandwidth is %g: all x values are equal",
+		return failf(fail, KR_DEGENERATE, "the %s bandwidth is %g: all x values are equal",
 			     rule == KR_SCOTT ? "scott" : "silverman", *bw);
 	return 0;
 }
@@ -615,10 +612,8 @@ static double kernel_pdf(enum kr_kernel kernel, double z)
 	static const double s2pi = 2.5066282746310002; /* np.sqrt(2.0 * np.pi) */
 	double u;
 	switch (kernel) {
-	case KR_NORMAL:
-		return exp(z * z * -0.5) / s2pi;
-	case KR_NORMAL4:
-		return exp(z * z * -0.5) / s2pi * ((3 - z * z) / 2);
+	case KR_NORMAL: return exp(z * z * -0.5) / s2pi;
+	case KR_NORMAL4: return exp(z * z * -0.5) / s2pi * ((3 - z * z) / 2);
 	case KR_TRICUBE: {
 		const double width = sqrt(35.0 / 243);
 		u = z * width;
@@ -645,14 +640,10 @@ static double kernel_pdf(enum kr_kernel kernel, double z)
 static double kernel_reach(enum kr_kernel kernel)
 {
 	switch (kernel) {
-	case KR_EPANECHNIKOV:
-		return 2.2361 * 1.01; /* sqrt(5) */
-	case KR_TRICUBE:
-		return 2.6352 * 1.01; /* 1 / sqrt(35 / 243) */
-	case KR_EPANECHNIKOV4:
-		return 1.01;
-	default:
-		return GAUSS_REACH;
+	case KR_EPANECHNIKOV: return 2.2361 * 1.01; /* sqrt(5) */
+	case KR_TRICUBE: return 2.6352 * 1.01;	    /* 1 / sqrt(35 / 243) */
+	case KR_EPANECHNIKOV4: return 1.01;
+	default: return GAUSS_REACH;
 	}
 }
 
@@ -842,8 +833,8 @@ int kr_ridge(double lo, double hi, double step, const double *x, const double *y
 {
 	double count = ceil((hi - lo) / step);
 	if (!(count >= 1) || count > 1e7)
-		return failf(fail, KR_DEGENERATE, "the gamma range [%g, %g) by %g is empty", lo,
-			     hi, step);
+		return failf(fail, KR_DEGENERATE, "the gamma range [%g, %g) by %g is empty", lo, hi,
+			     step);
 	size_t ng = (size_t)count, best = SIZE_MAX;
 	double delta = (lo + step) - lo, best_mse = NAN;
 	double *err = malloc(n * sizeof(double));

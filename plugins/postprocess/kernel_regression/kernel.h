@@ -29,12 +29,12 @@ enum kr_reg_type { KR_LC, KR_LL };
 enum kr_bw_method { KR_CV_LS, KR_AIC };
 
 struct kr_efficient {
-	int enabled;       /* EstimatorSettings.efficient */
+	int enabled; /* EstimatorSettings.efficient */
 	int randomize;
 	size_t n_sub;
 	size_t n_res;
 	int return_median;
-	gsl_rng *rng;      /* for randomize */
+	gsl_rng *rng; /* for randomize */
 };
 
 /* The fitted means at x (KernelReg.fit()[0]) for bandwidth bw. */
@@ -43,9 +43,8 @@ int kr_np_fit(enum kr_reg_type type, double bw, const double *x, const double *y
 
 /* The bandwidth KernelReg selects (cv_ls or aic by scipy's fmin, or the
  * efficient sub-sample scaling). */
-int kr_np_select_bw(enum kr_reg_type type, enum kr_bw_method method,
-		    const struct kr_efficient *eff, const double *x, const double *y, size_t n,
-		    double *bw, struct kr_fail *fail);
+int kr_np_select_bw(enum kr_reg_type type, enum kr_bw_method method, const struct kr_efficient *eff,
+		    const double *x, const double *y, size_t n, double *bw, struct kr_fail *fail);
 
 /* KernelReg.r_squared() for the fitted means; NaN for constant y. */
 double kr_np_r_squared(const double *y, const double *mean, size_t n);

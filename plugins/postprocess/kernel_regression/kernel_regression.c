@@ -29,53 +29,55 @@
 #define MODES "estimator-settings|user-selection|method-selection|kernel-smoothing|kernel-ridge"
 
 static const struct perun_option kr_options[] = {
-	{"kernel-mode", NULL, PERUN_OPTION_CHOICE, "kernel-smoothing", MODES, "<mode>",
-	 "the mode (Perun's subcommand; the first bare word sets it)", PERUN_OPTION_SUBCOMMAND},
-	{"per-key", "per", PERUN_OPTION_STRING, "structure-unit-size", NULL, "<key>",
-	 "resource key of the independent variable (x)", 0},
-	{"of-key", "of", PERUN_OPTION_STRING, "amount", NULL, "<key>",
-	 "resource key that is modelled (y)", 0},
-	{"reg-type", "rt", PERUN_OPTION_CHOICE, NULL, "ll|lc", NULL,
-	 "estimator-settings, user-selection, method-selection: local linear (default) or "
-	 "local constant (Nadaraya-Watson)", 0},
-	{"bandwidth-method", "bm", PERUN_OPTION_STRING, NULL, NULL, "<method>",
-	 "estimator-settings: cv_ls (default) or aic; method-selection, kernel-smoothing: "
-	 "scott (default) or silverman", 0},
-	{"bandwidth-method", "bw", PERUN_OPTION_STRING, NULL, NULL, "<method>",
-	 "the same (estimator-settings' short name in Perun)", 0},
-	{"efficient", NULL, PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "estimator-settings: estimate the bandwidth from sub-samples", 0},
-	{"uniformly", NULL, PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "estimator-settings: use all data at once (the default; --no-efficient)", 0},
-	{"randomize", NULL, PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "estimator-settings: with --efficient, random sub-samples instead of slices", 0},
-	{"n-sub-samples", "nsub", PERUN_OPTION_INT, NULL, NULL, "<int>",
-	 "estimator-settings: size of the sub-samples (default 50)", 0},
-	{"n-re-samples", "nres", PERUN_OPTION_INT, NULL, NULL, "<int>",
-	 "estimator-settings: number of random sub-samples (default 25)", 0},
-	{"return-median", NULL, PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "estimator-settings: median of the sub-sample scales instead of their mean", 0},
-	{"return-mean", NULL, PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "estimator-settings: mean of the sub-sample scales (the default)", 0},
-	{"bandwidth-value", "bv", PERUN_OPTION_FLOAT, NULL, NULL, "<float>",
-	 "user-selection (required), kernel-smoothing: the bandwidth (at least 1e-10)", 0},
-	{"kernel-type", "kt", PERUN_OPTION_CHOICE, NULL,
-	 "epanechnikov|tricube|normal|epanechnikov4|normal4", NULL,
-	 "kernel-smoothing: the kernel (default epanechnikov)", 0},
-	{"smoothing-method", "sm", PERUN_OPTION_CHOICE, NULL,
-	 "spatial-average|local-linear|local-polynomial", NULL,
-	 "kernel-smoothing: the regression method (default spatial-average)", 0},
-	{"polynomial-order", "q", PERUN_OPTION_INT, NULL, NULL, "<int>",
-	 "kernel-smoothing: order of local-polynomial (default 3)", 0},
-	{"gamma-range", "gr", PERUN_OPTION_FLOAT, NULL, NULL, "<low> <high>",
-	 "kernel-ridge: the range of gamma searched (default 1e-5 1e-4)",
-	 PERUN_OPTION_PAIR | PERUN_OPTION_MULTIPLE},
-	{"gamma-step", "gs", PERUN_OPTION_FLOAT, NULL, NULL, "<float>",
-	 "kernel-ridge: the step through the range (default 1e-5)", 0},
-	{"seed", NULL, PERUN_OPTION_INT, NULL, NULL, "<int>",
-	 "estimator-settings --efficient --randomize: seed of the sub-samples (default: random)",
-	 0},
-	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
+	{ "kernel-mode", NULL, PERUN_OPTION_CHOICE, "kernel-smoothing", MODES, "<mode>",
+	  "the mode (Perun's subcommand; the first bare word sets it)", PERUN_OPTION_SUBCOMMAND },
+	{ "per-key", "per", PERUN_OPTION_STRING, "structure-unit-size", NULL, "<key>",
+	  "resource key of the independent variable (x)", 0 },
+	{ "of-key", "of", PERUN_OPTION_STRING, "amount", NULL, "<key>",
+	  "resource key that is modelled (y)", 0 },
+	{ "reg-type", "rt", PERUN_OPTION_CHOICE, NULL, "ll|lc", NULL,
+	  "estimator-settings, user-selection, method-selection: local linear (default) or "
+	  "local constant (Nadaraya-Watson)",
+	  0 },
+	{ "bandwidth-method", "bm", PERUN_OPTION_STRING, NULL, NULL, "<method>",
+	  "estimator-settings: cv_ls (default) or aic; method-selection, kernel-smoothing: "
+	  "scott (default) or silverman",
+	  0 },
+	{ "bandwidth-method", "bw", PERUN_OPTION_STRING, NULL, NULL, "<method>",
+	  "the same (estimator-settings' short name in Perun)", 0 },
+	{ "efficient", NULL, PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "estimator-settings: estimate the bandwidth from sub-samples", 0 },
+	{ "uniformly", NULL, PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "estimator-settings: use all data at once (the default; --no-efficient)", 0 },
+	{ "randomize", NULL, PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "estimator-settings: with --efficient, random sub-samples instead of slices", 0 },
+	{ "n-sub-samples", "nsub", PERUN_OPTION_INT, NULL, NULL, "<int>",
+	  "estimator-settings: size of the sub-samples (default 50)", 0 },
+	{ "n-re-samples", "nres", PERUN_OPTION_INT, NULL, NULL, "<int>",
+	  "estimator-settings: number of random sub-samples (default 25)", 0 },
+	{ "return-median", NULL, PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "estimator-settings: median of the sub-sample scales instead of their mean", 0 },
+	{ "return-mean", NULL, PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "estimator-settings: mean of the sub-sample scales (the default)", 0 },
+	{ "bandwidth-value", "bv", PERUN_OPTION_FLOAT, NULL, NULL, "<float>",
+	  "user-selection (required), kernel-smoothing: the bandwidth (at least 1e-10)", 0 },
+	{ "kernel-type", "kt", PERUN_OPTION_CHOICE, NULL,
+	  "epanechnikov|tricube|normal|epanechnikov4|normal4", NULL,
+	  "kernel-smoothing: the kernel (default epanechnikov)", 0 },
+	{ "smoothing-method", "sm", PERUN_OPTION_CHOICE, NULL,
+	  "spatial-average|local-linear|local-polynomial", NULL,
+	  "kernel-smoothing: the regression method (default spatial-average)", 0 },
+	{ "polynomial-order", "q", PERUN_OPTION_INT, NULL, NULL, "<int>",
+	  "kernel-smoothing: order of local-polynomial (default 3)", 0 },
+	{ "gamma-range", "gr", PERUN_OPTION_FLOAT, NULL, NULL, "<low> <high>",
+	  "kernel-ridge: the range of gamma searched (default 1e-5 1e-4)",
+	  PERUN_OPTION_PAIR | PERUN_OPTION_MULTIPLE },
+	{ "gamma-step", "gs", PERUN_OPTION_FLOAT, NULL, NULL, "<float>",
+	  "kernel-ridge: the step through the range (default 1e-5)", 0 },
+	{ "seed", NULL, PERUN_OPTION_INT, NULL, NULL, "<int>",
+	  "estimator-settings --efficient --randomize: seed of the sub-samples (default: random)",
+	  0 },
+	{ NULL, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
 enum kr_mode { KR_ESTIMATOR, KR_USER, KR_METHOD, KR_SMOOTHING, KR_RIDGE };
@@ -85,22 +87,22 @@ static const struct {
 	const char *name;
 	unsigned modes;
 } option_modes[] = {
-	{"reg-type", 1u << KR_ESTIMATOR | 1u << KR_USER | 1u << KR_METHOD},
-	{"bandwidth-method", 1u << KR_ESTIMATOR | 1u << KR_METHOD | 1u << KR_SMOOTHING},
-	{"efficient", 1u << KR_ESTIMATOR},
-	{"uniformly", 1u << KR_ESTIMATOR},
-	{"randomize", 1u << KR_ESTIMATOR},
-	{"n-sub-samples", 1u << KR_ESTIMATOR},
-	{"n-re-samples", 1u << KR_ESTIMATOR},
-	{"return-median", 1u << KR_ESTIMATOR},
-	{"return-mean", 1u << KR_ESTIMATOR},
-	{"seed", 1u << KR_ESTIMATOR},
-	{"bandwidth-value", 1u << KR_USER | 1u << KR_SMOOTHING},
-	{"kernel-type", 1u << KR_SMOOTHING},
-	{"smoothing-method", 1u << KR_SMOOTHING},
-	{"polynomial-order", 1u << KR_SMOOTHING},
-	{"gamma-range", 1u << KR_RIDGE},
-	{"gamma-step", 1u << KR_RIDGE},
+	{ "reg-type", 1u << KR_ESTIMATOR | 1u << KR_USER | 1u << KR_METHOD },
+	{ "bandwidth-method", 1u << KR_ESTIMATOR | 1u << KR_METHOD | 1u << KR_SMOOTHING },
+	{ "efficient", 1u << KR_ESTIMATOR },
+	{ "uniformly", 1u << KR_ESTIMATOR },
+	{ "randomize", 1u << KR_ESTIMATOR },
+	{ "n-sub-samples", 1u << KR_ESTIMATOR },
+	{ "n-re-samples", 1u << KR_ESTIMATOR },
+	{ "return-median", 1u << KR_ESTIMATOR },
+	{ "return-mean", 1u << KR_ESTIMATOR },
+	{ "seed", 1u << KR_ESTIMATOR },
+	{ "bandwidth-value", 1u << KR_USER | 1u << KR_SMOOTHING },
+	{ "kernel-type", 1u << KR_SMOOTHING },
+	{ "smoothing-method", 1u << KR_SMOOTHING },
+	{ "polynomial-order", 1u << KR_SMOOTHING },
+	{ "gamma-range", 1u << KR_RIDGE },
+	{ "gamma-step", 1u << KR_RIDGE },
 };
 
 struct config {
@@ -108,7 +110,7 @@ struct config {
 	const char *per_key, *of_key;
 	enum kr_reg_type reg_type;
 	enum kr_bw_method bw_method; /* estimator-settings */
-	enum kr_rule rule;           /* method-selection, kernel-smoothing */
+	enum kr_rule rule;	     /* method-selection, kernel-smoothing */
 	struct kr_efficient eff;
 	int has_bw_value;
 	double bw_value;
@@ -159,7 +161,8 @@ static int gamma_range(const struct perun_params *params, double *lo, double *hi
 			d[i] = json_number_value(item);
 		else if (json_is_string(item))
 			d[i] = strtod(json_string_value(item), &end);
-		if (json_array_size(v) != 2 || !item || (end && (*end || end == json_string_value(item))) ||
+		if (json_array_size(v) != 2 || !item ||
+		    (end && (*end || end == json_string_value(item))) ||
 		    (!json_is_number(item) && !json_is_string(item)) || !isfinite(d[i]))
 			return bad_value(err, "gamma-range", "takes two numbers");
 	}
@@ -168,12 +171,12 @@ static int gamma_range(const struct perun_params *params, double *lo, double *hi
 	if (!(*lo < *hi))
 		return perun_error_set(err, PERUN_EINVAL,
 				       "option '--gamma-range': the first value must be less than "
-				       "the second (%g >= %g)", *lo, *hi);
+				       "the second (%g >= %g)",
+				       *lo, *hi);
 	return 0;
 }
 
-static int read_config(const struct perun_params *params, struct config *c,
-		       struct perun_error *err)
+static int read_config(const struct perun_params *params, struct config *c, struct perun_error *err)
 {
 	const char *mode = perun_params_string(params, "kernel-mode", "kernel-smoothing");
 	int m = index_of(MODES, mode);
@@ -228,9 +231,9 @@ static int read_config(const struct perun_params *params, struct config *c,
 	if (m == KR_USER && !c->has_bw_value)
 		return perun_error_set(err, PERUN_EINVAL,
 				       "mode 'user-selection' needs option '--bandwidth-value'");
-	c->kernel = (enum kr_kernel)index_of("epanechnikov|tricube|normal|epanechnikov4|normal4",
-					     perun_params_string(params, "kernel-type",
-								 "epanechnikov"));
+	c->kernel = (enum kr_kernel)index_of(
+		"epanechnikov|tricube|normal|epanechnikov4|normal4",
+		perun_params_string(params, "kernel-type", "epanechnikov"));
 	c->smoothing = (enum kr_smoothing)index_of(
 		"spatial-average|local-linear|local-polynomial",
 		perun_params_string(params, "smoothing-method", "spatial-average"));
@@ -298,7 +301,9 @@ static int estimate(const struct config *c, const double *x, const double *y, si
 		else if (c->mode == KR_USER && x[0] == x[n - 1])
 			/* Perun computes Scott's rule here too, and fails on it. */
 			rc = snprintf(fail->message, sizeof(fail->message),
-				      "all x values are equal") < 0 ? KR_NOMEM : KR_DEGENERATE;
+				      "all x values are equal") < 0
+				     ? KR_NOMEM
+				     : KR_DEGENERATE;
 		else if (c->mode == KR_USER)
 			e->bandwidth = c->bw_value;
 		else
@@ -337,8 +342,8 @@ static int estimate(const struct config *c, const double *x, const double *y, si
 }
 
 /* The record of kernel_regression.methods, in its key order. */
-static json_t *model_record(const struct config *c, const char *uid,
-			    const struct perun_point *pts, size_t n, const struct estimate *e)
+static json_t *model_record(const struct config *c, const char *uid, const struct perun_point *pts,
+			    size_t n, const struct estimate *e)
 {
 	json_t *r = json_object(), *stats = json_array();
 	int fail = !r || !stats;
@@ -348,7 +353,7 @@ static json_t *model_record(const struct config *c, const char *uid,
 	if (e) {
 		fail |= json_object_set_new(r, "bandwidth", json_real(e->bandwidth));
 		/* statsmodels' r_squared is 0/0 for a constant fit: Perun writes NaN. */
-		struct perun_num r2 = {e->r_square, 0, 0};
+		struct perun_num r2 = { e->r_square, 0, 0 };
 		fail |= json_object_set_new(r, "r_square", perun_num_json(&r2));
 		for (size_t i = 0; i < n && !fail; i++)
 			fail |= json_array_append_new(stats, json_real(e->stats[i]));
@@ -372,9 +377,9 @@ static json_t *model_record(const struct config *c, const char *uid,
 
 static int kr_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error *err)
 {
-	struct config c = {0};
+	struct config c = { 0 };
 	struct perun_points *points = NULL;
-	struct perun_points_skips skipped = {0}, manual = {0};
+	struct perun_points_skips skipped = { 0 }, manual = { 0 };
 	double *x = NULL, *y = NULL, *stats = NULL;
 	size_t cap = 0, estimated = 0;
 	json_t *records = json_array();
@@ -401,7 +406,8 @@ static int kr_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 	const char *uid;
 	struct perun_point *pts;
 	size_t n;
-	while (!rc && (rc = perun_points_next(points, c.per_key, c.of_key, &uid, &pts, &n, err)) > 0) {
+	while (!rc &&
+	       (rc = perun_points_next(points, c.per_key, c.of_key, &uid, &pts, &n, err)) > 0) {
 		rc = 0;
 		qsort(pts, n, sizeof(*pts), cmp_points);
 		if (n > cap) {
@@ -422,7 +428,7 @@ static int kr_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 			x[i] = pts[i].x.d;
 			y[i] = pts[i].y.d;
 		}
-		struct estimate e = {0, 0, stats, NULL};
+		struct estimate e = { 0, 0, stats, NULL };
 		struct kr_fail fail;
 		json_t *record = NULL;
 		if (n < 3) {
@@ -485,6 +491,7 @@ static const struct perun_postprocess_ops kr_ops = {
 	.postprocess = kr_postprocess,
 };
 
-PERUN_PLUGIN_DEFINE(kernel_regression, PERUN_KIND_POSTPROCESS, .version = "1.0",
-		    .summary = "non-parametric kernel models (statsmodels, pyqt_fit, ridge) per uid",
-		    .options = kr_options, .ops = &kr_ops);
+PERUN_PLUGIN_DEFINE(
+	kernel_regression, PERUN_KIND_POSTPROCESS, .version = "1.0",
+	.summary = "non-parametric kernel models (statsmodels, pyqt_fit, ridge) per uid",
+	.options = kr_options, .ops = &kr_ops);

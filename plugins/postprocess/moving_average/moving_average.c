@@ -22,38 +22,39 @@
 #include <perun/perun.h>
 #include <perun/points.h>
 
-#define WINDOW_TYPES "boxcar|triang|blackman|hamming|bartlett|parzen|bohman|blackmanharris|nuttall|barthann"
+#define WINDOW_TYPES                                                                               \
+	"boxcar|triang|blackman|hamming|bartlett|parzen|bohman|blackmanharris|nuttall|barthann"
 
 static const struct perun_option ma_options[] = {
-	{"moving_method", NULL, PERUN_OPTION_CHOICE, "sma", "sma|smm|ema", NULL,
-	 "simple moving average, moving median or exponential moving average; "
-	 "also the first bare word (Perun's subcommand)",
-	 PERUN_OPTION_SUBCOMMAND},
-	{"min_periods", "mp", PERUN_OPTION_INT, NULL, NULL, "<int>",
-	 "fewest observations in a window that give a value (>= 1)", 0},
-	{"per-key", "per", PERUN_OPTION_STRING, "structure-unit-size", NULL,
-	 "<per_resource_key>", "resource key of the independent variable (x)", 0},
-	{"of-key", "of", PERUN_OPTION_STRING, "amount", NULL, "<of_resource_key>",
-	 "resource key that is modelled (y)", 0},
-	{"window_width", "ww", PERUN_OPTION_FLOAT, NULL, NULL, "<int>",
-	 "sma, smm: observations in a window (>= 1); searched for when not given", 0},
-	{"center", NULL, PERUN_OPTION_BOOL, "true", NULL, NULL,
-	 "sma, smm: the value at the window's centre (--no-center: at its right edge)", 0},
-	{"window_type", "wt", PERUN_OPTION_CHOICE, NULL, WINDOW_TYPES, NULL,
-	 "sma: weights of the window (scipy.signal.windows); none: all equal", 0},
-	{"decay", "d", PERUN_OPTION_STRING, NULL, NULL, "<com|span|halflife|alpha> <value>",
-	 "ema: the decay (default com 0: com >= 0, span >= 1, halflife > 0, 0 < alpha <= 1)",
-	 PERUN_OPTION_PAIR},
-	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
+	{ "moving_method", NULL, PERUN_OPTION_CHOICE, "sma", "sma|smm|ema", NULL,
+	  "simple moving average, moving median or exponential moving average; "
+	  "also the first bare word (Perun's subcommand)",
+	  PERUN_OPTION_SUBCOMMAND },
+	{ "min_periods", "mp", PERUN_OPTION_INT, NULL, NULL, "<int>",
+	  "fewest observations in a window that give a value (>= 1)", 0 },
+	{ "per-key", "per", PERUN_OPTION_STRING, "structure-unit-size", NULL, "<per_resource_key>",
+	  "resource key of the independent variable (x)", 0 },
+	{ "of-key", "of", PERUN_OPTION_STRING, "amount", NULL, "<of_resource_key>",
+	  "resource key that is modelled (y)", 0 },
+	{ "window_width", "ww", PERUN_OPTION_FLOAT, NULL, NULL, "<int>",
+	  "sma, smm: observations in a window (>= 1); searched for when not given", 0 },
+	{ "center", NULL, PERUN_OPTION_BOOL, "true", NULL, NULL,
+	  "sma, smm: the value at the window's centre (--no-center: at its right edge)", 0 },
+	{ "window_type", "wt", PERUN_OPTION_CHOICE, NULL, WINDOW_TYPES, NULL,
+	  "sma: weights of the window (scipy.signal.windows); none: all equal", 0 },
+	{ "decay", "d", PERUN_OPTION_STRING, NULL, NULL, "<com|span|halflife|alpha> <value>",
+	  "ema: the decay (default com 0: com >= 0, span >= 1, halflife > 0, 0 < alpha <= 1)",
+	  PERUN_OPTION_PAIR },
+	{ NULL, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
 enum ma_method { MA_SMA, MA_SMM, MA_EMA };
 enum ma_decay { MA_COM, MA_SPAN, MA_HALFLIFE, MA_ALPHA };
 
 /* methods.py: the iterative search for a window width. */
-#define MA_MIN_R_SQUARE 0.88
+#define MA_MIN_R_SQUARE		 0.88
 #define MA_WINDOW_WIDTH_INCREASE 0.15
-#define MA_INTERVAL_LENGTH 0.05
+#define MA_INTERVAL_LENGTH	 0.05
 /* Fewest points: sklearn's r^2 needs two. */
 #define MA_MIN_POINTS 2
 
@@ -131,7 +132,7 @@ static double calc_mean(const struct mean_acc *a, long long minp)
 static void roll_mean(const double *v, size_t n, long long w, long long minp, int center,
 		      double *out)
 {
-	struct mean_acc a = {0};
+	struct mean_acc a = { 0 };
 	size_t prev_s = 0, prev_e = 0;
 	for (size_t i = 0; i < n; i++) {
 		size_t s, e;
@@ -202,10 +203,10 @@ static void general_cosine(size_t m, const double *a, size_t na, double *w)
 
 static void scipy_window(int type, size_t m, double *w)
 {
-	static const double blackman[] = {0.42, 0.50, 0.08};
-	static const double hamming[] = {0.54, 1. - 0.54};
-	static const double blackmanharris[] = {0.35875, 0.48829, 0.14128, 0.01168};
-	static const double nuttall[] = {0.3635819, 0.4891775, 0.1365995, 0.0106411};
+	static const double blackman[] = { 0.42, 0.50, 0.08 };
+	static const double hamming[] = { 0.54, 1. - 0.54 };
+	static const double blackmanharris[] = { 0.35875, 0.48829, 0.14128, 0.01168 };
+	static const double nuttall[] = { 0.3635819, 0.4891775, 0.1365995, 0.0106411 };
 	if (m <= 1 || type == 0) { /* _len_guards, boxcar */
 		for (size_t i = 0; i < m; i++)
 			w[i] = 1.0;
@@ -216,18 +217,15 @@ static void scipy_window(int type, size_t m, double *w)
 	case 1: { /* triang */
 		size_t half = (m + 1) / 2;
 		for (size_t k = 1; k <= half; k++) {
-			double v = m % 2 == 0 ? (2.0 * (double)k - 1.0) / dm : 2.0 * (double)k / (dm + 1.0);
+			double v = m % 2 == 0 ? (2.0 * (double)k - 1.0) / dm
+					      : 2.0 * (double)k / (dm + 1.0);
 			w[k - 1] = v;
 			w[m - k] = v;
 		}
 		break;
 	}
-	case 2:
-		general_cosine(m, blackman, 3, w);
-		break;
-	case 3:
-		general_cosine(m, hamming, 2, w);
-		break;
+	case 2: general_cosine(m, blackman, 3, w); break;
+	case 3: general_cosine(m, hamming, 2, w); break;
 	case 4: /* bartlett */
 		for (size_t k = 0; k < m; k++) {
 			double n = (double)k;
@@ -255,12 +253,8 @@ static void scipy_window(int type, size_t m, double *w)
 		}
 		w[0] = w[m - 1] = 0;
 		break;
-	case 7:
-		general_cosine(m, blackmanharris, 4, w);
-		break;
-	case 8:
-		general_cosine(m, nuttall, 4, w);
-		break;
+	case 7: general_cosine(m, blackmanharris, 4, w); break;
+	case 8: general_cosine(m, nuttall, 4, w); break;
 	case 9: /* barthann */
 		for (size_t k = 0; k < m; k++) {
 			double fac = fabs((double)k / (dm - 1.0) - 0.5);
@@ -330,14 +324,10 @@ static void ewm_mean(const double *v, size_t n, double com, long long minp, doub
 static double center_of_mass(enum ma_decay decay, double value)
 {
 	switch (decay) {
-	case MA_SPAN:
-		return (value - 1) / 2;
-	case MA_HALFLIFE:
-		return 1 / (1 - exp(log(0.5) / value)) - 1;
-	case MA_ALPHA:
-		return (1 - value) / value;
-	default:
-		return value;
+	case MA_SPAN: return (value - 1) / 2;
+	case MA_HALFLIFE: return 1 / (1 - exp(log(0.5) / value)) - 1;
+	case MA_ALPHA: return (1 - value) / value;
+	default: return value;
 	}
 }
 
@@ -348,8 +338,8 @@ static double center_of_mass(enum ma_decay decay, double value)
  * the window width (or decay value) width, and their r^2.  0, or 1 with
  * why filled for a window pandas refuses, -1 without memory.
  */
-static int compute(const struct config *c, const double *y, size_t n, double width,
-		   double *stats, double *pred, double *r2, char *why, size_t whylen)
+static int compute(const struct config *c, const double *y, size_t n, double width, double *stats,
+		   double *pred, double *r2, char *why, size_t whylen)
 {
 	long long w = (long long)width;
 	if (c->method != MA_EMA && c->min_periods > w) {
@@ -456,12 +446,12 @@ static json_t *model_record(const struct config *c, const struct uid_result *r,
 			    const char *uid, const char *per_key)
 {
 	json_t *record = json_object(), *list = json_array();
-	struct perun_num lo, hi, width = {.d = r->width, .i = (long long)r->width,
-					  .is_int = r->width_is_int};
+	struct perun_num lo, hi,
+		width = { .d = r->width, .i = (long long)r->width, .is_int = r->width_is_int };
 	x_range(pts, n, &lo, &hi);
 	int fail = !record || !list;
 	for (size_t i = 0; i < n && !fail; i++) {
-		struct perun_num v = {.d = stats[i]};
+		struct perun_num v = { .d = stats[i] };
 		fail |= json_array_append_new(list, perun_num_json(&v));
 	}
 	fail |= json_object_set_new_nocheck(record, "moving_method", json_string(c->method_name));
@@ -501,10 +491,12 @@ static int choice_index(const char *choices, const char *value)
 /* methods._DECAY_PARAMS_INFO */
 static int check_decay(enum ma_decay decay, double v, struct perun_error *err)
 {
-	static const char *const names[] = {"com", "span", "halflife", "alpha"};
-	static const char *const rules[] = {">= 0.0", ">= 1.0", "> 0.0", "0.0 < alpha <= 1.0"};
-	int ok = decay == MA_COM ? v >= 0.0 : decay == MA_SPAN ? v >= 1.0
-			       : decay == MA_HALFLIFE ? v > 0.0 : v > 0 && v <= 1.0;
+	static const char *const names[] = { "com", "span", "halflife", "alpha" };
+	static const char *const rules[] = { ">= 0.0", ">= 1.0", "> 0.0", "0.0 < alpha <= 1.0" };
+	int ok = decay == MA_COM	? v >= 0.0
+		 : decay == MA_SPAN	? v >= 1.0
+		 : decay == MA_HALFLIFE ? v > 0.0
+					: v > 0 && v <= 1.0;
 	if (ok)
 		return 0;
 	return perun_error_set(err, PERUN_EINVAL,
@@ -516,8 +508,7 @@ static int check_decay(enum ma_decay decay, double v, struct perun_error *err)
  * The decay of ema: "--decay com 3" on the command line, or Perun's
  * stored form {decay: com, window_width: 3.0} of a job configuration.
  */
-static int read_decay(const struct perun_params *params, struct config *c,
-		      struct perun_error *err)
+static int read_decay(const struct perun_params *params, struct config *c, struct perun_error *err)
 {
 	const json_t *decay = json_object_get(perun_params_json(params), "decay");
 	const char *name = "com";
@@ -533,26 +524,27 @@ static int read_decay(const struct perun_params *params, struct config *c,
 		name = json_string_value(json_array_get(pair, 0));
 		value = text ? strtod(text, &end) : 0;
 		if (!text || !*text || *end || !isfinite(value))
-			return perun_error_set(err, PERUN_EINVAL,
-					       "option '--decay' takes a name and a number, not '%s'",
-					       text ? text : "");
+			return perun_error_set(
+				err, PERUN_EINVAL,
+				"option '--decay' takes a name and a number, not '%s'",
+				text ? text : "");
 	} else if (json_is_string(decay)) {
 		name = json_string_value(decay);
 		value = perun_params_float(params, "window_width", 0);
 	}
 	int index = choice_index("com|span|halflife|alpha", name ? name : "");
 	if (index < 0)
-		return perun_error_set(err, PERUN_EINVAL,
-				       "option '--decay' takes one of com|span|halflife|alpha, not '%s'",
-				       name ? name : "");
+		return perun_error_set(
+			err, PERUN_EINVAL,
+			"option '--decay' takes one of com|span|halflife|alpha, not '%s'",
+			name ? name : "");
 	c->decay = index;
 	c->width = value;
 	c->width_is_int = 0;
 	return check_decay(c->decay, value, err);
 }
 
-static int read_config(const struct perun_params *params, struct config *c,
-		       struct perun_error *err)
+static int read_config(const struct perun_params *params, struct config *c, struct perun_error *err)
 {
 	memset(c, 0, sizeof(*c));
 	c->method_name = perun_params_string(params, "moving_method", "sma");
@@ -562,28 +554,30 @@ static int read_config(const struct perun_params *params, struct config *c,
 	if (perun_params_has(params, "min_periods")) {
 		c->min_periods = perun_params_int(params, "min_periods", 1);
 		if (c->min_periods < 1)
-			return perun_error_set(err, PERUN_EINVAL,
-					       "option '--min_periods' takes a whole number >= 1, not %lld",
-					       c->min_periods);
+			return perun_error_set(
+				err, PERUN_EINVAL,
+				"option '--min_periods' takes a whole number >= 1, not %lld",
+				c->min_periods);
 	}
 	if (perun_params_has(params, "window_type")) {
 		if (c->method != MA_SMA)
 			return perun_error_set(err, PERUN_EINVAL,
 					       "option '--window_type' is not an option of '%s'",
 					       c->method_name);
-		c->window_type = choice_index(WINDOW_TYPES,
-					      perun_params_string(params, "window_type", ""));
+		c->window_type =
+			choice_index(WINDOW_TYPES, perun_params_string(params, "window_type", ""));
 	}
 	if (c->method == MA_EMA)
 		return read_decay(params, c, err);
 	if (perun_params_has(params, "decay"))
-		return perun_error_set(err, PERUN_EINVAL, "option '--decay' is not an option of '%s'",
-				       c->method_name);
+		return perun_error_set(err, PERUN_EINVAL,
+				       "option '--decay' is not an option of '%s'", c->method_name);
 	if (perun_params_has(params, "window_width")) {
 		double w = perun_params_float(params, "window_width", 1);
 		if (!(w >= 1) || w != floor(w) || w > 1e15)
-			return perun_error_set(err, PERUN_EINVAL,
-					       "option '--window_width' takes a whole number >= 1, not %g", w);
+			return perun_error_set(
+				err, PERUN_EINVAL,
+				"option '--window_width' takes a whole number >= 1, not %g", w);
 		c->width = w;
 		c->width_is_int = 1;
 	}
@@ -606,8 +600,9 @@ static int moving_average_of(void *arg, const char *uid, struct perun_point *pts
 	struct run *run = arg;
 	struct uid_result res;
 	if (n < MA_MIN_POINTS) {
-		snprintf(why, whylen, "too few points for a moving average (%zu, at least %d needed)",
-			 n, MA_MIN_POINTS);
+		snprintf(why, whylen,
+			 "too few points for a moving average (%zu, at least %d needed)", n,
+			 MA_MIN_POINTS);
 		return 1;
 	}
 	double *grown = realloc(run->block, 3 * n * sizeof(*grown));
@@ -633,7 +628,7 @@ static int ma_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 {
 	const struct perun_params *params = ctx->params;
 	struct config config;
-	struct run run = {.config = &config};
+	struct run run = { .config = &config };
 	int rc;
 
 	run.per_key = perun_params_string(params, "per-key", "structure-unit-size");

@@ -27,26 +27,26 @@
 #include "regression.h"
 
 static const struct perun_option ra_options[] = {
-	{"method", "m", PERUN_OPTION_CHOICE, "full",
-	 "full|iterative|interval|initial_guess|bisection", NULL,
-	 "how the models are searched for", 0},
-	{"regression-models", "r", PERUN_OPTION_CHOICE, NULL,
-	 "all|constant|exponential|linear|logarithmic|power|quadratic", NULL,
-	 "model to fit; repeat for more (default: all)", PERUN_OPTION_MULTIPLE},
-	{"steps", "s", PERUN_OPTION_INT, "3", NULL, "<int>",
-	 "parts of the data for the iterative, interval and initial_guess methods", 0},
-	{"depending-on", "dp", PERUN_OPTION_STRING, "structure-unit-size", NULL, "<key>",
-	 "resource key of the independent variable (x)", 0},
-	{"of", "o", PERUN_OPTION_STRING, "amount", NULL, "<key>",
-	 "resource key that is modelled (y)", 0},
+	{ "method", "m", PERUN_OPTION_CHOICE, "full",
+	  "full|iterative|interval|initial_guess|bisection", NULL,
+	  "how the models are searched for", 0 },
+	{ "regression-models", "r", PERUN_OPTION_CHOICE, NULL,
+	  "all|constant|exponential|linear|logarithmic|power|quadratic", NULL,
+	  "model to fit; repeat for more (default: all)", PERUN_OPTION_MULTIPLE },
+	{ "steps", "s", PERUN_OPTION_INT, "3", NULL, "<int>",
+	  "parts of the data for the iterative, interval and initial_guess methods", 0 },
+	{ "depending-on", "dp", PERUN_OPTION_STRING, "structure-unit-size", NULL, "<key>",
+	  "resource key of the independent variable (x)", 0 },
+	{ "of", "o", PERUN_OPTION_STRING, "amount", NULL, "<key>",
+	  "resource key that is modelled (y)", 0 },
 	/* Perun's job configurations name these two by their click dests. */
-	{"per-key", NULL, PERUN_OPTION_STRING, NULL, NULL, "<key>",
-	 "the same as --depending-on (its name in Perun's job configuration)", 0},
-	{"of-key", NULL, PERUN_OPTION_STRING, NULL, NULL, "<key>",
-	 "the same as --of (its name in Perun's job configuration)", 0},
-	{"seed", NULL, PERUN_OPTION_INT, NULL, NULL, "<int>",
-	 "seed of the shuffle of iterative and initial_guess (default: random)", 0},
-	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
+	{ "per-key", NULL, PERUN_OPTION_STRING, NULL, NULL, "<key>",
+	  "the same as --depending-on (its name in Perun's job configuration)", 0 },
+	{ "of-key", NULL, PERUN_OPTION_STRING, NULL, NULL, "<key>",
+	  "the same as --of (its name in Perun's job configuration)", 0 },
+	{ "seed", NULL, PERUN_OPTION_INT, NULL, NULL, "<int>",
+	  "seed of the shuffle of iterative and initial_guess (default: random)", 0 },
+	{ NULL, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
 struct emitted {
@@ -95,7 +95,8 @@ static size_t chosen_models(const struct perun_params *params, enum modellib_mod
 		return n;
 	}
 	for (size_t i = 0; i < count && n < cap - 1; i++) {
-		int m = modellib_model_from_name(perun_params_string_at(params, "regression-models", i));
+		int m = modellib_model_from_name(
+			perun_params_string_at(params, "regression-models", i));
 		if (m == MODELLIB_CONSTANT) {
 			*want_constant = 1;
 			continue;
@@ -133,7 +134,7 @@ static void shared_release(struct shared_strings *ss)
 
 static int shared_init(struct shared_strings *ss, const char *method)
 {
-	static const char *const names[3] = {"b0", "b1", "b2"};
+	static const char *const names[3] = { "b0", "b1", "b2" };
 	int ok = 1;
 	memset(ss, 0, sizeof(*ss));
 	for (int i = 0; i < MODELLIB_MODEL_COUNT; i++)
@@ -211,8 +212,8 @@ static int ra_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 	int want_constant;
 	size_t nmodels = chosen_models(params, models, 64, &want_constant);
 	struct perun_points *points = NULL;
-	struct analysis analysis = {0};
-	struct perun_points_skips skips = {0};
+	struct analysis analysis = { 0 };
+	struct perun_points_skips skips = { 0 };
 	struct modellib_rng *rng = NULL;
 	int rc;
 
@@ -225,8 +226,8 @@ static int ra_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 	if (steps > INT32_MAX)
 		steps = INT32_MAX;
 	rng = modellib_rng_new(perun_params_has(params, "seed")
-				 ? (unsigned long)perun_params_int(params, "seed", 0)
-				 : random_seed());
+				       ? (unsigned long)perun_params_int(params, "seed", 0)
+				       : random_seed());
 	if (!rng)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	rc = perun_points_open(ctx->profile, &points, err);
@@ -241,8 +242,8 @@ static int ra_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error 
 		struct modellib_fail fail;
 		rc = 0;
 		analysis.uid = uid;
-		if (modellib_compute(method, pts, n, models, nmodels, (int)steps, rng, collect_result,
-			       &analysis, &fail)) {
+		if (modellib_compute(method, pts, n, models, nmodels, (int)steps, rng,
+				     collect_result, &analysis, &fail)) {
 			if (fail.code == MODELLIB_NOMEM)
 				rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 			else

@@ -53,18 +53,18 @@ struct rg_result {
 };
 
 static const struct perun_option rg_options[] = {
-	{"bucket_number", "bn", PERUN_OPTION_INT, NULL, NULL, "<int>",
-	 "number of buckets (>= 1); without it --bucket_method estimates it", 0},
-	{"bucket_method", "bm", PERUN_OPTION_CHOICE, "doane",
-	 "auto|doane|fd|rice|scott|sqrt|sturges", NULL,
-	 "numpy's rule that estimates the buckets", 0},
-	{"statistic_function", "sf", PERUN_OPTION_CHOICE, "mean", "mean|median", NULL,
-	 "the value of a bucket: the mean or the median of its y values", 0},
-	{"per-key", "per", PERUN_OPTION_STRING, "structure-unit-size", NULL,
-	 "<per_resource_key>", "resource key of the independent variable (x)", 0},
-	{"of-key", "of", PERUN_OPTION_STRING, "amount", NULL, "<of_resource_key>",
-	 "resource key that is modelled (y)", 0},
-	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
+	{ "bucket_number", "bn", PERUN_OPTION_INT, NULL, NULL, "<int>",
+	  "number of buckets (>= 1); without it --bucket_method estimates it", 0 },
+	{ "bucket_method", "bm", PERUN_OPTION_CHOICE, "doane",
+	  "auto|doane|fd|rice|scott|sqrt|sturges", NULL, "numpy's rule that estimates the buckets",
+	  0 },
+	{ "statistic_function", "sf", PERUN_OPTION_CHOICE, "mean", "mean|median", NULL,
+	  "the value of a bucket: the mean or the median of its y values", 0 },
+	{ "per-key", "per", PERUN_OPTION_STRING, "structure-unit-size", NULL, "<per_resource_key>",
+	  "resource key of the independent variable (x)", 0 },
+	{ "of-key", "of", PERUN_OPTION_STRING, "amount", NULL, "<of_resource_key>",
+	  "resource key that is modelled (y)", 0 },
+	{ NULL, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
 static const char *const method_names[RG_METHOD_COUNT] = {
@@ -145,26 +145,19 @@ static double rg_bin_width(enum rg_method method, const struct rg_data *d, doubl
 {
 	double n = (double)d->n;
 	switch (method) {
-	case RG_SQRT:
-		return ptp(d) / sqrt(n);
-	case RG_STURGES:
-		return width_sturges(d);
-	case RG_RICE:
-		return ptp(d) / (2.0 * pow(n, 1.0 / 3));
-	case RG_SCOTT:
-		return pow(24.0 * pow(M_PI, 0.5) / n, 1.0 / 3.0) * std_of(d, tmp);
-	case RG_DOANE:
-		return width_doane(d, tmp);
-	case RG_FD:
-		return width_fd(d, tmp);
+	case RG_SQRT: return ptp(d) / sqrt(n);
+	case RG_STURGES: return width_sturges(d);
+	case RG_RICE: return ptp(d) / (2.0 * pow(n, 1.0 / 3));
+	case RG_SCOTT: return pow(24.0 * pow(M_PI, 0.5) / n, 1.0 / 3.0) * std_of(d, tmp);
+	case RG_DOANE: return width_doane(d, tmp);
+	case RG_FD: return width_fd(d, tmp);
 	case RG_AUTO: {
 		double fd = width_fd(d, tmp), sturges = width_sturges(d);
 		if (fd != 0)
 			return sturges < fd ? sturges : fd;
 		return sturges;
 	}
-	default:
-		return 0.0;
+	default: return 0.0;
 	}
 }
 
@@ -186,7 +179,7 @@ static int rg_buckets_from_width(double width, long long *out)
 }
 
 static void rg_data_init(struct rg_data *d, const struct perun_point *pts, size_t n, double *x,
-		  double *y)
+			 double *y)
 {
 	memset(d, 0, sizeof(*d));
 	d->x = x;
@@ -217,8 +210,8 @@ static void linspace(double start, double stop, size_t count, double *edges)
 {
 	double delta = stop - start, step = delta / (double)count;
 	for (size_t k = 0; k <= count; k++)
-		edges[k] = (step == 0 ? (double)k / (double)count * delta : (double)k * step) +
-			   start;
+		edges[k] =
+			(step == 0 ? (double)k / (double)count * delta : (double)k * step) + start;
 	edges[count] = stop;
 }
 
@@ -269,7 +262,7 @@ static int bucket_medians(const struct rg_data *d, const size_t *bucket, size_t 
  * points on the last edge in the last bucket), then each bucket's statistic.
  */
 static int rg_compute(const struct rg_data *d, size_t buckets, int median, struct rg_result *res,
-	       char *why, size_t whylen)
+		      char *why, size_t whylen)
 {
 	double smin = d->x_min, smax = d->x_max;
 	int rc = -1;
@@ -294,8 +287,10 @@ static int rg_compute(const struct rg_data *d, size_t buckets, int median, struc
 		hi = edges[k] > hi ? edges[k] : hi;
 	}
 	if (dmin == 0) {
-		snprintf(why, whylen, "%zu buckets are too narrow: the smallest edge difference "
-			 "is numerically 0", buckets);
+		snprintf(why, whylen,
+			 "%zu buckets are too narrow: the smallest edge difference "
+			 "is numerically 0",
+			 buckets);
 		goto out;
 	}
 	/* GSL finds the bucket as numpy.digitize does: edge[k] <= x < edge[k+1]. */
@@ -349,12 +344,12 @@ out:
 #define RG_MAX_BUCKETS (1ll << 27)
 
 /* The record of methods.compute_regressogram, in its key order. */
-static json_t *model_record(const struct rg_result *r, const struct rg_data *d,
-			    const char *method, const char *statistic, const char *uid,
-			    const char *per_key, const char *of_key)
+static json_t *model_record(const struct rg_result *r, const struct rg_data *d, const char *method,
+			    const char *statistic, const char *uid, const char *per_key,
+			    const char *of_key)
 {
 	json_t *record = json_object(), *stats = json_array();
-	struct perun_num x_start = {.d = r->x_start}, x_end = {.d = r->x_end};
+	struct perun_num x_start = { .d = r->x_start }, x_end = { .d = r->x_end };
 	int fail = !record || !stats;
 	for (size_t k = 0; k < r->buckets && !fail; k++)
 		fail |= json_array_append_new(stats, json_real(r->stats[k]));
@@ -392,7 +387,7 @@ static int regressogram_of(void *arg, const char *uid, struct perun_point *pts, 
 	const char *method = perun_params_string(params, "bucket_method", "doane");
 	const char *statistic = perun_params_string(params, "statistic_function", "mean");
 	struct rg_data d;
-	struct rg_result res = {0};
+	struct rg_result res = { 0 };
 	long long buckets;
 	if (n < RG_MIN_POINTS) {
 		snprintf(why, whylen, "too few points for a regressogram (%zu, at least %d needed)",
@@ -432,19 +427,19 @@ static int regressogram_of(void *arg, const char *uid, struct perun_point *pts, 
 static int rg_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error *err)
 {
 	const struct perun_params *params = ctx->params;
-	struct run run = {.params = params};
+	struct run run = { .params = params };
 	int rc;
 
 	/* click.IntRange(min=1) */
 	if (perun_params_has(params, "bucket_number") &&
 	    perun_params_int(params, "bucket_number", 1) < 1)
-		return perun_error_set(err, PERUN_EINVAL,
-				       "option '--bucket_number' takes a whole number >= 1, not %lld",
-				       perun_params_int(params, "bucket_number", 1));
-	rc = perun_points_model_each(ctx->profile,
-				     perun_params_string(params, "per-key", "structure-unit-size"),
-				     perun_params_string(params, "of-key", "amount"),
-				     regressogram_of, &run, err);
+		return perun_error_set(
+			err, PERUN_EINVAL,
+			"option '--bucket_number' takes a whole number >= 1, not %lld",
+			perun_params_int(params, "bucket_number", 1));
+	rc = perun_points_model_each(
+		ctx->profile, perun_params_string(params, "per-key", "structure-unit-size"),
+		perun_params_string(params, "of-key", "amount"), regressogram_of, &run, err);
 	free(run.x);
 	return rc;
 }

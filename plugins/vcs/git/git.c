@@ -24,7 +24,7 @@
 
 struct git_state {
 	git_repository *repo;
-	char *root;                  /* work tree (or git dir), for messages */
+	char *root; /* work tree (or git dir), for messages */
 
 	/* What the last info or walk step handed out. */
 	char date[32];
@@ -39,7 +39,7 @@ struct git_state {
 	int saved;
 	int stashed;
 	git_oid stash_id;
-	char *saved_branch;          /* full ref name; NULL when detached */
+	char *saved_branch; /* full ref name; NULL when detached */
 	git_oid saved_head;
 };
 
@@ -61,8 +61,8 @@ static int git_fail(struct perun_error *err, int code, const char *fmt, ...)
 
 static int flag_value(const char *value, int *out)
 {
-	static const char *const yes[] = {"", "1", "true", "yes", "on"};
-	static const char *const no[] = {"0", "false", "no", "off"};
+	static const char *const yes[] = { "", "1", "true", "yes", "on" };
+	static const char *const no[] = { "0", "false", "no", "off" };
 
 	for (size_t i = 0; i < sizeof(yes) / sizeof(*yes); i++)
 		if (!strcmp(value, yes[i]))
@@ -79,14 +79,14 @@ static int shared_mode(const char *value, uint32_t *mode)
 		const char *name;
 		uint32_t mode;
 	} names[] = {
-		{"false", GIT_REPOSITORY_INIT_SHARED_UMASK},
-		{"umask", GIT_REPOSITORY_INIT_SHARED_UMASK},
-		{"true", GIT_REPOSITORY_INIT_SHARED_GROUP},
-		{"group", GIT_REPOSITORY_INIT_SHARED_GROUP},
-		{"", GIT_REPOSITORY_INIT_SHARED_GROUP},
-		{"all", GIT_REPOSITORY_INIT_SHARED_ALL},
-		{"world", GIT_REPOSITORY_INIT_SHARED_ALL},
-		{"everybody", GIT_REPOSITORY_INIT_SHARED_ALL},
+		{ "false", GIT_REPOSITORY_INIT_SHARED_UMASK },
+		{ "umask", GIT_REPOSITORY_INIT_SHARED_UMASK },
+		{ "true", GIT_REPOSITORY_INIT_SHARED_GROUP },
+		{ "group", GIT_REPOSITORY_INIT_SHARED_GROUP },
+		{ "", GIT_REPOSITORY_INIT_SHARED_GROUP },
+		{ "all", GIT_REPOSITORY_INIT_SHARED_ALL },
+		{ "world", GIT_REPOSITORY_INIT_SHARED_ALL },
+		{ "everybody", GIT_REPOSITORY_INIT_SHARED_ALL },
 	};
 	char *end;
 
@@ -106,11 +106,11 @@ static int shared_mode(const char *value, uint32_t *mode)
 struct init_request {
 	git_repository_init_options opts;
 	const char *separate_git_dir;
-	char *workdir;               /* absolute, owned */
+	char *workdir; /* absolute, owned */
 };
 
-static int parse_init_params(struct init_request *req,
-			     const char *const *params, struct perun_error *err)
+static int parse_init_params(struct init_request *req, const char *const *params,
+			     struct perun_error *err)
 {
 	size_t i;
 
@@ -163,11 +163,9 @@ static int parse_init_params(struct init_request *req,
 				       "'bare' cannot be combined");
 	return 0;
 bad:
-	return perun_error_set(err, PERUN_EINVAL,
-			       "unknown git init parameter '%s'", params[i]);
+	return perun_error_set(err, PERUN_EINVAL, "unknown git init parameter '%s'", params[i]);
 bad_value:
-	return perun_error_set(err, PERUN_EINVAL,
-			       "invalid value in git init parameter '%s'",
+	return perun_error_set(err, PERUN_EINVAL, "invalid value in git init parameter '%s'",
 			       params[i]);
 }
 
@@ -189,20 +187,17 @@ static char *absolute_path(const char *path)
 	return out;
 }
 
-static int git_init(const char *path, const char *const *params,
-		    struct perun_error *err)
+static int git_init(const char *path, const char *const *params, struct perun_error *err)
 {
-	struct init_request req = {.separate_git_dir = NULL};
+	struct init_request req = { .separate_git_dir = NULL };
 	git_repository *repo = NULL;
 	struct stat st;
 	int rc;
 
 	if (!path || !*path)
-		return perun_error_set(err, PERUN_EINVAL,
-				       "no path to create a git repository at");
+		return perun_error_set(err, PERUN_EINVAL, "no path to create a git repository at");
 	/* The option macros leave fields out, which -Wextra rejects. */
-	git_repository_init_options_init(&req.opts,
-					 GIT_REPOSITORY_INIT_OPTIONS_VERSION);
+	git_repository_init_options_init(&req.opts, GIT_REPOSITORY_INIT_OPTIONS_VERSION);
 	/* Parse params first: bad input must not leave anything behind. */
 	req.opts.flags = GIT_REPOSITORY_INIT_MKPATH;
 	rc = parse_init_params(&req, params, err);
@@ -210,8 +205,7 @@ static int git_init(const char *path, const char *const *params,
 		return rc;
 	git_libgit2_init();
 	/* Like upstream, an existing repository is left as it is. */
-	if (!git_repository_open_ext(&repo, path, GIT_REPOSITORY_OPEN_NO_SEARCH,
-				     NULL)) {
+	if (!git_repository_open_ext(&repo, path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL)) {
 		rc = 0;
 		goto out;
 	}
@@ -221,8 +215,7 @@ static int git_init(const char *path, const char *const *params,
 		req.workdir = absolute_path(path);
 		if (!req.workdir) {
 			rc = perun_error_set_errno(err, PERUN_EGENERIC, errno,
-						   "cannot create git repository at '%s'",
-						   path);
+						   "cannot create git repository at '%s'", path);
 			goto out;
 		}
 		req.opts.workdir_path = req.workdir;
@@ -230,8 +223,7 @@ static int git_init(const char *path, const char *const *params,
 		repo_path = req.separate_git_dir;
 	}
 	if (git_repository_init_ext(&repo, repo_path, &req.opts)) {
-		rc = git_fail(err, PERUN_EGENERIC,
-			      "cannot create git repository at '%s'", path);
+		rc = git_fail(err, PERUN_EGENERIC, "cannot create git repository at '%s'", path);
 		/* Upstream removes a directory it created in vain. */
 		if (!existed)
 			rmdir(path);
@@ -270,22 +262,18 @@ static int git_open(const char *path, void **state, struct perun_error *err)
 
 	*state = NULL;
 	if (!path || !*path)
-		return perun_error_set(err, PERUN_EINVAL,
-				       "no path to open a git repository at");
+		return perun_error_set(err, PERUN_EINVAL, "no path to open a git repository at");
 	git_libgit2_init();
 	st = calloc(1, sizeof(*st));
 	if (!st) {
 		git_libgit2_shutdown();
 		return perun_error_set_errno(err, PERUN_EGENERIC, ENOMEM,
-					     "cannot open git repository at '%s'",
-					     path);
+					     "cannot open git repository at '%s'", path);
 	}
 	/* Discover upwards, stopping where git itself would stop. */
-	rc = git_repository_open_ext(&st->repo, path, 0,
-				     getenv("GIT_CEILING_DIRECTORIES"));
+	rc = git_repository_open_ext(&st->repo, path, 0, getenv("GIT_CEILING_DIRECTORIES"));
 	if (rc) {
-		rc = git_fail(err, rc == GIT_ENOTFOUND ? PERUN_ENOTFOUND
-						       : PERUN_EGENERIC,
+		rc = git_fail(err, rc == GIT_ENOTFOUND ? PERUN_ENOTFOUND : PERUN_EGENERIC,
 			      "'%s' is not in a git repository", path);
 		goto fail;
 	}
@@ -295,8 +283,7 @@ static int git_open(const char *path, void **state, struct perun_error *err)
 	st->root = strdup(root);
 	if (!st->root) {
 		rc = perun_error_set_errno(err, PERUN_EGENERIC, ENOMEM,
-					   "cannot open git repository at '%s'",
-					   path);
+					   "cannot open git repository at '%s'", path);
 		goto fail;
 	}
 	size_t len = strlen(st->root);
@@ -310,8 +297,8 @@ fail:
 }
 
 /* Any revision, peeled to the commit it names; NULL means HEAD. */
-static int resolve_commit(struct git_state *st, const char *rev,
-			  git_commit **out, struct perun_error *err)
+static int resolve_commit(struct git_state *st, const char *rev, git_commit **out,
+			  struct perun_error *err)
 {
 	git_object *obj = NULL;
 	int rc;
@@ -321,28 +308,23 @@ static int resolve_commit(struct git_state *st, const char *rev,
 		rev = "HEAD";
 	rc = git_revparse_single(&obj, st->repo, rev);
 	if (rc == GIT_EAMBIGUOUS)
-		return perun_error_set(err, PERUN_EINVAL,
-				       "'%s' is ambiguous in %s", rev, st->root);
-	if (rc == GIT_ENOTFOUND || rc == GIT_EINVALIDSPEC ||
-	    rc == GIT_EUNBORNBRANCH)
-		return perun_error_set(err, PERUN_ENOTFOUND,
-				       "'%s' is not a revision in %s", rev,
+		return perun_error_set(err, PERUN_EINVAL, "'%s' is ambiguous in %s", rev, st->root);
+	if (rc == GIT_ENOTFOUND || rc == GIT_EINVALIDSPEC || rc == GIT_EUNBORNBRANCH)
+		return perun_error_set(err, PERUN_ENOTFOUND, "'%s' is not a revision in %s", rev,
 				       st->root);
 	if (rc)
-		return git_fail(err, PERUN_EGENERIC, "cannot resolve '%s' in %s",
-				rev, st->root);
+		return git_fail(err, PERUN_EGENERIC, "cannot resolve '%s' in %s", rev, st->root);
 	rc = git_object_peel((git_object **)out, obj, GIT_OBJECT_COMMIT);
 	git_object_free(obj);
 	if (rc) {
 		*out = NULL;
-		return perun_error_set(err, PERUN_EINVAL,
-				       "'%s' is not a commit in %s", rev, st->root);
+		return perun_error_set(err, PERUN_EINVAL, "'%s' is not a commit in %s", rev,
+				       st->root);
 	}
 	return 0;
 }
 
-static int git_rev_parse(void *state, const char *rev, char *buf,
-			 struct perun_error *err)
+static int git_rev_parse(void *state, const char *rev, char *buf, struct perun_error *err)
 {
 	git_commit *commit;
 	int rc = resolve_commit(state, rev, &commit, err);
@@ -362,8 +344,7 @@ static int git_major_head(void *state, char *buf, struct perun_error *err)
 
 	/* HEAD itself, not what it resolves to: an unborn branch has a name. */
 	if (git_reference_lookup(&head, st->repo, "HEAD"))
-		return git_fail(err, PERUN_EGENERIC, "cannot read HEAD of %s",
-				st->root);
+		return git_fail(err, PERUN_EGENERIC, "cannot read HEAD of %s", st->root);
 	if (git_reference_type(head) == GIT_REFERENCE_SYMBOLIC) {
 		const char *target = git_reference_symbolic_target(head);
 		if (!strncmp(target, heads, sizeof(heads) - 1))
@@ -388,8 +369,8 @@ static char *replace_string(char **slot, const char *value)
 }
 
 /* Fill commit from c; the strings live in st until the next call. */
-static int fill_commit(struct git_state *st, git_commit *c,
-		       struct perun_vcs_commit *commit, struct perun_error *err)
+static int fill_commit(struct git_state *st, git_commit *c, struct perun_vcs_commit *commit,
+		       struct perun_error *err)
 {
 	const git_signature *author = git_commit_author(c);
 	size_t count = git_commit_parentcount(c);
@@ -430,12 +411,12 @@ static int fill_commit(struct git_state *st, git_commit *c,
 	commit->parents = st->parents;
 	return 0;
 nomem:
-	return perun_error_set_errno(err, PERUN_EGENERIC, ENOMEM,
-				     "cannot read commit %s", commit->checksum);
+	return perun_error_set_errno(err, PERUN_EGENERIC, ENOMEM, "cannot read commit %s",
+				     commit->checksum);
 }
 
-static int git_info(void *state, const char *rev,
-		    struct perun_vcs_commit *commit, struct perun_error *err)
+static int git_info(void *state, const char *rev, struct perun_vcs_commit *commit,
+		    struct perun_error *err)
 {
 	git_commit *c;
 	int rc = resolve_commit(state, rev, &c, err);
@@ -447,8 +428,8 @@ static int git_info(void *state, const char *rev,
 	return rc;
 }
 
-static int git_walk(void *state, const char *rev, perun_vcs_walk_fn fn,
-		    void *data, struct perun_error *err)
+static int git_walk(void *state, const char *rev, perun_vcs_walk_fn fn, void *data,
+		    struct perun_error *err)
 {
 	struct git_state *st = state;
 	struct perun_vcs_commit commit;
@@ -461,18 +442,15 @@ static int git_walk(void *state, const char *rev, perun_vcs_walk_fn fn,
 		return rc;
 	/* No sorting: libgit2's default is git rev-list's default order,
 	 * which is what upstream's iter_commits yields. */
-	if (git_revwalk_new(&walk, st->repo) ||
-	    git_revwalk_push(walk, git_commit_id(c))) {
-		rc = git_fail(err, PERUN_EGENERIC, "cannot walk history of %s",
-			      st->root);
+	if (git_revwalk_new(&walk, st->repo) || git_revwalk_push(walk, git_commit_id(c))) {
+		rc = git_fail(err, PERUN_EGENERIC, "cannot walk history of %s", st->root);
 		goto out;
 	}
 	git_commit_free(c);
 	c = NULL;
 	while ((rc = git_revwalk_next(&id, walk)) == 0) {
 		if (git_commit_lookup(&c, st->repo, &id)) {
-			rc = git_fail(err, PERUN_EGENERIC,
-				      "cannot read commit %s in %s",
+			rc = git_fail(err, PERUN_EGENERIC, "cannot read commit %s in %s",
 				      git_oid_tostr_s(&id), st->root);
 			goto out;
 		}
@@ -487,8 +465,7 @@ static int git_walk(void *state, const char *rev, perun_vcs_walk_fn fn,
 	if (rc == GIT_ITEROVER || rc == 0)
 		rc = 0;
 	else
-		rc = git_fail(err, PERUN_EGENERIC, "cannot walk history of %s",
-			      st->root);
+		rc = git_fail(err, PERUN_EGENERIC, "cannot walk history of %s", st->root);
 out:
 	git_commit_free(c);
 	git_revwalk_free(walk);
@@ -508,8 +485,7 @@ static int git_is_dirty(void *state, struct perun_error *err)
 	opts.show = GIT_STATUS_SHOW_INDEX_AND_WORKDIR;
 	opts.flags = 0;
 	if (git_status_list_new(&list, st->repo, &opts))
-		return git_fail(err, PERUN_EGENERIC,
-				"cannot read the status of %s", st->root);
+		return git_fail(err, PERUN_EGENERIC, "cannot read the status of %s", st->root);
 	int dirty = git_status_list_entrycount(list) > 0;
 	git_status_list_free(list);
 	return dirty;
@@ -521,10 +497,8 @@ struct conflicts {
 	size_t count;
 };
 
-static int note_conflict(git_checkout_notify_t why, const char *path,
-			 const git_diff_file *baseline,
-			 const git_diff_file *target,
-			 const git_diff_file *workdir, void *payload)
+static int note_conflict(git_checkout_notify_t why, const char *path, const git_diff_file *baseline,
+			 const git_diff_file *target, const git_diff_file *workdir, void *payload)
 {
 	struct conflicts *conflicts = payload;
 
@@ -539,18 +513,17 @@ static int note_conflict(git_checkout_notify_t why, const char *path,
  * Safely check out commit c, then point HEAD at branch (a full ref name)
  * or, when branch is NULL, detach it at c.  what names c in messages.
  */
-static int checkout_commit(struct git_state *st, git_commit *c,
-			   const char *branch, const char *what,
-			   struct perun_error *err)
+static int checkout_commit(struct git_state *st, git_commit *c, const char *branch,
+			   const char *what, struct perun_error *err)
 {
 	git_checkout_options opts;
-	struct conflicts conflicts = {.count = 0};
+	struct conflicts conflicts = { .count = 0 };
 	int rc;
 
 	if (git_repository_is_bare(st->repo))
 		return perun_error_set(err, PERUN_EINVAL,
-				       "cannot check out '%s': %s is a bare repository",
-				       what, st->root);
+				       "cannot check out '%s': %s is a bare repository", what,
+				       st->root);
 	git_checkout_options_init(&opts, GIT_CHECKOUT_OPTIONS_VERSION);
 	opts.checkout_strategy = GIT_CHECKOUT_SAFE;
 	opts.notify_flags = GIT_CHECKOUT_NOTIFY_CONFLICT;
@@ -560,23 +533,20 @@ static int checkout_commit(struct git_state *st, git_commit *c,
 	if (rc && conflicts.count) {
 		char more[64] = "";
 		if (conflicts.count > 1)
-			snprintf(more, sizeof(more), " (and %zu more)",
-				 conflicts.count - 1);
-		return perun_error_set(err, PERUN_EINVAL,
-				       "cannot check out '%s' in %s: %s '%s'%s would be overwritten",
-				       what, st->root,
-				       conflicts.untracked ? "untracked file"
-							   : "local changes to",
-				       conflicts.first, more);
+			snprintf(more, sizeof(more), " (and %zu more)", conflicts.count - 1);
+		return perun_error_set(
+			err, PERUN_EINVAL,
+			"cannot check out '%s' in %s: %s '%s'%s would be overwritten", what,
+			st->root, conflicts.untracked ? "untracked file" : "local changes to",
+			conflicts.first, more);
 	}
 	if (rc)
-		return git_fail(err, PERUN_EGENERIC, "cannot check out '%s' in %s",
-				what, st->root);
+		return git_fail(err, PERUN_EGENERIC, "cannot check out '%s' in %s", what, st->root);
 	rc = branch ? git_repository_set_head(st->repo, branch)
 		    : git_repository_set_head_detached(st->repo, git_commit_id(c));
 	if (rc)
-		return git_fail(err, PERUN_EGENERIC,
-				"cannot move HEAD to '%s' in %s", what, st->root);
+		return git_fail(err, PERUN_EGENERIC, "cannot move HEAD to '%s' in %s", what,
+				st->root);
 	return 0;
 }
 
@@ -633,21 +603,18 @@ static int git_save_state(void *state, struct perun_error *err)
 	int rc;
 
 	if (st->saved)
-		return perun_error_set(err, PERUN_EINVAL,
-				       "the state of %s is already saved",
+		return perun_error_set(err, PERUN_EINVAL, "the state of %s is already saved",
 				       st->root);
 	int dirty = git_is_dirty(st, err);
 	if (dirty < 0)
 		return dirty;
 	if (git_reference_lookup(&head, st->repo, "HEAD"))
-		return git_fail(err, PERUN_EGENERIC, "cannot read HEAD of %s",
-				st->root);
+		return git_fail(err, PERUN_EGENERIC, "cannot read HEAD of %s", st->root);
 	if (git_reference_type(head) == GIT_REFERENCE_SYMBOLIC) {
 		st->saved_branch = strdup(git_reference_symbolic_target(head));
 		if (!st->saved_branch) {
 			rc = perun_error_set_errno(err, PERUN_EGENERIC, ENOMEM,
-						   "cannot save the state of %s",
-						   st->root);
+						   "cannot save the state of %s", st->root);
 			goto out;
 		}
 	} else {
@@ -655,10 +622,10 @@ static int git_save_state(void *state, struct perun_error *err)
 	}
 	if (dirty) {
 		if (stash_signature(st, &sig) ||
-		    git_stash_save(&st->stash_id, st->repo, sig,
-				   "perun: saved state", GIT_STASH_DEFAULT)) {
-			rc = git_fail(err, PERUN_EGENERIC,
-				      "cannot stash the changes in %s", st->root);
+		    git_stash_save(&st->stash_id, st->repo, sig, "perun: saved state",
+				   GIT_STASH_DEFAULT)) {
+			rc = git_fail(err, PERUN_EGENERIC, "cannot stash the changes in %s",
+				      st->root);
 			goto out;
 		}
 	}
@@ -681,8 +648,7 @@ struct stash_search {
 	int found;
 };
 
-static int find_stash(size_t index, const char *message, const git_oid *id,
-		      void *payload)
+static int find_stash(size_t index, const char *message, const git_oid *id, void *payload)
 {
 	struct stash_search *search = payload;
 
@@ -703,14 +669,13 @@ static int git_restore_state(void *state, struct perun_error *err)
 	int rc;
 
 	if (!st->saved)
-		return perun_error_set(err, PERUN_EINVAL,
-				       "no saved state of %s to restore", st->root);
+		return perun_error_set(err, PERUN_EINVAL, "no saved state of %s to restore",
+				       st->root);
 	if (st->saved_branch &&
 	    git_reference_lookup(&ref, st->repo, st->saved_branch) == GIT_ENOTFOUND) {
 		/* An unborn branch: nothing to check out, only HEAD to set. */
 		if (git_repository_set_head(st->repo, st->saved_branch)) {
-			rc = git_fail(err, PERUN_EGENERIC,
-				      "cannot move HEAD to '%s' in %s",
+			rc = git_fail(err, PERUN_EGENERIC, "cannot move HEAD to '%s' in %s",
 				      st->saved_branch, st->root);
 			goto out;
 		}
@@ -718,67 +683,64 @@ static int git_restore_state(void *state, struct perun_error *err)
 		const git_oid *id = &st->saved_head;
 		if (st->saved_branch) {
 			if (!ref || git_reference_resolve(&resolved, ref)) {
-				rc = git_fail(err, PERUN_EGENERIC,
-					      "cannot read '%s' in %s",
+				rc = git_fail(err, PERUN_EGENERIC, "cannot read '%s' in %s",
 					      st->saved_branch, st->root);
 				goto out;
 			}
 			id = git_reference_target(resolved);
 		}
 		if (git_commit_lookup(&c, st->repo, id)) {
-			rc = git_fail(err, PERUN_EGENERIC,
-				      "cannot read commit %s in %s",
+			rc = git_fail(err, PERUN_EGENERIC, "cannot read commit %s in %s",
 				      git_oid_tostr_s(id), st->root);
 			goto out;
 		}
 		char what[GIT_OID_HEXSZ + 1];
 		git_oid_tostr(what, sizeof(what), id);
 		rc = checkout_commit(st, c, st->saved_branch,
-				     st->saved_branch ? st->saved_branch : what,
-				     err);
+				     st->saved_branch ? st->saved_branch : what, err);
 		if (rc)
 			goto out;
 	}
 	if (st->stashed) {
 		/* Find our stash by id: others may have stashed since. */
-		struct stash_search search = {.id = &st->stash_id};
+		struct stash_search search = { .id = &st->stash_id };
 		char hex[GIT_OID_HEXSZ + 1];
 		git_oid_tostr(hex, sizeof(hex), &st->stash_id);
-		if (git_stash_foreach(st->repo, find_stash, &search) < 0 ||
-		    !search.found) {
+		if (git_stash_foreach(st->repo, find_stash, &search) < 0 || !search.found) {
 			rc = perun_error_set(err, PERUN_EGENERIC,
 					     "the saved changes of %s (stash %s) are gone",
 					     st->root, hex);
 			goto out;
 		}
 		/* Unlike upstream's `git stash pop`, bring the index back too. */
-		git_stash_apply_options_init(&opts,
-					     GIT_STASH_APPLY_OPTIONS_VERSION);
+		git_stash_apply_options_init(&opts, GIT_STASH_APPLY_OPTIONS_VERSION);
 		opts.flags = GIT_STASH_APPLY_REINSTATE_INDEX;
 		if (git_stash_apply(st->repo, search.index, &opts)) {
-			rc = git_fail(err, PERUN_EGENERIC,
-				      "cannot restore the saved changes of %s; they are kept in stash %s",
-				      st->root, hex);
+			rc = git_fail(
+				err, PERUN_EGENERIC,
+				"cannot restore the saved changes of %s; they are kept in stash %s",
+				st->root, hex);
 			goto out;
 		}
 		/* libgit2 applies a conflicting stash with conflict markers
 		 * and success; like `git stash pop`, keep the stash then. */
-		if (git_repository_index(&index, st->repo) ||
-		    git_index_read(index, 0)) {
+		if (git_repository_index(&index, st->repo) || git_index_read(index, 0)) {
 			rc = git_fail(err, PERUN_EGENERIC,
-				      "cannot read the index of %s; the saved changes are kept in stash %s",
+				      "cannot read the index of %s; the saved changes are kept in "
+				      "stash %s",
 				      st->root, hex);
 			goto out;
 		}
 		if (git_index_has_conflicts(index)) {
 			rc = perun_error_set(err, PERUN_EGENERIC,
-					     "the saved changes of %s conflict with its head; they are kept in stash %s",
+					     "the saved changes of %s conflict with its head; they "
+					     "are kept in stash %s",
 					     st->root, hex);
 			goto out;
 		}
 		if (git_stash_drop(st->repo, search.index)) {
-			rc = git_fail(err, PERUN_EGENERIC,
-				      "cannot drop stash %s in %s", hex, st->root);
+			rc = git_fail(err, PERUN_EGENERIC, "cannot drop stash %s in %s", hex,
+				      st->root);
 			goto out;
 		}
 	}

@@ -22,9 +22,9 @@
 
 /* SHA-1 of "perun single version system": the same in every instance, so
  * profiles stay attached to it when the project moves. */
-#define SVS_ID "5e58d687e13425f5f691ed8b77253ffa1701d73d"
+#define SVS_ID	   "5e58d687e13425f5f691ed8b77253ffa1701d73d"
 #define SVS_BRANCH "master"
-#define SVS_DESC "Singleton version"
+#define SVS_DESC   "Singleton version"
 /* Like git, a prefix of the id must be this long to count. */
 #define SVS_MIN_PREFIX 4
 
@@ -35,15 +35,14 @@ struct svs_state {
 	char email[512];
 };
 
-static int svs_init(const char *path, const char *const *params,
-		    struct perun_error *err)
+static int svs_init(const char *path, const char *const *params, struct perun_error *err)
 {
 	if (!path || !*path)
 		return perun_error_set(err, PERUN_EINVAL,
 				       "no path to create a single version system at");
 	if (params && params[0])
-		return perun_error_set(err, PERUN_EINVAL,
-				       "unknown svs init parameter '%s'", params[0]);
+		return perun_error_set(err, PERUN_EINVAL, "unknown svs init parameter '%s'",
+				       params[0]);
 	/* The directory is all there is: its ctime dates the version. */
 	return perun_mkdirs(path, 0777, err);
 }
@@ -58,14 +57,13 @@ static int svs_open(const char *path, void **state, struct perun_error *err)
 		return perun_error_set(err, PERUN_EINVAL,
 				       "no path to open a single version system at");
 	if (stat(path, &sb))
-		return perun_error_set_errno(err, errno == ENOENT ? PERUN_ENOTFOUND
-								  : PERUN_EGENERIC,
+		return perun_error_set_errno(err,
+					     errno == ENOENT ? PERUN_ENOTFOUND : PERUN_EGENERIC,
 					     errno, "cannot open '%s'", path);
 	st = calloc(1, sizeof(*st));
 	if (!st || !(st->path = strdup(path))) {
 		free(st);
-		return perun_error_set_errno(err, PERUN_EGENERIC, ENOMEM,
-					     "cannot open '%s'", path);
+		return perun_error_set_errno(err, PERUN_EGENERIC, ENOMEM, "cannot open '%s'", path);
 	}
 	*state = st;
 	return 0;
@@ -81,23 +79,21 @@ static void svs_close(void *state)
 }
 
 /* HEAD, the branch, the id, or a prefix of the id; NULL means HEAD. */
-static int check_rev(struct svs_state *st, const char *rev,
-		     struct perun_error *err)
+static int check_rev(struct svs_state *st, const char *rev, struct perun_error *err)
 {
 	size_t len = rev ? strlen(rev) : 0;
 
 	if (!rev || !strcmp(rev, "HEAD") || !strcmp(rev, SVS_BRANCH))
 		return 0;
-	if (len >= SVS_MIN_PREFIX && len <= strlen(SVS_ID) &&
-	    !strncasecmp(rev, SVS_ID, len))
+	if (len >= SVS_MIN_PREFIX && len <= strlen(SVS_ID) && !strncasecmp(rev, SVS_ID, len))
 		return 0;
 	return perun_error_set(err, PERUN_ENOTFOUND,
 			       "'%s' is not a revision in %s (a single version "
-			       "system has only HEAD)", rev, st->path);
+			       "system has only HEAD)",
+			       rev, st->path);
 }
 
-static int svs_rev_parse(void *state, const char *rev, char *buf,
-			 struct perun_error *err)
+static int svs_rev_parse(void *state, const char *rev, char *buf, struct perun_error *err)
 {
 	int rc = check_rev(state, rev, err);
 
@@ -116,7 +112,7 @@ static int svs_major_head(void *state, char *buf, struct perun_error *err)
  * database. */
 static void current_user(char *buf, size_t size)
 {
-	static const char *const vars[] = {"LOGNAME", "USER", "LNAME", "USERNAME"};
+	static const char *const vars[] = { "LOGNAME", "USER", "LNAME", "USERNAME" };
 	const struct passwd *pw;
 
 	for (size_t i = 0; i < sizeof(vars) / sizeof(*vars); i++) {
@@ -133,8 +129,8 @@ static void current_user(char *buf, size_t size)
 		snprintf(buf, size, "%lu", (unsigned long)geteuid());
 }
 
-static int svs_info(void *state, const char *rev,
-		    struct perun_vcs_commit *commit, struct perun_error *err)
+static int svs_info(void *state, const char *rev, struct perun_vcs_commit *commit,
+		    struct perun_error *err)
 {
 	struct svs_state *st = state;
 	char host[256] = "localhost";
@@ -145,13 +141,13 @@ static int svs_info(void *state, const char *rev,
 	if (rc)
 		return rc;
 	if (stat(st->path, &sb))
-		return perun_error_set_errno(err, PERUN_EGENERIC, errno,
-					     "cannot read '%s'", st->path);
+		return perun_error_set_errno(err, PERUN_EGENERIC, errno, "cannot read '%s'",
+					     st->path);
 	/* Upstream dates the version by the ctime of the path. */
 	if (!localtime_r(&sb.st_ctime, &tm) ||
 	    !strftime(st->date, sizeof(st->date), "%Y-%m-%d %H:%M:%S", &tm))
-		return perun_error_set(err, PERUN_EGENERIC,
-				       "cannot format the ctime of '%s'", st->path);
+		return perun_error_set(err, PERUN_EGENERIC, "cannot format the ctime of '%s'",
+				       st->path);
 	current_user(st->user, sizeof(st->user));
 	if (gethostname(host, sizeof(host) - 1))
 		snprintf(host, sizeof(host), "%s", "localhost");
@@ -169,8 +165,8 @@ static int svs_info(void *state, const char *rev,
 	return 0;
 }
 
-static int svs_walk(void *state, const char *rev, perun_vcs_walk_fn fn,
-		    void *data, struct perun_error *err)
+static int svs_walk(void *state, const char *rev, perun_vcs_walk_fn fn, void *data,
+		    struct perun_error *err)
 {
 	struct perun_vcs_commit commit;
 	int rc = svs_info(state, rev, &commit, err);
@@ -213,5 +209,4 @@ static const struct perun_vcs_ops ops = {
 };
 
 PERUN_PLUGIN_DEFINE(svs, PERUN_KIND_VCS, .version = "1.0",
-		    .summary = "single version system for projects without a VCS",
-		    .ops = &ops);
+		    .summary = "single version system for projects without a VCS", .ops = &ops);

@@ -26,15 +26,15 @@
 #include "stacks.h"
 
 static const struct perun_option chrome_options[] = {
-	{"output-file", "o", PERUN_OPTION_STRING, "-", NULL, "<path>",
-	 "where to write (- is standard output)", 0},
-	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
+	{ "output-file", "o", PERUN_OPTION_STRING, "-", NULL, "<path>",
+	  "where to write (- is standard output)", 0 },
+	{ NULL, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
 struct chrome_job {
 	struct perun_strbuf *sb;
-	char **names;  /* JSON text of each frame name, made once */
-	double scale;  /* profile time unit -> microseconds */
+	char **names; /* JSON text of each frame name, made once */
+	double scale; /* profile time unit -> microseconds */
 	int first;
 };
 
@@ -45,8 +45,8 @@ static double to_us(const char *unit)
 		const char *unit;
 		double us;
 	} units[] = {
-		{"ns", 1e-3}, {"us", 1}, {"\xc2\xb5s", 1}, {"microseconds", 1}, {"ms", 1e3},
-		{"s", 1e6},   {"seconds", 1e6},
+		{ "ns", 1e-3 }, { "us", 1 },  { "\xc2\xb5s", 1 }, { "microseconds", 1 },
+		{ "ms", 1e3 },	{ "s", 1e6 }, { "seconds", 1e6 },
 	};
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (!strcmp(unit, units[i].unit))
@@ -95,7 +95,7 @@ static int chrome_show(struct perun_view_ctx *ctx, struct perun_error *err)
 {
 	struct viewlib_stacks s;
 	struct perun_strbuf sb = PERUN_STRBUF_INIT;
-	struct chrome_job j = {&sb, NULL, 1, 1};
+	struct chrome_job j = { &sb, NULL, 1, 1 };
 	char *text = NULL, *cmd = NULL, *unit = NULL;
 	size_t len;
 	int rc;
@@ -119,17 +119,20 @@ static int chrome_show(struct perun_view_ctx *ctx, struct perun_error *err)
 	    !(unit = json_text_dup(s.unit)))
 		goto oom;
 	perun_strbuf_addstr(&sb, "{\"traceEvents\":[");
-	perun_strbuf_addf(&sb, "\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,"
-			       "\"args\":{\"name\":%s}}", cmd);
+	perun_strbuf_addf(&sb,
+			  "\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,"
+			  "\"args\":{\"name\":%s}}",
+			  cmd);
 	j.first = 0;
 	if (s.timed) {
 		int64_t last_tid = 0;
 		for (size_t i = 0; i < s.nevents; i++) {
 			const struct viewlib_stack_event *e = &s.events[i];
 			if (i == 0 || e->tid != last_tid)
-				perun_strbuf_addf(&sb, ",\n{\"name\":\"thread_name\",\"ph\":\"M\","
-						       "\"pid\":1,\"tid\":%lld,\"args\":{\"name\":"
-						       "\"thread %lld\"}}",
+				perun_strbuf_addf(&sb,
+						  ",\n{\"name\":\"thread_name\",\"ph\":\"M\","
+						  "\"pid\":1,\"tid\":%lld,\"args\":{\"name\":"
+						  "\"thread %lld\"}}",
 						  (long long)e->tid, (long long)e->tid);
 			last_tid = e->tid;
 			add_event(&j, &s, e->node, e->tid, e->start * j.scale, e->dur * j.scale);
@@ -137,15 +140,16 @@ static int chrome_show(struct perun_view_ctx *ctx, struct perun_error *err)
 	} else if (viewlib_stacks_walk(&s, chart_event, &j)) {
 		goto oom;
 	}
-	perun_strbuf_addf(&sb, "\n],\"displayTimeUnit\":\"ms\",\"otherData\":{\"generator\":"
-			       "\"perun\",\"command\":%s,\"unit\":%s,\"timeline\":\"%s\"}}\n",
+	perun_strbuf_addf(&sb,
+			  "\n],\"displayTimeUnit\":\"ms\",\"otherData\":{\"generator\":"
+			  "\"perun\",\"command\":%s,\"unit\":%s,\"timeline\":\"%s\"}}\n",
 			  cmd, unit,
 			  s.timed ? "recorded calls"
 				  : "flame chart: stacks laid end to end, 1 us per unit of weight");
 	if (!(text = perun_strbuf_detach(&sb, &len)))
 		goto oom;
 	rc = viewlib_write(perun_params_string(ctx->params, "output-file", "-"), ctx->out, text,
-			      len, err);
+			   len, err);
 	goto out;
 oom:
 	rc = perun_error_set(err, PERUN_EGENERIC, "out of memory writing the trace events");
@@ -168,6 +172,7 @@ static const struct perun_view_ops chrome_ops = {
 	.flags = PERUN_VIEW_WALKS_TYPES,
 };
 
-PERUN_PLUGIN_DEFINE(chrome, PERUN_KIND_VIEW, .version = "1.0",
-		    .summary = "export call stacks as Chrome Trace Event JSON (Perfetto, chrome://tracing)",
-		    .options = chrome_options, .ops = &chrome_ops);
+PERUN_PLUGIN_DEFINE(
+	chrome, PERUN_KIND_VIEW, .version = "1.0",
+	.summary = "export call stacks as Chrome Trace Event JSON (Perfetto, chrome://tracing)",
+	.options = chrome_options, .ops = &chrome_ops);

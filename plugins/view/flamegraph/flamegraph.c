@@ -37,26 +37,27 @@ static const char flame_js[] =
 	;
 
 static const struct perun_option flamegraph_options[] = {
-	{"output-file", "o", PERUN_OPTION_STRING, NULL, NULL, "<path>",
-	 "where to write (show: flame.svg; showdiff: an HTML page named after both profiles; "
-	 "- for standard output)", 0},
-	{"filename", "f", PERUN_OPTION_STRING, NULL, NULL, "<path>",
-	 "Python Perun's name of --output-file", 0},
-	{"width", "w", PERUN_OPTION_INT, "1200", NULL, "<px>", "width of the image", 0},
-	{"height", "h", PERUN_OPTION_INT, "16", NULL, "<px>", "height of one frame", 0},
-	{"graph-height", NULL, PERUN_OPTION_INT, NULL, NULL, "<px>",
-	 "Python Perun's name of --height", 0},
-	{"minimum", "m", PERUN_OPTION_FLOAT, "0.1", NULL, "<px>",
-	 "omit frames narrower than this (they stay in their parents' widths)", 0},
+	{ "output-file", "o", PERUN_OPTION_STRING, NULL, NULL, "<path>",
+	  "where to write (show: flame.svg; showdiff: an HTML page named after both profiles; "
+	  "- for standard output)",
+	  0 },
+	{ "filename", "f", PERUN_OPTION_STRING, NULL, NULL, "<path>",
+	  "Python Perun's name of --output-file", 0 },
+	{ "width", "w", PERUN_OPTION_INT, "1200", NULL, "<px>", "width of the image", 0 },
+	{ "height", "h", PERUN_OPTION_INT, "16", NULL, "<px>", "height of one frame", 0 },
+	{ "graph-height", NULL, PERUN_OPTION_INT, NULL, NULL, "<px>",
+	  "Python Perun's name of --height", 0 },
+	{ "minimum", "m", PERUN_OPTION_FLOAT, "0.1", NULL, "<px>",
+	  "omit frames narrower than this (they stay in their parents' widths)", 0 },
 	VIEWLIB_STACKS_MAX_TRACE_OPTION,
-	{"title", "t", PERUN_OPTION_STRING, NULL, NULL, "<text>",
-	 "title (default: '<type> consumption of <cmd> <workload>')", 0},
-	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
+	{ "title", "t", PERUN_OPTION_STRING, NULL, NULL, "<text>",
+	  "title (default: '<type> consumption of <cmd> <workload>')", 0 },
+	{ NULL, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
-#define FONT_SIZE 12
-#define PAD_X 10
-#define PAD_TOP 64
+#define FONT_SIZE  12
+#define PAD_X	   10
+#define PAD_TOP	   64
 #define PAD_BOTTOM 32
 
 struct flame_opts {
@@ -79,12 +80,13 @@ static int read_opts(const struct perun_view_ctx *ctx, struct flame_opts *o,
 		o->output = alias;
 	o->width = perun_params_int(p, "width", 1200);
 	o->height = perun_params_has(p, "graph-height") ? perun_params_int(p, "graph-height", 16)
-							 : perun_params_int(p, "height", 16);
+							: perun_params_int(p, "height", 16);
 	o->minimum = perun_params_float(p, "minimum", 0.1);
 	o->title = perun_params_string(p, "title", NULL);
 	if (o->width < 2 * PAD_X + 10 || o->width > 1000000)
-		return perun_error_set(err, PERUN_EINVAL, "--width %lld: not between %d and 1000000",
-				       o->width, 2 * PAD_X + 10);
+		return perun_error_set(err, PERUN_EINVAL,
+				       "--width %lld: not between %d and 1000000", o->width,
+				       2 * PAD_X + 10);
 	if (o->height < 1 || o->height > 1000)
 		return perun_error_set(err, PERUN_EINVAL, "--height %lld: not between 1 and 1000",
 				       o->height);
@@ -140,7 +142,8 @@ static uint32_t name_hash(const char *s)
 static void frame_color(const char *name, int memory, char out[32])
 {
 	uint32_t h = name_hash(name);
-	double v1 = (h & 0xff) / 255.0, v2 = ((h >> 8) & 0xff) / 255.0, v3 = ((h >> 16) & 0xff) / 255.0;
+	double v1 = (h & 0xff) / 255.0, v2 = ((h >> 8) & 0xff) / 255.0,
+	       v3 = ((h >> 16) & 0xff) / 255.0;
 	if (memory)
 		snprintf(out, 32, "rgb(%d,%d,%d)", 0, 190 + (int)(50 * v2), (int)(210 * v1));
 	else
@@ -156,10 +159,10 @@ static void frame_color(const char *name, int memory, char out[32])
  */
 struct diff_ref {
 	const struct viewlib_stacks *base; /* the other profile */
-	const uint32_t *frame_map; /* drawn name id -> other name id */
-	uint32_t *base_node;       /* drawn node -> other node */
+	const uint32_t *frame_map;	   /* drawn name id -> other name id */
+	uint32_t *base_node;		   /* drawn node -> other node */
 	double scale, max_delta;
-	int negated;               /* the baseline is drawn */
+	int negated; /* the baseline is drawn */
 };
 
 static double base_total(const struct diff_ref *d, uint32_t node)
@@ -265,40 +268,44 @@ static size_t render_svg(struct perun_strbuf *sb, const struct viewlib_stacks *s
 	uint32_t depth = s->depth;
 	double height = PAD_TOP + (depth + 1.0) * (double)o->height + PAD_BOTTOM;
 	double total = s->nodes[0].total;
-	struct svg_job j = {sb, s, o, diff, total > 0 ? (o->width - 2.0 * PAD_X) / total : 0,
-			    memory, depth, 0};
+	struct svg_job j = {
+		sb, s, o, diff, total > 0 ? (o->width - 2.0 * PAD_X) / total : 0, memory, depth, 0
+	};
 	char total_text[32];
 	viewlib_stacks_format_weight(total, total_text);
 	if (standalone)
 		perun_strbuf_addstr(sb, "<?xml version=\"1.0\" standalone=\"no\"?>\n");
-	perun_strbuf_addf(sb,
-			  "<svg version=\"1.1\" class=\"perun-flame\" width=\"%lld\" height=\"%.0f\" "
-			  "viewBox=\"0 0 %lld %.0f\" xmlns=\"http://www.w3.org/2000/svg\"%s "
-			  "fg:pad=\"%d\" fg:total=\"%s\" fg:font=\"%d\">\n",
-			  o->width, height, o->width, height,
-			  standalone ? " xmlns:fg=\"urn:perun:flamegraph\"" : "", PAD_X,
-			  total_text, FONT_SIZE);
-	perun_strbuf_addf(sb,
-			  "<style>text{font-family:Verdana,sans-serif;font-size:%dpx;fill:#000}"
-			  ".title{font-size:17px;text-anchor:middle}.sub{fill:#555;text-anchor:middle}"
-			  ".btn{cursor:pointer;fill:#333}.unzoom{opacity:0}.search{opacity:.5}"
-			  "g.f{cursor:pointer}g.f:hover rect{stroke:#000;stroke-width:.5}"
-			  "g.parent{opacity:.5}.matched{text-anchor:end}</style>\n",
-			  FONT_SIZE);
-	perun_strbuf_addf(sb,
-			  "<rect x=\"0\" y=\"0\" width=\"100%%\" height=\"100%%\" fill=\"#fbfbf4\"/>\n"
-			  "<text class=\"title\" x=\"%.1f\" y=\"24\">",
-			  o->width / 2.0);
+	perun_strbuf_addf(
+		sb,
+		"<svg version=\"1.1\" class=\"perun-flame\" width=\"%lld\" height=\"%.0f\" "
+		"viewBox=\"0 0 %lld %.0f\" xmlns=\"http://www.w3.org/2000/svg\"%s "
+		"fg:pad=\"%d\" fg:total=\"%s\" fg:font=\"%d\">\n",
+		o->width, height, o->width, height,
+		standalone ? " xmlns:fg=\"urn:perun:flamegraph\"" : "", PAD_X, total_text,
+		FONT_SIZE);
+	perun_strbuf_addf(
+		sb,
+		"<style>text{font-family:Verdana,sans-serif;font-size:%dpx;fill:#000}"
+		".title{font-size:17px;text-anchor:middle}.sub{fill:#555;text-anchor:middle}"
+		".btn{cursor:pointer;fill:#333}.unzoom{opacity:0}.search{opacity:.5}"
+		"g.f{cursor:pointer}g.f:hover rect{stroke:#000;stroke-width:.5}"
+		"g.parent{opacity:.5}.matched{text-anchor:end}</style>\n",
+		FONT_SIZE);
+	perun_strbuf_addf(
+		sb,
+		"<rect x=\"0\" y=\"0\" width=\"100%%\" height=\"100%%\" fill=\"#fbfbf4\"/>\n"
+		"<text class=\"title\" x=\"%.1f\" y=\"24\">",
+		o->width / 2.0);
 	viewlib_html_escape(sb, title);
 	perun_strbuf_addf(sb, "</text>\n<text class=\"sub\" x=\"%.1f\" y=\"44\">", o->width / 2.0);
 	viewlib_html_escape(sb, subtitle);
-	perun_strbuf_addf(sb,
-			  "</text>\n<text class=\"btn unzoom\" x=\"%d\" y=\"44\">Reset Zoom</text>\n"
-			  "<text class=\"btn search\" x=\"%lld\" y=\"44\">Search</text>\n"
-			  "<text class=\"details\" x=\"%d\" y=\"%.0f\"> </text>\n"
-			  "<text class=\"matched\" x=\"%lld\" y=\"%.0f\"> </text>\n",
-			  PAD_X, o->width - PAD_X - 50, PAD_X, height - 12, o->width - PAD_X,
-			  height - 12);
+	perun_strbuf_addf(
+		sb,
+		"</text>\n<text class=\"btn unzoom\" x=\"%d\" y=\"44\">Reset Zoom</text>\n"
+		"<text class=\"btn search\" x=\"%lld\" y=\"44\">Search</text>\n"
+		"<text class=\"details\" x=\"%d\" y=\"%.0f\"> </text>\n"
+		"<text class=\"matched\" x=\"%lld\" y=\"%.0f\"> </text>\n",
+		PAD_X, o->width - PAD_X - 50, PAD_X, height - 12, o->width - PAD_X, height - 12);
 	if (viewlib_stacks_walk(s, frame_svg, &j))
 		sb->failed = 1;
 	perun_strbuf_addstr(sb, "<script type=\"text/ecmascript\"><![CDATA[\n");
@@ -363,7 +370,7 @@ static void *stacks_job_run(void *arg)
 static int load_both_stacks(const struct perun_view_ctx *ctx, struct viewlib_stacks *base,
 			    struct viewlib_stacks *target, struct perun_error *err)
 {
-	struct stacks_job job = {ctx, base, {0}, 0};
+	struct stacks_job job = { ctx, base, { 0 }, 0 };
 	pthread_t thread;
 	int threaded = pthread_create(&thread, NULL, stacks_job_run, &job) == 0;
 	if (!threaded)
@@ -388,8 +395,9 @@ static int flamegraph_show(struct perun_view_ctx *ctx, struct perun_error *err)
 	int rc = read_opts(ctx, &o, err);
 	if (rc)
 		return rc;
-	const char *label =
-		PERUN_ABI_HAS(ctx, struct perun_view_ctx, profile_label) ? ctx->profile_label : NULL;
+	const char *label = PERUN_ABI_HAS(ctx, struct perun_view_ctx, profile_label)
+				    ? ctx->profile_label
+				    : NULL;
 	if ((rc = load_stacks(ctx, ctx->profile, &s, NULL, err)))
 		goto out;
 	if (!o.title && !(title = default_title_dup(ctx->profile)))
@@ -431,9 +439,10 @@ static int diff_prepare(struct diff_ref *d, const struct viewlib_stacks *base,
 	d->max_delta = 0;
 	for (uint32_t i = 1; i < target->nnodes; i++) {
 		uint32_t bp = d->base_node[target->nodes[i].parent];
-		d->base_node[i] = bp == VIEWLIB_STACKS_NONE
-					  ? VIEWLIB_STACKS_NONE
-					  : viewlib_stacks_child(base, bp, map[target->nodes[i].frame]);
+		d->base_node[i] =
+			bp == VIEWLIB_STACKS_NONE
+				? VIEWLIB_STACKS_NONE
+				: viewlib_stacks_child(base, bp, map[target->nodes[i].frame]);
 		double delta = fabs(target->nodes[i].total - base_total(d, i));
 		if (delta > d->max_delta)
 			d->max_delta = delta;
@@ -450,7 +459,8 @@ static void add_summary_row(struct perun_strbuf *sb, const char *what, const cha
 	viewlib_profile_cells(sb, label, p);
 	perun_strbuf_addstr(sb, "<td>");
 	viewlib_html_escape(sb, perun_profile_origin(p));
-	perun_strbuf_addf(sb, "</td><td class=\"n\">%zu</td><td class=\"n\">%s ", s->nstacks, total);
+	perun_strbuf_addf(sb, "</td><td class=\"n\">%zu</td><td class=\"n\">%s ", s->nstacks,
+			  total);
 	viewlib_html_escape(sb, s->unit[0] ? s->unit : "samples");
 	perun_strbuf_addstr(sb, "</td></tr>\n");
 }
@@ -460,7 +470,7 @@ static int flamegraph_show_diff(struct perun_view_ctx *ctx, struct perun_error *
 	struct flame_opts o;
 	struct viewlib_stacks base, target;
 	struct perun_strbuf sb = PERUN_STRBUF_INIT;
-	struct diff_ref d = {0}, neg = {0};
+	struct diff_ref d = { 0 }, neg = { 0 };
 	char *text = NULL, *name = NULL, subtitle[512];
 	size_t len;
 	int rc = read_opts(ctx, &o, err);
@@ -492,8 +502,8 @@ static int flamegraph_show_diff(struct perun_view_ctx *ctx, struct perun_error *
 	add_summary_row(&sb, "target", tl, ctx->profile, &target);
 	perun_strbuf_addstr(&sb, "</table>\n<section id=\"baseline\"><h2>Baseline</h2>\n");
 	subtitle_of(&base, bl, subtitle, sizeof(subtitle));
-	render_svg(&sb, &base, &o, "Baseline flame graph", subtitle, is_memory(ctx->baseline),
-		   NULL, 0);
+	render_svg(&sb, &base, &o, "Baseline flame graph", subtitle, is_memory(ctx->baseline), NULL,
+		   0);
 	perun_strbuf_addstr(&sb, "</section>\n<section id=\"target\"><h2>Target</h2>\n");
 	subtitle_of(&target, tl, subtitle, sizeof(subtitle));
 	render_svg(&sb, &target, &o, "Target flame graph", subtitle, is_memory(ctx->profile), NULL,
@@ -504,10 +514,11 @@ static int flamegraph_show_diff(struct perun_view_ctx *ctx, struct perun_error *
 	snprintf(subtitle, sizeof(subtitle), "baseline scaled by %.4g to the target's total",
 		 d.scale);
 	render_svg(&sb, &target, &o, "Difference flame graph", subtitle, 0, &d, 0);
-	perun_strbuf_addstr(&sb, "</section>\n<section id=\"negated\"><h2>What the target lost</h2>\n"
-				 "<p>Frames are as wide as in the baseline, coloured the same way "
-				 "against the target scaled to the baseline's total: blue frames "
-				 "shrank or are gone.</p>\n");
+	perun_strbuf_addstr(&sb,
+			    "</section>\n<section id=\"negated\"><h2>What the target lost</h2>\n"
+			    "<p>Frames are as wide as in the baseline, coloured the same way "
+			    "against the target scaled to the baseline's total: blue frames "
+			    "shrank or are gone.</p>\n");
 	snprintf(subtitle, sizeof(subtitle), "target scaled by %.4g to the baseline's total",
 		 neg.scale);
 	render_svg(&sb, &base, &o, "Negated difference flame graph", subtitle, 0, &neg, 0);
@@ -541,6 +552,7 @@ static const struct perun_view_ops flamegraph_ops = {
 	.flags = PERUN_VIEW_WALKS_TYPES,
 };
 
-PERUN_PLUGIN_DEFINE(flamegraph, PERUN_KIND_VIEW, .version = "1.0",
-		    .summary = "call stacks as an interactive SVG flame graph (trace, memory, kperf)",
-		    .options = flamegraph_options, .ops = &flamegraph_ops);
+PERUN_PLUGIN_DEFINE(
+	flamegraph, PERUN_KIND_VIEW, .version = "1.0",
+	.summary = "call stacks as an interactive SVG flame graph (trace, memory, kperf)",
+	.options = flamegraph_options, .ops = &flamegraph_ops);

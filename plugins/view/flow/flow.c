@@ -11,18 +11,18 @@
 
 static const struct perun_option flow_options[] = {
 	VIEWLIB_AGG_OF_OPTION,
-	{"through", "t", PERUN_OPTION_STRING, "snapshots", NULL, "<key>",
-	 "the resource key on the X axis", 0},
-	{"by", "b", PERUN_OPTION_STRING, NULL, NULL, "<key>",
-	 "the resource key whose values make the areas", 0},
-	{"stacked", "s", PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "stack the areas of the --by groups", 0},
-	{"accumulate", NULL, PERUN_OPTION_BOOL, "true", NULL, NULL,
-	 "accumulate the values over X (--no-accumulate: each on its own)", 0},
-	{"filename", "f", PERUN_OPTION_STRING, "flow.html", NULL, "<path>",
-	 "the page to write (a static <stem>.svg goes beside it)", 0},
+	{ "through", "t", PERUN_OPTION_STRING, "snapshots", NULL, "<key>",
+	  "the resource key on the X axis", 0 },
+	{ "by", "b", PERUN_OPTION_STRING, NULL, NULL, "<key>",
+	  "the resource key whose values make the areas", 0 },
+	{ "stacked", "s", PERUN_OPTION_BOOL, NULL, NULL, NULL, "stack the areas of the --by groups",
+	  0 },
+	{ "accumulate", NULL, PERUN_OPTION_BOOL, "true", NULL, NULL,
+	  "accumulate the values over X (--no-accumulate: each on its own)", 0 },
+	{ "filename", "f", PERUN_OPTION_STRING, "flow.html", NULL, "<path>",
+	  "the page to write (a static <stem>.svg goes beside it)", 0 },
 	VIEWLIB_LABEL_OPTIONS("through", "title of the graph"),
-	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
+	{ NULL, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
 static int flow_show(struct perun_view_ctx *ctx, struct perun_error *err)

@@ -22,10 +22,10 @@
 #include "stacks.h"
 
 static const struct perun_option folded_options[] = {
-	{"output-file", "o", PERUN_OPTION_STRING, "-", NULL, "<path>",
-	 "where to write (- is standard output)", 0},
+	{ "output-file", "o", PERUN_OPTION_STRING, "-", NULL, "<path>",
+	  "where to write (- is standard output)", 0 },
 	VIEWLIB_STACKS_MAX_TRACE_OPTION,
-	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
+	{ NULL, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
 static void add_frame(struct perun_strbuf *sb, const char *name)
@@ -74,7 +74,7 @@ static int folded_show(struct perun_view_ctx *ctx, struct perun_error *err)
 		goto out;
 	}
 	rc = viewlib_write(perun_params_string(ctx->params, "output-file", "-"), ctx->out, text,
-			      len, err);
+			   len, err);
 out:
 	perun_strbuf_release(&sb);
 	viewlib_stacks_release(&s);
@@ -89,6 +89,7 @@ static const struct perun_view_ops folded_ops = {
 	.flags = PERUN_VIEW_WALKS_TYPES,
 };
 
-PERUN_PLUGIN_DEFINE(folded, PERUN_KIND_VIEW, .version = "1.0",
-		    .summary = "export call stacks as folded stacks (flamegraph.pl, inferno, speedscope)",
-		    .options = folded_options, .ops = &folded_ops);
+PERUN_PLUGIN_DEFINE(
+	folded, PERUN_KIND_VIEW, .version = "1.0",
+	.summary = "export call stacks as folded stacks (flamegraph.pl, inferno, speedscope)",
+	.options = folded_options, .ops = &folded_ops);

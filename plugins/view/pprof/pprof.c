@@ -28,10 +28,10 @@
 #include "stacks.h"
 
 static const struct perun_option pprof_options[] = {
-	{"output-file", "o", PERUN_OPTION_STRING, "profile.pb.gz", NULL, "<path>",
-	 "where to write (- is standard output, unless it is a terminal)", 0},
+	{ "output-file", "o", PERUN_OPTION_STRING, "profile.pb.gz", NULL, "<path>",
+	  "where to write (- is standard output, unless it is a terminal)", 0 },
 	VIEWLIB_STACKS_MAX_TRACE_OPTION,
-	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
+	{ NULL, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
 /* What the samples measure and how a weight becomes an integer value. */
@@ -48,16 +48,17 @@ static void value_kind_of(const struct viewlib_stacks *s, const char *profile_ty
 		const char *unit;
 		double ns;
 	} times[] = {
-		{"ns", 1}, {"us", 1e3}, {"\xc2\xb5s", 1e3}, {"ms", 1e6}, {"s", 1e9}, {"seconds", 1e9},
+		{ "ns", 1 },   { "us", 1e3 }, { "\xc2\xb5s", 1e3 },
+		{ "ms", 1e6 }, { "s", 1e9 },  { "seconds", 1e9 },
 	};
-	*k = (struct value_kind){profile_type, s->unit, 1, 1};
+	*k = (struct value_kind){ profile_type, s->unit, 1, 1 };
 	if (!strcmp(s->unit, "B") || !strcmp(s->unit, "bytes"))
-		*k = (struct value_kind){"space", "bytes", 1, 1};
+		*k = (struct value_kind){ "space", "bytes", 1, 1 };
 	else if (!strcmp(s->unit, "sample") || !strcmp(s->unit, "samples"))
-		*k = (struct value_kind){"samples", "count", 1, 1};
+		*k = (struct value_kind){ "samples", "count", 1, 1 };
 	for (size_t i = 0; i < sizeof(times) / sizeof(times[0]); i++)
 		if (!strcmp(s->unit, times[i].unit))
-			*k = (struct value_kind){"wall", "nanoseconds", times[i].ns, 1};
+			*k = (struct value_kind){ "wall", "nanoseconds", times[i].ns, 1 };
 	for (uint32_t i = 0; i < s->nnodes; i++) {
 		double v = s->nodes[i].self * k->factor;
 		if (v != floor(v))
@@ -67,7 +68,7 @@ static void value_kind_of(const struct viewlib_stacks *s, const char *profile_ty
 
 struct sample_job {
 	Perftools__Profiles__Sample *samples, **sample_ptrs;
-	uint64_t *ids;   /* location ids of every sample, leaf first */
+	uint64_t *ids; /* location ids of every sample, leaf first */
 	int64_t *values;
 	size_t n, nids;
 	double factor;
@@ -125,7 +126,7 @@ static int set_function(struct viewlib_stacks *strings, const char *frame,
 
 static int gzip_buffer(const uint8_t *in, size_t len, unsigned char **out, size_t *out_len)
 {
-	z_stream z = {0};
+	z_stream z = { 0 };
 	if (deflateInit2(&z, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
 		return -1;
 	size_t cap = deflateBound(&z, (uLong)len);
@@ -147,7 +148,7 @@ static int gzip_buffer(const uint8_t *in, size_t len, unsigned char **out, size_
 static int pprof_show(struct perun_view_ctx *ctx, struct perun_error *err)
 {
 	struct viewlib_stacks s, strings;
-	struct sample_job j = {0};
+	struct sample_job j = { 0 };
 	struct value_kind kind;
 	Perftools__Profiles__Profile prof = PERFTOOLS__PROFILES__PROFILE__INIT;
 	Perftools__Profiles__ValueType vt = PERFTOOLS__PROFILES__VALUE_TYPE__INIT, *vtp = &vt;
@@ -169,8 +170,9 @@ static int pprof_show(struct perun_view_ctx *ctx, struct perun_error *err)
 		goto out;
 	}
 	if (!strcmp(path, "-") && isatty(fileno(ctx->out ? (FILE *)ctx->out : stdout))) {
-		rc = perun_error_set(err, PERUN_EINVAL,
-				     "not writing a gzip-compressed profile to a terminal; use -o <file>");
+		rc = perun_error_set(
+			err, PERUN_EINVAL,
+			"not writing a gzip-compressed profile to a terminal; use -o <file>");
 		goto out;
 	}
 	value_kind_of(&s, perun_profile_type(ctx->profile), &kind);
@@ -215,12 +217,13 @@ static int pprof_show(struct perun_view_ctx *ctx, struct perun_error *err)
 	vt.type = str_index(&strings, kind.type, strlen(kind.type));
 	vt.unit = str_index(&strings, kind.unit, strlen(kind.unit));
 	char note[512];
-	snprintf(note, sizeof(note), "perun %s profile of %s %s%s", perun_profile_type(ctx->profile),
-		 perun_profile_header(ctx->profile, "cmd"),
+	snprintf(note, sizeof(note), "perun %s profile of %s %s%s",
+		 perun_profile_type(ctx->profile), perun_profile_header(ctx->profile, "cmd"),
 		 perun_profile_header(ctx->profile, "workload"),
 		 kind.exact ? "" : " (values rounded to integers)");
 	comment = str_index(&strings, note, strlen(note));
-	if (vt.type < 0 || vt.unit < 0 || comment < 0 || !(table = malloc(strings.nnames * sizeof(*table))))
+	if (vt.type < 0 || vt.unit < 0 || comment < 0 ||
+	    !(table = malloc(strings.nnames * sizeof(*table))))
 		goto oom;
 	for (uint32_t i = 0; i < strings.nnames; i++)
 		table[i] = strings.names[i];
@@ -274,6 +277,7 @@ static const struct perun_view_ops pprof_ops = {
 	.flags = PERUN_VIEW_WALKS_TYPES,
 };
 
-PERUN_PLUGIN_DEFINE(pprof, PERUN_KIND_VIEW, .version = "1.0",
-		    .summary = "export call stacks as a gzip-compressed pprof profile (profile.proto)",
-		    .options = pprof_options, .ops = &pprof_ops);
+PERUN_PLUGIN_DEFINE(
+	pprof, PERUN_KIND_VIEW, .version = "1.0",
+	.summary = "export call stacks as a gzip-compressed pprof profile (profile.proto)",
+	.options = pprof_options, .ops = &pprof_ops);

@@ -19,9 +19,9 @@
 #include "view-common.h"
 
 static const struct perun_option report_options[] = {
-	{"output-file", "o", PERUN_OPTION_STRING, NULL, NULL, "<path>",
-	 "the page to write (default: report-diff-of-<baseline>-and-<target>.html)", 0},
-	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
+	{ "output-file", "o", PERUN_OPTION_STRING, NULL, NULL, "<path>",
+	  "the page to write (default: report-diff-of-<baseline>-and-<target>.html)", 0 },
+	{ NULL, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
 /* Sorting, filtering, grouping and paging of PERUN_REPORT.rows
@@ -34,11 +34,14 @@ static const char report_script[] =
 	"    {name: 'uid', get: function (r) { return r[0]; }},\n"
 	"    {name: 'trace', get: function (r) { return r[1]; }},\n"
 	"    {name: 'baseline', get: function (r) { return r[2]; }, num: true},\n"
-	"    {name: 'baseline %', get: function (r) { return 100 * r[2] / T0; }, num: true, pct: true},\n"
+	"    {name: 'baseline %', get: function (r) { return 100 * r[2] / T0; }, num: true, pct: "
+	"true},\n"
 	"    {name: 'target', get: function (r) { return r[3]; }, num: true},\n"
-	"    {name: 'target %', get: function (r) { return 100 * r[3] / T1; }, num: true, pct: true},\n"
+	"    {name: 'target %', get: function (r) { return 100 * r[3] / T1; }, num: true, pct: "
+	"true},\n"
 	"    {name: 'change', get: function (r) { return r[3] - r[2]; }, num: true},\n"
-	"    {name: 'change %', get: function (r) { return 100 * r[3] / T1 - 100 * r[2] / T0; }, num: true, pct: true}\n"
+	"    {name: 'change %', get: function (r) { return 100 * r[3] / T1 - 100 * r[2] / T0; }, "
+	"num: true, pct: true}\n"
 	"  ];\n"
 	"  var state = {sort: 6, desc: true, filter: '', byUid: false, shown: 200};\n"
 	"  var head = document.getElementById('head'), body = document.getElementById('rows');\n"
@@ -51,7 +54,8 @@ static const char report_script[] =
 	"      if (!g) { g = [r[0], '', 0, 0, 0]; m.set(r[0], g); }\n"
 	"      g[2] += r[2]; g[3] += r[3]; g[4]++;\n"
 	"    });\n"
-	"    return Array.from(m.values()).map(function (g) { g[1] = g[4] + ' traces'; return g; });\n"
+	"    return Array.from(m.values()).map(function (g) { g[1] = g[4] + ' traces'; return g; "
+	"});\n"
 	"  }\n"
 	"  function fmt(c, v) {\n"
 	"    if (!c.num) return v;\n"
@@ -61,7 +65,8 @@ static const char report_script[] =
 	"  function draw() {\n"
 	"    var f = state.filter.toLowerCase(), c = cols[state.sort];\n"
 	"    var rows = grouped().filter(function (r) {\n"
-	"      return !f || r[0].toLowerCase().indexOf(f) >= 0 || r[1].toLowerCase().indexOf(f) >= 0;\n"
+	"      return !f || r[0].toLowerCase().indexOf(f) >= 0 || r[1].toLowerCase().indexOf(f) >= "
+	"0;\n"
 	"    });\n"
 	"    rows.sort(function (a, b) {\n"
 	"      var x = c.get(a), y = c.get(b), d = c.num ? x - y : (x < y ? -1 : x > y ? 1 : 0);\n"
@@ -72,8 +77,10 @@ static const char report_script[] =
 	"      var tr = '<tr>';\n"
 	"      cols.forEach(function (col, i) {\n"
 	"        var v = col.get(r), t = i === 1 ? shortTrace(v) : fmt(col, v);\n"
-	"        var cls = col.num ? (i >= 6 && v > 0 ? 'num up' : i >= 6 && v < 0 ? 'num down' : 'num') : '';\n"
-	"        tr += '<td class=\"' + cls + '\"' + (i === 1 ? ' title=\"' + esc(v) + '\"' : '') + '>' + esc(String(t)) + '</td>';\n"
+	"        var cls = col.num ? (i >= 6 && v > 0 ? 'num up' : i >= 6 && v < 0 ? 'num down' : "
+	"'num') : '';\n"
+	"        tr += '<td class=\"' + cls + '\"' + (i === 1 ? ' title=\"' + esc(v) + '\"' : '') "
+	"+ '>' + esc(String(t)) + '</td>';\n"
 	"      });\n"
 	"      html.push(tr + '</tr>');\n"
 	"    });\n"
@@ -82,7 +89,8 @@ static const char report_script[] =
 	"      (rows.length > state.shown ? ', first ' + state.shown + ' shown' : '');\n"
 	"    more.style.display = rows.length > state.shown ? '' : 'none';\n"
 	"    Array.prototype.forEach.call(head.children, function (th, i) {\n"
-	"      th.textContent = cols[i].name + (i === state.sort ? (state.desc ? ' \\u25bc' : ' \\u25b2') : '');\n"
+	"      th.textContent = cols[i].name + (i === state.sort ? (state.desc ? ' \\u25bc' : ' "
+	"\\u25b2') : '');\n"
 	"    });\n"
 	"  }\n"
 	"  function esc(s) {\n"
@@ -109,8 +117,8 @@ static const char report_script[] =
 	"})();\n"
 	"</script>\n";
 
-static void header_row(struct perun_strbuf *sb, const char *what,
-		       const struct perun_profile *p, const char *label, double total)
+static void header_row(struct perun_strbuf *sb, const char *what, const struct perun_profile *p,
+		       const char *label, double total)
 {
 	perun_strbuf_addf(sb, "<tr><th>%s</th>", what);
 	viewlib_profile_cells(sb, label, p);
@@ -122,7 +130,7 @@ static void header_row(struct perun_strbuf *sb, const char *what,
 
 static int report_show_diff(struct perun_view_ctx *ctx, struct perun_error *err)
 {
-	struct viewlib_diff_rows r = {0};
+	struct viewlib_diff_rows r = { 0 };
 	struct perun_strbuf sb = PERUN_STRBUF_INIT;
 	char *name = NULL;
 	int rc;
@@ -133,7 +141,8 @@ static int report_show_diff(struct perun_view_ctx *ctx, struct perun_error *err)
 	if ((rc = viewlib_diff_rows_of_view(ctx, NULL, &r, err)) < 0)
 		return rc;
 	if (!path) {
-		name = viewlib_diff_name_dup("report", ctx->baseline_label, ctx->profile_label, "html");
+		name = viewlib_diff_name_dup("report", ctx->baseline_label, ctx->profile_label,
+					     "html");
 		if (!name) {
 			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 			goto out;
@@ -142,17 +151,21 @@ static int report_show_diff(struct perun_view_ctx *ctx, struct perun_error *err)
 	}
 	if ((rc = viewlib_html_begin(&sb, "Difference report", 0, err)) < 0)
 		goto out;
-	perun_strbuf_addstr(&sb, "<table class=\"summary\"><tr><th></th><th>profile</th><th>command</th>"
+	perun_strbuf_addstr(&sb,
+			    "<table class=\"summary\"><tr><th></th><th>profile</th><th>command</th>"
 			    "<th>collector</th><th>total amount</th></tr>\n");
 	header_row(&sb, "baseline", ctx->baseline, ctx->baseline_label, r.total[0]);
 	header_row(&sb, "target", ctx->profile, ctx->profile_label, r.total[1]);
-	perun_strbuf_addf(&sb, "</table>\n<p><input id=\"filter\" type=\"search\" placeholder=\"filter uid or trace\" size=\"40\"> "
-			  "<label><input id=\"byuid\" type=\"checkbox\"> group by uid</label> "
-			  "<span id=\"info\" class=\"note\"></span></p>\n"
-			  "<table class=\"report\"><thead><tr id=\"head\"></tr></thead><tbody id=\"rows\"></tbody></table>\n"
-			  "<p><button id=\"more\">show more rows</button></p>\n"
-			  "<style>td.up{color:#b00}td.down{color:#070}table.summary{margin-bottom:1em}</style>\n"
-			  "<script>var PERUN_REPORT = {totals: [");
+	perun_strbuf_addf(&sb, "</table>\n<p><input id=\"filter\" type=\"search\" "
+			       "placeholder=\"filter uid or trace\" size=\"40\"> "
+			       "<label><input id=\"byuid\" type=\"checkbox\"> group by uid</label> "
+			       "<span id=\"info\" class=\"note\"></span></p>\n"
+			       "<table class=\"report\"><thead><tr id=\"head\"></tr></thead><tbody "
+			       "id=\"rows\"></tbody></table>\n"
+			       "<p><button id=\"more\">show more rows</button></p>\n"
+			       "<style>td.up{color:#b00}td.down{color:#070}table.summary{margin-"
+			       "bottom:1em}</style>\n"
+			       "<script>var PERUN_REPORT = {totals: [");
 	viewlib_js_number(&sb, r.total[0]);
 	perun_strbuf_addch(&sb, ',');
 	viewlib_js_number(&sb, r.total[1]);
@@ -187,6 +200,7 @@ static const struct perun_view_ops report_ops = {
 	.show_diff = report_show_diff,
 };
 
-PERUN_PLUGIN_DEFINE(report, PERUN_KIND_VIEW, .version = "1.0",
-		    .summary = "showdiff: every record of both profiles on one sortable, filterable page",
-		    .options = report_options, .ops = &report_ops);
+PERUN_PLUGIN_DEFINE(
+	report, PERUN_KIND_VIEW, .version = "1.0",
+	.summary = "showdiff: every record of both profiles on one sortable, filterable page",
+	.options = report_options, .ops = &report_ops);

@@ -22,14 +22,14 @@
 #include "view-common.h"
 
 static const struct perun_option scatter_options[] = {
-	{"of", "o", PERUN_OPTION_STRING, "amount", NULL, "<key>",
-	 "the resource key on the Y axis", 0},
-	{"per", "p", PERUN_OPTION_STRING, "structure-unit-size", NULL, "<key>",
-	 "the resource key on the X axis", 0},
-	{"filename", "f", PERUN_OPTION_STRING, "scatter", NULL, "<path>",
-	 "output prefix: <path>.html and <path>_<uid>.svg", 0},
+	{ "of", "o", PERUN_OPTION_STRING, "amount", NULL, "<key>", "the resource key on the Y axis",
+	  0 },
+	{ "per", "p", PERUN_OPTION_STRING, "structure-unit-size", NULL, "<key>",
+	  "the resource key on the X axis", 0 },
+	{ "filename", "f", PERUN_OPTION_STRING, "scatter", NULL, "<path>",
+	  "output prefix: <path>.html and <path>_<uid>.svg", 0 },
 	VIEWLIB_LABEL_OPTIONS("per", "title of the plots (default: Plot of '<of>' per '<per>')"),
-	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
+	{ NULL, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
 /* Points the parametric curves are sampled at. */
@@ -73,16 +73,15 @@ static double coeff(const json_t *model, const char *name)
 	size_t i;
 	json_t *c;
 	double v;
-	json_array_foreach(json_object_get(model, "coeffs"), i, c)
-		if (!strcmp(json_string_value(json_object_get(c, "name")) ?: "", name) &&
-		    !perun_json_number(json_object_get(c, "value"), &v))
-			return v;
+	json_array_foreach(
+		json_object_get(model, "coeffs"), i,
+		c) if (!strcmp(json_string_value(json_object_get(c, "name")) ?: "", name) &&
+		       !perun_json_number(json_object_get(c, "value"), &v)) return v;
 	return 0.0; /* Perun's transformation defaults a missing one to 0 */
 }
 
 /* The formulas of Perun's plot_model transformations. */
-static int parametric(const char *model, double x, double b0, double b1, double b2,
-		      double *y)
+static int parametric(const char *model, double x, double b0, double b1, double b2, double *y)
 {
 	if (!strcmp(model, "linear") || !strcmp(model, "constant"))
 		*y = b0 + b1 * x;
@@ -110,7 +109,8 @@ static char *model_label(const json_t *m)
 		json_t *c;
 		double v;
 		perun_strbuf_addf(&sb, "%s: ", name);
-		json_array_foreach(json_object_get(m, "coeffs"), i, c) {
+		json_array_foreach(json_object_get(m, "coeffs"), i, c)
+		{
 			if (perun_json_number(json_object_get(c, "value"), &v))
 				v = NAN;
 			perun_strbuf_addf(&sb, "%s=%f, ",
@@ -120,16 +120,19 @@ static char *model_label(const json_t *m)
 	} else if (!strcmp(name, "moving_average")) {
 		perun_strbuf_addf(&sb, "%s: window=%lld, R^2=%.3f",
 				  json_string_value(json_object_get(m, "moving_method")) ?: "?",
-				  (long long)json_integer_value(json_object_get(m, "window_width")), r2);
+				  (long long)json_integer_value(json_object_get(m, "window_width")),
+				  r2);
 	} else if (!strcmp(name, "kernel_regression")) {
 		double bw = NAN;
 		perun_json_number(json_object_get(m, "bandwidth"), &bw);
 		perun_strbuf_addf(&sb, "%s: bw=%g, R^2=%f",
-				  json_string_value(json_object_get(m, "kernel_mode")) ?: "?", bw, r2);
+				  json_string_value(json_object_get(m, "kernel_mode")) ?: "?", bw,
+				  r2);
 	} else if (!strcmp(name, "regressogram")) {
-		perun_strbuf_addf(&sb, "reg: buckets=%zu, stat: %s, R^2=%.3f",
-				  json_array_size(json_object_get(m, "bucket_stats")),
-				  json_string_value(json_object_get(m, "statistic_function")) ?: "?", r2);
+		perun_strbuf_addf(
+			&sb, "reg: buckets=%zu, stat: %s, R^2=%.3f",
+			json_array_size(json_object_get(m, "bucket_stats")),
+			json_string_value(json_object_get(m, "statistic_function")) ?: "?", r2);
 	} else {
 		perun_strbuf_addstr(&sb, name);
 	}
@@ -153,7 +156,7 @@ static int add_model(struct plot *p, const json_t *m, const char *per)
 	if (!stats)
 		stats = json_object_get(m, "kernel_stats"); /* older profiles */
 	size_t k = json_array_size(stats), n = 0;
-	struct curve c = {0};
+	struct curve c = { 0 };
 
 	if (json_object_get(m, "coeffs")) {
 		double b0 = coeff(m, "b0"), b1 = coeff(m, "b1"), b2 = coeff(m, "b2"), y;
@@ -252,7 +255,8 @@ static size_t thin_points(const struct plot *p, double *x, double *y)
 	double sy = yhi > ylo ? (GRID_H - 1) / (yhi - ylo) : 0;
 	size_t n = 0;
 	for (size_t i = 0; i < p->n; i++) {
-		size_t cell = (size_t)((p->y[i] - ylo) * sy) * GRID_W + (size_t)((p->x[i] - xlo) * sx);
+		size_t cell =
+			(size_t)((p->y[i] - ylo) * sy) * GRID_W + (size_t)((p->x[i] - xlo) * sx);
 		if (seen[cell / 8] & (1u << (cell % 8)))
 			continue;
 		seen[cell / 8] |= (unsigned char)(1u << (cell % 8));
@@ -274,16 +278,24 @@ static int write_svg(const char *prefix, const struct plot *p, const char *title
 		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 		goto out;
 	}
-	s[0] = (struct viewlib_svg_series){.kind = VIEWLIB_SVG_POINTS, .label = "resources",
-					 .x = p->x, .y = p->y, .n = p->n, .color = 3};
+	s[0] = (struct viewlib_svg_series){ .kind = VIEWLIB_SVG_POINTS,
+					    .label = "resources",
+					    .x = p->x,
+					    .y = p->y,
+					    .n = p->n,
+					    .color = 3 };
 	for (size_t i = 0; i < p->ncurves; i++)
-		s[i + 1] = (struct viewlib_svg_series){.kind = VIEWLIB_SVG_LINE,
-						     .label = p->curves[i].label,
-						     .x = p->curves[i].x, .y = p->curves[i].y,
-						     .n = p->curves[i].n,
-						     .color = i >= 3 ? i + 1 : i};
-	struct viewlib_svg_plot plot = {.title = title, .xlabel = xlabel, .ylabel = ylabel,
-				      .series = s, .nseries = p->ncurves + 1};
+		s[i + 1] = (struct viewlib_svg_series){ .kind = VIEWLIB_SVG_LINE,
+							.label = p->curves[i].label,
+							.x = p->curves[i].x,
+							.y = p->curves[i].y,
+							.n = p->curves[i].n,
+							.color = i >= 3 ? i + 1 : i };
+	struct viewlib_svg_plot plot = { .title = title,
+					 .xlabel = xlabel,
+					 .ylabel = ylabel,
+					 .series = s,
+					 .nseries = p->ncurves + 1 };
 	rc = viewlib_svg_render(&sb, &plot, 1, err);
 	if (!rc)
 		rc = viewlib_write_buffer(path, NULL, &sb, err);
@@ -294,9 +306,8 @@ out:
 	return rc;
 }
 
-static int add_plot(struct perun_strbuf *html, size_t index, struct plot *p,
-		    const char *title, const char *xlabel, const char *ylabel,
-		    struct perun_error *err)
+static int add_plot(struct perun_strbuf *html, size_t index, struct plot *p, const char *title,
+		    const char *xlabel, const char *ylabel, struct perun_error *err)
 {
 	double *tx = malloc((p->n + 1) * sizeof(double)), *ty = malloc((p->n + 1) * sizeof(double));
 	size_t n = tx && ty ? thin_points(p, tx, ty) : (size_t)-1;
@@ -309,11 +320,12 @@ static int add_plot(struct perun_strbuf *html, size_t index, struct plot *p,
 	viewlib_chart_series(html, "resources", "points", 3, tx, ty, n);
 	for (size_t i = 0; i < p->ncurves; i++)
 		viewlib_chart_series(html, p->curves[i].label, "line", i >= 3 ? i + 1 : i,
-					p->curves[i].x, p->curves[i].y, p->curves[i].n);
+				     p->curves[i].x, p->curves[i].y, p->curves[i].n);
 	viewlib_chart_close(html);
 	perun_strbuf_addf(html, "<p class=\"note\">%zu points", p->n);
 	if (n < p->n)
-		perun_strbuf_addf(html, " (%zu shown: one per cell of a %dx%d grid)", n, GRID_W, GRID_H);
+		perun_strbuf_addf(html, " (%zu shown: one per cell of a %dx%d grid)", n, GRID_W,
+				  GRID_H);
 	perun_strbuf_addf(html, ", %zu model%s", p->ncurves, p->ncurves == 1 ? "" : "s");
 	if (p->notes.len) {
 		perun_strbuf_addstr(html, "; ");
@@ -378,7 +390,7 @@ static int scatter_show(struct perun_view_ctx *ctx, struct perun_error *err)
 		if (rc <= 0)
 			break;
 		rc = 0;
-		struct plot p = {.uid = uid, .n = n, .notes = PERUN_STRBUF_INIT};
+		struct plot p = { .uid = uid, .n = n, .notes = PERUN_STRBUF_INIT };
 		p.x = malloc(n * sizeof(double));
 		p.y = malloc(n * sizeof(double));
 		if (!p.x || !p.y) {
@@ -392,7 +404,8 @@ static int scatter_show(struct perun_view_ctx *ctx, struct perun_error *err)
 		}
 		size_t i;
 		json_t *m;
-		json_array_foreach(models, i, m) {
+		json_array_foreach(models, i, m)
+		{
 			const char *muid = json_string_value(json_object_get(m, "uid"));
 			if (muid && !strcmp(muid, uid) && add_model(&p, m, per) < 0) {
 				rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");

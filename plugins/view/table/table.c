@@ -20,18 +20,18 @@
 #include "view-common.h"
 
 static const struct perun_option table_options[] = {
-	{"top-n", "n", PERUN_OPTION_INT, "10", NULL, "<int>",
-	 "show the top <int> records of each profile", 0},
-	{"filter", "f", PERUN_OPTION_STRING, NULL, NULL, "<key> <value>",
-	 "keep resources whose <key> is <value> (filters are alternatives)",
-	 PERUN_OPTION_PAIR | PERUN_OPTION_MULTIPLE},
-	{"group-by", "g", PERUN_OPTION_STRING, "origin", NULL, "<name>",
-	 "name the profiles' columns baseline(<name>) and target(<name>)", 0},
-	{"format", NULL, PERUN_OPTION_CHOICE, "text", "text|csv|markdown|json", NULL,
-	 "output format", 0},
-	{"output-file", "o", PERUN_OPTION_STRING, "-", NULL, "<path>",
-	 "write the table to <path> (default: the terminal)", 0},
-	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
+	{ "top-n", "n", PERUN_OPTION_INT, "10", NULL, "<int>",
+	  "show the top <int> records of each profile", 0 },
+	{ "filter", "f", PERUN_OPTION_STRING, NULL, NULL, "<key> <value>",
+	  "keep resources whose <key> is <value> (filters are alternatives)",
+	  PERUN_OPTION_PAIR | PERUN_OPTION_MULTIPLE },
+	{ "group-by", "g", PERUN_OPTION_STRING, "origin", NULL, "<name>",
+	  "name the profiles' columns baseline(<name>) and target(<name>)", 0 },
+	{ "format", NULL, PERUN_OPTION_CHOICE, "text", "text|csv|markdown|json", NULL,
+	  "output format", 0 },
+	{ "output-file", "o", PERUN_OPTION_STRING, "-", NULL, "<path>",
+	  "write the table to <path> (default: the terminal)", 0 },
+	{ NULL, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
 static const struct viewlib_diff_rows *sort_rows;
@@ -104,8 +104,8 @@ struct cell {
 	char shortened[64], share[32], amount[40];
 };
 
-static void fill(struct cell *c, const struct viewlib_diff_rows *r, const size_t *idx,
-		 size_t k, size_t i, int side, int short_traces)
+static void fill(struct cell *c, const struct viewlib_diff_rows *r, const size_t *idx, size_t k,
+		 size_t i, int side, int short_traces)
 {
 	memset(c, 0, sizeof(*c));
 	if (i >= k)
@@ -121,7 +121,8 @@ static void fill(struct cell *c, const struct viewlib_diff_rows *r, const size_t
 		c->trace = c->shortened;
 		perun_strbuf_release(&sb);
 	}
-	snprintf(c->share, sizeof(c->share), "%.2f", total ? 100.0 * row->amount[side] / total : 0.0);
+	snprintf(c->share, sizeof(c->share), "%.2f",
+		 total ? 100.0 * row->amount[side] / total : 0.0);
 	number(&sb, row->amount[side]);
 	snprintf(c->amount, sizeof(c->amount), "%s", sb.buf ? sb.buf : "0");
 	perun_strbuf_release(&sb);
@@ -134,15 +135,16 @@ static int table_show_diff(struct perun_view_ctx *ctx, struct perun_error *err)
 	const char *format = perun_params_string(params, "format", "text");
 	const char *group = perun_params_string(params, "group-by", "origin");
 	const char *path = perun_params_string(params, "output-file", "-");
-	struct viewlib_diff_rows r = {0};
+	struct viewlib_diff_rows r = { 0 };
 	struct perun_strbuf sb = PERUN_STRBUF_INIT;
-	size_t *idx[2] = {NULL, NULL}, k[2];
+	size_t *idx[2] = { NULL, NULL }, k[2];
 	int rc;
 
 	if (ctx->argc > 0)
 		return perun_error_set(err, PERUN_EINVAL, "unexpected argument '%s'", ctx->argv[0]);
 	if (topn < 1)
-		return perun_error_set(err, PERUN_EINVAL, "--top-n must be at least 1, not %lld", topn);
+		return perun_error_set(err, PERUN_EINVAL, "--top-n must be at least 1, not %lld",
+				       topn);
 	if ((rc = viewlib_diff_rows_of_view(ctx, "filter", &r, err)) < 0)
 		return rc;
 	idx[0] = malloc((r.n + 1) * sizeof(size_t));
@@ -156,7 +158,7 @@ static int table_show_diff(struct perun_view_ctx *ctx, struct perun_error *err)
 	size_t ranks = k[0] > k[1] ? k[0] : k[1];
 	int text = !strcmp(format, "text"), md = !strcmp(format, "markdown");
 	int csv = !strcmp(format, "csv"), json = !strcmp(format, "json");
-	const char *side_name[2] = {"baseline", "target"};
+	const char *side_name[2] = { "baseline", "target" };
 	struct cell c[2];
 
 	if (json) {
@@ -170,12 +172,17 @@ static int table_show_diff(struct perun_view_ctx *ctx, struct perun_error *err)
 				if (i >= k[s])
 					continue;
 				const struct viewlib_diff_row *row = &r.rows[idx[s][i]];
-				const struct viewlib_diff_row *other = i < k[1 - s] ? &r.rows[idx[1 - s][i]] : NULL;
-				json_object_set_new(rank, side_name[s], json_pack(
-					"{s:s,s:s,s:f,s:f,s:f}", "uid", row->uid, "trace", row->trace,
-					"amount", row->amount[s],
-					"share", r.total[s] ? 100.0 * row->amount[s] / r.total[s] : 0.0,
-					"diff", row->amount[s] - (other ? other->amount[1 - s] : 0.0)));
+				const struct viewlib_diff_row *other =
+					i < k[1 - s] ? &r.rows[idx[1 - s][i]] : NULL;
+				json_object_set_new(
+					rank, side_name[s],
+					json_pack("{s:s,s:s,s:f,s:f,s:f}", "uid", row->uid, "trace",
+						  row->trace, "amount", row->amount[s], "share",
+						  r.total[s] ? 100.0 * row->amount[s] / r.total[s]
+							     : 0.0,
+						  "diff",
+						  row->amount[s] -
+							  (other ? other->amount[1 - s] : 0.0)));
 			}
 			json_array_append_new(list, rank);
 		}
@@ -189,11 +196,12 @@ static int table_show_diff(struct perun_view_ctx *ctx, struct perun_error *err)
 		perun_strbuf_addch(&sb, '\n');
 		free(dump);
 	} else {
-		const char *hdr[] = {"rank", "uid", "trace", "share %", "amount", "diff"};
+		const char *hdr[] = { "rank", "uid", "trace", "share %", "amount", "diff" };
 		if (text) {
 			const char *cmd = perun_profile_header(ctx->profile, "cmd");
 			const char *wl = perun_profile_header(ctx->profile, "workload");
-			perun_strbuf_addf(&sb, "Difference summary\n  baseline  %s\n  target    %s\n"
+			perun_strbuf_addf(&sb,
+					  "Difference summary\n  baseline  %s\n  target    %s\n"
 					  "  command   %s%s%s\n  totals    %g -> %g\n\n",
 					  ctx->baseline_label ? ctx->baseline_label : "",
 					  ctx->profile_label ? ctx->profile_label : "", cmd,
@@ -202,8 +210,9 @@ static int table_show_diff(struct perun_view_ctx *ctx, struct perun_error *err)
 		/* One line per (rank, profile): the records side by side in
 		 * time, as Perun prints each rank's pair. */
 		if (md)
-			perun_strbuf_addstr(&sb, "| rank | profile | uid | trace | share % | amount | diff |\n"
-					    "|---:|---|---|---|---:|---:|---:|\n");
+			perun_strbuf_addstr(
+				&sb, "| rank | profile | uid | trace | share % | amount | diff |\n"
+				     "|---:|---|---|---|---:|---:|---:|\n");
 		else if (csv)
 			perun_strbuf_addstr(&sb, "rank,profile,uid,trace,share,amount,diff\n");
 		else
@@ -215,7 +224,8 @@ static int table_show_diff(struct perun_view_ctx *ctx, struct perun_error *err)
 				if (i >= k[s])
 					continue;
 				double mine = r.rows[idx[s][i]].amount[s];
-				double other = i < k[1 - s] ? r.rows[idx[1 - s][i]].amount[1 - s] : 0.0;
+				double other =
+					i < k[1 - s] ? r.rows[idx[1 - s][i]].amount[1 - s] : 0.0;
 				char tag[64], diff[40];
 				snprintf(tag, sizeof(tag), "%s(%s)", side_name[s], group);
 				struct perun_strbuf d = PERUN_STRBUF_INIT;
@@ -227,15 +237,18 @@ static int table_show_diff(struct perun_view_ctx *ctx, struct perun_error *err)
 					csv_field(&sb, c[s].uid);
 					perun_strbuf_addch(&sb, ',');
 					csv_field(&sb, c[s].trace);
-					perun_strbuf_addf(&sb, ",%s,%s,%s\n", c[s].share, c[s].amount, diff);
-				} else if (md) {
-					perun_strbuf_addf(&sb, "| %zu | %s | `%s` | `%s` | %s | %s | %s |\n", i + 1,
-							  tag, c[s].uid, c[s].trace, c[s].share,
+					perun_strbuf_addf(&sb, ",%s,%s,%s\n", c[s].share,
 							  c[s].amount, diff);
+				} else if (md) {
+					perun_strbuf_addf(
+						&sb, "| %zu | %s | `%s` | `%s` | %s | %s | %s |\n",
+						i + 1, tag, c[s].uid, c[s].trace, c[s].share,
+						c[s].amount, diff);
 				} else {
-					perun_strbuf_addf(&sb, "%4zu  %-16s  %-40s  %8s  %12s  %12s  %s\n", i + 1,
-							  tag, c[s].uid, c[s].share, c[s].amount, diff,
-							  c[s].trace);
+					perun_strbuf_addf(
+						&sb, "%4zu  %-16s  %-40s  %8s  %12s  %12s  %s\n",
+						i + 1, tag, c[s].uid, c[s].share, c[s].amount, diff,
+						c[s].trace);
 				}
 			}
 		}

@@ -20,27 +20,26 @@
 
 #include <perun/perun.h>
 
-#define FORMATS "simple|plain|csv|tsv|json|markdown|github|pipe|grid|fancy_grid|" \
-		"orgtbl|psql|rst|jira|presto|latex|latex_raw|latex_booktabs|"     \
-		"latex_longtable"
+#define FORMATS                                                                                    \
+	"simple|plain|csv|tsv|json|markdown|github|pipe|grid|fancy_grid|"                          \
+	"orgtbl|psql|rst|jira|presto|latex|latex_raw|latex_booktabs|"                              \
+	"latex_longtable"
 
 static const struct perun_option tableof_options[] = {
-	{"headers", "h", PERUN_OPTION_STRING, NULL, NULL, "<key>",
-	 "show only these columns, in this order", PERUN_OPTION_MULTIPLE},
-	{"sort-by", "s", PERUN_OPTION_STRING, NULL, NULL, "<key>",
-	 "sort the rows by <key>", 0},
-	{"filter-by", "f", PERUN_OPTION_STRING, NULL, NULL, "<key> <value>",
-	 "keep rows where <key> is <value>; values of one key are alternatives",
-	 PERUN_OPTION_PAIR | PERUN_OPTION_MULTIPLE},
-	{"format", NULL, PERUN_OPTION_CHOICE, "simple", FORMATS, NULL,
-	 "table format", 0},
-	{"to-file", "tf", PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "write the table to a file instead of the terminal", 0},
-	{"to-stdout", "ts", PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	 "write the table to standard output (the default)", 0},
-	{"output-file", "of", PERUN_OPTION_STRING, NULL, NULL, "<path>",
-	 "the file to write the table to (implies --to-file)", 0},
-	{NULL, NULL, 0, NULL, NULL, NULL, NULL, 0},
+	{ "headers", "h", PERUN_OPTION_STRING, NULL, NULL, "<key>",
+	  "show only these columns, in this order", PERUN_OPTION_MULTIPLE },
+	{ "sort-by", "s", PERUN_OPTION_STRING, NULL, NULL, "<key>", "sort the rows by <key>", 0 },
+	{ "filter-by", "f", PERUN_OPTION_STRING, NULL, NULL, "<key> <value>",
+	  "keep rows where <key> is <value>; values of one key are alternatives",
+	  PERUN_OPTION_PAIR | PERUN_OPTION_MULTIPLE },
+	{ "format", NULL, PERUN_OPTION_CHOICE, "simple", FORMATS, NULL, "table format", 0 },
+	{ "to-file", "tf", PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "write the table to a file instead of the terminal", 0 },
+	{ "to-stdout", "ts", PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "write the table to standard output (the default)", 0 },
+	{ "output-file", "of", PERUN_OPTION_STRING, NULL, NULL, "<path>",
+	  "the file to write the table to (implies --to-file)", 0 },
+	{ NULL, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
 /* ---- cells -------------------------------------------------------------- */
@@ -65,21 +64,21 @@ struct row_span {
 };
 
 struct table {
-	json_t *fields;       /* column name -> its id, an integer */
-	char **names;         /* column names by id */
+	json_t *fields; /* column name -> its id, an integer */
+	char **names;	/* column names by id */
 	size_t nfields, names_alloc;
-	json_t **cells;       /* references, or NULL */
+	json_t **cells; /* references, or NULL */
 	size_t ncells, cells_alloc;
 	struct row_span *rows;
 	size_t nrows, rows_alloc;
-	size_t *order;        /* the rows shown, in order */
+	size_t *order; /* the rows shown, in order */
 	size_t nshown;
 	const char **columns; /* the shown columns */
-	size_t *colids;       /* and their ids */
+	size_t *colids;	      /* and their ids */
 	size_t ncolumns;
-	size_t *last_ids;     /* ids of the previous row's items, in order */
+	size_t *last_ids; /* ids of the previous row's items, in order */
 	size_t nlast, last_alloc, item;
-	json_t *zero;         /* "snapshots" of a row without "snapshot" */
+	json_t *zero; /* "snapshots" of a row without "snapshot" */
 };
 
 /* Room for need elements of size in *v; 0, or -1 without memory. */
@@ -162,13 +161,14 @@ static int add_row(struct table *t, const json_t *record, int is_resource)
 {
 	if (reserve(&t->rows, &t->rows_alloc, t->nrows + 1, sizeof(*t->rows)))
 		return -1;
-	t->rows[t->nrows++] = (struct row_span){t->ncells, 0};
+	t->rows[t->nrows++] = (struct row_span){ t->ncells, 0 };
 	t->item = 0;
 	int rc = perun_items_of(record, add_item, t, NULL);
 	t->nlast = t->item;
 	if (!rc && is_resource) {
 		json_t *id = json_object_get(t->fields, "snapshot");
-		json_t *snapshot = id ? cell_of(t, t->nrows - 1, (size_t)json_integer_value(id)) : NULL;
+		json_t *snapshot =
+			id ? cell_of(t, t->nrows - 1, (size_t)json_integer_value(id)) : NULL;
 		long snapshots = field_id(t, "snapshots");
 		rc = snapshots < 0 ? -1
 				   : set_cell(t, (size_t)snapshots,
@@ -214,8 +214,7 @@ static char *field_list(const struct table *t)
 	json_t *unused;
 	if (!names)
 		return NULL;
-	json_object_foreach(t->fields, key, unused)
-		names[i++] = key;
+	json_object_foreach(t->fields, key, unused) names[i++] = key;
 	qsort(names, n, sizeof(*names), strcmp_ptr);
 	for (i = 0; i < n; i++) {
 		if (i)
@@ -236,8 +235,8 @@ static int check_key(const struct table *t, const char *key, const char *what, s
 		return 0;
 	}
 	char *valid = field_list(t);
-	int rc = perun_error_set(err, PERUN_EINVAL, "invalid %s: %s (choose from %s)", what,
-				 key, valid && *valid ? valid : "nothing: the table is empty");
+	int rc = perun_error_set(err, PERUN_EINVAL, "invalid %s: %s (choose from %s)", what, key,
+				 valid && *valid ? valid : "nothing: the table is empty");
 	free(valid);
 	return rc;
 }
@@ -256,8 +255,8 @@ static int choose_columns(struct table *t, const struct perun_params *params,
 	if (chosen) {
 		for (size_t i = 0; i < n; i++) {
 			const char *h = perun_params_string_at(params, "headers", i);
-			int rc = check_key(t, h ? h : "", "choice for table header",
-					   &t->colids[i], err);
+			int rc = check_key(t, h ? h : "", "choice for table header", &t->colids[i],
+					   err);
 			if (rc)
 				return rc;
 			t->columns[t->ncolumns++] = h;
@@ -266,11 +265,11 @@ static int choose_columns(struct table *t, const struct perun_params *params,
 	}
 	const char *key;
 	json_t *unused;
-	json_object_foreach(t->fields, key, unused)
-		t->columns[t->ncolumns++] = key;
+	json_object_foreach(t->fields, key, unused) t->columns[t->ncolumns++] = key;
 	qsort(t->columns, t->ncolumns, sizeof(*t->columns), strcmp_ptr);
 	for (size_t i = 0; i < n; i++)
-		t->colids[i] = (size_t)json_integer_value(json_object_get(t->fields, t->columns[i]));
+		t->colids[i] =
+			(size_t)json_integer_value(json_object_get(t->fields, t->columns[i]));
 	return 0;
 }
 
@@ -429,50 +428,221 @@ struct table_format {
 	struct row_fmt header, data;
 	int padding;
 	int hide_above_with_headers, hide_below_with_headers;
-	int latex_escape;          /* escape LaTeX specials in cells */
-	const char *latex_env;     /* tabular or longtable */
-	const char *latex_top;     /* \hline or \toprule */
-	int rst_escape;            /* empty first cells become ".." */
+	int latex_escape;      /* escape LaTeX specials in cells */
+	const char *latex_env; /* tabular or longtable */
+	const char *latex_top; /* \hline or \toprule */
+	int rst_escape;	       /* empty first cells become ".." */
 };
 
-#define NO_LINE {NULL, NULL, NULL, NULL}
+#define NO_LINE                                                                                    \
+	{                                                                                          \
+		NULL, NULL, NULL, NULL                                                             \
+	}
 /* The LaTeX formats differ only in their rules and environment. */
-#define LATEX_FORMAT(name, below_header, below, escape, env, top)                \
-	{name, {"", "", "", ""}, {below_header, "", "", ""}, NO_LINE,             \
-	 {below, "", "", ""}, LINE_LATEX_BEGIN, LINE_PLAIN, {"", "&", "\\\\"},      \
-	 {"", "&", "\\\\"}, 1, 0, 0, escape, env, top, 0}
+#define LATEX_FORMAT(name, below_header, below, escape, env, top)                                  \
+	{                                                                                          \
+		name, { "", "", "", "" }, { below_header, "", "", "" }, NO_LINE,                   \
+			{ below, "", "", "" }, LINE_LATEX_BEGIN, LINE_PLAIN, { "", "&", "\\\\" },  \
+			{ "", "&", "\\\\" }, 1, 0, 0, escape, env, top, 0                          \
+	}
 
 static const struct table_format formats[] = {
-	{"simple", {"", "-", "  ", ""}, {"", "-", "  ", ""}, NO_LINE, {"", "-", "  ", ""},
-	 LINE_PLAIN, LINE_PLAIN, {"", "  ", ""}, {"", "  ", ""}, 0, 1, 1, 0, NULL, NULL, 0},
-	{"plain", NO_LINE, NO_LINE, NO_LINE, NO_LINE, LINE_PLAIN, LINE_PLAIN,
-	 {"", "  ", ""}, {"", "  ", ""}, 0, 0, 0, 0, NULL, NULL, 0},
-	{"tsv", NO_LINE, NO_LINE, NO_LINE, NO_LINE, LINE_PLAIN, LINE_PLAIN,
-	 {"", "\t", ""}, {"", "\t", ""}, 0, 0, 0, 0, NULL, NULL, 0},
-	{"grid", {"+", "-", "+", "+"}, {"+", "=", "+", "+"}, {"+", "-", "+", "+"},
-	 {"+", "-", "+", "+"}, LINE_PLAIN, LINE_PLAIN, {"|", "|", "|"}, {"|", "|", "|"},
-	 1, 0, 0, 0, NULL, NULL, 0},
-	{"fancy_grid", {"╒", "═", "╤", "╕"}, {"╞", "═", "╪", "╡"}, {"├", "─", "┼", "┤"},
-	 {"╘", "═", "╧", "╛"}, LINE_PLAIN, LINE_PLAIN, {"│", "│", "│"}, {"│", "│", "│"},
-	 1, 0, 0, 0, NULL, NULL, 0},
-	{"github", {"|", "-", "|", "|"}, {"|", "-", "|", "|"}, NO_LINE, NO_LINE,
-	 LINE_PLAIN, LINE_PLAIN, {"|", "|", "|"}, {"|", "|", "|"}, 1, 1, 0, 0, NULL, NULL, 0},
-	{"pipe", {"", "", "", ""}, {"", "", "", ""}, NO_LINE, NO_LINE, LINE_PIPE_COLONS,
-	 LINE_PIPE_COLONS, {"|", "|", "|"}, {"|", "|", "|"}, 1, 1, 0, 0, NULL, NULL, 0},
-	{"orgtbl", NO_LINE, {"|", "-", "+", "|"}, NO_LINE, NO_LINE, LINE_PLAIN, LINE_PLAIN,
-	 {"|", "|", "|"}, {"|", "|", "|"}, 1, 0, 0, 0, NULL, NULL, 0},
-	{"jira", NO_LINE, NO_LINE, NO_LINE, NO_LINE, LINE_PLAIN, LINE_PLAIN,
-	 {"||", "||", "||"}, {"|", "|", "|"}, 1, 0, 0, 0, NULL, NULL, 0},
-	{"presto", NO_LINE, {"", "-", "+", ""}, NO_LINE, NO_LINE, LINE_PLAIN, LINE_PLAIN,
-	 {"", "|", ""}, {"", "|", ""}, 1, 0, 0, 0, NULL, NULL, 0},
-	{"psql", {"+", "-", "+", "+"}, {"|", "-", "+", "|"}, NO_LINE, {"+", "-", "+", "+"},
-	 LINE_PLAIN, LINE_PLAIN, {"|", "|", "|"}, {"|", "|", "|"}, 1, 0, 0, 0, NULL, NULL, 0},
-	{"rst", {"", "=", "  ", ""}, {"", "=", "  ", ""}, NO_LINE, {"", "=", "  ", ""},
-	 LINE_PLAIN, LINE_PLAIN, {"", "  ", ""}, {"", "  ", ""}, 0, 0, 0, 0, NULL, NULL, 1},
+	{ "simple",
+	  { "", "-", "  ", "" },
+	  { "", "-", "  ", "" },
+	  NO_LINE,
+	  { "", "-", "  ", "" },
+	  LINE_PLAIN,
+	  LINE_PLAIN,
+	  { "", "  ", "" },
+	  { "", "  ", "" },
+	  0,
+	  1,
+	  1,
+	  0,
+	  NULL,
+	  NULL,
+	  0 },
+	{ "plain",
+	  NO_LINE,
+	  NO_LINE,
+	  NO_LINE,
+	  NO_LINE,
+	  LINE_PLAIN,
+	  LINE_PLAIN,
+	  { "", "  ", "" },
+	  { "", "  ", "" },
+	  0,
+	  0,
+	  0,
+	  0,
+	  NULL,
+	  NULL,
+	  0 },
+	{ "tsv",
+	  NO_LINE,
+	  NO_LINE,
+	  NO_LINE,
+	  NO_LINE,
+	  LINE_PLAIN,
+	  LINE_PLAIN,
+	  { "", "\t", "" },
+	  { "", "\t", "" },
+	  0,
+	  0,
+	  0,
+	  0,
+	  NULL,
+	  NULL,
+	  0 },
+	{ "grid",
+	  { "+", "-", "+", "+" },
+	  { "+", "=", "+", "+" },
+	  { "+", "-", "+", "+" },
+	  { "+", "-", "+", "+" },
+	  LINE_PLAIN,
+	  LINE_PLAIN,
+	  { "|", "|", "|" },
+	  { "|", "|", "|" },
+	  1,
+	  0,
+	  0,
+	  0,
+	  NULL,
+	  NULL,
+	  0 },
+	{ "fancy_grid",
+	  { "╒", "═", "╤", "╕" },
+	  { "╞", "═", "╪", "╡" },
+	  { "├", "─", "┼", "┤" },
+	  { "╘", "═", "╧", "╛" },
+	  LINE_PLAIN,
+	  LINE_PLAIN,
+	  { "│", "│", "│" },
+	  { "│", "│", "│" },
+	  1,
+	  0,
+	  0,
+	  0,
+	  NULL,
+	  NULL,
+	  0 },
+	{ "github",
+	  { "|", "-", "|", "|" },
+	  { "|", "-", "|", "|" },
+	  NO_LINE,
+	  NO_LINE,
+	  LINE_PLAIN,
+	  LINE_PLAIN,
+	  { "|", "|", "|" },
+	  { "|", "|", "|" },
+	  1,
+	  1,
+	  0,
+	  0,
+	  NULL,
+	  NULL,
+	  0 },
+	{ "pipe",
+	  { "", "", "", "" },
+	  { "", "", "", "" },
+	  NO_LINE,
+	  NO_LINE,
+	  LINE_PIPE_COLONS,
+	  LINE_PIPE_COLONS,
+	  { "|", "|", "|" },
+	  { "|", "|", "|" },
+	  1,
+	  1,
+	  0,
+	  0,
+	  NULL,
+	  NULL,
+	  0 },
+	{ "orgtbl",
+	  NO_LINE,
+	  { "|", "-", "+", "|" },
+	  NO_LINE,
+	  NO_LINE,
+	  LINE_PLAIN,
+	  LINE_PLAIN,
+	  { "|", "|", "|" },
+	  { "|", "|", "|" },
+	  1,
+	  0,
+	  0,
+	  0,
+	  NULL,
+	  NULL,
+	  0 },
+	{ "jira",
+	  NO_LINE,
+	  NO_LINE,
+	  NO_LINE,
+	  NO_LINE,
+	  LINE_PLAIN,
+	  LINE_PLAIN,
+	  { "||", "||", "||" },
+	  { "|", "|", "|" },
+	  1,
+	  0,
+	  0,
+	  0,
+	  NULL,
+	  NULL,
+	  0 },
+	{ "presto",
+	  NO_LINE,
+	  { "", "-", "+", "" },
+	  NO_LINE,
+	  NO_LINE,
+	  LINE_PLAIN,
+	  LINE_PLAIN,
+	  { "", "|", "" },
+	  { "", "|", "" },
+	  1,
+	  0,
+	  0,
+	  0,
+	  NULL,
+	  NULL,
+	  0 },
+	{ "psql",
+	  { "+", "-", "+", "+" },
+	  { "|", "-", "+", "|" },
+	  NO_LINE,
+	  { "+", "-", "+", "+" },
+	  LINE_PLAIN,
+	  LINE_PLAIN,
+	  { "|", "|", "|" },
+	  { "|", "|", "|" },
+	  1,
+	  0,
+	  0,
+	  0,
+	  NULL,
+	  NULL,
+	  0 },
+	{ "rst",
+	  { "", "=", "  ", "" },
+	  { "", "=", "  ", "" },
+	  NO_LINE,
+	  { "", "=", "  ", "" },
+	  LINE_PLAIN,
+	  LINE_PLAIN,
+	  { "", "  ", "" },
+	  { "", "  ", "" },
+	  0,
+	  0,
+	  0,
+	  0,
+	  NULL,
+	  NULL,
+	  1 },
 	LATEX_FORMAT("latex", "\\hline", "\\hline\n\\end{tabular}", 1, "tabular", "\\hline"),
 	LATEX_FORMAT("latex_raw", "\\hline", "\\hline\n\\end{tabular}", 0, "tabular", "\\hline"),
-	LATEX_FORMAT("latex_booktabs", "\\midrule", "\\bottomrule\n\\end{tabular}", 1,
-		     "tabular", "\\toprule"),
+	LATEX_FORMAT("latex_booktabs", "\\midrule", "\\bottomrule\n\\end{tabular}", 1, "tabular",
+		     "\\toprule"),
 	LATEX_FORMAT("latex_longtable", "\\hline\n\\endhead", "\\hline\n\\end{longtable}", 1,
 		     "longtable", "\\hline"),
 };
@@ -503,8 +673,7 @@ static int parses_as_int(const char *s)
 	if (!(*s >= '0' && *s <= '9'))
 		return 0;
 	for (; *s && !is_space(*s); s++)
-		if (!(*s >= '0' && *s <= '9') &&
-		    !(*s == '_' && s[1] >= '0' && s[1] <= '9'))
+		if (!(*s >= '0' && *s <= '9') && !(*s == '_' && s[1] >= '0' && s[1] <= '9'))
 			return 0;
 	while (is_space(*s))
 		s++;
@@ -527,8 +696,8 @@ static int parses_as_number(const char *s, double *out)
 		return 0;
 	if (isinf(d) || isnan(d)) {
 		char *t = strip_dup(s);
-		int ok = t && (!strcasecmp(t, "inf") || !strcasecmp(t, "-inf") ||
-			       !strcasecmp(t, "nan"));
+		int ok = t &&
+			 (!strcasecmp(t, "inf") || !strcasecmp(t, "-inf") || !strcasecmp(t, "nan"));
 		free(t);
 		if (!ok)
 			return 0;
@@ -648,8 +817,9 @@ static int add_format_g_of(struct perun_strbuf *b, const char *s, size_t len)
 			perun_strbuf_addch(b, '.');
 			perun_strbuf_add(b, m + 1, n - 1);
 		}
-		perun_strbuf_add(b, e, (size_t)snprintf(e, sizeof(e), "e%c%02ld", x < 0 ? '-' : '+',
-							 x < 0 ? -x : x));
+		perun_strbuf_add(b, e,
+				 (size_t)snprintf(e, sizeof(e), "e%c%02ld", x < 0 ? '-' : '+',
+						  x < 0 ? -x : x));
 	} else if (x < 0) {
 		perun_strbuf_addstr(b, "0.");
 		perun_strbuf_addrepeat(b, "0", (size_t)(-x - 1));
@@ -682,19 +852,19 @@ static int after_point_g(const char *s, size_t len)
 struct cell {
 	size_t off;
 	uint32_t len;
-	int32_t after;      /* tabulate's _afterpoint, in decimal columns */
+	int32_t after; /* tabulate's _afterpoint, in decimal columns */
 };
 
 struct layout {
 	size_t ncols, nrows;
-	char **headers;     /* padded */
+	char **headers;	    /* padded */
 	struct cell *cells; /* nrows * ncols, as tabulate formats them */
 	struct perun_strbuf arena;
 	struct perun_strbuf scratch;
 	size_t *widths;
-	int *max_after;     /* of the column's cells */
+	int *max_after; /* of the column's cells */
 	enum align *aligns;
-	int have_aligns;    /* tabulate has no alignments for an empty table */
+	int have_aligns; /* tabulate has no alignments for an empty table */
 };
 
 static const char *cell_text(const struct layout *l, const struct cell *cell)
@@ -768,7 +938,7 @@ static enum cell_type cell_source(struct layout *l, struct cell *cell, const jso
 			len = 2;
 		}
 	}
-	*cell = (struct cell){off, (uint32_t)len, -1};
+	*cell = (struct cell){ off, (uint32_t)len, -1 };
 	if (json_is_null(v))
 		return T_NONE;
 	if (json_is_integer(v))
@@ -780,11 +950,11 @@ static enum cell_type cell_source(struct layout *l, struct cell *cell, const jso
 }
 
 /* The text tabulate shows for a cell of a column of type and align. */
-static void cell_format(struct layout *l, struct cell *cell, const json_t *v,
-			enum cell_type type, enum align align)
+static void cell_format(struct layout *l, struct cell *cell, const json_t *v, enum cell_type type,
+			enum align align)
 {
 	if (json_is_null(v)) {
-		*cell = (struct cell){0, 0, -1};
+		*cell = (struct cell){ 0, 0, -1 };
 	} else if (type == T_FLOAT) {
 		double d = 0;
 		/* Integers beyond 2^53 are not what d holds: printf rounds d.
@@ -807,7 +977,7 @@ static void cell_format(struct layout *l, struct cell *cell, const json_t *v,
 		if (!exact || cell->len >= sizeof(source) ||
 		    !add_format_g_of(&l->arena, source, cell->len))
 			add_format_g(&l->arena, d);
-		*cell = (struct cell){off, (uint32_t)(l->arena.len - off), 0};
+		*cell = (struct cell){ off, (uint32_t)(l->arena.len - off), 0 };
 		cell->after = l->arena.failed ? -1 : after_point_g(l->arena.buf + off, cell->len);
 		return;
 	} else if (align == ALIGN_LEFT) {
@@ -826,8 +996,7 @@ static void cell_format(struct layout *l, struct cell *cell, const json_t *v,
 		cell->after = -1; /* "" and integers have no point */
 }
 
-static int layout_build(struct layout *l, const struct table *t,
-			const struct table_format *fmt)
+static int layout_build(struct layout *l, const struct table *t, const struct table_format *fmt)
 {
 	l->ncols = t->ncolumns;
 	l->nrows = t->nshown;
@@ -847,9 +1016,9 @@ static int layout_build(struct layout *l, const struct table *t,
 		size_t width = text_width(name) + 2; /* tabulate's MIN_PADDING */
 		enum cell_type type = T_BOOL;
 		for (size_t r = 0; r < l->nrows; r++) {
-			enum cell_type ct = cell_source(l, &l->cells[r * l->ncols + c],
-							cell_of(t, t->order[r], id),
-							fmt->rst_escape && c == 0);
+			enum cell_type ct =
+				cell_source(l, &l->cells[r * l->ncols + c],
+					    cell_of(t, t->order[r], id), fmt->rst_escape && c == 0);
 			if (ct > type)
 				type = ct;
 		}
@@ -953,10 +1122,18 @@ static void add_line(struct perun_strbuf *out, const struct layout *l,
 static void add_latex_escaped(struct perun_strbuf *b, const char *s, size_t len)
 {
 	static const char *const rules[][2] = {
-		{"&", "\\&"}, {"%", "\\%"}, {"$", "\\$"}, {"#", "\\#"}, {"_", "\\_"},
-		{"^", "\\^{}"}, {"{", "\\{"}, {"}", "\\}"}, {"~", "\\textasciitilde{}"},
-		{"\\", "\\textbackslash{}"}, {"<", "\\ensuremath{<}"},
-		{">", "\\ensuremath{>}"},
+		{ "&", "\\&" },
+		{ "%", "\\%" },
+		{ "$", "\\$" },
+		{ "#", "\\#" },
+		{ "_", "\\_" },
+		{ "^", "\\^{}" },
+		{ "{", "\\{" },
+		{ "}", "\\}" },
+		{ "~", "\\textasciitilde{}" },
+		{ "\\", "\\textbackslash{}" },
+		{ "<", "\\ensuremath{<}" },
+		{ ">", "\\ensuremath{>}" },
 	};
 	for (size_t k = 0; k < len; k++) {
 		const char *repl = NULL;
@@ -973,8 +1150,7 @@ static void add_latex_escaped(struct perun_strbuf *b, const char *s, size_t len)
 /* The header line (row NULL, headers padded already) or a row's line,
  * each cell padded to its column's width as it is written. */
 static void add_cells_line(struct perun_strbuf *out, const struct table_format *fmt,
-			   const struct row_fmt *rf, const struct layout *l,
-			   const struct cell *row)
+			   const struct row_fmt *rf, const struct layout *l, const struct cell *row)
 {
 	size_t start = out->len, seplen = strlen(rf->sep), pad = (size_t)fmt->padding;
 	perun_strbuf_addstr(out, rf->begin);
@@ -1020,10 +1196,10 @@ static void add_cells_line(struct perun_strbuf *out, const struct table_format *
  * returned; NULL without memory or, with *write_errno set, when writing
  * failed.
  */
-static char *render_tabulate(const struct table *t, const struct table_format *fmt,
-			     FILE *stream, int *write_errno)
+static char *render_tabulate(const struct table *t, const struct table_format *fmt, FILE *stream,
+			     int *write_errno)
 {
-	struct layout l = {0};
+	struct layout l = { 0 };
 	struct perun_strbuf out = PERUN_STRBUF_INIT;
 	int has_headers = t->ncolumns > 0;
 	if (layout_build(&l, t, fmt)) {
@@ -1233,25 +1409,22 @@ static char *default_file_name(const struct perun_profile *p, const char *what)
 
 static int tableof_show(struct perun_view_ctx *ctx, struct perun_error *err)
 {
-	struct table t = {0};
+	struct table t = { 0 };
 	const struct perun_params *params = ctx->params;
 	char *text = NULL, *file = NULL;
 	int rc = 0, write_errno = 0;
 
 	if (ctx->argc < 1)
-		return perun_error_set(err, PERUN_EINVAL,
-				       "say what to show: resources or models");
+		return perun_error_set(err, PERUN_EINVAL, "say what to show: resources or models");
 	const char *what = ctx->argv[0];
 	int is_resources = !strcmp(what, "resources");
 	if (!is_resources && strcmp(what, "models"))
 		return perun_error_set(err, PERUN_EINVAL,
-				       "unknown table '%s' (choose from resources, models)",
-				       what);
+				       "unknown table '%s' (choose from resources, models)", what);
 	if (ctx->argc > 1)
-		return perun_error_set(err, PERUN_EINVAL,
-				       "unexpected argument '%s'", ctx->argv[1]);
-	int to_file = perun_params_bool(params, "to-file", 0) ||
-		      perun_params_has(params, "output-file");
+		return perun_error_set(err, PERUN_EINVAL, "unexpected argument '%s'", ctx->argv[1]);
+	int to_file =
+		perun_params_bool(params, "to-file", 0) || perun_params_has(params, "output-file");
 	if (to_file && perun_params_bool(params, "to-stdout", 0))
 		return perun_error_set(err, PERUN_EINVAL,
 				       "'--to-stdout' excludes '--to-file' and "
@@ -1271,7 +1444,8 @@ static int tableof_show(struct perun_view_ctx *ctx, struct perun_error *err)
 	} else {
 		size_t i;
 		json_t *model;
-		json_array_foreach(perun_profile_get(ctx->profile, "models"), i, model) {
+		json_array_foreach(perun_profile_get(ctx->profile, "models"), i, model)
+		{
 			if (json_is_object(model) && (rc = add_row(&t, model, 0)))
 				break;
 		}
@@ -1340,8 +1514,7 @@ static int tableof_show(struct perun_view_ctx *ctx, struct perun_error *err)
 		else
 			rc = perun_file_write_atomic(path, text, len, err);
 	} else if (fwrite(text, 1, len, ctx->out) != len || fflush(ctx->out)) {
-		rc = perun_error_set_errno(err, PERUN_EGENERIC, errno,
-					   "cannot write the table");
+		rc = perun_error_set_errno(err, PERUN_EGENERIC, errno, "cannot write the table");
 	}
 out:
 	free(text);
@@ -1356,5 +1529,5 @@ static const struct perun_view_ops tableof_ops = {
 };
 
 PERUN_PLUGIN_DEFINE(tableof, PERUN_KIND_VIEW, .version = "1.0",
-		    .summary = "resources and models as tables",
-		    .options = tableof_options, .ops = &tableof_ops);
+		    .summary = "resources and models as tables", .options = tableof_options,
+		    .ops = &tableof_ops);

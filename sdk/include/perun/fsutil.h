@@ -18,8 +18,7 @@ PERUN_API void perun_advise_huge_pages(void *p, size_t len);
  * Read a whole file into a NUL-terminated buffer the caller frees.
  * *len (optional) gets the byte count without the NUL.
  */
-PERUN_API int perun_file_read(const char *path, char **buf, size_t *len,
-			      struct perun_error *err);
+PERUN_API int perun_file_read(const char *path, char **buf, size_t *len, struct perun_error *err);
 
 /*
  * Replace path atomically: write a temporary file next to it, fsync it,
@@ -27,11 +26,10 @@ PERUN_API int perun_file_read(const char *path, char **buf, size_t *len,
  * old or the new content, never a mix.  An existing device or FIFO is
  * written in place instead.
  */
-PERUN_API int perun_file_write_atomic(const char *path, const void *data,
-				      size_t len, struct perun_error *err);
+PERUN_API int perun_file_write_atomic(const char *path, const void *data, size_t len,
+				      struct perun_error *err);
 
 /* mkdir -p; existing directories are fine. */
-PERUN_API int perun_mkdirs(const char *path, int mode,
-			   struct perun_error *err);
+PERUN_API int perun_mkdirs(const char *path, int mode, struct perun_error *err);
 
 #endif

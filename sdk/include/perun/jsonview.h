@@ -108,20 +108,20 @@ static inline const struct perun_jv *perun_jv_skip(const struct perun_jv *v)
 }
 
 /* for (i, elem) over an array. */
-#define perun_jv_array_foreach(array, index, elem)                                         \
-	for ((index) = 0, (elem) = perun_jv_len(array) ? (array) + 1 : NULL;                  \
+#define perun_jv_array_foreach(array, index, elem)                                                 \
+	for ((index) = 0, (elem) = perun_jv_len(array) ? (array) + 1 : NULL;                       \
 	     (index) < perun_jv_len(array); (index)++, (elem) = perun_jv_skip(elem))
 
 /* for (key node, value) over an object; perun_jv_string(key) is its text. */
-#define perun_jv_object_foreach(object, index, key, value)                                 \
-	for ((index) = 0, (key) = perun_jv_len(object) ? (object) + 1 : NULL,                 \
-	    (value) = (key) ? (key) + 1 : NULL;                                                 \
-	     (index) < perun_jv_len(object);                                                   \
+#define perun_jv_object_foreach(object, index, key, value)                                         \
+	for ((index) = 0, (key) = perun_jv_len(object) ? (object) + 1 : NULL,                      \
+	    (value) = (key) ? (key) + 1 : NULL;                                                    \
+	     (index) < perun_jv_len(object);                                                       \
 	     (index)++, (key) = perun_jv_skip(value), (value) = (key) + 1)
 
 /* The member of object named key, or NULL (also when object is not one). */
-static inline const struct perun_jv *perun_jv_getn(const struct perun_jv *object,
-						   const char *key, size_t key_len)
+static inline const struct perun_jv *perun_jv_getn(const struct perun_jv *object, const char *key,
+						   size_t key_len)
 {
 	if (!object || perun_jv_type(object) != PERUN_JV_OBJECT)
 		return NULL;
@@ -135,8 +135,7 @@ static inline const struct perun_jv *perun_jv_getn(const struct perun_jv *object
 	return NULL;
 }
 
-static inline const struct perun_jv *perun_jv_get(const struct perun_jv *object,
-						  const char *key)
+static inline const struct perun_jv *perun_jv_get(const struct perun_jv *object, const char *key)
 {
 	return perun_jv_getn(object, key, strlen(key));
 }

@@ -44,10 +44,10 @@ extern "C" {
 /* Whether a structure that starts with its size (ops tables, contexts,
  * records) was built with member: fields added in a later minor version
  * are read only when this holds. */
-#define PERUN_ABI_HAS(ptr, type, member) \
+#define PERUN_ABI_HAS(ptr, type, member)                                                           \
 	((ptr)->size >= offsetof(type, member) + sizeof(((type *)0)->member))
 
-#define PERUN_PLUGIN_MAGIC 0x4e524550u /* "PERN" in memory on little endian */
+#define PERUN_PLUGIN_MAGIC     0x4e524550u /* "PERN" in memory on little endian */
 #define PERUN_PLUGIN_ABI_MAJOR 1
 #define PERUN_PLUGIN_ABI_MINOR 4
 
@@ -65,8 +65,8 @@ enum perun_error_code {
 	PERUN_EGENERIC = 1, /* anything a caller cannot act on */
 	PERUN_EINVAL = 2,   /* bad input: option, profile, file */
 	PERUN_ENOTFOUND = 3,
-	PERUN_ETOOL = 4,    /* the profiled program or an external tool failed */
-	PERUN_EINTR = 5,    /* interrupted by a signal */
+	PERUN_ETOOL = 4, /* the profiled program or an external tool failed */
+	PERUN_EINTR = 5, /* interrupted by a signal */
 };
 
 /*
@@ -80,7 +80,7 @@ struct perun_error {
 
 /* Declared options: the core parses the command line and YAML for them. */
 enum perun_option_type {
-	PERUN_OPTION_BOOL = 1,   /* a flag; "--no-<name>" turns it off */
+	PERUN_OPTION_BOOL = 1, /* a flag; "--no-<name>" turns it off */
 	PERUN_OPTION_INT = 2,
 	PERUN_OPTION_FLOAT = 3,
 	PERUN_OPTION_STRING = 4,
@@ -90,22 +90,22 @@ enum perun_option_type {
 enum perun_option_flags {
 	PERUN_OPTION_REQUIRED = 1u << 0,
 	PERUN_OPTION_MULTIPLE = 1u << 1, /* may repeat; value is a list */
-	PERUN_OPTION_PAIR = 1u << 2,     /* takes two words: "<key> <value>" */
-	PERUN_OPTION_COUNT = 1u << 3,    /* bool that counts repetitions (-v -v) */
+	PERUN_OPTION_PAIR = 1u << 2,	 /* takes two words: "<key> <value>" */
+	PERUN_OPTION_COUNT = 1u << 3,	 /* bool that counts repetitions (-v -v) */
 	/* Since 1.2: a CHOICE that may also be given as the first bare word,
 	 * as Perun's click subcommands are ("moving-average ema -d com 3"). */
 	PERUN_OPTION_SUBCOMMAND = 1u << 4,
 };
 
 struct perun_option {
-	const char *name;          /* long name without "--", e.g. "repeat" */
-	const char *short_name;    /* without "-", may be several letters, or NULL */
+	const char *name;	/* long name without "--", e.g. "repeat" */
+	const char *short_name; /* without "-", may be several letters, or NULL */
 	enum perun_option_type type;
 	const char *default_value; /* as written on the command line, or NULL */
-	const char *choices;       /* for CHOICE: "a|b|c" */
-	const char *metavar;       /* shown in help, e.g. "<int>" */
-	const char *help;          /* one line */
-	uint32_t flags;            /* enum perun_option_flags */
+	const char *choices;	   /* for CHOICE: "a|b|c" */
+	const char *metavar;	   /* shown in help, e.g. "<int>" */
+	const char *help;	   /* one line */
+	uint32_t flags;		   /* enum perun_option_flags */
 };
 /* Option arrays end with an entry whose name is NULL. */
 
@@ -117,14 +117,14 @@ struct perun_params;
 
 /* The context of one collection; owned by the core for the whole unit run. */
 struct perun_collect_ctx {
-	uint32_t size;                   /* sizeof as built by the core */
-	const char *cmd;                 /* program to profile */
-	const char *args;                /* its arguments ("" if none) */
-	const char *workload;            /* the workload argument ("" if none) */
+	uint32_t size;			   /* sizeof as built by the core */
+	const char *cmd;		   /* program to profile */
+	const char *args;		   /* its arguments ("" if none) */
+	const char *workload;		   /* the workload argument ("" if none) */
 	const struct perun_params *params; /* parsed, checked options */
-	struct perun_profile *profile;   /* to fill; owned by the core */
-	void *state;                     /* the plugin's, across phases */
-	int interrupted;                 /* set by the core on SIGINT/SIGTERM */
+	struct perun_profile *profile;	   /* to fill; owned by the core */
+	void *state;			   /* the plugin's, across phases */
+	int interrupted;		   /* set by the core on SIGINT/SIGTERM */
 	/* Since 1.4 (check the size): set by a phase that made no profile on
 	 * purpose (e.g. trace --no-profile); the core then stores nothing
 	 * and counts no failure. */
@@ -138,8 +138,8 @@ struct perun_collect_ops {
 	int (*after)(struct perun_collect_ctx *ctx, struct perun_error *err);
 	/* Always called, also after a failure or a signal; frees ctx->state. */
 	void (*teardown)(struct perun_collect_ctx *ctx);
-	const char *profile_type;        /* "time", "memory" or "mixed" */
-	const char *default_units;       /* JSON object, e.g. {"time": "s"} */
+	const char *profile_type;  /* "time", "memory" or "mixed" */
+	const char *default_units; /* JSON object, e.g. {"time": "s"} */
 };
 
 /* ---- postprocess ------------------------------------------------------ */
@@ -147,7 +147,7 @@ struct perun_collect_ops {
 struct perun_postprocess_ctx {
 	uint32_t size;
 	const struct perun_params *params;
-	struct perun_profile *profile;   /* modified in place; owned by the core */
+	struct perun_profile *profile; /* modified in place; owned by the core */
 	void *state;
 };
 
@@ -156,8 +156,7 @@ struct perun_postprocess_ctx {
 struct perun_postprocess_ops {
 	uint32_t size;
 	int (*before)(struct perun_postprocess_ctx *ctx, struct perun_error *err);
-	int (*postprocess)(struct perun_postprocess_ctx *ctx,
-			   struct perun_error *err);
+	int (*postprocess)(struct perun_postprocess_ctx *ctx, struct perun_error *err);
 	int (*after)(struct perun_postprocess_ctx *ctx, struct perun_error *err);
 };
 
@@ -167,15 +166,15 @@ struct perun_view_ctx {
 	uint32_t size;
 	const struct perun_params *params;
 	const struct perun_profile *profile; /* borrowed */
-	int argc;                        /* positional words after the options */
+	int argc;			     /* positional words after the options */
 	char *const *argv;
-	void *out;                       /* FILE * for terminal output */
-	int color;                       /* non-zero when colours are wanted */
+	void *out; /* FILE * for terminal output */
+	int color; /* non-zero when colours are wanted */
 	/* Since 1.1; read only when size covers them. */
 	const struct perun_profile *baseline; /* show_diff: the baseline, and
 					       * profile is the target */
-	const char *profile_label;       /* how the user named the profile */
-	const char *baseline_label;      /* show_diff: the baseline's */
+	const char *profile_label;	      /* how the user named the profile */
+	const char *baseline_label;	      /* show_diff: the baseline's */
 };
 
 /* What a view tells the core of how it reads profiles. */
@@ -196,7 +195,7 @@ struct perun_view_ops {
 	/* Since 1.1. */
 	int (*show_diff)(struct perun_view_ctx *ctx, struct perun_error *err);
 	/* Since 1.3. */
-	uint32_t flags;                  /* enum perun_view_flags */
+	uint32_t flags; /* enum perun_view_flags */
 };
 
 /* ---- vcs -------------------------------------------------------------- */
@@ -204,37 +203,34 @@ struct perun_view_ops {
 /* One minor version (commit).  Strings are owned by the backend and live
  * until the next call on the same repository or its close. */
 struct perun_vcs_commit {
-	char checksum[65];               /* full hex id */
-	const char *date;                /* "%Y-%m-%d %H:%M:%S" */
+	char checksum[65]; /* full hex id */
+	const char *date;  /* "%Y-%m-%d %H:%M:%S" */
 	const char *author;
 	const char *email;
-	const char *desc;                /* the whole message */
+	const char *desc; /* the whole message */
 	size_t parent_count;
-	const char *const *parents;      /* hex ids */
+	const char *const *parents; /* hex ids */
 };
 
 /* Return non-zero from a walk callback to stop the walk. */
-typedef int (*perun_vcs_walk_fn)(const struct perun_vcs_commit *commit,
-				 void *data);
+typedef int (*perun_vcs_walk_fn)(const struct perun_vcs_commit *commit, void *data);
 
 struct perun_vcs_ops {
 	uint32_t size;
 	/* Create a repository at path; params are "key=value" words. */
-	int (*init)(const char *path, const char *const *params,
-		    struct perun_error *err);
+	int (*init)(const char *path, const char *const *params, struct perun_error *err);
 	/* Open the repository containing path; *state is the plugin's. */
 	int (*open)(const char *path, void **state, struct perun_error *err);
 	void (*close)(void *state);
 	/* Resolve any revision to a full id; buf holds at least 65 bytes. */
-	int (*rev_parse)(void *state, const char *rev, char *buf,
-			 struct perun_error *err);
+	int (*rev_parse)(void *state, const char *rev, char *buf, struct perun_error *err);
 	/* Branch name, or the detached id; buf holds at least 256 bytes. */
 	int (*major_head)(void *state, char *buf, struct perun_error *err);
-	int (*info)(void *state, const char *rev,
-		    struct perun_vcs_commit *commit, struct perun_error *err);
+	int (*info)(void *state, const char *rev, struct perun_vcs_commit *commit,
+		    struct perun_error *err);
 	/* From rev back through history, newest first. */
-	int (*walk)(void *state, const char *rev, perun_vcs_walk_fn fn,
-		    void *data, struct perun_error *err);
+	int (*walk)(void *state, const char *rev, perun_vcs_walk_fn fn, void *data,
+		    struct perun_error *err);
 	/* 1 dirty, 0 clean, negative on error. */
 	int (*is_dirty)(void *state, struct perun_error *err);
 	/* Stash dirty work and remember the branch; restore puts both back. */
@@ -264,8 +260,8 @@ enum perun_change {
 struct perun_degradation {
 	uint32_t size;
 	enum perun_change result;
-	const char *type;                /* e.g. "linear", "model", "time" */
-	const char *location;            /* uid */
+	const char *type;     /* e.g. "linear", "model", "time" */
+	const char *location; /* uid */
 	const char *from_baseline;
 	const char *to_target;
 	double rate_degradation;
@@ -274,17 +270,16 @@ struct perun_degradation {
 	double rate_degradation_relative;
 	/* Since 1.1; NaN or NULL when the method has none.  The core reads
 	 * them only when size covers them. */
-	double effect_size;              /* e.g. Cohen's d or relative shift */
-	double noise;                    /* relative spread it was judged against */
-	const char *version;             /* compare_series: first changed version */
+	double effect_size;  /* e.g. Cohen's d or relative shift */
+	double noise;	     /* relative spread it was judged against */
+	const char *version; /* compare_series: first changed version */
 };
 
-typedef int (*perun_check_emit_fn)(const struct perun_degradation *change,
-				   void *data);
+typedef int (*perun_check_emit_fn)(const struct perun_degradation *change, void *data);
 
 /* Since 1.1: one profile of a history series. */
 struct perun_check_series_entry {
-	const char *version;             /* minor version (commit id) */
+	const char *version; /* minor version (commit id) */
 	const struct perun_profile *profile;
 };
 
@@ -292,16 +287,13 @@ struct perun_check_series_entry {
  * profiles of one configuration over history, oldest first) or both. */
 struct perun_check_ops {
 	uint32_t size;
-	int (*compare)(const struct perun_profile *baseline,
-		       const struct perun_profile *target,
-		       const struct perun_params *params,
-		       perun_check_emit_fn emit, void *data,
+	int (*compare)(const struct perun_profile *baseline, const struct perun_profile *target,
+		       const struct perun_params *params, perun_check_emit_fn emit, void *data,
 		       struct perun_error *err);
 	/* Since 1.1. */
-	int (*compare_series)(const struct perun_check_series_entry *series,
-			      size_t count, const struct perun_params *params,
-			      perun_check_emit_fn emit, void *data,
-			      struct perun_error *err);
+	int (*compare_series)(const struct perun_check_series_entry *series, size_t count,
+			      const struct perun_params *params, perun_check_emit_fn emit,
+			      void *data, struct perun_error *err);
 	/* Since 1.4; NULL in older plugins, which are then known by their
 	 * plugin name only.  method: the long name Perun's configuration
 	 * uses in degradation.strategies (e.g. "average_amount_threshold");
@@ -313,16 +305,16 @@ struct perun_check_ops {
 /* ---- the descriptor --------------------------------------------------- */
 
 struct perun_plugin {
-	uint32_t magic;                  /* PERUN_PLUGIN_MAGIC */
-	uint16_t abi_major;              /* must equal the core's */
-	uint16_t abi_minor;              /* must not exceed the core's */
-	uint32_t size;                   /* sizeof(struct perun_plugin) as built */
-	uint32_t kind;                   /* enum perun_plugin_kind */
-	const char *name;                /* [a-z0-9_]+, equals the file name */
+	uint32_t magic;	    /* PERUN_PLUGIN_MAGIC */
+	uint16_t abi_major; /* must equal the core's */
+	uint16_t abi_minor; /* must not exceed the core's */
+	uint32_t size;	    /* sizeof(struct perun_plugin) as built */
+	uint32_t kind;	    /* enum perun_plugin_kind */
+	const char *name;   /* [a-z0-9_]+, equals the file name */
 	const char *version;
-	const char *summary;             /* one line */
+	const char *summary;		    /* one line */
 	const struct perun_option *options; /* NULL-name terminated, or NULL */
-	const void *ops;                 /* per kind; first member is its size */
+	const void *ops;		    /* per kind; first member is its size */
 };
 
 #define PERUN_PLUGIN_DESCRIBE_SYMBOL_PREFIX "perun_plugin_"
@@ -333,19 +325,20 @@ struct perun_plugin {
  *                     .summary = "...", .options = opts, .ops = &ops);
  * fills in magic, ABI numbers and size and emits the describe function.
  */
-#define PERUN_PLUGIN_DEFINE(pname, pkind, ...)                                \
-	const struct perun_plugin *perun_plugin_##pname##_describe(void);     \
-	const struct perun_plugin *perun_plugin_##pname##_describe(void)      \
-	{                                                                     \
-		static const struct perun_plugin descriptor = {               \
-			.magic = PERUN_PLUGIN_MAGIC,                          \
-			.abi_major = PERUN_PLUGIN_ABI_MAJOR,                  \
-			.abi_minor = PERUN_PLUGIN_ABI_MINOR,                  \
-			.size = sizeof(struct perun_plugin),                  \
-			.kind = (pkind),                                      \
-			.name = #pname,                                       \
-			__VA_ARGS__};                                         \
-		return &descriptor;                                           \
+#define PERUN_PLUGIN_DEFINE(pname, pkind, ...)                                                     \
+	const struct perun_plugin *perun_plugin_##pname##_describe(void);                          \
+	const struct perun_plugin *perun_plugin_##pname##_describe(void)                           \
+	{                                                                                          \
+		static const struct perun_plugin descriptor = {                                    \
+			.magic = PERUN_PLUGIN_MAGIC,                                               \
+			.abi_major = PERUN_PLUGIN_ABI_MAJOR,                                       \
+			.abi_minor = PERUN_PLUGIN_ABI_MINOR,                                       \
+			.size = sizeof(struct perun_plugin),                                       \
+			.kind = (pkind),                                                           \
+			.name = #pname,                                                            \
+			__VA_ARGS__                                                                \
+		};                                                                                 \
+		return &descriptor;                                                                \
 	}
 
 #ifdef __cplusplus

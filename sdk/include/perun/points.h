@@ -42,8 +42,7 @@ struct perun_points;
  * unchanged).  Fails when the profile has no resources or a resource type
  * has no uid.  The caller frees *out with perun_points_free.
  */
-PERUN_API int perun_points_open(const struct perun_profile *profile,
-				struct perun_points **out,
+PERUN_API int perun_points_open(const struct perun_profile *profile, struct perun_points **out,
 				struct perun_error *err);
 PERUN_API void perun_points_free(struct perun_points *points);
 
@@ -51,9 +50,8 @@ PERUN_API void perun_points_free(struct perun_points *points);
  * Is key a field of some resource, as Perun's option check has it?  option
  * names the option in the error, e.g. "of-key".
  */
-PERUN_API int perun_points_check_key(const struct perun_points *points,
-				     const char *option, const char *key,
-				     struct perun_error *err);
+PERUN_API int perun_points_check_key(const struct perun_points *points, const char *option,
+				     const char *key, struct perun_error *err);
 
 /*
  * The next uid's points, x from per_key and y from of_key, in the
@@ -62,9 +60,8 @@ PERUN_API int perun_points_check_key(const struct perun_points *points,
  * writable until the next call) and *n (at least 1) set; 0 after the last
  * uid; a negative code with err filled on bad data.
  */
-PERUN_API int perun_points_next(struct perun_points *points,
-				const char *per_key, const char *of_key,
-				const char **uid, struct perun_point **pts,
+PERUN_API int perun_points_next(struct perun_points *points, const char *per_key,
+				const char *of_key, const char **uid, struct perun_point **pts,
 				size_t *n, struct perun_error *err);
 
 /*
@@ -73,36 +70,35 @@ PERUN_API int perun_points_next(struct perun_points *points,
  */
 struct perun_points_skips {
 	size_t count;
-	char text[700];  /* the uids, shortened */
+	char text[700];	 /* the uids, shortened */
 	char first[400]; /* the first uid and why */
 };
 
-PERUN_API void perun_points_skip(struct perun_points_skips *skips,
-				 const char *uid, const char *why);
+PERUN_API void perun_points_skip(struct perun_points_skips *skips, const char *uid,
+				 const char *why);
 
 /*
  * After the last uid: with no model made, the error "no model could be
  * computed: <first uid and why> ..." (returns its negative code); else 0,
  * leaving the skipped uids in err as the phase's warning (code 0).
  */
-PERUN_API int perun_points_skips_finish(const struct perun_points_skips *skips,
-					size_t models, struct perun_error *err);
+PERUN_API int perun_points_skips_finish(const struct perun_points_skips *skips, size_t models,
+					struct perun_error *err);
 
 /*
  * Append the records of models (an array, borrowed) to the profile's
  * models in place, as tools.add_models_to_profile does; the records are
  * shared, not copied.  0, or -1 without memory.
  */
-PERUN_API int perun_points_add_models(struct perun_profile *profile,
-				      json_t *models);
+PERUN_API int perun_points_add_models(struct perun_profile *profile, json_t *models);
 
 /*
  * One uid's model for perun_points_model_each: append its record(s) to
  * models and return 0, return 1 with why filled to skip the uid, or a
  * negative code with err filled.  pts is writable (sort it at will).
  */
-typedef int perun_points_model_fn(void *arg, const char *uid, struct perun_point *pts,
-				  size_t n, json_t *models, char *why, size_t whylen,
+typedef int perun_points_model_fn(void *arg, const char *uid, struct perun_point *pts, size_t n,
+				  json_t *models, char *why, size_t whylen,
 				  struct perun_error *err);
 
 /*
@@ -112,8 +108,8 @@ typedef int perun_points_model_fn(void *arg, const char *uid, struct perun_point
  * made to the profile's models.
  */
 PERUN_API int perun_points_model_each(struct perun_profile *profile, const char *per_key,
-				      const char *of_key, perun_points_model_fn *model,
-				      void *arg, struct perun_error *err);
+				      const char *of_key, perun_points_model_fn *model, void *arg,
+				      struct perun_error *err);
 
 /*
  * The JSON value Python Perun writes for n: an int, a float, or for NaN and
@@ -139,12 +135,10 @@ PERUN_API double perun_mean(const double *a, size_t n);
  * constant and the fit is not.  Returns -1 without memory, else 0 with
  * *out set.
  */
-PERUN_API int perun_r2_score(const double *y_true, const double *y_pred,
-			     size_t n, double *out);
+PERUN_API int perun_r2_score(const double *y_true, const double *y_pred, size_t n, double *out);
 
 /* Python's order of two numbers (an int and a float compare exactly):
  * negative, 0 or positive. */
-PERUN_API int perun_num_cmp(const struct perun_num *a,
-			    const struct perun_num *b);
+PERUN_API int perun_num_cmp(const struct perun_num *a, const struct perun_num *b);
 
 #endif

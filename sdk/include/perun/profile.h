@@ -27,13 +27,10 @@ PERUN_API void perun_profile_free(struct perun_profile *profile);
  * On success *out is owned by the caller.  Refuses malformed JSON,
  * unknown top-level keys, missing or inconsistent resources and headers.
  */
-PERUN_API int perun_profile_load_file(const char *path,
-				      struct perun_profile **out,
+PERUN_API int perun_profile_load_file(const char *path, struct perun_profile **out,
 				      struct perun_error *err);
-PERUN_API int perun_profile_load_buffer(const char *buf, size_t len,
-					const char *name,
-					struct perun_profile **out,
-					struct perun_error *err);
+PERUN_API int perun_profile_load_buffer(const char *buf, size_t len, const char *name,
+					struct perun_profile **out, struct perun_error *err);
 /*
  * perun_profile_load_file for a reader that walks the resource types with
  * perun_profile_foreach_type, once or a few times: the resource_type_map,
@@ -48,8 +45,7 @@ PERUN_API int perun_profile_load_buffer(const char *buf, size_t len,
  * non-const profile (perun_profile_json, ...), make it whole itself, once
  * (its resources empty when that load fails).
  */
-PERUN_API int perun_profile_load_file_streamed(const char *path,
-					       struct perun_profile **out,
+PERUN_API int perun_profile_load_file_streamed(const char *path, struct perun_profile **out,
 					       struct perun_error *err);
 /*
  * Load a streamed profile's resources whole now, explicitly, for a reader
@@ -57,8 +53,7 @@ PERUN_API int perun_profile_load_file_streamed(const char *path,
  * (the profile's resources are then empty).  0 for any other profile.
  * Since libperun interface 1.
  */
-PERUN_API int perun_profile_load_whole(struct perun_profile *profile,
-				       struct perun_error *err);
+PERUN_API int perun_profile_load_whole(struct perun_profile *profile, struct perun_error *err);
 /*
  * For a streamed profile whose walk found it malformed: its load error (as
  * perun_profile_load_file gives it) in err, returned as a negative code;
@@ -68,8 +63,7 @@ PERUN_API int perun_profile_load_whole(struct perun_profile *profile,
 PERUN_API int perun_profile_load_error(const struct perun_profile *profile,
 				       struct perun_error *err);
 /* Take ownership of root (a decoded profile) and validate it. */
-PERUN_API int perun_profile_from_json(json_t *root, const char *name,
-				      struct perun_profile **out,
+PERUN_API int perun_profile_from_json(json_t *root, const char *name, struct perun_profile **out,
 				      struct perun_error *err);
 
 /*
@@ -102,38 +96,31 @@ enum perun_dump_style {
  * floats in their shortest round-trip form).  Returns a malloc'd string the
  * caller frees, or NULL on allocation failure; *len gets its length.
  */
-PERUN_API char *perun_profile_dump(const struct perun_profile *profile,
-				   enum perun_dump_style style, int with_origin,
-				   size_t *len);
+PERUN_API char *perun_profile_dump(const struct perun_profile *profile, enum perun_dump_style style,
+				   int with_origin, size_t *len);
 /* Write the pending form to path atomically. */
-PERUN_API int perun_profile_save_file(const struct perun_profile *profile,
-				      const char *path,
+PERUN_API int perun_profile_save_file(const struct perun_profile *profile, const char *path,
 				      struct perun_error *err);
 
 /* Header and metadata: borrowed strings, "" when absent. */
 PERUN_API const char *perun_profile_type(const struct perun_profile *profile);
-PERUN_API const char *perun_profile_header(const struct perun_profile *profile,
-					   const char *key);
-PERUN_API int perun_profile_set_header(struct perun_profile *profile,
-				       const char *key, const char *value);
+PERUN_API const char *perun_profile_header(const struct perun_profile *profile, const char *key);
+PERUN_API int perun_profile_set_header(struct perun_profile *profile, const char *key,
+				       const char *value);
 /* Set the "units" object of the header from a JSON text like {"time":"s"}. */
-PERUN_API int perun_profile_set_units(struct perun_profile *profile,
-				      const char *units_json,
+PERUN_API int perun_profile_set_units(struct perun_profile *profile, const char *units_json,
 				      struct perun_error *err);
 PERUN_API const char *perun_profile_collector(const struct perun_profile *p);
 /* params is copied; NULL stores {}. */
-PERUN_API int perun_profile_set_collector(struct perun_profile *profile,
-					  const char *name,
+PERUN_API int perun_profile_set_collector(struct perun_profile *profile, const char *name,
 					  const json_t *params);
-PERUN_API int perun_profile_add_postprocessor(struct perun_profile *profile,
-					      const char *name,
+PERUN_API int perun_profile_add_postprocessor(struct perun_profile *profile, const char *name,
 					      const json_t *params);
 /* Postprocessor names joined by " " (the index form); caller frees. */
 PERUN_API char *perun_profile_postprocessors_dup(const struct perun_profile *p);
 PERUN_API const char *perun_profile_origin(const struct perun_profile *p);
 /* NULL removes the origin. */
-PERUN_API int perun_profile_set_origin(struct perun_profile *profile,
-				       const char *origin);
+PERUN_API int perun_profile_set_origin(struct perun_profile *profile, const char *origin);
 
 /*
  * Add one resource given in Perun's unflattened form, e.g.
@@ -141,12 +128,10 @@ PERUN_API int perun_profile_set_origin(struct perun_profile *profile,
  * borrowed.  Collectable keys become columns, the rest identify the
  * resource type.
  */
-PERUN_API int perun_profile_add_resource(struct perun_profile *profile,
-					 const json_t *resource,
+PERUN_API int perun_profile_add_resource(struct perun_profile *profile, const json_t *resource,
 					 struct perun_error *err);
 /* Append a model record; model is borrowed (copied). */
-PERUN_API int perun_profile_add_model(struct perun_profile *profile,
-				      const json_t *model);
+PERUN_API int perun_profile_add_model(struct perun_profile *profile, const json_t *model);
 
 /* Number of resources (rows over all resource types). */
 PERUN_API size_t perun_profile_resource_count(const struct perun_profile *p);
@@ -160,8 +145,8 @@ PERUN_API size_t perun_profile_resource_count(const struct perun_profile *p);
  * returned; -PERUN_EGENERIC means memory ran out.
  */
 typedef int (*perun_resource_fn)(const json_t *row, void *data);
-PERUN_API int perun_profile_foreach_resource(const struct perun_profile *p,
-					     perun_resource_fn fn, void *data);
+PERUN_API int perun_profile_foreach_resource(const struct perun_profile *p, perun_resource_fn fn,
+					     void *data);
 
 /*
  * Call fn for every resource type in resource_type_map order, with its id,

@@ -24,7 +24,10 @@ struct perun_strbuf {
 	int failed;   /* an allocation failed: the content is incomplete */
 };
 
-#define PERUN_STRBUF_INIT {NULL, 0, 0, 0}
+#define PERUN_STRBUF_INIT                                                                          \
+	{                                                                                          \
+		NULL, 0, 0, 0                                                                      \
+	}
 
 /* Make room for extra more bytes; 0, or -1 (and failed) without memory. */
 PERUN_API int perun_strbuf_grow(struct perun_strbuf *sb, size_t extra);
@@ -33,8 +36,7 @@ PERUN_API void perun_strbuf_addstr(struct perun_strbuf *sb, const char *s);
 PERUN_API void perun_strbuf_addch(struct perun_strbuf *sb, char c);
 /* s times times over, e.g. padding or a rule of "-". */
 PERUN_API void perun_strbuf_addrepeat(struct perun_strbuf *sb, const char *s, size_t times);
-PERUN_API void perun_strbuf_addf(struct perun_strbuf *sb, const char *fmt, ...)
-	PERUN_PRINTF(2, 3);
+PERUN_API void perun_strbuf_addf(struct perun_strbuf *sb, const char *fmt, ...) PERUN_PRINTF(2, 3);
 /* Free the content; the buffer is empty (and not failed) again. */
 PERUN_API void perun_strbuf_release(struct perun_strbuf *sb);
 /*

@@ -55,10 +55,10 @@ static void changes_text(const struct collected *c, char *out, size_t len)
 		size_t l = strlen(out);
 		snprintf(out + l, len - l, "%s%s:%s@%s", l ? " " : "",
 			 c->v[i].result == PERUN_CHANGE_SEVERE_DEGRADATION    ? "SevereDegradation"
-			 : c->v[i].result == PERUN_CHANGE_DEGRADATION	       ? "Degradation"
+			 : c->v[i].result == PERUN_CHANGE_DEGRADATION	      ? "Degradation"
 			 : c->v[i].result == PERUN_CHANGE_SEVERE_OPTIMIZATION ? "SevereOptimization"
-			 : c->v[i].result == PERUN_CHANGE_OPTIMIZATION	       ? "Optimization"
-									       : "Other",
+			 : c->v[i].result == PERUN_CHANGE_OPTIMIZATION	      ? "Optimization"
+									      : "Other",
 			 c->v[i].location, c->v[i].version);
 	}
 }
@@ -70,15 +70,15 @@ static struct perun_profile *time_profile(const char *const *uids, const double 
 					  size_t nloc, size_t reps, double rel_noise)
 {
 	struct perun_profile *p = perun_profile_new("time");
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	for (size_t r = 0; r < reps; r++)
 		for (size_t l = 0; l < nloc; l++) {
 			if (isnan(levels[l]))
 				continue;
 			double v = levels[l] * (1 + gsl_ran_gaussian(noise_rng, rel_noise));
-			json_t *res = json_pack("{s:f, s:s, s:i, s:s, s:s}", "amount", v, "uid",
-						uids[l], "order", (int)r + 1, "subtype", "real",
-						"type", "time");
+			json_t *res =
+				json_pack("{s:f, s:s, s:i, s:s, s:s}", "amount", v, "uid", uids[l],
+					  "order", (int)r + 1, "subtype", "real", "type", "time");
 			if (perun_profile_add_resource(p, res, &err))
 				tap_diag("add_resource: %s", err.message);
 			json_decref(res);
@@ -111,14 +111,14 @@ static void history_free(struct history *h)
 static void one_location(struct history *h, const double *levels, size_t nv, size_t reps,
 			 double rel_noise)
 {
-	static const char *const uid[] = {"./prog"};
+	static const char *const uid[] = { "./prog" };
 	for (size_t v = 0; v < nv; v++)
 		history_add(h, v, time_profile(uid, &levels[v], 1, reps, rel_noise));
 }
 
 static struct perun_params *params_of(const char *const *kv)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	struct perun_params *p = perun_params_new();
 	for (size_t i = 0; kv && kv[i]; i += 2)
 		if (perun_params_set_text(p, perun_option_find(cpd_options, kv[i], 0), kv[i + 1],
@@ -144,7 +144,7 @@ static void expect_changes(struct history *h, const char *const *kv, const char 
 			   const char *what)
 {
 	static struct collected c;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	char got[4096];
 	int rc = run(h, kv, &c, &err);
 	changes_text(&c, got, sizeof(got));
@@ -157,14 +157,15 @@ static void test_step(void)
 	double lv[12];
 	for (int v = 0; v < 12; v++)
 		lv[v] = v < 6 ? 0.01 : 0.2;
-	struct history h = {.n = 0};
+	struct history h = { .n = 0 };
 	one_location(&h, lv, 12, 5, 0.02);
 	static struct collected c;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	run(&h, NULL, &c, &err);
 	char got[4096];
 	changes_text(&c, got, sizeof(got));
-	tap_is_str(got, "SevereDegradation:./prog@v06", "a 20x step names the version that made it");
+	tap_is_str(got, "SevereDegradation:./prog@v06",
+		   "a 20x step names the version that made it");
 	const struct verdict *v = &c.v[0];
 	tap_ok(c.n == 1 && v->effect > 17 && v->effect < 22 && v->rate > 18 && v->rate < 23,
 	       "its effect size is the relative change (%g) and its rate the ratio (%g)", v->effect,
@@ -181,7 +182,7 @@ static void test_up_and_back(void)
 	double lv[15];
 	for (int v = 0; v < 15; v++)
 		lv[v] = v >= 5 && v < 10 ? 0.3 : 0.015;
-	struct history h = {.n = 0};
+	struct history h = { .n = 0 };
 	one_location(&h, lv, 15, 5, 0.03);
 	expect_changes(&h, NULL, "SevereDegradation:./prog@v05 SevereOptimization:./prog@v10",
 		       "linear to quadratic and back: both commits");
@@ -191,7 +192,7 @@ static void test_up_and_back(void)
 	for (int v = 0; v < 24; v++)
 		lv24[v] = v >= 8 && v < 16 ? 0.3 : 0.015;
 	one_location(&h, lv24, 24, 5, 0.03);
-	const char *perm[] = {"test", "permutation", NULL};
+	const char *perm[] = { "test", "permutation", NULL };
 	expect_changes(&h, perm, "SevereDegradation:./prog@v08 SevereOptimization:./prog@v16",
 		       "the same with the permutation test (8 versions a level)");
 	history_free(&h);
@@ -202,13 +203,13 @@ static void test_stable_and_small(void)
 	double lv[30];
 	for (int v = 0; v < 30; v++)
 		lv[v] = 1.0;
-	struct history h = {.n = 0};
+	struct history h = { .n = 0 };
 	one_location(&h, lv, 30, 5, 0.03);
 	static struct collected c;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	run(&h, NULL, &c, &err);
-	tap_ok(c.n == 1 && c.v[0].result == PERUN_CHANGE_NO_CHANGE && !strcmp(c.v[0].version, "-") &&
-		       c.v[0].noise > 0.01 && c.v[0].noise < 0.05,
+	tap_ok(c.n == 1 && c.v[0].result == PERUN_CHANGE_NO_CHANGE &&
+		       !strcmp(c.v[0].version, "-") && c.v[0].noise > 0.01 && c.v[0].noise < 0.05,
 	       "a stable history is one No Change with its noise (%g)", c.v[0].noise);
 	history_free(&h);
 
@@ -216,7 +217,7 @@ static void test_stable_and_small(void)
 		lv[v] = v < 10 ? 1.0 : 1.05;
 	one_location(&h, lv, 20, 5, 0.005);
 	expect_changes(&h, NULL, "", "a 5% step is below the default --min-change of 10%");
-	const char *small[] = {"min-change", "0.02", NULL};
+	const char *small[] = { "min-change", "0.02", NULL };
 	expect_changes(&h, small, "Degradation:./prog@v10", "and found with --min-change 0.02");
 	history_free(&h);
 }
@@ -228,10 +229,10 @@ static void test_creep(void)
 	double lv[24];
 	for (int v = 0; v < 24; v++)
 		lv[v] = v < 8 ? 1.0 : v < 12 ? 1.05 : v < 16 ? 1.10 : 1.16;
-	struct history h = {.n = 0};
+	struct history h = { .n = 0 };
 	one_location(&h, lv, 24, 5, 0.01);
 	static struct collected c;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	run(&h, NULL, &c, &err);
 	char got[4096];
 	changes_text(&c, got, sizeof(got));
@@ -239,7 +240,7 @@ static void test_creep(void)
 		   "three 5%% steps: one creeping degradation dated at its first step");
 	tap_ok(c.n == 1 && c.v[0].effect > 0.13 && c.v[0].effect < 0.19,
 	       "measured from the level before it (effect %g)", c.v[0].effect);
-	const char *fine[] = {"min-change", "0.04", NULL};
+	const char *fine[] = { "min-change", "0.04", NULL };
 	expect_changes(&h, fine,
 		       "Degradation:./prog@v08 Degradation:./prog@v12 Degradation:./prog@v16",
 		       "with --min-change 0.04 each step is a change");
@@ -260,28 +261,29 @@ static void test_noise(void)
 	double lv[20];
 	for (int v = 0; v < 20; v++)
 		lv[v] = v < 10 ? 1.0 : 1.15;
-	struct history h = {.n = 0};
+	struct history h = { .n = 0 };
 	one_location(&h, lv, 20, 40, 0.2);
-	expect_changes(&h, NULL, "", "a 15% step within 20% noise of the repetitions is not reported");
-	const char *off[] = {"noise-factor", "0", NULL};
+	expect_changes(&h, NULL, "",
+		       "a 15% step within 20% noise of the repetitions is not reported");
+	const char *off[] = { "noise-factor", "0", NULL };
 	expect_changes(&h, off, "Degradation:./prog@v10", "unless --noise-factor is 0");
 	history_free(&h);
 }
 
 static void test_min_segment(void)
 {
-	double lv[9] = {1, 1, 1, 1, 1, 1, 1, 1, 20};
-	struct history h = {.n = 0};
+	double lv[9] = { 1, 1, 1, 1, 1, 1, 1, 1, 20 };
+	struct history h = { .n = 0 };
 	one_location(&h, lv, 9, 3, 0.01);
 	expect_changes(&h, NULL, "", "the newest version alone is no segment of 2");
-	const char *one[] = {"min-segment", "1", NULL};
+	const char *one[] = { "min-segment", "1", NULL };
 	expect_changes(&h, one, "SevereDegradation:./prog@v08",
 		       "with --min-segment 1 it is a change");
 	history_free(&h);
 
 	/* binary splits cannot cut one version out of the middle: the energy
 	 * statistic of every split of a lone spike is zero */
-	double spike[9] = {1, 1, 1, 1, 20, 1, 1, 1, 1};
+	double spike[9] = { 1, 1, 1, 1, 20, 1, 1, 1, 1 };
 	one_location(&h, spike, 9, 3, 0);
 	expect_changes(&h, one, "", "a lone spike in the middle is no change point");
 	history_free(&h);
@@ -292,11 +294,11 @@ static void test_permutation_seed(void)
 	double lv[40];
 	for (int v = 0; v < 40; v++)
 		lv[v] = v < 20 ? 1.0 : 1.3;
-	struct history h = {.n = 0};
+	struct history h = { .n = 0 };
 	one_location(&h, lv, 40, 3, 0.1);
-	const char *perm[] = {"test", "permutation", "seed", "7", NULL};
+	const char *perm[] = { "test", "permutation", "seed", "7", NULL };
 	static struct collected a, b;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	run(&h, perm, &a, &err);
 	run(&h, perm, &b, &err);
 	char ta[4096], tb[4096];
@@ -306,17 +308,17 @@ static void test_permutation_seed(void)
 		       a.v[0].p == 1.0 / 200,
 	       "permutations: the step at v20 with p = 1/200, twice the same (%s, %g)", ta,
 	       a.v[0].p);
-	const char *few[] = {"test", "permutation", "permutations", "19", "alpha", "0.01", NULL};
+	const char *few[] = { "test", "permutation", "permutations", "19", "alpha", "0.01", NULL };
 	expect_changes(&h, few, "", "19 permutations cannot show p <= 0.01");
 	history_free(&h);
 }
 
 static void test_locations(void)
 {
-	static const char *const uids[] = {"hot", "cold", "late"};
-	struct history h = {.n = 0};
+	static const char *const uids[] = { "hot", "cold", "late" };
+	struct history h = { .n = 0 };
 	for (size_t v = 0; v < 12; v++) {
-		double lv[3] = {v < 6 ? 2.0 : 8.0, 1.0, v < 4 ? NAN : v < 8 ? 1.0 : 0.25};
+		double lv[3] = { v < 6 ? 2.0 : 8.0, 1.0, v < 4 ? NAN : v < 8 ? 1.0 : 0.25 };
 		history_add(&h, v, time_profile(uids, lv, 3, 4, 0.01));
 	}
 	expect_changes(&h, NULL, "SevereDegradation:hot@v06 SevereOptimization:late@v08",
@@ -327,7 +329,7 @@ static void test_locations(void)
 	double lv[10];
 	for (int v = 0; v < 10; v++)
 		lv[v] = v < 5 ? 1.0 : 3.0;
-	static const char *const uid[] = {"./prog"};
+	static const char *const uid[] = { "./prog" };
 	for (size_t v = 0; v < 10; v++) {
 		history_add(&h, v, time_profile(uid, &lv[v], 1, 3, 0.01));
 		history_add(&h, v, time_profile(uid, &lv[v], 1, 3, 0.01));
@@ -357,15 +359,15 @@ static void test_locations(void)
 /* Per-call rows of a trace-like ("mixed") profile: auto sums them. */
 static void test_sum(void)
 {
-	struct history h = {.n = 0};
-	struct perun_error err = {0};
+	struct history h = { .n = 0 };
+	struct perun_error err = { 0 };
 	for (size_t v = 0; v < 10; v++) {
 		struct perun_profile *p = perun_profile_new("mixed");
 		int calls = v < 5 ? 10 : 100;
 		for (int i = 0; i < calls; i++) {
-			json_t *res = json_pack("{s:i, s:s, s:s, s:s}", "amount", 1000 + (i % 3),
-						"uid", "work", "type", "mixed", "subtype",
-						"time delta");
+			json_t *res =
+				json_pack("{s:i, s:s, s:s, s:s}", "amount", 1000 + (i % 3), "uid",
+					  "work", "type", "mixed", "subtype", "time delta");
 			perun_profile_add_resource(p, res, &err);
 			json_decref(res);
 		}
@@ -373,28 +375,28 @@ static void test_sum(void)
 	}
 	expect_changes(&h, NULL, "SevereDegradation:work@v05",
 		       "auto sums the calls of non-time profiles: ten times the calls");
-	const char *mean[] = {"aggregate", "mean", NULL};
+	const char *mean[] = { "aggregate", "mean", NULL };
 	expect_changes(&h, mean, "", "while their mean stays");
 	history_free(&h);
 }
 
 static void test_errors(void)
 {
-	double lv[6] = {1, 1, 1, 2, 2, 2};
-	struct history h = {.n = 0};
+	double lv[6] = { 1, 1, 1, 2, 2, 2 };
+	struct history h = { .n = 0 };
 	one_location(&h, lv, 6, 3, 0.01);
 	static struct collected c;
-	struct perun_error err = {0};
-	const char *alpha[] = {"alpha", "1.5", NULL};
+	struct perun_error err = { 0 };
+	const char *alpha[] = { "alpha", "1.5", NULL };
 	int rc = run(&h, alpha, &c, &err);
 	tap_ok(rc == -PERUN_EINVAL && strstr(err.message, "'--alpha' must be between 0 and 1"),
 	       "a bad --alpha is refused: %s", err.message);
-	const char *seg[] = {"min-segment", "0", NULL};
+	const char *seg[] = { "min-segment", "0", NULL };
 	memset(&err, 0, sizeof(err));
 	rc = run(&h, seg, &c, &err);
 	tap_ok(rc == -PERUN_EINVAL && strstr(err.message, "'--min-segment'"),
 	       "a bad --min-segment is refused: %s", err.message);
-	const char *of[] = {"of", "order", NULL};
+	const char *of[] = { "of", "order", NULL };
 	memset(&err, 0, sizeof(err));
 	rc = run(&h, of, &c, &err);
 	tap_ok(rc == 0 && c.n == 1, "--of picks another key (order: one stable location)");

@@ -16,9 +16,9 @@ static char testdata[4096];
 static const char *change_name(enum perun_change c)
 {
 	static const char *const names[] = {
-		"Unknown",	    "NotInBaseline",	 "TotalDegradation", "SevereDegradation",
-		"Degradation",	    "MaybeDegradation",	 "NoChange",	     "MaybeOptimization",
-		"Optimization",	    "SevereOptimization", "TotalOptimization", "NotInTarget",
+		"Unknown",	"NotInBaseline",      "TotalDegradation",  "SevereDegradation",
+		"Degradation",	"MaybeDegradation",   "NoChange",	   "MaybeOptimization",
+		"Optimization", "SevereOptimization", "TotalOptimization", "NotInTarget",
 	};
 	return names[c + 6];
 }
@@ -54,7 +54,7 @@ static int collect(const struct perun_degradation *d, void *data)
 
 static struct perun_params *make_params(const char *cutoff, const char *filter, int with_removed)
 {
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	struct perun_params *p = perun_params_new();
 	if (cutoff)
 		perun_params_set_text(p, perun_option_find(eto_options, "cutoff", 0), cutoff, &err);
@@ -78,14 +78,14 @@ static struct perun_profile *load(const char *spec)
 		snprintf(path, sizeof(path), "%s/plugins/check/eto/tests/cases/%s", TEST_SRCDIR,
 			 spec);
 	struct perun_profile *p = NULL;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	if (perun_profile_load_file(path, &p, &err))
 		tap_diag("cannot load %s: %s", path, err.message);
 	return p;
 }
 
-static int run(const char *base, const char *targ, struct perun_params *params,
-	       struct collected *c, struct perun_error *err)
+static int run(const char *base, const char *targ, struct perun_params *params, struct collected *c,
+	       struct perun_error *err)
 {
 	struct perun_profile *b = load(base), *t = load(targ);
 	int rc = b && t ? eto_compare(b, t, params, collect, c, err) : -1;
@@ -105,12 +105,12 @@ static void test_oracle_cases(void)
 	char line[1024];
 	while (fgets(line, sizeof(line), f)) {
 		char name[128], base[256], targ[256], cutoff[64], filter[256];
-		if (line[0] == '#' ||
-		    sscanf(line, "%127s %255s %255s %63s %255s", name, base, targ, cutoff, filter) != 5)
+		if (line[0] == '#' || sscanf(line, "%127s %255s %255s %63s %255s", name, base, targ,
+					     cutoff, filter) != 5)
 			continue;
 		struct perun_params *params = make_params(cutoff, filter, 0);
-		struct collected c = {PERUN_STRBUF_INIT, 0, {0}, "", 0, 0, 0};
-		struct perun_error err = {0};
+		struct collected c = { PERUN_STRBUF_INIT, 0, { 0 }, "", 0, 0, 0 };
+		struct perun_error err = { 0 };
 		int rc = run(base, targ, params, &c, &err);
 		char path[8192], *want = NULL;
 		size_t len;
@@ -119,7 +119,8 @@ static void test_oracle_cases(void)
 		if (perun_file_read(path, &want, &len, &err))
 			tap_diag("%s", err.message);
 		tap_ok(rc == 0, "%s: compare succeeds %s", name, rc ? err.message : "");
-		tap_is_str(c.text.buf ? c.text.buf : "", want, "%s: results equal upstream's", name);
+		tap_is_str(c.text.buf ? c.text.buf : "", want, "%s: results equal upstream's",
+			   name);
 		free(want);
 		perun_strbuf_release(&c.text);
 		perun_params_free(params);
@@ -131,15 +132,15 @@ static void test_oracle_cases(void)
 static void test_upstream_expectations(void)
 {
 	struct perun_params *params = make_params(NULL, NULL, 0);
-	struct collected c = {PERUN_STRBUF_INIT, 0, {0}, "", 0, 0, 0};
-	struct perun_error err = {0};
+	struct collected c = { PERUN_STRBUF_INIT, 0, { 0 }, "", 0, 0, 0 };
+	struct perun_error err = { 0 };
 	run("@tracer_baseline.perf", "@tracer_target.perf", params, &c, &err);
 	tap_ok(c.results[PERUN_CHANGE_TOTAL_DEGRADATION + 6] == 1 &&
 		       c.results[PERUN_CHANGE_NO_CHANGE + 6] > 0,
 	       "tracer pair: a Total Degradation and No Changes");
 	perun_strbuf_release(&c.text);
 
-	struct collected s = {PERUN_STRBUF_INIT, 0, {0}, "", 0, 0, 0};
+	struct collected s = { PERUN_STRBUF_INIT, 0, { 0 }, "", 0, 0, 0 };
 	run("@tracer_baseline.perf", "@tracer_baseline.perf", params, &s, &err);
 	size_t other = s.n - (size_t)s.results[PERUN_CHANGE_NO_CHANGE + 6] -
 		       (size_t)s.results[PERUN_CHANGE_TOTAL_DEGRADATION + 6] -
@@ -155,13 +156,13 @@ static void test_difflib(void)
 		const char *a, *b;
 		double ratio; /* Python's SequenceMatcher(None, a, b).ratio() */
 	} cases[] = {
-		{"libsort-3.5.so", "libsort-3.4.so", 0.9285714285714286},
-		{"abcd", "bcda", 0.75},
-		{"run_sorts", "run_sorts", 1.0},
-		{"", "x", 0.0},
-		{"qabxcd", "abycdf", 0.6666666666666666},
-		{"f\xc3\xbcnf", "funf", 0.75},
-		{"libc.so.6", "libm.so.6", 0.8888888888888888},
+		{ "libsort-3.5.so", "libsort-3.4.so", 0.9285714285714286 },
+		{ "abcd", "bcda", 0.75 },
+		{ "run_sorts", "run_sorts", 1.0 },
+		{ "", "x", 0.0 },
+		{ "qabxcd", "abycdf", 0.6666666666666666 },
+		{ "f\xc3\xbcnf", "funf", 0.75 },
+		{ "libc.so.6", "libm.so.6", 0.8888888888888888 },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct cps a, b;
@@ -199,7 +200,7 @@ static void test_numpy_arithmetic(void)
 	/* numpy.sum of the same values: pairwise, not left to right */
 	tap_ok(perun_sum_pairwise(v, 300) == 134.55, "pairwise sum of 300 values (got %.17g)",
 	       perun_sum_pairwise(v, 300));
-	double s[] = {1, 2, 3, 4, 10};
+	double s[] = { 1, 2, 3, 4, 10 };
 	tap_ok(eto_np_quantile(s, 5, 0.25) == 2 && eto_np_quantile(s, 5, 0.75) == 4 &&
 		       eto_np_quantile(s, 4, 0.75) == 3.25,
 	       "linear quantiles");
@@ -211,8 +212,8 @@ static void test_numpy_arithmetic(void)
 static void test_with_removed(void)
 {
 	struct perun_params *params = make_params(NULL, NULL, 1);
-	struct collected c = {PERUN_STRBUF_INIT, 0, {0}, "", 0, 0, 0};
-	struct perun_error err = {0};
+	struct collected c = { PERUN_STRBUF_INIT, 0, { 0 }, "", 0, 0, 0 };
+	struct perun_error err = { 0 };
 	int rc = run("renamed-baseline.perf", "renamed-target.perf", params, &c, &err);
 	tap_ok(rc == 0 && c.results[PERUN_CHANGE_NOT_IN_TARGET + 6] == 1 &&
 		       strstr(c.text.buf, "NotInTarget\told_helper\t0.11\t0.0\ttime\t-0.11\t"),
@@ -221,7 +222,7 @@ static void test_with_removed(void)
 	perun_params_free(params);
 
 	params = make_params(NULL, NULL, 0);
-	struct collected d = {PERUN_STRBUF_INIT, 0, {0}, "", 0, 0, 0};
+	struct collected d = { PERUN_STRBUF_INIT, 0, { 0 }, "", 0, 0, 0 };
 	run("renamed-baseline.perf", "renamed-target.perf", params, &d, &err);
 	tap_ok(d.results[PERUN_CHANGE_NOT_IN_TARGET + 6] == 0 && !strstr(d.text.buf, "old_helper"),
 	       "without it the removed function is dropped, as upstream does");
@@ -232,8 +233,8 @@ static void test_with_removed(void)
 static void test_errors(void)
 {
 	struct perun_params *params = make_params(NULL, NULL, 0);
-	struct collected c = {PERUN_STRBUF_INIT, 0, {0}, "", 0, 0, 0};
-	struct perun_error err = {0};
+	struct collected c = { PERUN_STRBUF_INIT, 0, { 0 }, "", 0, 0, 0 };
+	struct perun_error err = { 0 };
 	int rc = run("@linear_base.perf", "@tracer_target.perf", params, &c, &err);
 	tap_ok(rc == -PERUN_EINVAL && strstr(err.message, "baseline profile has no 'exclusive'"),
 	       "a profile without exclusive times is refused: %s", err.message);
@@ -248,7 +249,7 @@ static void test_errors(void)
 	perun_params_free(params);
 
 	params = make_params(NULL, NULL, 0);
-	struct collected f = {PERUN_STRBUF_INIT, 0, {0}, "", 0, 0, 3};
+	struct collected f = { PERUN_STRBUF_INIT, 0, { 0 }, "", 0, 0, 3 };
 	memset(&err, 0, sizeof(err));
 	rc = run("@tracer_baseline.perf", "@tracer_target.perf", params, &f, &err);
 	tap_ok(rc < 0 && f.n == 2, "a failing emit stops the check: %s", err.message);

@@ -43,8 +43,8 @@ static void on_alarm(int sig)
 }
 
 /* opts: NULL-terminated "name", "value" pairs of the plugin's options. */
-static void collect(struct run *r, const char *cmd, const char *args,
-		    const char *workload, const char *const *opts)
+static void collect(struct run *r, const char *cmd, const char *args, const char *workload,
+		    const char *const *opts)
 {
 	memset(r, 0, sizeof(*r));
 	r->params = perun_params_new();
@@ -105,7 +105,7 @@ struct tally {
 
 static int subtype_index(const char *s)
 {
-	static const char *const names[] = {"real", "user", "sys", "max-rss"};
+	static const char *const names[] = { "real", "user", "sys", "max-rss" };
 	for (int i = 0; i < 4; i++)
 		if (s && !strcmp(s, names[i]))
 			return i;
@@ -121,8 +121,8 @@ static int tally_row(const json_t *row, void *data)
 	json_int_t order = json_integer_value(json_object_get(row, "order"));
 	int k = subtype_index(subtype);
 	t->rows++;
-	if (k < 0 || !json_is_integer(json_object_get(row, "order")) || order < 1 ||
-	    order > 63 || !json_is_string(json_object_get(row, "time"))) {
+	if (k < 0 || !json_is_integer(json_object_get(row, "order")) || order < 1 || order > 63 ||
+	    !json_is_string(json_object_get(row, "time"))) {
 		t->bad_keys++;
 		return 0;
 	}
@@ -159,8 +159,7 @@ static int tally_row(const json_t *row, void *data)
 	return 0;
 }
 
-static void tally_profile(struct tally *t, const struct perun_profile *p,
-			  const char *uid)
+static void tally_profile(struct tally *t, const struct perun_profile *p, const char *uid)
 {
 	memset(t, 0, sizeof(*t));
 	t->uid = uid;
@@ -224,7 +223,7 @@ static void test_descriptor(void)
 
 static void test_true(void)
 {
-	static const char *const opts[] = {"repeat", "5", "warmup", "2", NULL};
+	static const char *const opts[] = { "repeat", "5", "warmup", "2", NULL };
 	struct run r;
 	struct tally t;
 	collect(&r, "/bin/true", "", "", opts);
@@ -260,11 +259,11 @@ static void test_run_count_and_words(const char *helper)
 	char record[512], args[1200], line[1200];
 	snprintf(record, sizeof(record), "%s/record", tmpdir);
 	snprintf(args, sizeof(args), "record %s out 'two words' out \"dq $HOME\"", record);
-	static const char *const opts[] = {"repeat", "5", "warmup", "2", NULL};
+	static const char *const opts[] = { "repeat", "5", "warmup", "2", NULL };
 	struct run r;
 	collect(&r, helper, args, "exit\t0", opts);
-	tap_ok(r.rc == 0, "helper with quoted arguments succeeds%s%s",
-	       r.rc ? ": " : "", r.rc ? r.err.message : "");
+	tap_ok(r.rc == 0, "helper with quoted arguments succeeds%s%s", r.rc ? ": " : "",
+	       r.rc ? r.err.message : "");
 	tap_ok(count_lines(record) == 7, "2 warm-up runs + 5 repetitions ran (%d)",
 	       count_lines(record));
 	FILE *f = fopen(record, "r");
@@ -280,7 +279,7 @@ static void test_run_count_and_words(const char *helper)
 
 static void test_plausible(const char *helper)
 {
-	static const char *const opts[] = {"repeat", "3", "warmup", "0", NULL};
+	static const char *const opts[] = { "repeat", "3", "warmup", "0", NULL };
 	struct run r;
 	struct tally t;
 	collect(&r, helper, "sleep 50 cpu 30 touch 20480", "", opts);
@@ -295,16 +294,14 @@ static void test_plausible(const char *helper)
 	release(&r);
 }
 
-static void expect_failure(struct run *r, int code, const char *phase,
-			   const char *message, const char *what)
+static void expect_failure(struct run *r, int code, const char *phase, const char *message,
+			   const char *what)
 {
-	tap_ok(r->rc == -code && r->err.code == code && r->phase &&
-		       !strcmp(r->phase, phase),
-	       "%s fails in %s with code %d (rc %d, phase %s)", what, phase, code,
-	       r->rc, r->phase ? r->phase : "none");
+	tap_ok(r->rc == -code && r->err.code == code && r->phase && !strcmp(r->phase, phase),
+	       "%s fails in %s with code %d (rc %d, phase %s)", what, phase, code, r->rc,
+	       r->phase ? r->phase : "none");
 	tap_is_str(r->err.message, message, "%s: message", what);
-	tap_ok(perun_profile_resource_count(r->profile) == 0,
-	       "%s: nothing recorded", what);
+	tap_ok(perun_profile_resource_count(r->profile) == 0, "%s: nothing recorded", what);
 }
 
 /* One expected failure; "@" in cmd, args and message stands for the helper. */
@@ -330,60 +327,57 @@ static char *with_helper(const char *text, const char *helper)
 	return out;
 }
 
-static void check_failures(const struct failure_case *cases, size_t n,
-			   const char *helper)
+static void check_failures(const struct failure_case *cases, size_t n, const char *helper)
 {
 	for (size_t i = 0; i < n; i++) {
 		const struct failure_case *c = &cases[i];
 		struct run r;
-		collect(&r, with_helper(c->cmd, helper), with_helper(c->args, helper),
-			c->workload, c->opts);
-		expect_failure(&r, c->code, c->phase, with_helper(c->message, helper),
-			       c->what);
+		collect(&r, with_helper(c->cmd, helper), with_helper(c->args, helper), c->workload,
+			c->opts);
+		expect_failure(&r, c->code, c->phase, with_helper(c->message, helper), c->what);
 		release(&r);
 	}
 }
 
-static const char *const w0[] = {"warmup", "0", NULL};
-static const char *const w1[] = {"warmup", "1", NULL};
-static const char *const neg_warmup[] = {"warmup", "-1", NULL};
-static const char *const zero_repeat[] = {"repeat", "0", NULL};
-static const char *const text_repeat[] = {"repeat", "ten", NULL};
-static const char *const bad_output[] = {"output", "file", NULL};
+static const char *const w0[] = { "warmup", "0", NULL };
+static const char *const w1[] = { "warmup", "1", NULL };
+static const char *const neg_warmup[] = { "warmup", "-1", NULL };
+static const char *const zero_repeat[] = { "repeat", "0", NULL };
+static const char *const text_repeat[] = { "repeat", "ten", NULL };
+static const char *const bad_output[] = { "output", "file", NULL };
 
 static const struct failure_case failures[] = {
-	{"exit 3", "@", "exit 3", "", w0, PERUN_ETOOL, "collect",
-	 "command '@' exited with status 3 in repetition 1"},
-	{"exit 3 during warm-up", "@", "exit 3", "", w1, PERUN_ETOOL, "collect",
-	 "command '@' exited with status 3 in warm-up run 1"},
-	{"killed command", "@", "kill 15", "", w0, PERUN_ETOOL, "collect",
-	 "command '@' was killed by signal 15 (Terminated) in repetition 1"},
-	{"missing command", "perun-no-such-command", "", "", NULL, PERUN_ETOOL, "before",
-	 "command 'perun-no-such-command' not found"},
-	{"missing command with a path", "./nope", "-x", "", NULL, PERUN_ETOOL, "before",
-	 "command './nope' not found"},
-	{"non-executable command", "/etc/passwd", "", "", NULL, PERUN_ETOOL, "before",
-	 "cannot run command '/etc/passwd': Permission denied"},
-	{"a directory as command", "/", "", "", NULL, PERUN_ETOOL, "before",
-	 "cannot run command '/': Permission denied"},
-	{"--warmup -1", "@", "", "", neg_warmup, PERUN_EINVAL, "before",
-	 "option '--warmup' must be 0 or more, not -1"},
-	{"--repeat 0", "@", "", "", zero_repeat, PERUN_EINVAL, "before",
-	 "option '--repeat' must be 1 or more, not 0"},
-	{"--repeat ten", "@", "", "", text_repeat, PERUN_EINVAL, "options",
-	 "option '--repeat' takes a whole number, not 'ten'"},
-	{"--output file", "@", "", "", bad_output, PERUN_EINVAL, "options",
-	 "option '--output' takes one of discard|stderr, not 'file'"},
-	{"empty command", "", "", "", NULL, PERUN_EINVAL, "before",
-	 "no command to time (give one with --cmd)"},
-	{"a pipe in the arguments", "@", "out x | cat", "", NULL, PERUN_EINVAL, "before",
-	 "cannot split arguments 'out x | cat': unquoted |, &, ;, <, >, (, ), { or } "
-	 "(pipes and redirections need an explicit shell, e.g. -c sh -a '-c \"...\"')"},
-	{"an open quote in the workload", "@", "", "out 'open", NULL, PERUN_EINVAL,
-	 "before", "cannot split workload 'out 'open': unbalanced quotes"},
-	{"command substitution", "@", "out $(touch pwned)", "", NULL, PERUN_EINVAL,
-	 "before",
-	 "cannot split arguments 'out $(touch pwned)': command substitution is not allowed"},
+	{ "exit 3", "@", "exit 3", "", w0, PERUN_ETOOL, "collect",
+	  "command '@' exited with status 3 in repetition 1" },
+	{ "exit 3 during warm-up", "@", "exit 3", "", w1, PERUN_ETOOL, "collect",
+	  "command '@' exited with status 3 in warm-up run 1" },
+	{ "killed command", "@", "kill 15", "", w0, PERUN_ETOOL, "collect",
+	  "command '@' was killed by signal 15 (Terminated) in repetition 1" },
+	{ "missing command", "perun-no-such-command", "", "", NULL, PERUN_ETOOL, "before",
+	  "command 'perun-no-such-command' not found" },
+	{ "missing command with a path", "./nope", "-x", "", NULL, PERUN_ETOOL, "before",
+	  "command './nope' not found" },
+	{ "non-executable command", "/etc/passwd", "", "", NULL, PERUN_ETOOL, "before",
+	  "cannot run command '/etc/passwd': Permission denied" },
+	{ "a directory as command", "/", "", "", NULL, PERUN_ETOOL, "before",
+	  "cannot run command '/': Permission denied" },
+	{ "--warmup -1", "@", "", "", neg_warmup, PERUN_EINVAL, "before",
+	  "option '--warmup' must be 0 or more, not -1" },
+	{ "--repeat 0", "@", "", "", zero_repeat, PERUN_EINVAL, "before",
+	  "option '--repeat' must be 1 or more, not 0" },
+	{ "--repeat ten", "@", "", "", text_repeat, PERUN_EINVAL, "options",
+	  "option '--repeat' takes a whole number, not 'ten'" },
+	{ "--output file", "@", "", "", bad_output, PERUN_EINVAL, "options",
+	  "option '--output' takes one of discard|stderr, not 'file'" },
+	{ "empty command", "", "", "", NULL, PERUN_EINVAL, "before",
+	  "no command to time (give one with --cmd)" },
+	{ "a pipe in the arguments", "@", "out x | cat", "", NULL, PERUN_EINVAL, "before",
+	  "cannot split arguments 'out x | cat': unquoted |, &, ;, <, >, (, ), { or } "
+	  "(pipes and redirections need an explicit shell, e.g. -c sh -a '-c \"...\"')" },
+	{ "an open quote in the workload", "@", "", "out 'open", NULL, PERUN_EINVAL, "before",
+	  "cannot split workload 'out 'open': unbalanced quotes" },
+	{ "command substitution", "@", "out $(touch pwned)", "", NULL, PERUN_EINVAL, "before",
+	  "cannot split arguments 'out $(touch pwned)': command substitution is not allowed" },
 };
 
 static void test_failures(const char *helper)
@@ -396,9 +390,14 @@ static void test_failures(const char *helper)
 
 	snprintf(counter, sizeof(counter), "%s/counter", tmpdir);
 	snprintf(args, sizeof(args), "nth %s 2 3", counter);
-	const struct failure_case second = {
-		"failure in the second repetition", "@", args, "", w0, PERUN_ETOOL,
-		"collect", "command '@' exited with status 3 in repetition 2"};
+	const struct failure_case second = { "failure in the second repetition",
+					     "@",
+					     args,
+					     "",
+					     w0,
+					     PERUN_ETOOL,
+					     "collect",
+					     "command '@' exited with status 3 in repetition 2" };
 	check_failures(&second, 1, helper);
 	tap_ok(count_lines(counter) == 2, "no repetition runs after a failure");
 
@@ -410,16 +409,23 @@ static void test_failures(const char *helper)
 		fclose(f);
 	setenv("PATH", tmpdir, 1);
 	const struct failure_case in_path = {
-		"a non-executable file in $PATH", "perun-fake", "", "", NULL, PERUN_ETOOL,
-		"before", "cannot run command 'perun-fake': Permission denied"};
+		"a non-executable file in $PATH",
+		"perun-fake",
+		"",
+		"",
+		NULL,
+		PERUN_ETOOL,
+		"before",
+		"cannot run command 'perun-fake': Permission denied"
+	};
 	check_failures(&in_path, 1, helper);
 	if (old_path)
 		setenv("PATH", old_path, 1);
 	free(old_path);
 
 	/* --ignore-failure records the runs and their exit codes. */
-	static const char *const ignore[] = {"warmup", "1", "repeat", "2",
-					     "ignore-failure", "true", NULL};
+	static const char *const ignore[] = { "warmup",		"1",	"repeat", "2",
+					      "ignore-failure", "true", NULL };
 	struct tally t;
 	collect(&r, helper, "exit 3", "", ignore);
 	tally_profile(&t, r.profile, helper);
@@ -435,7 +441,7 @@ static void collect_redirected(struct run *r, const char *helper, const char *ar
 	char out_path[512], err_path[512];
 	snprintf(out_path, sizeof(out_path), "%s/stdout", tmpdir);
 	snprintf(err_path, sizeof(err_path), "%s/stderr", tmpdir);
-	int saved[3] = {dup(0), dup(1), dup(2)};
+	int saved[3] = { dup(0), dup(1), dup(2) };
 	int pipefd[2];
 	fflush(stdout);
 	if (pipe(pipefd) == 0) {
@@ -464,9 +470,9 @@ static void test_output(const char *helper)
 {
 	struct run r;
 	char *out, *err;
-	static const char *const discard[] = {"repeat", "2", "warmup", "1", NULL};
-	static const char *const to_stderr[] = {"repeat", "2", "warmup", "1",
-						"output", "stderr", NULL};
+	static const char *const discard[] = { "repeat", "2", "warmup", "1", NULL };
+	static const char *const to_stderr[] = { "repeat", "2",	     "warmup", "1",
+						 "output", "stderr", NULL };
 
 	collect_redirected(&r, helper, "out OUT err ERR stdin", discard, &out, &err);
 	tap_ok(r.rc == 0, "chatty command succeeds");
@@ -493,9 +499,9 @@ static void test_interrupt(const char *helper)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_alarm;
 	sigaction(SIGALRM, &sa, NULL);
-	struct itimerval it = {{0, 0}, {0, 200000}};
+	struct itimerval it = { { 0, 0 }, { 0, 200000 } };
 	setitimer(ITIMER_REAL, &it, NULL);
-	static const char *const opts[] = {"warmup", "0", NULL};
+	static const char *const opts[] = { "warmup", "0", NULL };
 	collect(&r, helper, "sleep 60000", "", opts);
 	char msg[600];
 	snprintf(msg, sizeof(msg), "interrupted while running '%s' (repetition 1)", helper);

@@ -69,7 +69,7 @@ int main(int argc, char **argv)
 				return code;
 		} else if (!strcmp(verb, "sleep")) {
 			long ms = atol(arg);
-			struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+			struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 			while (nanosleep(&ts, &ts) != 0)
 				;
 		} else if (!strcmp(verb, "cpu")) {

@@ -19,10 +19,10 @@ struct perun_inst_record {
 
 #define PERUN_INST_EXIT (1ULL << 63)
 /* Markers have bit 62 set, which no user-space address has. */
-#define PERUN_INST_MARKER (1ULL << 62)
-#define PERUN_INST_THREAD_BEGIN (PERUN_INST_MARKER | 1ULL)
-#define PERUN_INST_THREAD_END (PERUN_INST_MARKER | 2ULL)
-#define PERUN_INST_PROCESS_END (PERUN_INST_MARKER | 3ULL)
+#define PERUN_INST_MARKER	 (1ULL << 62)
+#define PERUN_INST_THREAD_BEGIN	 (PERUN_INST_MARKER | 1ULL)
+#define PERUN_INST_THREAD_END	 (PERUN_INST_MARKER | 2ULL)
+#define PERUN_INST_PROCESS_END	 (PERUN_INST_MARKER | 3ULL)
 #define PERUN_INST_PROCESS_BEGIN (PERUN_INST_MARKER | 4ULL) /* | ppid << 8 */
 /* Records per mapped window of a thread's file (1 MiB). */
 #define PERUN_INST_WINDOW 65536

@@ -37,15 +37,15 @@
 struct tbuf {
 	struct perun_inst_record *cur, *end;
 	int fd;
-	int busy;             /* set while the runtime itself is running */
+	int busy; /* set while the runtime itself is running */
 	pid_t pid;
 	off_t off;
 };
 
 /* initial-exec: a preloaded library has static TLS, and this spares a
  * __tls_get_addr call on every function entry and exit. */
-static __thread __attribute__((tls_model("initial-exec"))) struct tbuf tb = {
-	NULL, NULL, -1, 0, 0, 0};
+static __thread
+	__attribute__((tls_model("initial-exec"))) struct tbuf tb = { NULL, NULL, -1, 0, 0, 0 };
 static char dir[4096];
 static int enabled;
 static pthread_key_t end_key;
@@ -180,7 +180,8 @@ NOINST static void thread_end(void *unused)
 NOINST static void after_fork(void)
 {
 	if (tb.fd >= 0) {
-		munmap(tb.end - PERUN_INST_WINDOW, PERUN_INST_WINDOW * sizeof(struct perun_inst_record));
+		munmap(tb.end - PERUN_INST_WINDOW,
+		       PERUN_INST_WINDOW * sizeof(struct perun_inst_record));
 		close(tb.fd);
 	}
 	tb.cur = tb.end = NULL;

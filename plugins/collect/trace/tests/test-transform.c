@@ -22,17 +22,36 @@ void trace_log(const struct trace_config *cfg, const char *fmt, ...)
 enum { MAIN, WORK, LEAF, REGION, REGION_END, TICK, NPROBES };
 
 static struct trace_probe probe_v[NPROBES] = {
-	[MAIN] = {.kind = TRACE_PROBE_FUNC, .name = "main", .uid = "main", .sample = 1, .pair = -1},
-	[WORK] = {.kind = TRACE_PROBE_FUNC, .name = "_Z4workv", .uid = "work()", .sample = 1,
-		  .pair = -1},
-	[LEAF] = {.kind = TRACE_PROBE_FUNC, .name = "leaf", .uid = "leaf", .sample = 3,
-		  .pair = -1},
-	[REGION] = {.kind = TRACE_PROBE_USDT, .name = "region", .uid = "region#region_end",
-		    .sample = 1, .pair = REGION_END},
-	[REGION_END] = {.kind = TRACE_PROBE_USDT_END, .name = "region_end",
-			.uid = "region_end", .sample = 1, .pair = REGION},
-	[TICK] = {.kind = TRACE_PROBE_USDT, .name = "tick", .uid = "tick#tick", .sample = 1,
-		  .pair = -1},
+	[MAIN] = { .kind = TRACE_PROBE_FUNC,
+		   .name = "main",
+		   .uid = "main",
+		   .sample = 1,
+		   .pair = -1 },
+	[WORK] = { .kind = TRACE_PROBE_FUNC,
+		   .name = "_Z4workv",
+		   .uid = "work()",
+		   .sample = 1,
+		   .pair = -1 },
+	[LEAF] = { .kind = TRACE_PROBE_FUNC,
+		   .name = "leaf",
+		   .uid = "leaf",
+		   .sample = 3,
+		   .pair = -1 },
+	[REGION] = { .kind = TRACE_PROBE_USDT,
+		     .name = "region",
+		     .uid = "region#region_end",
+		     .sample = 1,
+		     .pair = REGION_END },
+	[REGION_END] = { .kind = TRACE_PROBE_USDT_END,
+			 .name = "region_end",
+			 .uid = "region_end",
+			 .sample = 1,
+			 .pair = REGION },
+	[TICK] = { .kind = TRACE_PROBE_USDT,
+		   .name = "tick",
+		   .uid = "tick#tick",
+		   .sample = 1,
+		   .pair = -1 },
 };
 
 struct row {
@@ -82,11 +101,14 @@ static size_t count(const char *uid)
 	return n;
 }
 
-#define EV(t, ty, tid_, pid_, id_) {.ts = (t), .type = (ty), .tid = (tid_), .pid = (pid_), .id = (id_)}
+#define EV(t, ty, tid_, pid_, id_)                                                                 \
+	{                                                                                          \
+		.ts = (t), .type = (ty), .tid = (tid_), .pid = (pid_), .id = (id_)                 \
+	}
 
 int main(void)
 {
-	struct trace_probes probes = {.v = probe_v, .n = NPROBES};
+	struct trace_probes probes = { .v = probe_v, .n = NPROBES };
 	for (size_t i = 0; i < NPROBES; i++)
 		probe_v[i].location = "prog";
 	const unsigned long long o = 1000000; /* the time origin */
@@ -112,11 +134,14 @@ int main(void)
 		EV(o + 10000, PERUN_TRACE_PROCESS_END, 10, 10, 1),
 	};
 	struct trace_transform_input in = {
-		.probes = &probes, .workload = "w", .location = "prog", .start_ns = o,
+		.probes = &probes,
+		.workload = "w",
+		.location = "prog",
+		.start_ns = o,
 	};
 	struct perun_profile *profile = perun_profile_new("mixed");
 	struct trace_transform_stats stats;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	int rc = trace_transform(ev, sizeof(ev) / sizeof(ev[0]), &in, profile, &stats, &err);
 	tap_ok(rc == 0, "transform succeeds (%s)", err.message);
 	perun_profile_foreach_resource(profile, collect_row, NULL);
@@ -132,7 +157,8 @@ int main(void)
 	const struct row *r = find("region#region_end", 11, 0);
 	tap_ok(r && r->amount == 1.0 && !r->has_exclusive, "usdt pair: 1 us in thread 11");
 	tap_ok(count("tick#tick") == 2 && find("tick#tick", 11, 0) &&
-	       find("tick#tick", 11, 0)->amount == 0.2 && find("tick#tick", 11, 1)->amount == 0.1,
+		       find("tick#tick", 11, 0)->amount == 0.2 &&
+		       find("tick#tick", 11, 1)->amount == 0.1,
 	       "single usdt: timed between hits");
 	const struct row *open = find("work()", 11, 0);
 	tap_ok(open && open->amount == 1.0, "a call open at its thread's end closes there");
@@ -148,11 +174,12 @@ int main(void)
 	       "every call is one resource (%zu rows)", nrows);
 	json_t *map = json_object_get(perun_profile_json(profile), "resource_type_map");
 	tap_ok(json_object_get(map, "work()#0") && json_object_get(map, "work()#1") &&
-	       json_object_get(map, "leaf#0"), "one resource type per uid and thread");
+		       json_object_get(map, "leaf#0"),
+	       "one resource type per uid and thread");
 	json_t *cols = json_object_get(json_object_get(perun_profile_json(profile), "resources"),
 				       "leaf#0");
 	tap_ok(json_array_size(json_object_get(cols, "amount")) == 2 &&
-	       json_array_size(json_object_get(cols, "exclusive")) == 2,
+		       json_array_size(json_object_get(cols, "exclusive")) == 2,
 	       "columns of a type filled in together");
 	perun_profile_free(profile);
 

@@ -27,7 +27,8 @@ static int same(double a, double b)
 
 static void test_sum_window(void)
 {
-	static const size_t sizes[] = {1, 5, 7, 8, 9, 100, 128, 129, 300, 1000, 8191, 8192, 8193, 20000};
+	static const size_t sizes[] = { 1,   5,	  7,	8,    9,    100,  128,
+					129, 300, 1000, 8191, 8192, 8193, 20000 };
 	int ok = 1, cases = 0;
 	double *dense = calloc(20000, sizeof(double)), *part = malloc(20000 * sizeof(double));
 	for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
@@ -65,8 +66,8 @@ static void series(double *x, double *y, size_t n)
 }
 
 /* KernelReg's estimate at p with every point weighed (gpke over all). */
-static double dense_np(enum kr_reg_type type, double bw, const double *x, const double *y,
-		       size_t n, double p, double *a, double *b, double *c, double *d)
+static double dense_np(enum kr_reg_type type, double bw, const double *x, const double *y, size_t n,
+		       double p, double *a, double *b, double *c, double *d)
 {
 	if (type == KR_LC) {
 		for (size_t j = 0; j < n; j++) {
@@ -112,8 +113,8 @@ static void test_estimators(size_t n)
 	}
 
 	/* pyqt_fit SpatialAverage and local_linear_1d: sequential over all points. */
-	static const enum kr_kernel kernels[] = {KR_EPANECHNIKOV, KR_TRICUBE, KR_NORMAL,
-						 KR_EPANECHNIKOV4, KR_NORMAL4};
+	static const enum kr_kernel kernels[] = { KR_EPANECHNIKOV, KR_TRICUBE, KR_NORMAL,
+						  KR_EPANECHNIKOV4, KR_NORMAL4 };
 	for (size_t k = 0; k < 5; k++) {
 		double bw = 2.25;
 		int ok = !kr_smooth(kernels[k], KR_SPATIAL_AVERAGE, 3, &bw, x, y, n, out, &fail);
@@ -165,7 +166,7 @@ static void test_estimators(size_t n)
 
 static void test_quantiles(void)
 {
-	double s4[] = {1, 2, 3, 4}, s5[] = {2, 3, 5, 7, 11};
+	double s4[] = { 1, 2, 3, 4 }, s5[] = { 2, 3, 5, 7, 11 };
 	/* scipy.stats.scoreatpercentile and mstats.mquantiles (alphap = betap = 0.4) */
 	tap_ok(score_at(s4, 4, 75) == 3.25 && score_at(s4, 4, 25) == 1.75 &&
 		       score_at(s5, 5, 75) == 7,
@@ -176,7 +177,7 @@ static void test_quantiles(void)
 	       "mquantiles: 3.55, 1.45, 8.2");
 	double bw;
 	struct kr_fail fail;
-	double same_x[] = {4, 4, 4};
+	double same_x[] = { 4, 4, 4 };
 	tap_ok(kr_rule_bw(KR_SCOTT, same_x, 3, &bw, &fail) == KR_DEGENERATE &&
 		       strstr(fail.message, "all x values are equal"),
 	       "no rule-of-thumb bandwidth for equal x: %s", fail.message);

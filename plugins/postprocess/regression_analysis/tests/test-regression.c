@@ -46,7 +46,9 @@ static void run_on(struct run *r, struct perun_profile *profile, const char *con
 	if (!r->rc)
 		r->rc = perun_params_finish(params, plugin->options, "test", &r->err);
 	struct perun_postprocess_ctx ctx = {
-		.size = sizeof(ctx), .params = params, .profile = profile,
+		.size = sizeof(ctx),
+		.params = params,
+		.profile = profile,
 	};
 	if (!r->rc)
 		r->rc = ops->postprocess(&ctx, &r->err);
@@ -92,7 +94,8 @@ static const json_t *find_model(const json_t *models, const char *uid, const cha
 {
 	size_t i;
 	const json_t *m;
-	json_array_foreach(models, i, m) {
+	json_array_foreach(models, i, m)
+	{
 		if (strcmp(json_string_value(json_object_get(m, "uid")) ?: "", uid) ||
 		    strcmp(json_string_value(json_object_get(m, "model")) ?: "", model))
 			continue;
@@ -106,9 +109,10 @@ static double coeff(const json_t *m, const char *name)
 {
 	size_t i;
 	const json_t *c;
-	json_array_foreach(json_object_get(m, "coeffs"), i, c)
-		if (!strcmp(json_string_value(json_object_get(c, "name")) ?: "", name))
-			return json_number_value(json_object_get(c, "value"));
+	json_array_foreach(
+		json_object_get(m, "coeffs"), i,
+		c) if (!strcmp(json_string_value(json_object_get(c, "name")) ?: "",
+			       name)) return json_number_value(json_object_get(c, "value"));
 	return NAN;
 }
 
@@ -120,8 +124,8 @@ static int close_to(double got, double want, double upstream_eps)
 	return fabs(fabs(got) - fabs(want)) < upstream_eps;
 }
 
-static void expect_model(const struct run *r, const char *uid, const char *model,
-			 double b0, double b1, double r2, double eps_coeffs, double eps_r2)
+static void expect_model(const struct run *r, const char *uid, const char *model, double b0,
+			 double b1, double r2, double eps_coeffs, double eps_r2)
 {
 	const json_t *m = find_model(models_of(r), uid, model, 0);
 	if (!tap_ok(m != NULL, "%s: a %s model", uid, model))
@@ -136,14 +140,14 @@ static void expect_model(const struct run *r, const char *uid, const char *model
 static void test_upstream_figures(void)
 {
 	struct run r;
-	const char *const constant[] = {"method", "full", "regression-models", "constant",
-					"steps", "1", NULL};
+	const char *const constant[] = { "method", "full", "regression-models", "constant", "steps",
+					 "1",	   NULL };
 	if (!run_file(&r, "const_model_datapoints.perf", constant)) {
 		expect_model(&r, "const::test1", "constant", 3.0, 0.0, 1.0, 1e-4, 1e-4);
 		expect_model(&r, "const::test2", "constant", 5.5, 0.0, 0.0, 1e-4, 1e-4);
 		/* Perun computes the linear model the constant one derives from. */
-		tap_ok(json_array_size(models_of(&r)) == 4, "constant: linear models come along (%zu)",
-		       json_array_size(models_of(&r)));
+		tap_ok(json_array_size(models_of(&r)) == 4,
+		       "constant: linear models come along (%zu)", json_array_size(models_of(&r)));
 		const json_t *m = find_model(models_of(&r), "const::test2", "constant", 0);
 		tap_ok(m && json_is_integer(json_object_get(
 				    json_array_get(json_object_get(m, "coeffs"), 1), "value")),
@@ -153,16 +157,17 @@ static void test_upstream_figures(void)
 	}
 	perun_profile_free(r.profile);
 
-	const char *const linear[] = {"regression-models", "linear", "steps", "1", NULL};
+	const char *const linear[] = { "regression-models", "linear", "steps", "1", NULL };
 	if (!run_file(&r, "linear_model_datapoints.perf", linear)) {
-		expect_model(&r, "linear::test1", "linear", 75.212432, -0.20938742, 0.791, 1e-4, 0.001);
+		expect_model(&r, "linear::test1", "linear", 75.212432, -0.20938742, 0.791, 1e-4,
+			     0.001);
 		expect_model(&r, "linear::test2", "linear", 8, 2.5, 1.0, 1e-4, 1e-4);
 	} else {
 		tap_ok(0, "linear model: %s", r.err.message);
 	}
 	perun_profile_free(r.profile);
 
-	const char *const quad[] = {"regression-models", "quadratic", "steps", "1", NULL};
+	const char *const quad[] = { "regression-models", "quadratic", "steps", "1", NULL };
 	if (!run_file(&r, "quad_model_datapoints.perf", quad)) {
 		expect_model(&r, "quad::test1", "quadratic", -21.897744, 14.521171, 0.981224, 1e-4,
 			     1e-4);
@@ -174,7 +179,7 @@ static void test_upstream_figures(void)
 	}
 	perun_profile_free(r.profile);
 
-	const char *const log_[] = {"regression-models", "logarithmic", "steps", "1", NULL};
+	const char *const log_[] = { "regression-models", "logarithmic", "steps", "1", NULL };
 	if (!run_file(&r, "log_model_datapoints.perf", log_)) {
 		expect_model(&r, "log::test1", "logarithmic", 6.099, 6.108, 0.9863058, 0.01, 1e-4);
 		expect_model(&r, "log::test2", "logarithmic", 0, 0.434294482, 1.0, 1e-4, 1e-4);
@@ -183,9 +188,10 @@ static void test_upstream_figures(void)
 	}
 	perun_profile_free(r.profile);
 
-	const char *const power[] = {"regression-models", "power", "steps", "1", NULL};
+	const char *const power[] = { "regression-models", "power", "steps", "1", NULL };
 	if (!run_file(&r, "pow_model_datapoints.perf", power)) {
-		expect_model(&r, "pow::test1", "power", 16.6575389, 0.23438143, 0.56822483, 1e-4, 1e-4);
+		expect_model(&r, "pow::test1", "power", 16.6575389, 0.23438143, 0.56822483, 1e-4,
+			     1e-4);
 		expect_model(&r, "pow::test2", "power", 24.12989312, 0.65949782, 0.999992507, 1e-4,
 			     1e-4);
 		expect_model(&r, "pow::test3", "power", 3, 3, 1, 1e-4, 1e-4);
@@ -199,7 +205,7 @@ static void test_upstream_figures(void)
 	}
 	perun_profile_free(r.profile);
 
-	const char *const expo[] = {"regression-models", "exponential", "steps", "1", NULL};
+	const char *const expo[] = { "regression-models", "exponential", "steps", "1", NULL };
 	if (!run_file(&r, "exp_model_datapoints.perf", expo)) {
 		expect_model(&r, "exp::test1", "exponential", 0.1377, 1.023778, 0.9652, 1e-4, 1e-4);
 		expect_model(&r, "exp::test2", "exponential", 14.0513516, 1.016221137, 0.88161289,
@@ -234,7 +240,7 @@ static void test_stored_full(void)
 {
 	char path[8192];
 	struct perun_profile *profile;
-	struct perun_error err = {0};
+	struct perun_error err = { 0 };
 	const char *file = "full_computation.perf";
 	snprintf(path, sizeof(path), "%s/postprocess_profiles/%s", testdata, file);
 	if (perun_profile_load_file(path, &profile, &err)) {
@@ -243,10 +249,17 @@ static void test_stored_full(void)
 	}
 	json_t *stored = json_deep_copy(json_object_get(perun_profile_json(profile), "models"));
 	json_array_clear(json_object_get(perun_profile_json(profile), "models"));
-	const char *const five[] = {"regression-models", "exponential", "regression-models",
-				    "linear", "regression-models", "logarithmic",
-				    "regression-models", "power", "regression-models",
-				    "quadratic", NULL};
+	const char *const five[] = { "regression-models",
+				     "exponential",
+				     "regression-models",
+				     "linear",
+				     "regression-models",
+				     "logarithmic",
+				     "regression-models",
+				     "power",
+				     "regression-models",
+				     "quadratic",
+				     NULL };
 	struct run r;
 	run_on(&r, profile, five);
 	if (!tap_ok(r.rc == 0, "%s: full runs", file)) {
@@ -263,18 +276,21 @@ static void test_stored_full(void)
 	json_t *want;
 	double worst = 0;
 	int same = json_array_size(got) == json_array_size(stored);
-	json_array_foreach(stored, i, want) {
+	json_array_foreach(stored, i, want)
+	{
 		const json_t *m = json_array_get(got, i);
-		const char *keys[] = {"uid", "model", "method", "x_start", "x_end"};
+		const char *keys[] = { "uid", "model", "method", "x_start", "x_end" };
 		for (int k = 0; k < 5 && m; k++)
-			same &= json_equal(json_object_get(m, keys[k]), json_object_get(want, keys[k]));
+			same &= json_equal(json_object_get(m, keys[k]),
+					   json_object_get(want, keys[k]));
 		if (!m)
 			continue;
 		const char *model = json_string_value(json_object_get(want, "model"));
 		int lin = !strcmp(model, "linear"), log_ = !strcmp(model, "logarithmic");
 		if (lin || log_)
-			worst = fmax(worst, rel(json_number_value(json_object_get(m, "r_square")),
-						json_number_value(json_object_get(want, "r_square"))));
+			worst = fmax(worst,
+				     rel(json_number_value(json_object_get(m, "r_square")),
+					 json_number_value(json_object_get(want, "r_square"))));
 		if (strcmp(model, "quadratic"))
 			worst = fmax(worst, rel(coeff(m, "b0"), coeff(want, "b0")));
 		if (strcmp(model, "quadratic") && !log_)
@@ -320,9 +336,10 @@ static void test_oracle_cases(void)
 	FILE *cases = open_cases("cases");
 	while (cases && next_case(cases, line, sizeof(line))) {
 		char name[128], profile[256], method[64], steps[16], models[256] = "";
-		if (sscanf(line, "%127s %255s %63s %15s %255s", name, profile, method, steps, models) < 4)
+		if (sscanf(line, "%127s %255s %63s %15s %255s", name, profile, method, steps,
+			   models) < 4)
 			continue;
-		const char *opts[64] = {"method", method, "steps", steps};
+		const char *opts[64] = { "method", method, "steps", steps };
 		size_t n = 4;
 		for (char *m = strtok(models, ","); m && n < 60; m = strtok(NULL, ",")) {
 			opts[n++] = "regression-models";
@@ -343,7 +360,8 @@ static void test_oracle_cases(void)
 		size_t before = json_array_size(all) - json_array_size(want), i;
 		json_t *m;
 		int equal = json_array_size(all) >= json_array_size(want);
-		json_array_foreach(want, i, m) {
+		json_array_foreach(want, i, m)
+		{
 			if (!equal || json_equal(json_array_get(all, before + i), m))
 				continue;
 			char *got = json_dumps(json_array_get(all, before + i), JSON_COMPACT);
@@ -375,16 +393,17 @@ static int same_record(const json_t *want, const struct modellib_result *r, cons
 		       const char *method)
 {
 	const json_t *coeffs = json_object_get(want, "coeffs");
-	int ok = !strcmp(json_string_value(json_object_get(want, "model")) ?: "",
-			 modellib_model_name(r->model)) &&
-		 !strcmp(json_string_value(json_object_get(want, "uid")) ?: "", uid) &&
-		 !strcmp(json_string_value(json_object_get(want, "method")) ?: "", method) &&
-		 same_num(json_object_get(want, "r_square"), r->r_square, r->r_square_int,
-			  (long long)r->r_square) &&
-		 same_num(json_object_get(want, "x_start"), r->x_start.d, r->x_start.is_int,
-			  r->x_start.i) &&
-		 same_num(json_object_get(want, "x_end"), r->x_end.d, r->x_end.is_int, r->x_end.i) &&
-		 json_array_size(coeffs) == (size_t)r->ncoeffs;
+	int ok =
+		!strcmp(json_string_value(json_object_get(want, "model")) ?: "",
+			modellib_model_name(r->model)) &&
+		!strcmp(json_string_value(json_object_get(want, "uid")) ?: "", uid) &&
+		!strcmp(json_string_value(json_object_get(want, "method")) ?: "", method) &&
+		same_num(json_object_get(want, "r_square"), r->r_square, r->r_square_int,
+			 (long long)r->r_square) &&
+		same_num(json_object_get(want, "x_start"), r->x_start.d, r->x_start.is_int,
+			 r->x_start.i) &&
+		same_num(json_object_get(want, "x_end"), r->x_end.d, r->x_end.is_int, r->x_end.i) &&
+		json_array_size(coeffs) == (size_t)r->ncoeffs;
 	for (int k = 0; ok && k < r->ncoeffs; k++)
 		ok = same_num(json_object_get(json_array_get(coeffs, (size_t)k), "value"),
 			      r->coeffs[k], k == 1 && r->b1_int, 0);
@@ -426,7 +445,8 @@ static void test_oracle_ordered(void)
 	while (cases && next_case(cases, line, sizeof(line))) {
 		char name[128], file[256], method[64], models[256] = "";
 		int steps;
-		if (sscanf(line, "%127s %255s %63s %d %255s", name, file, method, &steps, models) < 4)
+		if (sscanf(line, "%127s %255s %63s %d %255s", name, file, method, &steps, models) <
+		    4)
 			continue;
 		enum modellib_model chosen[8];
 		size_t nmodels = 0;
@@ -436,7 +456,7 @@ static void test_oracle_ordered(void)
 		for (int m = MODELLIB_EXPONENTIAL; constant && m < MODELLIB_MODEL_COUNT; m++)
 			chosen[nmodels++] = m;
 		struct perun_profile *profile;
-		struct perun_error err = {0};
+		struct perun_error err = { 0 };
 		snprintf(path, sizeof(path), "%s/postprocess_profiles/%s", testdata, file);
 		if (perun_profile_load_file(path, &profile, &err)) {
 			tap_ok(0, "ordered case %s: %s", name, err.message);
@@ -450,9 +470,8 @@ static void test_oracle_ordered(void)
 		size_t nkeys = 0;
 		const char *key;
 		json_t *columns;
-		json_object_foreach((json_t *)resources, key, columns)
-			if (nkeys < 64)
-				keys[nkeys++] = key;
+		json_object_foreach((json_t *)resources, key, columns) if (nkeys < 64)
+			keys[nkeys++] = key;
 		qsort(keys, nkeys, sizeof(*keys), cmp_str);
 		for (size_t r = 0; r < nkeys; r++) {
 			key = keys[r];
@@ -462,8 +481,9 @@ static void test_oracle_ordered(void)
 			size_t n = json_array_size(xs);
 			struct perun_point *pts = calloc(n ? n : 1, sizeof(*pts));
 			for (size_t i = 0; i < n; i++) {
-				const json_t *v[2] = {json_array_get(xs, i), json_array_get(ys, i)};
-				struct perun_num *num[2] = {&pts[i].x, &pts[i].y};
+				const json_t *v[2] = { json_array_get(xs, i),
+						       json_array_get(ys, i) };
+				struct perun_num *num[2] = { &pts[i].x, &pts[i].y };
 				for (int k = 0; k < 2; k++) {
 					num[k]->is_int = json_is_integer(v[k]);
 					num[k]->i = num[k]->is_int ? json_integer_value(v[k]) : 0;
@@ -477,8 +497,8 @@ static void test_oracle_ordered(void)
 						key),
 				"uid"));
 			struct modellib_fail fail;
-			modellib_compute(modellib_method_from_name(method), pts, n, chosen, nmodels, steps, NULL,
-				   collect, &got, &fail);
+			modellib_compute(modellib_method_from_name(method), pts, n, chosen, nmodels,
+					 steps, NULL, collect, &got, &fail);
 			free(pts);
 		}
 		for (size_t i = 0, n = got.n; constant && i < n; i++)
@@ -491,13 +511,14 @@ static void test_oracle_ordered(void)
 		json_t *want = json_load_file(path, 0, &jerr);
 		int ok = want && json_array_size(want) == got.n;
 		for (size_t i = 0; ok && i < got.n; i++) {
-			ok = same_record(json_array_get(want, i), &got.results[i], got.uids[i], method);
+			ok = same_record(json_array_get(want, i), &got.results[i], got.uids[i],
+					 method);
 			if (!ok)
 				tap_diag("model %zu (%s of %s) differs", i,
 					 modellib_model_name(got.results[i].model), got.uids[i]);
 		}
-		tap_ok(ok, "ordered case %s: %zu models exactly as Python Perun computes them", name,
-		       got.n);
+		tap_ok(ok, "ordered case %s: %zu models exactly as Python Perun computes them",
+		       name, got.n);
 		json_decref(want);
 		perun_profile_free(profile);
 	}
@@ -509,20 +530,21 @@ static void test_oracle_ordered(void)
 static void test_record_shape(void)
 {
 	struct run r;
-	const char *const linear[] = {"regression-models", "linear", NULL};
+	const char *const linear[] = { "regression-models", "linear", NULL };
 	if (run_file(&r, "linear_model_datapoints.perf", linear)) {
 		tap_ok(0, "record shape: %s", r.err.message);
 		perun_profile_free(r.profile);
 		return;
 	}
 	json_t *m = json_array_get(models_of(&r), 0);
-	const char *order[] = {"model", "r_square", "x_start", "x_end", "method", "uid", "coeffs"};
+	const char *order[] = {
+		"model", "r_square", "x_start", "x_end", "method", "uid", "coeffs"
+	};
 	const char *key;
 	json_t *v;
 	size_t k = 0;
 	int ok = json_object_size(m) == 7;
-	json_object_foreach(m, key, v)
-		ok &= k < 7 && !strcmp(key, order[k++]);
+	json_object_foreach(m, key, v) ok &= k < 7 && !strcmp(key, order[k++]);
 	tap_ok(ok, "model record has Perun's keys in Perun's order");
 	char *dump = json_dumps(json_object_get(m, "coeffs"), JSON_PRESERVE_ORDER | JSON_COMPACT);
 	tap_ok(dump && !strncmp(dump, "[{\"name\":\"b0\",\"value\":", 22),
@@ -540,10 +562,10 @@ static void test_all_models_order(void)
 		return;
 	}
 	/* Per uid (sorted) the standard models alphabetically, constants last. */
-	const char *want[] = {"exponential", "linear", "logarithmic", "power", "quadratic",
-			      "exponential", "linear", "logarithmic", "power", "quadratic",
-			      "constant", "constant"};
-	const char *uids[] = {"linear::test1", "linear::test2"};
+	const char *want[] = { "exponential", "linear",	     "logarithmic", "power",
+			       "quadratic",   "exponential", "linear",	    "logarithmic",
+			       "power",	      "quadratic",   "constant",    "constant" };
+	const char *uids[] = { "linear::test1", "linear::test2" };
 	json_t *models = models_of(&r);
 	int ok = json_array_size(models) == 12;
 	for (size_t i = 0; ok && i < 12; i++) {
@@ -589,13 +611,14 @@ static void expect_failure(const char *what, const char *resources, const char *
 
 static void test_bad_input(void)
 {
-	const char *const none[] = {NULL};
-	expect_failure("too few points", "\"f#0\": {\"structure-unit-size\": [1, 2], "
-					 "\"amount\": [1, 2]}",
+	const char *const none[] = { NULL };
+	expect_failure("too few points",
+		       "\"f#0\": {\"structure-unit-size\": [1, 2], "
+		       "\"amount\": [1, 2]}",
 		       TYPE("f"), none, "uid 'f': too few points");
 	expect_failure("missing key everywhere",
 		       "\"f#0\": {\"structure-unit-size\": [1, 2, 3], \"amount\": [1, 2, 3]}",
-		       TYPE("f"), (const char *const[]){"of", "nosuch", NULL},
+		       TYPE("f"), (const char *const[]){ "of", "nosuch", NULL },
 		       "'nosuch' is not a key");
 	expect_failure("key missing in one resource",
 		       "\"f#0\": {\"structure-unit-size\": [1, 2, 3], \"amount\": [1, 2, 3]}, "
@@ -606,36 +629,39 @@ static void test_bad_input(void)
 		       TYPE("f"), none, "resource 'f#0' row 2: 'amount' is not a number (\"x\")");
 	expect_failure("persistent non-numeric key",
 		       "\"f#0\": {\"structure-unit-size\": [1, 2, 3], \"amount\": [1, 2, 3]}",
-		       TYPE("f"), (const char *const[]){"depending-on", "type", NULL},
+		       TYPE("f"), (const char *const[]){ "depending-on", "type", NULL },
 		       "'type' is not a number");
-	expect_failure("NaN", "\"f#0\": {\"structure-unit-size\": [1, 2, 3], "
-			      "\"amount\": [1, NaN, 3]}",
+	expect_failure("NaN",
+		       "\"f#0\": {\"structure-unit-size\": [1, 2, 3], "
+		       "\"amount\": [1, NaN, 3]}",
 		       TYPE("f"), none, "resource 'f#0' row 2: 'amount' is NaN");
-	expect_failure("Infinity", "\"f#0\": {\"structure-unit-size\": [1, -Infinity, 3], "
-				   "\"amount\": [1, 2, 3]}",
+	expect_failure("Infinity",
+		       "\"f#0\": {\"structure-unit-size\": [1, -Infinity, 3], "
+		       "\"amount\": [1, 2, 3]}",
 		       TYPE("f"), none, "'structure-unit-size' is infinite");
 	expect_failure("empty resources", "", "", none, "no resources");
 	expect_failure("constant x for quadratic",
 		       "\"f#0\": {\"structure-unit-size\": [2, 2, 2, 2], \"amount\": [1, 2, 3, 4]}",
-		       TYPE("f"), (const char *const[]){"regression-models", "quadratic", NULL},
+		       TYPE("f"), (const char *const[]){ "regression-models", "quadratic", NULL },
 		       "singular");
-	expect_failure("interval split too fine",
-		       "\"f#0\": {\"structure-unit-size\": [1, 2, 3, 4, 5], \"amount\": [1, 2, 3, 4, 5]}",
-		       TYPE("f"), (const char *const[]){"method", "interval", "steps", "3", NULL},
-		       "split into 3 parts");
+	expect_failure(
+		"interval split too fine",
+		"\"f#0\": {\"structure-unit-size\": [1, 2, 3, 4, 5], \"amount\": [1, 2, 3, 4, 5]}",
+		TYPE("f"), (const char *const[]){ "method", "interval", "steps", "3", NULL },
+		"split into 3 parts");
 	expect_failure("exponential overflow",
 		       "\"f#0\": {\"structure-unit-size\": [0, 0.0000001, 0.0000002], "
 		       "\"amount\": [1e-300, 1, 1e300]}",
-		       TYPE("f"), (const char *const[]){"regression-models", "exponential", NULL},
+		       TYPE("f"), (const char *const[]){ "regression-models", "exponential", NULL },
 		       "not a finite number");
 
 	/* One uid too small among good ones: skipped with a warning, as Perun. */
 	struct run r;
-	char *text = profile_text(
-		"\"f#0\": {\"structure-unit-size\": [1, 2], \"amount\": [1, 2]}, "
-		"\"g#0\": {\"structure-unit-size\": [1, 2, 3], \"amount\": [2, 4, 6]}",
-		TYPE("f") ", " TYPE("g"));
-	run_text(&r, text, (const char *const[]){"regression-models", "linear", NULL});
+	char *text =
+		profile_text("\"f#0\": {\"structure-unit-size\": [1, 2], \"amount\": [1, 2]}, "
+			     "\"g#0\": {\"structure-unit-size\": [1, 2, 3], \"amount\": [2, 4, 6]}",
+			     TYPE("f") ", " TYPE("g"));
+	run_text(&r, text, (const char *const[]){ "regression-models", "linear", NULL });
 	tap_ok(r.rc == 0 && json_array_size(models_of(&r)) == 1 &&
 		       strstr(r.err.message, "skipped uid 'f': too few points"),
 	       "a uid with too few points is skipped with a warning: '%s'", r.err.message);
@@ -647,8 +673,10 @@ static void test_bad_input(void)
 static void test_key_aliases(void)
 {
 	struct run r;
-	const char *const swapped[] = {"regression-models", "linear", "per-key", "amount",
-				       "of-key", "structure-unit-size", NULL};
+	const char *const swapped[] = {
+		"regression-models",   "linear", "per-key", "amount", "of-key",
+		"structure-unit-size", NULL
+	};
 	if (run_file(&r, "linear_model_datapoints.perf", swapped)) {
 		tap_ok(0, "per-key/of-key: %s", r.err.message);
 	} else {
@@ -659,7 +687,7 @@ static void test_key_aliases(void)
 		       "per-key/of-key: x is amount, y is structure-unit-size");
 	}
 	perun_profile_free(r.profile);
-	const char *const bad[] = {"of-key", "nosuch", NULL};
+	const char *const bad[] = { "of-key", "nosuch", NULL };
 	run_file(&r, "linear_model_datapoints.perf", bad);
 	tap_ok(r.rc < 0 && strstr(r.err.message, "option '--of-key': 'nosuch' is not a key"),
 	       "per-key/of-key: errors name the option given: %s", r.err.message);
@@ -670,9 +698,9 @@ static void test_key_aliases(void)
  * equals the full one up to the order of summation. */
 static void test_randomised(void)
 {
-	const char *methods[] = {"iterative", "initial_guess"};
+	const char *methods[] = { "iterative", "initial_guess" };
 	for (int k = 0; k < 2; k++) {
-		const char *const opts[] = {"method", methods[k], "seed", "42", NULL};
+		const char *const opts[] = { "method", methods[k], "seed", "42", NULL };
 		struct run a, b, full;
 		run_file(&a, "pow_model_datapoints.perf", opts);
 		run_file(&b, "pow_model_datapoints.perf", opts);
@@ -684,13 +712,14 @@ static void test_randomised(void)
 		size_t i;
 		json_t *m;
 		int ok = !a.rc && !full.rc;
-		json_array_foreach(models_of(&a), i, m) {
+		json_array_foreach(models_of(&a), i, m)
+		{
 			const char *model = json_string_value(json_object_get(m, "model"));
 			if (!strcmp(model, "constant"))
 				continue;
-			const json_t *f = find_model(models_of(&full),
-						     json_string_value(json_object_get(m, "uid")),
-						     model, 0);
+			const json_t *f =
+				find_model(models_of(&full),
+					   json_string_value(json_object_get(m, "uid")), model, 0);
 			ok &= f && rel(coeff(m, "b0"), coeff(f, "b0")) < 1e-9 &&
 			      rel(coeff(m, "b1"), coeff(f, "b1")) < 1e-9 &&
 			      !strcmp(json_string_value(json_object_get(m, "method")), methods[k]);

@@ -28,22 +28,22 @@ int main(void)
 		p[0] = 1;
 		free(p); /* @loop-free */
 	}
-	char *q = calloc(4, 25); /* @calloc */
-	q = realloc(q, 200); /* @realloc1 */
-	q = realloc(q, 400); /* @realloc2 */
-	free(q); /* @free-q */
+	char *q = calloc(4, 25);	  /* @calloc */
+	q = realloc(q, 200);		  /* @realloc1 */
+	q = realloc(q, 400);		  /* @realloc2 */
+	free(q);			  /* @free-q */
 	void *a = aligned_alloc(64, 128); /* @aligned */
-	free(a); /* @free-a */
+	free(a);			  /* @free-a */
 	void *m = NULL;
 	if (posix_memalign(&m, 32, 96) != 0) /* @posix */
 		return 1;
-	free(m); /* @free-m */
-	void *v = valloc(50); /* @valloc */
-	free(v); /* @free-v */
+	free(m);		     /* @free-m */
+	void *v = valloc(50);	     /* @valloc */
+	free(v);		     /* @free-v */
 	void *mm = memalign(16, 70); /* @memalign */
-	free(mm); /* @free-mm */
-	char *big1 = malloc(10000); /* @big1 */
-	char *big2 = malloc(20000); /* @big2 */
+	free(mm);		     /* @free-mm */
+	char *big1 = malloc(10000);  /* @big1 */
+	char *big2 = malloc(20000);  /* @big2 */
 	memset(big1, 0, 10000);
 	memset(big2, 0, 20000);
 	free(big2); /* @free-big2 */

@@ -16,8 +16,8 @@ int main(int argc, char **argv)
 	pid_t pid = fork();
 	if (pid == 0) {
 		void *c = malloc(222); /* @child */
-		free(c); /* @child-free */
-		free(before); /* @child-free-copy */
+		free(c);	       /* @child-free */
+		free(before);	       /* @child-free-copy */
 		_exit(0);
 	}
 	int status;

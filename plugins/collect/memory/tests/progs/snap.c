@@ -7,7 +7,7 @@
 int main(void)
 {
 	free(malloc(10)); /* @first */
-	struct timespec ts = {0, 300 * 1000 * 1000};
+	struct timespec ts = { 0, 300 * 1000 * 1000 };
 	while (nanosleep(&ts, &ts) != 0)
 		;
 	free(malloc(20)); /* @second */
