@@ -14,7 +14,8 @@
 
 /* Store one profile and put it in the index; 0, or an error. */
 static int register_one(struct perun_instance *inst, const char *sha, struct perun_index *idx,
-			const struct perun_profile_info *info, int force, struct perun_error *err)
+			const struct perun_profile_info *info, int force,
+			char created[PERUN_SHA1_HEX], struct perun_error *err)
 {
 	struct perun_profile *profile;
 	int rc = perun_profile_info_load(inst, info, &profile, err);
@@ -31,7 +32,7 @@ static int register_one(struct perun_instance *inst, const char *sha, struct per
 	struct stat st;
 	uint32_t mtime = info->file && stat(info->file, &st) == 0 ? perun_index_mtime(&st)
 								  : (uint32_t)time(NULL);
-	rc = perun_minor_index_add(inst, idx, profile, info->entry.path, mtime, err);
+	rc = perun_minor_index_add(inst, idx, profile, info->entry.path, mtime, created, err);
 	if (rc == 1) {
 		perun_warn("%s is already registered at %.12s", info->entry.path, sha);
 		rc = 0;
@@ -47,7 +48,7 @@ static int cmd_add(const struct perun_command *cmd, struct perun_cli *cli,
 	struct perun_instance inst;
 	struct perun_error err = { 0 };
 	char sha[65];
-	int failed = 0, added = 0;
+	int failed = 0, added = 0, exit_code = PERUN_EXIT_OK;
 	if (argc == 0)
 		return perun_fail(PERUN_EXIT_USAGE, "add: name at least one profile");
 	if (perun_instance_open(&inst, &err))
@@ -65,6 +66,7 @@ static int cmd_add(const struct perun_command *cmd, struct perun_cli *cli,
 					  PERUN_SELECT_PENDING | PERUN_SELECT_FILES, &chosen,
 					  &err)) {
 			perun_error_print(&err);
+			exit_code = perun_exit_worse(exit_code, &err);
 			failed++;
 		}
 	}
@@ -76,9 +78,21 @@ static int cmd_add(const struct perun_command *cmd, struct perun_cli *cli,
 	}
 	int force = perun_params_bool(params, "force", 0);
 	int *ok = calloc(chosen.n ? chosen.n : 1, sizeof(int));
+	/* Objects this run wrote: removed again when the index is not
+	 * written, so that a failed add leaves the store as it was. */
+	char(*created)[PERUN_SHA1_HEX] = calloc(chosen.n ? chosen.n : 1, sizeof(*created));
+	if (!ok || !created) {
+		free(ok);
+		free(created);
+		perun_index_release(&idx);
+		perun_profile_list_release(&chosen);
+		perun_instance_close(&inst);
+		return perun_fail(PERUN_EXIT_FAILURE, "out of memory");
+	}
 	for (size_t i = 0; i < chosen.n; i++) {
-		if (register_one(&inst, sha, &idx, &chosen.items[i], force, &err)) {
+		if (register_one(&inst, sha, &idx, &chosen.items[i], force, created[i], &err)) {
 			perun_error_print(&err);
+			exit_code = perun_exit_worse(exit_code, &err);
 			failed++;
 			continue;
 		}
@@ -88,6 +102,11 @@ static int cmd_add(const struct perun_command *cmd, struct perun_cli *cli,
 	if (added) {
 		if (perun_minor_index_write(&inst, sha, &idx, &err)) {
 			perun_error_print(&err);
+			exit_code = perun_exit_worse(exit_code, &err);
+			char *objects = perun_instance_path(&inst, "objects");
+			for (size_t i = 0; i < chosen.n; i++)
+				perun_store_remove_object(objects, created[i]);
+			free(objects);
 			failed += added;
 			added = 0;
 		}
@@ -101,11 +120,13 @@ static int cmd_add(const struct perun_command *cmd, struct perun_cli *cli,
 		printf("Registration succeeded for %d profile%s at %.12s\n", added,
 		       added == 1 ? "" : "s", sha);
 	free(ok);
+	free(created);
 	perun_index_release(&idx);
 	perun_profile_list_release(&chosen);
 	perun_instance_close(&inst);
 	if (failed)
-		return perun_fail(PERUN_EXIT_USAGE, "registration failed for %d profile%s", failed,
+		return perun_fail(exit_code ? exit_code : PERUN_EXIT_USAGE,
+				  "registration failed for %d profile%s", failed,
 				  failed == 1 ? "" : "s");
 	return PERUN_EXIT_OK;
 }

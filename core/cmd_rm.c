@@ -15,7 +15,7 @@ static int cmd_rm(const struct perun_command *cmd, struct perun_cli *cli,
 	struct perun_instance inst;
 	struct perun_error err = { 0 };
 	char sha[65];
-	int failed = 0, removed = 0, deleted = 0;
+	int failed = 0, removed = 0, deleted = 0, exit_code = PERUN_EXIT_OK;
 	if (argc == 0)
 		return perun_fail(PERUN_EXIT_USAGE, "rm: name at least one profile");
 	if (perun_instance_open(&inst, &err))
@@ -31,12 +31,14 @@ static int cmd_rm(const struct perun_command *cmd, struct perun_cli *cli,
 					  PERUN_SELECT_TRACKED | PERUN_SELECT_PENDING, &chosen,
 					  &err)) {
 			perun_error_print(&err);
+			exit_code = perun_exit_worse(exit_code, &err);
 			failed++;
 		}
 	struct perun_index idx;
 	int rc = perun_minor_index_read(&inst, sha, &idx, &err);
 	if (rc) {
 		perun_error_print(&err);
+		exit_code = perun_exit_worse(exit_code, &err);
 		failed++;
 	}
 	for (size_t i = 0; !rc && i < chosen.n; i++) {
@@ -56,6 +58,7 @@ static int cmd_rm(const struct perun_command *cmd, struct perun_cli *cli,
 	}
 	if (removed && perun_minor_index_write(&inst, sha, &idx, &err)) {
 		perun_error_print(&err);
+		exit_code = perun_exit_worse(exit_code, &err);
 		failed += removed;
 		removed = 0;
 	}
@@ -68,6 +71,7 @@ static int cmd_rm(const struct perun_command *cmd, struct perun_cli *cli,
 			deleted++;
 		} else {
 			perun_warn("cannot delete '%s'", info->file);
+			exit_code = PERUN_EXIT_FAILURE;
 			failed++;
 		}
 	}
@@ -78,7 +82,7 @@ static int cmd_rm(const struct perun_command *cmd, struct perun_cli *cli,
 		perun_index_release(&idx);
 	perun_profile_list_release(&chosen);
 	perun_instance_close(&inst);
-	return failed ? PERUN_EXIT_USAGE : PERUN_EXIT_OK;
+	return failed ? (exit_code ? exit_code : PERUN_EXIT_USAGE) : PERUN_EXIT_OK;
 }
 
 static const struct perun_option rm_options[] = {

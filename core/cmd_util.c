@@ -33,3 +33,9 @@ const char *perun_color(const struct perun_cli *cli, const char *name)
 			return colors[i].code;
 	return "";
 }
+
+int perun_exit_worse(int exit_code, const struct perun_error *err)
+{
+	int other = perun_exit_for(err->code);
+	return other > exit_code ? other : exit_code;
+}

@@ -6,6 +6,10 @@
 #include "command.h"
 #include "instance.h"
 
+/* The worse of exit_code and err's exit code: a tool or I/O failure (3)
+ * over bad input (2), so that one failed write among bad names is 3. */
+int perun_exit_worse(int exit_code, const struct perun_error *err);
+
 /* Print err and return the matching exit code. */
 int perun_error_exit(const struct perun_error *err);
 

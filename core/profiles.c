@@ -80,14 +80,17 @@ int perun_minor_index_write(const struct perun_instance *inst, const char *sha,
 
 int perun_minor_index_add(const struct perun_instance *inst, struct perun_index *idx,
 			  const struct perun_profile *profile, const char *name, uint32_t mtime,
-			  struct perun_error *err)
+			  char created_sha[PERUN_SHA1_HEX], struct perun_error *err)
 {
 	char *objects = perun_instance_path(inst, "objects");
 	char object_sha[PERUN_SHA1_HEX];
-	int rc = perun_store_write_profile(objects, profile, object_sha, err);
+	int created;
+	int rc = perun_store_write_profile(objects, profile, object_sha, &created, err);
 	free(objects);
 	if (rc)
 		return rc;
+	if (created_sha)
+		snprintf(created_sha, PERUN_SHA1_HEX, "%s", created ? object_sha : "");
 	struct perun_index_entry e;
 	perun_index_entry_fill(&e, mtime, object_sha, name, profile);
 	return perun_index_insert(idx, &e);

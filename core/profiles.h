@@ -9,6 +9,7 @@
 
 #include "index.h"
 #include "instance.h"
+#include "store.h"
 
 struct perun_profile_info {
 	struct perun_index_entry entry; /* name, time, type, cmd, ... */
@@ -33,11 +34,12 @@ int perun_minor_index_write(const struct perun_instance *inst, const char *sha,
 /*
  * Store profile (without its origin) as an object and add it to idx as
  * name with mtime.  A name and time registered already is not added twice
- * and gives 1; otherwise 0 or a negative error.
+ * and gives 1; otherwise 0 or a negative error.  created_sha (when not
+ * NULL) gets the object's name when this call wrote it, else "".
  */
 int perun_minor_index_add(const struct perun_instance *inst, struct perun_index *idx,
 			  const struct perun_profile *profile, const char *name, uint32_t mtime,
-			  struct perun_error *err);
+			  char created_sha[PERUN_SHA1_HEX], struct perun_error *err);
 
 /* Tracked profiles of minor sha, sorted as format.sort_profiles_by says
  * (descending, so 0@i is the newest by default). */

@@ -443,10 +443,16 @@ int perun_runner_store(struct perun_instance *inst, struct perun_profile *profil
 		struct perun_index idx;
 		rc = perun_minor_index_read(inst, origin, &idx, err);
 		if (!rc) {
+			char created[PERUN_SHA1_HEX];
 			rc = perun_minor_index_add(inst, &idx, profile, file,
-						   perun_index_mtime(&st), err);
+						   perun_index_mtime(&st), created, err);
 			if (rc >= 0)
 				rc = perun_minor_index_write(inst, origin, &idx, err);
+			if (rc < 0) {
+				char *objects = perun_instance_path(inst, "objects");
+				perun_store_remove_object(objects, created);
+				free(objects);
+			}
 			perun_index_release(&idx);
 		}
 		if (!rc) {

@@ -53,8 +53,10 @@ static size_t utf8_length(const char *s, size_t len)
 }
 
 int perun_store_write_profile(const char *objects_dir, const struct perun_profile *profile,
-			      char sha_out[PERUN_SHA1_HEX], struct perun_error *err)
+			      char sha_out[PERUN_SHA1_HEX], int *created, struct perun_error *err)
 {
+	if (created)
+		*created = 0;
 	size_t json_len;
 	char *json = perun_profile_dump(profile, PERUN_DUMP_COMPACT, 0, &json_len);
 	if (!json)
@@ -89,6 +91,8 @@ int perun_store_write_profile(const char *objects_dir, const struct perun_profil
 		goto out;
 	}
 	rc = perun_file_write_atomic(path, packed, packed_len, err);
+	if (!rc && created)
+		*created = 1;
 out:
 	free(json);
 	free(payload);
@@ -233,4 +237,13 @@ out:
 	free(packed);
 	free(payload);
 	return rc;
+}
+
+void perun_store_remove_object(const char *objects_dir, const char *sha)
+{
+	char path[PATH_MAX];
+	if (!objects_dir || !sha || !*sha)
+		return;
+	perun_store_object_path(objects_dir, sha, path, sizeof(path));
+	unlink(path);
 }

@@ -19,13 +19,16 @@ int perun_is_sha1(const char *s);
 
 /* objects_dir/<sha[0:2]>/<sha[2:]> into buf (PATH_MAX). */
 void perun_store_object_path(const char *objects_dir, const char *sha, char *buf, size_t len);
+/* Remove the object sha ("" or NULL: nothing) from objects_dir. */
+void perun_store_remove_object(const char *objects_dir, const char *sha);
 
 /*
  * Store profile (without its origin) as an object; sha_out gets its name.
- * Writing an object that exists already is a no-op.
+ * Writing an object that exists already is a no-op; *created (when not
+ * NULL) says whether this call wrote it.
  */
 int perun_store_write_profile(const char *objects_dir, const struct perun_profile *profile,
-			      char sha_out[PERUN_SHA1_HEX], struct perun_error *err);
+			      char sha_out[PERUN_SHA1_HEX], int *created, struct perun_error *err);
 /* Load and check an object; *out is owned by the caller. */
 int perun_store_read_profile(const char *objects_dir, const char *sha, struct perun_profile **out,
 			     struct perun_error *err);

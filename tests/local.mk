@@ -18,7 +18,7 @@ CORE_TESTS = tests/t0004-build-lists.sh tests/t0005-layers.sh tests/t0006-plugin
 	tests/t0100-init.sh tests/t0110-suggestions.sh \
 	tests/t0120-pager.sh tests/t0200-config.sh \
 	tests/t0401-selectors.sh tests/t0402-store-objects.sh tests/t0403-fsck-gc.sh \
-	tests/t0970-fuzz-targets.sh \
+	tests/t0404-faults.sh tests/t0970-fuzz-targets.sh \
 	tests/t2003-check-nothing-compared.sh tests/t2004-check-strategies.sh \
 	tests/t2005-check-sarif.sh
 TESTS += $(CORE_TESTS)
@@ -31,6 +31,11 @@ tests_config_test_LDADD = sdk/libperun.la $(JANSSON_LIBS) $(YAML_LIBS)
 TESTS += tests/config-test
 
 # Helpers the shell tests drive.
+# The fault-injection shim t0404 preloads (a module: libtool builds a .so).
+check_LTLIBRARIES += %reldir%/helpers/fault-inject.la
+%canon_reldir%_helpers_fault_inject_la_SOURCES = %reldir%/helpers/fault-inject.c
+%canon_reldir%_helpers_fault_inject_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
+%canon_reldir%_helpers_fault_inject_la_LIBADD = -ldl
 check_PROGRAMS += %reldir%/helpers/profile-tool
 %canon_reldir%_helpers_profile_tool_SOURCES = %reldir%/helpers/profile-tool.c
 %canon_reldir%_helpers_profile_tool_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)

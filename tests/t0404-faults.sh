@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Fault injection: every write, fsync and rename of a store file that add,
+# rm and config set make is failed in turn (tests/helpers/fault-inject.c,
+# preloaded).  Each failure must give a clear error, exit 3, and leave the
+# store exactly as it was.  Self-made profiles.
+. "$srcdir/tests/test-lib.sh"
+
+SHIM="$TEST_BUILDDIR/tests/helpers/.libs/fault-inject.so"
+test -f "$SHIM" || test_skip_all "the fault-injection shim was not built"
+
+test_expect_success 'setup: an instance with one tracked and one pending profile' '
+	git init -q base && (cd base && perun init >/dev/null &&
+	git commit -q --allow-empty -m v1 &&
+	test_time_profile 1.0 "$(git rev-parse HEAD)" >.perun/jobs/a.perf &&
+	perun add .perun/jobs/a.perf >/dev/null &&
+	test_time_profile 2.0 "$(git rev-parse HEAD)" >.perun/jobs/b.perf)
+'
+
+# sweep <name> <perun args...>: count the command's calls in a copy of
+# base, then fail each one in a fresh copy.
+sweep() {
+	name=$1
+	shift
+	rm -rf count && cp -a base count &&
+	(cd count && PERUN_FAULT_COUNT="$TRASH_DIRECTORY/$name.counts" LD_PRELOAD="$SHIM" \
+		perun "$@" >/dev/null 2>&1) || { echo "$name: the command fails without faults"; return 1; }
+	total=0
+	for op in write fsync rename; do
+		# Every process reports (the build tree's perun is a libtool
+		# wrapper script): perun's own count is the largest.
+		n=$(awk -v op=$op '$1 == op && $2 > m { m = $2 } END { print m + 0 }' "$name.counts")
+		test "$n" -gt 0 2>/dev/null || continue
+		i=1
+		while [ $i -le "$n" ]; do
+			rm -rf work && cp -a base work &&
+			store_snapshot work >before &&
+			(cd work && PERUN_FAULT=$op:$i LD_PRELOAD="$SHIM" perun "$@" >out 2>err)
+			rc=$?
+			store_snapshot work >after
+			if [ $rc -ne 3 ]; then
+				echo "$name, $op $i of $n: exit $rc, not 3"; cat work/err; return 1
+			fi
+			if ! grep -q "^perun: .*\(No space left on device\|Input/output error\)" work/err; then
+				echo "$name, $op $i of $n: no clear error"; cat work/err; return 1
+			fi
+			if ! cmp -s before after; then
+				echo "$name, $op $i of $n: the store changed"; diff before after; return 1
+			fi
+			i=$((i + 1))
+			total=$((total + 1))
+		done
+	done
+	test $total -gt 0 || { echo "$name: nothing to fail"; return 1; }
+	say "$name: $total injected failures"
+}
+
+test_expect_success 'add: every failed write, fsync and rename' '
+	sweep add add .perun/jobs/b.perf
+'
+
+test_expect_success 'rm: every failed write, fsync and rename' '
+	sweep rm rm 0@i
+'
+
+test_expect_success 'config set: every failed write, fsync and rename' '
+	sweep config config --local set format.sort_profiles_by cmd
+'
+
+test_done
