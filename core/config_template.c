@@ -89,7 +89,8 @@ static void collect_candidates(const char *dir, const char *const *folders, int 
 		if (de->d_name[0] != '.')
 			name_list_add(&entries, de->d_name);
 	closedir(d);
-	qsort(entries.items, entries.count, sizeof(char *), compare_names);
+	if (entries.count) /* qsort's base may not be NULL, even for no items */
+		qsort(entries.items, entries.count, sizeof(char *), compare_names);
 	const char *base = strrchr(dir, '/');
 	base = base ? base + 1 : dir;
 	int collect = 0;

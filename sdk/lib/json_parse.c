@@ -154,7 +154,8 @@ int json_tape_grow(struct json_tape *t, size_t need)
 		if (grown == MAP_FAILED)
 			return -1;
 	} else if (bytes >= TAPE_MAP_BYTES && (grown = map_nodes(bytes))) {
-		memcpy(grown, t->nodes, t->n * sizeof(*t->nodes));
+		if (t->n) /* memcpy's source may not be NULL, even for no bytes */
+			memcpy(grown, t->nodes, t->n * sizeof(*t->nodes));
 		free(t->nodes);
 		t->mapped = 1;
 	} else if (!(grown = realloc(t->nodes, bytes))) {

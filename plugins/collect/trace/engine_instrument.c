@@ -133,7 +133,8 @@ static int index_probes(struct symboliser *s)
 	}
 	sort_probes = p;
 	for (size_t l = 0; l < s->nlibs; l++)
-		qsort(s->libs[l].ids, s->libs[l].n, sizeof(size_t), by_offset);
+		if (s->libs[l].n) /* qsort's base may not be NULL, even for none */
+			qsort(s->libs[l].ids, s->libs[l].n, sizeof(size_t), by_offset);
 	return 0;
 }
 
@@ -359,7 +360,8 @@ static int symbolise(const struct trace_config *cfg, const struct trace_probes *
 		f.name = strdup(de->d_name);
 		files[n++] = f;
 	}
-	qsort(files, n, sizeof(*files), by_thread);
+	if (n) /* qsort's base may not be NULL, even for none */
+		qsort(files, n, sizeof(*files), by_thread);
 	for (size_t i = 0; i < n; i++) {
 		const struct thread_file *f = &files[i];
 		if (!i || f->pid != files[i - 1].pid || f->image != files[i - 1].image)

@@ -467,7 +467,8 @@ int trace_transform(const struct perun_trace_event *ev, size_t n,
 		/* A stable order: by uid, location, thread.  Groups of one uid
 		 * with the same location but different threads are distinct
 		 * types; the k-th of a uid is "<uid>#k". */
-		qsort(s.groups, s.ngroups, sizeof(*s.groups), cmp_group);
+		if (s.ngroups) /* qsort's base may not be NULL, even for none */
+			qsort(s.groups, s.ngroups, sizeof(*s.groups), cmp_group);
 		size_t k = 0;
 		for (size_t i = 0; i < s.ngroups && !rc; i++) {
 			k = i && !strcmp(s.groups[i].uid, s.groups[i - 1].uid) ? k + 1 : 0;
