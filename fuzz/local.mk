@@ -10,3 +10,15 @@ EXTRA_DIST += %reldir%/README.md %reldir%/build.sh \
 	%reldir%/corpus/config_yaml/anchors.yml \
 	%reldir%/corpus/index_read/one-entry.pidx \
 	%reldir%/corpus/store_object/time.object
+
+# make fuzz-smoke: build the targets and run each for a while from its
+# seeds (FUZZ_SECONDS each, default 30); the long runs of bench/.
+FUZZ_SECONDS = 30
+fuzz-smoke:
+	$(SHELL) $(srcdir)/%reldir%/build.sh $(abs_builddir)/%reldir%/out
+	for t in profile_load config_yaml index_read store_object; do \
+		$(MKDIR_P) %reldir%/new/$$t && \
+		%reldir%/out/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) %reldir%/new/$$t \
+			$(srcdir)/%reldir%/corpus/$$t || exit 1; \
+	done
+.PHONY: fuzz-smoke
