@@ -3,8 +3,7 @@
  * perun fsck [--repair]: check every index and profile object of the
  * store, and repair what can be repaired: damaged files are moved to
  * .perun/lost, indexes lose the entries whose objects are gone, and a
- * damaged index is rebuilt from what still reads of it and from the
- * objects whose origin is its version.
+ * damaged index is rebuilt from what still reads of it.
  */
 #include <errno.h>
 #include <limits.h>
@@ -43,49 +42,23 @@ static int move_to_lost(struct perun_instance *inst, const char *sha, const char
 }
 
 /*
- * Rebuild the index of minor, whose damaged file is at path: the whole
- * entries before the damage that name readable objects, and the objects
- * whose origin is minor (profiles stored with one).
+ * Rebuild the index of minor, whose damaged file is at path, from the
+ * whole entries before the damage that name readable objects.  (Objects
+ * are stored without their origin, as Python Perun stores them, so those
+ * after the damage cannot be told apart: they are left for 'perun add'
+ * or 'perun gc'.)
  */
 static int rebuild_index(struct perun_instance *inst, const struct perun_store_state *st,
 			 const char *minor, const char *path, size_t *entries,
 			 struct perun_error *err)
 {
-	char *objects = perun_instance_path(inst, "objects");
 	struct perun_index idx;
-	const char *sha;
-	json_t *origin;
-	int rc = 0;
 	perun_index_salvage(path, &idx);
 	for (size_t i = idx.n; i-- > 0;)
 		if (!json_object_get(st->objects, idx.entries[i].checksum))
 			perun_index_remove(&idx, i);
-	json_object_foreach(st->objects, sha, origin)
-	{
-		int listed = 0;
-		for (size_t i = 0; i < idx.n; i++)
-			listed |= !strcasecmp(idx.entries[i].checksum, sha);
-		if (listed || strcasecmp(json_string_value(origin), minor))
-			continue;
-		struct perun_profile *profile;
-		char object[PATH_MAX];
-		struct stat fst;
-		if ((rc = perun_store_read_profile(objects, sha, &profile, err)))
-			break;
-		perun_store_object_path(objects, sha, object, sizeof(object));
-		char *name =
-			perun_profile_name_dup(profile, "%collector%-%cmd%-%workload%-%date%", err);
-		struct perun_index_entry e;
-		perun_index_entry_fill(&e, stat(object, &fst) ? 0 : perun_index_mtime(&fst), sha,
-				       name ? name : sha, profile);
-		perun_index_insert(&idx, &e);
-		perun_profile_free(profile);
-		free(name);
-	}
-	free(objects);
 	*entries = idx.n;
-	if (!rc)
-		rc = perun_minor_index_write(inst, minor, &idx, err);
+	int rc = perun_minor_index_write(inst, minor, &idx, err);
 	perun_index_release(&idx);
 	return rc;
 }
@@ -194,15 +167,15 @@ static int cmd_fsck(const struct perun_command *cmd, struct perun_cli *cli,
 	int repair = perun_params_bool(params, "repair", 0);
 	if (argc)
 		return perun_fail(PERUN_EXIT_USAGE, "fsck takes no arguments");
-	if (perun_store_state_open(&inst, &st, &err))
+	if (perun_store_state_open(&inst, &st, 1, &err))
 		return perun_error_exit(&err);
 	int rc = check_objects(&inst, &st, repair, &c, &err);
 	if (!rc)
 		rc = check_indexes(&inst, &st, repair, &c, &err);
 	size_t unreferenced = 0;
 	const char *sha;
-	json_t *origin;
-	json_object_foreach(st.objects, sha, origin) unreferenced +=
+	json_t *present;
+	json_object_foreach(st.objects, sha, present) unreferenced +=
 		!json_object_get(st.referenced, sha);
 	printf("%zu index%s, %zu profile object%s, %zu .changes file%s: %zu problem%s",
 	       json_object_size(st.indexes) + json_object_size(st.bad_indexes),
@@ -245,8 +218,8 @@ const struct perun_command perun_cmd_fsck = {
 		       "(inflated, its header and its JSON checked) and lists what is\n"
 		       "damaged or missing.  With --repair, damaged files are moved to\n"
 		       ".perun/lost, index entries naming objects that are gone are\n"
-		       "dropped, and a damaged index is rebuilt from its entries that\n"
-		       "still read and the profile objects whose origin is its version;\n"
-		       "objects then in no index are listed for 'perun gc'.  Exits 0 when\n"
-		       "the store is sound (or was repaired) and 1 when problems remain.",
+		       "dropped, and a damaged index is rebuilt from its whole entries\n"
+		       "before the damage; objects then in no index are listed for\n"
+		       "'perun gc'.  Exits 0 when the store is sound (or was repaired)\n"
+		       "and 1 when problems remain.",
 };

@@ -13,6 +13,7 @@
 #include "command_list.h"
 #include "store.h"
 #include "store_check.h"
+#include "store_scan.h"
 
 static int cmd_gc(const struct perun_command *cmd, struct perun_cli *cli,
 		  const struct perun_params *params, int argc, char **argv)
@@ -23,8 +24,16 @@ static int cmd_gc(const struct perun_command *cmd, struct perun_cli *cli,
 	int dry_run = perun_params_bool(params, "dry-run", 0);
 	if (argc)
 		return perun_fail(PERUN_EXIT_USAGE, "gc takes no arguments");
-	if (perun_store_state_open(&inst, &st, &err))
+	if (perun_store_state_open(&inst, &st, 0, &err))
 		return perun_error_exit(&err);
+	/* The objects are not read back (that is fsck's), so a damaged index
+	 * without its magic looks like an unreferenced object: one named by a
+	 * commit is an index. */
+	const char *sha;
+	json_t *present;
+	json_object_foreach(st.objects, sha, present) if (!json_object_get(st.referenced, sha) &&
+							  perun_store_names_commit(&inst, sha))
+		json_object_set_new(st.bad_indexes, sha, json_string("no pidx magic"));
 	/* An index that does not read may name any object: keep them all. */
 	int exit_code = PERUN_EXIT_OK;
 	if (json_object_size(st.bad_indexes)) {
@@ -38,9 +47,9 @@ static int cmd_gc(const struct perun_command *cmd, struct perun_cli *cli,
 	}
 	char *objects = perun_instance_path(&inst, "objects");
 	size_t removed = 0, bytes = 0;
-	const char *sha;
-	json_t *origin;
-	json_object_foreach(st.objects, sha, origin)
+	if (!dry_run)
+		perun_store_remove_stale_temps(objects);
+	json_object_foreach(st.objects, sha, present)
 	{
 		if (json_object_get(st.referenced, sha))
 			continue;
@@ -81,7 +90,7 @@ const struct perun_command perun_cmd_gc = {
 	.description = "Profiles removed from an index by 'perun rm' keep their objects in\n"
 		       ".perun/objects.  gc removes the objects no index names, after\n"
 		       "reading every index; when one does not read it removes nothing\n"
-		       "(run 'perun fsck --repair' first).  Temporary files that killed\n"
-		       "processes left in the store are removed whenever the store is\n"
-		       "locked.",
+		       "(run 'perun fsck --repair' first).  It also removes the temporary\n"
+		       "files that killed processes left among the objects; those in\n"
+		       ".perun and .perun/jobs go whenever the store is locked.",
 };

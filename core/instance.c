@@ -110,9 +110,9 @@ void perun_instance_close(struct perun_instance *inst)
  * old at least before it counts as left behind by a killed process. */
 #define STALE_TEMP_SECONDS 60
 
-/* Remove the stale "<name>.tmp-XXXXXX" files directly in dir. */
-static void remove_stale_temps_in(const char *dir, time_t now)
+void perun_remove_stale_temps(const char *dir)
 {
+	time_t now = time(NULL);
 	DIR *d = opendir(dir);
 	struct dirent *de;
 	while (d && (de = readdir(d))) {
@@ -132,29 +132,16 @@ static void remove_stale_temps_in(const char *dir, time_t now)
 
 /*
  * The store's writers hold the lock while they write, so once we hold it
- * the temporary files in the store (objects, jobs) are leftovers of
- * killed processes; the age check also spares any unlocked writer.
+ * the temporary files in .perun and jobs/ are leftovers of killed
+ * processes (the age check also spares any unlocked writer).  Those among
+ * the objects are perun gc's: a lock must not cost a walk of the store.
  */
 static void remove_stale_temps(const struct perun_instance *inst)
 {
-	time_t now = time(NULL);
-	char *objects = perun_instance_path(inst, "objects");
 	char *jobs = perun_instance_path(inst, "jobs");
-	remove_stale_temps_in(inst->dir, now);
+	perun_remove_stale_temps(inst->dir);
 	if (jobs)
-		remove_stale_temps_in(jobs, now);
-	DIR *d = objects ? opendir(objects) : NULL;
-	struct dirent *de;
-	while (d && (de = readdir(d))) {
-		if (strlen(de->d_name) != 2 || de->d_name[0] == '.')
-			continue;
-		char sub[PATH_MAX];
-		snprintf(sub, sizeof(sub), "%s/%s", objects, de->d_name);
-		remove_stale_temps_in(sub, now);
-	}
-	if (d)
-		closedir(d);
-	free(objects);
+		perun_remove_stale_temps(jobs);
 	free(jobs);
 }
 

@@ -36,4 +36,8 @@ char *perun_instance_path(const struct perun_instance *inst, const char *rel);
 int perun_instance_lock(struct perun_instance *inst, struct perun_error *err);
 void perun_instance_unlock(struct perun_instance *inst);
 
+/* Remove the "<name>.tmp-XXXXXX" files of atomic writes directly in dir
+ * that are a minute old: left by killed processes (call with the lock). */
+void perun_remove_stale_temps(const char *dir);
+
 #endif

@@ -371,17 +371,16 @@ static void keep_raw(struct run *r, const char *raw, size_t len, const char *job
 	struct perun_error err = { 0 };
 	struct perun_profile *profile = NULL;
 	char path[PATH_MAX];
-	if (!raw)
-		err.code = PERUN_EGENERIC,
-		snprintf(err.message, sizeof(err.message), "out of memory");
-	if (err.code || perun_profile_load_buffer(raw, len, "the raw profile", &profile, &err) ||
-	    perun_runner_store(r->inst, profile, NULL, r->opts->profile_template,
-			       PERUN_STORE_PENDING, path, &err)) {
+	int rc = raw ? perun_profile_load_buffer(raw, len, "the raw profile", &profile, &err)
+		     : perun_error_set(&err, PERUN_EGENERIC, "out of memory");
+	if (!rc)
+		rc = perun_runner_store(r->inst, profile, NULL, r->opts->profile_template,
+					PERUN_STORE_PENDING, path, &err);
+	perun_profile_free(profile);
+	if (rc) {
 		log_line(r, "warning: %s: the raw profile is lost: %s", job, err.message);
-		perun_profile_free(profile);
 		return;
 	}
-	perun_profile_free(profile);
 	r->res->kept_raw++;
 	log_line(r, "kept %s unpostprocessed: %s", job, path);
 }

@@ -12,11 +12,10 @@ struct reading {
 	struct perun_instance *inst;
 	const char *objects_dir;
 	struct perun_store_state *state;
+	int verify;
 };
 
-/* Is sha a commit of the project (so the file is a minor version's
- * index, however damaged its magic)? */
-static int is_commit(struct perun_instance *inst, const char *sha)
+int perun_store_names_commit(struct perun_instance *inst, const char *sha)
 {
 	char full[65];
 	struct perun_error err = { 0 };
@@ -46,8 +45,12 @@ static void read_object(struct reading *r, const struct perun_store_item *item)
 {
 	struct perun_profile *profile;
 	struct perun_error err = { 0 };
+	if (!r->verify) {
+		json_object_set_new(r->state->objects, item->sha, json_true());
+		return;
+	}
 	if (perun_store_read_profile(r->objects_dir, item->sha, &profile, &err)) {
-		if (is_commit(r->inst, item->sha))
+		if (perun_store_names_commit(r->inst, item->sha))
 			json_object_set_new(r->state->bad_indexes, item->sha,
 					    json_string("not an index (no pidx magic)"));
 		else
@@ -55,8 +58,7 @@ static void read_object(struct reading *r, const struct perun_store_item *item)
 					    json_string(err.message));
 		return;
 	}
-	const char *origin = perun_profile_origin(profile);
-	json_object_set_new(r->state->objects, item->sha, json_string(origin ? origin : ""));
+	json_object_set_new(r->state->objects, item->sha, json_true());
 	perun_profile_free(profile);
 }
 
@@ -72,7 +74,7 @@ static int read_item(const struct perun_store_item *item, void *data)
 	return 0;
 }
 
-int perun_store_state_read(struct perun_instance *inst, struct perun_store_state *state,
+int perun_store_state_read(struct perun_instance *inst, struct perun_store_state *state, int verify,
 			   struct perun_error *err)
 {
 	char *objects = perun_instance_path(inst, "objects");
@@ -88,7 +90,7 @@ int perun_store_state_read(struct perun_instance *inst, struct perun_store_state
 		perun_store_state_release(state);
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	}
-	struct reading r = { inst, objects, state };
+	struct reading r = { inst, objects, state, verify };
 	perun_store_scan(objects, read_item, &r);
 	free(objects);
 	return 0;
@@ -104,7 +106,7 @@ void perun_store_state_release(struct perun_store_state *state)
 	memset(state, 0, sizeof(*state));
 }
 
-int perun_store_state_open(struct perun_instance *inst, struct perun_store_state *state,
+int perun_store_state_open(struct perun_instance *inst, struct perun_store_state *state, int verify,
 			   struct perun_error *err)
 {
 	int rc = perun_instance_open(inst, err);
@@ -112,7 +114,7 @@ int perun_store_state_open(struct perun_instance *inst, struct perun_store_state
 		return rc;
 	rc = perun_instance_lock(inst, err);
 	if (!rc)
-		rc = perun_store_state_read(inst, state, err);
+		rc = perun_store_state_read(inst, state, verify, err);
 	if (rc)
 		perun_instance_close(inst);
 	return rc;

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "store.h"
+#include "instance.h"
 #include "store_scan.h"
 
 /* A minor version's index starts with its magic; anything else named
@@ -68,4 +69,19 @@ int perun_store_scan(const char *objects_dir, perun_store_item_fn fn, void *data
 	if (d)
 		closedir(d);
 	return rc;
+}
+
+void perun_store_remove_stale_temps(const char *objects_dir)
+{
+	DIR *d = opendir(objects_dir);
+	struct dirent *de;
+	while (d && (de = readdir(d))) {
+		if (strlen(de->d_name) != 2 || de->d_name[0] == '.')
+			continue;
+		char sub[PATH_MAX];
+		snprintf(sub, sizeof(sub), "%s/%s", objects_dir, de->d_name);
+		perun_remove_stale_temps(sub);
+	}
+	if (d)
+		closedir(d);
 }

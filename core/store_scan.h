@@ -28,4 +28,7 @@ struct perun_store_item {
 typedef int (*perun_store_item_fn)(const struct perun_store_item *item, void *data);
 int perun_store_scan(const char *objects_dir, perun_store_item_fn fn, void *data);
 
+/* perun_remove_stale_temps in every directory of objects_dir (perun gc). */
+void perun_store_remove_stale_temps(const char *objects_dir);
+
 #endif

@@ -59,7 +59,7 @@ test_expect_success 'the good object reads again' '
 	 perun show 0@i tableof resources >out && test_grep "main" out)
 '
 
-test_expect_success 'temp files of killed writers are removed once stale' '
+test_expect_success 'stale temp files of killed writers: locks clear jobs/, gc the objects' '
 	(cd proj && dir=$(dirname "$(cat ../object)") &&
 	 for f in "$dir/x.tmp-AbC123" .perun/jobs/p.perf.tmp-XyZ789 .perun/index.tmp-Q1w2E3; do
 		echo partial >"$f" && touch -d "2 hours ago" "$f" || exit 1
@@ -68,8 +68,10 @@ test_expect_success 'temp files of killed writers are removed once stale' '
 	 echo keep >"$dir/not-a-temp.tmp-toolong" && touch -d "2 hours ago" "$dir/not-a-temp.tmp-toolong" &&
 	 test_time_profile 2.0 "$(git rev-parse HEAD)" >.perun/jobs/q.perf &&
 	 perun add .perun/jobs/q.perf >/dev/null &&
-	 ! test -e "$dir/x.tmp-AbC123" && ! test -e .perun/jobs/p.perf.tmp-XyZ789 &&
-	 ! test -e .perun/index.tmp-Q1w2E3 &&
+	 ! test -e .perun/jobs/p.perf.tmp-XyZ789 && ! test -e .perun/index.tmp-Q1w2E3 &&
+	 test -e "$dir/x.tmp-AbC123" &&
+	 perun gc >/dev/null &&
+	 ! test -e "$dir/x.tmp-AbC123" &&
 	 test -e "$dir/y.tmp-FrEsH1" && test -e "$dir/not-a-temp.tmp-toolong")
 '
 

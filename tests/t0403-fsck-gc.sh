@@ -55,6 +55,16 @@ test_expect_success 'a damaged index: log goes on, fsck finds it, gc removes not
 	 store_snapshot >after && test_cmp before after)
 '
 
+test_expect_success 'gc reads no object back, but an index without its magic stops it' '
+	(cd proj && v1=$(git rev-parse HEAD~1) && idx=$(object_of $v1) &&
+	 cp "$idx" damaged.keep && echo garbage >"$idx" &&
+	 store_snapshot >before &&
+	 test_exit_code 2 perun gc 2>err &&
+	 test_grep "nothing removed (run .perun fsck --repair. first)" err &&
+	 store_snapshot >after && test_cmp before after &&
+	 cp damaged.keep "$idx")
+'
+
 test_expect_success 'fsck --repair keeps the damaged index and rebuilds what reads' '
 	(cd proj && v1=$(git rev-parse HEAD~1) &&
 	 perun fsck --repair >out &&
