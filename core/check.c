@@ -25,6 +25,7 @@ void perun_check_change_release(struct perun_check_change *c)
 	free(c->method);
 	free(c->cmdstr);
 	free(c->source);
+	free(c->unreliable);
 }
 
 void perun_check_report_release(struct perun_check_report *report)
@@ -46,7 +47,7 @@ void perun_check_report_release(struct perun_check_report *report)
 
 int perun_check_is_change(const struct perun_check_change *c)
 {
-	return c->result != PERUN_CHANGE_NO_CHANGE;
+	return c->result != PERUN_CHANGE_NO_CHANGE && !c->unreliable;
 }
 
 const char *perun_check_method_name(const struct perun_loaded_plugin *p)
@@ -161,6 +162,8 @@ int perun_check_init(struct perun_check_ctx *ctx, const struct perun_config *con
 		return rc;
 	}
 	ctx->apply_first = apply && !strcmp(json_string_value(apply), "first");
+	if (perun_noise_policy_read(config, &ctx->noise, err))
+		return -err->code;
 	ctx->strategies = perun_config_gather(config, "degradation.strategies");
 	if (!ctx->strategies)
 		ctx->strategies = json_array();
@@ -331,6 +334,8 @@ static int emit_change(const struct perun_degradation *d, void *data)
 	c->cmdstr = strdup(st->cmdstr);
 	c->source = dup_or_null(st->source);
 	c->pair = st->pair;
+	c->count_baseline = c->count_target = -1;
+	c->p_value = NAN;
 	if (!c->type || !c->location || !c->from || !c->to || !c->confidence_type || !c->method ||
 	    !c->cmdstr) {
 		st->failed = 1;
@@ -371,6 +376,30 @@ static int finish_call(const struct perun_check_method *m, int rc, const struct 
 	return 0;
 }
 
+/*
+ * Weigh the changes from first on (all of one pair, or the one change at
+ * first of a history when !whole_pair) against the samples of baseline
+ * and target.
+ */
+static int weigh_changes(struct perun_check_ctx *ctx, size_t first,
+			 const struct perun_profile *baseline, const struct perun_profile *target,
+			 int whole_pair, struct perun_error *err)
+{
+	struct perun_check_samples *a = NULL, *b = NULL;
+	size_t to = whole_pair ? ctx->report.nchanges : first + 1;
+	if (first >= to)
+		return 0;
+	int rc = perun_check_samples_load(baseline, &a, err);
+	if (!rc)
+		rc = perun_check_samples_load(target, &b, err);
+	for (size_t k = first; k < to && !rc; k++)
+		if (perun_check_weigh(&ctx->report.changes[k], a, b, &ctx->noise, whole_pair))
+			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	perun_check_samples_free(a);
+	perun_check_samples_free(b);
+	return rc;
+}
+
 int perun_check_pair(struct perun_check_ctx *ctx, const struct perun_profile *baseline,
 		     const struct perun_profile *target, const char *baseline_label,
 		     const char *target_label, const char *target_minor, const char *source,
@@ -384,6 +413,7 @@ int perun_check_pair(struct perun_check_ctx *ctx, const struct perun_profile *ba
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	int rc = add_pair(&ctx->report, baseline_label, target_label, target_minor, cmdstr, NULL,
 			  err);
+	size_t first = ctx->report.nchanges;
 	for (size_t i = 0; i < n && !rc; i++) {
 		const struct perun_check_ops *ops = methods[i]->plugin->desc->ops;
 		if (!ops->compare)
@@ -397,6 +427,8 @@ int perun_check_pair(struct perun_check_ctx *ctx, const struct perun_profile *ba
 		rc = finish_call(methods[i], rc, &st, err);
 	}
 	free(cmdstr);
+	if (!rc)
+		rc = weigh_changes(ctx, first, baseline, target, 1, err);
 	return rc;
 }
 
@@ -444,6 +476,9 @@ int perun_check_series(struct perun_check_ctx *ctx, const struct perun_check_ser
 				c->version = strdup(series[at].version);
 			if (!c->source || !c->version)
 				rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+			else if (ctx->noise.enabled && c->result != PERUN_CHANGE_NO_CHANGE)
+				rc = weigh_changes(ctx, k, series[at ? at - 1 : 0].profile,
+						   series[at].profile, 0, err);
 		}
 	}
 	free(cmdstr);

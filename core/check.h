@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 
+#include "check_evidence.h"
 #include "instance.h"
 #include "plugin_loader.h"
 
@@ -24,6 +25,15 @@ struct perun_check_change {
 	char *cmdstr;		   /* "<cmd> <workload>" of the configuration */
 	char *source;		   /* minor version recorded with the change */
 	size_t pair;		   /* index in the report's pairs, or SIZE_MAX */
+	/* Weighed by the core (check_evidence.c): the samples behind the
+	 * location on both sides, -1 when unknown, and their unit ("runs",
+	 * "calls", ...); a test's p-value or NaN; why the verdict is within
+	 * the noise, or NULL when it is not (or was not weighed). */
+	long long count_baseline, count_target;
+	const char *count_unit;
+	int counts_changed;
+	double p_value;
+	char *unreliable;
 };
 
 /* One compared pair of profiles (or one series of a configuration). */
@@ -64,6 +74,7 @@ struct perun_check_ctx {
 	struct perun_check_method *methods; /* loaded so far, by name */
 	size_t nmethods;
 	struct perun_check_report report;
+	struct perun_noise_policy noise; /* degradation.noise */
 };
 
 /*
@@ -121,7 +132,8 @@ int perun_check_pair(struct perun_check_ctx *ctx, const struct perun_profile *ba
 int perun_check_series(struct perun_check_ctx *ctx, const struct perun_check_series_entry *series,
 		       size_t count, struct perun_error *err);
 
-/* Is the change reported (anything but NoChange)? */
+/* Is the change reported: anything but NoChange that the noise does not
+ * explain?  Unreliable verdicts are only shown on request (-v). */
 int perun_check_is_change(const struct perun_check_change *c);
 
 /* ---- .changes ---------------------------------------------------------- */
@@ -167,6 +179,17 @@ enum perun_check_format {
 	PERUN_CHECK_MARKDOWN,
 };
 
+/* Is c one of the degradations (optimizations), Maybe to Total? */
+static inline int perun_change_is_degradation(enum perun_change c)
+{
+	return c >= PERUN_CHANGE_TOTAL_DEGRADATION && c <= PERUN_CHANGE_MAYBE_DEGRADATION;
+}
+
+static inline int perun_change_is_optimization(enum perun_change c)
+{
+	return c >= PERUN_CHANGE_MAYBE_OPTIMIZATION && c <= PERUN_CHANGE_TOTAL_OPTIMIZATION;
+}
+
 /* "Degradation", "Maybe Optimization", ... and the enum name. */
 const char *perun_change_string(enum perun_change c);
 const char *perun_change_name(enum perun_change c);
@@ -175,6 +198,10 @@ const char *perun_change_name(enum perun_change c);
  * summary ("3 changes | ++-" / "2 optimizations(+), 1 degradation(-)"). */
 void perun_check_print_list(FILE *out, const struct perun_check_change *const *list, size_t n,
 			    int color);
+/* The verdicts of list within the noise, with why; with verbose off only
+ * a line counting them (nothing when there are none). */
+void perun_check_print_unreliable(FILE *out, const struct perun_check_change *const *list, size_t n,
+				  int verbose);
 void perun_check_print_summary(FILE *out, const struct perun_check_change *const *list, size_t n,
 			       int color);
 /* "N changes | ++--" without a newline: the short form of check all. */

@@ -29,14 +29,37 @@ static const char *change_colour(enum perun_change c)
 	}
 }
 
-static int is_degradation(enum perun_change c)
+/* A degradation the noise does not explain: what fails a report. */
+static int is_degradation_finding(const struct perun_check_change *c)
 {
-	return c >= PERUN_CHANGE_TOTAL_DEGRADATION && c <= PERUN_CHANGE_MAYBE_DEGRADATION;
+	return perun_change_is_degradation(c->result) && perun_check_is_change(c);
 }
 
-static int is_optimization(enum perun_change c)
+/* "2,090,000": counts are read by people. */
+static void grouped(long long x, char out[32])
 {
-	return c >= PERUN_CHANGE_MAYBE_OPTIMIZATION && c <= PERUN_CHANGE_TOTAL_OPTIMIZATION;
+	char digits[24];
+	int len = snprintf(digits, sizeof(digits), "%lld", x < 0 ? -x : x), k = 0;
+	if (x < 0)
+		out[k++] = '-';
+	for (int i = 0; i < len; i++) {
+		if (i && (len - i) % 3 == 0)
+			out[k++] = ',';
+		out[k++] = digits[i];
+	}
+	out[k] = '\0';
+}
+
+/* ", calls 2,090,000 -> 25 (changed)": the samples behind a verdict. */
+static void print_counts(FILE *out, const char *sep, const struct perun_check_change *c)
+{
+	char a[32], b[32];
+	if (c->count_baseline < 0 || !c->count_unit)
+		return;
+	grouped(c->count_baseline, a);
+	grouped(c->count_target, b);
+	fprintf(out, "%s%s %s -> %s%s", sep, c->count_unit, a, b,
+		c->counts_changed ? " (changed)" : "");
 }
 
 /* Python's str(round(x, 2)). */
@@ -91,12 +114,14 @@ void perun_check_print_list(FILE *out, const struct perun_check_change *const *l
 		const char *colour = perun_color(&cli, change_colour(c->result));
 		fprintf(out, "%s: %s %s%s%s%s", reset, c->type, bold, colour,
 			perun_change_string(c->result), reset);
-		const char *from = perun_color(&cli, is_optimization(c->result)	 ? "red"
-						     : is_degradation(c->result) ? "green"
-										 : "yellow");
-		const char *to = perun_color(&cli, is_optimization(c->result)  ? "green"
-						   : is_degradation(c->result) ? "red"
-									       : "yellow");
+		const char *from =
+			perun_color(&cli, perun_change_is_optimization(c->result)  ? "red"
+					  : perun_change_is_degradation(c->result) ? "green"
+										   : "yellow");
+		const char *to =
+			perun_color(&cli, perun_change_is_optimization(c->result)  ? "green"
+					  : perun_change_is_degradation(c->result) ? "red"
+										   : "yellow");
 		fprintf(out, " from: %s%s%s%s -> to: %s%s%s%s", bold, from, c->from, reset, bold,
 			to, c->to, reset);
 		if (strcmp(c->confidence_type, "no")) {
@@ -105,8 +130,13 @@ void perun_check_print_list(FILE *out, const struct perun_check_change *const *l
 				reset);
 		}
 		/* Beyond Perun: what the verdict was judged against. */
-		if (!isnan(c->effect_size) || !isnan(c->noise) || c->version) {
+		if (!isnan(c->effect_size) || !isnan(c->noise) || c->version ||
+		    c->count_baseline >= 0) {
 			const char *sep = " [";
+			if (c->count_baseline >= 0 && c->count_unit) {
+				print_counts(out, sep, c);
+				sep = ", ";
+			}
 			if (!isnan(c->effect_size)) {
 				fprintf(out, "%seffect size %.3g", sep, c->effect_size);
 				sep = ", ";
@@ -123,6 +153,32 @@ void perun_check_print_list(FILE *out, const struct perun_check_change *const *l
 	}
 	fputc('\n', out);
 	free(sorted);
+}
+
+void perun_check_print_unreliable(FILE *out, const struct perun_check_change *const *list, size_t n,
+				  int verbose)
+{
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		m += list[i]->unreliable != NULL;
+	if (!m)
+		return;
+	if (!verbose) {
+		fprintf(out, "%zu verdict%s within the noise, not reported (-v shows %s)\n", m,
+			m == 1 ? "" : "s", m == 1 ? "it" : "them");
+		return;
+	}
+	fprintf(out, "Within the noise (not reported):\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct perun_check_change *c = list[i];
+		if (!c->unreliable)
+			continue;
+		fprintf(out, "  %s: %s %s by %s from %s to %s: %s", c->location, c->type,
+			perun_change_string(c->result), c->method ? c->method : "?", c->from, c->to,
+			c->unreliable);
+		print_counts(out, "; ", c);
+		fprintf(out, " ($ %s)\n", c->cmdstr);
+	}
 }
 
 static void count(const struct perun_check_change *const *list, size_t n, size_t *total,
@@ -203,6 +259,16 @@ json_t *perun_check_change_json(const struct perun_check_change *c)
 	json_object_set_new(o, "version", string_or_null(c->version));
 	json_object_set_new(o, "cmdstr", json_string(c->cmdstr));
 	json_object_set_new(o, "source", string_or_null(c->source));
+	if (c->count_baseline >= 0 && c->count_unit)
+		json_object_set_new(o, "counts",
+				    json_pack("{s:I, s:I, s:s, s:b}", "baseline",
+					      (json_int_t)c->count_baseline, "target",
+					      (json_int_t)c->count_target, "unit", c->count_unit,
+					      "changed", c->counts_changed));
+	else
+		json_object_set_new(o, "counts", json_null());
+	json_object_set_new(o, "p_value", number_or_null(c->p_value));
+	json_object_set_new(o, "unreliable", string_or_null(c->unreliable));
 	return o;
 }
 
@@ -238,6 +304,9 @@ static json_t *report_json(const struct perun_check_report *r)
 	}
 	free(all);
 	json_t *by = json_object();
+	json_int_t unreliable = 0;
+	for (size_t i = 0; i < r->nchanges; i++)
+		unreliable += r->changes[i].unreliable != NULL;
 	for (size_t i = 0; i < r->nchanges; i++) {
 		const char *name = perun_change_name(r->changes[i].result);
 		if (!perun_check_is_change(&r->changes[i]))
@@ -251,9 +320,10 @@ static json_t *report_json(const struct perun_check_report *r)
 	/* Every verdict, NoChange too, for tools that want the whole picture. */
 	json_object_set_new(root, "verdicts", verdicts_list);
 	json_object_set_new(root, "summary",
-			    json_pack("{s:I, s:I, s:I, s:o}", "changes", (json_int_t)total,
+			    json_pack("{s:I, s:I, s:I, s:o, s:I}", "changes", (json_int_t)total,
 				      "optimizations", (json_int_t)opt_all, "degradations",
-				      (json_int_t)deg_all, "by_result", by));
+				      (json_int_t)deg_all, "by_result", by, "unreliable",
+				      unreliable));
 	return root;
 }
 
@@ -326,7 +396,7 @@ static int write_junit(FILE *out, const struct perun_check_report *r, struct per
 		int failed = 0;
 		while (j < r->nchanges && v[j]->pair == v[i]->pair &&
 		       !strcmp(v[j]->location, v[i]->location))
-			failed |= is_degradation(v[j++]->result);
+			failed |= is_degradation_finding(v[j++]);
 		tests++;
 		failures += failed;
 		i = j;
@@ -344,7 +414,7 @@ static int write_junit(FILE *out, const struct perun_check_report *r, struct per
 		int failed = 0;
 		while (j < r->nchanges && v[j]->pair == v[i]->pair &&
 		       !strcmp(v[j]->location, v[i]->location))
-			failed |= is_degradation(v[j++]->result);
+			failed |= is_degradation_finding(v[j++]);
 		fputs("    <testcase classname=\"", out);
 		if (p) {
 			xml_escaped(out, p->baseline ? p->baseline : "?");
@@ -357,7 +427,7 @@ static int write_junit(FILE *out, const struct perun_check_report *r, struct per
 		if (failed) {
 			const struct perun_check_change *worst = NULL;
 			for (size_t k = i; k < j; k++)
-				if (is_degradation(v[k]->result) &&
+				if (is_degradation_finding(v[k]) &&
 				    (!worst || v[k]->result < worst->result))
 					worst = v[k];
 			fputs("      <failure type=\"", out);
@@ -432,7 +502,7 @@ static json_t *report_sarif(const struct perun_check_report *r)
 	const struct perun_check_change **v = malloc((r->nchanges + 1) * sizeof(*v));
 	size_t m = 0;
 	for (size_t i = 0; v && i < r->nchanges; i++)
-		if (is_degradation(r->changes[i].result))
+		if (is_degradation_finding(&r->changes[i]))
 			v[m++] = &r->changes[i];
 	if (v)
 		qsort(v, m, sizeof(*v), location_only_cmp);
@@ -535,11 +605,11 @@ static int write_markdown(FILE *out, const struct perun_check_report *r, struct 
 		char rate[32], conf[32];
 		round2(c->rate, rate);
 		const char *icon =
-			is_degradation(c->result)
+			perun_change_is_degradation(c->result)
 				? (c->result == PERUN_CHANGE_MAYBE_DEGRADATION ? ":warning:"
 									       : ":red_circle:")
-			: is_optimization(c->result) ? ":green_circle:"
-						     : ":large_blue_circle:";
+			: perun_change_is_optimization(c->result) ? ":green_circle:"
+								  : ":large_blue_circle:";
 		fprintf(out, "| %s | `", icon);
 		md_cell(out, c->location);
 		fprintf(out, "` | %s | %s | ", perun_change_string(c->result),

@@ -59,7 +59,8 @@ static int gated(const struct check_opts *o, const struct perun_check_report *r)
 {
 	for (size_t i = 0; o->fail_at && i < r->nchanges; i++) {
 		enum perun_change c = r->changes[i].result;
-		if (c >= PERUN_CHANGE_TOTAL_DEGRADATION && c <= o->fail_at)
+		if (c >= PERUN_CHANGE_TOTAL_DEGRADATION && c <= o->fail_at &&
+		    !r->changes[i].unreliable)
 			return 1;
 	}
 	return 0;
@@ -166,6 +167,7 @@ static int cmd_check_profiles(const struct perun_command *cmd, struct perun_cli 
 		const struct perun_check_change **v = change_ptrs(&ctx.report, 0, &n);
 		printf("[Checking two compatible profiles]\n\n");
 		perun_check_print_list(stdout, v, n, cli->color);
+		perun_check_print_unreliable(stdout, v, n, cli->verbose);
 		perun_check_print_summary(stdout, v, n, cli->color);
 		free(v);
 	}
@@ -315,10 +317,12 @@ static int cmd_check_head(const struct perun_command *cmd, struct perun_cli *cli
 		size_t n;
 		const struct perun_check_change **v = change_ptrs(&ctx.report, 0, &n);
 		printf("[Checking version %s]\n\n", vs.items[0].sha);
-		if (nothing)
+		if (nothing) {
 			printf("%s\n", nothing);
-		else
+		} else {
 			perun_check_print_list(stdout, v, n, cli->color);
+			perun_check_print_unreliable(stdout, v, n, cli->verbose);
+		}
 		free(v);
 	}
 	exit_code = finish(&o, &ctx, nothing);
@@ -377,6 +381,78 @@ static int check_series(struct perun_check_ctx *ctx, struct perun_check_series_s
 	return 0;
 }
 
+/* Is any change of the report from index from on reported? */
+static int any_reported(const struct perun_check_report *r, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++)
+		if (perun_check_is_change(&r->changes[i]))
+			return 1;
+	return 0;
+}
+
+/*
+ * The text of check all.  Findings first: the versions with reported
+ * changes, each with its list, then the changes over whole histories,
+ * then the history graph with one summary line per version (verbose:
+ * every version's list under it, as Perun prints), then the totals.
+ * bounds[i] is where the changes of version i start; bounds[n] where the
+ * series' changes start.
+ */
+static void print_all(const struct perun_cli *cli, const struct perun_check_versions *vs,
+		      const struct perun_check_report *r, const size_t *bounds, size_t npairwise)
+{
+	int color = cli->color, verbose = cli->verbose;
+	struct perun_check_graph graph;
+	printf("[Checking whole history]\n\n");
+	if (!verbose && any_reported(r, 0, r->nchanges)) {
+		printf("[Findings]\n\n");
+		for (size_t i = 0; i < vs->n; i++) {
+			if (!any_reported(r, bounds[i], bounds[i + 1]))
+				continue;
+			printf("version %.7s:\n", vs->items[i].sha);
+			char *t = list_text(r, bounds[i], bounds[i + 1], color);
+			if (t)
+				fputs(t, stdout);
+			free(t);
+		}
+	}
+	if (any_reported(r, npairwise, r->nchanges) || (verbose && r->nchanges > npairwise)) {
+		printf("[Changes over the history of each configuration]\n\n");
+		char *t = list_text(r, npairwise, r->nchanges, color);
+		if (t)
+			fputs(t, stdout);
+		free(t);
+	}
+	printf("[History]\n\n");
+	perun_check_graph_init(&graph, vs->n ? vs->items[0].sha : "");
+	for (size_t i = 0; i < vs->n; i++) {
+		const struct perun_check_version *v = &vs->items[i];
+		size_t n;
+		perun_check_graph_version(stdout, &graph, v);
+		const struct perun_check_change **list = change_ptrs(r, bounds[i], &n);
+		if (list)
+			perun_check_print_short(stdout, list, bounds[i + 1] - bounds[i], color);
+		free(list);
+		fputc('\n', stdout);
+		perun_check_graph_finish(stdout, &graph, v);
+		if (!verbose)
+			continue;
+		char *t = list_text(r, bounds[i], bounds[i + 1], color);
+		if (t)
+			print_bordered(&graph, t);
+		free(t);
+	}
+	perun_check_graph_release(&graph);
+	size_t n;
+	const struct perun_check_change **all = change_ptrs(r, 0, &n);
+	fputc('\n', stdout);
+	if (all) {
+		perun_check_print_unreliable(stdout, all, n, verbose);
+		perun_check_print_summary(stdout, all, n, color);
+	}
+	free(all);
+}
+
 static int cmd_check_all(const struct perun_command *cmd, struct perun_cli *cli,
 			 const struct perun_params *params, int argc, char **argv)
 {
@@ -385,59 +461,36 @@ static int cmd_check_all(const struct perun_command *cmd, struct perun_cli *cli,
 	struct perun_check_versions vs = { 0 };
 	struct perun_check_cache cache = { 0 };
 	struct perun_check_series_set series = { 0 };
-	struct perun_check_graph graph;
 	struct perun_error err = { 0 };
 	struct check_opts o;
+	size_t *bounds = NULL;
 	int exit_code = begin_history(cli, params, argc, argv, 1, &o, &inst, &vs, &ctx);
 	if (exit_code)
 		return exit_code;
-	int text = o.format == PERUN_CHECK_TEXT;
-	perun_check_graph_init(&graph, vs.n ? vs.items[0].sha : "");
-	perun_pager_start(cli, &inst.config, "check");
-	if (text)
-		printf("[Checking whole history]\n\n - This might take a while.\n\n");
-	int rc = 0;
+	if (o.format == PERUN_CHECK_TEXT)
+		fprintf(stderr, "perun: checking %zu version%s; this might take a while\n", vs.n,
+			vs.n == 1 ? "" : "s");
+	int rc = (bounds = malloc((vs.n + 1) * sizeof(*bounds)))
+			 ? 0
+			 : perun_error_set(&err, PERUN_EGENERIC, "out of memory");
 	for (size_t i = 0; i < vs.n && !rc; i++) {
-		const struct perun_check_version *v = &vs.items[i];
-		size_t from = ctx.report.nchanges;
-		if (text)
-			perun_check_graph_version(stdout, &graph, v);
-		rc = perun_check_minor(&ctx, &inst, v, &cache, &series, &err);
-		if (rc || !text)
-			continue;
-		size_t n;
-		const struct perun_check_change **list = change_ptrs(&ctx.report, from, &n);
-		if (list)
-			perun_check_print_short(stdout, list, n, cli->color);
-		free(list);
-		fputc('\n', stdout);
-		perun_check_graph_finish(stdout, &graph, v);
-		char *t = list_text(&ctx.report, from, ctx.report.nchanges, cli->color);
-		if (t)
-			print_bordered(&graph, t);
-		free(t);
+		bounds[i] = ctx.report.nchanges;
+		rc = perun_check_minor(&ctx, &inst, &vs.items[i], &cache, &series, &err);
 	}
 	size_t pairwise = ctx.report.nchanges;
-	if (!rc)
+	if (!rc) {
+		bounds[vs.n] = pairwise;
 		rc = check_series(&ctx, &series, &err);
+	}
 	if (!rc)
 		rc = perun_check_save(&inst, &ctx.report, &err);
 	if (rc) {
 		exit_code = perun_error_exit(&err);
 		goto out;
 	}
-	if (text) {
-		size_t n;
-		const struct perun_check_change **all = change_ptrs(&ctx.report, 0, &n);
-		if (ctx.report.nchanges > pairwise) {
-			printf("\n[Changes over the history of each configuration]\n\n");
-			perun_check_print_list(stdout, all + pairwise, n - pairwise, cli->color);
-		}
-		fputc('\n', stdout);
-		if (all)
-			perun_check_print_summary(stdout, all, n, cli->color);
-		free(all);
-	}
+	perun_pager_start(cli, &inst.config, "check");
+	if (o.format == PERUN_CHECK_TEXT)
+		print_all(cli, &vs, &ctx.report, bounds, pairwise);
 	char why[128];
 	const char *nothing = NULL;
 	if (!ctx.report.npairs) {
@@ -446,12 +499,12 @@ static int cmd_check_all(const struct perun_command *cmd, struct perun_cli *cli,
 			 "nothing compared",
 			 vs.n ? vs.items[0].sha : "");
 		nothing = why;
-		if (text)
+		if (o.format == PERUN_CHECK_TEXT)
 			printf("%s\n", nothing);
 	}
 	exit_code = finish(&o, &ctx, nothing);
 out:
-	perun_check_graph_release(&graph);
+	free(bounds);
 	perun_check_series_set_release(&series);
 	perun_check_cache_release(&cache);
 	perun_check_versions_release(&vs);
@@ -567,6 +620,17 @@ const struct perun_command perun_cmd_check = {
 		       "Perun's long name, e.g. average_amount_threshold for aat.  A\n"
 		       "method's options come from the configuration as\n"
 		       "degradation.<option> (e.g. degradation.cutoff).\n"
+		       "\n"
+		       "Every verdict is then weighed against the measured noise: the\n"
+		       "samples of its location on both sides (runs, calls, allocations)\n"
+		       "are counted and shown beside it, a change of count is flagged,\n"
+		       "and a degradation or optimization is unreliable - shown only with\n"
+		       "-v, never failing a gate - when it is within the method's own\n"
+		       "noise, under degradation.noise.min_share (0.01) of the baseline's\n"
+		       "biggest series, under degradation.noise.min_effect (0.05), moved\n"
+		       "the other way, or not significant at degradation.noise.alpha\n"
+		       "(0.05; Welch's t-test of runs, Mann-Whitney of calls).\n"
+		       "degradation.noise.enabled: false turns the weighing off.\n"
 		       "\n"
 		       "Exits 0 when the check worked, 1 with --fail-on when a change at\n"
 		       "or above that level was found, 2 on bad input, 3 when a method\n"

@@ -25,8 +25,8 @@ perun_SOURCES = \
 	core/cmd_plugins.c \
 	core/cmd_docs.c \
 	core/check.c core/check.h core/check_changes.c core/check_output.c core/cmd_check.c \
-	core/check_history.c core/check_history.h
-perun_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(NETTLE_CFLAGS) -pthread
-perun_LDADD = sdk/libperun.la $(JANSSON_LIBS) $(YAML_LIBS) $(ZLIB_LIBS) $(NETTLE_LIBS) -lm
+	core/check_history.c core/check_history.h core/check_evidence.c core/check_evidence.h
+perun_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(NETTLE_CFLAGS) $(GSL_CFLAGS) -pthread
+perun_LDADD = sdk/libperun.la $(JANSSON_LIBS) $(YAML_LIBS) $(ZLIB_LIBS) $(NETTLE_LIBS) $(GSL_LIBS) -lm
 # check profiles parses its two profiles in two threads.
 perun_LDFLAGS = -pthread

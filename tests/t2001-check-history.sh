@@ -44,13 +44,15 @@ test_expect_success 'check head compares with the direct parents only' '
 '
 
 test_expect_success 'check all prints the history graph with the changes of each version' '
-	(cd proj && perun check all >out &&
+	(cd proj && perun -v check all >out 2>err &&
+	 echo "perun: checking 4 versions; this might take a while" >expect &&
+	 test_cmp expect err &&
 	 s1=$(sed -n 1p ../shas | cut -c1-6) && s2=$(sed -n 2p ../shas | cut -c1-6) &&
 	 s3=$(sed -n 3p ../shas | cut -c1-6) && s4=$(sed -n 4p ../shas | cut -c1-6) &&
 	 cat >expect <<-EOF &&
 	[Checking whole history]
 
-	 - This might take a while.
+	[History]
 
 	* $s4: four | 0 changes
 	|  
@@ -61,7 +63,7 @@ test_expect_success 'check all prints the history graph with the changes of each
 	* $s2: two | 1 change | +
 	|  
 	|  at SLList_insert(SLList*, int):
-	|  └ 0.07x: mixed Optimization from: 14.0ms -> to: 1.0ms [effect size -0.929] (\$ target workload.in)
+	|  └ 0.07x: mixed Optimization from: 14.0ms -> to: 1.0ms [calls 1 -> 1, effect size -0.929] (\$ target workload.in)
 	|  
 	* $s1: one | 0 changes
 	  no changes found
@@ -70,6 +72,36 @@ test_expect_success 'check all prints the history graph with the changes of each
 	1 optimization(+), 0 degradations(-)
 	EOF
 	 test_cmp expect out)
+'
+
+test_expect_success 'by default check all puts the findings first, a line per version' '
+	(cd proj && perun check all >out 2>/dev/null &&
+	 s1=$(sed -n 1p ../shas | cut -c1-6) && s2=$(sed -n 2p ../shas | cut -c1-6) &&
+	 s3=$(sed -n 3p ../shas | cut -c1-6) && s4=$(sed -n 4p ../shas | cut -c1-6) &&
+	 cat >expect <<-EOF &&
+	[Checking whole history]
+
+	[Findings]
+
+	version ${s2}X:
+	at SLList_insert(SLList*, int):
+	└ 0.07x: mixed Optimization from: 14.0ms -> to: 1.0ms [calls 1 -> 1, effect size -0.929] (\$ target workload.in)
+
+	[History]
+
+	* $s4: four | 0 changes
+	|  
+	* $s3: three | 0 changes
+	|  
+	* $s2: two | 1 change | +
+	|  
+	* $s1: one | 0 changes
+
+	1 change | +
+	1 optimization(+), 0 degradations(-)
+	EOF
+	 sed "s/^version ${s2}X:/version $(sed -n 2p ../shas | cut -c1-7):/" expect >expect7 &&
+	 test_cmp expect7 out)
 '
 
 test_expect_success 'a merge draws its second parent' '

@@ -1,0 +1,436 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Weighing a verdict against the measured noise (see check_evidence.h).
+ *
+ * The samples of a series are the amounts of its resources: repetitions
+ * of a run in time profiles, calls in trace profiles, allocations in
+ * memory profiles.  Runs are compared by Welch's t-test on their values
+ * and their medians; calls by the Mann-Whitney U test (normal
+ * approximation, ties corrected; at most SUBSAMPLE values a side, taken
+ * at an even stride) and their totals or means.  Neither test knows the
+ * run-to-run noise of the machine when each side is a single run, hence
+ * the floors: a relative one, and an absolute one measured against the
+ * baseline's biggest series of the same kind, so a near-zero series
+ * (sys time of a short run) cannot raise an alarm.
+ */
+#define _GNU_SOURCE /* asprintf */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <gsl/gsl_cdf.h>
+
+#include "check.h"
+#include "check_evidence.h"
+
+#define DEFAULT_ALPHA	   0.05
+#define DEFAULT_MIN_EFFECT 0.05
+#define DEFAULT_MIN_SHARE  0.01
+#define SUBSAMPLE	   20000
+/* Counts differing by more than this share are a changed behaviour. */
+#define COUNT_CHANGE 0.10
+
+struct series {
+	char *key;  /* "<uid>\037<subtype>" ("" without one) */
+	char *kind; /* the resources' "type" (time, memory, ...) */
+	double *v;
+	size_t n, cap;
+	double total;
+};
+
+struct perun_check_samples {
+	struct series *items;
+	size_t n;
+	json_t *index;	/* key -> position */
+	json_t *by_uid; /* uid -> position of its only series, or -1 */
+	int runs;	/* samples are repeated runs (time profiles) */
+	const char *unit;
+};
+
+static int number_at(const struct perun_config *config, const char *key, double *v,
+		     struct perun_error *err)
+{
+	json_t *j = perun_config_lookup(config, key);
+	if (!j)
+		return 0;
+	const char *s = json_string_value(j);
+	char *end = NULL;
+	if (json_is_number(j))
+		*v = json_number_value(j);
+	else if (s && (errno = 0, *v = strtod(s, &end), end != s && !*end && !errno))
+		;
+	else
+		return perun_error_set(err, PERUN_EINVAL, "%s: not a number", key);
+	if (!(*v >= 0.0 && *v <= 1.0))
+		return perun_error_set(err, PERUN_EINVAL, "%s: %g is not within 0 and 1", key, *v);
+	return 0;
+}
+
+int perun_noise_policy_read(const struct perun_config *config, struct perun_noise_policy *out,
+			    struct perun_error *err)
+{
+	out->alpha = DEFAULT_ALPHA;
+	out->min_effect = DEFAULT_MIN_EFFECT;
+	out->min_share = DEFAULT_MIN_SHARE;
+	out->enabled = 1;
+	json_t *on = perun_config_lookup(config, "degradation.noise.enabled");
+	const char *s = json_string_value(on);
+	if (on && (json_is_false(on) || (s && (!strcasecmp(s, "false") || !strcasecmp(s, "no") ||
+					       !strcasecmp(s, "off") || !strcmp(s, "0")))))
+		out->enabled = 0;
+	if (number_at(config, "degradation.noise.alpha", &out->alpha, err) ||
+	    number_at(config, "degradation.noise.min_effect", &out->min_effect, err) ||
+	    number_at(config, "degradation.noise.min_share", &out->min_share, err))
+		return -err->code;
+	return 0;
+}
+
+void perun_check_samples_free(struct perun_check_samples *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n; i++) {
+		free(s->items[i].key);
+		free(s->items[i].kind);
+		free(s->items[i].v);
+	}
+	free(s->items);
+	json_decref(s->index);
+	json_decref(s->by_uid);
+	free(s);
+}
+
+static struct series *series_of(struct perun_check_samples *s, const char *key, const char *kind)
+{
+	json_t *pos = json_object_get(s->index, key);
+	if (pos)
+		return &s->items[json_integer_value(pos)];
+	struct series *grown = realloc(s->items, (s->n + 1) * sizeof(*grown));
+	if (!grown)
+		return NULL;
+	s->items = grown;
+	struct series *r = &grown[s->n];
+	memset(r, 0, sizeof(*r));
+	r->key = strdup(key);
+	r->kind = strdup(kind ? kind : "");
+	if (!r->key || !r->kind ||
+	    json_object_set_new(s->index, key, json_integer((json_int_t)s->n))) {
+		free(r->key);
+		free(r->kind);
+		return NULL;
+	}
+	s->n++;
+	return r;
+}
+
+static int series_add(struct series *r, double x)
+{
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? 2 * r->cap : 16;
+		double *v = realloc(r->v, cap * sizeof(*v));
+		if (!v)
+			return -1;
+		r->v = v;
+		r->cap = cap;
+	}
+	r->v[r->n++] = x;
+	r->total += x;
+	return 0;
+}
+
+static const char *unit_of(const char *type)
+{
+	if (!strcmp(type, "time"))
+		return "runs";
+	if (!strcmp(type, "mixed") || !strcmp(type, "trace"))
+		return "calls";
+	if (!strcmp(type, "memory"))
+		return "allocations";
+	return "samples";
+}
+
+int perun_check_samples_load(const struct perun_profile *profile, struct perun_check_samples **out,
+			     struct perun_error *err)
+{
+	struct perun_type_list types;
+	struct perun_check_samples *s = calloc(1, sizeof(*s));
+	*out = NULL;
+	if (!s || !(s->index = json_object()) || !(s->by_uid = json_object())) {
+		free(s);
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	}
+	const char *type = perun_profile_type(profile);
+	s->runs = !strcmp(type, "time");
+	s->unit = unit_of(type);
+	if (perun_profile_types(profile, &types, err)) {
+		perun_check_samples_free(s);
+		return -err->code;
+	}
+	int rc = 0;
+	for (size_t t = 0; t < types.n && !rc; t++) {
+		const struct perun_jv *uid = perun_jv_get(types.types[t].persistent, "uid");
+		const struct perun_jv *amounts = perun_jv_get(types.types[t].columns, "amount");
+		const char *kind = perun_jv_string(perun_jv_get(types.types[t].persistent, "type"));
+		const char *sub =
+			perun_jv_string(perun_jv_get(types.types[t].persistent, "subtype"));
+		if (!uid || perun_jv_type(uid) == PERUN_JV_NULL ||
+		    perun_jv_type(amounts) != PERUN_JV_ARRAY)
+			continue;
+		char *flat = perun_jv_flatten_dup(uid), *key = NULL;
+		if (flat && asprintf(&key, "%s\037%s", flat, sub ? sub : "") < 0)
+			key = NULL;
+		size_t before = s->n;
+		struct series *r = key ? series_of(s, key, kind) : NULL;
+		if (r && s->n > before &&
+		    json_object_set_new(s->by_uid, flat,
+					json_integer(json_object_get(s->by_uid, flat)
+							     ? -1
+							     : (json_int_t)(s->n - 1))))
+			r = NULL;
+		free(flat);
+		free(key);
+		if (!r) {
+			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+			break;
+		}
+		const struct perun_jv *v;
+		size_t i;
+		perun_jv_array_foreach(amounts, i, v)
+		{
+			double x;
+			if (!perun_jv_number(v, &x) && isfinite(x) && series_add(r, x)) {
+				rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+				break;
+			}
+		}
+	}
+	perun_type_list_release(&types);
+	if (rc)
+		perun_check_samples_free(s);
+	else
+		*out = s;
+	return rc;
+}
+
+static const struct series *find_key(const struct perun_check_samples *s, const char *uid,
+				     const char *sub)
+{
+	char *key;
+	if (!s || asprintf(&key, "%s\037%s", uid, sub) < 0)
+		return NULL;
+	json_t *pos = json_object_get(s->index, key);
+	free(key);
+	return pos ? &s->items[json_integer_value(pos)] : NULL;
+}
+
+/*
+ * The series a verdict speaks of: its location with the verdict's type as
+ * the subtype (cpd's verdicts are per subtype), else the location without
+ * a subtype, else its wall time (a time profile's "real"), else the
+ * location's only series.
+ */
+static const struct series *find(const struct perun_check_samples *s, const char *uid,
+				 const char *type)
+{
+	const struct series *r = find_key(s, uid, type);
+	if (!r)
+		r = find_key(s, uid, "");
+	if (!r)
+		r = find_key(s, uid, "real");
+	json_t *only = r || !s ? NULL : json_object_get(s->by_uid, uid);
+	if (only && json_integer_value(only) >= 0)
+		r = &s->items[json_integer_value(only)];
+	return r;
+}
+
+/* The biggest per-run magnitude among the series of kind: a total for
+ * calls, a mean for runs. */
+static double biggest(const struct perun_check_samples *s, const char *kind)
+{
+	double m = 0.0;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct series *r = &s->items[i];
+		if (!r->n || strcmp(r->kind, kind))
+			continue;
+		double x = fabs(s->runs ? r->total / (double)r->n : r->total);
+		if (x > m)
+			m = x;
+	}
+	return m;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median(const double *v, size_t n)
+{
+	double *c = malloc(n * sizeof(*c));
+	if (!c)
+		return NAN;
+	memcpy(c, v, n * sizeof(*c));
+	qsort(c, n, sizeof(*c), cmp_double);
+	double m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2.0;
+	free(c);
+	return m;
+}
+
+static void mean_var(const double *v, size_t n, double *mean, double *var)
+{
+	double m = 0.0, m2 = 0.0;
+	for (size_t i = 0; i < n; i++) {
+		double d = v[i] - m;
+		m += d / (double)(i + 1);
+		m2 += d * (v[i] - m);
+	}
+	*mean = m;
+	*var = n > 1 ? m2 / (double)(n - 1) : 0.0;
+}
+
+/* Welch's two-sided t-test; NaN when either side has fewer than two. */
+static double welch_p(const struct series *a, const struct series *b)
+{
+	if (a->n < 2 || b->n < 2)
+		return NAN;
+	double ma, va, mb, vb;
+	mean_var(a->v, a->n, &ma, &va);
+	mean_var(b->v, b->n, &mb, &vb);
+	double sa = va / (double)a->n, sb = vb / (double)b->n, se = sa + sb;
+	if (se <= 0.0)
+		return ma == mb ? 1.0 : 0.0;
+	double t = fabs(mb - ma) / sqrt(se);
+	double df = se * se / (sa * sa / (double)(a->n - 1) + sb * sb / (double)(b->n - 1));
+	return 2.0 * gsl_cdf_tdist_Q(t, df);
+}
+
+struct ranked {
+	double x;
+	int side;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	return cmp_double(&((const struct ranked *)a)->x, &((const struct ranked *)b)->x);
+}
+
+/* At most SUBSAMPLE values of r, at an even stride. */
+static size_t take(const struct series *r, struct ranked *out, int side)
+{
+	size_t step = r->n > SUBSAMPLE ? (r->n + SUBSAMPLE - 1) / SUBSAMPLE : 1, k = 0;
+	for (size_t i = 0; i < r->n; i += step) {
+		out[k].x = r->v[i];
+		out[k++].side = side;
+	}
+	return k;
+}
+
+/* The Mann-Whitney U test, two-sided, by the normal approximation with
+ * ties corrected; NaN under eight values a side. */
+static double mann_whitney_p(const struct series *a, const struct series *b)
+{
+	if (a->n < 8 || b->n < 8)
+		return NAN;
+	struct ranked *all = malloc((2 * SUBSAMPLE + 2) * sizeof(*all));
+	if (!all)
+		return NAN;
+	size_t na = take(a, all, 0), nb = take(b, all + na, 1), n = na + nb;
+	qsort(all, n, sizeof(*all), cmp_ranked);
+	double rank_a = 0.0, ties = 0.0;
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		while (j < n && all[j].x == all[i].x)
+			j++;
+		double rank = ((double)i + (double)j + 1.0) / 2.0, t = (double)(j - i);
+		ties += t * t * t - t;
+		for (size_t k = i; k < j; k++)
+			if (!all[k].side)
+				rank_a += rank;
+		i = j;
+	}
+	free(all);
+	double u = rank_a - (double)na * ((double)na + 1.0) / 2.0;
+	double mu = (double)na * (double)nb / 2.0;
+	double sigma2 = (double)na * (double)nb / 12.0 *
+			(((double)n + 1.0) - ties / ((double)n * ((double)n - 1.0)));
+	if (sigma2 <= 0.0)
+		return 1.0;
+	double z = (fabs(u - mu) - 0.5) / sqrt(sigma2);
+	return z <= 0.0 ? 1.0 : 2.0 * gsl_cdf_ugaussian_Q(z);
+}
+
+static int unreliable(struct perun_check_change *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int unreliable(struct perun_check_change *c, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = vasprintf(&c->unreliable, fmt, ap) < 0 ? -1 : 0;
+	va_end(ap);
+	if (rc)
+		c->unreliable = NULL;
+	return rc;
+}
+
+int perun_check_weigh(struct perun_check_change *c, const struct perun_check_samples *baseline,
+		      const struct perun_check_samples *target,
+		      const struct perun_noise_policy *policy, int whole_pair)
+{
+	const struct series *a = find(baseline, c->location, c->type);
+	const struct series *b = find(target, c->location, c->type);
+	if (a && b) {
+		c->count_baseline = (long long)a->n;
+		c->count_target = (long long)b->n;
+		c->count_unit = baseline->unit;
+		size_t most = a->n > b->n ? a->n : b->n;
+		c->counts_changed =
+			most && (double)(a->n > b->n ? a->n - b->n : b->n - a->n) / (double)most >
+					COUNT_CHANGE;
+	}
+	int deg = perun_change_is_degradation(c->result),
+	    opt = perun_change_is_optimization(c->result);
+	if (!policy->enabled || !(deg || opt))
+		return 0;
+	/* The method's own measure first: an effect within its noise. */
+	if (!isnan(c->effect_size) && !isnan(c->noise) && fabs(c->effect_size) <= c->noise)
+		return unreliable(c, "effect %.3g within the method's noise %.3g", c->effect_size,
+				  c->noise);
+	if (!a || !b || !a->n || !b->n)
+		return 0;
+	/* What a user waits for per run: a run's value, or the total of a
+	 * run's calls; per call when the calls are the same in number. */
+	int runs = baseline->runs;
+	double ca = runs ? median(a->v, a->n) : a->total, cb = runs ? median(b->v, b->n) : b->total;
+	/* The baseline is the reference: a function that exploded in the
+	 * target must not make every other change look small. */
+	double big = biggest(baseline, a->kind);
+	/* Over a history the method's effect spans the versions before and
+	 * after the change, which a neighbour's profile does not show. */
+	double diff = whole_pair || isnan(c->effect_size) ? cb - ca : c->effect_size * ca;
+	if (fabs(diff) < policy->min_share * big)
+		return unreliable(c,
+				  "a change of %.3g, under %g%% of the baseline's biggest series",
+				  diff, 100.0 * policy->min_share);
+	if (!whole_pair)
+		return 0;
+	if (!runs && c->counts_changed)
+		return 0; /* per-call and total verdicts may rightly differ */
+	double rel = ca != 0.0 ? diff / fabs(ca) : INFINITY;
+	if ((deg && rel < 0.0) || (opt && rel > 0.0))
+		return unreliable(c, "the measured %s moved the other way (%+.1f%%)",
+				  runs ? "median" : "total", 100.0 * rel);
+	if (fabs(rel) < policy->min_effect)
+		return unreliable(c, "a change of %+.1f%%, under the %g%% floor", 100.0 * rel,
+				  100.0 * policy->min_effect);
+	double p = runs ? welch_p(a, b) : mann_whitney_p(a, b);
+	c->p_value = p;
+	if (!isnan(p) && p >= policy->alpha)
+		return unreliable(c, "p = %.2g, not under %g", p, policy->alpha);
+	return 0;
+}

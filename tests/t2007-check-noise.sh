@@ -1,0 +1,112 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# The core weighs every verdict against the measured noise: counts of
+# both sides beside each verdict, a changed count flagged, and a verdict
+# the noise explains kept out of the findings and of the gate (shown
+# with -v and in --format json as "unreliable" with why).  The method
+# here is aat, whose ratio of means an outlier or a spread can push past
+# 2.  Self-made profiles; no shared test data.
+. "$srcdir/tests/test-lib.sh"
+
+command -v jq >/dev/null || test_skip_all "jq is not installed"
+
+# prof <name> <type> <amounts of f, comma separated> [<amounts of g>]:
+# a profile of uid f (and g) with one resource per amount.
+prof() {
+	g=${4:+, \"g#0\": {\"amount\": [$4]\}}
+	gt=${4:+, \"g#0\": {\"uid\": \"g\", \"type\": \"$2\"\}}
+	cat >"$1" <<-EOF
+	{
+	  "header": {"type": "$2", "cmd": "prog", "args": "", "workload": "in",
+	             "units": {"$2": "s"}},
+	  "collector_info": {"name": "c", "params": {}},
+	  "postprocessors": [], "models": [], "origin": "",
+	  "resources": {"f#0": {"amount": [$3]}$g},
+	  "resource_type_map": {"f#0": {"uid": "f", "type": "$2"}$gt}
+	}
+	EOF
+}
+
+rep() { python3 -c "import sys; print(', '.join([sys.argv[1]] * int(sys.argv[2])))" "$1" "$2"; }
+
+test_expect_success 'setup' '
+	git init -q proj && (cd proj && perun init >/dev/null &&
+	git commit -q --allow-empty -m v1 &&
+	cat >>.perun/local.yml <<-EOF
+	degradation:
+	  strategies:
+	    - method: aat
+	EOF
+	prof base-runs.perf time "1.0, 1.01, 0.99, 1.0, 1.0" "2.0, 2.0, 2.0, 2.0, 2.0" &&
+	prof outlier-runs.perf time "1.0, 1.0, 1.01, 0.99, 9.0" "2.0, 2.0, 2.0, 2.0, 2.0" &&
+	prof slow-runs.perf time "2.5, 2.52, 2.49, 2.5, 2.51" "2.0, 2.0, 2.0, 2.0, 2.0" &&
+	prof base-calls.perf mixed "$(rep 2 1000)" "$(rep 400 10)" &&
+	prof fewer-calls.perf mixed "$(rep 3000 25)" "$(rep 400 10)" &&
+	prof spread-calls.perf mixed "1, 1, 1, 1, 21, 1, 1, 1, 1, 21" "$(rep 400 10)" &&
+	prof even-calls.perf mixed "$(rep 10.5 10)" "$(rep 400 10)")
+'
+
+test_expect_success 'an outlier run: the median did not move; unreliable, no gate' '
+	(cd proj &&
+	 perun check profiles base-runs.perf outlier-runs.perf --fail-on maybe >out &&
+	 test_grep "^no changes found$" out &&
+	 test_grep "^1 verdict within the noise, not reported (-v shows it)$" out &&
+	 perun -v check profiles base-runs.perf outlier-runs.perf >out &&
+	 test_grep "^  f: time Degradation by aat from 1.0s to 2.6s: a change of 0, under 1% of the baseline.s biggest series; runs 5 -> 5 (\$ prog in)$" out &&
+	 test_grep "runs 5 -> 5" out)
+'
+
+test_expect_success 'a real slowdown of every run is a finding with its counts' '
+	(cd proj &&
+	 test_exit_code 1 perun check profiles base-runs.perf slow-runs.perf --fail-on degradation >out &&
+	 test_grep "^at f:$" out &&
+	 test_grep "Degradation from: 1.0s -> to: 2.5s \[runs 5 -> 5, effect size 1.5" out &&
+	 perun check profiles base-runs.perf slow-runs.perf --format json >out.json &&
+	 jq -e ".changes[0].counts == {baseline: 5, target: 5, unit: \"runs\", changed: false} and
+		.changes[0].unreliable == null and .changes[0].p_value < 0.05 and
+		.summary.unreliable == 0" out.json)
+'
+
+test_expect_success 'calls 1,000 -> 25: reported with the change of count flagged' '
+	(cd proj &&
+	 test_exit_code 1 perun check profiles base-calls.perf fewer-calls.perf --fail-on degradation >out &&
+	 test_grep "calls 1,000 -> 25 (changed)" out &&
+	 perun check profiles base-calls.perf fewer-calls.perf --format json >out.json &&
+	 jq -e "[.verdicts[] | select(.location == \"f\")][0].counts.changed == true" out.json)
+'
+
+test_expect_success 'an effect within the method'"'"'s own noise is unreliable' '
+	(cd proj &&
+	 perun check profiles spread-calls.perf even-calls.perf --fail-on maybe --format json >out.json &&
+	 jq -e "[.verdicts[] | select(.location == \"f\")][0] |
+		.result == \"Degradation\" and (.unreliable | test(\"within the method.s noise\"))" out.json &&
+	 jq -e ".changes == [] and .summary.unreliable == 1" out.json)
+'
+
+test_expect_success 'unreliable verdicts go to no report format as findings' '
+	(cd proj && perun status >before &&
+	 perun check profiles base-runs.perf outlier-runs.perf --format sarif >out.sarif &&
+	 jq -e ".runs[0].results == []" out.sarif &&
+	 perun check profiles base-runs.perf outlier-runs.perf --format junit >out.xml &&
+	 ! grep -q "<failure" out.xml &&
+	 perun status >after && test_cmp before after)
+'
+
+test_expect_success 'degradation.noise.enabled: false gives the method'"'"'s raw verdicts' '
+	(cd proj &&
+	 perun config --local set degradation.noise.enabled false &&
+	 test_exit_code 1 perun check profiles base-runs.perf outlier-runs.perf --fail-on maybe >out &&
+	 test_grep "^at f:$" out &&
+	 perun config --local set degradation.noise.enabled true)
+'
+
+test_expect_success 'a bad noise setting is one error naming the key' '
+	(cd proj &&
+	 perun config --local set degradation.noise.alpha 7 &&
+	 test_exit_code 2 perun check profiles base-runs.perf slow-runs.perf 2>err &&
+	 echo "perun: degradation.noise.alpha: 7 is not within 0 and 1" >expect &&
+	 test_cmp expect err &&
+	 perun config --local set degradation.noise.alpha 0.05)
+'
+
+test_done
