@@ -18,6 +18,9 @@
  *      without a baseline are NotInBaseline;
  *   5. skip rows whose |share| is below degradation.cutoff, then report a
  *      Total record per location.
+ * Beyond upstream (unless --upstream): exclusive times in the unit the header's units name
+ * for "exclusive" (else upstream's ns), the collector's !...! pseudo
+ * resources left out, and a Total record of under 5% change is NoChange.
  * The arithmetic follows numpy/pandas operation by operation (pairwise
  * sums, Kahan group sums, linear quantiles) so the numbers are upstream's.
  */
@@ -40,6 +43,10 @@ static const struct perun_option eto_options[] = {
 	  0 },
 	{ "with-removed", NULL, PERUN_OPTION_BOOL, "false", NULL, NULL,
 	  "also report functions missing in the target as Not in Target (upstream drops them)", 0 },
+	{ "upstream", NULL, PERUN_OPTION_BOOL, "false", NULL, NULL,
+	  "verdicts exactly as Python Perun gives them: !ProcessResource! records as functions "
+	  "and a Total record of any change, even none",
+	  0 },
 	{ NULL, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
@@ -47,7 +54,12 @@ static const struct perun_option eto_options[] = {
 #define MZS_CUTOFF     3.5
 #define IQR_CUTOFF     1.5
 #define STDDEV_CUTOFF  2.0
-#define NS_TO_MS       1000000.0
+/* Upstream's exclusive times are nanoseconds; a profile naming the unit
+ * of "exclusive" in its header's units (ours: "us") is read in it. */
+#define NS_TO_MS 1000000.0
+/* A Total record under this relative change of a location's exclusive
+ * time is no change: upstream reports every sum, even +0.001%. */
+#define TOTAL_MIN_CHANGE 0.05
 
 /* ---- numpy's and pandas' arithmetic -------------------------------------- */
 
@@ -347,9 +359,31 @@ static const struct perun_jv *column_next(const struct perun_jv *v)
 	return v ? perun_jv_skip(v) : NULL;
 }
 
+/* What to divide the profile's exclusive times by to get milliseconds. */
+static double exclusive_per_ms(const struct perun_profile *profile)
+{
+	const json_t *units = json_object_get(perun_profile_get(profile, "header"), "units");
+	const char *unit = json_string_value(json_object_get(units, "exclusive"));
+	if (!unit || !strcmp(unit, "ns"))
+		return NS_TO_MS;
+	if (!strcmp(unit, "us"))
+		return 1000.0;
+	if (!strcmp(unit, "s"))
+		return 0.001;
+	return 1.0; /* ms */
+}
+
+/* A pseudo-resource of the trace collector (!ProcessResource!, ...):
+ * the life of a process or thread, not a function. */
+static int is_pseudo(const char *uid)
+{
+	size_t len = strlen(uid);
+	return len > 1 && uid[0] == '!' && uid[len - 1] == '!';
+}
+
 /* upstream's _prepare_profile: (uid, location) -> summed exclusive ms. */
 static int prepare(const struct perun_profile *profile, const char *which, const regex_t *filter,
-		   struct side *s, struct perun_error *err)
+		   int upstream, struct side *s, struct perun_error *err)
 {
 	struct raw *raw = NULL;
 	size_t nraw = 0, cap = 0, order = 0;
@@ -384,7 +418,7 @@ static int prepare(const struct perun_profile *profile, const char *which, const
 			const char *loc = text_of(s, pl ? pl : cl, &oom);
 			if (oom)
 				goto nomem;
-			if (!uid || !loc)
+			if (!uid || !loc || (!upstream && is_pseudo(uid)))
 				continue;
 			const struct perun_jv *ev = pe ? pe : ce;
 			double d = NAN;
@@ -407,6 +441,7 @@ static int prepare(const struct perun_profile *profile, const char *which, const
 		goto out;
 	}
 	qsort(raw, nraw, sizeof(*raw), raw_cmp);
+	double per_ms = exclusive_per_ms(profile);
 	s->f = malloc((nraw ? nraw : 1) * sizeof(*s->f));
 	if (!s->f)
 		goto nomem;
@@ -418,7 +453,7 @@ static int prepare(const struct perun_profile *profile, const char *which, const
 		     j++)
 			kahan_add(&k, raw[j].value);
 		if (!filter || !regexec(filter, raw[i].loc, 0, NULL, 0))
-			s->f[s->n++] = (struct func){ raw[i].uid, raw[i].loc, k.sum / NS_TO_MS };
+			s->f[s->n++] = (struct func){ raw[i].uid, raw[i].loc, k.sum / per_ms };
 		i = j;
 	}
 	goto out;
@@ -842,7 +877,8 @@ static int emit_rows(const struct drow *rows, size_t n, double cutoff, perun_che
 }
 
 /* upstream's per-location summary: groupby(location).sum() in row order. */
-static int emit_totals(const struct drow *rows, size_t n, perun_check_emit_fn emit, void *data)
+static int emit_totals(const struct drow *rows, size_t n, int upstream, perun_check_emit_fn emit,
+		       void *data)
 {
 	const struct drow **by = malloc((n ? n : 1) * sizeof(*by));
 	if (!by)
@@ -863,10 +899,18 @@ static int emit_totals(const struct drow *rows, size_t n, perun_check_emit_fn em
 		char fb[32], tt[32];
 		ms_text(b.sum, fb);
 		ms_text(t.sum, tt);
+		double change = b.sum == 0 ? NAN : t.sum / b.sum - 1.0;
+		enum perun_change result = PERUN_CHANGE_NO_CHANGE;
+		if (upstream)
+			result = s.sum > 0 ? PERUN_CHANGE_TOTAL_DEGRADATION
+					   : PERUN_CHANGE_TOTAL_OPTIMIZATION;
+		else if (!(fabs(change) < TOTAL_MIN_CHANGE)) /* NaN: a new location */
+			result = s.sum > 0   ? PERUN_CHANGE_TOTAL_DEGRADATION
+				 : s.sum < 0 ? PERUN_CHANGE_TOTAL_OPTIMIZATION
+					     : PERUN_CHANGE_NO_CHANGE;
 		struct perun_degradation deg = {
 			.size = sizeof(deg),
-			.result = s.sum > 0 ? PERUN_CHANGE_TOTAL_DEGRADATION
-					    : PERUN_CHANGE_TOTAL_OPTIMIZATION,
+			.result = result,
 			.type = "time",
 			.location = by[i]->loc,
 			.from_baseline = fb,
@@ -875,7 +919,7 @@ static int emit_totals(const struct drow *rows, size_t n, perun_check_emit_fn em
 			.confidence_type = "N/A",
 			.confidence_rate = 0.0,
 			.rate_degradation_relative = s.sum,
-			.effect_size = b.sum == 0 ? NAN : t.sum / b.sum - 1.0,
+			.effect_size = change,
 			.noise = NAN,
 			.version = NULL,
 		};
@@ -893,6 +937,7 @@ static int eto_compare(const struct perun_profile *baseline, const struct perun_
 	const char *filter_text = perun_params_string(params, "location-filter", "*");
 	double cutoff = perun_params_float(params, "cutoff", 0.0);
 	int with_removed = perun_params_bool(params, "with-removed", 0);
+	int upstream = perun_params_bool(params, "upstream", 0);
 	struct side base = { 0 }, targ = { 0 };
 	struct drow *rows = NULL;
 	size_t n = 0;
@@ -909,9 +954,9 @@ static int eto_compare(const struct perun_profile *baseline, const struct perun_
 		}
 		have_re = 1;
 	}
-	rc = prepare(baseline, "baseline", have_re ? &re : NULL, &base, err);
+	rc = prepare(baseline, "baseline", have_re ? &re : NULL, upstream, &base, err);
 	if (!rc)
-		rc = prepare(target, "target", have_re ? &re : NULL, &targ, err);
+		rc = prepare(target, "target", have_re ? &re : NULL, upstream, &targ, err);
 	if (rc)
 		goto out;
 	if (map_similar(&base, &targ) || merge(&base, &targ, with_removed, &rows, &n) ||
@@ -921,7 +966,7 @@ static int eto_compare(const struct perun_profile *baseline, const struct perun_
 	}
 	rc = emit_rows(rows, n, cutoff, emit, data);
 	if (!rc)
-		rc = emit_totals(rows, n, emit, data);
+		rc = emit_totals(rows, n, upstream, emit, data);
 	if (rc && !err->code)
 		rc = perun_error_set(err, PERUN_EGENERIC, "cannot report a change");
 out:

@@ -15,9 +15,10 @@ check_PROGRAMS += %reldir%/tests/test-eto
 %canon_reldir%_tests_test_eto_CPPFLAGS = $(AM_CPPFLAGS) -DTEST_SRCDIR='"$(abs_top_srcdir)"'
 %canon_reldir%_tests_test_eto_CFLAGS = $(ETO_CFLAGS)
 %canon_reldir%_tests_test_eto_LDADD = $(top_builddir)/sdk/libperun.la $(JANSSON_LIBS) -lm
-TESTS += %reldir%/tests/test-eto %reldir%/tests/t7800-check-eto.sh
+TESTS += %reldir%/tests/test-eto %reldir%/tests/t7800-check-eto.sh \
+	%reldir%/tests/t7801-check-eto-ours.sh
 endif
 EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md %reldir%/tests/cases \
 	%reldir%/tests/expected %reldir%/tests/gen-expected.py \
 	%reldir%/tests/regen-expected.sh %reldir%/tests/gen-cases.py \
-	%reldir%/tests/cases.list %reldir%/tests/t7800-check-eto.sh
+	%reldir%/tests/cases.list %reldir%/tests/t7800-check-eto.sh %reldir%/tests/t7801-check-eto-ours.sh

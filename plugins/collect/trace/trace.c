@@ -441,7 +441,8 @@ static const struct perun_collect_ops trace_ops = {
 	.collect = trace_collect,
 	.teardown = trace_teardown,
 	.profile_type = "mixed",
-	.default_units = "{\"mixed(time delta)\": \"us\"}",
+	/* exclusive is named so eto need not take upstream's nanoseconds */
+	.default_units = "{\"mixed(time delta)\": \"us\", \"exclusive\": \"us\"}",
 };
 
 PERUN_PLUGIN_DEFINE(trace, PERUN_KIND_COLLECT, .version = "1.0",

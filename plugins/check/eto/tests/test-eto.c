@@ -52,7 +52,9 @@ static int collect(const struct perun_degradation *d, void *data)
 	return 0;
 }
 
-static struct perun_params *make_params(const char *cutoff, const char *filter, int with_removed)
+/* Upstream's verdicts (--upstream) unless ours is set. */
+static struct perun_params *make_params_as(const char *cutoff, const char *filter, int with_removed,
+					   int ours)
 {
 	struct perun_error err = { 0 };
 	struct perun_params *p = perun_params_new();
@@ -64,9 +66,17 @@ static struct perun_params *make_params(const char *cutoff, const char *filter, 
 	if (with_removed)
 		perun_params_set_text(p, perun_option_find(eto_options, "with-removed", 0), "true",
 				      &err);
+	if (!ours)
+		perun_params_set_text(p, perun_option_find(eto_options, "upstream", 0), "true",
+				      &err);
 	if (perun_params_finish(p, eto_options, "eto", &err))
 		tap_diag("params: %s", err.message);
 	return p;
+}
+
+static struct perun_params *make_params(const char *cutoff, const char *filter, int with_removed)
+{
+	return make_params_as(cutoff, filter, with_removed, 0);
 }
 
 static struct perun_profile *load(const char *spec)
@@ -147,6 +157,23 @@ static void test_upstream_expectations(void)
 		       (size_t)s.results[PERUN_CHANGE_TOTAL_OPTIMIZATION + 6];
 	tap_ok(s.n > 0 && other == 0, "self comparison: only No Change and Total records");
 	perun_strbuf_release(&s.text);
+	perun_params_free(params);
+
+	/* Ours: a profile against itself is no change at all, and the
+	 * collector's pseudo resources are no functions. */
+	params = make_params_as(NULL, NULL, 0, 1);
+	struct collected o = { PERUN_STRBUF_INIT, 0, { 0 }, "", 0, 0, 0 };
+	run("@tracer_baseline.perf", "@tracer_baseline.perf", params, &o, &err);
+	tap_ok(o.n > 0 && (size_t)o.results[PERUN_CHANGE_NO_CHANGE + 6] == o.n,
+	       "self comparison without --upstream: only No Change");
+	tap_ok(o.text.buf && !strstr(o.text.buf, "!ProcessResource!"),
+	       "without --upstream !ProcessResource! is no function");
+	perun_strbuf_release(&o.text);
+	struct collected t = { PERUN_STRBUF_INIT, 0, { 0 }, "", 0, 0, 0 };
+	run("@tracer_baseline.perf", "@tracer_target.perf", params, &t, &err);
+	tap_ok(t.results[PERUN_CHANGE_TOTAL_DEGRADATION + 6] == 1,
+	       "a 16%% slower binary is still a Total Degradation");
+	perun_strbuf_release(&t.text);
 	perun_params_free(params);
 }
 
