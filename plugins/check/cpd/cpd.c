@@ -18,7 +18,9 @@
  *      that is below --min-change or below --noise-factor times the noise;
  *      each removal recomputes its neighbours;
  *   3. searched back to the previous change point for a creeping change:
- *      smaller steps the same way that lead up to it date it earlier.
+ *      smaller steps the same way that lead up to it date it earlier, and
+ *      consecutive change points with a creep the same way between them
+ *      are one change, dated at its start.
  * Splits and tests work on log values when all are positive (performance
  * varies by factors), means and changes on the values.
  * Each remaining change point is a verdict naming the version that started
@@ -390,7 +392,30 @@ static int find_onset(struct series *s, struct cp *c, size_t a)
 	return 0;
 }
 
-/* The change points of one series with their onsets; *out in order. */
+/*
+ * Do the versions [a, b) between two change points the same way keep
+ * moving that way?  Then both are steps of one creep.  Its halves must
+ * differ that way by a quarter of --min-change and the noise at least; a
+ * plateau between two real steps does not.
+ */
+static int creeps_between(const struct series *s, size_t a, size_t b, int up, double noise)
+{
+	if (b - a < 2)
+		return 1; /* two steps one version apart */
+	size_t half = (b - a) / 2;
+	double ml, mr, var;
+	mean_var(s->y + a, half, &ml, &var);
+	mean_var(s->y + a + half, b - a - half, &mr, &var);
+	double floor = fmax(s->cfg->min_change / 4, isfinite(noise) ? noise : 0);
+	return (mr > ml) == up && magnitude(ml, mr) >= floor;
+}
+
+/*
+ * The change points of one series with their onsets; *out in order.
+ * Consecutive change points of one creep become one, dated at its start
+ * and measured from the level before it (E-Divisive splits a ramp at
+ * more than one place).
+ */
 static int detect(struct series *s, struct cp **out, size_t *nout)
 {
 	if (find(s, out, nout))
@@ -401,6 +426,17 @@ static int detect(struct series *s, struct cp **out, size_t *nout)
 			*out = NULL;
 			return -1;
 		}
+	struct cp *c = *out;
+	for (size_t i = *nout; i-- > 1;) {
+		int up = c[i].mr > c[i].ml;
+		if ((c[i - 1].mr > c[i - 1].ml) != up ||
+		    !creeps_between(s, c[i - 1].k, c[i].k, up, c[i].noise))
+			continue;
+		c[i].onset = c[i - 1].onset;
+		c[i].before = c[i - 1].before;
+		memmove(&c[i - 1], &c[i], (*nout - i) * sizeof(*c));
+		(*nout)--;
+	}
 	return 0;
 }
 

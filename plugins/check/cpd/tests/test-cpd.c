@@ -254,6 +254,17 @@ static void test_creep(void)
 	tap_ok(!strcmp(got, "Degradation:./prog@v08") || !strcmp(got, "Degradation:./prog@v09"),
 	       "a ramp of 4%% a version from v08: dated at its start, give or take one (%s)", got);
 	history_free(&h);
+	/* eight commits of +3% each: E-Divisive splits the ramp twice */
+	for (int v = 0; v < 24; v++)
+		lv[v] = v < 8 ? 1.0 : pow(1.03, v < 16 ? v - 7 : 8);
+	one_location(&h, lv, 24, 5, 0.01);
+	run(&h, NULL, &c, &err);
+	changes_text(&c, got, sizeof(got));
+	tap_ok(!strcmp(got, "Degradation:./prog@v08") || !strcmp(got, "Degradation:./prog@v09"),
+	       "eight +3%% commits from v08: one change at its start, give or take one (%s)", got);
+	tap_ok(c.n == 1 && c.v[0].effect > 0.2 && c.v[0].effect < 0.3,
+	       "measured over the whole creep (effect %g, made 0.27)", c.n ? c.v[0].effect : NAN);
+	history_free(&h);
 }
 
 static void test_noise(void)
