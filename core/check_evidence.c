@@ -180,7 +180,7 @@ int perun_check_samples_load(const struct perun_profile *profile, struct perun_c
 		if (!uid || perun_jv_type(uid) == PERUN_JV_NULL ||
 		    perun_jv_type(amounts) != PERUN_JV_ARRAY)
 			continue;
-		char *flat = perun_jv_flatten_dup(uid), *key = NULL;
+		char *flat = perun_series_name_dup(profile, types.types[t].persistent), *key = NULL;
 		if (flat && asprintf(&key, "%s\037%s", flat, sub ? sub : "") < 0)
 			key = NULL;
 		size_t before = s->n;
@@ -241,6 +241,13 @@ static const struct series *find(const struct perun_check_samples *s, const char
 		r = find_key(s, uid, "");
 	if (!r)
 		r = find_key(s, uid, "real");
+	if (!r && s) { /* cpd names a time profile's series by uid and subtype */
+		char *name;
+		if (asprintf(&name, "%s:%s", uid, type) >= 0) {
+			r = find_key(s, name, type);
+			free(name);
+		}
+	}
 	json_t *only = r || !s ? NULL : json_object_get(s->by_uid, uid);
 	if (only && json_integer_value(only) >= 0)
 		r = &s->items[json_integer_value(only)];

@@ -70,6 +70,24 @@ void perun_points_free(struct perun_points *points)
 	free(points);
 }
 
+char *perun_series_name_dup(const struct perun_profile *profile, const struct perun_jv *persistent)
+{
+	const struct perun_jv *uid = perun_jv_get(persistent, "uid");
+	const char *sub = perun_jv_string(perun_jv_get(persistent, "subtype"));
+	char *flat = uid ? perun_jv_flatten_dup(uid) : NULL;
+	if (!flat || !sub || !*sub || strcmp(perun_profile_type(profile), "time"))
+		return flat;
+	size_t fl = strlen(flat), sl = strlen(sub);
+	/* "prog:max-rss" of subtype max-rss already names its series */
+	if (fl > sl && flat[fl - sl - 1] == ':' && !strcmp(flat + fl - sl, sub))
+		return flat;
+	char *name = malloc(fl + sl + 2);
+	if (name)
+		snprintf(name, fl + sl + 2, "%s:%s", flat, sub);
+	free(flat);
+	return name;
+}
+
 int perun_points_open(const struct perun_profile *profile, struct perun_points **out,
 		      struct perun_error *err)
 {
@@ -90,12 +108,11 @@ int perun_points_open(const struct perun_profile *profile, struct perun_points *
 		g->columns = t->columns;
 		g->persist = t->persistent;
 		g->order = p->ngroups;
-		const struct perun_jv *uid = perun_jv_get(g->persist, "uid");
-		if (!uid) {
+		if (!perun_jv_get(g->persist, "uid")) {
 			rc = perun_error_set(err, PERUN_EINVAL, "resource '%s' has no uid", t->id);
 			goto fail;
 		}
-		g->uid = perun_jv_flatten_dup(uid);
+		g->uid = perun_series_name_dup(profile, g->persist);
 		if (!g->uid)
 			goto nomem;
 		p->ngroups++;

@@ -2,7 +2,8 @@
 /*
  * aat: Perun's average amount threshold.  The mean amount of every uid in
  * the baseline and the target; a target/baseline ratio of 2 or more is a
- * Degradation, one in (0, 0.5] an Optimization.
+ * Degradation, one in (0, 0.5] an Optimization.  Beyond Perun, a time
+ * profile's subtypes are series of their own ("prog:real", "prog:sys").
  */
 #include <math.h>
 #include <stdlib.h>
@@ -96,7 +97,8 @@ static int averages_of(const struct perun_profile *profile, const char *name, st
 		const struct perun_jv *uid = perun_jv_get(types.types[t].persistent, "uid");
 		if (!uid || perun_jv_type(uid) == PERUN_JV_NULL)
 			continue; /* pandas drops rows without a group key */
-		char *flat = perun_jv_flatten_dup(uid);
+		/* time profiles: real, user and sys apart (Perun mixes them) */
+		char *flat = perun_series_name_dup(profile, types.types[t].persistent);
 		struct uid_stat *s;
 		rc = flat ? stat_of(a, flat, &s) : -1;
 		free(flat);

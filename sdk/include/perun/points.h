@@ -36,6 +36,19 @@ struct perun_point {
 };
 
 struct perun_points;
+struct perun_jv;
+
+/*
+ * The name of the series a resource type belongs to: its flattened uid,
+ * and for a time profile (header type "time") whose resource has a
+ * subtype (real, user, sys) the uid and subtype joined by ':', since wall,
+ * user and system time are different series that Python Perun mixes
+ * under one uid.  The stored profile is left as it is.  persistent is the
+ * type's entry of resource_type_map.  malloc'd, NULL without memory or
+ * without a uid.
+ */
+PERUN_API char *perun_series_name_dup(const struct perun_profile *profile,
+				      const struct perun_jv *persistent);
 
 /*
  * Open the series of profile (borrowed: it must outlive *out and stay

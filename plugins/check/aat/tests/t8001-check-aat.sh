@@ -13,9 +13,11 @@ verdicts() {
 	jq -r '.changes[] | [.location, .result, .from, .to, .method] | join("|")'
 }
 
+# Upstream's verdicts: the core's weighing (t2007) is off.
 test_expect_success 'setup' '
 	git init -q proj && (cd proj && git commit -q --allow-empty -m root &&
 	perun init >/dev/null &&
+	perun config --local set degradation.noise.enabled false &&
 	perun config --local set degradation.strategies "[{method: aat}]")
 '
 

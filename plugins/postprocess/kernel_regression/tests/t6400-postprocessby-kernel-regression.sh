@@ -156,7 +156,8 @@ test_expect_success 'perun run job with kernel_regression params as Perun'"$q"'s
 	 test_cmp /dev/null err &&
 	 f=$(ls .perun/jobs/*.perf) &&
 	 jq -r ".models[] | \"\(.uid) \(.kernel_mode) \(.bandwidth) \(.bucket_stats | length)\"" "$f" >models &&
-	 test_grep "^true ridge 0.00[0-9]* 15$" models &&
+	 test_grep "^true:real ridge 0.00[0-9]* 5$" models &&
+	 test_grep "^true:sys ridge 0.00[0-9]* 5$" models &&
 	 test_grep "^true:max-rss ridge 0.00[0-9]* 5$" models)
 '
 
@@ -182,7 +183,7 @@ test_expect_success 'perun run matrix with kernel_regression in local.yml postpr
 	 test_cmp /dev/null err &&
 	 f=$(ls .perun/jobs/*.perf) &&
 	 jq -r ".models[] | \"\(.uid) \(.kernel_mode) \(.bucket_stats | length)\"" "$f" >models &&
-	 test_grep "^true estimator 12$" models &&
+	 test_grep "^true:real estimator 4$" models &&
 	 tr -d " \n" <"$f" >flat &&
 	 test_grep -F "{\"name\":\"kernel_regression\",\"params\":{\"kernel_mode\":\"estimator-settings\"" flat &&
 	 test_grep -F "\"reg_type\":\"lc\"" flat)

@@ -67,8 +67,10 @@ test_expect_success 'perun run job with the parameters of a Perun job configurat
 	 jq -r ".models[] | [.uid, .model, .moving_method, .window_width, .per_key,
 		(.bucket_stats | length)] | map(tostring) | join(\" \")" .perun/jobs/*.perf >models &&
 	 cat >expect <<-EOF &&
-	true moving_average ema 0.5 order 18
 	true:max-rss moving_average ema 0.5 order 6
+	true:real moving_average ema 0.5 order 6
+	true:sys moving_average ema 0.5 order 6
+	true:user moving_average ema 0.5 order 6
 	EOF
 	 test_cmp expect models)
 '

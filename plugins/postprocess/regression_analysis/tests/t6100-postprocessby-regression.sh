@@ -61,10 +61,14 @@ test_expect_success 'a fresh time profile, pending, by --depending-on order' '
 	 models_of "$f" >models &&
 	 cat >expect <<-EOF &&
 	uid           model     method
-	true          linear    full
 	true:max-rss  linear    full
-	true          constant  full
+	true:real     linear    full
+	true:sys      linear    full
+	true:user     linear    full
 	true:max-rss  constant  full
+	true:real     constant  full
+	true:sys      constant  full
+	true:user     constant  full
 	EOF
 	 test_cmp expect models)
 '
@@ -79,8 +83,10 @@ test_expect_success 'perun run job with the parameter names of Perun job configu
 	 models_of 0@p >models &&
 	 cat >expect <<-EOF &&
 	uid           model    method
-	true          power    full
 	true:max-rss  power    full
+	true:real     power    full
+	true:sys      power    full
+	true:user     power    full
 	EOF
 	 test_cmp expect models)
 '

@@ -97,8 +97,10 @@ test_expect_success 'perun run job with the parameters of a Perun job configurat
 	 jq -r ".models[] | [.uid, .model, .buckets_method, .statistic_function, .per_key,
 		(.bucket_stats | length)] | map(tostring) | join(\" \")" .perun/jobs/*.perf >models &&
 	 cat >expect <<-EOF &&
-	true regressogram sqrt median order 1
 	true:max-rss regressogram sqrt median order 2
+	true:real regressogram sqrt median order 2
+	true:sys regressogram sqrt median order 2
+	true:user regressogram sqrt median order 2
 	EOF
 	 test_cmp expect models)
 '
