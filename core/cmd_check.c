@@ -556,6 +556,8 @@ const struct perun_command perun_cmd_check = {
 	.name = "check",
 	.options = check_options,
 	.subcommands = check_subcommands,
+	/* "perun check aat --help": a method's usage. */
+	.plugin_kind = PERUN_KIND_CHECK,
 	.summary = "detect performance changes between versions or profiles",
 	.description = "Runs the degradation methods that degradation.strategies selects\n"
 		       "(rules matched on collector, postprocessor and header keys;\n"
@@ -566,7 +568,8 @@ const struct perun_command perun_cmd_check = {
 		       "check plugins ('perun plugins list'), named by the plugin or by\n"
 		       "Perun's long name, e.g. average_amount_threshold for aat.  A\n"
 		       "method's options come from the configuration as\n"
-		       "degradation.<option> (e.g. degradation.cutoff).\n"
+		       "degradation.<option> (e.g. degradation.cutoff); 'perun check\n"
+		       "<method> --help' lists them.\n"
 		       "\n"
 		       "Exits 0 when the check worked, 1 with --fail-on when a change at\n"
 		       "or above that level was found, 2 on bad input, 3 when a method\n"
