@@ -70,11 +70,8 @@ static int plugin_is_method(const struct perun_loaded_plugin *p, const char *met
 	return !strcmp(p->name, method) || (long_name && !strcmp(long_name, method));
 }
 
-/*
- * The check plugin named method: by its file name first, else the first
- * installed plugin whose descriptor gives method as its long name.
- */
-static const struct perun_loaded_plugin *method_plugin(const char *method, struct perun_error *err)
+const struct perun_loaded_plugin *perun_check_method_find(const char *method,
+							  struct perun_error *err)
 {
 	const struct perun_loaded_plugin *p = perun_plugin_load(PERUN_KIND_CHECK, method, err);
 	if (p || err->code != PERUN_ENOTFOUND)
@@ -119,7 +116,7 @@ static int load_method(struct perun_check_ctx *ctx, const char *method, struct p
 		if (plugin_is_method(ctx->methods[i].plugin, method))
 			return 0;
 	struct perun_error lerr = { 0 };
-	const struct perun_loaded_plugin *p = method_plugin(method, &lerr);
+	const struct perun_loaded_plugin *p = perun_check_method_find(method, &lerr);
 	if (!p) {
 		if (lerr.code == PERUN_ENOTFOUND)
 			return perun_error_set(err, PERUN_EINVAL,

@@ -93,6 +93,14 @@ const char *perun_check_method_name(const struct perun_loaded_plugin *p);
 const char *perun_check_method_title(const struct perun_loaded_plugin *p);
 
 /*
+ * The check plugin named method: by its file name first, else the first
+ * installed plugin whose descriptor gives method as its long name.
+ * Borrowed as from perun_plugin_load; NULL with err filled.
+ */
+const struct perun_loaded_plugin *perun_check_method_find(const char *method,
+							  struct perun_error *err);
+
+/*
  * A rule whose method is this ends the rules for the profiles it applies
  * to: local.yml can keep the shared configuration's rules (gathered after
  * its own) from its profiles, e.g. "- {collector: trace, method: none}".

@@ -609,6 +609,8 @@ const struct perun_command perun_cmd_check = {
 	.name = "check",
 	.options = check_options,
 	.subcommands = check_subcommands,
+	/* "perun check aat --help": a method's usage. */
+	.plugin_kind = PERUN_KIND_CHECK,
 	.summary = "detect performance changes between versions or profiles",
 	.description = "Runs the degradation methods that degradation.strategies selects\n"
 		       "(rules matched on collector, postprocessor and header keys;\n"
@@ -619,7 +621,8 @@ const struct perun_command perun_cmd_check = {
 		       "check plugins ('perun plugins list'), named by the plugin or by\n"
 		       "Perun's long name, e.g. average_amount_threshold for aat.  A\n"
 		       "method's options come from the configuration as\n"
-		       "degradation.<option> (e.g. degradation.cutoff).\n"
+		       "degradation.<option> (e.g. degradation.cutoff); 'perun check\n"
+		       "<method> --help' lists them.\n"
 		       "\n"
 		       "Every verdict is then weighed against the measured noise: the\n"
 		       "samples of its location on both sides (runs, calls, allocations)\n"

@@ -181,9 +181,11 @@ const struct perun_command perun_cmd_collect = {
 	.options = collect_options,
 	.args = "<collector> [<collector options>]",
 	.flags = PERUN_COMMAND_STOP_AT_POSITIONAL,
+	.plugin_kind = PERUN_KIND_COLLECT,
 	.summary = "collect profiles of a command with one collector",
 	.description = "Runs the collector for every --cmd and --workload and stores each\n"
 		       "profile as pending in .perun/jobs (or in the index right away when\n"
 		       "profiles.register_after_run is set).  Options after the collector's\n"
-		       "name are the collector's own: see 'perun plugins inspect <collector>'.",
+		       "name are the collector's own: 'perun collect <collector> --help'\n"
+		       "lists them.",
 };

@@ -5,6 +5,7 @@
 
 #include "check.h"
 #include "command_list.h"
+#include "plugin_help.h"
 #include "plugin_loader.h"
 
 static const char *type_name(enum perun_option_type type)
@@ -142,15 +143,7 @@ static int cmd_plugins_inspect(const struct perun_command *cmd, struct perun_cli
 			printf("method:  %s\ntitle:   %s\n", method ? method : "(none)",
 			       perun_check_method_title(e));
 		}
-		printf("options:\n");
-		if (!e->desc->options || !e->desc->options->name)
-			printf("  (none)\n");
-		for (const struct perun_option *o = e->desc->options; o && o->name; o++)
-			printf("  --%s%s%s  %s  %s%s%s%s\n", o->name, o->short_name ? ", -" : "",
-			       o->short_name ? o->short_name : "", type_name(o->type),
-			       o->help ? o->help : "", o->default_value ? " (default: " : "",
-			       o->default_value ? o->default_value : "",
-			       o->default_value ? ")" : "");
+		perun_plugin_options_print(e, stdout);
 	}
 	perun_plugins_scan_free(entries, n);
 	if (!found)

@@ -74,12 +74,14 @@ const struct perun_command perun_cmd_postprocessby = {
 	.options = postprocessby_options,
 	.args = "<profile> <postprocessor> [<postprocessor options>]",
 	.flags = PERUN_COMMAND_STOP_AT_POSITIONAL,
+	.plugin_kind = PERUN_KIND_POSTPROCESS,
+	.plugin_arg = 1,
 	.summary = "postprocess a stored or pending profile",
 	.description = "Runs the postprocessor on the profile (a tag such as 0@i or 0@p, a\n"
 		       "name, an object SHA-1 or a file), appends it to the profile's\n"
 		       "postprocessors and stores the result as a new pending profile in\n"
 		       ".perun/jobs (or in the index when profiles.register_after_run is\n"
 		       "set).  The profile it was made from stays as it was.  Options after\n"
-		       "the postprocessor's name are its own: see 'perun plugins inspect\n"
-		       "<postprocessor>'.",
+		       "the postprocessor's name are its own: 'perun postprocessby\n"
+		       "<profile> <postprocessor> --help' lists them.",
 };

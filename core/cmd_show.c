@@ -23,8 +23,10 @@ const struct perun_command perun_cmd_show = {
 	.options = perun_views_options,
 	.args = "<profile> <view> [<view options>]",
 	.flags = PERUN_COMMAND_STOP_AT_POSITIONAL,
+	.plugin_kind = PERUN_KIND_VIEW,
+	.plugin_arg = 1,
 	.summary = "show a profile with a view",
 	.description = "The profile is a tag (0@i, 0@p, <rev>^0@i), a name, an object SHA-1 or\n"
 		       "a file.  Views are plugins: 'perun plugins list' shows them and\n"
-		       "'perun plugins inspect <view>' their options.",
+		       "'perun show <profile> <view> --help' their options.",
 };

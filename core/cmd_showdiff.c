@@ -23,9 +23,12 @@ const struct perun_command perun_cmd_showdiff = {
 	.options = perun_views_options,
 	.args = "<baseline> <target> <view> [<view options>]",
 	.flags = PERUN_COMMAND_STOP_AT_POSITIONAL,
+	.plugin_kind = PERUN_KIND_VIEW,
+	.plugin_arg = 2,
 	.summary = "compare two profiles with a view",
 	.description = "Both profiles are named as for 'perun show': a tag (0@i, 0@p,\n"
 		       "<rev>^0@i), a name, an object SHA-1 or a file; -m applies to both.\n"
 		       "Views that compare profiles provide show_diff: 'perun plugins list'\n"
-		       "shows them and 'perun plugins inspect <view>' their options.",
+		       "shows them and 'perun showdiff <baseline> <target> <view> --help'\n"
+		       "their options.",
 };

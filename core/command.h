@@ -64,6 +64,11 @@ struct perun_command {
 	uint32_t flags;
 	const struct perun_command *const *subcommands; /* NULL terminated */
 	const char *see_also;
+	/* The positional word plugin_arg (counted from 0) names a plugin of
+	 * plugin_kind ("collect <collector>"): --help after it shows that
+	 * plugin's usage.  0: the command takes no plugin. */
+	enum perun_plugin_kind plugin_kind;
+	int plugin_arg;
 };
 
 /*
@@ -86,10 +91,17 @@ int perun_options_parse(const struct perun_option *decls, int argc, char **argv,
 			int stop_at_positional, struct perun_params *params, char ***rest,
 			int *nrest, struct perun_error *err);
 
-/* "-f, --format {text|json}" and " (default: text) (required)"; the
- * help text and the man pages share them. */
-void perun_option_synopsis(const struct perun_option *o, char *buf, size_t len);
+/*
+ * "-f, --format {text|json}" and " (default: text) (required)"; the help
+ * text, "plugins inspect" and the man pages share them.  key_prefix NULL
+ * spells an option for the command line; else it is a configuration key
+ * "<key_prefix><name>" (check methods: "degradation.cutoff <number>").
+ */
+void perun_option_synopsis(const struct perun_option *o, const char *key_prefix, char *buf,
+			   size_t len);
 void perun_option_notes(const struct perun_option *o, char *buf, size_t len);
+/* One line per option of decls: synopsis, help and notes, in columns. */
+void perun_options_print(const struct perun_option *decls, const char *key_prefix, FILE *out);
 /* "perun config get [options] <key>" */
 void perun_command_synopsis(const struct perun_command *cmd, const char *path, char *buf,
 			    size_t len);

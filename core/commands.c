@@ -7,7 +7,7 @@ static const struct perun_option global_options[] = {
 	{ "verbose", "v", PERUN_OPTION_BOOL, NULL, NULL, NULL, "say more (repeatable)",
 	  PERUN_OPTION_COUNT },
 	{ "no-pager", NULL, PERUN_OPTION_BOOL, NULL, NULL, NULL,
-	  "do not page the output of log, status and check (general.paging)", 0 },
+	  "do not page the output of log, status, show and check (general.paging)", 0 },
 	{ "no-color", "nc", PERUN_OPTION_BOOL, NULL, NULL, NULL,
 	  "no ANSI colours (also when NO_COLOR is set)", 0 },
 	{ "say-yes", "y", PERUN_OPTION_BOOL, NULL, NULL, NULL, "answer yes to every question", 0 },

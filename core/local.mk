@@ -22,7 +22,7 @@ perun_SOURCES = \
 	core/cmd_add.c core/cmd_rm.c core/cmd_status.c core/cmd_log.c \
 	core/views.c core/views.h core/cmd_show.c core/cmd_showdiff.c core/cmd_collect.c core/cmd_postprocessby.c \
 	core/cmd_init.c core/cmd_config.c \
-	core/cmd_plugins.c \
+	core/cmd_plugins.c core/plugin_help.c core/plugin_help.h \
 	core/cmd_docs.c \
 	core/check.c core/check.h core/check_changes.c core/check_output.c core/cmd_check.c \
 	core/check_history.c core/check_history.h core/check_evidence.c core/check_evidence.h

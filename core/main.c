@@ -10,6 +10,7 @@
 
 #include "command.h"
 #include "crash.h"
+#include "plugin_help.h"
 #include "plugin_loader.h"
 #include "suggest.h"
 
@@ -51,6 +52,52 @@ static int run_external(const char *name, char **argv)
 	return perun_fail(PERUN_EXIT_FAILURE, "cannot run '%s': %s", program, strerror(errno));
 }
 
+/*
+ * The plugin that "collect time --help" or "show 0@i scatter --help"
+ * names: the positional word cmd->plugin_arg when the command's options
+ * before it parse, else NULL (the command's own help then).
+ */
+static const char *plugin_word(const struct perun_command *cmd, int argc, char **argv)
+{
+	struct perun_params *params = perun_params_new();
+	struct perun_error err = { 0 };
+	char **rest;
+	int nrest;
+	int stop = cmd->subcommands || (cmd->flags & PERUN_COMMAND_STOP_AT_POSITIONAL);
+	int rc = perun_options_parse(cmd->options, argc, argv, stop, params, &rest, &nrest, &err);
+	perun_params_free(params);
+	if (rc || nrest <= cmd->plugin_arg || rest[cmd->plugin_arg][0] == '-')
+		return NULL;
+	return rest[cmd->plugin_arg];
+}
+
+/* --help of cmd, or the usage of the plugin its words name. */
+static int command_help(const struct perun_command *cmd, const char *path, int argc, char **argv)
+{
+	const char *name = cmd->plugin_kind ? plugin_word(cmd, argc, argv) : NULL;
+	if (!name) {
+		perun_command_help(cmd, path, stdout);
+		return PERUN_EXIT_OK;
+	}
+	struct perun_error err = { 0 };
+	const struct perun_loaded_plugin *plugin =
+		perun_plugin_help_find(cmd->plugin_kind, name, &err);
+	if (plugin) {
+		perun_plugin_help(plugin, stdout);
+		return PERUN_EXIT_OK;
+	}
+	/* "check haed --help" is rather a mistyped subcommand than a method. */
+	char hint[256] = "";
+	if (cmd->subcommands)
+		command_suggestion(cmd, name, hint, sizeof(hint));
+	if (hint[0])
+		return perun_fail(PERUN_EXIT_USAGE,
+				  "'%s' is not a '%s' command%s (see '%s --help')", name, path,
+				  hint, path);
+	perun_error_print(&err);
+	return perun_exit_for(err.code);
+}
+
 static int dispatch(const struct perun_command *group, const char *path, struct perun_cli *cli,
 		    const struct perun_params *group_params, int argc, char **argv);
 
@@ -69,10 +116,8 @@ static int run_command(const struct perun_command *cmd, const char *path, struct
 		int i = 0;
 		while (i < argc && argv[i][0] == '-')
 			i++;
-		if (!cmd->subcommands || i >= argc || !perun_command_find(cmd, argv[i])) {
-			perun_command_help(cmd, path, stdout);
-			return PERUN_EXIT_OK;
-		}
+		if (!cmd->subcommands || i >= argc || !perun_command_find(cmd, argv[i]))
+			return command_help(cmd, path, argc, argv);
 	}
 	struct perun_params *params = perun_params_new();
 	int stop = cmd->subcommands || (cmd->flags & PERUN_COMMAND_STOP_AT_POSITIONAL);

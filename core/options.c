@@ -153,7 +153,8 @@ int perun_options_parse(const struct perun_option *decls, int argc, char **argv,
 	return 0;
 }
 
-void perun_option_synopsis(const struct perun_option *o, char *buf, size_t len)
+void perun_option_synopsis(const struct perun_option *o, const char *key_prefix, char *buf,
+			   size_t len)
 {
 	const char *meta = o->metavar;
 	if (!meta) {
@@ -171,17 +172,28 @@ void perun_option_synopsis(const struct perun_option *o, char *buf, size_t len)
 		snprintf(value, sizeof(value), " {%s}", o->choices);
 	else if (o->type != PERUN_OPTION_BOOL)
 		snprintf(value, sizeof(value), " %s", meta);
-	if (o->short_name)
+	else if (key_prefix)
+		snprintf(value, sizeof(value), " {true|false}");
+	if (key_prefix) {
+		/* Configuration keys spell words with '_' (degradation.min_change). */
+		char key[160];
+		snprintf(key, sizeof(key), "%s%s", key_prefix, o->name);
+		for (char *c = key; *c; c++)
+			if (*c == '-')
+				*c = '_';
+		snprintf(buf, len, "%s%s", key, value);
+	} else if (o->short_name) {
 		snprintf(buf, len, "-%s, --%s%s", o->short_name, o->name, value);
-	else
+	} else {
 		snprintf(buf, len, "    --%s%s", o->name, value);
+	}
 }
 
-static void print_options(const struct perun_option *decls, FILE *out)
+void perun_options_print(const struct perun_option *decls, const char *key_prefix, FILE *out)
 {
 	for (const struct perun_option *o = decls; o && o->name; o++) {
 		char syn[320], notes[320];
-		perun_option_synopsis(o, syn, sizeof(syn));
+		perun_option_synopsis(o, key_prefix, syn, sizeof(syn));
 		perun_option_notes(o, notes, sizeof(notes));
 		fprintf(out, "  %-34s %s%s\n", syn, o->help ? o->help : "", notes);
 	}
@@ -189,10 +201,12 @@ static void print_options(const struct perun_option *decls, FILE *out)
 
 void perun_option_notes(const struct perun_option *o, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s%s%s%s%s",
-		 o->default_value && o->type != PERUN_OPTION_BOOL ? " (default: " : "",
-		 o->default_value && o->type != PERUN_OPTION_BOOL ? o->default_value : "",
-		 o->default_value && o->type != PERUN_OPTION_BOOL ? ")" : "",
+	/* A flag is off unless said otherwise: only a flag that is on by
+	 * default has a default worth telling. */
+	int has_default = o->default_value &&
+			  (o->type != PERUN_OPTION_BOOL || strcmp(o->default_value, "false"));
+	snprintf(buf, len, "%s%s%s%s%s", has_default ? " (default: " : "",
+		 has_default ? o->default_value : "", has_default ? ")" : "",
 		 o->flags & PERUN_OPTION_REQUIRED ? " (required)" : "",
 		 o->flags & PERUN_OPTION_MULTIPLE ? " (repeatable)" : "");
 }
@@ -217,7 +231,7 @@ void perun_command_help(const struct perun_command *cmd, const char *path, FILE 
 		fprintf(out, "\n%s\n", cmd->description);
 	if (cmd->options && cmd->options->name) {
 		fprintf(out, "\noptions:\n");
-		print_options(cmd->options, out);
+		perun_options_print(cmd->options, NULL, out);
 	}
 	if (cmd->subcommands) {
 		fprintf(out, "\ncommands:\n");

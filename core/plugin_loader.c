@@ -429,30 +429,35 @@ static int entry_cmp(const void *a, const void *b)
 	return (x->shadowed_by != NULL) - (y->shadowed_by != NULL);
 }
 
+void perun_plugins_each_file_in(const char *root, enum perun_plugin_kind only,
+				perun_plugin_file_fn fn, void *data)
+{
+	for (int k = 1; k <= KIND_MAX; k++) {
+		if (only && k != (int)only)
+			continue;
+		char dir[PATH_MAX];
+		snprintf(dir, sizeof(dir), "%s/%s", root, kind_names[k]);
+		DIR *dh = opendir(dir);
+		if (!dh)
+			continue;
+		struct dirent *de;
+		while ((de = readdir(dh))) {
+			size_t len = strlen(de->d_name);
+			if (len < 4 || strcmp(de->d_name + len - 3, ".so"))
+				continue;
+			char path[PATH_MAX + 256];
+			snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+			if (is_regular(path))
+				fn(path, (enum perun_plugin_kind)k, data);
+		}
+		closedir(dh);
+	}
+}
+
 void perun_plugins_each_file(enum perun_plugin_kind only, perun_plugin_file_fn fn, void *data)
 {
-	for (size_t d = 0; d < search_len; d++) {
-		for (int k = 1; k <= KIND_MAX; k++) {
-			if (only && k != (int)only)
-				continue;
-			char dir[PATH_MAX];
-			snprintf(dir, sizeof(dir), "%s/%s", search_path[d], kind_names[k]);
-			DIR *dh = opendir(dir);
-			if (!dh)
-				continue;
-			struct dirent *de;
-			while ((de = readdir(dh))) {
-				size_t len = strlen(de->d_name);
-				if (len < 4 || strcmp(de->d_name + len - 3, ".so"))
-					continue;
-				char path[PATH_MAX + 256];
-				snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-				if (is_regular(path))
-					fn(path, (enum perun_plugin_kind)k, data);
-			}
-			closedir(dh);
-		}
-	}
+	for (size_t d = 0; d < search_len; d++)
+		perun_plugins_each_file_in(search_path[d], only, fn, data);
 }
 
 /* Loads through perun_plugin_load, so each name's first match wins and

@@ -62,6 +62,10 @@ void perun_plugins_scan_free(struct perun_loaded_plugin **entries, size_t n);
  */
 typedef void (*perun_plugin_file_fn)(const char *path, enum perun_plugin_kind kind, void *data);
 void perun_plugins_each_file(enum perun_plugin_kind only, perun_plugin_file_fn fn, void *data);
+/* The same for the one directory root (laid out as <kind>/<name>.so),
+ * whether it is in the search path or not. */
+void perun_plugins_each_file_in(const char *root, enum perun_plugin_kind only,
+				perun_plugin_file_fn fn, void *data);
 
 /*
  * Load every plugin of kind in the search path (first match by name wins,

@@ -5,6 +5,7 @@
 
 #include "cmd_util.h"
 #include "crash.h"
+#include "pager.h"
 #include "plugin_loader.h"
 #include "profiles.h"
 #include "runner.h"
@@ -16,30 +17,21 @@ const struct perun_option perun_views_options[] = {
 	{ NULL },
 };
 
-/* Profiles are looked up in the instance when there is one; profile files
- * can be shown outside any instance.  Two (showdiff) load at once. */
-static int load_profiles(const char *minor, char *const *selectors, int n, enum perun_load_how how,
-			 struct perun_profile **out, struct perun_error *err)
+/* Profiles are looked up in the instance when there is one (inst, else
+ * NULL); profile files can be shown outside any instance.  Two
+ * (showdiff) load at once. */
+static int load_profiles(struct perun_instance *inst, const char *minor, char *const *selectors,
+			 int n, enum perun_load_how how, struct perun_profile **out,
+			 struct perun_error *err)
 {
-	struct perun_instance inst;
-	int rc = perun_instance_open(&inst, err);
-	if (rc && err->code != PERUN_ENOTFOUND)
-		return rc;
-	int opened = !rc;
 	char sha[65];
-	perun_error_clear(err);
-	if (opened && (rc = perun_resolve_minor(&inst, minor, sha, err)))
-		goto out;
+	int rc;
+	if (inst && (rc = perun_resolve_minor(inst, minor, sha, err)))
+		return rc;
 	if (n == 2)
-		rc = perun_profiles_load_two(opened ? &inst : NULL, sha,
-					     (const char *const *)selectors, how, out, err);
-	else
-		rc = perun_profiles_load_any(opened ? &inst : NULL, sha, selectors[0], how, out,
-					     err);
-out:
-	if (opened)
-		perun_instance_close(&inst);
-	return rc;
+		return perun_profiles_load_two(inst, sha, (const char *const *)selectors, how, out,
+					       err);
+	return perun_profiles_load_any(inst, sha, selectors[0], how, out, err);
 }
 
 int perun_views_render(const struct perun_cli *cli, const char *minor, const char *view_name,
@@ -48,7 +40,8 @@ int perun_views_render(const struct perun_cli *cli, const char *minor, const cha
 {
 	struct perun_profile *profiles[2] = { NULL, NULL };
 	struct perun_params *view_params = NULL;
-	int rc;
+	struct perun_instance inst;
+	int rc, opened = 0;
 	if (n < 1 || n > 2)
 		return perun_error_set(err, PERUN_EINVAL, "a view shows one or two profiles");
 	const struct perun_loaded_plugin *view = perun_plugin_load(PERUN_KIND_VIEW, view_name, err);
@@ -72,7 +65,12 @@ int perun_views_render(const struct perun_cli *cli, const char *minor, const cha
 						  (ops->flags & PERUN_VIEW_WALKS_TYPES)
 					  ? PERUN_LOAD_STREAMED
 					  : PERUN_LOAD_WHOLE;
-	if ((rc = load_profiles(minor, selectors, n, how, profiles, err)))
+	rc = perun_instance_open(&inst, err);
+	if (rc && err->code != PERUN_ENOTFOUND)
+		goto out;
+	opened = !rc;
+	perun_error_clear(err);
+	if ((rc = load_profiles(opened ? &inst : NULL, minor, selectors, n, how, profiles, err)))
 		goto out;
 	char **rest;
 	int nrest;
@@ -91,6 +89,8 @@ int perun_views_render(const struct perun_cli *cli, const char *minor, const cha
 		.baseline = n == 2 ? profiles[0] : NULL,
 		.baseline_label = n == 2 ? selectors[0] : NULL,
 	};
+	/* Tables and reports printed to a terminal can be long. */
+	perun_pager_start(cli, opened ? &inst.config : NULL, "show");
 	/* A streamed profile found malformed while the view read it fails
 	 * as its load would have. */
 	perun_crash_enter("view", view->name, n == 2 ? "show_diff" : "show");
@@ -106,6 +106,8 @@ int perun_views_render(const struct perun_cli *cli, const char *minor, const cha
 			perun_error_prefix(err, "view '%s'", view->name);
 	}
 out:
+	if (opened)
+		perun_instance_close(&inst);
 	perun_params_free(view_params);
 	perun_profiles_free_two(profiles);
 	return rc;

@@ -13,9 +13,10 @@ on_tty() {
 	script -qec "perun $*" /dev/null >/dev/null 2>&1
 }
 
-test_expect_success 'setup: an instance with one version' '
+test_expect_success 'setup: an instance with one version, two profiles' '
 	git init -q proj && (cd proj && git commit -q --allow-empty -m v1 &&
-	perun init >/dev/null)
+	perun init >/dev/null) &&
+	test_time_profile 1.0 >a.perf && test_time_profile 3.0 >b.perf
 '
 
 test_expect_success 'log is paged on a terminal by default (only-log)' '
@@ -23,9 +24,11 @@ test_expect_success 'log is paged on a terminal by default (only-log)' '
 	 test_grep "^Minor Version " ../paged)
 '
 
-test_expect_success 'status and check are not paged with only-log' '
+test_expect_success 'status, show and check are not paged with only-log' '
 	(cd proj && rm -f ../paged &&
 	 PAGER="cat >../paged" on_tty status && test ! -e ../paged &&
+	 PAGER="cat >../paged" on_tty show ../a.perf tableof resources &&
+	 test ! -e ../paged &&
 	 PAGER="cat >../paged" on_tty check head && test ! -e ../paged)
 '
 
@@ -44,6 +47,23 @@ test_expect_success 'always pages status and check; PERUN_PAGER wins over PAGER'
 	 PAGER="cat >../paged" on_tty check head && test_grep "^\[Checking version" ../paged &&
 	 PERUN_PAGER="cat >../other" PAGER="cat >../paged" on_tty log &&
 	 test_grep "^Minor Version " ../other)
+'
+
+test_expect_success 'always pages show and check profiles, not with --no-pager' '
+	(cd proj && rm -f ../paged &&
+	 PAGER="cat >../paged" on_tty show ../a.perf tableof resources &&
+	 test_grep "^ *amount  *snapshots  *type  *uid" ../paged &&
+	 rm -f ../paged &&
+	 PAGER="cat >../paged" on_tty showdiff ../a.perf ../b.perf table &&
+	 test -s ../paged &&
+	 rm -f ../paged &&
+	 PAGER="cat >../paged" on_tty check profiles ../a.perf ../b.perf &&
+	 test_grep "^\[Checking two compatible profiles\]" ../paged &&
+	 rm -f ../paged &&
+	 PAGER="cat >../paged" on_tty --no-pager show ../a.perf tableof resources &&
+	 test ! -e ../paged &&
+	 PAGER="cat >../paged" perun show ../a.perf tableof resources >out &&
+	 test ! -e ../paged && test_grep "main" out)
 '
 
 test_expect_success 'never pages nothing' '

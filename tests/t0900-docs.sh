@@ -100,12 +100,61 @@ test_expect_success 'nested commands are sections of their group page (git style
 	test_must_fail test -f "$MANDIR/perun-plugins-list.1"
 '
 
-test_expect_success 'no page for anything --help does not show' '
+# plugin_page <kind> <name>: the page of a staged plugin, named after the
+# command that runs it (views that only compare: showdiff).
+plugin_page() {
+	case $1 in
+	collect) echo "perun-collect-$2.1" ;;
+	postprocess) echo "perun-postprocessby-$2.1" ;;
+	view) if [ -f "$MANDIR/perun-showdiff-$2.1" ]; then echo "perun-showdiff-$2.1"
+	      else echo "perun-show-$2.1"; fi ;;
+	check) echo "perun-check-$2.1" ;;
+	vcs) echo "perun-init-$2.1" ;;
+	esac
+}
+
+staged_pages() {
+	for so in "$PERUN_PLUGIN_PATH"/*/*.so; do
+		plugin_page "$(basename "$(dirname "$so")")" "$(basename "$so" .so)"
+	done
+}
+
+test_expect_success 'no page for anything --help does not show, or no plugin has' '
 	help_commands | sed "s/^/perun-/; s/\$/.1/" >expect &&
 	echo perun.1 >>expect &&
+	staged_pages >>expect &&
 	sort expect -o expect &&
 	(cd "$MANDIR" && ls *.1) | sort >actual &&
 	test_cmp expect actual
+'
+
+test_expect_success 'every staged plugin has a page with each of its options' '
+	ls "$PERUN_PLUGIN_PATH"/*/*.so >plugins &&
+	test_grep "/collect/time.so$" plugins &&
+	for so in $(cat plugins); do
+		kind=$(basename "$(dirname "$so")") && name=$(basename "$so" .so) &&
+		page="$MANDIR/$(plugin_page "$kind" "$name")" &&
+		test -f "$page" || { echo "no page for $kind $name"; return 1; }
+		perun plugins inspect "$name" |
+		sed -n "s/^ *\(-[a-z]*, \)\{0,1\}\(--[a-z0-9_-]*\|degradation\.[a-z0-9_]*\).*/\2/p" >opts &&
+		for opt in $(cat opts); do
+			escaped=$(printf "%s" "$opt" | sed "s/-/\\\\\\\\-/g") &&
+			grep -q -- "^\.B .*$escaped\( \|$\)" "$page" ||
+			{ echo "$page: $opt missing"; return 1; }
+		done
+	done
+'
+
+test_expect_success 'plugin pages: synopsis, description, defaults' '
+	test -f "$MANDIR/perun-collect-time.1" || return 0
+	grep -q "^\.B perun collect \[options\] time \[<time options>\]$" \
+		"$MANDIR/perun-collect-time.1" &&
+	grep -q "^\.SH OPTIONS$" "$MANDIR/perun-collect-time.1" &&
+	grep -q "(default: 10)" "$MANDIR/perun-collect-time.1" &&
+	grep -q "^\.BR perun\\\\-collect (1),$" "$MANDIR/perun-collect-time.1" &&
+	if [ -f "$MANDIR/perun-check-aat.1" ]; then
+		grep -q "^\.SH CONFIGURATION$" "$MANDIR/perun-check-aat.1"
+	fi
 '
 
 if command -v groff >/dev/null 2>&1; then
@@ -115,6 +164,15 @@ if command -v groff >/dev/null 2>&1; then
 			test_must_fail test -s warnings || { cat warnings; return 1; }
 		done
 	'
+	test_expect_success 'a plugin page renders its choices and defaults' '
+		test -f "$MANDIR/perun-show-tableof.1" || return 0
+		groff -man -Tutf8 -ww -P-c -P-b -P-u "$MANDIR/perun-show-tableof.1" \
+			>rendered 2>warnings &&
+		test_must_fail test -s warnings &&
+		tr -d "\n " <rendered >flat &&
+		test_grep -e "--format{simple|plain|csv|" flat &&
+		test_grep "(default:simple)" flat
+	'
 	test_expect_success 'a rendered page shows the options as typed' '
 		groff -man -Tascii -P-c -P-b -P-u "$MANDIR/perun-plugins.1" >rendered &&
 		test_grep -e "--format {text|json}" rendered &&
@@ -123,7 +181,7 @@ if command -v groff >/dev/null 2>&1; then
 fi
 
 test_expect_success 'perun __docs man writes the same pages again' '
-	perun __docs man again &&
+	perun __docs man --plugins "$PERUN_PLUGIN_PATH" again &&
 	for page in "$MANDIR"/*.1; do
 		test_cmp "$page" "again/${page##*/}" || return 1
 	done
@@ -131,12 +189,22 @@ test_expect_success 'perun __docs man writes the same pages again' '
 
 test_expect_success '__docs errors: usage, unwritable directory, unknown kind' '
 	test_exit_code 2 perun __docs man 2>err &&
-	test_grep "usage: perun __docs man <outdir>" err &&
+	test_grep "usage: perun __docs man \[--plugins <dir>\] <outdir>" err &&
 	test_exit_code 3 perun __docs man no/such/dir 2>err &&
 	test_grep "^perun: cannot create '\''no/such/dir'\'': No such file or directory" err &&
 	test_exit_code 2 perun __docs plugin-names bogus 2>err &&
 	test_grep "^perun: unknown plugin kind '\''bogus'\''" err
 '
+
+if command -v man >/dev/null 2>&1; then
+	test_expect_success 'man -l renders every page without a warning' '
+		for page in "$MANDIR"/*.1; do
+			MANWIDTH=80 man -l "$page" >rendered 2>warnings &&
+			test -s rendered && test_must_fail test -s warnings ||
+			{ echo "$page"; cat warnings; return 1; }
+		done
+	'
+fi
 
 test_expect_success 'the completion script is valid bash' '
 	bash -n "$COMPLETION"

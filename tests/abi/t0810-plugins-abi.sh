@@ -72,7 +72,7 @@ test_expect_success 'the frozen ABI 1.0 plugin loads' '
 	test_cmp expect actual &&
 	perun --plugin-path "$PWD/abi10" plugins inspect abi_1_0 >inspect &&
 	test_grep "^abi:     1.0 (core $MAJOR.$MINOR)$" inspect &&
-	test_grep -e "^  --greeting, -g  string  what to print after the counts (default: hello from 1.0)$" inspect
+	test_grep -e "^  -g, --greeting <text>  *what to print after the counts (default: hello from 1.0)$" inspect
 '
 
 test_expect_success 'the frozen ABI 1.0 plugin runs: options, profile, extra words' '

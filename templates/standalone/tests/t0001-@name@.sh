@@ -44,7 +44,7 @@ check 'perun loads the plugin' '
 	perun plugins inspect @name@ >"$tmp/inspect" &&
 	grep -q "^kind:    view$" "$tmp/inspect" &&
 	! grep -q "^status:  rejected" "$tmp/inspect" &&
-	grep -q -e "--limit, -l  int" "$tmp/inspect"
+	grep -q -e "^  -l, --limit <n> " "$tmp/inspect"
 '
 check 'shows the uids, largest amount first' '
 	perun show "$tmp/prof.perf" @name@ >"$tmp/actual" &&

@@ -19,7 +19,7 @@ test_expect_success 'setup: a small profile' '
 test_expect_success 'perun plugins inspect knows it' '
 	perun plugins inspect @name@ >out &&
 	test_grep "^kind:    view$" out &&
-	test_grep -e "--limit, -l  int" out
+	test_grep -e "^  -l, --limit <n> " out
 '
 
 test_expect_success 'perun show: the uids, largest amount first' '
