@@ -71,15 +71,7 @@ test_expect_success 'perun run job with the parameters of a Perun job configurat
 # value and r^2 NaN (sklearn's r2_score of one sample); the solo-* cases
 # above compare it whole with upstream's code.
 test_expect_success 'only one-point uids: a model with r^2 NaN, no warning' '
-	mkprofile one.perf "\"f#0\": {\"structure-unit-size\": [1], \"amount\": [3]}" \
-		"\"f#0\": {\"uid\": \"f\", \"type\": \"mixed\"}" &&
-	(cd proj && perun postprocessby -ot one ../one.perf moving-average >out 2>err) &&
-	test_cmp /dev/null proj/err &&
-	jq -c ".models[] | [.uid, .window_width, .bucket_stats, .x_start, .x_end]" \
-		proj/.perun/jobs/one.perf >got &&
-	echo "[\"f\",1,[3],1,1]" >expect &&
-	test_cmp expect got &&
-	tr -d " \n" <proj/.perun/jobs/one.perf | grep -F "\"r_square\":NaN"
+	one_point_model moving-average "[.uid, .window_width, .bucket_stats, .x_start, .x_end]" "[\"f\",1,[3],1,1]"
 '
 
 test_expect_success 'NaN in the data, missing and non-numeric keys, no resources: errors' '

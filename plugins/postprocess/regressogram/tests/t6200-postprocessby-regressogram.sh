@@ -101,15 +101,7 @@ test_expect_success 'perun run job with the parameters of a Perun job configurat
 # (scipy widens an empty range), y_start y and r^2 NaN (sklearn's r2_score
 # of one sample); the cases above compare it whole with upstream's code.
 test_expect_success 'only one-point uids: a model with r^2 NaN, no warning' '
-	mkprofile one.perf "\"f#0\": {\"structure-unit-size\": [1], \"amount\": [3]}" \
-		"\"f#0\": {\"uid\": \"f\", \"type\": \"mixed\"}" &&
-	(cd proj && perun postprocessby -ot one ../one.perf regressogram >out 2>err) &&
-	test_cmp /dev/null proj/err &&
-	jq -c ".models[] | [.uid, .bucket_stats, .x_start, .x_end, .y_start]" \
-		proj/.perun/jobs/one.perf >got &&
-	echo "[\"f\",[3],0.5,1.5,3]" >expect &&
-	test_cmp expect got &&
-	tr -d " \n" <proj/.perun/jobs/one.perf | grep -F "\"r_square\":NaN"
+	one_point_model regressogram "[.uid, .bucket_stats, .x_start, .x_end, .y_start]" "[\"f\",[3],0.5,1.5,3]"
 '
 
 test_expect_success 'NaN or infinity in the data: an error naming the resource' '
