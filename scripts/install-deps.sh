@@ -15,15 +15,31 @@ packages=(
 	libunwind-dev heaptrack
 )
 
+# From the npm registry, installed globally for the tests that read Perun's
+# exports with another program's own reader (Node.js comes with npm; where
+# neither is, Debian's nodejs and npm are installed first).
+npm_packages=(speedscope@1.25.0)
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+
+command -v npm >/dev/null || packages+=(nodejs npm)
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
 		missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "installing: ${missing[*]}"
+	$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+	$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
 
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-echo "installing: ${missing[*]}"
-$sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+root=$(npm root -g)
+for p in "${npm_packages[@]}"; do
+	want=${p##*@}
+	have=$(node -p "require('$root/${p%@*}/package.json').version" 2>/dev/null || true)
+	[ "$have" = "$want" ] && continue
+	echo "installing from npm: $p"
+	$sudo npm install -g --no-audit --no-fund "$p"
+done

@@ -18,8 +18,8 @@ prints a profile whose models are upstream's models for PROFILE (Python's
 json.dumps, NaN included); the params are the postprocessor's
 configuration as its click command builds it (e.g. for moving_average
 {"moving_method": "ema", "decay": "com", "window_width": 2.0}), over the
-click defaults.  Uids of fewer than 2 points are left out, as Perun in C
-skips them (upstream stores a model with r^2 NaN).
+click defaults.  Uids of a single point have models too, with r^2 NaN
+(sklearn's r2_score of one sample), as upstream stores them.
 """
 import json
 import sys
@@ -57,10 +57,7 @@ def main():
     methods, provider = load_upstream(root, postprocessor)
     with open(path) as handle:
         data = json.load(handle)
-    # Perun in C skips (and names) the uids of fewer than 2 points, whose
-    # r^2 sklearn leaves undefined (NaN): so does the oracle.
-    rows = (row for row in provider.generic_profile_provider(Profile(data), **config)
-            if len(row[0]) >= 2)
+    rows = provider.generic_profile_provider(Profile(data), **config)
     if postprocessor == "regressogram":
         models = methods.compute_regressogram(rows, config)
     else:

@@ -56,3 +56,17 @@ test_postprocess_cases() {
 		"
 	done <cases.list
 }
+
+# one_point_model <postprocessor and options> <jq array of fields> <JSON>:
+# a profile whose only uid "f" has the one point (1, 3) gets a model, with
+# no warning: its fields as jq prints them are <JSON>, and r^2 is NaN.
+one_point_model() {
+	mkprofile one.perf "\"f#0\": {\"structure-unit-size\": [1], \"amount\": [3]}" \
+		"\"f#0\": {\"uid\": \"f\", \"type\": \"mixed\"}" &&
+	(cd proj && perun postprocessby -ot one ../one.perf $1 >out 2>err) &&
+	test_cmp /dev/null proj/err &&
+	jq -c ".models[] | $2" proj/.perun/jobs/one.perf >got &&
+	echo "$3" >expect &&
+	test_cmp expect got &&
+	tr -d " \n" <proj/.perun/jobs/one.perf | grep -F "\"r_square\":NaN"
+}

@@ -219,6 +219,80 @@ static void draw_area(struct perun_strbuf *sb, const struct frame *f,
 	perun_strbuf_addstr(sb, "Z\"/>\n");
 }
 
+/* A legend entry's text: at most this many lines of LEGEND_FONT pixels,
+ * LEGEND_LINE apart, entries LEGEND_GAP further apart. */
+enum { LEGEND_FONT = 11, LEGEND_LINE = 13, LEGEND_GAP = 5, LEGEND_LINES = 3, TITLE_MAX = 512 };
+
+static void escape_line(struct perun_strbuf *sb, const struct viewlib_text_line *line)
+{
+	char buf[TITLE_MAX + 4];
+	size_t len = line->len < TITLE_MAX ? line->len : TITLE_MAX;
+	memcpy(buf, line->text, len);
+	buf[len] = 0;
+	viewlib_html_escape(sb, buf);
+}
+
+static void legend_mark(struct perun_strbuf *sb, const struct viewlib_svg_series *s, int x, int y)
+{
+	const char *color = viewlib_color(s->color);
+	if (s->kind == VIEWLIB_SVG_POINTS)
+		perun_strbuf_addf(sb,
+				  "<circle cx=\"%d\" cy=\"%d\" r=\"4\" fill=\"%s\" stroke=\"#222\" "
+				  "stroke-width=\"0.5\"/>",
+				  x + 8, y, color);
+	else if (s->kind == VIEWLIB_SVG_LINE)
+		perun_strbuf_addf(sb,
+				  "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"%s\" "
+				  "stroke-width=\"2.5\"/>",
+				  x, x + 16, y, y, color);
+	else
+		perun_strbuf_addf(
+			sb, "<rect x=\"%d\" y=\"%d\" width=\"16\" height=\"10\" fill=\"%s\"/>", x,
+			y - 5, color);
+}
+
+/*
+ * The legend right of the plot, at x from y down: each label wrapped to
+ * what is left of the image's width, and when the entries run out of
+ * height, a last line says how many are not shown.
+ */
+static void legend(struct perun_strbuf *sb, const struct viewlib_svg_plot *p, int x, int y,
+		   int width, int height)
+{
+	double room = width - (x + 22) - 6;
+	size_t left = 0;
+	for (size_t k = 0; k < p->nseries; k++)
+		left += p->series[k].label != NULL;
+	perun_strbuf_addf(sb, "<g class=\"legend\" font-size=\"%d\">\n", LEGEND_FONT);
+	for (size_t k = 0; k < p->nseries; k++) {
+		const struct viewlib_svg_series *s = &p->series[k];
+		struct viewlib_text_line lines[LEGEND_LINES];
+		char cut[TITLE_MAX + 4];
+		if (!s->label)
+			continue;
+		size_t n = viewlib_text_wrap(s->label, LEGEND_FONT, room, LEGEND_LINES, lines, cut,
+					     sizeof(cut));
+		/* Room for this entry and, if more follow, the "more" line. */
+		int bottom = y + (int)(n ? n - 1 : 0) * LEGEND_LINE + 4 +
+			     (left > 1 ? LEGEND_GAP + LEGEND_LINE : 0);
+		if (bottom > height - 4) {
+			perun_strbuf_addf(sb, "<text x=\"%d\" y=\"%d\">(%zu more)</text>\n", x,
+					  y + 4, left);
+			break;
+		}
+		legend_mark(sb, s, x, y);
+		for (size_t i = 0; i < n; i++) {
+			perun_strbuf_addf(sb, "<text x=\"%d\" y=\"%d\">", x + 22,
+					  y + 4 + (int)i * LEGEND_LINE);
+			escape_line(sb, &lines[i]);
+			perun_strbuf_addstr(sb, "</text>\n");
+		}
+		y += (int)(n ? n : 1) * LEGEND_LINE + LEGEND_GAP;
+		left--;
+	}
+	perun_strbuf_addstr(sb, "</g>\n");
+}
+
 int viewlib_svg_render(struct perun_strbuf *sb, const struct viewlib_svg_plot *p, int standalone,
 		       struct perun_error *err)
 {
@@ -292,10 +366,13 @@ int viewlib_svg_render(struct perun_strbuf *sb, const struct viewlib_svg_plot *p
 			  "</title>\n<text class=\"title\" x=\"%d\" y=\"24\" font-size=\"15\" "
 			  "font-weight=\"bold\">",
 			  MARGIN_LEFT);
-	char title[160];
-	snprintf(title, sizeof(title), "%.150s%s", p->title ? p->title : "",
-		 p->title && strlen(p->title) > 150 ? "..." : "");
-	viewlib_html_escape(sb, title);
+	/* One line of bold 15px text (bold is a tenth wider at most). */
+	struct viewlib_text_line line = { "", 0 };
+	char cut[TITLE_MAX + 4];
+	if (p->title && *p->title)
+		viewlib_text_wrap(p->title, 15 * 1.1, width - MARGIN_LEFT - 8, 1, &line, cut,
+				  sizeof(cut));
+	escape_line(sb, &line);
 	perun_strbuf_addstr(sb, "</text>\n");
 	axes(sb, p, &f);
 	perun_strbuf_addf(sb,
@@ -317,46 +394,8 @@ int viewlib_svg_render(struct perun_strbuf *sb, const struct viewlib_svg_plot *p
 		}
 	}
 	perun_strbuf_addstr(sb, "</g>\n");
-	if (has_legend) {
-		int x = f.left + f.w + 14, y = f.top + 6;
-		perun_strbuf_addstr(sb, "<g class=\"legend\" font-size=\"11\">\n");
-		for (size_t k = 0; k < p->nseries && y < height - 10; k++) {
-			const struct viewlib_svg_series *s = &p->series[k];
-			if (!s->label)
-				continue;
-			const char *color = viewlib_color(s->color);
-			if (s->kind == VIEWLIB_SVG_POINTS)
-				perun_strbuf_addf(sb,
-						  "<circle cx=\"%d\" cy=\"%d\" r=\"4\" fill=\"%s\" "
-						  "stroke=\"#222\" stroke-width=\"0.5\"/>",
-						  x + 8, y, color);
-			else if (s->kind == VIEWLIB_SVG_LINE)
-				perun_strbuf_addf(sb,
-						  "<line x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" "
-						  "stroke=\"%s\" stroke-width=\"2.5\"/>",
-						  x, x + 16, y, y, color);
-			else
-				perun_strbuf_addf(sb,
-						  "<rect x=\"%d\" y=\"%d\" width=\"16\" "
-						  "height=\"10\" fill=\"%s\"/>",
-						  x, y - 5, color);
-			/* What fits beside the plot; paths differ at their end,
-			 * other labels (models) at their start. */
-			char label[48];
-			size_t len = strlen(s->label);
-			if (len <= 34)
-				snprintf(label, sizeof(label), "%s", s->label);
-			else if (strchr(s->label, '/'))
-				snprintf(label, sizeof(label), "...%s", s->label + len - 31);
-			else
-				snprintf(label, sizeof(label), "%.31s...", s->label);
-			perun_strbuf_addf(sb, "<text x=\"%d\" y=\"%d\">", x + 22, y + 4);
-			viewlib_html_escape(sb, label);
-			perun_strbuf_addstr(sb, "</text>\n");
-			y += 18;
-		}
-		perun_strbuf_addstr(sb, "</g>\n");
-	}
+	if (has_legend)
+		legend(sb, p, f.left + f.w + 14, f.top + 6, width, height);
 	perun_strbuf_addstr(sb, "</svg>\n");
 	return sb->failed ? perun_error_set(err, PERUN_EGENERIC, "out of memory") : 0;
 }

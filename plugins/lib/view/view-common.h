@@ -121,6 +121,28 @@ struct viewlib_svg_plot {
 int viewlib_svg_render(struct perun_strbuf *sb, const struct viewlib_svg_plot *plot, int standalone,
 		       struct perun_error *err);
 
+/* ---- text in static SVGs (estimated widths, on the wide side) ----------- */
+
+/* Width in pixels of s[0..n) at a font size. */
+double viewlib_text_width(const char *s, size_t n, double size);
+
+/* Bytes of s[0..n) that fit width (whole code points). */
+size_t viewlib_text_fit(const char *s, size_t n, double size, double width);
+
+struct viewlib_text_line {
+	const char *text; /* into the string wrapped, or into buf */
+	size_t len;
+};
+
+/*
+ * Wrap s into at most max lines of width, breaking after spaces and
+ * punctuation.  Text that needs more is cut where it says least: a path
+ * (it has a '/') loses its start, anything else its end, marked "...";
+ * the cut text is made in buf.  Returns the number of lines.
+ */
+size_t viewlib_text_wrap(const char *s, double size, double width, size_t max,
+			 struct viewlib_text_line *lines, char *buf, size_t bufsize);
+
 /* Up to max "nice" tick values covering [lo, hi]; returns their count. */
 size_t viewlib_ticks(double lo, double hi, size_t max, double *ticks);
 

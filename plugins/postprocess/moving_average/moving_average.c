@@ -55,8 +55,6 @@ enum ma_decay { MA_COM, MA_SPAN, MA_HALFLIFE, MA_ALPHA };
 #define MA_MIN_R_SQUARE		 0.88
 #define MA_WINDOW_WIDTH_INCREASE 0.15
 #define MA_INTERVAL_LENGTH	 0.05
-/* Fewest points: sklearn's r^2 needs two. */
-#define MA_MIN_POINTS 2
 
 /* The configuration after the options are checked. */
 struct config {
@@ -448,6 +446,7 @@ static json_t *model_record(const struct config *c, const struct uid_result *r,
 	json_t *record = json_object(), *list = json_array();
 	struct perun_num lo, hi,
 		width = { .d = r->width, .i = (long long)r->width, .is_int = r->width_is_int };
+	struct perun_num r2 = { .d = r->r_square }; /* NaN for one point */
 	x_range(pts, n, &lo, &hi);
 	int fail = !record || !list;
 	for (size_t i = 0; i < n && !fail; i++) {
@@ -458,7 +457,7 @@ static json_t *model_record(const struct config *c, const struct uid_result *r,
 	fail |= json_object_set_new_nocheck(record, "window_width", perun_num_json(&width));
 	fail |= json_object_set_new_nocheck(record, "x_start", perun_num_json(&lo));
 	fail |= json_object_set_new_nocheck(record, "x_end", perun_num_json(&hi));
-	fail |= json_object_set_new_nocheck(record, "r_square", json_real(r->r_square));
+	fail |= json_object_set_new_nocheck(record, "r_square", perun_num_json(&r2));
 	fail |= json_object_set_new_nocheck(record, "bucket_stats", list);
 	fail |= json_object_set_new_nocheck(record, "per_key", json_string(per_key));
 	fail |= json_object_set_new_nocheck(record, "uid", json_string(uid));
@@ -599,12 +598,6 @@ static int moving_average_of(void *arg, const char *uid, struct perun_point *pts
 {
 	struct run *run = arg;
 	struct uid_result res;
-	if (n < MA_MIN_POINTS) {
-		snprintf(why, whylen,
-			 "too few points for a moving average (%zu, at least %d needed)", n,
-			 MA_MIN_POINTS);
-		return 1;
-	}
 	double *grown = realloc(run->block, 3 * n * sizeof(*grown));
 	if (!grown)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");

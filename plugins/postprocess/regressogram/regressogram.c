@@ -338,8 +338,6 @@ out:
 	return rc;
 }
 
-/* Fewest points: sklearn's r^2 needs two. */
-#define RG_MIN_POINTS 2
 /* More buckets than this is a mistake, not a model (upstream would try). */
 #define RG_MAX_BUCKETS (1ll << 27)
 
@@ -350,6 +348,7 @@ static json_t *model_record(const struct rg_result *r, const struct rg_data *d, 
 {
 	json_t *record = json_object(), *stats = json_array();
 	struct perun_num x_start = { .d = r->x_start }, x_end = { .d = r->x_end };
+	struct perun_num r2 = { .d = r->r_square }; /* NaN for one point */
 	int fail = !record || !stats;
 	for (size_t k = 0; k < r->buckets && !fail; k++)
 		fail |= json_array_append_new(stats, json_real(r->stats[k]));
@@ -359,7 +358,7 @@ static json_t *model_record(const struct rg_result *r, const struct rg_data *d, 
 	fail |= json_object_set_new_nocheck(record, "x_start", perun_num_json(&x_start));
 	fail |= json_object_set_new_nocheck(record, "x_end", perun_num_json(&x_end));
 	fail |= json_object_set_new_nocheck(record, "y_start", perun_num_json(&d->y_start));
-	fail |= json_object_set_new_nocheck(record, "r_square", json_real(r->r_square));
+	fail |= json_object_set_new_nocheck(record, "r_square", perun_num_json(&r2));
 	fail |= json_object_set_new_nocheck(record, "uid", json_string(uid));
 	fail |= json_object_set_new_nocheck(record, "model", json_string("regressogram"));
 	fail |= json_object_set_new_nocheck(record, "per_key", json_string(per_key));
@@ -389,11 +388,6 @@ static int regressogram_of(void *arg, const char *uid, struct perun_point *pts, 
 	struct rg_data d;
 	struct rg_result res = { 0 };
 	long long buckets;
-	if (n < RG_MIN_POINTS) {
-		snprintf(why, whylen, "too few points for a regressogram (%zu, at least %d needed)",
-			 n, RG_MIN_POINTS);
-		return 1;
-	}
 	double *block = realloc(buf->x, 3 * n * sizeof(*block));
 	if (!block)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");

@@ -11,6 +11,7 @@
  * order, identical stacks merged.  A frame's ';' (the separator) becomes
  * ':' and line breaks become spaces: the format cannot hold them.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,28 +41,46 @@ static void add_frame(struct perun_strbuf *sb, const char *name)
 	}
 }
 
+/*
+ * Readers take integer weights only (speedscope drops any other line, and
+ * with it its time), so weights are rounded to the profile's unit.  Each
+ * line gets the rounded running sum less what was written: the total stays
+ * the rounded exact total, a line is off by at most 1, and lines left with
+ * nothing are not written.
+ */
+struct folding {
+	struct perun_strbuf sb;
+	double exact;	   /* weight of the lines so far */
+	long long written; /* their rounded weights */
+};
+
 static int fold_line(const struct viewlib_stacks *s, uint32_t node, const uint32_t *path,
 		     uint32_t depth, double offset, void *data)
 {
-	struct perun_strbuf *sb = data;
-	char w[32];
+	struct folding *f = data;
+	struct perun_strbuf *sb = &f->sb;
+	long long w;
 	(void)offset;
 	if (!depth || s->nodes[node].self == 0)
 		return 0;
+	f->exact += s->nodes[node].self;
+	w = llround(f->exact) - f->written;
+	if (w <= 0)
+		return 0;
+	f->written += w;
 	for (uint32_t i = 0; i < depth; i++) {
 		if (i)
 			perun_strbuf_addch(sb, ';');
 		add_frame(sb, viewlib_stacks_name(s, path[i]));
 	}
-	viewlib_stacks_format_weight(s->nodes[node].self, w);
-	perun_strbuf_addf(sb, " %s\n", w);
+	perun_strbuf_addf(sb, " %lld\n", w);
 	return 0;
 }
 
 static int folded_show(struct perun_view_ctx *ctx, struct perun_error *err)
 {
 	struct viewlib_stacks s;
-	struct perun_strbuf sb = PERUN_STRBUF_INIT;
+	struct folding f = { PERUN_STRBUF_INIT, 0, 0 };
 	char *text = NULL;
 	size_t len;
 	int rc;
@@ -69,14 +88,14 @@ static int folded_show(struct perun_view_ctx *ctx, struct perun_error *err)
 		return perun_error_set(err, PERUN_EINVAL, "unexpected argument '%s'", ctx->argv[0]);
 	if ((rc = viewlib_stacks_from_view(&s, ctx->profile, ctx->params, err)))
 		goto out;
-	if (viewlib_stacks_walk(&s, fold_line, &sb) || !(text = perun_strbuf_detach(&sb, &len))) {
+	if (viewlib_stacks_walk(&s, fold_line, &f) || !(text = perun_strbuf_detach(&f.sb, &len))) {
 		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory folding the stacks");
 		goto out;
 	}
 	rc = viewlib_write(perun_params_string(ctx->params, "output-file", "-"), ctx->out, text,
 			   len, err);
 out:
-	perun_strbuf_release(&sb);
+	perun_strbuf_release(&f.sb);
 	viewlib_stacks_release(&s);
 	free(text);
 	return rc;

@@ -6,9 +6,10 @@ plugin_view_LTLIBRARIES += %reldir%/tableof.la
 %canon_reldir%_tableof_la_LDFLAGS = $(PERUN_PLUGIN_LDFLAGS)
 %canon_reldir%_tableof_la_LIBADD = $(PERUN_PLUGIN_LIBADD) -lm
 
-TESTS += %reldir%/tests/t5100-tableof-tables.sh
+TESTS += %reldir%/tests/t5100-tableof-tables.sh %reldir%/tests/t5101-tableof-booleans.sh
 endif
 EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md \
 	%reldir%/tests/t5100-tableof-tables.sh %reldir%/tests/cases \
 	%reldir%/tests/expected %reldir%/tests/gen-expected.py \
-	%reldir%/tests/regen-expected.sh
+	%reldir%/tests/regen-expected.sh %reldir%/tests/t5101-tableof-booleans.sh \
+	%reldir%/tests/booleans.perf %reldir%/tests/booleans.formats

@@ -967,6 +967,8 @@ static void cell_format(struct layout *l, struct cell *cell, const json_t *v, en
 			d = (double)json_integer_value(v);
 		else if (json_is_real(v))
 			d = json_real_value(v);
+		else if (json_is_boolean(v))
+			d = json_is_true(v); /* float(True) is 1.0 */
 		else if (cell_string(l, cell))
 			parses_as_number(l->scratch.buf, &d);
 		size_t off = l->arena.len;

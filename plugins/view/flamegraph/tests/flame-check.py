@@ -17,12 +17,13 @@ weigh a call by what its callees leave).  Then:
   --diff-baseline  the SVG is a differential graph: red frames grew and blue
             ones shrank against the baseline scaled to the target's total
             (--negated: the baseline drawn against the target);
-  --folded  the folded file has exactly these stacks and weights;
+  --folded  the folded file has these stacks and their weights rounded;
   --stacks  prints the stacks, folded.
 Prints "frames N" and "total T"; exits 1 with the differences otherwise.
 """
 import argparse
 import json
+import math
 import sys
 import xml.etree.ElementTree as ET
 from collections import defaultdict
@@ -216,11 +217,17 @@ def main():
         print("frames", check_svg(args.svg, totals, args.width, args.minimum, errors, base,
                                   args.negated))
     if args.folded:
+        # Weights are integers: each stack's rounded, carrying what rounding
+        # left over to the next line, so the total is the exact total rounded.
         got = read_folded(args.folded)
         want = {p: w for p, w in stacks.items() if w}
+        slack = 0.0 if all(w == int(w) for w in want.values()) else 1.0
         for p in sorted(set(got) | set(want)):
-            if not close(got.get(p, 0.0), want.get(p, 0.0)):
+            g, w = got.get(p, 0.0), want.get(p, 0.0)
+            if g != int(g) or abs(g - w) > slack + 1e-9 * abs(w):
                 errors.append(f"folded {';'.join(p)}: {got.get(p)} instead of {want.get(p)}")
+        if sum(got.values()) != math.floor(sum(want.values()) + 0.5):
+            errors.append(f"folded total {sum(got.values())} instead of {sum(want.values())}")
     print("total", f"{totals[()]:.17g}")
     for e in errors[:30]:
         print("error:", e)

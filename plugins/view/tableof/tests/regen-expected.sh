@@ -13,3 +13,10 @@ grep -v '^#' "$here/cases" | while read -r name profile words; do
 	/usr/bin/python3 "$here/gen-expected.py" "$upstream" "$testdata/$profile" $words \
 		>"$here/expected/$name"
 done
+# The self-made profile of t5101, in every text format.
+for format in $(cat "$here/booleans.formats"); do
+	for table in resources models; do
+		/usr/bin/python3 "$here/gen-expected.py" "$upstream" "$here/booleans.perf" \
+			--format "$format" $table >"$here/expected/booleans-$table-$format"
+	done
+done
