@@ -21,7 +21,7 @@
 static const char shared_defaults[] =
 	"general:\n"
 	"  editor: vim\n"
-	"  paging: only-log\n"
+	"  paging: auto\n"
 	"format:\n"
 	"  status: \"\u2503 %type% \u2503 %collector%  \u2503 (%time%) \u2503 %source% \u2503\"\n"
 	"  shortlog: \"%checksum:6% (%stats%) %desc% %changes%\"\n"

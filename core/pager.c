@@ -26,10 +26,14 @@ static void wait_for_pager(void)
 static int paging_allows(const struct perun_config *config, const char *command)
 {
 	const char *paging =
-		config ? perun_config_lookup_string(config, "general.paging", "only-log")
-		       : "only-log";
+		config ? perun_config_lookup_string(config, "general.paging", "auto") : "auto";
 	if (!strcmp(paging, "always"))
 		return 1;
+	/* As git does: what can run long (less -FRX leaves a short text be). */
+	if (!strcmp(paging, "auto"))
+		return !strcmp(command, "log") || !strcmp(command, "status") ||
+		       !strcmp(command, "check") || !strcmp(command, "show") ||
+		       !strcmp(command, "showdiff");
 	if (!strcmp(paging, "only-log"))
 		return !strcmp(command, "log");
 	if (!strcmp(paging, "only-status"))

@@ -13,8 +13,9 @@
 /*
  * Page the rest of stdout when it is a terminal, --no-pager was not given
  * and general.paging allows it for command ("log", "status", "check",
- * "show"): "always" pages all of them, "only-log" and "only-status" that
- * one (Python Perun's values; "only-log" is its default), "never" none.
+ * "show"): "auto" (the default, as git pages) and "always" page all of
+ * them, "only-log" and "only-status" that one (Python Perun's values;
+ * "only-log" is its default), "never" none.
  * Call it once the command knows it will succeed, before it prints.
  */
 void perun_pager_start(const struct perun_cli *cli, const struct perun_config *config,

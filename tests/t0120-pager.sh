@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Long output is paged on a terminal as general.paging says (Python
-# Perun's values: always, only-log, only-status, never), never when
+# Perun's values: always, only-log, only-status, never; ours: auto, the
+# default, pages log, status, check, show and showdiff as git does), never when
 # stdout is no terminal or --no-pager is given.  script(1) gives perun a
 # terminal; the pager is a command that records what it was given.
 . "$srcdir/tests/test-lib.sh"
@@ -19,13 +20,21 @@ test_expect_success 'setup: an instance with one version, two profiles' '
 	test_time_profile 1.0 >a.perf && test_time_profile 3.0 >b.perf
 '
 
-test_expect_success 'log is paged on a terminal by default (only-log)' '
+test_expect_success 'log is paged on a terminal by default (auto)' '
 	(cd proj && rm -f ../paged && PAGER="cat >../paged" on_tty log &&
 	 test_grep "^Minor Version " ../paged)
 '
 
-test_expect_success 'status, show and check are not paged with only-log' '
+test_expect_success 'status, show and check are paged by default too' '
 	(cd proj && rm -f ../paged &&
+	 PAGER="cat >../paged" on_tty status && test_grep "^On major version" ../paged &&
+	 rm ../paged && PAGER="cat >../paged" on_tty show ../a.perf tableof resources &&
+	 test_grep "main" ../paged &&
+	 rm ../paged && PAGER="cat >../paged" on_tty check head && test -e ../paged)
+'
+
+test_expect_success 'status, show and check are not paged with only-log' '
+	(cd proj && perun config --local set general.paging only-log && rm -f ../paged &&
 	 PAGER="cat >../paged" on_tty status && test ! -e ../paged &&
 	 PAGER="cat >../paged" on_tty show ../a.perf tableof resources &&
 	 test ! -e ../paged &&

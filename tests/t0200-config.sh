@@ -15,7 +15,7 @@ test_expect_success 'the shared configuration is created with Perun'"'"'s defaul
 	done >actual &&
 	cat >expect <<-\EOF &&
 	general.editor: vim
-	general.paging: only-log
+	general.paging: auto
 	format.status: ┃ %type% ┃ %collector%  ┃ (%time%) ┃ %source% ┃
 	format.shortlog: %checksum:6% (%stats%) %desc% %changes%
 	format.output_profile_template: %collector%-%cmd%-%workload%-%date%
@@ -37,7 +37,7 @@ test_expect_success 'the shared file is block-style YAML' '
 
 test_expect_success 'shared.yml follows XDG_CONFIG_HOME without PERUN_CONFIG_DIR' '
 	(unset PERUN_CONFIG_DIR && XDG_CONFIG_HOME="$(pwd)/xdg" perun config get general.paging) >actual &&
-	echo "general.paging: only-log" >expect && test_cmp expect actual &&
+	echo "general.paging: auto" >expect && test_cmp expect actual &&
 	test -f xdg/perun/shared.yml &&
 	(unset PERUN_CONFIG_DIR XDG_CONFIG_HOME && HOME="$(pwd)/home2" perun config get general.editor) &&
 	test -f home2/.config/perun/shared.yml
