@@ -3,7 +3,7 @@
 #
 #   . "$srcdir/tests/test-lib.sh"     (done by each tNNNN-*.sh)
 #   test_expect_success 'what it checks' '<commands>'
-#   test_expect_failure 'known breakage' '<commands>'
+#   test_expect_failure 'known breakage' '<commands>' ['why it fails']
 #   test_must_fail <cmd>...   the command exits non-zero (not by a signal)
 #   test_cmp expected actual
 #   test_skip_all 'reason'
@@ -68,13 +68,15 @@ test_expect_success() {
 	fi
 }
 
+# A TAP TODO: the case runs, its failure is expected (the third argument
+# says why, in the directive); a pass shows as "known breakage vanished".
 test_expect_failure() {
 	test_count=$((test_count + 1))
 	if _run_test "$2"; then
-		echo "ok $test_count - $1 # TODO known breakage vanished"
+		echo "ok $test_count - $1 # TODO known breakage vanished${3:+: $3}"
 	else
 		test_broken=$((test_broken + 1))
-		echo "not ok $test_count - $1 # TODO known breakage"
+		echo "not ok $test_count - $1 # TODO ${3:-known breakage}"
 	fi
 }
 
