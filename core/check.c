@@ -332,7 +332,7 @@ static int emit_change(const struct perun_degradation *d, void *data)
 	c->source = dup_or_null(st->source);
 	c->pair = st->pair;
 	c->count_baseline = c->count_target = -1;
-	c->p_value = NAN;
+	c->p_value = c->measured_change = NAN;
 	if (!c->type || !c->location || !c->from || !c->to || !c->confidence_type || !c->method ||
 	    !c->cmdstr) {
 		st->failed = 1;

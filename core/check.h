@@ -32,6 +32,7 @@ struct perun_check_change {
 	long long count_baseline, count_target;
 	const char *count_unit;
 	int counts_changed;
+	double measured_change; /* relative change of the samples, or NaN */
 	double p_value;
 	char *unreliable;
 };

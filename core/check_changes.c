@@ -126,7 +126,7 @@ static int parse_line(const char *line, struct perun_check_change *c)
 	c->confidence_type = strndup(tok[4], len[4]);
 	c->source = strndup(tok[7], len[7]);
 	c->cmdstr = strdup(cmdstr);
-	c->effect_size = c->noise = c->p_value = NAN;
+	c->effect_size = c->noise = c->p_value = c->measured_change = NAN;
 	c->count_baseline = c->count_target = -1;
 	c->pair = SIZE_MAX;
 	return 0;

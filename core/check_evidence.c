@@ -28,7 +28,7 @@
 #include "check_evidence.h"
 
 #define DEFAULT_ALPHA	   0.05
-#define DEFAULT_MIN_EFFECT 0.05
+#define DEFAULT_MIN_EFFECT 0.08
 #define DEFAULT_MIN_SHARE  0.01
 #define SUBSAMPLE	   20000
 /* Counts differing by more than this share are a changed behaviour. */
@@ -40,6 +40,10 @@ struct series {
 	double *v;
 	size_t n, cap;
 	double total;
+	/* runs only: the stratum of each value, the workload its resource
+	 * type names (the time collector merges runs of several sizes) */
+	unsigned *stratum;
+	json_t *strata; /* workload -> stratum */
 };
 
 struct perun_check_samples {
@@ -97,6 +101,8 @@ void perun_check_samples_free(struct perun_check_samples *s)
 		free(s->items[i].key);
 		free(s->items[i].kind);
 		free(s->items[i].v);
+		free(s->items[i].stratum);
+		json_decref(s->items[i].strata);
 	}
 	free(s->items);
 	json_decref(s->index);
@@ -127,7 +133,8 @@ static struct series *series_of(struct perun_check_samples *s, const char *key, 
 	return r;
 }
 
-static int series_add(struct series *r, double x)
+/* Add x; stratum is SIZE_MAX for a series of calls, which keeps none. */
+static int series_add(struct series *r, double x, size_t stratum)
 {
 	if (r->n == r->cap) {
 		size_t cap = r->cap ? 2 * r->cap : 16;
@@ -135,11 +142,35 @@ static int series_add(struct series *r, double x)
 		if (!v)
 			return -1;
 		r->v = v;
+		if (stratum != SIZE_MAX) {
+			unsigned *st = realloc(r->stratum, cap * sizeof(*st));
+			if (!st)
+				return -1;
+			r->stratum = st;
+		}
 		r->cap = cap;
 	}
+	if (stratum != SIZE_MAX)
+		r->stratum[r->n] = (unsigned)stratum;
 	r->v[r->n++] = x;
 	r->total += x;
 	return 0;
+}
+
+/* The stratum of the runs of a resource type: its workload. */
+static size_t stratum_of(struct series *r, const struct perun_jv *persistent)
+{
+	char *key = perun_jv_flatten_dup(perun_jv_get(persistent, "workload"));
+	if (!key || (!r->strata && !(r->strata = json_object()))) {
+		free(key);
+		return SIZE_MAX - 1;
+	}
+	json_t *at = json_object_get(r->strata, key);
+	size_t k = at ? (size_t)json_integer_value(at) : json_object_size(r->strata);
+	if (!at && json_object_set_new(r->strata, key, json_integer((json_int_t)k)))
+		k = SIZE_MAX - 1;
+	free(key);
+	return k;
 }
 
 static const char *unit_of(const char *type)
@@ -197,12 +228,17 @@ int perun_check_samples_load(const struct perun_profile *profile, struct perun_c
 			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 			break;
 		}
+		size_t stratum = s->runs ? stratum_of(r, types.types[t].persistent) : SIZE_MAX;
+		if (stratum == SIZE_MAX - 1) {
+			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+			break;
+		}
 		const struct perun_jv *v;
 		size_t i;
 		perun_jv_array_foreach(amounts, i, v)
 		{
 			double x;
-			if (!perun_jv_number(v, &x) && isfinite(x) && series_add(r, x)) {
+			if (!perun_jv_number(v, &x) && isfinite(x) && series_add(r, x, stratum)) {
 				rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 				break;
 			}
@@ -241,10 +277,13 @@ static const struct series *find(const struct perun_check_samples *s, const char
 		r = find_key(s, uid, "");
 	if (!r)
 		r = find_key(s, uid, "real");
-	if (!r && s) { /* cpd names a time profile's series by uid and subtype */
+	/* cpd names a time profile's series by uid and subtype; a model of
+	 * a whole uid (made before subtypes were apart) speaks of wall time */
+	for (int i = 0; i < 2 && !r && s; i++) {
 		char *name;
-		if (asprintf(&name, "%s:%s", uid, type) >= 0) {
-			r = find_key(s, name, type);
+		const char *sub = i ? "real" : type;
+		if (asprintf(&name, "%s:%s", uid, sub) >= 0) {
+			r = find_key(s, name, sub);
 			free(name);
 		}
 	}
@@ -278,6 +317,8 @@ static int cmp_double(const void *a, const void *b)
 
 static double median(const double *v, size_t n)
 {
+	if (!n)
+		return NAN;
 	double *c = malloc(n * sizeof(*c));
 	if (!c)
 		return NAN;
@@ -301,19 +342,72 @@ static void mean_var(const double *v, size_t n, double *mean, double *var)
 }
 
 /* Welch's two-sided t-test; NaN when either side has fewer than two. */
-static double welch_p(const struct series *a, const struct series *b)
+static double welch_p(const double *a, size_t na, const double *b, size_t nb)
 {
-	if (a->n < 2 || b->n < 2)
+	if (na < 2 || nb < 2)
 		return NAN;
 	double ma, va, mb, vb;
-	mean_var(a->v, a->n, &ma, &va);
-	mean_var(b->v, b->n, &mb, &vb);
-	double sa = va / (double)a->n, sb = vb / (double)b->n, se = sa + sb;
+	mean_var(a, na, &ma, &va);
+	mean_var(b, nb, &mb, &vb);
+	double sa = va / (double)na, sb = vb / (double)nb, se = sa + sb;
 	if (se <= 0.0)
 		return ma == mb ? 1.0 : 0.0;
 	double t = fabs(mb - ma) / sqrt(se);
-	double df = se * se / (sa * sa / (double)(a->n - 1) + sb * sb / (double)(b->n - 1));
+	double df = se * se / (sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1));
 	return 2.0 * gsl_cdf_tdist_Q(t, df);
+}
+
+/* Runs as they can be compared: values of several workloads are divided
+ * by their workload's baseline median, so sizes do not count as noise. */
+struct runs {
+	double *a, *b;
+	size_t na, nb;
+	double scale; /* what 1.0 is in the profile's unit */
+};
+
+static int runs_of(const struct series *a, const struct series *b, struct runs *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->a = malloc((a->n + 1) * sizeof(double));
+	out->b = malloc((b->n + 1) * sizeof(double));
+	if (!out->a || !out->b)
+		return -1;
+	out->scale = 1.0;
+	size_t strata = a->strata ? json_object_size(a->strata) : 0;
+	double *one = strata > 1 && b->strata ? malloc((a->n + 1) * sizeof(double)) : NULL;
+	if (!one)
+		goto raw;
+	const char *key;
+	json_t *at;
+	json_object_foreach(a->strata, key, at)
+	{
+		json_t *bt = json_object_get(b->strata, key);
+		unsigned ka = (unsigned)json_integer_value(at), kb;
+		size_t n = 0;
+		for (size_t i = 0; i < a->n; i++)
+			if (a->stratum[i] == ka)
+				one[n++] = a->v[i];
+		double m = n ? median(one, n) : 0.0;
+		if (!bt || !(m > 0.0))
+			continue;
+		kb = (unsigned)json_integer_value(bt);
+		for (size_t i = 0; i < n; i++)
+			out->a[out->na++] = one[i] / m;
+		for (size_t i = 0; i < b->n; i++)
+			if (b->stratum[i] == kb)
+				out->b[out->nb++] = b->v[i] / m;
+	}
+	free(one);
+	if (out->na && out->nb) {
+		out->scale = median(a->v, a->n);
+		return 0;
+	}
+raw: /* one workload, none in common, or medians of 0 (sys time) */
+	memcpy(out->a, a->v, a->n * sizeof(double));
+	memcpy(out->b, b->v, b->n * sizeof(double));
+	out->na = a->n;
+	out->nb = b->n;
+	return 0;
 }
 
 struct ranked {
@@ -412,32 +506,46 @@ int perun_check_weigh(struct perun_check_change *c, const struct perun_check_sam
 		return 0;
 	/* What a user waits for per run: a run's value, or the total of a
 	 * run's calls; per call when the calls are the same in number. */
-	int runs = baseline->runs;
-	double ca = runs ? median(a->v, a->n) : a->total, cb = runs ? median(b->v, b->n) : b->total;
+	int runs = baseline->runs, rc;
+	struct runs r = { 0 };
+	if (runs && runs_of(a, b, &r)) {
+		rc = -1;
+		goto out;
+	}
+	double ca = runs ? median(r.a, r.na) * r.scale : a->total;
+	double cb = runs ? median(r.b, r.nb) * r.scale : b->total;
 	/* The baseline is the reference: a function that exploded in the
 	 * target must not make every other change look small. */
 	double big = biggest(baseline, a->kind);
 	/* Over a history the method's effect spans the versions before and
 	 * after the change, which a neighbour's profile does not show. */
 	double diff = whole_pair || isnan(c->effect_size) ? cb - ca : c->effect_size * ca;
-	if (fabs(diff) < policy->min_share * big)
-		return unreliable(c,
-				  "a change of %.3g, under %g%% of the baseline's biggest series",
-				  diff, 100.0 * policy->min_share);
-	if (!whole_pair)
-		return 0;
-	if (!runs && c->counts_changed)
-		return 0; /* per-call and total verdicts may rightly differ */
+	if (fabs(diff) < policy->min_share * big) {
+		rc = unreliable(c, "a change of %.3g, under %g%% of the baseline's biggest series",
+				diff, 100.0 * policy->min_share);
+		goto out;
+	}
+	rc = 0;
+	if (!whole_pair || (!runs && c->counts_changed))
+		goto out; /* per-call and total verdicts may rightly differ */
 	double rel = ca != 0.0 ? diff / fabs(ca) : INFINITY;
-	if ((deg && rel < 0.0) || (opt && rel > 0.0))
-		return unreliable(c, "the measured %s moved the other way (%+.1f%%)",
-				  runs ? "median" : "total", 100.0 * rel);
-	if (fabs(rel) < policy->min_effect)
-		return unreliable(c, "a change of %+.1f%%, under the %g%% floor", 100.0 * rel,
-				  100.0 * policy->min_effect);
-	double p = runs ? welch_p(a, b) : mann_whitney_p(a, b);
+	c->measured_change = rel;
+	if ((deg && rel < 0.0) || (opt && rel > 0.0)) {
+		rc = unreliable(c, "the measured %s moved the other way (%+.1f%%)",
+				runs ? "median" : "total", 100.0 * rel);
+		goto out;
+	}
+	if (fabs(rel) < policy->min_effect) {
+		rc = unreliable(c, "a change of %+.1f%%, under the %g%% floor", 100.0 * rel,
+				100.0 * policy->min_effect);
+		goto out;
+	}
+	double p = runs ? welch_p(r.a, r.na, r.b, r.nb) : mann_whitney_p(a, b);
 	c->p_value = p;
 	if (!isnan(p) && p >= policy->alpha)
-		return unreliable(c, "p = %.2g, not under %g", p, policy->alpha);
-	return 0;
+		rc = unreliable(c, "p = %.2g, not under %g", p, policy->alpha);
+out:
+	free(r.a);
+	free(r.b);
+	return rc;
 }

@@ -267,6 +267,7 @@ json_t *perun_check_change_json(const struct perun_check_change *c)
 					      "changed", c->counts_changed));
 	else
 		json_object_set_new(o, "counts", json_null());
+	json_object_set_new(o, "measured_change", number_or_null(c->measured_change));
 	json_object_set_new(o, "p_value", number_or_null(c->p_value));
 	json_object_set_new(o, "unreliable", string_or_null(c->unreliable));
 	return o;

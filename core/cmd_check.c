@@ -630,7 +630,7 @@ const struct perun_command perun_cmd_check = {
 		       "and a degradation or optimization is unreliable - shown only with\n"
 		       "-v, never failing a gate - when it is within the method's own\n"
 		       "noise, under degradation.noise.min_share (0.01) of the baseline's\n"
-		       "biggest series, under degradation.noise.min_effect (0.05), moved\n"
+		       "biggest series, under degradation.noise.min_effect (0.08), moved\n"
 		       "the other way, or not significant at degradation.noise.alpha\n"
 		       "(0.05; Welch's t-test of runs, Mann-Whitney of calls).\n"
 		       "degradation.noise.enabled: false turns the weighing off.\n"

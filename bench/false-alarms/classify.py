@@ -38,6 +38,9 @@ def where(loc):
     loc = loc[2:] if loc.startswith("./") else loc
     if loc.endswith(":max-rss"):
         return loc[:-8], "max-rss"
+    for sub in (":real", ":user", ":sys"):  # a time profile's series
+        if loc.endswith(sub):
+            loc = loc[:-len(sub)]
     return (loc if loc in FUNCS else "*"), "time"
 
 

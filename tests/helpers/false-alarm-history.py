@@ -147,6 +147,9 @@ def judge(out, path, method):
             continue
         v, (_, kind, fn, up, subject) = by_sha[ver]
         loc = c["location"][2:] if c["location"].startswith("./") else c["location"]
+        for sub in (":real", ":user", ":sys"):  # a time profile's series
+            if loc.endswith(sub):
+                loc = loc[:-len(sub)]
         alarm = abs(code) in (2, 3, 4)
         right = kind in ("planted", "creep") and loc == fn and (code < 0) == (up == "up")
         whole = kind in ("planted", "creep") and loc not in FUNCS and \

@@ -394,14 +394,21 @@ static int find_onset(struct series *s, struct cp *c, size_t a)
 
 /*
  * Do the versions [a, b) between two change points the same way keep
- * moving that way?  Then both are steps of one creep.  Its halves must
- * differ that way by a quarter of --min-change and the noise at least; a
- * plateau between two real steps does not.
+ * moving that way?  Then both are steps of one creep.  Three of four of
+ * its versions must move on that way and its halves differ that way by a
+ * quarter of --min-change and the noise at least; a plateau between two
+ * real steps does neither.
  */
 static int creeps_between(const struct series *s, size_t a, size_t b, int up, double noise)
 {
 	if (b - a < 2)
 		return 1; /* two steps one version apart */
+	/* a ramp, not a plateau: three of four versions move on that way */
+	size_t ups = 0;
+	for (size_t i = a; i + 1 < b; i++)
+		ups += (s->y[i + 1] > s->y[i]) == up;
+	if (4 * ups < 3 * (b - a - 1))
+		return 0;
 	size_t half = (b - a) / 2;
 	double ml, mr, var;
 	mean_var(s->y + a, half, &ml, &var);
