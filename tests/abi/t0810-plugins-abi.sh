@@ -265,4 +265,22 @@ test_expect_success 'a plugin crashing in describe, show or collect is named' '
 	 store_snapshot >after && test_cmp before after)
 '
 
+# A vcs plugin is marked like the others: the call that crashes is named,
+# whether perun asks it something (status) or moves the work tree (collect
+# at another revision checks it out).
+test_expect_success 'a vcs plugin crashing in major_head or checkout is named' '
+	stage crash vcs crash_vcs &&
+	P="$TRASH_DIRECTORY/crash:$PERUN_PLUGIN_PATH" &&
+	mkdir vproj && (cd vproj &&
+	 perun --plugin-path "$P" init --vcs-type crash_vcs >/dev/null &&
+	 store_snapshot >before &&
+	 test_exit_code 139 perun --plugin-path "$P" status 2>err &&
+	 echo "perun: vcs plugin '"'"'crash_vcs'"'"' crashed in major_head (SIGSEGV); the store is left as it was" >expect &&
+	 grep "^perun: " err >actual && test_cmp expect actual &&
+	 test_exit_code 139 perun --plugin-path "$P" collect -c true -m other time 2>err &&
+	 echo "perun: vcs plugin '"'"'crash_vcs'"'"' crashed in checkout (SIGSEGV); the store is left as it was" >expect &&
+	 grep "^perun: " err >actual && test_cmp expect actual &&
+	 store_snapshot >after && test_cmp before after)
+'
+
 test_done
