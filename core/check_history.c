@@ -75,10 +75,10 @@ int perun_check_versions_walk(struct perun_instance *inst, const char *sha, int 
 	struct walk_state st = { out, 0 };
 	int rc;
 	if (whole) {
-		rc = inst->vcs.ops->walk(inst->vcs.state, sha, on_commit, &st, err);
+		rc = perun_vcs_walk(&inst->vcs, sha, on_commit, &st, err);
 	} else {
 		struct perun_vcs_commit c;
-		rc = inst->vcs.ops->info(inst->vcs.state, sha, &c, err);
+		rc = perun_vcs_info(&inst->vcs, sha, &c, err);
 		if (!rc)
 			on_commit(&c, &st);
 	}

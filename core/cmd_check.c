@@ -156,7 +156,7 @@ static int cmd_check_profiles(const struct perun_command *cmd, struct perun_cli 
 	struct perun_error oerr = { 0 };
 	snprintf(minor, sizeof(minor), "%s", sha);
 	if (!perun_params_string(params, "minor", NULL) && origin && *origin &&
-	    inst.vcs.ops->rev_parse(inst.vcs.state, origin, minor, &oerr))
+	    perun_vcs_rev_parse(&inst.vcs, origin, minor, &oerr))
 		snprintf(minor, sizeof(minor), "%s", sha);
 	if (perun_check_pair(&ctx, baseline, target, argv[0], argv[1], minor, minor, &err) ||
 	    perun_check_save(&inst, &ctx.report, &err))

@@ -332,7 +332,7 @@ static int cmd_log(const struct perun_command *cmd, struct perun_cli *cli,
 	walk.inst = &inst;
 	int rc = perun_resolve_minor(&inst, argc ? argv[0] : NULL, sha, &walk.err);
 	if (!rc)
-		rc = inst.vcs.ops->walk(inst.vcs.state, sha, collect_row, &walk, &walk.err);
+		rc = perun_vcs_walk(&inst.vcs, sha, collect_row, &walk, &walk.err);
 	if (!rc) {
 		perun_pager_start(cli, &inst.config, "log");
 		if (!strcmp(perun_params_string(params, "format", "text"), "json"))

@@ -205,8 +205,8 @@ static int cmd_status(const struct perun_command *cmd, struct perun_cli *cli,
 	if ((rc = perun_format_parse(fmt_text, &fmt, &err)) ||
 	    (rc = validate_fields(&fmt, fmt_text, &err)) ||
 	    (rc = perun_resolve_minor(&inst, NULL, sha, &err)) ||
-	    (rc = inst.vcs.ops->major_head(inst.vcs.state, branch, &err)) ||
-	    (rc = inst.vcs.ops->info(inst.vcs.state, sha, &commit, &err)) ||
+	    (rc = perun_vcs_major_head(&inst.vcs, branch, &err)) ||
+	    (rc = perun_vcs_info(&inst.vcs, sha, &commit, &err)) ||
 	    (rc = perun_profiles_tracked(&inst, sha, &tracked, &err)) ||
 	    (rc = perun_profiles_pending(&inst, &pending, &err)))
 		goto fail;

@@ -13,7 +13,7 @@ int perun_error_exit(const struct perun_error *err)
 int perun_resolve_minor(struct perun_instance *inst, const char *rev, char *sha,
 			struct perun_error *err)
 {
-	return inst->vcs.ops->rev_parse(inst->vcs.state, rev ? rev : "HEAD", sha, err);
+	return perun_vcs_rev_parse(&inst->vcs, rev ? rev : "HEAD", sha, err);
 }
 
 const char *perun_color(const struct perun_cli *cli, const char *name)

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* One line naming the plugin (or perun) that crashed (see crash.h). */
+#include <limits.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "crash.h"
+#include "crash_report.h"
 
 /* Read by the handler: plain pointers set before and cleared after each
  * call into a plugin, on the one thread that calls plugins. */
@@ -38,23 +41,34 @@ static size_t put(char *buf, size_t used, size_t size, const char *s)
 
 static void on_crash(int sig)
 {
-	char line[512];
-	size_t n = put(line, 0, sizeof(line), "perun: ");
+	char what[256], line[PATH_MAX + 512];
 	const char *name = current_name, *kind = current_kind, *phase = current_phase;
+	size_t n = 0;
 	if (name) {
-		n = put(line, n, sizeof(line), kind ? kind : "");
-		n = put(line, n, sizeof(line), " plugin '");
-		n = put(line, n, sizeof(line), name);
-		n = put(line, n, sizeof(line), "' crashed in ");
-		n = put(line, n, sizeof(line), phase ? phase : "a call");
-		n = put(line, n, sizeof(line), " (");
-		n = put(line, n, sizeof(line), signal_name(sig));
-		n = put(line, n, sizeof(line), "); the store is left as it was\n");
+		n = put(what, n, sizeof(what), kind ? kind : "");
+		n = put(what, n, sizeof(what), " plugin '");
+		n = put(what, n, sizeof(what), name);
+		n = put(what, n, sizeof(what), "' crashed in ");
+		n = put(what, n, sizeof(what), phase ? phase : "a call");
+		n = put(what, n, sizeof(what), " (");
+		n = put(what, n, sizeof(what), signal_name(sig));
+		n = put(what, n, sizeof(what), ")");
 	} else {
-		n = put(line, n, sizeof(line), "internal error: ");
-		n = put(line, n, sizeof(line), signal_name(sig));
-		n = put(line, n, sizeof(line), " (a bug in perun; please report it)\n");
+		n = put(what, n, sizeof(what), "internal error: ");
+		n = put(what, n, sizeof(what), signal_name(sig));
 	}
+	what[n] = '\0';
+	const char *report = perun_crash_report_write(what, signal_name(sig), kind, name, phase);
+
+	n = put(line, 0, sizeof(line), "perun: ");
+	n = put(line, n, sizeof(line), what);
+	n = put(line, n, sizeof(line),
+		name ? "; the store is left as it was" : " (a bug in perun; please report it)");
+	if (report) {
+		n = put(line, n, sizeof(line), "; report: ");
+		n = put(line, n, sizeof(line), report);
+	}
+	n = put(line, n, sizeof(line), "\n");
 	ssize_t ignored = write(STDERR_FILENO, line, n);
 	(void)ignored;
 	signal(sig, SIG_DFL);
@@ -63,7 +77,13 @@ static void on_crash(int sig)
 
 void perun_crash_handlers_install(void)
 {
-	struct sigaction sa = { .sa_handler = on_crash, .sa_flags = SA_RESETHAND };
+	/* Its own stack, so that a stack overflow (endless recursion in a
+	 * plugin) is reported too. */
+	stack_t alt = { .ss_size = 64 * 1024 };
+	alt.ss_sp = malloc(alt.ss_size);
+	if (alt.ss_sp && sigaltstack(&alt, NULL) != 0)
+		free(alt.ss_sp);
+	struct sigaction sa = { .sa_handler = on_crash, .sa_flags = SA_RESETHAND | SA_ONSTACK };
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)
 		sigaction(crash_signals[i], &sa, NULL);

@@ -2,8 +2,9 @@
 /*
  * Naming the culprit of a crash: the core marks the plugin code it calls
  * (kind, name, phase), and a crash (SIGSEGV, SIGBUS, SIGFPE, SIGILL,
- * SIGABRT) prints one line saying which plugin crashed where, or that
- * perun itself did, before the signal takes its usual course.
+ * SIGABRT) writes a report (crash_report.h) and prints one line saying
+ * which plugin crashed where, or that perun itself did, and where the
+ * report is, before the signal takes its usual course.
  */
 #ifndef PERUN_CORE_CRASH_H
 #define PERUN_CORE_CRASH_H

@@ -123,7 +123,7 @@ int perun_jobs_each_version(struct perun_instance *inst, const struct perun_vers
 			break;
 		sha_add(&list, sha);
 		if (v->crawl_parents)
-			rc = vcs->ops->walk(vcs->state, sha, add_ancestor, &list, err);
+			rc = perun_vcs_walk(vcs, sha, add_ancestor, &list, err);
 	}
 	if (rc)
 		goto out;
@@ -139,9 +139,9 @@ int perun_jobs_each_version(struct perun_instance *inst, const struct perun_vers
 		int moved = strcmp(at, head) != 0;
 		struct perun_error verr = { 0 };
 		/* Another version: save dirty work and the branch, check it out. */
-		if (moved && (rc = vcs->ops->save_state(vcs->state, err)))
+		if (moved && (rc = perun_vcs_save_state(vcs, err)))
 			break;
-		int vrc = moved ? vcs->ops->checkout(vcs->state, at, &verr) : 0;
+		int vrc = moved ? perun_vcs_checkout(vcs, at, &verr) : 0;
 		if (!vrc && v->pre_run)
 			vrc = run_pre_run(v->pre_run, inst->root, v->log, at, &verr);
 		if (vrc && verr.code != PERUN_EINTR && v->version_failed)
@@ -149,7 +149,7 @@ int perun_jobs_each_version(struct perun_instance *inst, const struct perun_vers
 		if (!vrc && v->at_version(at, i, list.n, v->data) < 0 && !interrupted())
 			loop_interrupted = SIGINT;
 		/* Always put the original branch and changes back. */
-		if (moved && (rc = vcs->ops->restore_state(vcs->state, err)))
+		if (moved && (rc = perun_vcs_restore_state(vcs, err)))
 			break;
 	}
 	sigaction(SIGINT, &old_int, NULL);

@@ -10,6 +10,7 @@
 
 #include "command.h"
 #include "crash.h"
+#include "crash_report.h"
 #include "plugin_help.h"
 #include "plugin_loader.h"
 #include "suggest.h"
@@ -189,6 +190,7 @@ int main(int argc, char **argv)
 	char **rest;
 	int nrest;
 	perun_crash_handlers_install();
+	perun_crash_report_prepare(argc, argv);
 	const char *no_color = getenv("NO_COLOR");
 	cli.argv0 = argv[0];
 	cli.color = isatty(STDOUT_FILENO) && !(no_color && *no_color);

@@ -15,6 +15,7 @@
 #include "plugin_loader.h"
 #include "suggest.h"
 #include "crash.h"
+#include "crash_report.h"
 
 /* sizeof(struct perun_plugin) in ABI 1.0: anything smaller is broken. */
 #define PLUGIN_DESC_MIN_SIZE (offsetof(struct perun_plugin, ops) + sizeof(void *))
@@ -327,6 +328,9 @@ struct perun_loaded_plugin *perun_plugin_open_file(const char *path, enum perun_
 		return e;
 	}
 	check_descriptor(e, kind);
+	if (!e->error)
+		perun_crash_report_add_plugin(perun_plugin_kind_name(e->desc->kind), e->name,
+					      e->desc->version ? e->desc->version : "?", e->path);
 	return e;
 }
 

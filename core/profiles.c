@@ -376,7 +376,7 @@ int perun_profiles_select(struct perun_instance *inst, const char *sha, const ch
 	    parse_tag(caret + 1, strlen(caret + 1), &letter) >= 0) {
 		char rev[256];
 		snprintf(rev, sizeof(rev), "%.*s", (int)(caret - selector), selector);
-		int rc = inst->vcs.ops->rev_parse(inst->vcs.state, rev, resolved, err);
+		int rc = perun_vcs_rev_parse(&inst->vcs, rev, resolved, err);
 		if (rc)
 			return rc;
 		return perun_profiles_select(inst, resolved, caret + 1, scope, out, err);

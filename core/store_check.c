@@ -19,8 +19,7 @@ int perun_store_names_commit(struct perun_instance *inst, const char *sha)
 {
 	char full[65];
 	struct perun_error err = { 0 };
-	return inst->vcs.ops->rev_parse(inst->vcs.state, sha, full, &err) == 0 &&
-	       !strcasecmp(full, sha);
+	return perun_vcs_rev_parse(&inst->vcs, sha, full, &err) == 0 && !strcasecmp(full, sha);
 }
 
 static void read_index(struct reading *r, const struct perun_store_item *item)

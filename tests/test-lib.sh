@@ -27,6 +27,7 @@ mkdir -p "$TRASH_DIRECTORY/home" || exit 1
 export HOME="$TRASH_DIRECTORY/home"
 export XDG_DATA_HOME="$HOME/.local/share"
 export XDG_CONFIG_HOME="$HOME/.config"
+export XDG_STATE_HOME="$HOME/.local/state"
 export PERUN_CONFIG_DIR="$HOME/.config/perun"
 export PERUN_PLUGIN_PATH="$TEST_BUILDDIR/stage/plugins"
 export PATH="$TEST_BUILDDIR:$PATH"

@@ -12,6 +12,10 @@
  *   USE_UNDEFINED  call a function defined nowhere: loads with lazy
  *                  binding, fails with LD_BIND_NOW=1
  *   CRASH_IN       crash (SIGSEGV) in DESCRIBE, SHOW or COLLECT
+ *   CRASH_VCS      a vcs (build with DESC_KIND=PERUN_KIND_VCS) whose
+ *                  repository opens, whose HEAD is 0...0 and any other
+ *                  revision 1...1, and which crashes when asked anything
+ *                  more (major_head, info, walk, checkout)
  */
 #include <signal.h>
 #include <stddef.h>
@@ -104,6 +108,82 @@ static const struct perun_collect_ops collect_ops = {
 	.default_units = "{\"time\": \"s\"}",
 };
 
+#ifdef CRASH_VCS
+#include <string.h>
+
+static int vcs_init(const char *path, const char *const *params, struct perun_error *err)
+{
+	return 0;
+}
+
+static int vcs_open(const char *path, void **state, struct perun_error *err)
+{
+	*state = NULL;
+	return 0;
+}
+
+static void vcs_close(void *state)
+{
+}
+
+static int vcs_rev_parse(void *state, const char *rev, char *buf, struct perun_error *err)
+{
+	memset(buf, strcmp(rev, "HEAD") ? '1' : '0', 40);
+	buf[40] = '\0';
+	return 0;
+}
+
+static int vcs_fine(void *state, struct perun_error *err)
+{
+	return 0;
+}
+
+static int vcs_crash(void)
+{
+	return raise(SIGSEGV);
+}
+
+static int vcs_major_head(void *state, char *buf, struct perun_error *err)
+{
+	return vcs_crash();
+}
+
+static int vcs_info(void *state, const char *rev, struct perun_vcs_commit *commit,
+		    struct perun_error *err)
+{
+	return vcs_crash();
+}
+
+static int vcs_walk(void *state, const char *rev, perun_vcs_walk_fn fn, void *data,
+		    struct perun_error *err)
+{
+	return vcs_crash();
+}
+
+static int vcs_checkout(void *state, const char *rev, struct perun_error *err)
+{
+	return vcs_crash();
+}
+
+static const struct perun_vcs_ops vcs_ops = {
+	.size = sizeof(struct perun_vcs_ops),
+	.init = vcs_init,
+	.open = vcs_open,
+	.close = vcs_close,
+	.rev_parse = vcs_rev_parse,
+	.major_head = vcs_major_head,
+	.info = vcs_info,
+	.walk = vcs_walk,
+	.is_dirty = vcs_fine,
+	.save_state = vcs_fine,
+	.restore_state = vcs_fine,
+	.checkout = vcs_checkout,
+};
+#define VCS_OPS ((const void *)&vcs_ops)
+#else
+#define VCS_OPS NULL
+#endif
+
 const struct perun_plugin *DESCRIBE(EXPORT_NAME)(void);
 const struct perun_plugin *DESCRIBE(EXPORT_NAME)(void)
 {
@@ -118,6 +198,7 @@ const struct perun_plugin *DESCRIBE(EXPORT_NAME)(void)
 		.version = "0",
 		.summary = "loader test plugin " STR(PLUGIN_NAME),
 		.ops = DESC_KIND == PERUN_KIND_COLLECT ? (const void *)&collect_ops
+		       : DESC_KIND == PERUN_KIND_VCS   ? VCS_OPS
 						       : (const void *)&view_ops,
 	};
 	return &descriptor;

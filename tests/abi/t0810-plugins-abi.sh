@@ -243,26 +243,109 @@ test_expect_success 'every installed check method is found by its long name' '
 	 done)
 '
 
-# A crash says which plugin crashed where; the signal then ends perun as
-# it would (exit 128 + SIGSEGV for the shell, which says so too) and the
-# store is untouched.
+# A crash says which plugin crashed where and leaves a report; the signal
+# then ends perun as it would (exit 128 + the signal for the shell, which
+# says so too) and the store is untouched.
+CRASH_PATH="$TRASH_DIRECTORY/crash:$PERUN_PLUGIN_PATH"
+
+# The store but for the crash reports in its logs.
+store_but_logs() {
+	store_snapshot | grep -v " \.perun/logs/"
+}
+
+# expect_crash <exit> <message> <perun args>...: perun dies with exit,
+# printing "perun: <message>; report: <file>" and nothing else of its own;
+# report is that file, which exists.
+expect_crash() {
+	code=$1 msg=$2 && shift 2 &&
+	test_exit_code "$code" perun --plugin-path "$CRASH_PATH" "$@" 2>err &&
+	grep "^perun: " err >line &&
+	report=$(sed -n "s/^perun: .*; report: //p" line) &&
+	echo "perun: $msg; report: $report" >expect &&
+	test_cmp expect line &&
+	test -f "$report"
+}
+
 test_expect_success 'a plugin crashing in describe, show or collect is named' '
 	stage crash view crash_describe && stage crash view crash_show &&
 	stage crash collect crash_collect &&
-	(cd proj && store_snapshot >before &&
-	 test_exit_code 139 perun --plugin-path "$TRASH_DIRECTORY/crash:$PERUN_PLUGIN_PATH" \
-		show "$PROFILE" crash_describe 2>err &&
-	 echo "perun: view plugin '"'"'crash_describe'"'"' crashed in describe (SIGSEGV); the store is left as it was" >expect &&
-	 grep "^perun: " err >actual && test_cmp expect actual &&
-	 test_exit_code 139 perun --plugin-path "$TRASH_DIRECTORY/crash:$PERUN_PLUGIN_PATH" \
-		show "$PROFILE" crash_show 2>err &&
-	 echo "perun: view plugin '"'"'crash_show'"'"' crashed in show (SIGSEGV); the store is left as it was" >expect &&
-	 grep "^perun: " err >actual && test_cmp expect actual &&
-	 test_exit_code 139 perun --plugin-path "$TRASH_DIRECTORY/crash:$PERUN_PLUGIN_PATH" \
-		collect -c true crash_collect 2>err &&
-	 echo "perun: collect plugin '"'"'crash_collect'"'"' crashed in collect (SIGSEGV); the store is left as it was" >expect &&
-	 grep "^perun: " err >actual && test_cmp expect actual &&
-	 store_snapshot >after && test_cmp before after)
+	(cd proj && store_but_logs >before &&
+	 expect_crash 139 "view plugin '"'"'crash_describe'"'"' crashed in describe (SIGSEGV); the store is left as it was" \
+		show "$PROFILE" crash_describe &&
+	 expect_crash 139 "view plugin '"'"'crash_show'"'"' crashed in show (SIGSEGV); the store is left as it was" \
+		show "$PROFILE" crash_show &&
+	 expect_crash 139 "collect plugin '"'"'crash_collect'"'"' crashed in collect (SIGSEGV); the store is left as it was" \
+		collect -c true crash_collect &&
+	 store_but_logs >after && test_cmp before after)
+'
+
+test_expect_success 'the report is in .perun/logs: command, version, plugin, phase, signal' '
+	(cd proj && rm -f .perun/logs/crash-* &&
+	 expect_crash 139 "view plugin '"'"'crash_show'"'"' crashed in show (SIGSEGV); the store is left as it was" \
+		show "$PROFILE" crash_show &&
+	 echo "$report" | grep -E "^\.perun/logs/crash-[0-9]{8}-[0-9]{6}-[0-9]+\.txt$" &&
+	 ls .perun/logs/crash-* >reports && echo "$report" >expect && test_cmp expect reports &&
+	 sed -n "s/^command: *[^ ]*perun //p" "$report" >actual &&
+	 echo "--plugin-path $CRASH_PATH show $PROFILE crash_show" >expect &&
+	 test_cmp expect actual &&
+	 test_grep -x "version: *$(perun --version)" "$report" &&
+	 test_grep -x "crash: *view plugin '"'"'crash_show'"'"' crashed in show (SIGSEGV)" "$report" &&
+	 test_grep -x "signal: *SIGSEGV" "$report" &&
+	 test_grep -x "plugin: *crash_show (view)" "$report" &&
+	 test_grep -x "phase: *show" "$report" &&
+	 test_grep -x "  view  *crash_show  *0  *$TRASH_DIRECTORY/crash/view/crash_show.so" "$report" &&
+	 test_grep -x "  vcs  *git  *[0-9.]*  *$PERUN_PLUGIN_PATH/vcs/git.so" "$report")
+'
+
+# glibc prints a frame as "file(symbol+offset) [address]"; the plugin that
+# raised the signal is on the stack below the handler.
+test_expect_success 'the report has a backtrace through the crashing plugin' '
+	(cd proj && sed -n "/^backtrace/,\$p" "$(ls .perun/logs/crash-*)" >frames &&
+	 test_grep "(.*) *\[0x[0-9a-f]*\]$" frames &&
+	 test_grep "^$TRASH_DIRECTORY/crash/view/crash_show\.so(" frames)
+'
+
+# The editor runs while perun waits in its own code: killing perun from
+# there is a crash of perun itself.
+test_expect_success 'perun crashing itself gets a report too' '
+	(cd proj && rm -f .perun/logs/crash-* &&
+	 EDITOR="kill -ABRT \$PPID; :" &&
+	 export EDITOR &&
+	 expect_crash 134 "internal error: SIGABRT (a bug in perun; please report it)" \
+		config edit &&
+	 test_grep -x "signal: *SIGABRT" "$report" &&
+	 test_grep -x "plugin: *none: perun itself crashed" "$report" &&
+	 test_grep "^backtrace" "$report")
+'
+
+test_expect_success 'outside an instance the report goes to the XDG state directory' '
+	mkdir -p outside && (cd outside &&
+	 XDG_STATE_HOME="$TRASH_DIRECTORY/state" && export XDG_STATE_HOME &&
+	 expect_crash 139 "view plugin '"'"'crash_show'"'"' crashed in show (SIGSEGV); the store is left as it was" \
+		show "$PROFILE" crash_show &&
+	 case $report in "$TRASH_DIRECTORY"/state/perun/crash-*.txt) ;; *) false ;; esac &&
+	 unset XDG_STATE_HOME &&
+	 expect_crash 139 "view plugin '"'"'crash_show'"'"' crashed in show (SIGSEGV); the store is left as it was" \
+		show "$PROFILE" crash_show &&
+	 case $report in "$HOME"/.local/state/perun/crash-*.txt) ;; *) false ;; esac)
+'
+
+# A vcs plugin is marked like the others: the call that crashes is named,
+# whether perun asks it something (status) or moves the work tree (collect
+# at another revision checks it out).
+test_expect_success 'a vcs plugin crashing in major_head or checkout is named' '
+	stage crash vcs crash_vcs &&
+	mkdir vproj && (cd vproj &&
+	 perun --plugin-path "$CRASH_PATH" init --vcs-type crash_vcs >/dev/null &&
+	 store_but_logs >before &&
+	 expect_crash 139 "vcs plugin '"'"'crash_vcs'"'"' crashed in major_head (SIGSEGV); the store is left as it was" \
+		status &&
+	 test_grep -x "phase: *major_head" "$report" &&
+	 expect_crash 139 "vcs plugin '"'"'crash_vcs'"'"' crashed in checkout (SIGSEGV); the store is left as it was" \
+		collect -c true -m other time &&
+	 test_grep -x "plugin: *crash_vcs (vcs)" "$report" &&
+	 test_grep -x "phase: *checkout" "$report" &&
+	 store_but_logs >after && test_cmp before after)
 '
 
 test_done
