@@ -90,10 +90,34 @@ const struct perun_loaded_plugin *perun_check_method_find(const char *method,
  * the configuration (e.g. degradation.cutoff) for the options it declares.
  */
 static int method_params(const struct perun_check_ctx *ctx, const struct perun_loaded_plugin *p,
-			 struct perun_params **out, struct perun_error *err)
+			 const json_t *rule_options, struct perun_params **out,
+			 struct perun_error *err)
 {
 	json_t *yaml = json_object();
+	const char *given;
+	json_t *value;
+	/* A rule's options (either spelling, - or _) override the config's. */
+	json_object_foreach((json_t *)rule_options, given, value)
+	{
+		char name[160];
+		snprintf(name, sizeof(name), "%s", given);
+		for (char *c = name; *c; c++)
+			if (*c == '_')
+				*c = '-';
+		const struct perun_option *o = p->desc->options;
+		while (o && o->name && strcmp(o->name, name))
+			o++;
+		if (!o || !o->name) {
+			json_decref(yaml);
+			return perun_error_set(err, PERUN_EINVAL,
+					       "degradation.strategies: %s has no option '%s'",
+					       p->name, given);
+		}
+		json_object_set(yaml, o->name, value);
+	}
 	for (const struct perun_option *o = p->desc->options; o && o->name; o++) {
+		if (json_object_get(yaml, o->name))
+			continue;
 		char key[160];
 		snprintf(key, sizeof(key), "degradation.%s", o->name);
 		for (char *c = key; *c; c++)
@@ -110,10 +134,26 @@ static int method_params(const struct perun_check_ctx *ctx, const struct perun_l
 	return rc;
 }
 
-static int load_method(struct perun_check_ctx *ctx, const char *method, struct perun_error *err)
+/*
+ * Load the method of rule: the shared instance of its plugin, or for a
+ * rule with options or a subtype an instance of its own.
+ */
+static int load_method(struct perun_check_ctx *ctx, const json_t *rule, const char *method,
+		       struct perun_error *err)
 {
-	for (size_t i = 0; i < ctx->nmethods; i++)
-		if (plugin_is_method(ctx->methods[i].plugin, method))
+	const json_t *options = json_object_get(rule, "options");
+	const json_t *subtype = json_object_get(rule, "subtype");
+	int own = options || subtype;
+	if (options && !json_is_object(options))
+		return perun_error_set(err, PERUN_EINVAL,
+				       "degradation.strategies: the options of %s are no mapping",
+				       method);
+	if (subtype && !json_is_string(subtype))
+		return perun_error_set(err, PERUN_EINVAL,
+				       "degradation.strategies: the subtype of %s is no name",
+				       method);
+	for (size_t i = 0; !own && i < ctx->nmethods; i++)
+		if (!ctx->methods[i].rule && plugin_is_method(ctx->methods[i].plugin, method))
 			return 0;
 	struct perun_error lerr = { 0 };
 	const struct perun_loaded_plugin *p = perun_check_method_find(method, &lerr);
@@ -126,7 +166,7 @@ static int load_method(struct perun_check_ctx *ctx, const char *method, struct p
 		return -lerr.code;
 	}
 	struct perun_params *params;
-	int rc = method_params(ctx, p, &params, err);
+	int rc = method_params(ctx, p, options, &params, err);
 	if (rc)
 		return rc;
 	struct perun_check_method *m =
@@ -138,6 +178,8 @@ static int load_method(struct perun_check_ctx *ctx, const char *method, struct p
 	ctx->methods = m;
 	ctx->methods[ctx->nmethods].plugin = p;
 	ctx->methods[ctx->nmethods].params = params;
+	ctx->methods[ctx->nmethods].rule = own ? rule : NULL;
+	ctx->methods[ctx->nmethods].subtype = subtype ? json_string_value(subtype) : NULL;
 	ctx->nmethods++;
 	return 0;
 }
@@ -179,7 +221,7 @@ int perun_check_init(struct perun_check_ctx *ctx, const struct perun_config *con
 				err, PERUN_EINVAL,
 				"degradation.strategies: rule %zu: method is not a name", i + 1);
 		else if (method && strcmp(json_string_value(method), PERUN_CHECK_NO_METHOD))
-			rc = load_method(ctx, json_string_value(method), err);
+			rc = load_method(ctx, rule, json_string_value(method), err);
 		if (rc) {
 			perun_check_release(ctx);
 			return rc;
@@ -208,7 +250,8 @@ static int rule_applies(const json_t *rule, const struct perun_profile *profile)
 	json_t *value;
 	json_object_foreach((json_t *)rule, key, value)
 	{
-		if (!strcmp(key, "method"))
+		/* what the method does, not which profiles it applies to */
+		if (!strcmp(key, "method") || !strcmp(key, "options") || !strcmp(key, "subtype"))
 			continue;
 		if (!strcmp(key, "postprocessor")) {
 			size_t i;
@@ -230,10 +273,13 @@ static int rule_applies(const json_t *rule, const struct perun_profile *profile)
 }
 
 static const struct perun_check_method *find_method(const struct perun_check_ctx *ctx,
-						    const char *method)
+						    const json_t *rule, const char *method)
 {
 	for (size_t i = 0; i < ctx->nmethods; i++)
-		if (plugin_is_method(ctx->methods[i].plugin, method))
+		if (ctx->methods[i].rule == rule)
+			return &ctx->methods[i];
+	for (size_t i = 0; i < ctx->nmethods; i++)
+		if (!ctx->methods[i].rule && plugin_is_method(ctx->methods[i].plugin, method))
 			return &ctx->methods[i];
 	return NULL;
 }
@@ -253,7 +299,7 @@ int perun_check_methods_for(struct perun_check_ctx *ctx, const struct perun_prof
 			continue;
 		if (!strcmp(method, PERUN_CHECK_NO_METHOD))
 			break;
-		const struct perun_check_method *m = find_method(ctx, method);
+		const struct perun_check_method *m = find_method(ctx, rule, method);
 		int seen = 0;
 		for (size_t k = 0; k < *n; k++)
 			seen |= out[k] == m;
@@ -297,12 +343,40 @@ struct emit_state {
 	const char *method, *cmdstr, *source;
 	size_t pair;
 	int failed;
+	/* the instance, and the others applying with it: a subtype claimed
+	 * by an instance of the same plugin is judged by that one only */
+	const struct perun_check_method *instance, *const *applying;
+	size_t napplying;
 };
+
+/* Does a verdict speak of subtype: its type, or its series' suffix? */
+static int of_subtype(const struct perun_degradation *d, const char *subtype)
+{
+	size_t ll = d->location ? strlen(d->location) : 0, sl = strlen(subtype);
+	return (d->type && !strcmp(d->type, subtype)) ||
+	       (ll > sl && d->location[ll - sl - 1] == ':' &&
+		!strcmp(d->location + ll - sl, subtype));
+}
+
+static int judged_here(const struct emit_state *st, const struct perun_degradation *d)
+{
+	if (st->instance->subtype)
+		return of_subtype(d, st->instance->subtype);
+	for (size_t i = 0; i < st->napplying; i++) {
+		const struct perun_check_method *m = st->applying[i];
+		if (m != st->instance && m->plugin == st->instance->plugin && m->subtype &&
+		    of_subtype(d, m->subtype))
+			return 0;
+	}
+	return 1;
+}
 
 static int emit_change(const struct perun_degradation *d, void *data)
 {
 	struct emit_state *st = data;
 	struct perun_check_report *r = &st->ctx->report;
+	if (!judged_here(st, d))
+		return 0;
 	struct perun_check_change *list = realloc(r->changes, (r->nchanges + 1) * sizeof(*list));
 	if (!list) {
 		st->failed = 1;
@@ -415,8 +489,15 @@ int perun_check_pair(struct perun_check_ctx *ctx, const struct perun_profile *ba
 		const struct perun_check_ops *ops = methods[i]->plugin->desc->ops;
 		if (!ops->compare)
 			continue;
-		struct emit_state st = { ctx,	 methods[i]->plugin->name, cmdstr,
-					 source, ctx->report.npairs - 1,   0 };
+		struct emit_state st = { ctx,
+					 methods[i]->plugin->name,
+					 cmdstr,
+					 source,
+					 ctx->report.npairs - 1,
+					 0,
+					 methods[i],
+					 methods,
+					 n };
 		perun_error_clear(err);
 		perun_crash_enter("check", methods[i]->plugin->name, "compare");
 		rc = ops->compare(baseline, target, methods[i]->params, emit_change, &st, err);
@@ -451,8 +532,15 @@ int perun_check_series(struct perun_check_ctx *ctx, const struct perun_check_ser
 			      series[count - 1].version, cmdstr, methods[i]->plugin->name, err);
 		if (rc)
 			break;
-		struct emit_state st = { ctx,  methods[i]->plugin->name, cmdstr,
-					 NULL, ctx->report.npairs - 1,	 0 };
+		struct emit_state st = { ctx,
+					 methods[i]->plugin->name,
+					 cmdstr,
+					 NULL,
+					 ctx->report.npairs - 1,
+					 0,
+					 methods[i],
+					 methods,
+					 n };
 		perun_error_clear(err);
 		size_t first = ctx->report.nchanges;
 		perun_crash_enter("check", methods[i]->plugin->name, "compare_series");

@@ -61,10 +61,13 @@ struct perun_check_report {
 void perun_check_report_release(struct perun_check_report *report);
 void perun_check_change_release(struct perun_check_change *c);
 
-/* A loaded check method and its parameters. */
+/* A loaded check method and its parameters: one shared by the rules that
+ * name it plainly, and one per rule with options or a subtype. */
 struct perun_check_method {
 	const struct perun_loaded_plugin *plugin;
 	struct perun_params *params;
+	const json_t *rule;  /* the rule of its own, or NULL when shared */
+	const char *subtype; /* the rule's subtype: the only one it judges */
 };
 
 struct perun_check_ctx {

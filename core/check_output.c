@@ -467,6 +467,11 @@ static json_t *sarif_rules(const struct perun_check_report *r)
 	json_t *list = json_array();
 	for (size_t i = 0; i < r->nmethods; i++) {
 		const struct perun_loaded_plugin *p = r->methods[i].plugin;
+		int seen = 0; /* a method may have instances of several rules */
+		for (size_t k = 0; k < i; k++)
+			seen |= r->methods[k].plugin == p;
+		if (seen)
+			continue;
 		const char *title = perun_check_method_title(p);
 		const char *long_name = perun_check_method_name(p);
 		json_t *rule =

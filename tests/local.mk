@@ -20,7 +20,7 @@ CORE_TESTS = tests/t0004-build-lists.sh tests/t0005-layers.sh tests/t0006-plugin
 	tests/t0401-selectors.sh tests/t0402-store-objects.sh tests/t0403-fsck-gc.sh \
 	tests/t0404-faults.sh tests/t0970-fuzz-targets.sh \
 	tests/t2003-check-nothing-compared.sh tests/t2004-check-strategies.sh \
-	tests/t2005-check-sarif.sh
+	tests/t2005-check-sarif.sh tests/t2007-check-noise.sh tests/t2008-check-rule-options.sh
 TESTS += $(CORE_TESTS)
 EXTRA_DIST += $(CORE_TESTS) tests/schemas/sarif-2.1.0-rtm.5.json tests/schemas/README.md
 check_PROGRAMS += tests/config-test
