@@ -371,6 +371,23 @@ static int judged_here(const struct emit_state *st, const struct perun_degradati
 	return 1;
 }
 
+/* The state of method i of the n applying, emitting into the report's
+ * newest pair. */
+static struct emit_state emitting(struct perun_check_ctx *ctx,
+				  const struct perun_check_method *const *methods, size_t n,
+				  size_t i, const char *cmdstr, const char *source)
+{
+	struct emit_state st = { .ctx = ctx,
+				 .method = methods[i]->plugin->name,
+				 .cmdstr = cmdstr,
+				 .source = source,
+				 .pair = ctx->report.npairs - 1,
+				 .instance = methods[i],
+				 .applying = methods,
+				 .napplying = n };
+	return st;
+}
+
 static int emit_change(const struct perun_degradation *d, void *data)
 {
 	struct emit_state *st = data;
@@ -489,15 +506,7 @@ int perun_check_pair(struct perun_check_ctx *ctx, const struct perun_profile *ba
 		const struct perun_check_ops *ops = methods[i]->plugin->desc->ops;
 		if (!ops->compare)
 			continue;
-		struct emit_state st = { ctx,
-					 methods[i]->plugin->name,
-					 cmdstr,
-					 source,
-					 ctx->report.npairs - 1,
-					 0,
-					 methods[i],
-					 methods,
-					 n };
+		struct emit_state st = emitting(ctx, methods, n, i, cmdstr, source);
 		perun_error_clear(err);
 		perun_crash_enter("check", methods[i]->plugin->name, "compare");
 		rc = ops->compare(baseline, target, methods[i]->params, emit_change, &st, err);
@@ -532,15 +541,7 @@ int perun_check_series(struct perun_check_ctx *ctx, const struct perun_check_ser
 			      series[count - 1].version, cmdstr, methods[i]->plugin->name, err);
 		if (rc)
 			break;
-		struct emit_state st = { ctx,
-					 methods[i]->plugin->name,
-					 cmdstr,
-					 NULL,
-					 ctx->report.npairs - 1,
-					 0,
-					 methods[i],
-					 methods,
-					 n };
+		struct emit_state st = emitting(ctx, methods, n, i, cmdstr, NULL);
 		perun_error_clear(err);
 		size_t first = ctx->report.nchanges;
 		perun_crash_enter("check", methods[i]->plugin->name, "compare_series");
