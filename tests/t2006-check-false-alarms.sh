@@ -59,9 +59,7 @@ todo_table() {
 	eto trace gate eto reports a Total Degradation whenever the total rose at all, and flags the largest noise delta of 5 functions as an outlier
 	eto trace others outliers among 5 functions' deltas: the noise of an unchanged function is flagged beside the planted one
 	eto trace modsum+10 eto ranks deltas against the others (IQR/z-score), not by size: +10% of modsum is only a Maybe
-	cpd time xorshift+30 its noise is the spread of a version's rows, here over the three sizes (~42%): changes under it are dropped
-	cpd time modsum+10 its noise is the spread of a version's rows, here over the three sizes (~42%): changes under it are dropped
-	cpd time creep its noise is the spread of a version's rows, here over the three sizes (~42%): the +27% creep is dropped
+	cpd time modsum+10 the step measures about 10%, at its --min-change of 0.1, and an outlier version swamps the t-test
 	cpd trace modsum+10 one traced run a version: the step measures ~9.5% (under min-change 0.1) and an outlier version (+48%) swamps the t-test
 	bmoe time gate a collection ~10% off its parent on identical code (the seeded collection noise, e.g. fold v04 -> v05 +11%) passes every per-pair floor, and the best model flips (power -> exponential)
 	bmoe time xorshift+30 the best model is constant at every version (r^2 < 0.9): bmoe never judges, and an order-only method cannot see a same-order change

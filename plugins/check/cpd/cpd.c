@@ -457,6 +457,10 @@ struct location {
 	size_t nreps, capreps;
 	double run_sum; /* sum of this profile's rows (sum) */
 	size_t run_rows;
+	/* this version's spread within each resource type: a time profile
+	 * merges the runs of several workloads, whose sizes are no noise */
+	double *cvs;
+	size_t ncvs, capcvs;
 };
 
 struct table {
@@ -476,6 +480,7 @@ static void table_release(struct table *t)
 		free(t->locs[i].value);
 		free(t->locs[i].cv);
 		free(t->locs[i].reps);
+		free(t->locs[i].cvs);
 	}
 	free(t->locs);
 	free(t->versions);
@@ -543,6 +548,20 @@ static int add_rep(struct location *l, double v)
 	return 0;
 }
 
+static int add_cv(struct location *l, double cv)
+{
+	if (l->ncvs == l->capcvs) {
+		size_t cap = l->capcvs ? l->capcvs * 2 : 8;
+		double *g = realloc(l->cvs, cap * sizeof(*g));
+		if (!g)
+			return -1;
+		l->cvs = g;
+		l->capcvs = cap;
+	}
+	l->cvs[l->ncvs++] = cv;
+	return 0;
+}
+
 /* A persistent or per-row key of a resource as text; NULL when absent. */
 static char *text_dup(const struct perun_jv *v)
 {
@@ -590,6 +609,7 @@ static int add_profile(struct table *t, const struct perun_profile *profile, con
 		}
 		size_t rows = pv ? 1 : perun_jv_type(col) == PERUN_JV_ARRAY ? perun_jv_len(col) : 0;
 		const struct perun_jv *v = pv ? pv : col + 1;
+		double tmean = 0, tm2 = 0; /* Welford over this type's rows */
 		for (size_t i = 0; i < rows; i++, v = pv ? pv : perun_jv_skip(v)) {
 			double d;
 			if (perun_jv_number(v, &d) || !isfinite(d)) {
@@ -601,11 +621,17 @@ static int add_profile(struct table *t, const struct perun_profile *profile, con
 				goto out;
 			}
 			l->run_rows++;
+			double delta = d - tmean;
+			tmean += delta / (double)(i + 1);
+			tm2 += delta * (d - tmean);
 			if (t->cfg->agg == AGG_SUM)
 				l->run_sum += d;
 			else if (add_rep(l, d))
 				goto nomem;
 		}
+		if (t->cfg->agg != AGG_SUM && rows >= 2 && tmean != 0 &&
+		    add_cv(l, sqrt(tm2 / (double)(rows - 1)) / fabs(tmean)))
+			goto nomem;
 	}
 	for (size_t i = 0; i < ntouched; i++) {
 		struct location *l = &t->locs[touched[i]];
@@ -641,7 +667,10 @@ static void close_version(struct table *t, size_t v)
 			l->value[v] = mean;
 		}
 		l->cv[v] = l->nreps >= 2 && mean != 0 ? sqrt(var) / fabs(mean) : NAN;
+		if (l->ncvs > 1) /* several workloads: the spread within each */
+			l->cv[v] = median_finite(l->cvs, l->ncvs);
 		l->nreps = 0;
+		l->ncvs = 0;
 	}
 }
 
