@@ -277,6 +277,25 @@ void perun_check_series_set_release(struct perun_check_series_set *set)
 	memset(set, 0, sizeof(*set));
 }
 
+int perun_check_minor_series(struct perun_instance *inst, const struct perun_check_version *version,
+			     struct perun_check_cache *cache, struct perun_check_series_set *series,
+			     struct perun_error *err)
+{
+	struct perun_index idx = { 0 };
+	size_t *order = NULL, n = 0;
+	int rc = version_queue(inst, version->sha, &idx, &order, &n, err);
+	for (size_t q = 0; q < n && !rc; q++) {
+		const struct perun_index_entry *te = &idx.entries[order[q]];
+		const struct perun_profile *target;
+		rc = cache_load(inst, cache, te->checksum, &target, err);
+		if (!rc)
+			rc = series_add(series, te, version->sha, target, err);
+	}
+	free(order);
+	perun_index_release(&idx);
+	return rc;
+}
+
 int perun_check_minor(struct perun_check_ctx *ctx, struct perun_instance *inst,
 		      const struct perun_check_version *version, struct perun_check_cache *cache,
 		      struct perun_check_series_set *series, struct perun_error *err)

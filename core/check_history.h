@@ -59,6 +59,12 @@ int perun_check_minor(struct perun_check_ctx *ctx, struct perun_instance *inst,
 		      const struct perun_check_version *version, struct perun_check_cache *cache,
 		      struct perun_check_series_set *series, struct perun_error *err);
 
+/* Only add the profiles of version to the series of their
+ * configurations (the history before the version check head checks). */
+int perun_check_minor_series(struct perun_instance *inst, const struct perun_check_version *version,
+			     struct perun_check_cache *cache, struct perun_check_series_set *series,
+			     struct perun_error *err);
+
 /* Perun's history graph: one column per branch still to be printed. */
 struct perun_check_edge {
 	char next[65];

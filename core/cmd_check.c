@@ -293,6 +293,81 @@ fail:
 	return perun_error_exit(&err);
 }
 
+static int check_series(struct perun_check_ctx *ctx, struct perun_check_series_set *set,
+			struct perun_error *err);
+
+/* Does a method that applies to some rule judge whole histories? */
+static int any_series_method(const struct perun_check_ctx *ctx)
+{
+	for (size_t i = 0; i < ctx->nmethods; i++) {
+		const struct perun_check_ops *ops = ctx->methods[i].plugin->desc->ops;
+		if (PERUN_ABI_HAS(ops, struct perun_check_ops, compare_series) &&
+		    ops->compare_series)
+			return 1;
+	}
+	return 0;
+}
+
+/* A whole number of the configuration at key, else fallback. */
+static long long config_count(const struct perun_instance *inst, const char *key,
+			      long long fallback)
+{
+	json_t *v = perun_config_lookup(&inst->config, key);
+	const char *text = json_string_value(v);
+	if (json_is_integer(v))
+		return json_integer_value(v);
+	return text ? strtoll(text, NULL, 10) : fallback;
+}
+
+/*
+ * check head with methods that judge histories (cpd): the series of each
+ * configuration over the last degradation.history_length versions (20)
+ * up to sha, of which the changes dated at the newest
+ * degradation.recent_versions (2) are the gate's: a change point needs
+ * versions after it to be seen, so a change made at sha's parent is
+ * found only now.
+ */
+static int check_head_series(struct perun_check_ctx *ctx, struct perun_instance *inst,
+			     const char *sha, struct perun_check_cache *cache,
+			     struct perun_error *err)
+{
+	if (!any_series_method(ctx))
+		return 0;
+	long long keep = config_count(inst, "degradation.history_length", 20);
+	long long recent = config_count(inst, "degradation.recent_versions", 2);
+	if (keep < 2)
+		return perun_error_set(err, PERUN_EINVAL,
+				       "degradation.history_length: at least 2 versions");
+	if (recent < 1)
+		return perun_error_set(err, PERUN_EINVAL,
+				       "degradation.recent_versions: at least 1 version");
+	struct perun_check_versions hist = { 0 };
+	struct perun_check_series_set series = { 0 };
+	int rc = perun_check_versions_walk(inst, sha, 1, &hist, err);
+	for (size_t i = 0; i < hist.n && i < (size_t)keep && !rc; i++)
+		rc = perun_check_minor_series(inst, &hist.items[i], cache, &series, err);
+	size_t from = ctx->report.nchanges;
+	if (!rc)
+		rc = check_series(ctx, &series, err);
+	/* the changes the history shows at older versions are theirs */
+	struct perun_check_report *r = &ctx->report;
+	size_t kept = from;
+	for (size_t i = from; i < r->nchanges && !rc; i++) {
+		int mine = 0;
+		for (size_t k = 0; k < hist.n && k < (size_t)recent && r->changes[i].version; k++)
+			mine |= !strcmp(r->changes[i].version, hist.items[k].sha);
+		if (mine)
+			r->changes[kept++] = r->changes[i];
+		else
+			perun_check_change_release(&r->changes[i]);
+	}
+	if (!rc)
+		r->nchanges = kept;
+	perun_check_series_set_release(&series);
+	perun_check_versions_release(&hist);
+	return rc;
+}
+
 static int cmd_check_head(const struct perun_command *cmd, struct perun_cli *cli,
 			  const struct perun_params *params, int argc, char **argv)
 {
@@ -306,6 +381,7 @@ static int cmd_check_head(const struct perun_command *cmd, struct perun_cli *cli
 	if (exit_code)
 		return exit_code;
 	if (perun_check_minor(&ctx, &inst, &vs.items[0], &cache, NULL, &err) ||
+	    check_head_series(&ctx, &inst, vs.items[0].sha, &cache, &err) ||
 	    perun_check_save(&inst, &ctx.report, &err)) {
 		exit_code = perun_error_exit(&err);
 		goto out;

@@ -129,14 +129,17 @@ test_expect_success 'compare_series gets each configuration oldest first, one pe
 	 test_grep "^target workload.in PerformanceChange.Degradation $v " saved)
 '
 
-test_expect_success 'text report of series changes, and --fail-on gates on them' '
+test_expect_success 'series changes: reported, gated by check all and check head' '
 	(cd proj && export PERUN_PLUGIN_PATH="$PERUN_PLUGIN_PATH:$(cd ../probe && pwd)" &&
 	 test_exit_code 1 perun check all --fail-on degradation >out &&
 	 test_grep "^\[Changes over the history of each configuration\]$" out &&
 	 test_grep "Degradation from: .* \[effect size 0.5, noise 0.25, since [0-9a-f]\{7\}\]" out &&
 	 test_exit_code 0 perun check all >/dev/null &&
-	 test_exit_code 4 perun check head --fail-on maybe >/dev/null &&
-	 test_exit_code 0 perun check head --fail-on maybe --allow-missing-baseline >/dev/null)
+	 test_exit_code 1 perun check head --fail-on maybe >out &&
+	 test_grep "since $(git rev-parse --short=7 HEAD)" out &&
+	 perun config --local set degradation.recent_versions 1 &&
+	 test_exit_code 1 perun check head --fail-on maybe >/dev/null &&
+	 test_exit_code 0 perun check head --fail-on maybe HEAD~1 >/dev/null)
 '
 
 test_expect_success 'a failing method exits 3, names itself and saves nothing' '

@@ -60,6 +60,14 @@ test_expect_success 'a subtype rule judges its subtype; the plain rule the rest'
 	 echo "prog/sys" >expect && found >actual && test_cmp expect actual)
 '
 
+test_expect_success 'check head gates on a history method: the change is seen a version late' '
+	(cd proj && perun config --local set degradation.strategies "[{method: cpd}, {method: none}]" &&
+	 test_exit_code 0 perun check head --fail-on degradation HEAD~5 >out &&
+	 test_exit_code 1 perun check head --fail-on degradation HEAD~3 >out &&
+	 test_grep "since $(git rev-parse --short=7 HEAD~4)" out &&
+	 test_exit_code 0 perun check head --fail-on degradation >out)
+'
+
 test_expect_success 'an option the method lacks is one error naming it' '
 	(cd proj &&
 	 perun config --local set degradation.strategies "[{method: cpd, options: {min_chnage: 5}}]" &&
