@@ -302,13 +302,13 @@ int perun_check_minor(struct perun_check_ctx *ctx, struct perun_instance *inst,
 {
 	struct perun_index idx = { 0 }, pidx = { 0 };
 	size_t *order = NULL, n = 0;
+	if (series && perun_check_minor_series(inst, version, cache, series, err))
+		return -err->code;
 	int rc = version_queue(inst, version->sha, &idx, &order, &n, err);
 	for (size_t q = 0; q < n && !rc; q++) {
 		const struct perun_index_entry *te = &idx.entries[order[q]];
 		const struct perun_profile *target;
 		rc = cache_load(inst, cache, te->checksum, &target, err);
-		if (!rc && series)
-			rc = series_add(series, te, version->sha, target, err);
 		char *tlabel = rc ? NULL : label_dup(version->sha, te->path);
 		for (size_t k = 0; k < version->nparents && !rc; k++) {
 			const char *parent = version->parents[k];
