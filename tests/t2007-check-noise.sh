@@ -92,6 +92,31 @@ test_expect_success 'unreliable verdicts go to no report format as findings' '
 	 perun status >after && test_cmp before after)
 '
 
+# rss <file> <bytes>: a time profile with real time and max-rss.
+rss() {
+	cat >"$1" <<-EOF
+	{"header": {"type": "time", "cmd": "prog", "args": "", "workload": "in",
+	            "units": {"time": "s", "memory": "B"}},
+	 "collector_info": {"name": "time", "params": {}}, "postprocessors": [],
+	 "models": [], "origin": "",
+	 "resources": {"prog#0": {"amount": [1.0, 1.01, 0.99]},
+	               "prog:max-rss#1": {"amount": [$2, $2, $2]}},
+	 "resource_type_map": {"prog#0": {"uid": "prog", "type": "time", "subtype": "real"},
+	                       "prog:max-rss#1": {"uid": "prog:max-rss", "type": "memory",
+	                                          "subtype": "max-rss"}}}
+	EOF
+}
+
+test_expect_success 'max-rss is in bytes, in the text and in SARIF' '
+	(cd proj && rss rss1.perf 1000000 && rss rss3.perf 3000000 &&
+	 perun check profiles rss1.perf rss3.perf --format json >out.json &&
+	 jq -e "[.changes[] | select(.location == \"prog:max-rss\")][0] |
+		.from == \"1000000.0B\" and .to == \"3000000.0B\"" out.json &&
+	 perun check profiles rss1.perf rss3.perf --format sarif >out.sarif &&
+	 jq -r ".runs[0].results[0].message.text" out.sarif >msg &&
+	 test_grep "3000000.0B" msg && ! grep -q "0s" msg)
+'
+
 test_expect_success 'degradation.noise.enabled: false gives the method'"'"'s raw verdicts' '
 	(cd proj &&
 	 perun config --local set degradation.noise.enabled false &&

@@ -20,6 +20,7 @@
  * by Welford's update, their spread. */
 struct uid_stat {
 	char *uid;
+	const char *unit; /* of its resources' type (max-rss: B), or NULL */
 	double sum, comp;
 	double mean, m2;
 	size_t n;
@@ -104,6 +105,11 @@ static int averages_of(const struct perun_profile *profile, const char *name, st
 		free(flat);
 		if (rc)
 			goto nomem;
+		const char *kind = perun_jv_string(perun_jv_get(types.types[t].persistent, "type"));
+		if (!s->unit && kind)
+			s->unit = json_string_value(json_object_get(
+				json_object_get(perun_profile_get(profile, "header"), "units"),
+				kind));
 		const struct perun_jv *amounts = perun_jv_get(types.types[t].columns, "amount"), *v;
 		size_t i;
 		if (!amounts || perun_jv_type(amounts) != PERUN_JV_ARRAY)
@@ -210,8 +216,10 @@ static int aat_compare(const struct perun_profile *baseline, const struct perun_
 		else if (ratio > 0.0 && ratio <= OPTIMIZATION_THRESHOLD)
 			change = PERUN_CHANGE_OPTIMIZATION;
 		char from[96], to[96];
-		format_amount(bavg, unit, from, sizeof(from));
-		format_amount(tavg, unit, to, sizeof(to));
+		/* Perun prints the first unit for all; a memory series is not s */
+		const char *u = targ.items[i].unit ? targ.items[i].unit : unit;
+		format_amount(bavg, u, from, sizeof(from));
+		format_amount(tavg, u, to, sizeof(to));
 		struct perun_degradation d = {
 			.size = sizeof(d),
 			.result = change,
