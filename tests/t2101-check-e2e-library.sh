@@ -202,6 +202,16 @@ test_expect_success 'check head at v2: the aat verdict of fib counts its calls t
 	test_cmp expect actual
 '
 
+test_expect_success 'aat gives max-rss in bytes and the times in seconds' '
+	cd project &&
+	jq -r ".verdicts[] | select(.method == \"aat\" and .type == \"time\") |
+		\"\(.location) \(.from) \(.to)\"" all.json |
+		sed "s/ [0-9.e+-]*/ /g" | sort -u >actual &&
+	printf "%s\n" "./driver:max-rss B B" "./driver:real s s" "./driver:sys s s" \
+		"./driver:user s s" >expect &&
+	test_cmp expect actual
+'
+
 test_expect_success 'check head --fail-on degradation: 0 at the comment-only commits' '
 	cd project &&
 	for v in v1 v3 v5; do

@@ -20,6 +20,7 @@
  * by Welford's update, their spread. */
 struct uid_stat {
 	char *uid;
+	const char *unit; /* of its resource type, from the header */
 	double sum, comp;
 	double mean, m2;
 	size_t n;
@@ -86,6 +87,7 @@ static int averages_of(const struct perun_profile *profile, const char *name, st
 		       struct perun_error *err)
 {
 	struct perun_type_list types;
+	json_t *units = json_object_get(perun_profile_get(profile, "header"), "units");
 	int rc = 0;
 	memset(a, 0, sizeof(*a));
 	if (perun_profile_types(profile, &types, err))
@@ -104,6 +106,10 @@ static int averages_of(const struct perun_profile *profile, const char *name, st
 		free(flat);
 		if (rc)
 			goto nomem;
+		/* a time profile's max-rss is memory: "B", not the first unit "s" */
+		const struct perun_jv *type = perun_jv_get(types.types[t].persistent, "type");
+		if (!s->unit && type && perun_jv_string(type))
+			s->unit = json_string_value(json_object_get(units, perun_jv_string(type)));
 		const struct perun_jv *amounts = perun_jv_get(types.types[t].columns, "amount"), *v;
 		size_t i;
 		if (!amounts || perun_jv_type(amounts) != PERUN_JV_ARRAY)
@@ -210,8 +216,8 @@ static int aat_compare(const struct perun_profile *baseline, const struct perun_
 		else if (ratio > 0.0 && ratio <= OPTIMIZATION_THRESHOLD)
 			change = PERUN_CHANGE_OPTIMIZATION;
 		char from[96], to[96];
-		format_amount(bavg, unit, from, sizeof(from));
-		format_amount(tavg, unit, to, sizeof(to));
+		format_amount(bavg, b->unit ? b->unit : unit, from, sizeof(from));
+		format_amount(tavg, b->unit ? b->unit : unit, to, sizeof(to));
 		struct perun_degradation d = {
 			.size = sizeof(d),
 			.result = change,
