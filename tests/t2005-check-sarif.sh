@@ -6,29 +6,8 @@
 # name and descriptions, for every result's ruleId.  Self-made profiles.
 . "$srcdir/tests/test-lib.sh"
 
-PY=/usr/bin/python3
-SCHEMA="$TEST_SRCDIR/tests/schemas/sarif-2.1.0-rtm.5.json"
-$PY -c "import jsonschema" 2>/dev/null ||
+test_have_jsonschema ||
 	test_skip_all "python3-jsonschema is not installed (Debian: python3-jsonschema)"
-
-# valid <sarif file>: schema-valid and complete for code scanning.
-valid() {
-	$PY - "$SCHEMA" "$1" <<-\EOF
-	import json, sys, jsonschema
-	schema = json.load(open(sys.argv[1]))
-	doc = json.load(open(sys.argv[2]))
-	jsonschema.Draft4Validator(schema).validate(doc)
-	run, = doc["runs"]
-	rules = {r["id"]: r for r in run["tool"]["driver"]["rules"]}
-	assert run["results"], "no results"
-	for res in run["results"]:
-	    loc = res["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
-	    assert loc and not loc.startswith("./"), loc
-	    rule = rules[res["ruleId"]]
-	    assert rule["name"] and rule["shortDescription"]["text"] and rule["fullDescription"]["text"]
-	    assert run["tool"]["driver"]["rules"][res["ruleIndex"]]["id"] == res["ruleId"]
-	EOF
-}
 
 test_expect_success 'setup: a profiled history whose second version is slower' '
 	mkdir -p more/check &&
@@ -44,7 +23,7 @@ test_expect_success 'setup: a profiled history whose second version is slower' '
 
 test_expect_success 'check head: valid SARIF, a file for each result' '
 	(cd proj && test_exit_code 0 perun check head --format sarif >head.sarif &&
-	 valid head.sarif &&
+	 test_sarif_valid head.sarif &&
 	 jq -e ".runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri == \"prog\"" head.sarif)
 '
 
@@ -52,12 +31,12 @@ test_expect_success 'two methods, one of ABI 1.3: valid, every rule described' '
 	(cd proj && perun config --local set degradation.strategies "[{method: check_1_3}]" &&
 	 perun --plugin-path "$TRASH_DIRECTORY/more:$PERUN_PLUGIN_PATH" \
 		check profiles HEAD~1^0@i 0@i --format sarif >two.sarif &&
-	 valid two.sarif &&
+	 test_sarif_valid two.sarif &&
 	 jq -e "[.runs[0].tool.driver.rules[].id] == [\"check_1_3\", \"aat\"]" two.sarif)
 '
 
 test_expect_success 'an invalid document is refused by the validation' '
-	(cd proj && jq "del(.version)" head.sarif >bad.sarif && ! valid bad.sarif 2>/dev/null)
+	(cd proj && jq "del(.version)" head.sarif >bad.sarif && ! test_sarif_valid bad.sarif 2>/dev/null)
 '
 
 test_done

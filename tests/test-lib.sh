@@ -165,6 +165,33 @@ test_make_git_project() {
 	)
 }
 
+# SARIF 2.1.0 (tests/schemas), validated with python3-jsonschema:
+# test_have_jsonschema succeeds when it is installed; test_sarif_valid
+# <file> fails unless the file is schema-valid and has what GitHub code
+# scanning needs: results, each with a physical location (no "./") and a
+# rule with a name and descriptions.
+test_have_jsonschema() {
+	/usr/bin/python3 -c "import jsonschema" 2>/dev/null
+}
+
+test_sarif_valid() {
+	/usr/bin/python3 - "$TEST_SRCDIR/tests/schemas/sarif-2.1.0-rtm.5.json" "$1" <<-\EOF
+	import json, sys, jsonschema
+	schema = json.load(open(sys.argv[1]))
+	doc = json.load(open(sys.argv[2]))
+	jsonschema.Draft4Validator(schema).validate(doc)
+	run, = doc["runs"]
+	rules = {r["id"]: r for r in run["tool"]["driver"]["rules"]}
+	assert run["results"], "no results"
+	for res in run["results"]:
+	    loc = res["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+	    assert loc and not loc.startswith("./"), loc
+	    rule = rules[res["ruleId"]]
+	    assert rule["name"] and rule["shortDescription"]["text"] and rule["fullDescription"]["text"]
+	    assert run["tool"]["driver"]["rules"][res["ruleIndex"]]["id"] == res["ruleId"]
+	EOF
+}
+
 test_done() {
 	echo "1..$test_count"
 	if [ "$test_failed" -eq 0 ]; then
