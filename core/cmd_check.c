@@ -308,6 +308,36 @@ static int any_series_method(const struct perun_check_ctx *ctx)
 	return 0;
 }
 
+/* Is location c's series: its location, or cpd's uid and subtype as
+ * the other methods name a time profile's series ("prog:real")? */
+static int same_series(const char *location, const struct perun_check_change *c)
+{
+	size_t ll = strlen(c->location);
+	return !strcmp(location, c->location) ||
+	       (!strncmp(location, c->location, ll) && location[ll] == ':' &&
+		!strcmp(location + ll + 1, c->type));
+}
+
+/* Does the .changes of c's version hold a change of the same direction at
+ * its location and configuration (found when that version was checked)? */
+static int already_found(const struct perun_instance *inst, const struct perun_check_change *c)
+{
+	struct perun_check_change *saved = NULL;
+	size_t n = 0;
+	struct perun_error err = { 0 };
+	int found = 0;
+	if (!perun_changes_load(inst, c->version, &saved, &n, &err))
+		for (size_t i = 0; i < n; i++)
+			found |= same_series(saved[i].location, c) &&
+				 !strcmp(saved[i].cmdstr, c->cmdstr) &&
+				 perun_change_is_degradation(saved[i].result) ==
+					 perun_change_is_degradation(c->result);
+	for (size_t i = 0; i < n; i++)
+		perun_check_change_release(&saved[i]);
+	free(saved);
+	return found;
+}
+
 /* A whole number of the configuration at key, else fallback. */
 static long long config_count(const struct perun_instance *inst, const char *key,
 			      long long fallback)
@@ -349,13 +379,15 @@ static int check_head_series(struct perun_check_ctx *ctx, struct perun_instance 
 	size_t from = ctx->report.nchanges;
 	if (!rc)
 		rc = check_series(ctx, &series, err);
-	/* the changes the history shows at older versions are theirs */
+	/* the changes the history shows at older versions are theirs, and
+	 * so is one their own check already found */
 	struct perun_check_report *r = &ctx->report;
 	size_t kept = from;
 	for (size_t i = from; i < r->nchanges && !rc; i++) {
 		int mine = 0;
 		for (size_t k = 0; k < hist.n && k < (size_t)recent && r->changes[i].version; k++)
-			mine |= !strcmp(r->changes[i].version, hist.items[k].sha);
+			if (!strcmp(r->changes[i].version, hist.items[k].sha))
+				mine = k == 0 || !already_found(inst, &r->changes[i]);
 		if (mine)
 			r->changes[kept++] = r->changes[i];
 		else

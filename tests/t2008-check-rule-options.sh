@@ -3,8 +3,8 @@
 # A strategy rule may give its method options of its own ("options:",
 # overriding degradation.<option>) and judge one subtype only
 # ("subtype:"); the method's plain rule then leaves that subtype to it.
-# cpd over a history of self-made time profiles where real doubles and
-# sys triples at v4.  No shared data.
+# cpd over a history of self-made time profiles where real and
+# sys triple at v4.  No shared data.
 . "$srcdir/tests/test-lib.sh"
 
 command -v jq >/dev/null || test_skip_all "jq is not installed"
@@ -24,11 +24,11 @@ prof() {
 	EOF
 }
 
-test_expect_success 'setup: eight versions, real 2x and sys 3x from v4' '
+test_expect_success 'setup: eight versions, real and sys 3x from v4' '
 	git init -q proj && (cd proj && perun init >/dev/null &&
 	for v in 1 2 3 4 5 6 7 8; do
 		git commit -q --allow-empty -m v$v &&
-		if [ $v -lt 4 ]; then r=1 s=0.10; else r=2 s=0.30; fi &&
+		if [ $v -lt 4 ]; then r=1 s=0.10; else r=3 s=0.30; fi &&
 		prof $r $s "$(git rev-parse HEAD)" >.perun/jobs/p$v.perf &&
 		perun add .perun/jobs/p$v.perf >/dev/null || return 1
 	done)
@@ -62,10 +62,19 @@ test_expect_success 'a subtype rule judges its subtype; the plain rule the rest'
 
 test_expect_success 'check head gates on a history method: the change is seen a version late' '
 	(cd proj && perun config --local set degradation.strategies "[{method: cpd}, {method: none}]" &&
+	 find .perun -name "*.changes" -delete &&
 	 test_exit_code 0 perun check head --fail-on degradation HEAD~5 >out &&
 	 test_exit_code 1 perun check head --fail-on degradation HEAD~3 >out &&
 	 test_grep "since $(git rev-parse --short=7 HEAD~4)" out &&
 	 test_exit_code 0 perun check head --fail-on degradation >out)
+'
+
+test_expect_success '... and once: what the check of its version found is not gated again' '
+	(cd proj && find .perun -name "*.changes" -delete &&
+	 perun config --local set degradation.strategies "[{method: aat}, {method: cpd}, {method: none}]" &&
+	 test_exit_code 1 perun check head --fail-on degradation HEAD~4 >out &&
+	 test_grep "^at prog:real:$" out &&
+	 test_exit_code 0 perun check head --fail-on degradation HEAD~3 >out)
 '
 
 test_expect_success 'an option the method lacks is one error naming it' '

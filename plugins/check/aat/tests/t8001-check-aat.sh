@@ -66,14 +66,14 @@ prof() {
 	EOF
 }
 
-test_expect_success 'thresholds: ratio 2 degrades, 0.5 optimizes; effect size and noise' '
+test_expect_success 'thresholds: ratio 2 degrades, 0.5 optimizes; effect size and its standard error' '
 	(cd proj && prof b.perf "1, 2, 3" "10, 10" && prof t.perf "4, 4, 4" "5, 5.5" &&
 	 perun check profiles b.perf t.perf --format json >out.json &&
-	 jq -r ".verdicts[] | [.location, .result, .from, .to, .rate, .effect_size, .noise // \"-\"] | join(\"|\")" \
-		out.json >actual &&
+	 jq -r ".verdicts[] | [.location, .result, .from, .to, .rate, .effect_size,
+		(.noise * 1000 | round / 1000)] | join(\"|\")" out.json >actual &&
 	 cat >expect <<-EOF &&
-	f|Degradation|2.0s|4.0s|2|1|0.5
-	g|NoChange|10.0s|5.25s|0.525|-0.475|0
+	f|Degradation|2.0s|4.0s|2|1|0.289
+	g|NoChange|10.0s|5.25s|0.525|-0.475|0.025
 	EOF
 	 test_cmp expect actual &&
 	 prof t2.perf "3.9999, 4, 4" "5, 5" &&
