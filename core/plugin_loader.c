@@ -320,7 +320,7 @@ struct perun_loaded_plugin *perun_plugin_open_file(const char *path, enum perun_
 	}
 	const struct perun_plugin *(*describe)(void);
 	*(void **)&describe = sym;
-	perun_crash_enter(perun_plugin_kind_name(kind), e->name, "describe");
+	perun_crash_enter_at(perun_plugin_kind_name(kind), e->name, e->path, "describe");
 	e->desc = describe();
 	perun_crash_leave();
 	if (!e->desc) {
@@ -377,6 +377,15 @@ static void plugin_suggestion(enum perun_plugin_kind kind, const char *name, cha
 	for (size_t i = 0; i < set.n; i++)
 		names[i] = set.names[i];
 	perun_suggest(name, names, set.n, "", buf, len);
+}
+
+const char *perun_plugin_loaded_path(const char *kind, const char *name)
+{
+	enum perun_plugin_kind k = kind ? perun_plugin_kind_from_name(kind) : 0;
+	for (size_t i = 0; name && i < nloaded; i++)
+		if (loaded[i]->kind == k && !strcmp(loaded[i]->name, name))
+			return loaded[i]->path;
+	return NULL;
 }
 
 const struct perun_loaded_plugin *perun_plugin_load(enum perun_plugin_kind kind, const char *name,

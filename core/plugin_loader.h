@@ -39,6 +39,9 @@ enum perun_plugin_kind perun_plugin_kind_from_name(const char *name);
 const struct perun_loaded_plugin *perun_plugin_load(enum perun_plugin_kind kind, const char *name,
 						    struct perun_error *err);
 
+/* The file of the loaded plugin kind ("collect", ...) name, or NULL. */
+const char *perun_plugin_loaded_path(const char *kind, const char *name);
+
 /*
  * Check one file and load it (used by load and by the scan).  kind is what
  * the directory says; 0 accepts any kind.  The entry is always returned,
