@@ -254,12 +254,13 @@ store_but_logs() {
 }
 
 # expect_crash <exit> <message> <perun args>...: perun dies with exit,
-# printing "perun: <message>; report: <file>" and nothing else of its own;
+# printing "perun: <message>; report: <file>" and nothing else of its own
+# (but the supervisor's word that it restored the working tree);
 # report is that file, which exists.
 expect_crash() {
 	code=$1 msg=$2 && shift 2 &&
 	test_exit_code "$code" perun --plugin-path "$CRASH_PATH" "$@" 2>err &&
-	grep "^perun: " err >line &&
+	grep "^perun: " err | grep -v "^perun: the original branch" >line &&
 	report=$(sed -n "s/^perun: .*; report: //p" line) &&
 	echo "perun: $msg; report: $report" >expect &&
 	test_cmp expect line &&
@@ -343,9 +344,35 @@ test_expect_success 'a vcs plugin crashing in major_head or checkout is named' '
 	 test_grep -x "phase: *major_head" "$report" &&
 	 expect_crash 139 "plugin '"'"'crash_vcs'"'"' ($TRASH_DIRECTORY/crash/vcs/crash_vcs.so) crashed in checkout (SIGSEGV); the store is left as it was" \
 		collect -c true -m other time &&
+	 test_grep -x "perun: the original branch and working tree are restored" err &&
 	 test_grep -x "plugin: *crash_vcs (vcs)" "$report" &&
 	 test_grep -x "phase: *checkout" "$report" &&
 	 store_but_logs >after && test_cmp before after)
+'
+
+# The crash of a plugin while another version is checked out: the
+# supervisor (core/supervise.c) puts back HEAD, the branch, the staged,
+# unstaged and untracked changes, as Ctrl-C does, and relays the signal.
+tree_state() {
+	git symbolic-ref HEAD && git rev-parse HEAD && git status --porcelain &&
+	git diff && git diff --cached && git stash list && cat untracked
+}
+
+test_expect_success 'a collector crashing at another version: the tree is restored' '
+	git init -q -b main tree && (cd tree &&
+	 echo one >file && git add file && git commit -q -m one &&
+	 echo two >file && git commit -q -am two &&
+	 perun init >/dev/null &&
+	 printf "%s\n" .perun err line expect before after >.git/info/exclude &&
+	 echo dirty >file && echo staged >new && git add new && echo mine >untracked &&
+	 tree_state >before &&
+	 expect_crash 139 "plugin '"'"'crash_collect'"'"' ($TRASH_DIRECTORY/crash/collect/crash_collect.so) crashed in collect (SIGSEGV); the store is left as it was" \
+		run -m HEAD~1 job -b true -c crash_collect &&
+	 test_grep -x "perun: the original branch and working tree are restored" err &&
+	 tree_state >after && test_cmp before after &&
+	 expect_crash 139 "plugin '"'"'crash_collect'"'"' ($TRASH_DIRECTORY/crash/collect/crash_collect.so) crashed in collect (SIGSEGV); the store is left as it was" \
+		collect -c true -m HEAD -m HEAD~1 crash_collect &&
+	 tree_state >after && test_cmp before after)
 '
 
 test_done
