@@ -529,6 +529,11 @@ static int emit_value(yaml_emitter_t *em, const json_t *value, int flow)
 {
 	yaml_event_t ev;
 	char num[64];
+	if (!value) {
+		/* A value that could not be made (out of memory) upstream. */
+		em->error = YAML_MEMORY_ERROR;
+		return 0;
+	}
 	switch (json_typeof(value)) {
 	case JSON_OBJECT: {
 		const char *key;
