@@ -300,6 +300,11 @@ static void plugin_page(const char *path, enum perun_plugin_kind kind, void *dat
 	struct plugin_pages *pages = data;
 	struct perun_error err = { 0 };
 	struct perun_loaded_plugin *p = perun_plugin_open_file(path, kind);
+	if (!p) {
+		perun_warn("no man page for %s: out of memory", path);
+		pages->failed = PERUN_EXIT_FAILURE;
+		return;
+	}
 	if (p->error)
 		perun_warn("no man page for %s: %s", path, p->error);
 	else if (write_plugin_page(pages->dir, p, &err))

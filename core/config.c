@@ -111,7 +111,10 @@ static int load_level(const char *path, json_t **out, struct perun_error *err)
 		rc = perun_error_set(err, PERUN_EINVAL, "line 1: expected a mapping of keys");
 	}
 	if (rc)
-		perun_error_prefix(err, "corrupted configuration file '%s'", path);
+		perun_error_prefix(err,
+				   err->code == PERUN_EINVAL ? "corrupted configuration file '%s'"
+							     : "configuration file '%s'",
+				   path);
 	return rc;
 }
 

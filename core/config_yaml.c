@@ -202,6 +202,9 @@ struct loader {
 static int parser_error(struct loader *ld, struct perun_error *err)
 {
 	const yaml_parser_t *p = &ld->parser;
+	/* Not the file's fault: a failure of the machine (exit 3). */
+	if (p->error == YAML_MEMORY_ERROR)
+		return perun_error_set_errno(err, PERUN_EGENERIC, ENOMEM, "cannot parse");
 	const yaml_mark_t *mark = p->problem ? &p->problem_mark : &p->context_mark;
 	return perun_error_set(err, PERUN_EINVAL, "line %zu: %s", mark->line + 1,
 			       p->problem ? p->problem : "malformed document");
@@ -274,9 +277,10 @@ static int load_scalar(yaml_event_t *ev, json_t **out, struct perun_error *err)
 	} else {
 		value = json_stringn(text, len);
 	}
+	/* libyaml checked the UTF-8 already: no value is no memory. */
 	if (!value)
-		return perun_error_set(err, PERUN_EINVAL, "line %zu: invalid text",
-				       ev->start_mark.line + 1);
+		return perun_error_set_errno(err, PERUN_EGENERIC, ENOMEM, "line %zu",
+					     ev->start_mark.line + 1);
 	*out = value;
 	return 0;
 }
@@ -529,6 +533,11 @@ static int emit_value(yaml_emitter_t *em, const json_t *value, int flow)
 {
 	yaml_event_t ev;
 	char num[64];
+	if (!value) {
+		/* A value that could not be made (out of memory) upstream. */
+		em->error = YAML_MEMORY_ERROR;
+		return 0;
+	}
 	switch (json_typeof(value)) {
 	case JSON_OBJECT: {
 		const char *key;
@@ -613,10 +622,19 @@ static int yaml_dump(const json_t *value, int flow, char **out, size_t *len,
 	int rc = 0;
 	if (!ok)
 		rc = perun_error_set(err, PERUN_EGENERIC, "cannot write YAML: %s",
-				     em.problem ? em.problem : "emitter error");
+				     em.error == YAML_MEMORY_ERROR ? "out of memory"
+				     : em.problem		   ? em.problem
+								   : "emitter error");
 	yaml_emitter_delete(&em);
+	/* Flushed first: glibc's fclose of a memstream reports no failure
+	 * of its last realloc, and *out and *len are only set by a flush
+	 * (without it, a config set wrote an empty local.yml). */
+	if (fflush(mem) != 0 && !rc)
+		rc = perun_error_set_errno(err, PERUN_EGENERIC, errno, "out of memory");
 	if (fclose(mem) != 0 && !rc)
 		rc = perun_error_set_errno(err, PERUN_EGENERIC, errno, "out of memory");
+	if (!rc && !*out)
+		rc = perun_error_set_errno(err, PERUN_EGENERIC, ENOMEM, "cannot write YAML");
 	if (rc) {
 		free(*out);
 		*out = NULL;

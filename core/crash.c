@@ -8,12 +8,14 @@
 
 #include "crash.h"
 #include "crash_report.h"
+#include "plugin_loader.h"
 
 /* Read by the handler: plain pointers set before and cleared after each
  * call into a plugin, on the one thread that calls plugins. */
 static const char *volatile current_kind;
 static const char *volatile current_name;
 static const char *volatile current_phase;
+static const char *volatile current_path;
 
 static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 
@@ -41,14 +43,16 @@ static size_t put(char *buf, size_t used, size_t size, const char *s)
 
 static void on_crash(int sig)
 {
-	char what[256], line[PATH_MAX + 512];
+	char what[PATH_MAX + 256], line[PATH_MAX + 512];
 	const char *name = current_name, *kind = current_kind, *phase = current_phase;
+	const char *path = current_path;
 	size_t n = 0;
 	if (name) {
-		n = put(what, n, sizeof(what), kind ? kind : "");
-		n = put(what, n, sizeof(what), " plugin '");
+		n = put(what, n, sizeof(what), "plugin '");
 		n = put(what, n, sizeof(what), name);
-		n = put(what, n, sizeof(what), "' crashed in ");
+		n = put(what, n, sizeof(what), "' (");
+		n = put(what, n, sizeof(what), path ? path : kind ? kind : "?");
+		n = put(what, n, sizeof(what), ") crashed in ");
 		n = put(what, n, sizeof(what), phase ? phase : "a call");
 		n = put(what, n, sizeof(what), " (");
 		n = put(what, n, sizeof(what), signal_name(sig));
@@ -89,15 +93,24 @@ void perun_crash_handlers_install(void)
 		sigaction(crash_signals[i], &sa, NULL);
 }
 
-void perun_crash_enter(const char *kind, const char *name, const char *phase)
+void perun_crash_enter_at(const char *kind, const char *name, const char *path, const char *phase)
 {
+	current_path = path;
 	current_kind = kind;
 	current_name = name;
 	current_phase = phase;
 }
 
+void perun_crash_enter(const char *kind, const char *name, const char *phase)
+{
+	/* Looked up here, not in the handler: the loader's table may be
+	 * growing when the signal comes. */
+	perun_crash_enter_at(kind, name, perun_plugin_loaded_path(kind, name), phase);
+}
+
 void perun_crash_leave(void)
 {
+	current_path = NULL;
 	current_name = NULL;
 	current_kind = NULL;
 	current_phase = NULL;

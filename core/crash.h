@@ -3,7 +3,7 @@
  * Naming the culprit of a crash: the core marks the plugin code it calls
  * (kind, name, phase), and a crash (SIGSEGV, SIGBUS, SIGFPE, SIGILL,
  * SIGABRT) writes a report (crash_report.h) and prints one line saying
- * which plugin crashed where, or that perun itself did, and where the
+ * which plugin (name and file) crashed where, or that perun itself did, and where the
  * report is, before the signal takes its usual course.
  */
 #ifndef PERUN_CORE_CRASH_H
@@ -16,6 +16,8 @@ void perun_crash_handlers_install(void);
  * "collect", ...) from now until perun_crash_leave.  The strings must
  * outlive the call (plugin names and literals do). */
 void perun_crash_enter(const char *kind, const char *name, const char *phase);
+/* The same for a plugin not yet in the loader's table (its describe). */
+void perun_crash_enter_at(const char *kind, const char *name, const char *path, const char *phase);
 void perun_crash_leave(void);
 
 #endif

@@ -23,7 +23,7 @@ void perun_crash_report_add_plugin(const char *kind, const char *name, const cha
 
 /*
  * From the crash handler only (async-signal-safe): write the report of
- * what crashed ("view plugin 'x' crashed in show (SIGSEGV)"), the signal
+ * what crashed ("plugin 'x' (/path/x.so) crashed in show (SIGSEGV)"), the signal
  * and the culprit's kind, name and phase (NULL for perun itself).
  * Returns the file's name as to print it, or NULL when none was written.
  */

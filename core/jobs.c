@@ -18,6 +18,7 @@
 #include "cmd_util.h"
 #include "jobs.h"
 #include "runner.h"
+#include "supervise.h"
 #include "workload.h"
 
 static volatile sig_atomic_t loop_interrupted;
@@ -134,13 +135,25 @@ int perun_jobs_each_version(struct perun_instance *inst, const struct perun_vers
 	perun_runner_interrupted = 0;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	int saved = 0;
 	for (size_t i = 0; i < list.n && !rc && !interrupted(); i++) {
 		const char *at = list.sha[i];
 		int moved = strcmp(at, head) != 0;
 		struct perun_error verr = { 0 };
-		/* Another version: save dirty work and the branch, check it out. */
-		if (moved && (rc = perun_vcs_save_state(vcs, err)))
-			break;
+		/* Another version: save dirty work and the branch once, under a
+		 * supervisor that restores them should this process die. */
+		if (moved && !saved) {
+			if ((rc = perun_vcs_save_state(vcs, err)))
+				break;
+			perun_supervise(vcs);
+			saved = 1;
+		} else if (!moved && saved) {
+			/* HEAD runs in place, with the changes. */
+			if ((rc = perun_vcs_restore_state(vcs, err)))
+				break;
+			perun_supervise_release();
+			saved = 0;
+		}
 		int vrc = moved ? perun_vcs_checkout(vcs, at, &verr) : 0;
 		if (!vrc && v->pre_run)
 			vrc = run_pre_run(v->pre_run, inst->root, v->log, at, &verr);
@@ -148,9 +161,17 @@ int perun_jobs_each_version(struct perun_instance *inst, const struct perun_vers
 			v->version_failed(at, &verr, v->data);
 		if (!vrc && v->at_version(at, i, list.n, v->data) < 0 && !interrupted())
 			loop_interrupted = SIGINT;
-		/* Always put the original branch and changes back. */
-		if (moved && (rc = perun_vcs_restore_state(vcs, err)))
-			break;
+	}
+	/* Always put the original branch and changes back. */
+	if (saved) {
+		struct perun_error rerr = { 0 };
+		int rrc = perun_vcs_restore_state(vcs, &rerr);
+		if (!rrc)
+			perun_supervise_release();
+		if (rrc && !rc) {
+			*err = rerr;
+			rc = rrc;
+		}
 	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);

@@ -34,7 +34,8 @@ struct perun_versions {
  * Run v->at_version at every version of v.  A version that is HEAD runs
  * in place; for the others the state is saved once, each is checked out
  * and the saved branch and changes are restored at the end, whatever
- * happened.  Returns 0, or a negative code when the versions cannot be
+ * happened: by this process, or by its supervisor (supervise.h) should
+ * it die by a signal.  Returns 0, or a negative code when the versions cannot be
  * resolved, the state cannot be saved or restored, or the run was
  * interrupted (PERUN_EINTR).
  */

@@ -18,7 +18,7 @@ perun_SOURCES = \
 	core/index.c core/index.h \
 	core/profiles.c core/profiles.h \
 	core/runner.c core/runner.h \
-	core/jobs.c core/jobs.h core/workload.c core/workload.h core/cmd_run.c \
+	core/jobs.c core/jobs.h core/supervise.c core/supervise.h core/workload.c core/workload.h core/cmd_run.c \
 	core/cmd_add.c core/cmd_rm.c core/cmd_status.c core/cmd_log.c \
 	core/views.c core/views.h core/cmd_show.c core/cmd_showdiff.c core/cmd_collect.c core/cmd_postprocessby.c \
 	core/cmd_init.c core/cmd_config.c \

@@ -29,6 +29,7 @@ static const char *const kind_names[] = {
 
 static char **search_path;
 static size_t search_len;
+static int search_oom; /* a directory could not be added */
 static struct perun_loaded_plugin **loaded;
 static size_t nloaded;
 static int ltdl_ready;
@@ -53,8 +54,15 @@ static void path_add(const char *dir)
 	for (size_t i = 0; i < search_len; i++)
 		if (!strcmp(search_path[i], dir))
 			return;
-	search_path = realloc(search_path, (search_len + 2) * sizeof(char *));
-	search_path[search_len++] = strdup(dir);
+	char **grown = realloc(search_path, (search_len + 2) * sizeof(char *));
+	char *copy = grown ? strdup(dir) : NULL;
+	if (grown)
+		search_path = grown;
+	if (!copy) {
+		search_oom = 1;
+		return;
+	}
+	search_path[search_len++] = copy;
 	search_path[search_len] = NULL;
 }
 
@@ -63,6 +71,8 @@ static void path_add_list(const char *list)
 	if (!list)
 		return;
 	char *copy = strdup(list), *save = NULL;
+	if (!copy)
+		search_oom = 1;
 	for (char *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save))
 		path_add(dir);
 	free(copy);
@@ -83,7 +93,8 @@ void perun_plugins_init(const char *cli_path)
 	}
 	path_add(PERUN_PLUGINDIR);
 	if (!search_path) {
-		search_path = calloc(1, sizeof(char *));
+		static char *none[1];
+		search_path = none;
 	}
 }
 
@@ -91,6 +102,9 @@ const char *const *perun_plugins_search_path(void)
 {
 	return (const char *const *)search_path;
 }
+
+/* The rejection when even its message cannot be allocated. */
+static char out_of_memory[] = "out of memory";
 
 void perun_plugin_entry_free(struct perun_loaded_plugin *e)
 {
@@ -100,7 +114,8 @@ void perun_plugin_entry_free(struct perun_loaded_plugin *e)
 	 * valgrind can resolve their symbols (PERUN_NO_DLCLOSE is implied). */
 	free(e->name);
 	free(e->path);
-	free(e->error);
+	if (e->error != out_of_memory)
+		free(e->error);
 	free(e->shadowed_by);
 	free(e);
 }
@@ -114,7 +129,8 @@ void perun_plugins_release(void)
 	nloaded = 0;
 	for (size_t i = 0; i < search_len; i++)
 		free(search_path[i]);
-	free(search_path);
+	if (search_len)
+		free(search_path);
 	search_path = NULL;
 	search_len = 0;
 	if (ltdl_ready)
@@ -132,7 +148,10 @@ static void reject(struct perun_loaded_plugin *e, const char *fmt, ...)
 	va_end(ap);
 	size_t len = strlen(e->name) + strlen(e->path) + strlen(msg) + 32;
 	e->error = malloc(len);
-	snprintf(e->error, len, "plugin '%s' (%s): %s", e->name, e->path, msg);
+	if (e->error)
+		snprintf(e->error, len, "plugin '%s' (%s): %s", e->name, e->path, msg);
+	else
+		e->error = out_of_memory, e->transient = 1;
 	e->desc = NULL;
 }
 
@@ -268,6 +287,8 @@ static void check_descriptor(struct perun_loaded_plugin *e, enum perun_plugin_ki
 struct perun_loaded_plugin *perun_plugin_open_file(const char *path, enum perun_plugin_kind kind)
 {
 	struct perun_loaded_plugin *e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
 	size_t len = strlen(base);
@@ -276,6 +297,10 @@ struct perun_loaded_plugin *perun_plugin_open_file(const char *path, enum perun_
 	e->name = strndup(base, len);
 	e->path = strdup(path);
 	e->kind = kind;
+	if (!e->name || !e->path) {
+		perun_plugin_entry_free(e);
+		return NULL;
+	}
 	if (!valid_plugin_name(e->name)) {
 		reject(e, "file name is not a valid plugin name ([a-z0-9_]+.so)");
 		return e;
@@ -283,6 +308,7 @@ struct perun_loaded_plugin *perun_plugin_open_file(const char *path, enum perun_
 	if (!ltdl_ready) {
 		if (lt_dlinit()) {
 			reject(e, "cannot initialise libltdl: %s", lt_dlerror());
+			e->transient = 1; /* it has nothing else to fail on */
 			return e;
 		}
 		ltdl_ready = 1;
@@ -303,8 +329,14 @@ struct perun_loaded_plugin *perun_plugin_open_file(const char *path, enum perun_
 			dlclose(probe);
 		else
 			why = dlerror();
-		reject(e, "cannot load: %s (missing dependency? try 'ldd %s')",
-		       why ? why : "unknown error", path);
+		/* It loads now, or the loader ran out of memory: not the
+		 * plugin's fault, nor the user's (exit 3, not 2). */
+		e->transient = probe || (why && strstr(why, "memory"));
+		if (e->transient)
+			reject(e, "cannot load: out of memory? (%s)", why ? why : "unknown error");
+		else
+			reject(e, "cannot load: %s (missing dependency? try 'ldd %s')",
+			       why ? why : "unknown error", path);
 		return e;
 	}
 	e->handle = handle;
@@ -320,7 +352,7 @@ struct perun_loaded_plugin *perun_plugin_open_file(const char *path, enum perun_
 	}
 	const struct perun_plugin *(*describe)(void);
 	*(void **)&describe = sym;
-	perun_crash_enter(perun_plugin_kind_name(kind), e->name, "describe");
+	perun_crash_enter_at(perun_plugin_kind_name(kind), e->name, e->path, "describe");
 	e->desc = describe();
 	perun_crash_leave();
 	if (!e->desc) {
@@ -379,11 +411,26 @@ static void plugin_suggestion(enum perun_plugin_kind kind, const char *name, cha
 	perun_suggest(name, names, set.n, "", buf, len);
 }
 
+const char *perun_plugin_loaded_path(const char *kind, const char *name)
+{
+	enum perun_plugin_kind k = kind ? perun_plugin_kind_from_name(kind) : 0;
+	for (size_t i = 0; name && i < nloaded; i++)
+		if (loaded[i]->kind == k && !strcmp(loaded[i]->name, name))
+			return loaded[i]->path;
+	return NULL;
+}
+
 const struct perun_loaded_plugin *perun_plugin_load(enum perun_plugin_kind kind, const char *name,
 						    struct perun_error *err)
 {
 	char norm[256];
 	normalise_name(name, norm, sizeof(norm));
+	if (search_oom) {
+		/* A search path missing a directory would say "no plugin". */
+		perun_error_set_errno(err, PERUN_EGENERIC, ENOMEM, "cannot load %s plugin '%s'",
+				      perun_plugin_kind_name(kind), name);
+		return NULL;
+	}
 	for (size_t i = 0; i < nloaded; i++)
 		if (loaded[i]->kind == kind && !strcmp(loaded[i]->name, norm)) {
 			if (loaded[i]->error) {
@@ -403,8 +450,20 @@ const struct perun_loaded_plugin *perun_plugin_load(enum perun_plugin_kind kind,
 			 perun_plugin_kind_name(kind), norm);
 		if (!is_regular(path))
 			continue;
-		struct perun_loaded_plugin *e = perun_plugin_open_file(path, kind);
-		loaded = realloc(loaded, (nloaded + 1) * sizeof(*loaded));
+		struct perun_loaded_plugin *e = perun_plugin_open_file(path, kind), **grown;
+		if (!e || !(grown = realloc(loaded, (nloaded + 1) * sizeof(*loaded)))) {
+			perun_plugin_entry_free(e);
+			perun_error_set_errno(err, PERUN_EGENERIC, ENOMEM,
+					      "cannot load plugin '%s'", path);
+			return NULL;
+		}
+		loaded = grown;
+		if (e->transient) {
+			/* Not kept: it may load at the next attempt. */
+			perun_error_set(err, PERUN_EGENERIC, "%s", e->error);
+			perun_plugin_entry_free(e);
+			return NULL;
+		}
 		loaded[nloaded++] = e;
 		if (e->error) {
 			perun_error_set(err, PERUN_EINVAL, "%s", e->error);
@@ -507,6 +566,8 @@ static void scan_file(const char *path, enum perun_plugin_kind kind, void *data)
 {
 	struct scan *s = data;
 	struct perun_loaded_plugin *e = perun_plugin_open_file(path, kind);
+	if (!e)
+		return; /* out of memory: the listing misses it */
 	e->kind = kind;
 	for (size_t i = 0; i < s->n; i++) {
 		struct perun_loaded_plugin *other = s->list[i];

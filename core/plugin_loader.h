@@ -20,6 +20,7 @@ struct perun_loaded_plugin {
 	const struct perun_plugin *desc; /* NULL when rejected */
 	char *error;			 /* rejection message, or NULL */
 	char *shadowed_by;		 /* path of the plugin that wins, or NULL */
+	int transient;			 /* rejected for want of memory, not for a defect */
 	void *handle;			 /* lt_dlhandle */
 };
 
@@ -39,10 +40,14 @@ enum perun_plugin_kind perun_plugin_kind_from_name(const char *name);
 const struct perun_loaded_plugin *perun_plugin_load(enum perun_plugin_kind kind, const char *name,
 						    struct perun_error *err);
 
+/* The file of the loaded plugin kind ("collect", ...) name, or NULL. */
+const char *perun_plugin_loaded_path(const char *kind, const char *name);
+
 /*
  * Check one file and load it (used by load and by the scan).  kind is what
- * the directory says; 0 accepts any kind.  The entry is always returned,
- * with error set when rejected; caller frees it with perun_plugin_entry_free.
+ * the directory says; 0 accepts any kind.  The entry is returned with
+ * error set when rejected, NULL only when out of memory; caller frees it
+ * with perun_plugin_entry_free.
  */
 struct perun_loaded_plugin *perun_plugin_open_file(const char *path, enum perun_plugin_kind kind);
 void perun_plugin_entry_free(struct perun_loaded_plugin *entry);

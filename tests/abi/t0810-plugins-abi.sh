@@ -254,12 +254,13 @@ store_but_logs() {
 }
 
 # expect_crash <exit> <message> <perun args>...: perun dies with exit,
-# printing "perun: <message>; report: <file>" and nothing else of its own;
+# printing "perun: <message>; report: <file>" and nothing else of its own
+# (but the supervisor's word that it restored the working tree);
 # report is that file, which exists.
 expect_crash() {
 	code=$1 msg=$2 && shift 2 &&
 	test_exit_code "$code" perun --plugin-path "$CRASH_PATH" "$@" 2>err &&
-	grep "^perun: " err >line &&
+	grep "^perun: " err | grep -v "^perun: the original branch" >line &&
 	report=$(sed -n "s/^perun: .*; report: //p" line) &&
 	echo "perun: $msg; report: $report" >expect &&
 	test_cmp expect line &&
@@ -270,18 +271,18 @@ test_expect_success 'a plugin crashing in describe, show or collect is named' '
 	stage crash view crash_describe && stage crash view crash_show &&
 	stage crash collect crash_collect &&
 	(cd proj && store_but_logs >before &&
-	 expect_crash 139 "view plugin '"'"'crash_describe'"'"' crashed in describe (SIGSEGV); the store is left as it was" \
+	 expect_crash 139 "plugin '"'"'crash_describe'"'"' ($TRASH_DIRECTORY/crash/view/crash_describe.so) crashed in describe (SIGSEGV); the store is left as it was" \
 		show "$PROFILE" crash_describe &&
-	 expect_crash 139 "view plugin '"'"'crash_show'"'"' crashed in show (SIGSEGV); the store is left as it was" \
+	 expect_crash 139 "plugin '"'"'crash_show'"'"' ($TRASH_DIRECTORY/crash/view/crash_show.so) crashed in show (SIGSEGV); the store is left as it was" \
 		show "$PROFILE" crash_show &&
-	 expect_crash 139 "collect plugin '"'"'crash_collect'"'"' crashed in collect (SIGSEGV); the store is left as it was" \
+	 expect_crash 139 "plugin '"'"'crash_collect'"'"' ($TRASH_DIRECTORY/crash/collect/crash_collect.so) crashed in collect (SIGSEGV); the store is left as it was" \
 		collect -c true crash_collect &&
 	 store_but_logs >after && test_cmp before after)
 '
 
 test_expect_success 'the report is in .perun/logs: command, version, plugin, phase, signal' '
 	(cd proj && rm -f .perun/logs/crash-* &&
-	 expect_crash 139 "view plugin '"'"'crash_show'"'"' crashed in show (SIGSEGV); the store is left as it was" \
+	 expect_crash 139 "plugin '"'"'crash_show'"'"' ($TRASH_DIRECTORY/crash/view/crash_show.so) crashed in show (SIGSEGV); the store is left as it was" \
 		show "$PROFILE" crash_show &&
 	 echo "$report" | grep -E "^\.perun/logs/crash-[0-9]{8}-[0-9]{6}-[0-9]+\.txt$" &&
 	 ls .perun/logs/crash-* >reports && echo "$report" >expect && test_cmp expect reports &&
@@ -289,7 +290,7 @@ test_expect_success 'the report is in .perun/logs: command, version, plugin, pha
 	 echo "--plugin-path $CRASH_PATH show $PROFILE crash_show" >expect &&
 	 test_cmp expect actual &&
 	 test_grep -x "version: *$(perun --version)" "$report" &&
-	 test_grep -x "crash: *view plugin '"'"'crash_show'"'"' crashed in show (SIGSEGV)" "$report" &&
+	 test_grep -x "crash: *plugin '"'"'crash_show'"'"' ($TRASH_DIRECTORY/crash/view/crash_show.so) crashed in show (SIGSEGV)" "$report" &&
 	 test_grep -x "signal: *SIGSEGV" "$report" &&
 	 test_grep -x "plugin: *crash_show (view)" "$report" &&
 	 test_grep -x "phase: *show" "$report" &&
@@ -321,11 +322,11 @@ test_expect_success 'perun crashing itself gets a report too' '
 test_expect_success 'outside an instance the report goes to the XDG state directory' '
 	mkdir -p outside && (cd outside &&
 	 XDG_STATE_HOME="$TRASH_DIRECTORY/state" && export XDG_STATE_HOME &&
-	 expect_crash 139 "view plugin '"'"'crash_show'"'"' crashed in show (SIGSEGV); the store is left as it was" \
+	 expect_crash 139 "plugin '"'"'crash_show'"'"' ($TRASH_DIRECTORY/crash/view/crash_show.so) crashed in show (SIGSEGV); the store is left as it was" \
 		show "$PROFILE" crash_show &&
 	 case $report in "$TRASH_DIRECTORY"/state/perun/crash-*.txt) ;; *) false ;; esac &&
 	 unset XDG_STATE_HOME &&
-	 expect_crash 139 "view plugin '"'"'crash_show'"'"' crashed in show (SIGSEGV); the store is left as it was" \
+	 expect_crash 139 "plugin '"'"'crash_show'"'"' ($TRASH_DIRECTORY/crash/view/crash_show.so) crashed in show (SIGSEGV); the store is left as it was" \
 		show "$PROFILE" crash_show &&
 	 case $report in "$HOME"/.local/state/perun/crash-*.txt) ;; *) false ;; esac)
 '
@@ -338,14 +339,40 @@ test_expect_success 'a vcs plugin crashing in major_head or checkout is named' '
 	mkdir vproj && (cd vproj &&
 	 perun --plugin-path "$CRASH_PATH" init --vcs-type crash_vcs >/dev/null &&
 	 store_but_logs >before &&
-	 expect_crash 139 "vcs plugin '"'"'crash_vcs'"'"' crashed in major_head (SIGSEGV); the store is left as it was" \
+	 expect_crash 139 "plugin '"'"'crash_vcs'"'"' ($TRASH_DIRECTORY/crash/vcs/crash_vcs.so) crashed in major_head (SIGSEGV); the store is left as it was" \
 		status &&
 	 test_grep -x "phase: *major_head" "$report" &&
-	 expect_crash 139 "vcs plugin '"'"'crash_vcs'"'"' crashed in checkout (SIGSEGV); the store is left as it was" \
+	 expect_crash 139 "plugin '"'"'crash_vcs'"'"' ($TRASH_DIRECTORY/crash/vcs/crash_vcs.so) crashed in checkout (SIGSEGV); the store is left as it was" \
 		collect -c true -m other time &&
+	 test_grep -x "perun: the original branch and working tree are restored" err &&
 	 test_grep -x "plugin: *crash_vcs (vcs)" "$report" &&
 	 test_grep -x "phase: *checkout" "$report" &&
 	 store_but_logs >after && test_cmp before after)
+'
+
+# The crash of a plugin while another version is checked out: the
+# supervisor (core/supervise.c) puts back HEAD, the branch, the staged,
+# unstaged and untracked changes, as Ctrl-C does, and relays the signal.
+tree_state() {
+	git symbolic-ref HEAD && git rev-parse HEAD && git status --porcelain &&
+	git diff && git diff --cached && git stash list && cat untracked
+}
+
+test_expect_success 'a collector crashing at another version: the tree is restored' '
+	git init -q -b main tree && (cd tree &&
+	 echo one >file && git add file && git commit -q -m one &&
+	 echo two >file && git commit -q -am two &&
+	 perun init >/dev/null &&
+	 printf "%s\n" .perun err line expect before after >.git/info/exclude &&
+	 echo dirty >file && echo staged >new && git add new && echo mine >untracked &&
+	 tree_state >before &&
+	 expect_crash 139 "plugin '"'"'crash_collect'"'"' ($TRASH_DIRECTORY/crash/collect/crash_collect.so) crashed in collect (SIGSEGV); the store is left as it was" \
+		run -m HEAD~1 job -b true -c crash_collect &&
+	 test_grep -x "perun: the original branch and working tree are restored" err &&
+	 tree_state >after && test_cmp before after &&
+	 expect_crash 139 "plugin '"'"'crash_collect'"'"' ($TRASH_DIRECTORY/crash/collect/crash_collect.so) crashed in collect (SIGSEGV); the store is left as it was" \
+		collect -c true -m HEAD -m HEAD~1 crash_collect &&
+	 tree_state >after && test_cmp before after)
 '
 
 test_done

@@ -1,15 +1,26 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * An LD_PRELOAD shim that fails the n-th write, fsync or rename of a
- * regular file, for the fault-injection sweep (tests/t0404-faults.sh):
+ * regular file, or the n-th allocation, for the fault-injection sweeps
+ * (tests/t0404-faults.sh, tests/t0405-alloc-faults.sh):
  *
  *   PERUN_FAULT=write:3   the third write(2) to a regular file fails
  *                         with ENOSPC (fsync: EIO, rename: EIO)
+ *   PERUN_FAULT=malloc:7  the seventh malloc, calloc or realloc returns
+ *                         NULL with ENOMEM
+ *   PERUN_FAULT_SPARE=L   allocations made by a library whose path holds
+ *                         one of the words of L (comma-separated) are
+ *                         neither counted nor failed
  *   PERUN_FAULT_COUNT=F   count the calls instead and append
- *                         "write N\nfsync N\nrename N" to F at exit
+ *                         "write N\nfsync N\nrename N\nmalloc N" to F
+ *                         at exit
  *
  * Only perun's own writes are counted: writes to pipes, terminals and
- * other non-regular files pass through.
+ * other non-regular files pass through.  Allocations are counted only
+ * from perun's main on, and only in a process whose program is perun:
+ * the dynamic loader and libc's start-up must not fail (nothing could
+ * report it), and the libtool wrapper script and the commands perun
+ * runs (sh, true) are not under test.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -20,15 +31,20 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum op { OP_WRITE, OP_FSYNC, OP_RENAME, OP_COUNT };
-static const char *const op_names[] = { "write", "fsync", "rename" };
+enum op { OP_WRITE, OP_FSYNC, OP_RENAME, OP_MALLOC, OP_COUNT };
+static const char *const op_names[] = { "write", "fsync", "rename", "malloc" };
 static unsigned long calls[OP_COUNT];
 static int fail_op = -1;
 static unsigned long fail_at;
 static const char *count_file;
+/* Set when perun's main starts: allocations count from then on. */
+static int in_main;
+static const char *spare;
 
 static void report(void)
 {
+	if (!in_main)
+		return; /* not perun: the wrapper script or a profiled command */
 	FILE *f = count_file ? fopen(count_file, "a") : NULL;
 	for (int i = 0; f && i < OP_COUNT; i++)
 		fprintf(f, "%s %lu\n", op_names[i], calls[i]);
@@ -40,6 +56,7 @@ __attribute__((constructor)) static void setup(void)
 {
 	const char *spec = getenv("PERUN_FAULT");
 	count_file = getenv("PERUN_FAULT_COUNT");
+	spare = getenv("PERUN_FAULT_SPARE");
 	if (count_file)
 		atexit(report);
 	for (int i = 0; spec && i < OP_COUNT; i++) {
@@ -98,4 +115,84 @@ int rename(const char *from, const char *to)
 		return -1;
 	}
 	return real(from, to);
+}
+
+/* Is this allocation, made from code at caller, to count? */
+static int counted(const void *caller)
+{
+	Dl_info info;
+	if (!in_main)
+		return 0;
+	if (!spare || !dladdr(caller, &info) || !info.dli_fname)
+		return 1;
+	for (const char *w = spare; *w;) {
+		size_t len = strcspn(w, ",");
+		char word[256];
+		snprintf(word, sizeof(word), "%.*s", (int)len, w);
+		if (len && strstr(info.dli_fname, word))
+			return 0;
+		w += len + (w[len] == ',');
+	}
+	return 1;
+}
+
+/* glibc's own allocator: no dlsym (which allocates) on the way. */
+extern void *__libc_malloc(size_t);
+extern void *__libc_calloc(size_t, size_t);
+extern void *__libc_realloc(void *, size_t);
+
+void *malloc(size_t n)
+{
+	if (counted(__builtin_return_address(0)) && fault(OP_MALLOC)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return __libc_malloc(n);
+}
+
+void *calloc(size_t n, size_t size)
+{
+	if (counted(__builtin_return_address(0)) && fault(OP_MALLOC)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return __libc_calloc(n, size);
+}
+
+void *realloc(void *p, size_t n)
+{
+	if (counted(__builtin_return_address(0)) && fault(OP_MALLOC)) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return __libc_realloc(p, n);
+}
+
+/* _start calls this with main: wrap main to start counting there, and
+ * only in perun (the build tree runs .libs/lt-perun or .libs/perun). */
+typedef int (*main_fn)(int, char **, char **);
+static main_fn real_main;
+
+static int counting_main(int argc, char **argv, char **envp)
+{
+	char exe[4096];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (len > 0) {
+		exe[len] = '\0';
+		const char *base = strrchr(exe, '/');
+		base = base ? base + 1 : exe;
+		in_main = !strcmp(base, "perun") || !strcmp(base, "lt-perun");
+	}
+	return real_main(argc, argv, envp);
+}
+
+int __libc_start_main(main_fn main, int argc, char **argv, void (*init)(void), void (*fini)(void),
+		      void (*rtld_fini)(void), void *stack_end);
+int __libc_start_main(main_fn main, int argc, char **argv, void (*init)(void), void (*fini)(void),
+		      void (*rtld_fini)(void), void *stack_end)
+{
+	int (*real)(main_fn, int, char **, void (*)(void), void (*)(void), void (*)(void), void *);
+	*(void **)&real = dlsym(RTLD_NEXT, "__libc_start_main");
+	real_main = main;
+	return real(counting_main, argc, argv, init, fini, rtld_fini, stack_end);
 }

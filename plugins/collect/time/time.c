@@ -113,8 +113,9 @@ static int split_words(struct time_state *st, int i, const char *what, const cha
 		st->have_words[i] = 1;
 	if (rc == 0)
 		return 0;
-	return perun_error_set(err, PERUN_EINVAL, "cannot split %s '%s': %s", what, text,
-			       wordexp_problem(rc));
+	/* Out of memory is the machine's failure (exit 3), not bad input. */
+	return perun_error_set(err, rc == WRDE_NOSPACE ? PERUN_EGENERIC : PERUN_EINVAL,
+			       "cannot split %s '%s': %s", what, text, wordexp_problem(rc));
 }
 
 static int build_argv(struct time_state *st, const char *cmd, struct perun_error *err)

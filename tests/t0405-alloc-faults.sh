@@ -1,0 +1,121 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Fault injection of allocations: malloc, calloc and realloc fail in turn
+# (tests/helpers/fault-inject.c, preloaded; counted from perun's main on)
+# during add, rm, config set and run matrix.  Each failure either does not
+# matter (exit 0, and the store is what a run without faults leaves) or
+# gives an error naming the lack of memory (one line; two where add and
+# rm sum up what failed; three for run, whose summary names the job and
+# its log), exit 3, never a crash, and the store as it
+# was.  "As it was" for run matrix: objects, indexes and configuration
+# untouched; its log (.perun/logs) and scratch (.perun/tmp) may grow, and
+# .perun/jobs may gain whole pending profiles of the jobs that ran before
+# the failure, never a part of one (they are written atomically).
+#
+# The commands make some 5,000 allocations each: every k-th is failed,
+# k chosen for about ALLOC_FAULT_SAMPLES (60) runs per command (so some
+# 250 runs, under a minute); ALLOC_FAULT_SAMPLES=0 fails every one.
+# libgit2's own allocations are spared: libgit2 1.5 crashes on some of
+# its out-of-memory paths (git_config_snapshot frees an unset pointer),
+# which are libgit2's to fix, not perun's.
+. "$srcdir/tests/test-lib.sh"
+
+SHIM="$TEST_BUILDDIR/tests/helpers/.libs/fault-inject.so"
+test -f "$SHIM" || test_skip_all "the fault-injection shim was not built"
+command -v jq >/dev/null || test_skip_all "jq is not installed"
+SAMPLES=${ALLOC_FAULT_SAMPLES:-60}
+PERUN_FAULT_SPARE=libgit2
+export PERUN_FAULT_SPARE
+
+test_expect_success 'setup: an instance with one tracked and one pending profile' '
+	git init -q base && (cd base && perun init >/dev/null &&
+	git commit -q --allow-empty -m v1 &&
+	test_time_profile 1.0 "$(git rev-parse HEAD)" >.perun/jobs/a.perf &&
+	perun add .perun/jobs/a.perf >/dev/null &&
+	test_time_profile 2.0 "$(git rev-parse HEAD)" >.perun/jobs/b.perf &&
+	cat >>.perun/local.yml <<-\EOC
+	cmds: ["true"]
+	collectors:
+	  - name: time
+	    params: {repeat: 1, warmup: 0}
+	EOC
+	)
+'
+
+# The store as compared: all of it, or for run matrix (matrix=1) all but
+# its log, scratch and pending profiles.
+snapshot() {
+	store_snapshot "$1" | if [ -n "$matrix" ]; then
+		grep -v " \.perun/\(logs\|tmp\|jobs\)/"
+	else
+		cat
+	fi
+}
+
+# sweep <name> <perun args...>
+sweep() {
+	name=$1
+	shift
+	rm -rf count && cp -a base count &&
+	(cd count && PERUN_FAULT_COUNT="$TRASH_DIRECTORY/$name.counts" LD_PRELOAD="$SHIM" \
+		perun "$@" >/dev/null 2>&1) || { echo "$name: the command fails without faults"; return 1; }
+	snapshot count >clean
+	n=$(awk '$1 == "malloc" && $2 > m { m = $2 } END { print m + 0 }' "$name.counts")
+	test "$n" -gt 0 || { echo "$name: no allocation counted"; return 1; }
+	k=1
+	[ "$SAMPLES" -gt 0 ] && [ "$n" -gt "$SAMPLES" ] && k=$(( (n + SAMPLES - 1) / SAMPLES ))
+	i=1 runs=0 failed=0
+	while [ $i -le "$n" ]; do
+		rm -rf work && cp -a base work &&
+		snapshot work >before &&
+		(cd work && PERUN_FAULT=malloc:$i LD_PRELOAD="$SHIM" perun "$@" >out 2>err)
+		rc=$?
+		snapshot work >after
+		runs=$((runs + 1))
+		if [ $rc -gt 125 ]; then
+			echo "$name, allocation $i of $n: died (exit $rc)"; cat work/err; return 1
+		elif [ $rc -eq 0 ]; then
+			cmp -s clean after ||
+				{ echo "$name, allocation $i of $n: exit 0, not the store of a clean run"; diff clean after; return 1; }
+		else
+			failed=$((failed + 1))
+			if [ $rc -ne 3 ]; then
+				echo "$name, allocation $i of $n: exit $rc, not 3"; cat work/err; return 1
+			fi
+			if ! grep -qi "\(out of\|not enough\|cannot allocate\) memory" work/err ||
+				[ "$(wc -l <work/err)" -gt "$lines" ]; then
+				echo "$name, allocation $i of $n: no clear error"; cat work/err; return 1
+			fi
+			if ! cmp -s before after; then
+				echo "$name, allocation $i of $n: the store changed"; diff before after; return 1
+			fi
+		fi
+		for p in work/.perun/jobs/*.perf; do
+			test -f "$p" || continue
+			jq empty "$p" 2>/dev/null ||
+				{ echo "$name, allocation $i of $n: a partial profile $p"; return 1; }
+		done
+		i=$((i + k))
+	done
+	say "$name: $runs of $n allocations failed (every ${k}th), $failed with an error"
+}
+
+test_expect_success 'add: failed allocations' '
+	matrix= lines=2 && sweep add add .perun/jobs/b.perf
+'
+
+# Known breakage: one failed allocation late in rm (about the 4,700th)
+# exits 0 with a minor index that differs from a clean run's.
+test_expect_failure 'rm: failed allocations' '
+	matrix= lines=2 && sweep rm rm 0@i
+'
+
+test_expect_success 'config set: failed allocations' '
+	matrix= lines=1 && sweep config config --local set format.sort_profiles_by cmd
+'
+
+test_expect_success 'run matrix (time on true): failed allocations' '
+	matrix=1 lines=3 && sweep matrix run matrix
+'
+
+test_done
