@@ -32,6 +32,9 @@ export PERUN_CONFIG_DIR="$HOME/.config/perun"
 export PERUN_PLUGIN_PATH="$TEST_BUILDDIR/stage/plugins"
 export PATH="$TEST_BUILDDIR:$PATH"
 export NO_COLOR=1 LC_ALL=C TZ=UTC
+# make check -j hands its jobserver down; a project's own make run by a
+# job (pre_run) would find its pipe closed.
+unset MAKEFLAGS MFLAGS MAKELEVEL
 export GIT_AUTHOR_NAME="Perun Tester" GIT_AUTHOR_EMAIL="tester@example.com"
 export GIT_COMMITTER_NAME="Perun Tester" GIT_COMMITTER_EMAIL="tester@example.com"
 export GIT_CONFIG_NOSYSTEM=1
