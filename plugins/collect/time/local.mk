@@ -11,10 +11,11 @@ plugin_collect_LTLIBRARIES += %reldir%/time.la
 # The spawner every run is started from: plain libc, linked statically
 # where that works (configure), so that its resident size, the floor of
 # every max-rss measured, is as small as can be.  Staged as stage/libexec
-# beside stage/plugins, where the plugin looks first.
+# beside stage/plugins, where the plugin looks first.  Never sanitized: ASan
+# cannot link statically and would be the floor instead.
 pkglibexec_PROGRAMS += %reldir%/perun-spawn
 %canon_reldir%_perun_spawn_SOURCES = %reldir%/perun-spawn.c %reldir%/spawn-proto.h
-%canon_reldir%_perun_spawn_CFLAGS = $(AM_CFLAGS) -Os
+%canon_reldir%_perun_spawn_CFLAGS = $(PERUN_CFLAGS) -Os
 %canon_reldir%_perun_spawn_LDFLAGS = $(PERUN_SPAWN_LDFLAGS)
 noinst_DATA += stage/libexec/perun-spawn
 stage/libexec/perun-spawn: %reldir%/perun-spawn$(EXEEXT)
