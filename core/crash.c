@@ -82,11 +82,10 @@ static void on_crash(int sig)
 void perun_crash_handlers_install(void)
 {
 	/* Its own stack, so that a stack overflow (endless recursion in a
-	 * plugin) is reported too. */
-	stack_t alt = { .ss_size = 64 * 1024 };
-	alt.ss_sp = malloc(alt.ss_size);
-	if (alt.ss_sp && sigaltstack(&alt, NULL) != 0)
-		free(alt.ss_sp);
+	 * plugin) is reported too; static, as it lives as long as perun. */
+	static _Alignas(16) char alt_stack[64 * 1024];
+	stack_t alt = { .ss_sp = alt_stack, .ss_size = sizeof(alt_stack) };
+	sigaltstack(&alt, NULL);
 	struct sigaction sa = { .sa_handler = on_crash, .sa_flags = SA_RESETHAND | SA_ONSTACK };
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(crash_signals) / sizeof(crash_signals[0]); i++)

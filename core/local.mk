@@ -29,4 +29,4 @@ perun_SOURCES = \
 perun_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(NETTLE_CFLAGS) $(GSL_CFLAGS) -pthread
 perun_LDADD = sdk/libperun.la $(JANSSON_LIBS) $(YAML_LIBS) $(ZLIB_LIBS) $(NETTLE_LIBS) $(GSL_LIBS) -lm
 # check profiles parses its two profiles in two threads.
-perun_LDFLAGS = -pthread
+perun_LDFLAGS = $(AM_LDFLAGS) -pthread

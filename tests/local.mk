@@ -34,6 +34,8 @@ TESTS += tests/config-test
 # The fault-injection shim t0404 preloads (a module: libtool builds a .so).
 check_LTLIBRARIES += %reldir%/helpers/fault-inject.la
 %canon_reldir%_helpers_fault_inject_la_SOURCES = %reldir%/helpers/fault-inject.c
+# Not sanitized: preloaded, it comes before perun's ASan runtime.
+%canon_reldir%_helpers_fault_inject_la_CFLAGS = $(PERUN_CFLAGS)
 %canon_reldir%_helpers_fault_inject_la_LDFLAGS = -module -avoid-version -shared -rpath /nowhere
 %canon_reldir%_helpers_fault_inject_la_LIBADD = -ldl
 check_PROGRAMS += %reldir%/helpers/profile-tool

@@ -7,6 +7,7 @@
 #   test_must_fail <cmd>...   the command exits non-zero (not by a signal)
 #   test_cmp expected actual
 #   test_skip_all 'reason'
+#   test_skip_sanitized 'reason'   skip all under ASan and UBSan
 #   test_done
 #
 # Each test file runs in its own trash directory under tests/trash/, with
@@ -52,6 +53,13 @@ say() { printf '# %s\n' "$*"; }
 test_skip_all() {
 	echo "1..0 # SKIP $*"
 	exit 0
+}
+
+# scripts/run-sanitized-tests.sh sets PERUN_TEST_SANITIZED: a test that
+# cannot work under the sanitizers says why and skips there only.
+test_skip_sanitized() {
+	[ "${PERUN_TEST_SANITIZED:-0}" = 1 ] && test_skip_all "under ASan and UBSan: $*"
+	return 0
 }
 
 _run_test() {

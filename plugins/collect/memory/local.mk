@@ -16,14 +16,16 @@ plugin_collect_LTLIBRARIES += %reldir%/memory.la
 	$(LIBIBERTY_LIBS) -lm
 
 # Nothing of libperun in the program's address space: libunwind only, and
-# only the allocators exported.
+# only the allocators exported.  No sanitizers ($(PERUN_CFLAGS), not
+# $(AM_CFLAGS)): an ASan runtime must be the first library of the process,
+# and the profiled program is not built with it.
 memory_runtime_LTLIBRARIES = %reldir%/libperun-malloc.la
 noinst_DATA += stage/runtime/libperun-malloc.so
 stage/runtime/libperun-malloc.so: %reldir%/libperun-malloc.la
 	@$(MKDIR_P) stage/runtime && \
 	ln -sf "$(abs_builddir)/%reldir%/.libs/libperun-malloc.so" $@
 %canon_reldir%_libperun_malloc_la_SOURCES = %reldir%/recorder.c %reldir%/record.h
-%canon_reldir%_libperun_malloc_la_CFLAGS = $(AM_CFLAGS) $(LIBUNWIND_CFLAGS) \
+%canon_reldir%_libperun_malloc_la_CFLAGS = $(PERUN_CFLAGS) $(LIBUNWIND_CFLAGS) \
 	-fvisibility=hidden -fno-omit-frame-pointer -O2
 %canon_reldir%_libperun_malloc_la_LDFLAGS = -module -avoid-version -no-undefined \
 	-shared

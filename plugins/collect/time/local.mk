@@ -11,10 +11,11 @@ plugin_collect_LTLIBRARIES += %reldir%/time.la
 # The spawner every run is started from: plain libc, linked statically
 # where that works (configure), so that its resident size, the floor of
 # every max-rss measured, is as small as can be.  Staged as stage/libexec
-# beside stage/plugins, where the plugin looks first.
+# beside stage/plugins, where the plugin looks first.  Never sanitized: ASan
+# cannot link statically and would be the floor instead.
 pkglibexec_PROGRAMS += %reldir%/perun-spawn
 %canon_reldir%_perun_spawn_SOURCES = %reldir%/perun-spawn.c %reldir%/spawn-proto.h
-%canon_reldir%_perun_spawn_CFLAGS = $(AM_CFLAGS) -Os
+%canon_reldir%_perun_spawn_CFLAGS = $(PERUN_CFLAGS) -Os
 %canon_reldir%_perun_spawn_LDFLAGS = $(PERUN_SPAWN_LDFLAGS)
 noinst_DATA += stage/libexec/perun-spawn
 stage/libexec/perun-spawn: %reldir%/perun-spawn$(EXEEXT)
@@ -30,6 +31,10 @@ check_PROGRAMS += %reldir%/tests/time-helper %reldir%/tests/test-time
 %canon_reldir%_tests_test_time_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 %canon_reldir%_tests_test_time_LDADD = $(top_builddir)/sdk/libperun.la $(JANSSON_LIBS)
 %canon_reldir%_tests_time_helper_SOURCES = %reldir%/tests/time-helper.c
+# The profiled program, never sanitized: ASan's shadow and allocator would
+# add megabytes to the max-rss t5000 checks to the MiB.
+%canon_reldir%_tests_time_helper_CFLAGS = $(PERUN_CFLAGS)
+%canon_reldir%_tests_time_helper_LDFLAGS =
 TESTS += %reldir%/tests/test-time %reldir%/tests/t5000-collect-time.sh
 endif
 EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md \

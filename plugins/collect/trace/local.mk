@@ -34,11 +34,12 @@ $(TRACE_SKEL_USERS): %reldir%/trace.skel.h
 CLEANFILES += %reldir%/vmlinux.h %reldir%/trace.bpf.o %reldir%/trace.skel.h
 
 # The instrument engine's LD_PRELOAD runtime, installed beside the plugins
-# and staged as stage/runtime like them.
+# and staged as stage/runtime like them; never sanitized (as the memory
+# collector's runtime: it lives in the uninstrumented profiled program).
 trace_runtime_LTLIBRARIES = %reldir%/libperun-instrument.la
 %canon_reldir%_libperun_instrument_la_SOURCES = %reldir%/runtime/instrument.c \
 	%reldir%/runtime/instrument-record.h
-%canon_reldir%_libperun_instrument_la_CFLAGS = $(AM_CFLAGS) -O2 -fno-instrument-functions \
+%canon_reldir%_libperun_instrument_la_CFLAGS = $(PERUN_CFLAGS) -O2 -fno-instrument-functions \
 	-fvisibility=hidden
 %canon_reldir%_libperun_instrument_la_LDFLAGS = -module -avoid-version -no-undefined -shared \
 	-export-symbols-regex '^__cyg_profile_func_(enter|exit)$$'
