@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "instance.h"
+#include "store.h"
 
 static int is_dir(const char *path)
 {
@@ -52,6 +53,28 @@ char *perun_instance_locate(const char *start)
 	}
 }
 
+/* store.max_object_size: bytes, or with a suffix K, M or G. */
+static int read_store_limits(const struct perun_config *config, struct perun_error *err)
+{
+	json_t *v = perun_config_lookup(config, "store.max_object_size");
+	if (!v)
+		return 0;
+	const char *text = json_string_value(v);
+	char *end = (char *)"";
+	double n = json_is_number(v) ? json_number_value(v) : text ? strtod(text, &end) : -1;
+	double scale = !*end		   ? 1
+		       : !strcmp(end, "K") ? 1024.0
+		       : !strcmp(end, "M") ? 1048576.0
+		       : !strcmp(end, "G") ? 1073741824.0
+					   : -1;
+	if (!(n > 0) || scale < 0 || (text && end == text))
+		return perun_error_set(
+			err, PERUN_EINVAL,
+			"store.max_object_size: not a size (bytes, or with K, M, G)");
+	perun_store_set_max_object((size_t)(n * scale));
+	return 0;
+}
+
 int perun_instance_open_config(struct perun_instance *inst, struct perun_error *err)
 {
 	char cwd[PATH_MAX];
@@ -83,6 +106,11 @@ int perun_instance_open(struct perun_instance *inst, struct perun_error *err)
 	int rc = perun_instance_open_config(inst, err);
 	if (rc)
 		return rc;
+	/* not in open_config: perun config must mend a bad value */
+	if ((rc = read_store_limits(&inst->config, err))) {
+		perun_instance_close(inst);
+		return rc;
+	}
 	const char *type = perun_config_lookup_string(&inst->config, "vcs.type", "git");
 	const char *url = perun_config_lookup_string(&inst->config, "vcs.url", "../");
 	char vcs_path[PATH_MAX * 2];

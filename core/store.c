@@ -100,6 +100,13 @@ out:
 	return rc;
 }
 
+static size_t max_object = PERUN_STORE_MAX_OBJECT_DEFAULT;
+
+void perun_store_set_max_object(size_t chars)
+{
+	max_object = chars;
+}
+
 /* A header is "profile <type> <characters>\0": a few dozen bytes. */
 #define OBJECT_HEADER_MAX 64
 
@@ -148,6 +155,12 @@ static int inflate_object(const unsigned char *in, size_t in_len, const char *sh
 	else if (parse_header(head, used, type, chars))
 		rc = perun_error_set(err, PERUN_EINVAL, "malformed profile object %s: bad header",
 				     sha);
+	else if (*chars > max_object)
+		rc = perun_error_set(
+			err, PERUN_EINVAL,
+			"malformed profile object %s: header says %zu characters, over "
+			"store.max_object_size (%zu)",
+			sha, *chars, max_object);
 	if (rc)
 		goto out;
 	size_t header = strlen(head) + 1;

@@ -30,6 +30,13 @@ void perun_store_remove_object(const char *objects_dir, const char *sha);
 int perun_store_write_profile(const char *objects_dir, const struct perun_profile *profile,
 			      char sha_out[PERUN_SHA1_HEX], int *created, struct perun_error *err);
 /* Load and check an object; *out is owned by the caller. */
+/*
+ * The most characters a store object may declare (store.max_object_size,
+ * 4 GiB by default): a header beyond it is refused before any inflating.
+ */
+#define PERUN_STORE_MAX_OBJECT_DEFAULT ((size_t)4 << 30)
+void perun_store_set_max_object(size_t chars);
+
 int perun_store_read_profile(const char *objects_dir, const char *sha, struct perun_profile **out,
 			     struct perun_error *err);
 

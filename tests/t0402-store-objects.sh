@@ -54,6 +54,21 @@ test_expect_success 'a bad header, and data that is not zlib' '
 	refused "not zlib data"
 '
 
+test_expect_success 'store.max_object_size refuses a bigger header before inflating' '
+	(cd proj && cp ../object.good "$(cat ../object)" &&
+	 perun config --local set store.max_object_size 10 &&
+	 sha=$(basename "$(dirname "$(cat ../object)")")$(basename "$(cat ../object)") &&
+	 test_exit_code 2 perun show 0@i tableof resources >out 2>err &&
+	 test_grep "^perun: malformed profile object $sha: header says [0-9]* characters, over store.max_object_size (10)$" err &&
+	 perun config --local set store.max_object_size 1M &&
+	 perun show 0@i tableof resources >out &&
+	 perun config --local set store.max_object_size lots &&
+	 test_exit_code 2 perun status 2>err &&
+	 echo "perun: store.max_object_size: not a size (bytes, or with K, M, G)" >expect &&
+	 test_cmp expect err &&
+	 perun config --local set store.max_object_size 4G)
+'
+
 test_expect_success 'the good object reads again' '
 	(cd proj && cp ../object.good "$(cat ../object)" &&
 	 perun show 0@i tableof resources >out && test_grep "main" out)
