@@ -15,6 +15,7 @@
 
 #include "command.h"
 #include "profiles.h"
+#include "selector.h"
 #include "store.h"
 
 void perun_profile_list_release(struct perun_profile_list *list)
@@ -281,24 +282,6 @@ out:
 	return rc;
 }
 
-/* Beyond any index: a bigger N is read as this, never overflowing. */
-#define TAG_MAX 1000000000L
-
-/* "N@i", "N@p" -> N (at most TAG_MAX) and the letter; -1 when not a tag. */
-static long parse_tag(const char *s, size_t len, char *letter)
-{
-	size_t i = 0;
-	long n = 0;
-	if (len < 3)
-		return -1;
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-		n = n >= TAG_MAX / 10 ? TAG_MAX : n * 10 + (s[i] - '0');
-	if (i == 0 || i + 2 != len || s[i] != '@' || (s[i + 1] != 'i' && s[i + 1] != 'p'))
-		return -1;
-	*letter = s[i + 1];
-	return n;
-}
-
 static int select_tags(struct perun_instance *inst, const char *sha, long from, long to,
 		       char letter, int is_range, const char *selector,
 		       struct perun_profile_list *out, struct perun_error *err)
@@ -325,25 +308,11 @@ static int select_tags(struct perun_instance *inst, const char *sha, long from, 
 	return 0;
 }
 
-/* Does selector name profiles by tag (N@i, N@p, a range, <rev>^N@i)? */
-static int selector_is_tag(const char *selector)
-{
-	char letter;
-	const char *caret = strrchr(selector, '^');
-	const char *dash = strchr(selector, '-');
-	if (caret)
-		selector = caret + 1;
-	if (parse_tag(selector, strlen(selector), &letter) >= 0)
-		return 1;
-	return dash && !caret && parse_tag(selector, (size_t)(dash - selector), &letter) >= 0 &&
-	       parse_tag(dash + 1, strlen(dash + 1), &letter) >= 0;
-}
-
 /* A tag outside an instance is no file name: say what is missing. */
 static int outside_instance(const char *selector, struct perun_error *err)
 {
 	struct stat st;
-	if (!selector_is_tag(selector) || stat(selector, &st) == 0)
+	if (!perun_selector_is_tag(selector) || stat(selector, &st) == 0)
 		return 0;
 	return perun_error_set(err, PERUN_EINVAL,
 			       "not a perun instance: '%s' names a profile of one "
@@ -367,46 +336,26 @@ static int tag_out_of_scope(const char *selector, char letter, const char *sha, 
 int perun_profiles_select(struct perun_instance *inst, const char *sha, const char *selector,
 			  unsigned scope, struct perun_profile_list *out, struct perun_error *err)
 {
-	char letter = 0, letter2 = 0;
-	size_t len = strlen(selector);
-	char resolved[65];
-	/* <rev>^<tag> */
-	const char *caret = strrchr(selector, '^');
-	if (inst && caret && caret != selector &&
-	    parse_tag(caret + 1, strlen(caret + 1), &letter) >= 0) {
-		char rev[256];
-		snprintf(rev, sizeof(rev), "%.*s", (int)(caret - selector), selector);
+	struct perun_selector sel;
+	if (inst) {
+		int rc = perun_selector_parse(selector, &sel, err);
+		if (rc)
+			return rc;
+	}
+	if (inst && sel.kind == PERUN_SELECTOR_REV_TAG) {
+		char rev[256], resolved[65];
+		snprintf(rev, sizeof(rev), "%.*s", (int)sel.rev_len, selector);
 		int rc = perun_vcs_rev_parse(&inst->vcs, rev, resolved, err);
 		if (rc)
 			return rc;
-		return perun_profiles_select(inst, resolved, caret + 1, scope, out, err);
+		return perun_profiles_select(inst, resolved, selector + sel.rev_len + 1, scope, out,
+					     err);
 	}
-	if (inst) {
-		long n = parse_tag(selector, len, &letter);
-		if (n >= 0) {
-			int rc = tag_out_of_scope(selector, letter, sha, scope, err);
-			return rc ? rc
-				  : select_tags(inst, sha, n, n, letter, 0, selector, out, err);
-		}
-		const char *dash = strchr(selector, '-');
-		if (dash) {
-			long a = parse_tag(selector, (size_t)(dash - selector), &letter);
-			long b = parse_tag(dash + 1, strlen(dash + 1), &letter2);
-			if (a >= 0 && b >= 0) {
-				if (letter != letter2)
-					return perun_error_set(
-						err, PERUN_EINVAL,
-						"range '%s' mixes tracked and pending tags",
-						selector);
-				if (b < a)
-					return perun_error_set(err, PERUN_EINVAL,
-							       "range '%s' is empty", selector);
-				int rc = tag_out_of_scope(selector, letter, sha, scope, err);
-				return rc ? rc
-					  : select_tags(inst, sha, a, b, letter, 1, selector, out,
-							err);
-			}
-		}
+	if (inst && sel.kind != PERUN_SELECTOR_OTHER) {
+		int rc = tag_out_of_scope(selector, sel.letter, sha, scope, err);
+		return rc ? rc
+			  : select_tags(inst, sha, sel.from, sel.to, sel.letter,
+					sel.kind == PERUN_SELECTOR_RANGE, selector, out, err);
 	}
 	if (inst && (scope & PERUN_SELECT_TRACKED)) {
 		struct perun_profile_list tracked;
