@@ -29,13 +29,23 @@ void perun_profile_list_release(struct perun_profile_list *list)
 	list->n = 0;
 }
 
-static void list_push(struct perun_profile_list *list, const struct perun_index_entry *e,
-		      const char *file, int pending)
+static int out_of_memory(struct perun_error *err)
 {
-	list->items = realloc(list->items, (list->n + 1) * sizeof(*list->items));
-	if (!list->items)
-		abort();
-	struct perun_profile_info *info = &list->items[list->n++];
+	return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+}
+
+/* Append a copy of e; -1 when out of memory, list as it was.  A field
+ * copied as "" instead would match nothing: rm would remove nothing and
+ * succeed. */
+static int list_push(struct perun_profile_list *list, const struct perun_index_entry *e,
+		     const char *file, int pending)
+{
+	struct perun_profile_info *items =
+		realloc(list->items, (list->n + 1) * sizeof(*list->items));
+	if (!items)
+		return -1;
+	list->items = items;
+	struct perun_profile_info *info = &items[list->n];
 	memset(info, 0, sizeof(*info));
 	info->entry = *e;
 	info->entry.path = strdup(e->path ? e->path : "");
@@ -46,6 +56,14 @@ static void list_push(struct perun_profile_list *list, const struct perun_index_
 	info->entry.postprocessors = strdup(e->postprocessors ? e->postprocessors : "");
 	info->file = file ? strdup(file) : NULL;
 	info->pending = pending;
+	if (!info->entry.path || !info->entry.type || !info->entry.cmd || !info->entry.workload ||
+	    !info->entry.collector || !info->entry.postprocessors || (file && !info->file)) {
+		perun_index_entry_release(&info->entry);
+		free(info->file);
+		return -1;
+	}
+	list->n++;
+	return 0;
 }
 
 static char *minor_index_path(const struct perun_instance *inst, const char *sha)
@@ -175,9 +193,14 @@ int perun_profiles_tracked(struct perun_instance *inst, const char *sha,
 			return rc;
 		}
 	}
-	for (size_t i = 0; i < idx.n; i++)
-		list_push(out, &idx.entries[i], NULL, 0);
+	for (size_t i = 0; i < idx.n && !rc; i++)
+		if (list_push(out, &idx.entries[i], NULL, 0))
+			rc = out_of_memory(err);
 	perun_index_release(&idx);
+	if (rc) {
+		perun_profile_list_release(out);
+		return rc;
+	}
 	sort_profiles(out, sort_key(inst));
 	return 0;
 }
@@ -269,7 +292,11 @@ int perun_profiles_pending(struct perun_instance *inst, struct perun_profile_lis
 	for (size_t i = 0; i < idx.n; i++) {
 		char file[PATH_MAX];
 		snprintf(file, sizeof(file), "%s/%s", jobs, idx.entries[i].path);
-		list_push(out, &idx.entries[i], file, 1);
+		if (list_push(out, &idx.entries[i], file, 1)) {
+			rc = out_of_memory(err);
+			perun_profile_list_release(out);
+			goto out;
+		}
 	}
 	sort_profiles(out, sort_key(inst));
 out:
@@ -302,10 +329,11 @@ static int select_tags(struct perun_instance *inst, const char *sha, long from, 
 	if ((size_t)to >= all.n)
 		perun_warn("%s: only %zu %s profile%s; the rest of the range is skipped", selector,
 			   all.n, letter == 'i' ? "tracked" : "pending", all.n == 1 ? "" : "s");
-	for (long k = from; k <= to && (size_t)k < all.n; k++)
-		list_push(out, &all.items[k].entry, all.items[k].file, all.items[k].pending);
+	for (long k = from; k <= to && (size_t)k < all.n && !rc; k++)
+		if (list_push(out, &all.items[k].entry, all.items[k].file, all.items[k].pending))
+			rc = out_of_memory(err);
 	perun_profile_list_release(&all);
-	return 0;
+	return rc;
 }
 
 /* A tag outside an instance is no file name: say what is missing. */
@@ -363,13 +391,14 @@ int perun_profiles_select(struct perun_instance *inst, const char *sha, const ch
 		if (rc)
 			return rc;
 		size_t before = out->n;
-		for (size_t i = 0; i < tracked.n; i++)
-			if (!strcmp(tracked.items[i].entry.path, selector) ||
-			    !strcasecmp(tracked.items[i].entry.checksum, selector))
-				list_push(out, &tracked.items[i].entry, NULL, 0);
+		for (size_t i = 0; i < tracked.n && !rc; i++)
+			if ((!strcmp(tracked.items[i].entry.path, selector) ||
+			     !strcasecmp(tracked.items[i].entry.checksum, selector)) &&
+			    list_push(out, &tracked.items[i].entry, NULL, 0))
+				rc = out_of_memory(err);
 		perun_profile_list_release(&tracked);
-		if (out->n > before)
-			return 0;
+		if (rc || out->n > before)
+			return rc;
 	}
 	if (inst && (scope & PERUN_SELECT_PENDING)) {
 		char rel[PATH_MAX];
@@ -378,9 +407,9 @@ int perun_profiles_select(struct perun_instance *inst, const char *sha, const ch
 		struct stat st;
 		if (!strchr(selector, '/') && stat(file, &st) == 0 && S_ISREG(st.st_mode)) {
 			struct perun_index_entry e = { .path = (char *)selector };
-			list_push(out, &e, file, 1);
+			int rc = list_push(out, &e, file, 1) ? out_of_memory(err) : 0;
 			free(file);
-			return 0;
+			return rc;
 		}
 		free(file);
 	}
@@ -391,8 +420,9 @@ int perun_profiles_select(struct perun_instance *inst, const char *sha, const ch
 			const char *base = strrchr(selector, '/');
 			struct perun_index_entry e = { .path = (char *)(base ? base + 1
 									     : selector) };
-			list_push(out, &e, realpath(selector, abs) ? abs : selector, 1);
-			return 0;
+			return list_push(out, &e, realpath(selector, abs) ? abs : selector, 1)
+				       ? out_of_memory(err)
+				       : 0;
 		}
 	}
 	return perun_error_set(err, PERUN_ENOTFOUND, "no profile matches '%s'", selector);

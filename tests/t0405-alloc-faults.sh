@@ -96,9 +96,7 @@ test_expect_success 'add: failed allocations' '
 	matrix= lines=2 && sweep add add .perun/jobs/b.perf
 '
 
-# Known breakage: one failed allocation late in rm (about the 4,700th)
-# exits 0 with a minor index that differs from a clean run's.
-test_expect_failure 'rm: failed allocations' '
+test_expect_success 'rm: failed allocations' '
 	matrix= lines=2 && sweep rm rm 0@i
 '
 
