@@ -76,6 +76,7 @@ void perun_index_release(struct perun_index *idx)
 	memset(idx, 0, sizeof(*idx));
 }
 
+/* 0, or -1 when buf ends first, 1 when out of memory. */
 static int read_lstring(const unsigned char *buf, size_t len, size_t *pos, char **out)
 {
 	if (*pos + 4 > len)
@@ -86,18 +87,22 @@ static int read_lstring(const unsigned char *buf, size_t len, size_t *pos, char 
 		return -1;
 	*out = strndup((const char *)buf + *pos, n);
 	*pos += n;
-	return 0;
+	return *out ? 0 : 1;
 }
 
-static void append(struct perun_index *idx, struct perun_index_entry *e)
+/* -1 when out of memory (e is then the caller's to release). */
+static int append(struct perun_index *idx, struct perun_index_entry *e)
 {
 	if (idx->n == idx->alloc) {
-		idx->alloc = idx->alloc ? idx->alloc * 2 : 16;
-		idx->entries = realloc(idx->entries, idx->alloc * sizeof(*idx->entries));
-		if (!idx->entries)
-			abort();
+		size_t alloc = idx->alloc ? idx->alloc * 2 : 16;
+		void *entries = realloc(idx->entries, alloc * sizeof(*idx->entries));
+		if (!entries)
+			return -1;
+		idx->entries = entries;
+		idx->alloc = alloc;
 	}
 	idx->entries[idx->n++] = *e;
+	return 0;
 }
 
 /* With salvage, the whole entries before a damage are kept (and 0 is
@@ -155,17 +160,23 @@ static int index_read(const char *path, struct perun_index *idx, int salvage,
 			goto truncated;
 		e.path = strndup((const char *)buf + pos, (size_t)(nul - (buf + pos)));
 		pos = (size_t)(nul - buf) + 1;
-		if (version >= 2) {
-			if (read_lstring(buf, len, &pos, &e.type) ||
-			    read_lstring(buf, len, &pos, &e.cmd) ||
-			    read_lstring(buf, len, &pos, &e.workload) ||
-			    read_lstring(buf, len, &pos, &e.collector) ||
-			    read_lstring(buf, len, &pos, &e.postprocessors)) {
-				perun_index_entry_release(&e);
+		/* Out of memory is no damage: an entry with a field missing
+		 * would select and remove nothing, and salvage must not drop
+		 * the rest. */
+		int lr = e.path ? 0 : 1;
+		char **fields[] = { &e.type, &e.cmd, &e.workload, &e.collector, &e.postprocessors };
+		for (int f = 0; version >= 2 && !lr && f < 5; f++)
+			lr = read_lstring(buf, len, &pos, fields[f]);
+		if (!lr && append(idx, &e))
+			lr = 1;
+		if (lr) {
+			perun_index_entry_release(&e);
+			if (lr < 0)
 				goto truncated;
-			}
+			rc = perun_error_set(err, PERUN_EGENERIC,
+					     "out of memory reading index '%s'", path);
+			goto out;
 		}
-		append(idx, &e);
 	}
 	if (idx->n != (size_t)count) {
 		rc = perun_error_set(err, PERUN_EINVAL,
@@ -284,7 +295,8 @@ int perun_index_insert(struct perun_index *idx, struct perun_index_entry *e)
 			break;
 		}
 	}
-	append(idx, e);
+	if (append(idx, e))
+		abort(); /* as before: callers have no out-of-memory path yet */
 	memmove(&idx->entries[at + 1], &idx->entries[at],
 		(idx->n - 1 - at) * sizeof(*idx->entries));
 	idx->entries[at] = *e;

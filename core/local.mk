@@ -16,7 +16,7 @@ perun_SOURCES = \
 	core/store.c core/store.h core/store_scan.c core/store_scan.h \
 	core/store_check.c core/store_check.h core/cmd_fsck.c core/cmd_gc.c \
 	core/index.c core/index.h \
-	core/profiles.c core/profiles.h \
+	core/profiles.c core/profiles.h core/selector.c core/selector.h \
 	core/runner.c core/runner.h \
 	core/jobs.c core/jobs.h core/supervise.c core/supervise.h core/workload.c core/workload.h core/cmd_run.c \
 	core/cmd_add.c core/cmd_rm.c core/cmd_status.c core/cmd_log.c \

@@ -15,6 +15,7 @@
 
 #include "command.h"
 #include "profiles.h"
+#include "selector.h"
 #include "store.h"
 
 void perun_profile_list_release(struct perun_profile_list *list)
@@ -28,13 +29,23 @@ void perun_profile_list_release(struct perun_profile_list *list)
 	list->n = 0;
 }
 
-static void list_push(struct perun_profile_list *list, const struct perun_index_entry *e,
-		      const char *file, int pending)
+static int out_of_memory(struct perun_error *err)
 {
-	list->items = realloc(list->items, (list->n + 1) * sizeof(*list->items));
-	if (!list->items)
-		abort();
-	struct perun_profile_info *info = &list->items[list->n++];
+	return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+}
+
+/* Append a copy of e; -1 when out of memory, list as it was.  A field
+ * copied as "" instead would match nothing: rm would remove nothing and
+ * succeed. */
+static int list_push(struct perun_profile_list *list, const struct perun_index_entry *e,
+		     const char *file, int pending)
+{
+	struct perun_profile_info *items =
+		realloc(list->items, (list->n + 1) * sizeof(*list->items));
+	if (!items)
+		return -1;
+	list->items = items;
+	struct perun_profile_info *info = &items[list->n];
 	memset(info, 0, sizeof(*info));
 	info->entry = *e;
 	info->entry.path = strdup(e->path ? e->path : "");
@@ -45,6 +56,14 @@ static void list_push(struct perun_profile_list *list, const struct perun_index_
 	info->entry.postprocessors = strdup(e->postprocessors ? e->postprocessors : "");
 	info->file = file ? strdup(file) : NULL;
 	info->pending = pending;
+	if (!info->entry.path || !info->entry.type || !info->entry.cmd || !info->entry.workload ||
+	    !info->entry.collector || !info->entry.postprocessors || (file && !info->file)) {
+		perun_index_entry_release(&info->entry);
+		free(info->file);
+		return -1;
+	}
+	list->n++;
+	return 0;
 }
 
 static char *minor_index_path(const struct perun_instance *inst, const char *sha)
@@ -174,9 +193,14 @@ int perun_profiles_tracked(struct perun_instance *inst, const char *sha,
 			return rc;
 		}
 	}
-	for (size_t i = 0; i < idx.n; i++)
-		list_push(out, &idx.entries[i], NULL, 0);
+	for (size_t i = 0; i < idx.n && !rc; i++)
+		if (list_push(out, &idx.entries[i], NULL, 0))
+			rc = out_of_memory(err);
 	perun_index_release(&idx);
+	if (rc) {
+		perun_profile_list_release(out);
+		return rc;
+	}
 	sort_profiles(out, sort_key(inst));
 	return 0;
 }
@@ -268,7 +292,11 @@ int perun_profiles_pending(struct perun_instance *inst, struct perun_profile_lis
 	for (size_t i = 0; i < idx.n; i++) {
 		char file[PATH_MAX];
 		snprintf(file, sizeof(file), "%s/%s", jobs, idx.entries[i].path);
-		list_push(out, &idx.entries[i], file, 1);
+		if (list_push(out, &idx.entries[i], file, 1)) {
+			rc = out_of_memory(err);
+			perun_profile_list_release(out);
+			goto out;
+		}
 	}
 	sort_profiles(out, sort_key(inst));
 out:
@@ -279,24 +307,6 @@ out:
 	free(jobs);
 	free(index_path);
 	return rc;
-}
-
-/* Beyond any index: a bigger N is read as this, never overflowing. */
-#define TAG_MAX 1000000000L
-
-/* "N@i", "N@p" -> N (at most TAG_MAX) and the letter; -1 when not a tag. */
-static long parse_tag(const char *s, size_t len, char *letter)
-{
-	size_t i = 0;
-	long n = 0;
-	if (len < 3)
-		return -1;
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
-		n = n >= TAG_MAX / 10 ? TAG_MAX : n * 10 + (s[i] - '0');
-	if (i == 0 || i + 2 != len || s[i] != '@' || (s[i + 1] != 'i' && s[i + 1] != 'p'))
-		return -1;
-	*letter = s[i + 1];
-	return n;
 }
 
 static int select_tags(struct perun_instance *inst, const char *sha, long from, long to,
@@ -319,31 +329,18 @@ static int select_tags(struct perun_instance *inst, const char *sha, long from, 
 	if ((size_t)to >= all.n)
 		perun_warn("%s: only %zu %s profile%s; the rest of the range is skipped", selector,
 			   all.n, letter == 'i' ? "tracked" : "pending", all.n == 1 ? "" : "s");
-	for (long k = from; k <= to && (size_t)k < all.n; k++)
-		list_push(out, &all.items[k].entry, all.items[k].file, all.items[k].pending);
+	for (long k = from; k <= to && (size_t)k < all.n && !rc; k++)
+		if (list_push(out, &all.items[k].entry, all.items[k].file, all.items[k].pending))
+			rc = out_of_memory(err);
 	perun_profile_list_release(&all);
-	return 0;
-}
-
-/* Does selector name profiles by tag (N@i, N@p, a range, <rev>^N@i)? */
-static int selector_is_tag(const char *selector)
-{
-	char letter;
-	const char *caret = strrchr(selector, '^');
-	const char *dash = strchr(selector, '-');
-	if (caret)
-		selector = caret + 1;
-	if (parse_tag(selector, strlen(selector), &letter) >= 0)
-		return 1;
-	return dash && !caret && parse_tag(selector, (size_t)(dash - selector), &letter) >= 0 &&
-	       parse_tag(dash + 1, strlen(dash + 1), &letter) >= 0;
+	return rc;
 }
 
 /* A tag outside an instance is no file name: say what is missing. */
 static int outside_instance(const char *selector, struct perun_error *err)
 {
 	struct stat st;
-	if (!selector_is_tag(selector) || stat(selector, &st) == 0)
+	if (!perun_selector_is_tag(selector) || stat(selector, &st) == 0)
 		return 0;
 	return perun_error_set(err, PERUN_EINVAL,
 			       "not a perun instance: '%s' names a profile of one "
@@ -367,46 +364,26 @@ static int tag_out_of_scope(const char *selector, char letter, const char *sha, 
 int perun_profiles_select(struct perun_instance *inst, const char *sha, const char *selector,
 			  unsigned scope, struct perun_profile_list *out, struct perun_error *err)
 {
-	char letter = 0, letter2 = 0;
-	size_t len = strlen(selector);
-	char resolved[65];
-	/* <rev>^<tag> */
-	const char *caret = strrchr(selector, '^');
-	if (inst && caret && caret != selector &&
-	    parse_tag(caret + 1, strlen(caret + 1), &letter) >= 0) {
-		char rev[256];
-		snprintf(rev, sizeof(rev), "%.*s", (int)(caret - selector), selector);
+	struct perun_selector sel;
+	if (inst) {
+		int rc = perun_selector_parse(selector, &sel, err);
+		if (rc)
+			return rc;
+	}
+	if (inst && sel.kind == PERUN_SELECTOR_REV_TAG) {
+		char rev[256], resolved[65];
+		snprintf(rev, sizeof(rev), "%.*s", (int)sel.rev_len, selector);
 		int rc = perun_vcs_rev_parse(&inst->vcs, rev, resolved, err);
 		if (rc)
 			return rc;
-		return perun_profiles_select(inst, resolved, caret + 1, scope, out, err);
+		return perun_profiles_select(inst, resolved, selector + sel.rev_len + 1, scope, out,
+					     err);
 	}
-	if (inst) {
-		long n = parse_tag(selector, len, &letter);
-		if (n >= 0) {
-			int rc = tag_out_of_scope(selector, letter, sha, scope, err);
-			return rc ? rc
-				  : select_tags(inst, sha, n, n, letter, 0, selector, out, err);
-		}
-		const char *dash = strchr(selector, '-');
-		if (dash) {
-			long a = parse_tag(selector, (size_t)(dash - selector), &letter);
-			long b = parse_tag(dash + 1, strlen(dash + 1), &letter2);
-			if (a >= 0 && b >= 0) {
-				if (letter != letter2)
-					return perun_error_set(
-						err, PERUN_EINVAL,
-						"range '%s' mixes tracked and pending tags",
-						selector);
-				if (b < a)
-					return perun_error_set(err, PERUN_EINVAL,
-							       "range '%s' is empty", selector);
-				int rc = tag_out_of_scope(selector, letter, sha, scope, err);
-				return rc ? rc
-					  : select_tags(inst, sha, a, b, letter, 1, selector, out,
-							err);
-			}
-		}
+	if (inst && sel.kind != PERUN_SELECTOR_OTHER) {
+		int rc = tag_out_of_scope(selector, sel.letter, sha, scope, err);
+		return rc ? rc
+			  : select_tags(inst, sha, sel.from, sel.to, sel.letter,
+					sel.kind == PERUN_SELECTOR_RANGE, selector, out, err);
 	}
 	if (inst && (scope & PERUN_SELECT_TRACKED)) {
 		struct perun_profile_list tracked;
@@ -414,13 +391,14 @@ int perun_profiles_select(struct perun_instance *inst, const char *sha, const ch
 		if (rc)
 			return rc;
 		size_t before = out->n;
-		for (size_t i = 0; i < tracked.n; i++)
-			if (!strcmp(tracked.items[i].entry.path, selector) ||
-			    !strcasecmp(tracked.items[i].entry.checksum, selector))
-				list_push(out, &tracked.items[i].entry, NULL, 0);
+		for (size_t i = 0; i < tracked.n && !rc; i++)
+			if ((!strcmp(tracked.items[i].entry.path, selector) ||
+			     !strcasecmp(tracked.items[i].entry.checksum, selector)) &&
+			    list_push(out, &tracked.items[i].entry, NULL, 0))
+				rc = out_of_memory(err);
 		perun_profile_list_release(&tracked);
-		if (out->n > before)
-			return 0;
+		if (rc || out->n > before)
+			return rc;
 	}
 	if (inst && (scope & PERUN_SELECT_PENDING)) {
 		char rel[PATH_MAX];
@@ -429,9 +407,9 @@ int perun_profiles_select(struct perun_instance *inst, const char *sha, const ch
 		struct stat st;
 		if (!strchr(selector, '/') && stat(file, &st) == 0 && S_ISREG(st.st_mode)) {
 			struct perun_index_entry e = { .path = (char *)selector };
-			list_push(out, &e, file, 1);
+			int rc = list_push(out, &e, file, 1) ? out_of_memory(err) : 0;
 			free(file);
-			return 0;
+			return rc;
 		}
 		free(file);
 	}
@@ -442,8 +420,9 @@ int perun_profiles_select(struct perun_instance *inst, const char *sha, const ch
 			const char *base = strrchr(selector, '/');
 			struct perun_index_entry e = { .path = (char *)(base ? base + 1
 									     : selector) };
-			list_push(out, &e, realpath(selector, abs) ? abs : selector, 1);
-			return 0;
+			return list_push(out, &e, realpath(selector, abs) ? abs : selector, 1)
+				       ? out_of_memory(err)
+				       : 0;
 		}
 	}
 	return perun_error_set(err, PERUN_ENOTFOUND, "no profile matches '%s'", selector);

@@ -1,24 +1,68 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The libFuzzer targets are built by fuzz/build.sh (clang with sanitizers,
-# outside the automake build); tests/t0970-fuzz-targets.sh runs them.
-EXTRA_DIST += %reldir%/README.md %reldir%/build.sh \
+# The libFuzzer targets: built by configure --enable-fuzzing (CC=clang;
+# ASan and UBSan); fuzz/build.sh makes such a build beside any other.
+# Each target replays its regression corpus (every input that ever
+# failed) in tests/t0970-fuzz-targets.sh and make fuzz-smoke.
+FUZZ_TARGETS = profile_load config_yaml index_read store_object selector
+# (automake's default "cru" makes binutils warn about its u)
+ARFLAGS = cr
+EXTRA_DIST += %reldir%/README.md %reldir%/build.sh %reldir%/replay.sh \
 	%reldir%/fuzz_profile_load.c %reldir%/fuzz_config_yaml.c \
-	%reldir%/fuzz_index_read.c %reldir%/fuzz_store_object.c \
-	%reldir%/corpus/profile_load/time.perf %reldir%/corpus/profile_load/models.perf \
-	%reldir%/corpus/profile_load/mixed.perf \
-	%reldir%/corpus/config_yaml/demo.yml %reldir%/corpus/config_yaml/master-template.yml \
-	%reldir%/corpus/config_yaml/anchors.yml \
-	%reldir%/corpus/index_read/one-entry.pidx \
-	%reldir%/corpus/store_object/time.object
+	%reldir%/fuzz_index_read.c %reldir%/fuzz_store_object.c %reldir%/fuzz_selector.c \
+	%reldir%/corpus %reldir%/regression
 
-# make fuzz-smoke: build the targets and run each for a while from its
-# seeds (FUZZ_SECONDS each, default 30); the long runs of bench/.
-FUZZ_SECONDS = 30
-fuzz-smoke:
+if ENABLE_FUZZING
+FUZZ_CFLAGS = $(AM_CFLAGS) -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
+	-fno-sanitize-recover=undefined -I$(top_srcdir)/core \
+	$(JANSSON_CFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(NETTLE_CFLAGS) -pthread
+FUZZ_LINK_LIBS = %reldir%/libfuzz.a $(JANSSON_LIBS) $(YAML_LIBS) $(ZLIB_LIBS) $(NETTLE_LIBS) \
+	-lm -lpthread
+FUZZ_LINK_FLAGS = -fsanitize=fuzzer,address,undefined
+# libperun and the core parsers, compiled once with the sanitizers.
+noinst_LIBRARIES += %reldir%/libfuzz.a
+%canon_reldir%_libfuzz_a_SOURCES = $(sdk_libperun_la_SOURCES) \
+	core/index.c core/store.c core/config_yaml.c core/selector.c
+%canon_reldir%_libfuzz_a_CFLAGS = $(FUZZ_CFLAGS)
+noinst_PROGRAMS += %reldir%/fuzz_profile_load %reldir%/fuzz_config_yaml \
+	%reldir%/fuzz_index_read %reldir%/fuzz_store_object %reldir%/fuzz_selector
+%canon_reldir%_fuzz_profile_load_CFLAGS = $(FUZZ_CFLAGS)
+%canon_reldir%_fuzz_profile_load_LDFLAGS = $(FUZZ_LINK_FLAGS)
+%canon_reldir%_fuzz_profile_load_LDADD = $(FUZZ_LINK_LIBS)
+%canon_reldir%_fuzz_config_yaml_CFLAGS = $(FUZZ_CFLAGS)
+%canon_reldir%_fuzz_config_yaml_LDFLAGS = $(FUZZ_LINK_FLAGS)
+%canon_reldir%_fuzz_config_yaml_LDADD = $(FUZZ_LINK_LIBS)
+%canon_reldir%_fuzz_index_read_CFLAGS = $(FUZZ_CFLAGS)
+%canon_reldir%_fuzz_index_read_LDFLAGS = $(FUZZ_LINK_FLAGS)
+%canon_reldir%_fuzz_index_read_LDADD = $(FUZZ_LINK_LIBS)
+%canon_reldir%_fuzz_store_object_CFLAGS = $(FUZZ_CFLAGS)
+%canon_reldir%_fuzz_store_object_LDFLAGS = $(FUZZ_LINK_FLAGS)
+%canon_reldir%_fuzz_store_object_LDADD = $(FUZZ_LINK_LIBS)
+%canon_reldir%_fuzz_selector_CFLAGS = $(FUZZ_CFLAGS)
+%canon_reldir%_fuzz_selector_LDFLAGS = $(FUZZ_LINK_FLAGS)
+%canon_reldir%_fuzz_selector_LDADD = $(FUZZ_LINK_LIBS)
+# Where the targets are: here, or in the build fuzz/build.sh makes.
+FUZZ_BINDIR = %reldir%
+fuzz-targets: %reldir%/fuzz_profile_load$(EXEEXT) %reldir%/fuzz_config_yaml$(EXEEXT) \
+	%reldir%/fuzz_index_read$(EXEEXT) %reldir%/fuzz_store_object$(EXEEXT) \
+	%reldir%/fuzz_selector$(EXEEXT)
+fuzz-bin: fuzz-targets
+else
+FUZZ_BINDIR = %reldir%/out
+fuzz-targets:
+	@echo "fuzz-targets: configure CC=clang --enable-fuzzing (or run fuzz/build.sh)" >&2; exit 2
+fuzz-bin:
 	$(SHELL) $(srcdir)/%reldir%/build.sh $(abs_builddir)/%reldir%/out
-	for t in profile_load config_yaml index_read store_object; do \
+endif
+
+# make fuzz-smoke: replay the regression corpus, then run each target for
+# a while from its seeds (FUZZ_SECONDS each, default 30); the long runs
+# are bench/bench-fuzz.sh.
+FUZZ_SECONDS = 30
+fuzz-smoke: fuzz-bin
+	$(SHELL) $(srcdir)/%reldir%/replay.sh $(FUZZ_BINDIR) $(srcdir)/%reldir%/regression
+	for t in $(FUZZ_TARGETS); do \
 		$(MKDIR_P) %reldir%/new/$$t && \
-		%reldir%/out/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) %reldir%/new/$$t \
-			$(srcdir)/%reldir%/corpus/$$t || exit 1; \
+		$(FUZZ_BINDIR)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) %reldir%/new/$$t \
+			$(srcdir)/%reldir%/corpus/$$t $(srcdir)/%reldir%/regression/$$t || exit 1; \
 	done
-.PHONY: fuzz-smoke
+.PHONY: fuzz-smoke fuzz-targets fuzz-bin

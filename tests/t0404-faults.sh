@@ -6,23 +6,10 @@
 # store exactly as it was.  Self-made profiles.
 . "$srcdir/tests/test-lib.sh"
 
-SHIM="$TEST_BUILDDIR/tests/helpers/.libs/fault-inject.so"
-test -f "$SHIM" || test_skip_all "the fault-injection shim was not built"
-# A perun built with gcc's ASan (--enable-sanitizers) needs its runtime as
-# the first library of the process: preload it ahead of the shim.  It then
-# runs in the libtool wrapper's sed too, whose leaks are not ours.
-ASAN_RT=$(ldd "$TEST_BUILDDIR/.libs/perun" 2>/dev/null | awk '/libasan/ { print $3 }')
-if [ -n "$ASAN_RT" ]; then
-	SHIM="$ASAN_RT $SHIM"
-	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-fi
+test_fault_shim
 
 test_expect_success 'setup: an instance with one tracked and one pending profile' '
-	git init -q base && (cd base && perun init >/dev/null &&
-	git commit -q --allow-empty -m v1 &&
-	test_time_profile 1.0 "$(git rev-parse HEAD)" >.perun/jobs/a.perf &&
-	perun add .perun/jobs/a.perf >/dev/null &&
-	test_time_profile 2.0 "$(git rev-parse HEAD)" >.perun/jobs/b.perf)
+	test_fault_base base
 '
 
 # sweep <name> <perun args...>: count the command's calls in a copy of
@@ -30,9 +17,7 @@ test_expect_success 'setup: an instance with one tracked and one pending profile
 sweep() {
 	name=$1
 	shift
-	rm -rf count && cp -a base count &&
-	(cd count && PERUN_FAULT_COUNT="$TRASH_DIRECTORY/$name.counts" LD_PRELOAD="$SHIM" \
-		perun "$@" >/dev/null 2>&1) || { echo "$name: the command fails without faults"; return 1; }
+	test_fault_count "$name" "$@" || return 1
 	total=0
 	for op in write fsync rename; do
 		# Every process reports (the build tree's perun is a libtool

@@ -137,6 +137,42 @@ store_snapshot() {
 		xargs -0 sha1sum 2>/dev/null)
 }
 
+# The fault-injection sweeps (t0404, t0405; tests/helpers/fault-inject.c).
+# test_fault_shim: SHIM is the preloaded shim, or every test is skipped.
+test_fault_shim() {
+	SHIM="$TEST_BUILDDIR/tests/helpers/.libs/fault-inject.so"
+	test -f "$SHIM" || test_skip_all "the fault-injection shim was not built"
+	# A perun built with gcc's ASan (--enable-sanitizers) needs its runtime
+	# as the first library of the process: preload it ahead of the shim.
+	# It then runs in the libtool wrapper's sed too, whose leaks are not ours.
+	ASAN_RT=$(ldd "$TEST_BUILDDIR/.libs/perun" 2>/dev/null | awk '/libasan/ { print $3 }')
+	if [ -n "$ASAN_RT" ]; then
+		SHIM="$ASAN_RT $SHIM"
+		export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+	fi
+}
+
+# test_fault_base <dir>: a git repository whose instance has one tracked
+# profile (a.perf) and one pending (b.perf), what each sweep starts from.
+test_fault_base() {
+	git init -q "$1" && (cd "$1" && perun init >/dev/null &&
+	git commit -q --allow-empty -m v1 &&
+	test_time_profile 1.0 "$(git rev-parse HEAD)" >.perun/jobs/a.perf &&
+	perun add .perun/jobs/a.perf >/dev/null &&
+	test_time_profile 2.0 "$(git rev-parse HEAD)" >.perun/jobs/b.perf)
+}
+
+# test_fault_count <name> <perun args...>: run the command once in count/,
+# a copy of base/, with the shim counting its calls into $name.counts.
+test_fault_count() {
+	_tfc_name=$1
+	shift
+	rm -rf count && cp -a base count &&
+	(cd count && PERUN_FAULT_COUNT="$TRASH_DIRECTORY/$_tfc_name.counts" LD_PRELOAD="$SHIM" \
+		perun "$@" >/dev/null 2>&1) ||
+		{ echo "$_tfc_name: the command fails without faults"; return 1; }
+}
+
 # Make a git repository with a small C program and two commits.
 # test_time_profile [<amount> [<origin>]]: a small time profile of one uid
 # (main, amounts given three times) on stdout, as Python Perun writes one.
