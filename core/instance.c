@@ -42,10 +42,12 @@ char *perun_instance_locate(const char *start)
 	for (;;) {
 		snprintf(probe, sizeof(probe), "%s/.perun", dir[1] ? dir : "");
 		if (is_dir(probe))
-			return strdup(dir);
+			return strdup(dir); /* NULL with ENOMEM */
 		char *slash = strrchr(dir, '/');
-		if (!slash || (slash == dir && !dir[1]))
+		if (!slash || (slash == dir && !dir[1])) {
+			errno = ENOENT;
 			return NULL;
+		}
 		if (slash == dir)
 			dir[1] = '\0'; /* up to "/" itself */
 		else
@@ -84,6 +86,8 @@ int perun_instance_open_config(struct perun_instance *inst, struct perun_error *
 		return perun_error_set_errno(err, PERUN_EGENERIC, errno,
 					     "cannot read the current directory");
 	inst->root = perun_instance_locate(cwd);
+	if (!inst->root && errno == ENOMEM)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	if (!inst->root)
 		return perun_error_set(err, PERUN_ENOTFOUND,
 				       "not a perun instance (or any parent up to /): "
@@ -94,7 +98,9 @@ int perun_instance_open_config(struct perun_instance *inst, struct perun_error *
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	}
 	char *local = perun_instance_path(inst, "local.yml");
-	int rc = perun_config_init(&inst->config, local, err);
+	/* A NULL path would read as an instance with no configuration. */
+	int rc = local ? perun_config_init(&inst->config, local, err)
+		       : perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	free(local);
 	if (rc)
 		perun_instance_close(inst);

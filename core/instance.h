@@ -23,7 +23,8 @@ void perun_instance_close(struct perun_instance *inst);
  * commands that only need the configuration, e.g. perun config. */
 int perun_instance_open_config(struct perun_instance *inst, struct perun_error *err);
 /* The nearest directory at or above the absolute path start holding a
- * .perun directory (malloc'd), or NULL. */
+ * .perun directory (malloc'd), or NULL (errno ENOENT; ENOMEM when out
+ * of memory). */
 char *perun_instance_locate(const char *start);
 
 /* Path below .perun: perun_instance_path(inst, "jobs") -> malloc'd. */

@@ -121,15 +121,19 @@ static int run_command(const struct perun_command *cmd, const char *path, struct
 			return command_help(cmd, path, argc, argv);
 	}
 	struct perun_params *params = perun_params_new();
+	if (!params) /* the parse would store nothing and succeed */
+		return perun_fail(PERUN_EXIT_FAILURE, "out of memory");
 	int stop = cmd->subcommands || (cmd->flags & PERUN_COMMAND_STOP_AT_POSITIONAL);
 	rc = perun_options_parse(cmd->options, argc, argv, stop, params, &rest, &nrest, &err);
 	if (!rc)
 		rc = perun_params_finish(params, cmd->options, path, &err);
 	if (rc) {
+		int code = perun_exit_for(err.code); /* 3 when out of memory */
 		perun_error_print(&err);
-		fprintf(stderr, "perun: see '%s --help'\n", path);
+		if (code == PERUN_EXIT_USAGE)
+			fprintf(stderr, "perun: see '%s --help'\n", path);
 		perun_params_free(params);
-		return PERUN_EXIT_USAGE;
+		return code;
 	}
 	if (cmd->subcommands) {
 		if (nrest == 0 && cmd->fn) {
@@ -196,11 +200,13 @@ int main(int argc, char **argv)
 	cli.color = isatty(STDOUT_FILENO) && !(no_color && *no_color);
 
 	struct perun_params *global = perun_params_new();
+	if (!global)
+		return perun_fail(PERUN_EXIT_FAILURE, "out of memory");
 	if (perun_options_parse(perun_root_command.options, argc - 1, argv + 1, 1, global, &rest,
 				&nrest, &err)) {
 		perun_error_print(&err);
 		perun_params_free(global);
-		return PERUN_EXIT_USAGE;
+		return perun_exit_for(err.code);
 	}
 	if (perun_params_bool(global, "version", 0)) {
 		printf("Perun %s\n", PACKAGE_VERSION);

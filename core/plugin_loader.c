@@ -71,8 +71,10 @@ static void path_add_list(const char *list)
 	if (!list)
 		return;
 	char *copy = strdup(list), *save = NULL;
-	if (!copy)
+	if (!copy) {
 		search_oom = 1;
+		return; /* strtok_r(NULL) would read its saved pointer, unset */
+	}
 	for (char *dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save))
 		path_add(dir);
 	free(copy);
@@ -314,7 +316,13 @@ struct perun_loaded_plugin *perun_plugin_open_file(const char *path, enum perun_
 		ltdl_ready = 1;
 	}
 	lt_dladvise advise;
-	lt_dladvise_init(&advise);
+	/* lt_dladvise_init allocates; out of memory, libltdl asserts in
+	 * lt_dladvise_local on the advise it did not make. */
+	if (lt_dladvise_init(&advise)) {
+		reject(e, "cannot load: out of memory");
+		e->transient = 1;
+		return e;
+	}
 	lt_dladvise_local(&advise);
 	lt_dladvise_ext(&advise);
 	lt_dlhandle handle = lt_dlopenadvise(path, advise);

@@ -46,7 +46,8 @@ snapshot() {
 	fi
 }
 
-# sweep <name> <perun args...>
+# sweep <name> <perun args...>: fails a sample of the command's
+# allocations, or with to=N every one of the first N.
 sweep() {
 	name=$1
 	shift
@@ -55,9 +56,10 @@ sweep() {
 	n=$(awk '$1 == "malloc" && $2 > m { m = $2 } END { print m + 0 }' "$name.counts")
 	test "$n" -gt 0 || { echo "$name: no allocation counted"; return 1; }
 	k=1
-	[ "$SAMPLES" -gt 0 ] && [ "$n" -gt "$SAMPLES" ] && k=$(( (n + SAMPLES - 1) / SAMPLES ))
+	[ -z "${to:-}" ] && [ "$SAMPLES" -gt 0 ] && [ "$n" -gt "$SAMPLES" ] &&
+		k=$(( (n + SAMPLES - 1) / SAMPLES ))
 	i=1 runs=0 failed=0
-	while [ $i -le "$n" ]; do
+	while [ $i -le "${to:-$n}" ] && [ $i -le "$n" ]; do
 		rm -rf work && cp -a base work &&
 		snapshot work >before &&
 		(cd work && PERUN_FAULT=malloc:$i LD_PRELOAD="$SHIM" perun "$@" >out 2>err)
@@ -106,6 +108,12 @@ test_expect_success 'config set: failed allocations' '
 
 test_expect_success 'run matrix (time on true): failed allocations' '
 	matrix=1 lines=3 && sweep matrix run matrix
+'
+
+# Every one of the first allocations, not a sample: start-up (options,
+# the plugin path, loading the VCS plugin) crashed on a NULL there.
+test_expect_success 'rm: each of the first 40 allocations' '
+	matrix= lines=2 to=40 && sweep rm rm 0@i
 '
 
 test_done
