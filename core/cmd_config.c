@@ -102,7 +102,8 @@ static int print_entry(const char *key, const json_t *value)
 {
 	char *text = perun_yaml_format_inline(value);
 	if (!text)
-		return perun_fail(PERUN_EXIT_FAILURE, "cannot format the value of '%s'", key);
+		return perun_fail(PERUN_EXIT_FAILURE,
+				  "cannot format the value of '%s': out of memory", key);
 	printf("%s: %s\n", key, text);
 	free(text);
 	return PERUN_EXIT_OK;
@@ -168,8 +169,9 @@ static int cmd_config_set(const struct perun_command *cmd, struct perun_cli *cli
 	if (rc) {
 		perun_error_print(&err);
 		rc = perun_exit_for(rc);
-	} else {
-		rc = print_entry(argv[0], value);
+	} else if (print_entry(argv[0], value)) {
+		/* the value is saved: only its echo failed */
+		rc = PERUN_EXIT_OK;
 	}
 	json_decref(value);
 	target_close(&t);

@@ -317,7 +317,9 @@ static int load_sequence(struct loader *ld, int depth, json_t *seq, size_t *size
 			json_decref(item);
 		if (rc)
 			return rc;
-		json_array_append_new(seq, item);
+		/* a value lost to a failed allocation would be saved as absent */
+		if (json_array_append_new(seq, item))
+			return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	}
 	return rc;
 }
@@ -335,6 +337,10 @@ static int load_mapping(struct loader *ld, int depth, json_t *map, size_t *size,
 					       "line %zu: keys must be plain scalars", line);
 		}
 		char *key = strndup((const char *)ev.data.scalar.value, ev.data.scalar.length);
+		if (!key) {
+			yaml_event_delete(&ev);
+			return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		}
 		json_t *key_value = json_string(key);
 		remember_anchor(ld, ev.data.scalar.anchor, key_value, 1);
 		json_decref(key_value);
@@ -352,8 +358,8 @@ static int load_mapping(struct loader *ld, int depth, json_t *map, size_t *size,
 		}
 		if (!rc && (rc = add_size(size, 1 + value_size, line, err)))
 			json_decref(value);
-		else if (!rc)
-			json_object_set_new(map, key, value);
+		else if (!rc && json_object_set_new(map, key, value))
+			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 		free(key);
 		if (rc)
 			return rc;
