@@ -31,6 +31,9 @@
 #define DEFAULT_MIN_EFFECT 0.08
 #define DEFAULT_MIN_SHARE  0.01
 #define SUBSAMPLE	   20000
+/* Series under this share of the biggest do not vote on how the whole
+ * traced run moved: their times are mostly the probes'. */
+#define RUN_FACTOR_SHARE 0.001
 /* Counts differing by more than this share are a changed behaviour. */
 #define COUNT_CHANGE 0.10
 
@@ -40,6 +43,7 @@ struct series {
 	double *v;
 	size_t n, cap;
 	double total;
+	double self_total; /* of "exclusive" (a trace's self time), 0 without */
 	/* runs only: the stratum of each value, the workload its resource
 	 * type names (the time collector merges runs of several sizes) */
 	unsigned *stratum;
@@ -242,6 +246,13 @@ int perun_check_samples_load(const struct perun_profile *profile, struct perun_c
 				rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 				break;
 			}
+		}
+		const struct perun_jv *self = perun_jv_get(types.types[t].columns, "exclusive");
+		perun_jv_array_foreach(self, i, v)
+		{
+			double x;
+			if (!perun_jv_number(v, &x) && isfinite(x))
+				r->self_total += x;
 		}
 	}
 	perun_type_list_release(&types);
@@ -479,6 +490,45 @@ static int unreliable(struct perun_check_change *c, const char *fmt, ...)
 	return rc;
 }
 
+/* Do the counts of two sides differ by more than COUNT_CHANGE? */
+static int counts_differ(size_t na, size_t nb)
+{
+	size_t most = na > nb ? na : nb;
+	return most && (double)(na > nb ? na - nb : nb - na) / (double)most > COUNT_CHANGE;
+}
+
+/*
+ * How much the whole traced run moved: the median target/baseline ratio
+ * of the totals (self times when the profile has them) of the other
+ * series of its kind, called as often on both sides and above floor.  One run a version
+ * cannot tell a slower machine from slower code, but a machine slows
+ * every function alike while code changes a few.  1 with fewer than
+ * three such series.
+ */
+static double run_factor(const struct perun_check_samples *baseline,
+			 const struct perun_check_samples *target, const struct series *self,
+			 double floor)
+{
+	double *ratios = malloc((baseline->n + 1) * sizeof(*ratios));
+	size_t n = 0;
+	for (size_t i = 0; ratios && i < baseline->n; i++) {
+		const struct series *a = &baseline->items[i];
+		json_t *pos = json_object_get(target->index, a->key);
+		if (a == self || !pos || strcmp(a->kind, self->kind))
+			continue;
+		const struct series *b = &target->items[json_integer_value(pos)];
+		/* self times where the profile has them: a caller's inclusive
+		 * time moves with a slower callee */
+		double ta = a->self_total > 0.0 ? a->self_total : a->total;
+		double tb = a->self_total > 0.0 ? b->self_total : b->total;
+		if (!counts_differ(a->n, b->n) && ta > floor && tb > 0.0)
+			ratios[n++] = tb / ta;
+	}
+	double factor = n >= 3 ? median(ratios, n) : 1.0;
+	free(ratios);
+	return isfinite(factor) && factor > 0.0 ? factor : 1.0;
+}
+
 int perun_check_weigh(struct perun_check_change *c, const struct perun_check_samples *baseline,
 		      const struct perun_check_samples *target,
 		      const struct perun_noise_policy *policy, int whole_pair)
@@ -489,10 +539,7 @@ int perun_check_weigh(struct perun_check_change *c, const struct perun_check_sam
 		c->count_baseline = (long long)a->n;
 		c->count_target = (long long)b->n;
 		c->count_unit = baseline->unit;
-		size_t most = a->n > b->n ? a->n : b->n;
-		c->counts_changed =
-			most && (double)(a->n > b->n ? a->n - b->n : b->n - a->n) / (double)most >
-					COUNT_CHANGE;
+		c->counts_changed = counts_differ(a->n, b->n);
 	}
 	int deg = perun_change_is_degradation(c->result),
 	    opt = perun_change_is_optimization(c->result);
@@ -529,7 +576,18 @@ int perun_check_weigh(struct perun_check_change *c, const struct perun_check_sam
 	if (!whole_pair || (!runs && c->counts_changed))
 		goto out; /* per-call and total verdicts may rightly differ */
 	double rel = ca != 0.0 ? diff / fabs(ca) : INFINITY;
+	/* calls of one run: what the rest of the run did is the machine's */
+	double factor = runs ? 1.0 : run_factor(baseline, target, a, RUN_FACTOR_SHARE * big);
+	if (factor != 1.0 && isfinite(rel))
+		rel = (rel + 1.0) / factor - 1.0;
 	c->measured_change = rel;
+	if (factor != 1.0 && fabs(rel) < policy->min_effect) {
+		rc = unreliable(c,
+				"it moved with the whole run (its other functions x%.2f): %+.1f%% "
+				"beside them",
+				factor, 100.0 * rel);
+		goto out;
+	}
 	if ((deg && rel < 0.0) || (opt && rel > 0.0)) {
 		rc = unreliable(c, "the measured %s moved the other way (%+.1f%%)",
 				runs ? "median" : "total", 100.0 * rel);

@@ -92,6 +92,37 @@ test_expect_success 'unreliable verdicts go to no report format as findings' '
 	 perun status >after && test_cmp before after)
 '
 
+# run <file> <factor of f> <factor of the others>: one traced run of
+# five functions called 40 times each, per-call times spread a little.
+run() {
+	python3 - "$@" <<-'PY'
+	import json, sys
+	out, ff, fo = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
+	res, tmap = {}, {}
+	for i, fn in enumerate("fghjk"):
+	    base = 100.0 * (i + 1)
+	    key = fn + "#0"
+	    tmap[key] = {"uid": fn, "type": "mixed", "subtype": "time delta"}
+	    res[key] = {"amount": [base * (ff if fn == "f" else fo) * (1 + 0.01 * (c % 5))
+	                           for c in range(40)]}
+	json.dump({"header": {"type": "mixed", "cmd": "prog", "args": "", "workload": "in",
+	                      "units": {"mixed(time delta)": "us"}},
+	           "collector_info": {"name": "trace", "params": {}}, "postprocessors": [],
+	           "models": [], "origin": "", "resources": res,
+	           "resource_type_map": tmap}, open(out, "w"))
+	PY
+}
+
+test_expect_success 'a whole traced run 2.2x slower (a loaded machine) is no finding' '
+	(cd proj && run r1.perf 1 1 && run loaded.perf 2.2 2.2 && run slow-f.perf 2.2 1 &&
+	 perun check profiles r1.perf loaded.perf --fail-on degradation --format json >out.json &&
+	 jq -e "[.verdicts[] | select(.result == \"Degradation\")] | length == 5 and
+		all(.unreliable | test(\"moved with the whole run\"))" out.json &&
+	 test_exit_code 1 perun check profiles r1.perf slow-f.perf --fail-on degradation \
+		--format json >out.json &&
+	 jq -e "[.changes[] | .location] == [\"f\"]" out.json)
+'
+
 # rss <file> <bytes>: a time profile with real time and max-rss.
 rss() {
 	cat >"$1" <<-EOF

@@ -15,9 +15,10 @@
 #   * check head --fail-on degradation passes at the comment-only commits
 #     and fails at v4;
 #   * check all --format sarif is valid SARIF 2.1.0, a file per result.
-# cpd is what names fib: aat's per-call mean of fib falls too, but within
-# the spread of a recursion's call times (its noise), so the weighing
-# calls that verdict unreliable; cpd compares each version's total.
+# cpd is what names fib: it compares each version's total.  aat's
+# per-call mean of fib falls too, by about 0.6 (11 us once against 18 us
+# a recursive call), which passes its ratio of 0.5 in some runs; any
+# finding on fib must then be that optimization at v2.
 # At the identical commits only noise differs, and on this machine it is
 # large: a trace is one run per version, in wall time, and at a load of 7
 # to 13 one run took 2.4x as long as its identical neighbour's even at
@@ -31,10 +32,6 @@
 # Nothing asserts on times.
 . "$srcdir/tests/test-lib.sh"
 
-# distcheck runs the suite again on its read-only tree while other tests
-# load the machine; one traced run a version then gives false verdicts
-# (seen once, in distcheck only).  make check runs it.
-test -w "$TEST_SRCDIR" && test -n "$PERUN_TEST_TIMED" || test_skip_all "flaky under load (one traced run a version): run with PERUN_TEST_TIMED=1"
 . "$TEST_SRCDIR/plugins/collect/trace/tests/trace-lib.sh"
 
 command -v cc >/dev/null && command -v make >/dev/null && command -v ar >/dev/null ||
@@ -173,14 +170,14 @@ test_expect_success 'every commit is profiled by perun run job (trace)' "
 at_version='. as $r | .verdicts[] | .at = (if .method == "cpd" then .version
 	else $r.pairs[.pair].target_minor end)'
 
-test_expect_success 'check all: cpd names fib at v2, its calls 13,529 -> 1 flagged (JSON)' '
+test_expect_success 'check all: cpd names fib at v2 (and nothing else is found on fib), calls 13,529 -> 1 flagged' '
 	cd project &&
 	perun check --format json all >all.json &&
 	jq -r "$at_version"" | select(.location == \"fib\" and .result != \"NoChange\" and
 		.unreliable == null) | [.method, .result, .at, .counts.baseline, .counts.target,
 		.counts.unit, .counts.changed] | join(\" \")" all.json >actual &&
-	echo "cpd SevereOptimization $(cat ../v2) 13529 1 calls true" >expect &&
-	test_cmp expect actual
+	grep -qx "cpd SevereOptimization $(cat ../v2) 13529 1 calls true" actual &&
+	! grep -vx "\(aat\|cpd\) [A-Za-z]*Optimization $(cat ../v2) 13529 1 calls true" actual
 '
 
 test_expect_success 'check all: the text report shows the counts and the commit' '
