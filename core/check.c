@@ -239,6 +239,10 @@ void perun_check_release(struct perun_check_ctx *ctx)
 	free(ctx->methods);
 	json_decref(ctx->strategies);
 	perun_check_report_release(&ctx->report);
+	for (size_t i = 0; i < ctx->nsampled; i++)
+		perun_check_samples_free(ctx->samples[i]);
+	free(ctx->sampled);
+	free(ctx->samples);
 	memset(ctx, 0, sizeof(*ctx));
 }
 
@@ -464,6 +468,34 @@ static int finish_call(const struct perun_check_method *m, int rc, const struct 
 	return 0;
 }
 
+/* The samples of profile, loaded once for the whole check. */
+static int samples_of(struct perun_check_ctx *ctx, const struct perun_profile *profile,
+		      const struct perun_check_samples **out, struct perun_error *err)
+{
+	for (size_t i = 0; i < ctx->nsampled; i++)
+		if (ctx->sampled[i] == profile) {
+			*out = ctx->samples[i];
+			return 0;
+		}
+	const struct perun_profile **keys =
+		realloc(ctx->sampled, (ctx->nsampled + 1) * sizeof(*keys));
+	if (keys)
+		ctx->sampled = keys;
+	struct perun_check_samples **vals =
+		keys ? realloc(ctx->samples, (ctx->nsampled + 1) * sizeof(*vals)) : NULL;
+	if (!vals)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	ctx->samples = vals;
+	struct perun_check_samples *s;
+	int rc = perun_check_samples_load(profile, &s, err);
+	if (rc)
+		return rc;
+	ctx->sampled[ctx->nsampled] = profile;
+	ctx->samples[ctx->nsampled++] = s;
+	*out = s;
+	return 0;
+}
+
 /*
  * Weigh the changes from first on (all of one pair, or the one change at
  * first of a history when !whole_pair) against the samples of baseline
@@ -473,18 +505,16 @@ static int weigh_changes(struct perun_check_ctx *ctx, size_t first,
 			 const struct perun_profile *baseline, const struct perun_profile *target,
 			 int whole_pair, struct perun_error *err)
 {
-	struct perun_check_samples *a = NULL, *b = NULL;
+	const struct perun_check_samples *a = NULL, *b = NULL;
 	size_t to = whole_pair ? ctx->report.nchanges : first + 1;
 	if (first >= to)
 		return 0;
-	int rc = perun_check_samples_load(baseline, &a, err);
+	int rc = samples_of(ctx, baseline, &a, err);
 	if (!rc)
-		rc = perun_check_samples_load(target, &b, err);
+		rc = samples_of(ctx, target, &b, err);
 	for (size_t k = first; k < to && !rc; k++)
 		if (perun_check_weigh(&ctx->report.changes[k], a, b, &ctx->noise, whole_pair))
 			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	perun_check_samples_free(a);
-	perun_check_samples_free(b);
 	return rc;
 }
 

@@ -79,6 +79,12 @@ struct perun_check_ctx {
 	size_t nmethods;
 	struct perun_check_report report;
 	struct perun_noise_policy noise; /* degradation.noise */
+	/* The samples of each profile weighed so far (the profiles outlive
+	 * the context): in a history each is a target and then a baseline,
+	 * and a history method weighs a change at a time. */
+	const struct perun_profile **sampled;
+	struct perun_check_samples **samples;
+	size_t nsampled;
 };
 
 /*
