@@ -46,6 +46,7 @@ static int copy_commit(const struct perun_vcs_commit *c, struct perun_check_vers
 
 struct walk_state {
 	struct perun_check_versions *v;
+	size_t max; /* 0: no limit */
 	int failed;
 };
 
@@ -65,16 +66,16 @@ static int on_commit(const struct perun_vcs_commit *c, void *data)
 		return 1;
 	}
 	v->n++;
-	return 0;
+	return st->max && v->n >= st->max; /* enough: stop the walk */
 }
 
-int perun_check_versions_walk(struct perun_instance *inst, const char *sha, int whole,
+int perun_check_versions_walk(struct perun_instance *inst, const char *sha, size_t max,
 			      struct perun_check_versions *out, struct perun_error *err)
 {
 	memset(out, 0, sizeof(*out));
-	struct walk_state st = { out, 0 };
+	struct walk_state st = { out, max, 0 };
 	int rc;
-	if (whole) {
+	if (max != 1) {
 		rc = perun_vcs_walk(&inst->vcs, sha, on_commit, &st, err);
 	} else {
 		struct perun_vcs_commit c;

@@ -22,8 +22,10 @@ struct perun_check_versions {
 	size_t n;
 };
 
-/* sha alone, or (whole) every version reachable from it, newest first. */
-int perun_check_versions_walk(struct perun_instance *inst, const char *sha, int whole,
+/* The versions reachable from sha, newest first: PERUN_CHECK_ALL_VERSIONS,
+ * or at most max of them (1: sha alone). */
+#define PERUN_CHECK_ALL_VERSIONS 0
+int perun_check_versions_walk(struct perun_instance *inst, const char *sha, size_t max,
 			      struct perun_check_versions *out, struct perun_error *err);
 void perun_check_versions_release(struct perun_check_versions *v);
 

@@ -279,12 +279,13 @@ static int begin_history(struct perun_cli *cli, const struct perun_params *param
 	    perun_check_init(ctx, &inst->config, o->models_type, &err))
 		goto fail;
 	if (wants_precollect(cli, inst)) {
-		if (perun_check_versions_walk(inst, sha, whole, vs, &err))
+		if (perun_check_versions_walk(inst, sha, whole ? PERUN_CHECK_ALL_VERSIONS : 1, vs,
+					      &err))
 			goto fail;
 		precollect(inst, vs);
 		perun_check_versions_release(vs);
 	}
-	if (perun_check_versions_walk(inst, sha, whole, vs, &err))
+	if (perun_check_versions_walk(inst, sha, whole ? PERUN_CHECK_ALL_VERSIONS : 1, vs, &err))
 		goto fail;
 	return 0;
 fail:
@@ -373,8 +374,8 @@ static int check_head_series(struct perun_check_ctx *ctx, struct perun_instance 
 				       "degradation.recent_versions: at least 1 version");
 	struct perun_check_versions hist = { 0 };
 	struct perun_check_series_set series = { 0 };
-	int rc = perun_check_versions_walk(inst, sha, 1, &hist, err);
-	for (size_t i = 0; i < hist.n && i < (size_t)keep && !rc; i++)
+	int rc = perun_check_versions_walk(inst, sha, (size_t)keep, &hist, err);
+	for (size_t i = 0; i < hist.n && !rc; i++)
 		rc = perun_check_minor_series(inst, &hist.items[i], cache, &series, err);
 	size_t from = ctx->report.nchanges;
 	if (!rc)
