@@ -339,15 +339,23 @@ static int already_found(const struct perun_instance *inst, const struct perun_c
 	return found;
 }
 
-/* A whole number of the configuration at key, else fallback. */
-static long long config_count(const struct perun_instance *inst, const char *key,
-			      long long fallback)
+/* A count of at least least in the configuration at key (fallback when
+ * unset) into *out; anything else is an error naming the key. */
+static int config_count(const struct perun_instance *inst, const char *key, long long fallback,
+			long long least, long long *out, struct perun_error *err)
 {
 	json_t *v = perun_config_lookup(&inst->config, key);
 	const char *text = json_string_value(v);
+	char *end = NULL;
+	*out = fallback;
 	if (json_is_integer(v))
-		return json_integer_value(v);
-	return text ? strtoll(text, NULL, 10) : fallback;
+		*out = json_integer_value(v);
+	else if (text)
+		*out = strtoll(text, &end, 10);
+	if ((v && !json_is_integer(v) && (!text || end == text || *end)) || *out < least)
+		return perun_error_set(err, PERUN_EINVAL, "%s: not a whole number of at least %lld",
+				       key, least);
+	return 0;
 }
 
 /*
@@ -364,14 +372,10 @@ static int check_head_series(struct perun_check_ctx *ctx, struct perun_instance 
 {
 	if (!any_series_method(ctx))
 		return 0;
-	long long keep = config_count(inst, "degradation.history_length", 20);
-	long long recent = config_count(inst, "degradation.recent_versions", 2);
-	if (keep < 2)
-		return perun_error_set(err, PERUN_EINVAL,
-				       "degradation.history_length: at least 2 versions");
-	if (recent < 1)
-		return perun_error_set(err, PERUN_EINVAL,
-				       "degradation.recent_versions: at least 1 version");
+	long long keep, recent;
+	if (config_count(inst, "degradation.history_length", 20, 2, &keep, err) ||
+	    config_count(inst, "degradation.recent_versions", 2, 1, &recent, err))
+		return -err->code;
 	struct perun_check_versions hist = { 0 };
 	struct perun_check_series_set series = { 0 };
 	int rc = perun_check_versions_walk(inst, sha, (size_t)keep, &hist, err);

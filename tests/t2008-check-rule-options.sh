@@ -77,6 +77,19 @@ test_expect_success '... and once: what the check of its version found is not ga
 	 test_exit_code 0 perun check head --fail-on degradation HEAD~3 >out)
 '
 
+test_expect_success 'a bad history length is one error naming it, the store unchanged' '
+	(cd proj && perun config --local set degradation.strategies "[{method: cpd}, {method: none}]" &&
+	 find .perun -name "*.changes" | sort | xargs -r sha1sum >before &&
+	 for bad in abc 1 2x; do
+		perun config --local set degradation.history_length "$bad" &&
+		test_exit_code 2 perun check head 2>err >/dev/null &&
+		echo "perun: degradation.history_length: not a whole number of at least 2" >expect &&
+		test_cmp expect err || return 1
+	 done &&
+	 perun config --local set degradation.history_length 20 &&
+	 find .perun -name "*.changes" | sort | xargs -r sha1sum >after && test_cmp before after)
+'
+
 test_expect_success 'an option the method lacks is one error naming it' '
 	(cd proj &&
 	 perun config --local set degradation.strategies "[{method: cpd, options: {min_chnage: 5}}]" &&
