@@ -244,6 +244,10 @@ int perun_config_set(struct perun_config *cfg, enum perun_config_level level, co
 	}
 	/* Work on a copy so a failed save leaves memory like the file. */
 	json_t *root = json_deep_copy(cfg->level[level]);
+	if (!root) {
+		rc = perun_error_set_errno(err, PERUN_EGENERIC, ENOMEM, "cannot set '%s'", key);
+		goto out;
+	}
 	json_t *node = root;
 	const char *p = key;
 	for (;;) {
@@ -253,7 +257,12 @@ int perun_config_set(struct perun_config *cfg, enum perun_config_level level, co
 		json_t *child = json_object_getn(node, p, (size_t)(dot - p));
 		if (!child) {
 			child = json_object();
-			json_object_setn_new(node, p, (size_t)(dot - p), child);
+			if (json_object_setn_new(node, p, (size_t)(dot - p), child)) {
+				rc = perun_error_set_errno(err, PERUN_EGENERIC, ENOMEM,
+							   "cannot set '%s'", key);
+				json_decref(root);
+				goto out;
+			}
 		} else if (!json_is_object(child)) {
 			rc = perun_error_set(err, PERUN_EINVAL,
 					     "cannot set '%s': '%.*s' is not a section", key,
@@ -264,7 +273,11 @@ int perun_config_set(struct perun_config *cfg, enum perun_config_level level, co
 		node = child;
 		p = dot + 1;
 	}
-	json_object_set(node, p, value);
+	if (!value || json_object_set(node, p, value)) {
+		rc = perun_error_set_errno(err, PERUN_EGENERIC, ENOMEM, "cannot set '%s'", key);
+		json_decref(root);
+		goto out;
+	}
 	if (cfg->path[level] && level != PERUN_CONFIG_RUNTIME)
 		rc = perun_yaml_save_file(cfg->path[level], root, err);
 	if (rc) {

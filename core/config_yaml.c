@@ -125,6 +125,16 @@ static double sexagesimal(const char *digits)
 	return value;
 }
 
+/* What make_int and make_float give when the number could not be made
+ * for want of memory (NULL means: not representable, keep the text). */
+static json_t number_out_of_memory;
+#define NUMBER_OUT_OF_MEMORY (&number_out_of_memory)
+
+static json_t *made(json_t *number)
+{
+	return number ? number : NUMBER_OUT_OF_MEMORY;
+}
+
 static json_t *make_int(const char *s)
 {
 	char digits[128];
@@ -133,7 +143,7 @@ static json_t *make_int(const char *s)
 		double v = sexagesimal(digits);
 		if (v > (double)LLONG_MAX)
 			return NULL;
-		return json_integer(sign * (json_int_t)v);
+		return made(json_integer(sign * (json_int_t)v));
 	}
 	int base = 10;
 	const char *p = digits;
@@ -152,9 +162,9 @@ static json_t *make_int(const char *s)
 	if (errno == ERANGE || u > (unsigned long long)LLONG_MAX + (sign < 0))
 		return NULL; /* JSON integers are 64-bit: keep the text */
 	if (sign < 0)
-		return json_integer(u == (unsigned long long)LLONG_MAX + 1 ? LLONG_MIN
-									   : -(json_int_t)u);
-	return json_integer((json_int_t)u);
+		return made(json_integer(u == (unsigned long long)LLONG_MAX + 1 ? LLONG_MIN
+										: -(json_int_t)u));
+	return made(json_integer((json_int_t)u));
 }
 
 static json_t *make_float(const char *s)
@@ -169,7 +179,7 @@ static json_t *make_float(const char *s)
 		v = sexagesimal(digits);
 	else
 		v = strtod(digits, NULL);
-	return isfinite(v) ? json_real(sign * v) : NULL;
+	return isfinite(v) ? made(json_real(sign * v)) : NULL;
 }
 
 /* A plain scalar typed like YAML 1.1; strings for anything else. */
@@ -183,6 +193,8 @@ static json_t *resolve_plain(const char *s, size_t len)
 	case SCALAR_FLOAT: value = make_float(s); break;
 	case SCALAR_STRING: break;
 	}
+	if (value == NUMBER_OUT_OF_MEMORY)
+		return NULL; /* not a reason to read the number as text */
 	return value ? value : json_stringn(s, len);
 }
 
@@ -256,6 +268,9 @@ static int load_scalar(yaml_event_t *ev, json_t **out, struct perun_error *err)
 			   !strcmp(tag, YAML_BOOL_TAG) || !strcmp(tag, YAML_NULL_TAG))) {
 		/* An explicit core tag must agree with what the text is. */
 		value = resolve_plain(text, len);
+		if (!value)
+			return perun_error_set_errno(err, PERUN_EGENERIC, ENOMEM, "line %zu",
+						     ev->start_mark.line + 1);
 		const char *want = tag + strlen("tag:yaml.org,2002:");
 		int ok = (!strcmp(want, "int") && json_is_integer(value)) ||
 			 (!strcmp(want, "float") && json_is_number(value)) ||

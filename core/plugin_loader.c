@@ -308,8 +308,14 @@ struct perun_loaded_plugin *perun_plugin_open_file(const char *path, enum perun_
 		return e;
 	}
 	if (!ltdl_ready) {
+		errno = 0;
 		if (lt_dlinit()) {
-			reject(e, "cannot initialise libltdl: %s", lt_dlerror());
+			/* libltdl names its own failed allocation "invalid loader" */
+			if (errno == ENOMEM)
+				reject(e, "cannot initialise libltdl: out of memory (%s)",
+				       lt_dlerror());
+			else
+				reject(e, "cannot initialise libltdl: %s", lt_dlerror());
 			e->transient = 1; /* it has nothing else to fail on */
 			return e;
 		}

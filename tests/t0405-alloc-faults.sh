@@ -39,23 +39,13 @@ test_expect_success 'setup: an instance with one tracked and one pending profile
 	EOC
 '
 
-# The store as compared: all of it, or for run matrix (matrix=1) all but
-# its log, scratch and pending profiles.
-snapshot() {
-	store_snapshot "$1" | if [ -n "$matrix" ]; then
-		grep -v " \.perun/\(logs\|tmp\|jobs\)/"
-	else
-		cat
-	fi
-}
-
 # sweep <name> <perun args...>: fails a sample of the command's
 # allocations, or with to=N every one of the first N.
 sweep() {
 	name=$1
 	shift
 	test_fault_count "$name" "$@" || return 1
-	snapshot count >clean
+	test_fault_snapshot count >clean
 	n=$(awk '$1 == "malloc" && $2 > m { m = $2 } END { print m + 0 }' "$name.counts")
 	test "$n" -gt 0 || { echo "$name: no allocation counted"; return 1; }
 	k=1
@@ -64,10 +54,10 @@ sweep() {
 	i=1 runs=0 failed=0
 	while [ $i -le "${to:-$n}" ] && [ $i -le "$n" ]; do
 		rm -rf work && cp -a base work &&
-		snapshot work >before &&
+		test_fault_snapshot work >before &&
 		(cd work && PERUN_FAULT=malloc:$i LD_PRELOAD="$SHIM" perun "$@" >out 2>err)
 		rc=$?
-		snapshot work >after
+		test_fault_snapshot work >after
 		runs=$((runs + 1))
 		if [ $rc -gt 125 ]; then
 			echo "$name, allocation $i of $n: died (exit $rc)"; cat work/err; return 1
@@ -87,11 +77,7 @@ sweep() {
 				echo "$name, allocation $i of $n: the store changed"; diff before after; return 1
 			fi
 		fi
-		for p in work/.perun/jobs/*.perf; do
-			test -f "$p" || continue
-			jq empty "$p" 2>/dev/null ||
-				{ echo "$name, allocation $i of $n: a partial profile $p"; return 1; }
-		done
+		test_fault_no_partial_profile "$name, allocation $i of $n" || return 1
 		i=$((i + k))
 	done
 	say "$name: $runs of $n allocations failed (every ${k}th), $failed with an error"

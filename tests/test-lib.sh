@@ -138,6 +138,26 @@ store_snapshot() {
 }
 
 # The fault-injection sweeps (t0404, t0405; tests/helpers/fault-inject.c).
+# test_fault_snapshot <dir>: the store as a sweep compares it: all of it,
+# or with matrix set (run matrix) all but its log, scratch and pending
+# profiles (.perun/logs, tmp, jobs), which a failed run may grow.
+test_fault_snapshot() {
+	store_snapshot "$1" | if [ -n "${matrix:-}" ]; then
+		grep -v " \.perun/\(logs\|tmp\|jobs\)/"
+	else
+		cat
+	fi
+}
+
+# test_fault_no_partial_profile <what>: every pending profile of work/ is
+# whole JSON (they are written atomically).
+test_fault_no_partial_profile() {
+	for _tfp in work/.perun/jobs/*.perf; do
+		test -f "$_tfp" || continue
+		jq empty "$_tfp" 2>/dev/null || { echo "$1: a partial profile $_tfp"; return 1; }
+	done
+}
+
 # test_fault_shim: SHIM is the preloaded shim, or every test is skipped.
 test_fault_shim() {
 	SHIM="$TEST_BUILDDIR/tests/helpers/.libs/fault-inject.so"

@@ -9,8 +9,10 @@
  *   PERUN_FAULT=malloc:7  the seventh malloc, calloc or realloc returns
  *                         NULL with ENOMEM
  *   PERUN_FAULT_SPARE=L   allocations made by a library whose path holds
- *                         one of the words of L (comma-separated) are
- *                         neither counted nor failed
+ *                         one of the words of L (comma-separated), or by
+ *                         libc for it, are neither counted nor failed
+ *   PERUN_FAULT_TRACE=1   print the stack of the failed call to stderr
+ *                         (to find who made it; not for the sweeps)
  *   PERUN_FAULT_COUNT=F   count the calls instead and append
  *                         "write N\nfsync N\nrename N\nmalloc N" to F
  *                         at exit
@@ -25,6 +27,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
+#include <execinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,6 +43,7 @@ static const char *count_file;
 /* Set when perun's main starts: allocations count from then on. */
 static int in_main;
 static const char *spare;
+static int trace;
 
 static void report(void)
 {
@@ -57,6 +61,11 @@ __attribute__((constructor)) static void setup(void)
 	const char *spec = getenv("PERUN_FAULT");
 	count_file = getenv("PERUN_FAULT_COUNT");
 	spare = getenv("PERUN_FAULT_SPARE");
+	trace = getenv("PERUN_FAULT_TRACE") != NULL;
+	if (trace || spare) {
+		void *frame; /* backtrace loads libgcc (and allocates) once: now */
+		backtrace(&frame, 1);
+	}
 	if (count_file)
 		atexit(report);
 	for (int i = 0; spec && i < OP_COUNT; i++) {
@@ -72,7 +81,12 @@ __attribute__((constructor)) static void setup(void)
 static int fault(enum op op)
 {
 	calls[op]++;
-	return (int)op == fail_op && calls[op] == fail_at;
+	int fail = (int)op == fail_op && calls[op] == fail_at;
+	if (fail && trace) {
+		void *frames[32];
+		backtrace_symbols_fd(frames, backtrace(frames, 32), STDERR_FILENO);
+	}
+	return fail;
 }
 
 static int regular(int fd)
@@ -117,23 +131,44 @@ int rename(const char *from, const char *to)
 	return real(from, to);
 }
 
-/* Is this allocation, made from code at caller, to count? */
-static int counted(const void *caller)
+/* The file of the object holding code address pc, or NULL. */
+static const char *object_of(const void *pc)
 {
 	Dl_info info;
-	if (!in_main)
-		return 0;
-	if (!spare || !dladdr(caller, &info) || !info.dli_fname)
-		return 1;
-	for (const char *w = spare; *w;) {
+	return dladdr(pc, &info) ? info.dli_fname : NULL;
+}
+
+static int spared_object(const char *file)
+{
+	for (const char *w = spare; file && *w;) {
 		size_t len = strcspn(w, ",");
 		char word[256];
 		snprintf(word, sizeof(word), "%.*s", (int)len, w);
-		if (len && strstr(info.dli_fname, word))
-			return 0;
+		if (len && strstr(file, word))
+			return 1;
 		w += len + (w[len] == ',');
 	}
-	return 1;
+	return 0;
+}
+
+/* Is this allocation, made from code at caller, to count?  One that libc
+ * makes for its caller (strdup, fopen) belongs to that caller: the stack
+ * is walked past libc's frames to find it. */
+static int counted(const void *caller)
+{
+	if (!in_main)
+		return 0;
+	if (!spare)
+		return 1;
+	const char *file = object_of(caller);
+	if (file && strstr(file, "/libc.so")) {
+		void *frames[12];
+		int n = backtrace(frames, 12);
+		/* frames[0] is counted, [1] the allocator, [2] its caller */
+		for (int i = 2; i < n && file && strstr(file, "/libc.so"); i++)
+			file = object_of(frames[i]);
+	}
+	return !spared_object(file);
 }
 
 /* glibc's own allocator: no dlsym (which allocates) on the way. */
