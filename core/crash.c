@@ -41,7 +41,10 @@ static size_t put(char *buf, size_t used, size_t size, const char *s)
 	return used + len;
 }
 
-static void on_crash(int sig)
+/* Say what happened to whom (plugin or perun), write the report and
+ * print the line; async-signal-safe.  event is "crashed in" or "did not
+ * stop in"; label the signal or what was waited for. */
+static void tell(const char *event, const char *label, const char *signal)
 {
 	char what[PATH_MAX + 256], line[PATH_MAX + 512];
 	const char *name = current_name, *kind = current_kind, *phase = current_phase;
@@ -52,17 +55,19 @@ static void on_crash(int sig)
 		n = put(what, n, sizeof(what), name);
 		n = put(what, n, sizeof(what), "' (");
 		n = put(what, n, sizeof(what), path ? path : kind ? kind : "?");
-		n = put(what, n, sizeof(what), ") crashed in ");
+		n = put(what, n, sizeof(what), ") ");
+		n = put(what, n, sizeof(what), event);
+		n = put(what, n, sizeof(what), " ");
 		n = put(what, n, sizeof(what), phase ? phase : "a call");
 		n = put(what, n, sizeof(what), " (");
-		n = put(what, n, sizeof(what), signal_name(sig));
+		n = put(what, n, sizeof(what), label);
 		n = put(what, n, sizeof(what), ")");
 	} else {
 		n = put(what, n, sizeof(what), "internal error: ");
-		n = put(what, n, sizeof(what), signal_name(sig));
+		n = put(what, n, sizeof(what), label);
 	}
 	what[n] = '\0';
-	const char *report = perun_crash_report_write(what, signal_name(sig), kind, name, phase);
+	const char *report = perun_crash_report_write(what, signal, kind, name, phase);
 
 	n = put(line, 0, sizeof(line), "perun: ");
 	n = put(line, n, sizeof(line), what);
@@ -75,8 +80,19 @@ static void on_crash(int sig)
 	n = put(line, n, sizeof(line), "\n");
 	ssize_t ignored = write(STDERR_FILENO, line, n);
 	(void)ignored;
+}
+
+static void on_crash(int sig)
+{
+	tell("crashed in", signal_name(sig), signal_name(sig));
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+void perun_crash_stuck(const char *waited)
+{
+	tell("did not stop in", waited, "none: it hung");
+	_exit(3);
 }
 
 void perun_crash_handlers_install(void)

@@ -20,4 +20,10 @@ void perun_crash_enter(const char *kind, const char *name, const char *phase);
 void perun_crash_enter_at(const char *kind, const char *name, const char *path, const char *phase);
 void perun_crash_leave(void);
 
+/* The plugin marked now ignored a request to stop (waited: what it was
+ * given, as "a 1 s timeout and 1 s more"): report it as a crash is
+ * reported, then end perun with exit 3.  Async-signal-safe, for the
+ * handler of the alarm that found it stuck. */
+void perun_crash_stuck(const char *waited) __attribute__((noreturn));
+
 #endif

@@ -26,13 +26,23 @@ volatile int perun_runner_interrupted;
 static volatile int *interrupt_target;
 static volatile sig_atomic_t timed_out;
 
-/* A unit past its timeout is told as on SIGINT, but only it stops. */
+/* What a collector that ignores its timeout was given, for the message;
+ * written before the alarm is set. */
+static char stuck_text[96];
+static unsigned stop_grace;
+
+/* A unit past its timeout is told as on SIGINT, but only it stops.  One
+ * that is still running after as long again (at most 10 s) ignores the
+ * request: perun ends, naming it, rather than hang with it. */
 static void on_timeout(int sig)
 {
 	(void)sig;
+	if (timed_out)
+		perun_crash_stuck(stuck_text);
 	timed_out = 1;
 	if (interrupt_target)
 		*interrupt_target = 1;
+	alarm(stop_grace);
 }
 
 static void on_signal(int sig)
@@ -157,6 +167,9 @@ int perun_runner_collect(const struct perun_loaded_plugin *collector,
 	sigemptyset(&alarm_sa.sa_mask);
 	timed_out = 0;
 	if (job->timeout) {
+		stop_grace = job->timeout < 10 ? job->timeout : 10;
+		snprintf(stuck_text, sizeof(stuck_text), "its %u s timeout and %u s more",
+			 job->timeout, stop_grace);
 		sigaction(SIGALRM, &alarm_sa, &old_alarm);
 		alarm(job->timeout);
 	}

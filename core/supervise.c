@@ -54,9 +54,10 @@ int perun_supervise(const struct perun_vcs *vcs)
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			_exit(3);
-	if (WIFEXITED(status))
-		_exit(WEXITSTATUS(status));
-	int sig = WIFSIGNALED(status) ? WTERMSIG(status) : SIGKILL;
+	/* A child that exits on its own restored the tree, unless it had
+	 * to end at once (a collector that ignored its timeout). */
+	int code = WIFEXITED(status) ? WEXITSTATUS(status)
+				     : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : SIGKILL);
 	if (*flag) {
 		struct perun_error err = { 0 };
 		if (perun_vcs_restore_state(vcs, &err))
@@ -67,7 +68,7 @@ int perun_supervise(const struct perun_vcs *vcs)
 			fprintf(stderr,
 				"perun: the original branch and working tree are restored\n");
 	}
-	_exit(128 + sig);
+	_exit(code);
 }
 
 void perun_supervise_release(void)

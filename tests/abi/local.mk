@@ -83,6 +83,10 @@ check_LTLIBRARIES += %reldir%/crash_collect.la
 %canon_reldir%_crash_collect_la_SOURCES = %reldir%/plugin-bad.c
 %canon_reldir%_crash_collect_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME=crash_collect -DCRASH_IN=CRASH_COLLECT -DDESC_KIND=PERUN_KIND_COLLECT
 %canon_reldir%_crash_collect_la_LDFLAGS = $(ABI_TEST_LDFLAGS)
+check_LTLIBRARIES += %reldir%/hang_collect.la
+%canon_reldir%_hang_collect_la_SOURCES = %reldir%/plugin-bad.c
+%canon_reldir%_hang_collect_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME=hang_collect -DHANG_IN_COLLECT -DDESC_KIND=PERUN_KIND_COLLECT
+%canon_reldir%_hang_collect_la_LDFLAGS = $(ABI_TEST_LDFLAGS)
 check_LTLIBRARIES += %reldir%/crash_vcs.la
 %canon_reldir%_crash_vcs_la_SOURCES = %reldir%/plugin-bad.c
 %canon_reldir%_crash_vcs_la_CPPFLAGS = $(AM_CPPFLAGS) -DPLUGIN_NAME=crash_vcs -DCRASH_VCS -DDESC_KIND=PERUN_KIND_VCS

@@ -12,6 +12,8 @@
  *   USE_UNDEFINED  call a function defined nowhere: loads with lazy
  *                  binding, fails with LD_BIND_NOW=1
  *   CRASH_IN       crash (SIGSEGV) in DESCRIBE, SHOW or COLLECT
+ *   HANG_IN_COLLECT   a collector that never returns, deaf to its
+ *                  ctx->interrupted (the timeout's request to stop)
  *   CRASH_VCS      a vcs (build with DESC_KIND=PERUN_KIND_VCS) whose
  *                  repository opens, whose HEAD is 0...0 and any other
  *                  revision 1...1, and which crashes when asked anything
@@ -20,6 +22,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include <perun/plugin.h>
 
@@ -95,6 +98,10 @@ static const struct perun_view_ops view_ops = {
 static int test_collect(struct perun_collect_ctx *ctx, struct perun_error *err)
 {
 	CRASH_HERE(CRASH_COLLECT);
+#ifdef HANG_IN_COLLECT
+	for (;;)
+		sleep(1);
+#endif
 	err->code = PERUN_EGENERIC;
 	snprintf(err->message, sizeof(err->message),
 		 "%s is a loader test plugin and collects nothing", DESC_NAME);

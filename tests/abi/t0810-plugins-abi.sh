@@ -375,4 +375,19 @@ test_expect_success 'a collector crashing at another version: the tree is restor
 	 tree_state >after && test_cmp before after)
 '
 
+# A collector deaf to its timeout (it never looks at ctx->interrupted) is
+# given as long again, then named like a crash; perun exits 3 rather than
+# hang with it, and at another version the tree is restored.
+test_expect_success 'a collector that ignores its timeout is named and ended' '
+	stage crash collect hang_collect &&
+	(cd tree && tree_state >before &&
+	 expect_crash 3 "plugin '"'"'hang_collect'"'"' ($TRASH_DIRECTORY/crash/collect/hang_collect.so) did not stop in collect (its 1 s timeout and 1 s more); the store is left as it was" \
+		collect --timeout 1 -c true hang_collect &&
+	 test_grep -x "plugin: *hang_collect (collect)" "$report" &&
+	 expect_crash 3 "plugin '"'"'hang_collect'"'"' ($TRASH_DIRECTORY/crash/collect/hang_collect.so) did not stop in collect (its 1 s timeout and 1 s more); the store is left as it was" \
+		run --timeout 1 -m HEAD~1 job -b true -c hang_collect &&
+	 test_grep -x "perun: the original branch and working tree are restored" err &&
+	 tree_state >after && test_cmp before after)
+'
+
 test_done
