@@ -1,0 +1,3 @@
+#!/bin/sh
+. "$srcdir/tests/test-lib.sh"
+test_done
