@@ -173,10 +173,11 @@ static int attach(struct counting *c, struct perun_error *err)
 	const struct counters_target *t = c->target;
 	c->pidfd = (int)syscall(SYS_pidfd_open, t->pid, 0);
 	if (c->pidfd < 0)
-		return errno == ESRCH ? perun_error_set(err, PERUN_ENOTFOUND,
-							"no process with pid %d", t->pid)
-				      : perun_error_set_errno(err, PERUN_ETOOL, errno,
-							      "cannot watch process %d", t->pid);
+		return errno == ESRCH || errno == EINVAL
+			       ? perun_error_set(err, PERUN_ENOTFOUND, "no process with pid %d",
+						 t->pid)
+			       : perun_error_set_errno(err, PERUN_ETOOL, errno,
+						       "cannot watch process %d", t->pid);
 	int rc = open_all(c, t->pid, 0, err);
 	if (rc)
 		return rc;

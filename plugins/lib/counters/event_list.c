@@ -43,6 +43,16 @@ int counters_list_add(struct counters_event_list *list, const char *name, const 
 	return 0;
 }
 
+const char *counters_attr_group(const struct perf_event_attr *attr)
+{
+	switch (attr->type) {
+	case PERF_TYPE_HARDWARE: return "hardware";
+	case PERF_TYPE_SOFTWARE: return "software";
+	case PERF_TYPE_HW_CACHE: return "cache";
+	default: return "perf";
+	}
+}
+
 /* The kernel's generic events of libpfm4's "perf" PMU by perf's own
  * lower-case names ("cycles", "page-faults"), grouped like perf list. */
 static const char *generic_group(const char *name)
@@ -51,12 +61,7 @@ static const char *generic_group(const char *name)
 	pfm_perf_encode_arg_t arg = { .size = sizeof(arg), .attr = &attr };
 	if (pfm_get_os_event_encoding(name, PFM_PLM3, PFM_OS_PERF_EVENT_EXT, &arg) != PFM_SUCCESS)
 		return "perf";
-	switch (attr.type) {
-	case PERF_TYPE_HARDWARE: return "hardware";
-	case PERF_TYPE_SOFTWARE: return "software";
-	case PERF_TYPE_HW_CACHE: return "cache";
-	default: return "perf";
-	}
+	return counters_attr_group(&attr);
 }
 
 static int list_pfm_pmu(struct counters_event_list *list, const pfm_pmu_info_t *pmu,

@@ -8,6 +8,10 @@
 /* pfm_initialize, once per process (libpfm4 remembers it). */
 int counters_pfm_init(struct perun_error *err);
 
+/* "hardware", "software" or "cache" for the kernel's generic events
+ * (libpfm4's "perf" PMU), else "perf". */
+const char *counters_attr_group(const struct perf_event_attr *attr);
+
 /* A number in a sysfs or procfs file (decimal, or 0x hex). */
 int counters_sysfs_read_u64(const char *path, unsigned long long *value);
 

@@ -88,7 +88,8 @@ static int resolve_pfm(const char *name, struct counters_event *ev)
 	pfm_pmu_info_t pmu = { .size = sizeof(pmu) };
 	if (pfm_get_event_info(arg.idx, PFM_OS_PERF_EVENT_EXT, &info) == PFM_SUCCESS &&
 	    pfm_get_pmu_info(info.pmu, &pmu) == PFM_SUCCESS)
-		ev->pmu = strdup(pmu.name);
+		ev->pmu = strdup(strcmp(pmu.name, "perf") ? pmu.name
+							  : counters_attr_group(&ev->attr));
 	else
 		ev->pmu = strdup("libpfm4");
 	return 1;
