@@ -44,7 +44,7 @@ static const struct perun_option counters_options[] = {
 	{ "pid", "p", PERUN_OPTION_INT, "0", NULL, "<pid>",
 	  "count a running process instead of starting the command", 0 },
 	{ "duration", "d", PERUN_OPTION_FLOAT, "0", NULL, "<seconds>",
-	  "with --pid: count for so long (default: until it exits or Ctrl-C)", 0 },
+	  "with --pid: count for so long; 0: until it exits or Ctrl-C", 0 },
 	{ "inherit", NULL, PERUN_OPTION_BOOL, "true", NULL, NULL,
 	  "count the children and threads too (--no-inherit: the process alone)", 0 },
 	{ "ignore-failure", "i", PERUN_OPTION_BOOL, NULL, NULL, NULL,

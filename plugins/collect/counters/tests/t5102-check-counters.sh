@@ -29,4 +29,14 @@ test_expect_success 'the same profile twice: no change' '
 	test_grep "no changes found" proj/out
 '
 
+test_expect_success 'views and postprocessors take the profile (per repetition)' '
+	(cd proj && p=.perun/jobs/grown.perf &&
+	 perun show $p scatter --per order -f "$PWD/s" >/dev/null &&
+	 test -s s.html &&
+	 perun show $p bars --of amount --per order >/dev/null &&
+	 test -s bars.html &&
+	 perun postprocessby $p regression-analysis --depending-on order >/dev/null &&
+	 perun postprocessby $p moving-average --per-key order >/dev/null)
+'
+
 test_done
