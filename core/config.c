@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 
 #include "config.h"
-#include "suggest.h"
+#include <perun/suggest.h>
 
 /* ---- levels ----------------------------------------------------------- */
 

@@ -2,7 +2,7 @@
 # The perun program.
 bin_PROGRAMS += perun
 perun_SOURCES = \
-	core/main.c core/suggest.c core/suggest.h core/pager.c core/pager.h \
+	core/main.c core/pager.c core/pager.h \
 	core/crash.c core/crash.h core/crash_report.c core/crash_report.h \
 	core/commands.c core/command_list.h \
 	core/command.h core/options.c core/exit_code.c \

@@ -13,7 +13,7 @@
 #include "crash_report.h"
 #include "plugin_help.h"
 #include "plugin_loader.h"
-#include "suggest.h"
+#include <perun/suggest.h>
 
 /* "; did you mean 'status'?" for a mistyped subcommand of group, or "". */
 static void command_suggestion(const struct perun_command *group, const char *name, char *buf,

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "command.h"
-#include "suggest.h"
+#include <perun/suggest.h>
 
 /* "unknown option '--shrot'; did you mean '--short'?" */
 static int unknown_option(const struct perun_option *decls, const char *word,

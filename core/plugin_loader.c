@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 
 #include "plugin_loader.h"
-#include "suggest.h"
+#include <perun/suggest.h>
 #include "crash.h"
 #include "crash_report.h"
 

@@ -13,6 +13,7 @@ packages=(
 	libbpf-dev bpftool clang llvm libelf-dev libdw-dev libiberty-dev systemtap-sdt-dev
 	bpftrace uftrace
 	libunwind-dev heaptrack
+	libpfm4-dev linux-perf
 )
 
 # From the npm registry, installed globally for the tests that read Perun's

@@ -19,12 +19,13 @@ lib_LTLIBRARIES += %reldir%/libperun.la
 	%reldir%/lib/profile_tree.h \
 	%reldir%/lib/profile_stream.c \
 	%reldir%/lib/profile_dump.c \
-	%reldir%/lib/points.c
+	%reldir%/lib/points.c \
+	%reldir%/lib/suggest.c
 %canon_reldir%_libperun_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) -fvisibility=hidden -pthread
 %canon_reldir%_libperun_la_LIBADD = $(JANSSON_LIBS) -lm -lpthread
 # libtool version current:revision:age, independent of the plugin ABI;
 # what each interface number added or changed, and the rules: ChangeLog-ABI.
-%canon_reldir%_libperun_la_LDFLAGS = $(AM_LDFLAGS) -version-info 2:0:1 -no-undefined
+%canon_reldir%_libperun_la_LDFLAGS = $(AM_LDFLAGS) -version-info 3:0:2 -no-undefined
 
 perunincludedir = $(includedir)/perun-$(PERUN_ABI_MAJOR)/perun
 peruninclude_HEADERS = \
@@ -36,7 +37,8 @@ peruninclude_HEADERS = \
 	%reldir%/include/perun/fsutil.h \
 	%reldir%/include/perun/strbuf.h \
 	%reldir%/include/perun/points.h \
-	%reldir%/include/perun/jsonview.h
+	%reldir%/include/perun/jsonview.h \
+	%reldir%/include/perun/suggest.h
 
 pkgconfig_DATA = %reldir%/perun-plugin.pc
 EXTRA_DIST += %reldir%/ChangeLog-ABI

@@ -25,7 +25,7 @@ TESTS += $(CORE_TESTS)
 EXTRA_DIST += $(CORE_TESTS) tests/schemas/sarif-2.1.0-rtm.5.json tests/schemas/README.md
 check_PROGRAMS += tests/config-test
 tests_config_test_SOURCES = tests/config-test.c tests/tap.h core/config.c core/config.h \
-	core/config_template.c core/config_yaml.c core/config_yaml.h core/suggest.c
+	core/config_template.c core/config_yaml.c core/config_yaml.h
 tests_config_test_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(YAML_CFLAGS) -I$(top_srcdir)/core
 tests_config_test_LDADD = sdk/libperun.la $(JANSSON_LIBS) $(YAML_LIBS)
 TESTS += tests/config-test

@@ -28,10 +28,10 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include <wordexp.h>
 
 #include <perun/perun.h>
 
+#include "cmdline.h"
 #include "spawn-proto.h"
 
 #ifndef PERUN_SPAWN_PATH
@@ -63,10 +63,7 @@ struct measurement {
 };
 
 struct time_state {
-	wordexp_t words[3]; /* cmd, args and workload split into words */
-	int have_words[3];
-	char **argv; /* all their words, borrowed from words[] */
-	char *path;  /* argv[0] resolved through $PATH */
+	struct cmdline cl;
 	long long warmup;
 	long long repeat;
 	int ignore_failure;
@@ -83,116 +80,6 @@ static int interrupted(const struct perun_collect_ctx *ctx)
 {
 	/* Set from the core's signal handler. */
 	return *(const volatile int *)&ctx->interrupted;
-}
-
-static const char *wordexp_problem(int rc)
-{
-	switch (rc) {
-	case WRDE_BADCHAR:
-		return "unquoted |, &, ;, <, >, (, ), { or } (pipes and redirections "
-		       "need an explicit shell, e.g. -c sh -a '-c \"...\"')";
-	case WRDE_CMDSUB: return "command substitution is not allowed";
-	case WRDE_SYNTAX: return "unbalanced quotes";
-	case WRDE_NOSPACE: return "out of memory";
-	default: return "cannot be split into words";
-	}
-}
-
-/*
- * Split one of cmd/args/workload like a shell would, without running one.
- * Each gets its own wordexp_t: glibc frees an appended-to one on errors.
- */
-static int split_words(struct time_state *st, int i, const char *what, const char *text,
-		       struct perun_error *err)
-{
-	if (!text || !*text)
-		return 0;
-	int rc = wordexp(text, &st->words[i], WRDE_NOCMD);
-	/* Only WRDE_NOSPACE may leave a partial result to free. */
-	if (rc == 0 || rc == WRDE_NOSPACE)
-		st->have_words[i] = 1;
-	if (rc == 0)
-		return 0;
-	/* Out of memory is the machine's failure (exit 3), not bad input. */
-	return perun_error_set(err, rc == WRDE_NOSPACE ? PERUN_EGENERIC : PERUN_EINVAL,
-			       "cannot split %s '%s': %s", what, text, wordexp_problem(rc));
-}
-
-static int build_argv(struct time_state *st, const char *cmd, struct perun_error *err)
-{
-	size_t n = 0;
-	for (int i = 0; i < 3; i++)
-		n += st->have_words[i] ? st->words[i].we_wordc : 0;
-	if (n == 0 || !st->have_words[0] || st->words[0].we_wordc == 0)
-		return perun_error_set(err, PERUN_EINVAL, "command '%s' expands to nothing", cmd);
-	st->argv = calloc(n + 1, sizeof(*st->argv));
-	if (!st->argv)
-		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	n = 0;
-	for (int i = 0; i < 3; i++)
-		for (size_t k = 0; st->have_words[i] && k < st->words[i].we_wordc; k++)
-			st->argv[n++] = st->words[i].we_wordv[k];
-	return 0;
-}
-
-/* Is path something execve could run? 0, or an errno value. */
-static int executable(const char *path)
-{
-	struct stat sb;
-	if (stat(path, &sb) < 0)
-		return errno;
-	if (!S_ISREG(sb.st_mode))
-		return EACCES;
-	return access(path, X_OK) < 0 ? errno : 0;
-}
-
-/*
- * Find the program once, as execvp would, instead of searching $PATH in
- * every timed run: the search would be measured, and where posix_spawn
- * cannot report a failed exec (e.g. under valgrind) a missing program
- * would only show as exit status 127.
- */
-static int resolve_command(struct time_state *st, struct perun_error *err)
-{
-	const char *name = st->argv[0];
-	int first_error = ENOENT;
-	if (strchr(name, '/')) {
-		int e = executable(name);
-		st->path = e ? NULL : strdup(name);
-		first_error = e;
-	} else if (*name) {
-		const char *search = getenv("PATH");
-		char fallback[256];
-		if (!search) {
-			confstr(_CS_PATH, fallback, sizeof(fallback));
-			search = fallback;
-		}
-		for (const char *dir = search; !st->path;) {
-			const char *colon = strchrnul(dir, ':');
-			int len = (int)(colon - dir);
-			char *candidate;
-			/* An empty entry means the current directory. */
-			if (asprintf(&candidate, "%.*s%s%s", len, dir, len ? "/" : "", name) < 0)
-				return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-			int e = executable(candidate);
-			if (!e)
-				st->path = candidate;
-			else
-				free(candidate);
-			/* Like execvp: report EACCES over ENOENT. */
-			if (e == EACCES)
-				first_error = EACCES;
-			if (!*colon)
-				break;
-			dir = colon + 1;
-		}
-	}
-	if (st->path)
-		return 0;
-	if (first_error == ENOENT || first_error == ENOTDIR)
-		return perun_error_set(err, PERUN_ETOOL, "command '%s' not found", name);
-	return perun_error_set_errno(err, PERUN_ETOOL, first_error, "cannot run command '%s'",
-				     name);
 }
 
 /*
@@ -251,15 +138,7 @@ static int time_before(struct perun_collect_ctx *ctx, struct perun_error *err)
 		return perun_error_set(err, PERUN_EINVAL,
 				       "no command to time (give one with --cmd)");
 
-	int rc = split_words(st, 0, "command", ctx->cmd, err);
-	if (!rc)
-		rc = split_words(st, 1, "arguments", ctx->args, err);
-	if (!rc)
-		rc = split_words(st, 2, "workload", ctx->workload, err);
-	if (!rc)
-		rc = build_argv(st, ctx->cmd, err);
-	if (!rc)
-		rc = resolve_command(st, err);
+	int rc = cmdline_init(&st->cl, ctx->cmd, ctx->args, ctx->workload, err);
 	if (!rc)
 		rc = find_spawner(st, err);
 	if (rc)
@@ -297,7 +176,7 @@ static int start_spawner(struct time_state *st, struct perun_error *err)
 	int sv[2] = { -1, -1 }, results = -1, rc = 0;
 	size_t argc = 0;
 
-	while (st->argv[argc])
+	while (st->cl.argv[argc])
 		argc++;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0 ||
 	    (results = memfd_create("perun-spawn-results", MFD_CLOEXEC)) < 0) {
@@ -314,8 +193,8 @@ static int start_spawner(struct time_state *st, struct perun_error *err)
 	}
 	argv[0] = st->spawn_path;
 	argv[1] = st->to_stderr ? "stderr" : "discard";
-	argv[2] = st->path;
-	memcpy(argv + 3, st->argv, argc * sizeof(*argv));
+	argv[2] = st->cl.path;
+	memcpy(argv + 3, st->cl.argv, argc * sizeof(*argv));
 	int fa = posix_spawn_file_actions_adddup2(&actions, sv[1], PERUN_SPAWN_FD);
 	fa = fa ? fa : posix_spawn_file_actions_adddup2(&actions, results, PERUN_SPAWN_RESULTS_FD);
 	fa = fa ? fa
@@ -443,7 +322,7 @@ static int record_run(struct perun_collect_ctx *ctx, const struct time_state *st
 {
 	if (res->spawn_errno)
 		return perun_error_set_errno(err, PERUN_ETOOL, res->spawn_errno,
-					     "cannot run command '%s'", st->argv[0]);
+					     "cannot run command '%s'", st->cl.argv[0]);
 	int status = res->status;
 	m->real = (double)res->real_ns / 1e9;
 	m->user = (double)res->user_us / 1e6;
@@ -584,12 +463,8 @@ static void time_teardown(struct perun_collect_ctx *ctx)
 	struct time_state *st = ctx->state;
 	if (!st)
 		return;
-	for (int i = 0; i < 3; i++)
-		if (st->have_words[i])
-			wordfree(&st->words[i]);
-	free(st->argv);
+	cmdline_release(&st->cl);
 	stop_spawner(st, 1);
-	free(st->path);
 	free(st->spawn_path);
 	free(st->runs);
 	free(st);

@@ -10,5 +10,6 @@
 #include <perun/fsutil.h>
 #include <perun/strbuf.h>
 #include <perun/points.h>
+#include <perun/suggest.h>
 
 #endif

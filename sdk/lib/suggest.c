@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* "Did you mean ...?": the closest candidates by edit distance (suggest.h). */
+/*
+ * "Did you mean ...?": the closest candidates by edit distance
+ * (perun/suggest.h).
+ *
+ * Layer 0 of libperun, the base: it uses the C library only; every layer
+ * above may use it.
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "suggest.h"
+#include <perun/suggest.h>
 
 #define MAX_SHOWN 3
 #define NOT_CLOSE ((size_t)-1)

@@ -1,0 +1,56 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# perun events: every event this machine knows with its PMU, description
+# and whether it counts here; a pattern searches names, PMUs and
+# descriptions; --format json; --all adds the PMUs this machine lacks.
+. "$srcdir/tests/test-lib.sh"
+
+test_expect_success 'the table lists the software events as usable' '
+	perun events >out &&
+	head -n 1 out | grep -q "^EVENT  *PMU  *USABLE  *DESCRIPTION$" &&
+	for e in task-clock page-faults context-switches cpu-migrations; do
+		grep -q "^$e  *software  *yes  " out || return 1
+	done &&
+	grep -q "^cycles  *hardware  *\(yes\|no\)  " out
+'
+
+test_expect_success 'a pattern keeps the events with it in name, PMU or description' '
+	perun events FAULT >out &&
+	tail -n +2 out >rows &&
+	test -s rows &&
+	! grep -vi fault rows &&
+	grep -q "^page-faults " rows &&
+	perun events software >out &&
+	grep -q "^task-clock " out
+'
+
+test_expect_success '--format json: schema 1, one object per event' '
+	perun events --format json page-faults >out.json &&
+	python3 - out.json <<-\PY
+	import json, sys
+	doc = json.load(open(sys.argv[1]))
+	assert doc["schema"] == 1, doc
+	ev = {e["name"]: e for e in doc["events"]}
+	pf = ev["page-faults"]
+	assert pf["pmu"] == "software" and pf["usable"] is True, pf
+	assert pf["description"] and pf["source"] == "libpfm4", pf
+	PY
+'
+
+test_expect_success '--usable leaves out what does not count; --all adds absent PMUs' '
+	perun events >all &&
+	perun events --usable >usable &&
+	! grep "  no  " usable &&
+	perun events --all >everything &&
+	test $(wc -l <everything) -gt $(wc -l <all) &&
+	grep -q "::" everything
+'
+
+test_expect_success 'bad usage: exit 2, one line' '
+	test_exit_code 2 perun events --format xml 2>err &&
+	test $(wc -l <err) = 1 &&
+	test_grep "table or json" err &&
+	test_exit_code 2 perun events a b 2>err
+'
+
+test_done

@@ -1,0 +1,327 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Counting one process (count.h).  A started command waits on a pipe
+ * until its counters are open (enable_on_exec), so that nothing of
+ * perun and everything of the command is counted; a process ends the
+ * wait through a pidfd, polled together with the interval timer and,
+ * when attached, a signalfd for SIGINT.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "count.h"
+
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+
+/* How often a wait without interval looks at *interrupted, in ms. */
+#define POLL_MS 100
+
+struct counting {
+	const struct counters_event *events;
+	size_t n;
+	const struct counters_target *target;
+	int *fds;
+	struct counters_reading *last; /* at the previous tick */
+	struct counters_reading *delta;
+	pid_t child; /* started command, or 0 */
+	int pidfd, sigfd;
+	sigset_t old_mask;
+	struct timespec start;
+};
+
+static double now_since(const struct timespec *start)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - start->tv_sec) + (double)(t.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+static void scale(struct counters_reading *r)
+{
+	r->value = r->running_ns ? (double)r->raw * ((double)r->enabled_ns / (double)r->running_ns)
+				 : 0.0;
+}
+
+static int read_all(struct counting *c, struct counters_reading *out, struct perun_error *err)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		unsigned long long v[3];
+		if (read(c->fds[i], v, sizeof(v)) != (ssize_t)sizeof(v))
+			return perun_error_set_errno(err, PERUN_ETOOL, errno,
+						     "cannot read the counter of '%s'",
+						     c->events[i].name);
+		out[i].raw = v[0];
+		out[i].enabled_ns = v[1];
+		out[i].running_ns = v[2];
+		scale(&out[i]);
+	}
+	return 0;
+}
+
+static int open_all(struct counting *c, int pid, int on_exec, struct perun_error *err)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		struct counters_event ev = c->events[i];
+		ev.attr.disabled = 1;
+		ev.attr.enable_on_exec = on_exec;
+		ev.attr.inherit = c->target->inherit ? 1 : 0;
+		int fd = counters_event_open(&ev, pid, err);
+		if (fd < 0)
+			return fd;
+		c->fds[i] = fd;
+	}
+	return 0;
+}
+
+/* The child: wait for the go, then exec; an exec error goes back through
+ * report (close-on-exec, so a successful exec closes it empty). */
+static void child_exec(const struct counters_target *t, int go, int report)
+{
+	int null = open("/dev/null", O_RDWR);
+	int out = t->output_fd >= 0 ? t->output_fd : null;
+	sigset_t none;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGPIPE, SIG_DFL);
+	if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(out, STDOUT_FILENO) < 0 ||
+	    dup2(out, STDERR_FILENO) < 0)
+		_exit(127);
+	char byte;
+	if (read(go, &byte, 1) != 1)
+		_exit(127); /* the counters could not be opened */
+	execv(t->path, t->argv);
+	int e = errno;
+	if (write(report, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+static int start_command(struct counting *c, struct perun_error *err)
+{
+	const struct counters_target *t = c->target;
+	int go[2], report[2];
+	if (pipe2(go, O_CLOEXEC))
+		return perun_error_set_errno(err, PERUN_EGENERIC, errno, "cannot make a pipe");
+	if (pipe2(report, O_CLOEXEC)) {
+		close(go[0]);
+		close(go[1]);
+		return perun_error_set_errno(err, PERUN_EGENERIC, errno, "cannot make a pipe");
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(go[1]);
+		close(report[0]);
+		child_exec(t, go[0], report[1]);
+	}
+	close(go[0]);
+	close(report[1]);
+	int rc = 0;
+	if (pid < 0) {
+		rc = perun_error_set_errno(err, PERUN_ETOOL, errno, "cannot start '%s'",
+					   t->argv[0]);
+		goto out;
+	}
+	c->child = pid;
+	c->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	rc = c->pidfd < 0 ? perun_error_set_errno(err, PERUN_ETOOL, errno,
+						  "cannot watch the command (pidfd_open)")
+			  : open_all(c, pid, 1, err);
+	if (rc)
+		goto out; /* closing go makes the child exit unrun */
+	clock_gettime(CLOCK_MONOTONIC, &c->start);
+	if (write(go[1], "x", 1) != 1) {
+		rc = perun_error_set_errno(err, PERUN_ETOOL, errno, "cannot start '%s'",
+					   t->argv[0]);
+		goto out;
+	}
+	close(go[1]);
+	go[1] = -1;
+	int e;
+	ssize_t got;
+	while ((got = read(report[0], &e, sizeof(e))) < 0 && errno == EINTR)
+		;
+	if (got == (ssize_t)sizeof(e))
+		rc = perun_error_set_errno(err, PERUN_ETOOL, e, "cannot run command '%s'",
+					   t->argv[0]);
+out:
+	if (go[1] >= 0)
+		close(go[1]);
+	close(report[0]);
+	return rc;
+}
+
+static int attach(struct counting *c, struct perun_error *err)
+{
+	const struct counters_target *t = c->target;
+	c->pidfd = (int)syscall(SYS_pidfd_open, t->pid, 0);
+	if (c->pidfd < 0)
+		return errno == ESRCH || errno == EINVAL
+			       ? perun_error_set(err, PERUN_ENOTFOUND, "no process with pid %d",
+						 t->pid)
+			       : perun_error_set_errno(err, PERUN_ETOOL, errno,
+						       "cannot watch process %d", t->pid);
+	int rc = open_all(c, t->pid, 0, err);
+	if (rc)
+		return rc;
+	/* SIGINT ends the counting of an attached process (perf stat -p):
+	 * taken from a signalfd, never reaching perun's handler. */
+	if (t->duration <= 0) {
+		sigset_t set;
+		sigemptyset(&set);
+		sigaddset(&set, SIGINT);
+		sigprocmask(SIG_BLOCK, &set, &c->old_mask);
+		c->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &c->start);
+	for (size_t i = 0; i < c->n; i++)
+		ioctl(c->fds[i], PERF_EVENT_IOC_ENABLE, 0);
+	return 0;
+}
+
+static int tick(struct counting *c, size_t interval, struct counters_result *res,
+		struct perun_error *err)
+{
+	int rc = read_all(c, res->totals, err);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < c->n; i++) {
+		struct counters_reading *d = &c->delta[i];
+		d->raw = res->totals[i].raw - c->last[i].raw;
+		d->enabled_ns = res->totals[i].enabled_ns - c->last[i].enabled_ns;
+		d->running_ns = res->totals[i].running_ns - c->last[i].running_ns;
+		scale(d);
+	}
+	memcpy(c->last, res->totals, c->n * sizeof(*c->last));
+	struct counters_tick tk = { interval, now_since(&c->start), c->delta, res->totals };
+	return c->target->on_tick(c->target->data, &tk, err);
+}
+
+static int reap(struct counting *c, struct counters_result *res)
+{
+	int status = 0;
+	while (waitpid(c->child, &status, 0) < 0 && errno == EINTR)
+		;
+	c->child = 0;
+	res->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
+	return 0;
+}
+
+/* Wait for the end, ticking each interval; then the final reading. */
+static int wait_counting(struct counting *c, struct counters_result *res, struct perun_error *err)
+{
+	const struct counters_target *t = c->target;
+	double interval = t->interval_ms / 1000.0;
+	size_t ticks = 0;
+	double last_tick = 0;
+	for (;;) {
+		if (t->interrupted && *(const volatile int *)t->interrupted)
+			return perun_error_set(err, PERUN_EINTR, "interrupted while counting");
+		double now = now_since(&c->start);
+		if (t->on_tick && interval > 0 && now >= (double)(ticks + 1) * interval) {
+			int rc = tick(c, ++ticks, res, err);
+			if (rc)
+				return rc;
+			last_tick = now;
+			continue;
+		}
+		if (t->pid > 0 && t->duration > 0 && now >= t->duration)
+			break;
+		double wait = POLL_MS / 1000.0;
+		if (t->on_tick && interval > 0 && (double)(ticks + 1) * interval - now < wait)
+			wait = (double)(ticks + 1) * interval - now;
+		if (t->pid > 0 && t->duration > 0 && t->duration - now < wait)
+			wait = t->duration - now;
+		struct pollfd p[2] = { { .fd = c->pidfd, .events = POLLIN },
+				       { .fd = c->sigfd, .events = POLLIN } };
+		int n = poll(p, c->sigfd >= 0 ? 2 : 1, (int)ceil(wait * 1000));
+		if (n < 0 && errno != EINTR)
+			return perun_error_set_errno(err, PERUN_EGENERIC, errno, "cannot wait");
+		if (n > 0 && p[0].revents) {
+			if (c->child)
+				reap(c, res);
+			else
+				res->ended_early = 1;
+			break;
+		}
+		if (n > 0 && c->sigfd >= 0 && p[1].revents) {
+			struct signalfd_siginfo si;
+			if (read(c->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+				res->stopped_by_sigint = 1;
+				break;
+			}
+		}
+	}
+	res->seconds = now_since(&c->start);
+	/* The rest of the last interval, when anything happened in it. */
+	if (t->on_tick && interval > 0 && res->seconds > last_tick + 1e-3)
+		return tick(c, ++ticks, res, err);
+	return read_all(c, res->totals, err);
+}
+
+int counters_count(const struct counters_event *events, size_t n,
+		   const struct counters_target *target, struct counters_result *res,
+		   struct perun_error *err)
+{
+	struct counting c = {
+		.events = events, .n = n, .target = target, .pidfd = -1, .sigfd = -1
+	};
+	int rc = 0;
+	res->seconds = 0;
+	res->exit_code = res->ended_early = res->stopped_by_sigint = 0;
+	c.fds = malloc((n ? n : 1) * sizeof(*c.fds));
+	c.last = calloc(n ? n : 1, sizeof(*c.last));
+	c.delta = calloc(n ? n : 1, sizeof(*c.delta));
+	if (!c.fds || !c.last || !c.delta) {
+		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		c.fds[i] = -1;
+	rc = target->pid > 0 ? attach(&c, err) : start_command(&c, err);
+	if (!rc)
+		rc = wait_counting(&c, res, err);
+out:
+	if (c.child > 0) {
+		kill(c.child, SIGKILL);
+		while (waitpid(c.child, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	if (c.sigfd >= 0) {
+		/* A SIGINT still pending is ours: take it before unblocking. */
+		sigset_t set;
+		struct timespec zero = { 0, 0 };
+		sigemptyset(&set);
+		sigaddset(&set, SIGINT);
+		while (sigtimedwait(&set, NULL, &zero) > 0)
+			;
+		close(c.sigfd);
+		sigprocmask(SIG_SETMASK, &c.old_mask, NULL);
+	}
+	if (c.pidfd >= 0)
+		close(c.pidfd);
+	for (size_t i = 0; c.fds && i < n; i++)
+		if (c.fds[i] >= 0)
+			close(c.fds[i]);
+	free(c.fds);
+	free(c.last);
+	free(c.delta);
+	return rc;
+}
