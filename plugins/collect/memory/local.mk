@@ -7,7 +7,9 @@ memory_runtimedir = $(pkglibdir)/runtime
 if BUILD_PLUGIN_MEMORY
 plugin_collect_LTLIBRARIES += %reldir%/memory.la
 %canon_reldir%_memory_la_SOURCES = %reldir%/memory.c %reldir%/trace.c \
-	%reldir%/trace.h %reldir%/record.h
+	%reldir%/trace.h %reldir%/record.h %reldir%/symbols.c %reldir%/symbols.h \
+	%reldir%/stacks.c %reldir%/stacks.h %reldir%/live-map.c %reldir%/live-map.h \
+	%reldir%/aggregate.c %reldir%/per-event.c
 %canon_reldir%_memory_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DPERUN_MEMORY_RUNTIME='"$(memory_runtimedir)/libperun-malloc.so"'
 %canon_reldir%_memory_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(LIBDW_CFLAGS)
