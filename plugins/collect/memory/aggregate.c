@@ -9,7 +9,8 @@
  * heap was largest, leaked: its bytes never freed, trace, uid, stack}
  * (frees: subtype free, amount 0, count); and per snapshot in which its
  * live bytes changed, one {subtype: live, amount: the change, live: the
- * bytes live at the snapshot's end, snapshot, time, uid, allocator, stack}
+ * bytes live at the snapshot's end, count: its calls in the snapshot,
+ * snapshot, time, uid, allocator, stack}
  * without a trace (so flame graphs weigh allocations only); flow's running
  * sum of the changes draws the live bytes.
  */
@@ -32,6 +33,7 @@ struct unit {
 	long snapshot;			/* of the pending point */
 	double interval;
 	int64_t delta;
+	uint64_t calls; /* of the pending point */
 	int pending;
 };
 
@@ -41,7 +43,7 @@ struct point {
 	long snapshot;
 	double interval;
 	int64_t delta;
-	uint64_t live;
+	uint64_t live, calls;
 };
 
 struct heap {
@@ -90,6 +92,7 @@ static int flush_point(struct aggregation *a, struct unit *u)
 	/* No change over the snapshot: the running sum needs no point. */
 	if (!u->pending || u->delta == 0) {
 		u->pending = 0;
+		u->calls = 0;
 		return 0;
 	}
 	if (memory_grow((void **)&a->points, &a->points_cap, a->npoints + 1, sizeof(*a->points)))
@@ -98,9 +101,11 @@ static int flush_point(struct aggregation *a, struct unit *u)
 						  .snapshot = u->snapshot,
 						  .interval = u->interval,
 						  .delta = u->delta,
-						  .live = u->live };
+						  .live = u->live,
+						  .calls = u->calls };
 	u->pending = 0;
 	u->delta = 0;
+	u->calls = 0;
 	return 0;
 }
 
@@ -120,6 +125,7 @@ static int touch(struct aggregation *a, struct unit *u, const struct memory_snap
 	if (u->pending && u->snapshot != snap->index && flush_point(a, u))
 		return -1;
 	u->pending = 1;
+	u->calls++;
 	u->snapshot = snap->index;
 	u->interval = snap->interval;
 	return 0;
@@ -192,7 +198,7 @@ static int add(struct perun_profile *profile, json_t *res, struct perun_error *e
 	return rc;
 }
 
-static int emit(struct aggregation *a, const struct memory_options *o,
+static int emit(struct aggregation *a, const struct memory_options *o, long last_snapshot,
 		struct perun_profile *profile, struct perun_error *err)
 {
 	int rc = 0;
@@ -209,6 +215,12 @@ static int emit(struct aggregation *a, const struct memory_options *o,
 				  "subtype", memory_allocator_name(u->allocator), "amount",
 				  (json_int_t)u->bytes, "count", (json_int_t)u->count, "trace",
 				  s->trace, "uid", s->uid, "stack", (json_int_t)u->stack);
+		/* live and snapshot (its value at the end) give every resource
+		 * the same numeric keys, as scatter wants. */
+		if (res) {
+			json_object_set_new(res, "live", json_integer((json_int_t)u->live));
+			json_object_set_new(res, "snapshot", json_integer(last_snapshot));
+		}
 		if (res && u->allocator != PMEM_FREE_FN) {
 			json_object_set_new(res, "peak", json_integer((json_int_t)u->peak));
 			json_object_set_new(res, "leaked", json_integer((json_int_t)u->live));
@@ -225,12 +237,12 @@ static int emit(struct aggregation *a, const struct memory_options *o,
 			continue;
 		char time[64];
 		memory_snapshots_time(p->interval, time, sizeof(time));
-		json_t *res =
-			json_pack("{s:s, s:s, s:I, s:I, s:i, s:s, s:O, s:s, s:I}", "type", "memory",
-				  "subtype", "live", "amount", (json_int_t)p->delta, "live",
-				  (json_int_t)p->live, "snapshot", (int)p->snapshot, "time", time,
-				  "uid", s->uid, "allocator", memory_allocator_name(u->allocator),
-				  "stack", (json_int_t)u->stack);
+		json_t *res = json_pack(
+			"{s:s, s:s, s:I, s:I, s:I, s:i, s:s, s:O, s:s, s:I}", "type", "memory",
+			"subtype", "live", "change", (json_int_t)p->delta, "live",
+			(json_int_t)p->live, "count", (json_int_t)p->calls, "snapshot",
+			(int)p->snapshot, "time", time, "uid", s->uid, "allocator",
+			memory_allocator_name(u->allocator), "stack", (json_int_t)u->stack);
 		rc = add(profile, res, err);
 	}
 	return rc;
@@ -273,7 +285,7 @@ int memory_profile_aggregated(struct memory_trace *t, const struct memory_option
 		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 		goto out;
 	}
-	rc = emit(&a, o, profile, err);
+	rc = emit(&a, o, snap.index, profile, err);
 out:
 	memory_stacks_free(a.stacks);
 	live_release(&a.live);
