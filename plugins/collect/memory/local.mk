@@ -35,11 +35,13 @@ stage/runtime/libperun-malloc.so: %reldir%/libperun-malloc.la
 
 TESTS += %reldir%/tests/t5400-collect-memory.sh \
 	%reldir%/tests/t5401-collect-memory-threads.sh \
-	%reldir%/tests/t5402-collect-memory-errors.sh
+	%reldir%/tests/t5402-collect-memory-errors.sh \
+	%reldir%/tests/t5403-collect-memory-aggregated.sh
 endif
 EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md \
 	%reldir%/tests/t5400-collect-memory.sh \
 	%reldir%/tests/t5401-collect-memory-threads.sh \
 	%reldir%/tests/t5402-collect-memory-errors.sh \
+	%reldir%/tests/t5403-collect-memory-aggregated.sh \
 	%reldir%/tests/lib-memory.sh %reldir%/tests/progs \
 	bench/bench-memory.sh
