@@ -10,7 +10,8 @@
 #    the same program plus heaptrack_print reading what it recorded: wall
 #    time, peak resident memory (the largest process, from wait4) and the
 #    size of what is left on disk, and the growth from one size to the
-#    next (10x, then 5x the events).
+#    next (10x, then 5x the events); and "perun import heaptrack" of
+#    heaptrack's recording.
 # 2. Recording only: the cost per malloc+free pair natively, with
 #    libperun-malloc.so preloaded and under heaptrack, as the slope between
 #    a short and a long run (start-up costs drop out), and the cost of the
@@ -161,9 +162,25 @@ heaptrack_end_to_end() {
 	echo "$bw $bk $size"
 }
 
+# import_end_to_end <pairs>: "perun import heaptrack" of heaptrack's
+# recording of the loop, the same figures (the recording not included).
+import_end_to_end() {
+	rm -f heaptrack.data*
+	heaptrack -o "$PWD/heaptrack.data" ./loop alloc "$1" >/dev/null 2>&1
+	bw= bk= size=
+	for _ in 1 2 3; do
+		rm -f .perun/jobs/*.perf
+		r=$(./measure "$PERUN" import heaptrack heaptrack.data.*)
+		w=${r%% *} k=${r##* }
+		if [ -z "$bw" ] || [ "$w" -lt "$bw" ]; then bw=$w bk=$k; fi
+		size=$(cat .perun/jobs/*.perf | wc -c)
+	done
+	echo "$bw $bk $size"
+}
+
 echo "bench-memory: end to end, command to profile on disk (best of 3)"
 printf '%-28s %8s %10s %14s   %s\n' "" "wall s" "peak MB" "on disk" "growth (wall, peak, size)"
-for tool in perun heaptrack; do
+for tool in perun heaptrack import; do
 	[ $tool = perun ] || [ $have_heaptrack = 1 ] ||
 		{ printf '%-22s %s\n' heaptrack "(not installed: apt-get install heaptrack)"; continue; }
 	prev=
@@ -171,9 +188,12 @@ for tool in perun heaptrack; do
 		if [ $tool = perun ]; then
 			set -- $(end_to_end $pairs)
 			label="perun collect memory"
-		else
+		elif [ $tool = heaptrack ]; then
 			set -- $(heaptrack_end_to_end $pairs)
 			label="heaptrack + print"
+		else
+			set -- $(import_end_to_end $pairs)
+			label="perun import heaptrack"
 		fi
 		growth=
 		if [ -n "$prev" ]; then
