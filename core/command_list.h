@@ -21,6 +21,7 @@
 	X(show)                                                                                    \
 	X(showdiff)                                                                                \
 	X(collect)                                                                                 \
+	X(import)                                                                                  \
 	X(postprocessby)                                                                           \
 	X(run)                                                                                     \
 	X(check)                                                                                   \

@@ -24,9 +24,10 @@ perun_SOURCES = \
 	core/cmd_init.c core/cmd_config.c \
 	core/cmd_plugins.c core/plugin_help.c core/plugin_help.h \
 	core/cmd_docs.c \
+	core/cmd_import.c core/import.h core/import_heaptrack.c core/compressed.c core/compressed.h \
 	core/check.c core/check.h core/check_changes.c core/check_output.c core/cmd_check.c \
 	core/check_history.c core/check_history.h core/check_evidence.c core/check_evidence.h
-perun_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(NETTLE_CFLAGS) $(GSL_CFLAGS) -pthread
-perun_LDADD = sdk/libperun.la $(JANSSON_LIBS) $(YAML_LIBS) $(ZLIB_LIBS) $(NETTLE_LIBS) $(GSL_LIBS) -lm
+perun_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(ZSTD_CFLAGS) $(NETTLE_CFLAGS) $(GSL_CFLAGS) -pthread
+perun_LDADD = sdk/libperun.la $(JANSSON_LIBS) $(YAML_LIBS) $(ZLIB_LIBS) $(ZSTD_LIBS) $(NETTLE_LIBS) $(GSL_LIBS) -lm
 # check profiles parses its two profiles in two threads.
 perun_LDFLAGS = $(AM_LDFLAGS) -pthread

@@ -107,6 +107,8 @@ EXTRA_DIST += tests/t0900-docs.sh
 TESTS += %reldir%/t0400-store.sh
 TESTS += %reldir%/t0420-showdiff.sh
 EXTRA_DIST += %reldir%/t0420-showdiff.sh
+TESTS += %reldir%/t0500-import-heaptrack.sh
+EXTRA_DIST += %reldir%/t0500-import-heaptrack.sh
 EXTRA_DIST += %reldir%/t0400-store.sh %reldir%/helpers/pidx.py
 
 # The standalone plugin template, built against the installed SDK.

@@ -7,7 +7,9 @@ memory_runtimedir = $(pkglibdir)/runtime
 if BUILD_PLUGIN_MEMORY
 plugin_collect_LTLIBRARIES += %reldir%/memory.la
 %canon_reldir%_memory_la_SOURCES = %reldir%/memory.c %reldir%/trace.c \
-	%reldir%/trace.h %reldir%/record.h
+	%reldir%/trace.h %reldir%/record.h %reldir%/symbols.c %reldir%/symbols.h \
+	%reldir%/stacks.c %reldir%/stacks.h %reldir%/live-map.c %reldir%/live-map.h \
+	%reldir%/aggregate.c %reldir%/per-event.c
 %canon_reldir%_memory_la_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DPERUN_MEMORY_RUNTIME='"$(memory_runtimedir)/libperun-malloc.so"'
 %canon_reldir%_memory_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(LIBDW_CFLAGS)
@@ -33,11 +35,13 @@ stage/runtime/libperun-malloc.so: %reldir%/libperun-malloc.la
 
 TESTS += %reldir%/tests/t5400-collect-memory.sh \
 	%reldir%/tests/t5401-collect-memory-threads.sh \
-	%reldir%/tests/t5402-collect-memory-errors.sh
+	%reldir%/tests/t5402-collect-memory-errors.sh \
+	%reldir%/tests/t5403-collect-memory-aggregated.sh
 endif
 EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md \
 	%reldir%/tests/t5400-collect-memory.sh \
 	%reldir%/tests/t5401-collect-memory-threads.sh \
 	%reldir%/tests/t5402-collect-memory-errors.sh \
+	%reldir%/tests/t5403-collect-memory-aggregated.sh \
 	%reldir%/tests/lib-memory.sh %reldir%/tests/progs \
 	bench/bench-memory.sh

@@ -5,8 +5,10 @@
  * As Python Perun's memory collector, the program runs through the shell
  * with a preloaded library (here libperun-malloc.so, recorder.c) that
  * wraps the allocators; the trace is turned into Perun's memory profile
- * after the run (trace.c).  Options are Perun's (--sampling, --no-source,
- * --no-func, --all) plus --max-depth and --ignore-failure.
+ * after the run: aggregated per call stack (aggregate.c) or, with
+ * --per-event, one resource per call (per-event.c).  Options are Perun's
+ * (--sampling, --no-source, --no-func, --all) plus --max-depth,
+ * --ignore-failure, --per-event and --sample.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -47,6 +49,10 @@ static const struct perun_option memory_options_decl[] = {
 	  "record at most <frames> callers of each allocation (1-256)", 0 },
 	{ "ignore-failure", "i", PERUN_OPTION_BOOL, NULL, NULL, NULL,
 	  "keep the allocations of a program that fails, crashes or is killed", 0 },
+	{ "per-event", NULL, PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "one resource per call, as Python Perun (default: aggregated per call stack)", 0 },
+	{ "sample", NULL, PERUN_OPTION_INT, "1", NULL, "<n>",
+	  "with --per-event, keep every <n>-th call only", 0 },
 	{ NULL, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
@@ -57,6 +63,8 @@ struct memory_state {
 	double sampling;
 	long long depth;
 	int ignore_failure;
+	int per_event;
+	long long sample;
 	uint64_t t0_ns;
 };
 
@@ -187,6 +195,15 @@ static int memory_before(struct perun_collect_ctx *ctx, struct perun_error *err)
 	st->sampling = perun_params_float(ctx->params, "sampling", 0.001);
 	st->depth = perun_params_int(ctx->params, "max-depth", 64);
 	st->ignore_failure = perun_params_bool(ctx->params, "ignore-failure", 0);
+	st->per_event = perun_params_bool(ctx->params, "per-event", 0);
+	st->sample = perun_params_int(ctx->params, "sample", 1);
+	if (st->sample < 1)
+		return perun_error_set(err, PERUN_EINVAL,
+				       "option '--sample' must be 1 or more, not %lld", st->sample);
+	if (st->sample > 1 && !st->per_event)
+		return perun_error_set(err, PERUN_EINVAL,
+				       "option '--sample' thins the per-event profile: "
+				       "give --per-event too");
 	if (!(st->sampling > 0) || !isfinite(st->sampling))
 		return perun_error_set(err, PERUN_EINVAL,
 				       "option '--sampling' must be a number of seconds "
@@ -363,8 +380,9 @@ static int memory_after(struct perun_collect_ctx *ctx, struct perun_error *err)
 		.sampling = st->sampling,
 		.all = perun_params_bool(ctx->params, "all", 0),
 		.params = ctx->params,
+		.sample = st->sample,
 	};
-	int rc = memory_trace_load(st->dir, ctx->cmd, &trace, err);
+	int rc = memory_trace_load(st->dir, ctx->cmd, st->per_event, &trace, err);
 	if (rc)
 		return rc;
 	memory_trace_summary(trace, &sum);
@@ -373,7 +391,10 @@ static int memory_after(struct perun_collect_ctx *ctx, struct perun_error *err)
 				     "the allocations of '%s' did not fit in '%s' (disk full?)",
 				     ctx->cmd, st->dir);
 	if (!rc)
-		rc = memory_trace_to_profile(trace, &opts, st->t0_ns, ctx->profile, err);
+		rc = st->per_event
+			     ? memory_profile_per_event(trace, &opts, st->t0_ns, ctx->profile, err)
+			     : memory_profile_aggregated(trace, &opts, st->t0_ns, ctx->profile,
+							 err);
 	memory_trace_free(trace);
 	return rc;
 }

@@ -278,6 +278,14 @@ static int ensure_size(uint64_t end)
 
 static int new_block(void)
 {
+	/* The full block is in the page cache already (the mapping is the
+	 * file's): dropping it from this process keeps the program's resident
+	 * size from growing with the number of events it makes. */
+	if (self.block) {
+		int saved = errno;
+		madvise(self.block, PMEM_BLOCK_SIZE, MADV_DONTNEED);
+		errno = saved;
+	}
 	uint64_t off = __atomic_fetch_add(&proc.hdr->reserved, PMEM_BLOCK_SIZE, __ATOMIC_RELAXED);
 	if (off + PMEM_BLOCK_SIZE > PMEM_MAP_MAX || ensure_size(off + PMEM_BLOCK_SIZE)) {
 		stop_recording();

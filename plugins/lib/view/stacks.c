@@ -438,6 +438,23 @@ static int add_queued(struct viewlib_stacks *s, struct stack_queue *q)
 	return 0;
 }
 
+/* A traced resource type's weight: its amounts, or the --of key, a
+ * persistent number (e.g. an aggregated memory profile's count) counted
+ * once per row; 0 without it. */
+static double weigh(const struct viewlib_stacks *s, const struct perun_jv *pers,
+		    const struct perun_jv *amount)
+{
+	if (!s->weight || !strcmp(s->weight, "amount"))
+		return column_sum(amount);
+	const struct perun_jv *v = perun_jv_get(pers, s->weight);
+	double rows = (double)perun_jv_len(amount);
+	if (v && perun_jv_type(v) == PERUN_JV_INTEGER)
+		return (double)v->u.i * rows;
+	if (v && perun_jv_type(v) == PERUN_JV_REAL)
+		return v->u.d * rows;
+	return 0;
+}
+
 /* A resource type with a "trace": one stack weighing all its amounts. */
 static int add_traced(struct viewlib_stacks *s, const struct perun_jv *pers,
 		      const struct perun_jv *trace, const struct perun_jv *amount, int root_first,
@@ -469,7 +486,7 @@ static int add_traced(struct viewlib_stacks *s, const struct perun_jv *pers,
 	}
 	if (fb->n == first)
 		return 0;
-	q->weight[q->n] = column_sum(amount);
+	q->weight[q->n] = weigh(s, pers, amount);
 	q->start[++q->n] = fb->n;
 	return q->n == QUEUED_STACKS ? add_queued(s, q) : 0;
 }
@@ -654,6 +671,7 @@ int viewlib_stacks_from_view(struct viewlib_stacks *s, const struct perun_profil
 	if (max < 0 || max > UINT32_MAX)
 		return perun_error_set(err, PERUN_EINVAL, "--max-trace %lld: not 0 or more", max);
 	s->max_depth = (uint32_t)max;
+	s->weight = perun_params_string(params, "of", NULL);
 	return viewlib_stacks_from_profile(s, profile, err);
 }
 

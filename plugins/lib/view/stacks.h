@@ -86,6 +86,7 @@ struct viewlib_stacks {
 	uint32_t depth;	    /* deepest node */
 	int timed;	    /* events hold real times (trace profiles) */
 	const char *unit;   /* of the weights, borrowed from the profile */
+	const char *weight; /* key of traced resources that weighs them; NULL: amount */
 };
 
 void viewlib_stacks_init(struct viewlib_stacks *s, uint32_t max_depth);
@@ -114,7 +115,15 @@ int viewlib_stacks_from_profile(struct viewlib_stacks *s, const struct perun_pro
 			"cut stacks after n frames from the root (0: keep all)", 0                 \
 	}
 
-/* viewlib_stacks_init with --max-trace of params (checked), then
+/* The key that weighs traced stacks (default amount), e.g. --of count for
+ * the calls of an aggregated memory profile. */
+#define VIEWLIB_STACKS_OF_OPTION                                                                   \
+	{                                                                                          \
+		"of", NULL, PERUN_OPTION_STRING, "amount", NULL, "<key>",                          \
+			"weigh the stacks by this key of their resources (e.g. count)", 0          \
+	}
+
+/* viewlib_stacks_init with --max-trace and --of of params (checked), then
  * viewlib_stacks_from_profile; s needs viewlib_stacks_release either way. */
 int viewlib_stacks_from_view(struct viewlib_stacks *s, const struct perun_profile *profile,
 			     const struct perun_params *params, struct perun_error *err);

@@ -50,6 +50,7 @@ static const struct perun_option flamegraph_options[] = {
 	{ "minimum", "m", PERUN_OPTION_FLOAT, "0.1", NULL, "<px>",
 	  "omit frames narrower than this (they stay in their parents' widths)", 0 },
 	VIEWLIB_STACKS_MAX_TRACE_OPTION,
+	VIEWLIB_STACKS_OF_OPTION,
 	{ "title", "t", PERUN_OPTION_STRING, NULL, NULL, "<text>",
 	  "title (default: '<type> consumption of <cmd> <workload>')", 0 },
 	{ NULL, NULL, 0, NULL, NULL, NULL, NULL, 0 },

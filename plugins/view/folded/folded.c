@@ -26,6 +26,7 @@ static const struct perun_option folded_options[] = {
 	{ "output-file", "o", PERUN_OPTION_STRING, "-", NULL, "<path>",
 	  "where to write (- is standard output)", 0 },
 	VIEWLIB_STACKS_MAX_TRACE_OPTION,
+	VIEWLIB_STACKS_OF_OPTION,
 	{ NULL, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 

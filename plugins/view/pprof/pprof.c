@@ -31,6 +31,7 @@ static const struct perun_option pprof_options[] = {
 	{ "output-file", "o", PERUN_OPTION_STRING, "profile.pb.gz", NULL, "<path>",
 	  "where to write (- is standard output, unless it is a terminal)", 0 },
 	VIEWLIB_STACKS_MAX_TRACE_OPTION,
+	VIEWLIB_STACKS_OF_OPTION,
 	{ NULL, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 

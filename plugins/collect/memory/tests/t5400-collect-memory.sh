@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# perun collect ... memory on small C and C++ programs with known
+# perun collect ... memory --per-event on small C and C++ programs with known
 # allocations: counts and bytes per call site, file:line, realloc chains,
 # frees matched, leaks and the heap peak, Perun's options.
 . "$srcdir/tests/test-lib.sh"
@@ -22,35 +22,10 @@ per_site() {
 
 test_expect_success 'every allocation and free, counted and summed per call site' '
 	cd proj &&
-	perun collect -c ../alloc memory >out 2>err &&
+	perun collect -c ../alloc memory --per-event >out 2>err &&
 	test_grep "^Collected profile .*/\.perun/jobs/memory-.*\.perf$" out &&
 	p=$(newest_profile) &&
-	l() { line_of alloc.c "$1"; } &&
-	cat >expect.raw <<-EOT &&
-	malloc,main,$(l errno-malloc),1,8
-	free,main,$(l errno-free),1,0
-	malloc,main,$(l loop-malloc),10,1000
-	free,main,$(l loop-free),10,0
-	calloc,main,$(l calloc),1,100
-	realloc,main,$(l realloc1),1,200
-	free,main,$(l realloc1),1,0
-	realloc,main,$(l realloc2),1,400
-	free,main,$(l realloc2),1,0
-	free,main,$(l free-q),1,0
-	aligned_alloc,main,$(l aligned),1,128
-	free,main,$(l free-a),1,0
-	posix_memalign,main,$(l posix),1,96
-	free,main,$(l free-m),1,0
-	valloc,main,$(l valloc),1,50
-	free,main,$(l free-v),1,0
-	memalign,main,$(l memalign),1,70
-	free,main,$(l free-mm),1,0
-	malloc,main,$(l big1),1,10000
-	malloc,main,$(l big2),1,20000
-	free,main,$(l free-big2),1,0
-	free,main,$(l free-big1),1,0
-	malloc,leaky,$(l leak),2,66
-	EOT
+	alloc_sites >expect.raw &&
 	sort expect.raw >expect &&
 	per_site "$p" >actual &&
 	test_cmp expect actual
@@ -128,7 +103,7 @@ test_expect_success 'the heap peak: the allocations live at its moment' '
 
 test_expect_success '--all keeps the allocator frame and the unreachable ones' '
 	cd proj &&
-	perun collect -c ../alloc memory --all >/dev/null &&
+	perun collect -c ../alloc memory --per-event --all >/dev/null &&
 	p=$(newest_profile) &&
 	table "$p" uid:function trace | grep "^leaky," | head -n 1 >row &&
 	test_grep "^leaky,\"malloc:unreachable:0,leaky:$progs/alloc.c:$(line_of alloc.c leak),main:" row &&
@@ -138,22 +113,22 @@ test_expect_success '--all keeps the allocator frame and the unreachable ones' '
 
 test_expect_success '--no-func and --no-source drop the allocations made there' '
 	cd proj &&
-	perun collect -c ../alloc memory --no-func leaky --no-func nothing >/dev/null &&
+	perun collect -c ../alloc memory --per-event --no-func leaky --no-func nothing >/dev/null &&
 	p=$(newest_profile) &&
 	table "$p" uid:function | sort -u >funcs &&
 	echo main >expect &&
 	test_cmp expect funcs &&
-	perun collect -c ../alloc memory --no-source progs/alloc.c >/dev/null &&
+	perun collect -c ../alloc memory --per-event --no-source progs/alloc.c >/dev/null &&
 	p=$(newest_profile) &&
 	test "$(jq ".resources | length" "$p")" = 0 &&
-	perun collect -c ../alloc memory --no-source other.c >/dev/null &&
+	perun collect -c ../alloc memory --per-event --no-source other.c >/dev/null &&
 	p=$(newest_profile) &&
 	test "$(table "$p" subtype | wc -l)" = 42
 '
 
 test_expect_success '--max-depth 1 records the direct caller only' '
 	cd proj &&
-	perun collect -c ../alloc memory -d 1 >/dev/null &&
+	perun collect -c ../alloc memory --per-event -d 1 >/dev/null &&
 	p=$(newest_profile) &&
 	table "$p" uid:function trace | grep "^leaky," | sort -u >traces &&
 	echo "leaky,leaky:$progs/alloc.c:$(line_of alloc.c leak)" >expect &&
@@ -162,7 +137,7 @@ test_expect_success '--max-depth 1 records the direct caller only' '
 
 test_expect_success 'the options are stored in the profile' '
 	cd proj &&
-	perun collect -c ../alloc memory -s 0.5 --no-func leaky -a >/dev/null &&
+	perun collect -c ../alloc memory --per-event -s 0.5 --no-func leaky -a >/dev/null &&
 	p=$(newest_profile) &&
 	jq -c ".collector_info" "$p" >info &&
 	test_grep "\"name\":\"memory\"" info &&
@@ -173,12 +148,12 @@ test_expect_success 'the options are stored in the profile' '
 
 test_expect_success '--sampling: snapshots of that many seconds, numbered in time order' '
 	cd proj &&
-	perun collect -c ../snap memory -s 100 >/dev/null &&
+	perun collect -c ../snap memory --per-event -s 100 >/dev/null &&
 	p=$(newest_profile) &&
 	table "$p" snapshots time | sort -u >snaps &&
 	echo "0,100.000000" >expect &&
 	test_cmp expect snaps &&
-	perun collect -c ../snap memory -s 0.1 >/dev/null &&
+	perun collect -c ../snap memory --per-event -s 0.1 >/dev/null &&
 	p=$(newest_profile) &&
 	first=$(table "$p" uid:line snapshots | grep "^$(line_of snap.c first)," | cut -d, -f2 | sort -u) &&
 	second=$(table "$p" uid:line snapshots | grep "^$(line_of snap.c second)," | cut -d, -f2 | sort -u) &&
@@ -196,7 +171,7 @@ for opt in -O0 "-O2 -fno-optimize-sibling-calls -fno-ipa-cp"; do
 	test_expect_success "one call site through two callers at one depth ($opt): each keeps its caller" '
 		"${CC:-cc}" -g '"$opt"' -o callers "$progs/callers.c" &&
 		cd proj &&
-		perun collect -c ../callers memory >/dev/null &&
+		perun collect -c ../callers memory --per-event >/dev/null &&
 		p=$(newest_profile) &&
 		jq -r ".resource_type_map as \$m | .resources | to_entries[] |
 			select(\$m[.key].subtype == \"malloc\") |
@@ -214,7 +189,7 @@ test_expect_success 'C++: new and delete through the allocators, names demangled
 	fi &&
 	"${CXX:-c++}" -g -O0 -o cxx "$progs/cxx.cc" &&
 	cd proj &&
-	perun collect -c ../cxx memory >/dev/null &&
+	perun collect -c ../cxx memory --per-event >/dev/null &&
 	p=$(newest_profile) &&
 	per_site "$p" >actual &&
 	cat >expect.raw <<-EOT &&

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# perun collect ... memory on programs with several threads, a fork and an
+# perun collect ... memory --per-event on programs with several threads, a fork and an
 # exec: nothing lost, nothing mixed up between threads or processes.
 . "$srcdir/tests/test-lib.sh"
 . "$TEST_SRCDIR/plugins/collect/memory/tests/lib-memory.sh"
@@ -14,7 +14,7 @@ test_expect_success 'setup: test programs and a perun instance' '
 
 test_expect_success 'eight threads at once: every allocation with its size, every free' '
 	cd proj &&
-	perun collect -c ../threads -a "8 2000" memory >/dev/null &&
+	perun collect -c ../threads -a "8 2000" memory --per-event >/dev/null &&
 	p=$(newest_profile) &&
 	table "$p" subtype uid:function uid:line amount |
 		grep ",worker," | sort | uniq -c | sed "s/^ *//" >actual &&
@@ -37,7 +37,7 @@ test_expect_success 'threads: each free ends an allocation of the same size clas
 
 test_expect_success 'a fork and an exec: the parent, the child and the new image' '
 	cd proj &&
-	perun collect -c ../fork memory >/dev/null &&
+	perun collect -c ../fork memory --per-event >/dev/null &&
 	p=$(newest_profile) &&
 	table "$p" subtype uid:line amount leaked >rows &&
 	sort rows >actual &&

@@ -26,7 +26,7 @@ expect_ends() {
 
 test_expect_success 'a program leaving by _exit: everything recorded, the kept block leaked' '
 	cd proj &&
-	perun collect -c ../ends -a _exit memory >/dev/null &&
+	perun collect -c ../ends -a _exit memory --per-event >/dev/null &&
 	p=$(newest_profile) &&
 	table "$p" subtype uid:line amount leaked | sort >actual &&
 	expect_ends &&
@@ -37,7 +37,7 @@ for how in crash kill abort; do
 	test_expect_success "a program ended by $how fails the collection, the store unchanged" '
 		cd proj &&
 		store_snapshot >before &&
-		test_exit_code 3 perun collect -c ../ends -a '$how' memory 2>err &&
+		test_exit_code 3 perun collect -c ../ends -a '$how' memory --per-event 2>err &&
 		test_grep "^perun: collector ${q}memory${q}: command ${q}../ends${q} was killed by signal" err &&
 		test_grep "(--ignore-failure keeps what it allocated until then)" err &&
 		store_snapshot >after &&
@@ -45,7 +45,7 @@ for how in crash kill abort; do
 	'
 	test_expect_success "with --ignore-failure a program ended by $how keeps its allocations" '
 		cd proj &&
-		perun collect -c ../ends -a '$how' memory --ignore-failure >/dev/null &&
+		perun collect -c ../ends -a '$how' memory --per-event --ignore-failure >/dev/null &&
 		p=$(newest_profile) &&
 		table "$p" subtype uid:line amount leaked | sort >actual &&
 		expect_ends &&
@@ -56,7 +56,7 @@ done
 test_expect_success 'a program closing and reusing all descriptors, with a growing trace' '
 	build fds fds.c &&
 	cd proj &&
-	perun collect -c ../fds -a "$PWD/fds.out" memory --no-func main >/dev/null &&
+	perun collect -c ../fds -a "$PWD/fds.out" memory --per-event --no-func main >/dev/null &&
 	test "$(cat fds.out)" = hello &&
 	p=$(newest_profile) &&
 	table "$p" subtype uid:function uid:line amount >actual &&
@@ -67,11 +67,11 @@ test_expect_success 'a program closing and reusing all descriptors, with a growi
 test_expect_success 'a missing program is named, the store unchanged' '
 	cd proj &&
 	store_snapshot >before &&
-	test_exit_code 3 perun collect -c ./no-such-program memory 2>err &&
+	test_exit_code 3 perun collect -c ./no-such-program memory --per-event 2>err &&
 	echo "perun: collector ${q}memory${q}: command ${q}./no-such-program${q} not found" >expect &&
 	head -n 1 err >actual &&
 	test_cmp expect actual &&
-	test_exit_code 3 perun collect -c no-such-program-in-path memory 2>err &&
+	test_exit_code 3 perun collect -c no-such-program-in-path memory --per-event 2>err &&
 	test_grep "command ${q}no-such-program-in-path${q} not found" err &&
 	store_snapshot >after &&
 	test_cmp before after
@@ -79,13 +79,13 @@ test_expect_success 'a missing program is named, the store unchanged' '
 
 test_expect_success 'a binary without debug information is refused, as Perun does' '
 	cd proj &&
-	test_exit_code 3 perun collect -c ../nodebug memory 2>err &&
+	test_exit_code 3 perun collect -c ../nodebug memory --per-event 2>err &&
 	test_grep "binary ${q}../nodebug${q} has no debug information: recompile it with debug options (gcc -g | g++ -g)" err
 '
 
 test_expect_success 'a script is not a C/C++ binary' '
 	cd proj &&
-	test_exit_code 3 perun collect -c ../script.sh memory 2>err &&
+	test_exit_code 3 perun collect -c ../script.sh memory --per-event 2>err &&
 	test_grep "${q}../script.sh${q} is not an ELF program" err
 '
 
@@ -94,18 +94,18 @@ test_expect_success 'a statically linked program cannot be intercepted' '
 		echo "no static C library: nothing to check" && exit 0
 	fi &&
 	cd proj &&
-	test_exit_code 3 perun collect -c ../static memory 2>err &&
+	test_exit_code 3 perun collect -c ../static memory --per-event 2>err &&
 	test_grep "binary ${q}../static${q} is statically linked" err
 '
 
 test_expect_success 'a program exiting non-zero fails the collection, unless ignored' '
 	cd proj &&
 	store_snapshot >before &&
-	test_exit_code 3 perun collect -c ../ends -a fail memory 2>err &&
+	test_exit_code 3 perun collect -c ../ends -a fail memory --per-event 2>err &&
 	test_grep "command ${q}../ends${q} exited with status 7 (--ignore-failure keeps its allocations)" err &&
 	store_snapshot >after &&
 	test_cmp before after &&
-	perun collect -c ../ends -a fail memory -i >/dev/null &&
+	perun collect -c ../ends -a fail memory --per-event -i >/dev/null &&
 	p=$(newest_profile) &&
 	table "$p" subtype uid:line amount leaked | sort >actual &&
 	expect_ends &&
@@ -115,15 +115,15 @@ test_expect_success 'a program exiting non-zero fails the collection, unless ign
 test_expect_success 'bad option values are refused with exit status 2' '
 	cd proj &&
 	store_snapshot >before &&
-	test_exit_code 2 perun collect -c ../ends memory --sampling 0 2>err &&
+	test_exit_code 2 perun collect -c ../ends memory --per-event --sampling 0 2>err &&
 	test_grep "option ${q}--sampling${q} must be a number of seconds above 0, not 0" err &&
-	test_exit_code 2 perun collect -c ../ends memory --sampling -1 2>err &&
-	test_exit_code 2 perun collect -c ../ends memory --sampling abc 2>err &&
+	test_exit_code 2 perun collect -c ../ends memory --per-event --sampling -1 2>err &&
+	test_exit_code 2 perun collect -c ../ends memory --per-event --sampling abc 2>err &&
 	test_grep "option ${q}--sampling${q} takes a number, not ${q}abc${q}" err &&
-	test_exit_code 2 perun collect -c ../ends memory --max-depth 0 2>err &&
+	test_exit_code 2 perun collect -c ../ends memory --per-event --max-depth 0 2>err &&
 	test_grep "option ${q}--max-depth${q} must be 1 to 256, not 0" err &&
-	test_exit_code 2 perun collect -c ../ends memory --max-depth 257 2>err &&
-	test_exit_code 2 perun collect -c ../ends memory --no-such-option 2>err &&
+	test_exit_code 2 perun collect -c ../ends memory --per-event --max-depth 257 2>err &&
+	test_exit_code 2 perun collect -c ../ends memory --per-event --no-such-option 2>err &&
 	store_snapshot >after &&
 	test_cmp before after
 '
