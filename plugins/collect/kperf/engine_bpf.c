@@ -43,10 +43,11 @@ static int libbpf_verbose(enum libbpf_print_level level, const char *fmt, va_lis
 static int load_error(int e, struct perun_error *err)
 {
 	if (e == EPERM || e == EACCES)
-		return perun_error_set(err, PERUN_ETOOL,
-				       "not permitted to load the BPF stack sampler (needs root, "
-				       "or CAP_BPF and CAP_PERFMON; or use --call-graph dwarf, "
-				       "which needs only perf_event_paranoid <= 1)");
+		return perun_error_set(
+			err, PERUN_ETOOL,
+			"not permitted to load the BPF stack sampler (needs root, "
+			"or CAP_BPF and CAP_PERFMON; --call-graph dwarf needs neither, "
+			"only perf_event_paranoid <= 2)");
 	return perun_error_set_errno(err, PERUN_ETOOL, e,
 				     "cannot load the BPF stack sampler (does the kernel have "
 				     "BPF and BTF?)");
