@@ -46,11 +46,17 @@ void kperf_procs_exec(struct kperf_procs *procs, pid_t pid);
  * grew); NULL when it has none.  Borrowed. */
 struct Dwfl *kperf_procs_dwfl(struct kperf_procs *procs, pid_t pid);
 
+/* Between the frames of a stack key, and between the frames one address
+ * stands for when functions were inlined there. */
+#define KPERF_FRAME_SEPARATOR '\x1f'
+
 /*
  * The name of the frame at addr (already moved into the call instruction
- * for return addresses) of pid: the demangled function, or "module+0xoff"
- * when the module has no symbol there, or "[unknown]".  Borrowed, valid
- * until procs is freed.
+ * for return addresses) of pid: the demangled function, followed by the
+ * functions inlined into it there (outermost first, separated by
+ * KPERF_FRAME_SEPARATOR, so that they count as frames of their own), or
+ * "module+0xoff" when the module has no symbol there, or "[unknown]".
+ * Borrowed, valid until procs is freed.
  */
 const char *kperf_procs_frame(struct kperf_procs *procs, pid_t pid, uint64_t addr);
 

@@ -8,6 +8,8 @@
  * Frame names are cached per process and address.
  */
 #define _GNU_SOURCE
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <libiberty/demangle.h>
@@ -308,6 +310,43 @@ static void note_module(struct kperf_procs *procs, const char *name, int named)
 	procs->nmodules++;
 }
 
+static char *demangled(const char *symbol)
+{
+	/* Without its version ("memcpy@@GLIBC_2.14"), as perf shows it. */
+	char *bare = strndup(symbol, strcspn(symbol, "@"));
+	char *d = bare ? cplus_demangle(bare, DMGL_PARAMS | DMGL_ANSI) : NULL;
+	if (!d)
+		return bare;
+	free(bare);
+	return d;
+}
+
+/* The functions inlined at addr, outermost first, each after a separator,
+ * appended to out (libdw's scopes of the address: the inlined_subroutine
+ * DIEs, innermost first). */
+static void append_inlined(FILE *out, Dwfl_Module *mod, uint64_t addr)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cu = dwfl_module_addrdie(mod, addr, &bias);
+	Dwarf_Die *scopes = NULL;
+	int n = cu ? dwarf_getscopes(cu, addr - bias, &scopes) : 0;
+	for (int i = n - 1; i >= 0; i--) {
+		if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine)
+			continue;
+		Dwarf_Attribute attr;
+		const char *linkage = dwarf_formstring(
+			dwarf_attr_integrate(&scopes[i], DW_AT_linkage_name, &attr));
+		char *name = linkage ? demangled(linkage) : NULL;
+		const char *plain = dwarf_diename(&scopes[i]);
+		fprintf(out, "%c%s", KPERF_FRAME_SEPARATOR,
+			name	? name
+			: plain ? plain
+				: "[inlined]");
+		free(name);
+	}
+	free(scopes);
+}
+
 static const char *base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
@@ -325,14 +364,16 @@ static char *name_in_module(struct kperf_procs *procs, Dwfl_Module *mod, uint64_
 	const char *symname = dwfl_module_addrinfo(mod, addr, &offset, &sym, NULL, NULL, NULL);
 	note_module(procs, modname, symname && *symname);
 	if (symname && *symname) {
-		/* Without its version ("memcpy@@GLIBC_2.14"), as perf shows it. */
-		char *bare = strndup(symname, strcspn(symname, "@"));
-		char *demangled = bare ? cplus_demangle(bare, DMGL_PARAMS | DMGL_ANSI) : NULL;
-		if (demangled) {
-			free(bare);
-			return demangled;
-		}
-		return bare;
+		char *function = demangled(symname), *name = NULL;
+		size_t len = 0;
+		FILE *out = function ? open_memstream(&name, &len) : NULL;
+		if (!out)
+			return function;
+		fputs(function, out);
+		append_inlined(out, mod, addr);
+		fclose(out);
+		free(function);
+		return name;
 	}
 	GElf_Addr bias = 0;
 	dwfl_module_getelf(mod, &bias);

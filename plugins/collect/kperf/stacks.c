@@ -12,7 +12,7 @@
 
 #include "kperf.h"
 
-#define SEPARATOR '\x1f'
+#define SEPARATOR KPERF_FRAME_SEPARATOR
 /* The frames of one stack, kernel and user: both maps' depth. */
 #define MAX_FRAMES 256
 

@@ -86,6 +86,17 @@ test_expect_success 'flamegraph and pprof views of a kperf profile' '
 		--folded decoded.folded
 '
 
+test_expect_success 'perun check: hot_loop run three times as long degrades its uid' '
+	cd proj &&
+	perun collect -c "$PWD/hot-fp" -a 5000000 -pn base.perf kperf -r 3 >/dev/null &&
+	perun collect -c "$PWD/hot-fp" -a 15000000 -pn grown.perf kperf -r 3 >/dev/null &&
+	perun check profiles .perun/jobs/base.perf .perun/jobs/grown.perf >out &&
+	test_grep "^at hot_loop:" out &&
+	test_grep "Degradation from: [0-9.]*sample -> to: [0-9.]*sample" out &&
+	perun check profiles .perun/jobs/base.perf .perun/jobs/base.perf >out &&
+	test_grep "no changes found" out
+'
+
 test_expect_success 'C++: frames are demangled' '
 	cd proj &&
 	command -v c++ >/dev/null || { echo "no C++ compiler: skipped"; return 0; } &&
@@ -101,6 +112,24 @@ test_expect_success 'C++: frames are demangled' '
 	perun collect -c "$PWD/hot-cc" kperf >out &&
 	perun show "$(newest_profile)" folded -o cc.folded &&
 	test_grep "void calc::spin<long>(long)" cc.folded
+'
+
+test_expect_success 'inlined functions are frames of their own, in both modes' '
+	cd proj &&
+	cat >inl.c <<-\EOF &&
+	static volatile unsigned long sink;
+	static inline __attribute__((always_inline)) void mix(long i)
+	{ sink += (unsigned long)(i * i) ^ (sink >> 3); }
+	__attribute__((noinline)) void spin(long n) { for (long i = 0; i < n; i++) mix(i); }
+	int main(void) { spin(100000000); return 0; }
+	EOF
+	cc -O2 -g -fno-omit-frame-pointer -o inl inl.c &&
+	perun collect -c "$PWD/inl" kperf >out &&
+	perun show "$(newest_profile)" folded -o inl-fp.folded &&
+	test_grep ";spin;mix [0-9]*$" inl-fp.folded &&
+	perun collect -c "$PWD/inl" kperf -g dwarf >out &&
+	perun show "$(newest_profile)" folded -o inl-dwarf.folded &&
+	test_grep ";main;spin;mix [0-9]*$" inl-dwarf.folded
 '
 
 test_expect_success 'a stripped program: a warning, frames as module+offset' '
