@@ -19,6 +19,7 @@
 #include "cmdline.h"
 #include "count.h"
 #include "events.h"
+#include "spawn.h"
 
 /* perf stat's default events; those this machine cannot count are left
  * out (perf stat shows them "<not supported>"). */
@@ -137,40 +138,22 @@ static int read_options(struct perun_collect_ctx *ctx, struct counters_state *st
 			struct perun_error *err)
 {
 	const struct perun_params *p = ctx->params;
-	st->repeat = perun_params_int(p, "repeat", 1);
-	st->warmup = perun_params_int(p, "warmup", 0);
+	struct counters_runs runs;
+	int rc = counters_runs_read(p, &runs, err);
+	if (rc)
+		return rc;
+	st->repeat = runs.repeat;
+	st->warmup = runs.warmup;
+	st->pid = runs.pid;
+	st->duration = runs.duration;
 	st->interval_ms = perun_params_int(p, "interval-ms", 0);
-	long long pid = perun_params_int(p, "pid", 0);
-	st->duration = perun_params_float(p, "duration", 0);
 	st->inherit = perun_params_bool(p, "inherit", 1);
 	st->ignore_failure = perun_params_bool(p, "ignore-failure", 0);
 	st->to_stderr = !strcmp(perun_params_string(p, "output", "discard"), "stderr");
-	if (st->repeat < 1 || st->repeat > 1000000)
-		return perun_error_set(err, PERUN_EINVAL,
-				       "option '--repeat' must be 1 to 1000000, not %lld",
-				       st->repeat);
-	if (st->warmup < 0)
-		return perun_error_set(err, PERUN_EINVAL,
-				       "option '--warmup' must be 0 or more, not %lld", st->warmup);
 	if (st->interval_ms && (st->interval_ms < MIN_INTERVAL_MS || st->interval_ms > 86400000))
 		return perun_error_set(err, PERUN_EINVAL,
 				       "option '--interval-ms' must be %d or more, not %lld",
 				       MIN_INTERVAL_MS, st->interval_ms);
-	if (pid < 0 || pid > 0x7fffffff)
-		return perun_error_set(err, PERUN_EINVAL, "option '--pid' is not a pid: %lld", pid);
-	st->pid = (int)pid;
-	if (st->duration < 0)
-		return perun_error_set(err, PERUN_EINVAL,
-				       "option '--duration' must be 0 or more, not %g",
-				       st->duration);
-	if (st->duration > 0 && !st->pid)
-		return perun_error_set(
-			err, PERUN_EINVAL,
-			"option '--duration' needs '--pid' (a command runs to its end)");
-	if (st->pid && (st->repeat > 1 || st->warmup > 0))
-		return perun_error_set(
-			err, PERUN_EINVAL,
-			"options '--repeat' and '--warmup' need a command, not '--pid'");
 	return 0;
 }
 

@@ -16,14 +16,10 @@ plugin_collect_LTLIBRARIES += %reldir%/trace.la
 %canon_reldir%_trace_la_LDFLAGS = $(PERUN_PLUGIN_LDFLAGS)
 %canon_reldir%_trace_la_LIBADD = $(PERUN_PLUGIN_LIBADD) $(TRACE_LIBS)
 
-# The BPF half: vmlinux.h from the kernel's BTF, the object from clang, the
-# skeleton that embeds it from bpftool.  Generated, never committed.
-%reldir%/vmlinux.h:
-	$(AM_V_GEN)$(MKDIR_P) $(@D) && \
-	$(BPFTOOL) btf dump file $(PERUN_VMLINUX_BTF) format c >$@.tmp && mv $@.tmp $@
-%reldir%/trace.bpf.o: %reldir%/trace.bpf.c %reldir%/trace-event.h %reldir%/vmlinux.h
-	$(AM_V_GEN)$(CLANG) -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(BPF_ARCH) \
-		$(BPF_CPPFLAGS) $(LIBBPF_CFLAGS) -I$(builddir)/%reldir% -I$(srcdir)/%reldir% \
+# The BPF half (plugins/lib/bpf): the object from clang, the skeleton that
+# embeds it from bpftool.  Generated, never committed.
+%reldir%/trace.bpf.o: %reldir%/trace.bpf.c %reldir%/trace-event.h $(PERUN_BPF_VMLINUX)
+	$(AM_V_GEN)$(PERUN_BPF_COMPILE) -I$(srcdir)/%reldir% \
 		-c $(srcdir)/%reldir%/trace.bpf.c -o $@
 %reldir%/trace.skel.h: %reldir%/trace.bpf.o
 	$(AM_V_GEN)$(BPFTOOL) gen skeleton $< name trace_bpf >$@.tmp && mv $@.tmp $@
@@ -31,7 +27,7 @@ plugin_collect_LTLIBRARIES += %reldir%/trace.la
 # target it sees spelled out.
 TRACE_SKEL_USERS = %reldir%/trace_la-engine_ebpf.lo
 $(TRACE_SKEL_USERS): %reldir%/trace.skel.h
-CLEANFILES += %reldir%/vmlinux.h %reldir%/trace.bpf.o %reldir%/trace.skel.h
+CLEANFILES += %reldir%/trace.bpf.o %reldir%/trace.skel.h
 
 # The instrument engine's LD_PRELOAD runtime, installed beside the plugins
 # and staged as stage/runtime like them; never sanitized (as the memory

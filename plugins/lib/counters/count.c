@@ -23,10 +23,7 @@
 #include <unistd.h>
 
 #include "count.h"
-
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
+#include "spawn.h"
 
 /* How often a wait without interval looks at *interrupted, in ms. */
 #define POLL_MS 100
@@ -38,8 +35,8 @@ struct counting {
 	int *fds;
 	struct counters_reading *last; /* at the previous tick */
 	struct counters_reading *delta;
-	pid_t child; /* started command, or 0 */
-	int pidfd, sigfd;
+	struct counters_child child; /* started command, pid 0 if none */
+	int pidfd, sigfd;	     /* attached process, SIGINT */
 	sigset_t old_mask;
 	struct timespec start;
 };
@@ -88,96 +85,24 @@ static int open_all(struct counting *c, int pid, int on_exec, struct perun_error
 	return 0;
 }
 
-/* The child: wait for the go, then exec; an exec error goes back through
- * report (close-on-exec, so a successful exec closes it empty). */
-static void child_exec(const struct counters_target *t, int go, int report)
-{
-	int null = open("/dev/null", O_RDWR);
-	int out = t->output_fd >= 0 ? t->output_fd : null;
-	sigset_t none;
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	if (null < 0 || dup2(null, STDIN_FILENO) < 0 || dup2(out, STDOUT_FILENO) < 0 ||
-	    dup2(out, STDERR_FILENO) < 0)
-		_exit(127);
-	char byte;
-	if (read(go, &byte, 1) != 1)
-		_exit(127); /* the counters could not be opened */
-	execv(t->path, t->argv);
-	int e = errno;
-	if (write(report, &e, sizeof(e)) < 0)
-		_exit(127);
-	_exit(127);
-}
-
 static int start_command(struct counting *c, struct perun_error *err)
 {
 	const struct counters_target *t = c->target;
-	int go[2], report[2];
-	if (pipe2(go, O_CLOEXEC))
-		return perun_error_set_errno(err, PERUN_EGENERIC, errno, "cannot make a pipe");
-	if (pipe2(report, O_CLOEXEC)) {
-		close(go[0]);
-		close(go[1]);
-		return perun_error_set_errno(err, PERUN_EGENERIC, errno, "cannot make a pipe");
-	}
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid == 0) {
-		close(go[1]);
-		close(report[0]);
-		child_exec(t, go[0], report[1]);
-	}
-	close(go[0]);
-	close(report[1]);
-	int rc = 0;
-	if (pid < 0) {
-		rc = perun_error_set_errno(err, PERUN_ETOOL, errno, "cannot start '%s'",
-					   t->argv[0]);
-		goto out;
-	}
-	c->child = pid;
-	c->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
-	rc = c->pidfd < 0 ? perun_error_set_errno(err, PERUN_ETOOL, errno,
-						  "cannot watch the command (pidfd_open)")
-			  : open_all(c, pid, 1, err);
+	int rc = counters_child_spawn(&c->child, t->argv, t->path, t->output_fd, err);
+	if (!rc)
+		rc = open_all(c, c->child.pid, 1, err);
 	if (rc)
-		goto out; /* closing go makes the child exit unrun */
+		return rc; /* releasing the child makes it exit unrun */
 	clock_gettime(CLOCK_MONOTONIC, &c->start);
-	if (write(go[1], "x", 1) != 1) {
-		rc = perun_error_set_errno(err, PERUN_ETOOL, errno, "cannot start '%s'",
-					   t->argv[0]);
-		goto out;
-	}
-	close(go[1]);
-	go[1] = -1;
-	int e;
-	ssize_t got;
-	while ((got = read(report[0], &e, sizeof(e))) < 0 && errno == EINTR)
-		;
-	if (got == (ssize_t)sizeof(e))
-		rc = perun_error_set_errno(err, PERUN_ETOOL, e, "cannot run command '%s'",
-					   t->argv[0]);
-out:
-	if (go[1] >= 0)
-		close(go[1]);
-	close(report[0]);
-	return rc;
+	return counters_child_go(&c->child, t->argv[0], err);
 }
 
 static int attach(struct counting *c, struct perun_error *err)
 {
 	const struct counters_target *t = c->target;
-	c->pidfd = (int)syscall(SYS_pidfd_open, t->pid, 0);
+	c->pidfd = counters_pid_watch(t->pid, err);
 	if (c->pidfd < 0)
-		return errno == ESRCH || errno == EINVAL
-			       ? perun_error_set(err, PERUN_ENOTFOUND, "no process with pid %d",
-						 t->pid)
-			       : perun_error_set_errno(err, PERUN_ETOOL, errno,
-						       "cannot watch process %d", t->pid);
+		return c->pidfd;
 	int rc = open_all(c, t->pid, 0, err);
 	if (rc)
 		return rc;
@@ -214,16 +139,6 @@ static int tick(struct counting *c, size_t interval, struct counters_result *res
 	return c->target->on_tick(c->target->data, &tk, err);
 }
 
-static int reap(struct counting *c, struct counters_result *res)
-{
-	int status = 0;
-	while (waitpid(c->child, &status, 0) < 0 && errno == EINTR)
-		;
-	c->child = 0;
-	res->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -WTERMSIG(status);
-	return 0;
-}
-
 /* Wait for the end, ticking each interval; then the final reading. */
 static int wait_counting(struct counting *c, struct counters_result *res, struct perun_error *err)
 {
@@ -249,14 +164,15 @@ static int wait_counting(struct counting *c, struct counters_result *res, struct
 			wait = (double)(ticks + 1) * interval - now;
 		if (t->pid > 0 && t->duration > 0 && t->duration - now < wait)
 			wait = t->duration - now;
-		struct pollfd p[2] = { { .fd = c->pidfd, .events = POLLIN },
+		int exit_fd = c->child.pid ? c->child.pidfd : c->pidfd;
+		struct pollfd p[2] = { { .fd = exit_fd, .events = POLLIN },
 				       { .fd = c->sigfd, .events = POLLIN } };
 		int n = poll(p, c->sigfd >= 0 ? 2 : 1, (int)ceil(wait * 1000));
 		if (n < 0 && errno != EINTR)
 			return perun_error_set_errno(err, PERUN_EGENERIC, errno, "cannot wait");
 		if (n > 0 && p[0].revents) {
-			if (c->child)
-				reap(c, res);
+			if (c->child.pid)
+				res->exit_code = counters_child_reap(&c->child);
 			else
 				res->ended_early = 1;
 			break;
@@ -281,7 +197,12 @@ int counters_count(const struct counters_event *events, size_t n,
 		   struct perun_error *err)
 {
 	struct counting c = {
-		.events = events, .n = n, .target = target, .pidfd = -1, .sigfd = -1
+		.events = events,
+		.n = n,
+		.target = target,
+		.pidfd = -1,
+		.sigfd = -1,
+		.child = { .pidfd = -1, .go = -1, .report = -1 },
 	};
 	int rc = 0;
 	res->seconds = 0;
@@ -299,11 +220,7 @@ int counters_count(const struct counters_event *events, size_t n,
 	if (!rc)
 		rc = wait_counting(&c, res, err);
 out:
-	if (c.child > 0) {
-		kill(c.child, SIGKILL);
-		while (waitpid(c.child, NULL, 0) < 0 && errno == EINTR)
-			;
-	}
+	counters_child_release(&c.child);
 	if (c.sigfd >= 0) {
 		/* A SIGINT still pending is ours: take it before unblocking. */
 		sigset_t set;

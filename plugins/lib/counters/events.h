@@ -44,6 +44,12 @@ void counters_event_release(struct counters_event *ev);
  */
 int counters_event_open(const struct counters_event *ev, int pid, struct perun_error *err);
 
+/* Open ev's attr exactly as given (sampling, ring buffer, read_format are
+ * the caller's) for pid on cpu (-1: any), with the same fallback to user
+ * space only and the same messages as counters_event_open. */
+int counters_event_open_cpu(const struct counters_event *ev, int pid, int cpu,
+			    struct perun_error *err);
+
 /* An event of the list. */
 struct counters_event_info {
 	char *name;	    /* what --event takes */

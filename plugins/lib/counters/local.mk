@@ -6,7 +6,8 @@ if BUILD_LIB_COUNTERS
 noinst_LTLIBRARIES += %reldir%/libcounters.la
 %canon_reldir%_libcounters_la_SOURCES = \
 	%reldir%/events.h %reldir%/internal.h %reldir%/resolve.c %reldir%/sysfs.c \
-	%reldir%/event_list.c %reldir%/count.h %reldir%/count.c %reldir%/stats.c
+	%reldir%/event_list.c %reldir%/count.h %reldir%/count.c %reldir%/stats.c \
+	%reldir%/spawn.h %reldir%/spawn.c
 %canon_reldir%_libcounters_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 %canon_reldir%_libcounters_la_LIBADD = $(LIBPFM_LIBS) -lm
 endif

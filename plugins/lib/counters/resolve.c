@@ -162,21 +162,28 @@ static int paranoid_level(void)
 	return (int)(long long)level;
 }
 
-static int open_attr(struct perf_event_attr *attr, int pid)
+static int open_attr(struct perf_event_attr *attr, int pid, int cpu)
 {
-	return (int)syscall(__NR_perf_event_open, attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	return (int)syscall(__NR_perf_event_open, attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
 int counters_event_open(const struct counters_event *ev, int pid, struct perun_error *err)
 {
+	struct counters_event counted = *ev;
+	counted.attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	return counters_event_open_cpu(&counted, pid, -1, err);
+}
+
+int counters_event_open_cpu(const struct counters_event *ev, int pid, int cpu,
+			    struct perun_error *err)
+{
 	struct perf_event_attr attr = ev->attr;
-	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	int fd = open_attr(&attr, pid);
+	int fd = open_attr(&attr, pid, cpu);
 	/* Not allowed to count the kernel (perf_event_paranoid >= 2 without
 	 * CAP_PERFMON): count user space only, as perf stat does. */
 	if (fd < 0 && (errno == EACCES || errno == EPERM) && !attr.exclude_kernel) {
 		attr.exclude_kernel = attr.exclude_hv = 1;
-		fd = open_attr(&attr, pid);
+		fd = open_attr(&attr, pid, cpu);
 	}
 	if (fd >= 0)
 		return fd;

@@ -1,0 +1,156 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# perun collect ... kperf: a program spending ~90% of its time in one
+# function shows >= 80% of the samples under it, with frame pointers
+# (counted in the kernel by BPF) and without (dwarf unwinding); the
+# profile has the shape of Python Perun's kperf profiles, and the
+# flamegraph, folded and pprof views read it.  No assertion on wall time.
+. "$srcdir/tests/test-lib.sh"
+. "$TEST_SRCDIR/plugins/collect/kperf/tests/kperf-lib.sh"
+
+test_expect_success 'setup: the sampled programs and a perun instance' '
+	test_make_git_project proj &&
+	(cd proj && perun init >/dev/null) &&
+	build_hot proj/hot-fp -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer &&
+	build_hot proj/hot-nofp -fomit-frame-pointer &&
+	cp proj/hot-fp proj/hot-probe
+'
+
+cd proj
+kperf_require_sampling
+cd ..
+
+test_expect_success 'frame pointers: >= 80% of the samples under hot_loop' '
+	cd proj &&
+	perun collect -c "$PWD/hot-fp" -a $LOOPS kperf >out 2>err &&
+	test_grep "^kperf: [0-9]* samples of .*frame pointers" out &&
+	test_grep "^Collected profile .*kperf-" out &&
+	perun show "$(newest_profile)" folded -o fp.folded &&
+	share=$(share_under hot_loop fp.folded) &&
+	echo "hot_loop: $share%" &&
+	test "$share" -ge 80 &&
+	test_grep "main;\(work;\)\{0,1\}hot_loop" fp.folded
+'
+
+test_expect_success 'dwarf: >= 80% under hot_loop of a program without frame pointers' '
+	cd proj &&
+	perun collect -c "$PWD/hot-nofp" -a $LOOPS kperf --call-graph dwarf >out 2>err &&
+	test_grep "^kperf: [0-9]* samples of .*dwarf" out &&
+	perun show "$(newest_profile)" folded -o dwarf.folded &&
+	share=$(share_under hot_loop dwarf.folded) &&
+	echo "hot_loop: $share%" &&
+	test "$share" -ge 80 &&
+	test_grep "main;work;hot_loop" dwarf.folded
+'
+
+test_expect_success 'the profile has the shape of Python Perun kperf profiles' '
+	cd proj &&
+	python3 - "$(newest_profile)" <<-\PY
+	import json, sys
+	p = json.load(open(sys.argv[1]))
+	assert p["header"]["type"] == "time", p["header"]
+	assert p["header"]["units"] == {"time": "sample"}, p["header"]
+	assert p["collector_info"]["name"] == "kperf"
+	for key, res in p["resource_type_map"].items():
+	    assert set(res) == {"command", "time", "trace", "uid"}, res
+	    assert all(set(f) == {"func"} for f in res["trace"]), res
+	    assert set(p["resources"][key]) == {"amount"}
+	    assert all(isinstance(a, int) and a > 0 for a in p["resources"][key]["amount"])
+	leaves = [r["uid"] for r in p["resource_type_map"].values()]
+	assert "hot_loop" in leaves, leaves
+	PY
+'
+
+test_expect_success '--repeat 2: an amount per run; --period instead of --frequency' '
+	cd proj &&
+	perun collect -c "$PWD/hot-fp" -a $LOOPS kperf -r 2 -c 1000000 >out &&
+	python3 - "$(newest_profile)" <<-\PY
+	import json, sys
+	p = json.load(open(sys.argv[1]))
+	runs = max(len(p["resources"][k]["amount"])
+	           for k, r in p["resource_type_map"].items() if r["uid"] == "hot_loop")
+	assert runs == 2, runs
+	PY
+'
+
+test_expect_success 'flamegraph and pprof views of a kperf profile' '
+	cd proj &&
+	prof=$(newest_profile) &&
+	perun show "$prof" flamegraph -o flame.svg &&
+	test_grep "hot_loop" flame.svg &&
+	perun show "$prof" pprof -o p.pb.gz &&
+	python3 "$TEST_SRCDIR/plugins/view/pprof/tests/pprof-read.py" p.pb.gz >decoded &&
+	test "$(sed -n 1p decoded)" = "type samples count" &&
+	grep -v -e "^type " -e "^comment " decoded >decoded.folded &&
+	python3 "$TEST_SRCDIR/plugins/view/flamegraph/tests/flame-check.py" "$prof" \
+		--folded decoded.folded
+'
+
+test_expect_success 'perun check: hot_loop run three times as long degrades its uid' '
+	cd proj &&
+	perun collect -c "$PWD/hot-fp" -a 5000000 -pn base.perf kperf -r 3 >/dev/null &&
+	perun collect -c "$PWD/hot-fp" -a 15000000 -pn grown.perf kperf -r 3 >/dev/null &&
+	perun check profiles .perun/jobs/base.perf .perun/jobs/grown.perf >out &&
+	test_grep "^at hot_loop:" out &&
+	test_grep "Degradation from: [0-9.]*sample -> to: [0-9.]*sample" out &&
+	perun check profiles .perun/jobs/base.perf .perun/jobs/base.perf >out &&
+	test_grep "no changes found" out
+'
+
+test_expect_success 'C++: frames are demangled' '
+	cd proj &&
+	command -v c++ >/dev/null || { echo "no C++ compiler: skipped"; return 0; } &&
+	cat >hot.cc <<-\EOF &&
+	namespace calc {
+	volatile unsigned long sink;
+	template <typename T> __attribute__((noinline)) void spin(T n)
+	{ for (T i = 0; i < n; i++) sink += i; }
+	}
+	int main() { calc::spin<long>(200000000L); }
+	EOF
+	c++ -O1 -g -fno-omit-frame-pointer -o hot-cc hot.cc &&
+	perun collect -c "$PWD/hot-cc" kperf >out &&
+	perun show "$(newest_profile)" folded -o cc.folded &&
+	test_grep "void calc::spin<long>(long)" cc.folded
+'
+
+test_expect_success 'inlined functions are frames of their own, in both modes' '
+	cd proj &&
+	cat >inl.c <<-\EOF &&
+	static volatile unsigned long sink;
+	static inline __attribute__((always_inline)) void mix(long i)
+	{ sink += (unsigned long)(i * i) ^ (sink >> 3); }
+	__attribute__((noinline)) void spin(long n) { for (long i = 0; i < n; i++) mix(i); }
+	int main(void) { spin(100000000); return 0; }
+	EOF
+	cc -O2 -g -fno-omit-frame-pointer -o inl inl.c &&
+	perun collect -c "$PWD/inl" kperf >out &&
+	perun show "$(newest_profile)" folded -o inl-fp.folded &&
+	test_grep ";spin;mix [0-9]*$" inl-fp.folded &&
+	perun collect -c "$PWD/inl" kperf -g dwarf >out &&
+	perun show "$(newest_profile)" folded -o inl-dwarf.folded &&
+	test_grep ";main;spin;mix [0-9]*$" inl-dwarf.folded
+'
+
+test_expect_success 'a stripped program: a warning, frames as module+offset' '
+	cd proj &&
+	cp hot-fp hot-stripped && strip hot-stripped &&
+	perun collect -c "$PWD/hot-stripped" -a $LOOPS kperf >out 2>err &&
+	test_grep "warning: kperf: no symbols in .*hot-stripped" err &&
+	perun show "$(newest_profile)" folded -o stripped.folded &&
+	test_grep "hot-stripped+0x[0-9a-f]*" stripped.folded
+'
+
+test_expect_success '--pid samples a running process for --duration' '
+	cd proj || return 1
+	./hot-fp 2000000000 &
+	pid=$!
+
+	perun collect -c hot-fp kperf --pid $pid --duration 0.5 >out 2>err;
+	rc=$?; kill $pid; wait $pid; test $rc = 0 &&
+	test_grep "samples of .hot-fp. in 0.5" out &&
+	perun show "$(newest_profile)" folded -o pid.folded &&
+	test_grep "hot_loop" pid.folded
+'
+
+test_done
