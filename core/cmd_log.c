@@ -11,6 +11,7 @@
 #include "format.h"
 #include "index.h"
 #include "profiles.h"
+#include "xalloc.h"
 
 /* Per-type profile counts of one minor version, from its index header. */
 struct minor_stats {
@@ -88,18 +89,18 @@ static void count_changes(struct perun_instance *inst, const char *sha, long *op
 static int collect_row(const struct perun_vcs_commit *c, void *data)
 {
 	struct log_walk *walk = data;
-	walk->rows = realloc(walk->rows, (walk->n + 1) * sizeof(*walk->rows));
+	walk->rows = perun_xrealloc(walk->rows, (walk->n + 1) * sizeof(*walk->rows));
 	struct minor_row *row = &walk->rows[walk->n++];
 	memset(row, 0, sizeof(*row));
 	snprintf(row->checksum, sizeof(row->checksum), "%s", c->checksum);
-	row->date = strdup(c->date);
-	row->author = strdup(c->author);
-	row->email = strdup(c->email);
-	row->desc = strdup(c->desc);
+	row->date = perun_xstrdup(c->date);
+	row->author = perun_xstrdup(c->author);
+	row->email = perun_xstrdup(c->email);
+	row->desc = perun_xstrdup(c->desc);
 	size_t plen = 1;
 	for (size_t i = 0; i < c->parent_count; i++)
 		plen += strlen(c->parents[i]) + 1;
-	row->parents = calloc(1, plen);
+	row->parents = perun_xcalloc(1, plen);
 	for (size_t i = 0; i < c->parent_count; i++) {
 		if (i)
 			strcat(row->parents, " ");
@@ -228,7 +229,7 @@ static int print_short(const struct log_walk *walk, const char *fmt_text, struct
 		wt = (int)fmax(wt, snprintf(num, sizeof(num), "%ld", r->stats.time));
 		wchanges = (int)fmax(wchanges, (double)(r->optimizations + r->degradations));
 	}
-	size_t *widths = calloc(fmt.n, sizeof(size_t));
+	size_t *widths = perun_xcalloc(fmt.n, sizeof(size_t));
 	for (size_t k = 0; k < fmt.n; k++) {
 		const struct perun_format_token *t = &fmt.tokens[k];
 		if (!t->is_field)

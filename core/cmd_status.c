@@ -10,6 +10,7 @@
 #include "cmd_util.h"
 #include "format.h"
 #include "profiles.h"
+#include "xalloc.h"
 
 static const char *const profile_types[] = { "memory", "mixed", "time", NULL };
 
@@ -89,7 +90,7 @@ static void print_table(const struct perun_format *fmt, const struct perun_profi
 	for (size_t n = list->n; n >= 10; n /= 10)
 		id_width++;
 	size_t header_width = id_width + 4;
-	size_t *widths = calloc(fmt->n, sizeof(size_t));
+	size_t *widths = perun_xcalloc(fmt->n, sizeof(size_t));
 	for (size_t k = 0; k < fmt->n; k++) {
 		const struct perun_format_token *t = &fmt->tokens[k];
 		if (t->is_field)

@@ -1,19 +1,30 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Expanding Perun's format strings (format.status, format.shortlog). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "format.h"
 
-static void push(struct perun_format *f, int is_field, const char *text, size_t len, int width,
-		 char fill)
+static int push(struct perun_format *f, int is_field, const char *text, size_t len, int width,
+		char fill)
 {
-	f->tokens = realloc(f->tokens, (f->n + 1) * sizeof(*f->tokens));
-	if (!f->tokens)
-		abort();
-	f->tokens[f->n++] =
-		(struct perun_format_token){ is_field, strndup(text, len), width, fill };
+	struct perun_format_token *more = realloc(f->tokens, (f->n + 1) * sizeof(*f->tokens));
+	if (!more)
+		return -1;
+	f->tokens = more;
+	char *copy = strndup(text, len);
+	if (!copy)
+		return -1;
+	f->tokens[f->n++] = (struct perun_format_token){ is_field, copy, width, fill };
+	return 0;
+}
+
+static int no_memory(struct perun_format *out, const char *fmt, struct perun_error *err)
+{
+	perun_format_release(out);
+	return perun_error_set_errno(err, PERUN_EGENERIC, ENOMEM, "format string '%s'", fmt);
 }
 
 int perun_format_parse(const char *fmt, struct perun_format *out, struct perun_error *err)
@@ -23,11 +34,12 @@ int perun_format_parse(const char *fmt, struct perun_format *out, struct perun_e
 	while (*p) {
 		const char *pct = strchr(p, '%');
 		if (!pct) {
-			push(out, 0, p, strlen(p), -1, ' ');
+			if (push(out, 0, p, strlen(p), -1, ' '))
+				return no_memory(out, fmt, err);
 			break;
 		}
-		if (pct > p)
-			push(out, 0, p, (size_t)(pct - p), -1, ' ');
+		if (pct > p && push(out, 0, p, (size_t)(pct - p), -1, ' '))
+			return no_memory(out, fmt, err);
 		const char *end = strchr(pct + 1, '%');
 		if (!end) {
 			perun_format_release(out);
@@ -35,7 +47,8 @@ int perun_format_parse(const char *fmt, struct perun_format *out, struct perun_e
 					       "format string '%s': unterminated '%%' field", fmt);
 		}
 		if (end == pct + 1) {
-			push(out, 0, "%", 1, -1, ' ');
+			if (push(out, 0, "%", 1, -1, ' '))
+				return no_memory(out, fmt, err);
 			p = end + 1;
 			continue;
 		}
@@ -55,7 +68,8 @@ int perun_format_parse(const char *fmt, struct perun_format *out, struct perun_e
 			if (num_end < end)
 				fill = *num_end;
 		}
-		push(out, 1, pct + 1, name_len, width, fill);
+		if (push(out, 1, pct + 1, name_len, width, fill))
+			return no_memory(out, fmt, err);
 		p = end + 1;
 	}
 	return 0;

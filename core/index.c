@@ -265,8 +265,8 @@ int perun_index_write(const char *path, const struct perun_index *idx, struct pe
 	return rc;
 }
 
-void perun_index_entry_fill(struct perun_index_entry *e, uint32_t mtime, const char *checksum,
-			    const char *path, const struct perun_profile *profile)
+int perun_index_entry_fill(struct perun_index_entry *e, uint32_t mtime, const char *checksum,
+			   const char *path, const struct perun_profile *profile)
 {
 	memset(e, 0, sizeof(*e));
 	e->mtime = mtime;
@@ -278,6 +278,12 @@ void perun_index_entry_fill(struct perun_index_entry *e, uint32_t mtime, const c
 	e->workload = strdup(perun_profile_header(profile, "workload"));
 	e->collector = strdup(perun_profile_collector(profile));
 	e->postprocessors = perun_profile_postprocessors_dup(profile);
+	if (!e->path || !e->type || !e->cmd || !e->workload || !e->collector ||
+	    !e->postprocessors) {
+		perun_index_entry_release(e);
+		return -1;
+	}
+	return 0;
 }
 
 int perun_index_insert(struct perun_index *idx, struct perun_index_entry *e)
@@ -295,8 +301,10 @@ int perun_index_insert(struct perun_index *idx, struct perun_index_entry *e)
 			break;
 		}
 	}
-	if (append(idx, e))
-		abort(); /* as before: callers have no out-of-memory path yet */
+	if (append(idx, e)) {
+		perun_index_entry_release(e);
+		return -1;
+	}
 	memmove(&idx->entries[at + 1], &idx->entries[at],
 		(idx->n - 1 - at) * sizeof(*idx->entries));
 	idx->entries[at] = *e;

@@ -45,15 +45,17 @@ void perun_index_release(struct perun_index *idx);
 
 /*
  * Fill an entry from a profile (copying strings); path is the file name.
- * The entry is owned by the caller until inserted.
+ * The entry is owned by the caller until inserted.  -1 without memory
+ * (the entry then holds nothing to release).
  */
-void perun_index_entry_fill(struct perun_index_entry *e, uint32_t mtime, const char *checksum,
-			    const char *path, const struct perun_profile *profile);
+int perun_index_entry_fill(struct perun_index_entry *e, uint32_t mtime, const char *checksum,
+			   const char *path, const struct perun_profile *profile);
 void perun_index_entry_release(struct perun_index_entry *e);
 
 /*
  * Insert keeping Perun's order; takes ownership of e.  Returns 1 (and
- * frees e) when an entry with the same name and time exists already.
+ * frees e) when an entry with the same name and time exists already, -1
+ * (freeing e too) without memory.
  */
 int perun_index_insert(struct perun_index *idx, struct perun_index_entry *e);
 /* Remove entry i. */

@@ -18,6 +18,7 @@
 
 #include "instance.h"
 #include "store.h"
+#include "xalloc.h"
 
 static int is_dir(const char *path)
 {
@@ -28,9 +29,8 @@ static int is_dir(const char *path)
 char *perun_instance_path(const struct perun_instance *inst, const char *rel)
 {
 	size_t len = strlen(inst->dir) + strlen(rel) + 2;
-	char *path = malloc(len);
-	if (path)
-		snprintf(path, len, "%s/%s", inst->dir, rel);
+	char *path = perun_xmalloc(len);
+	snprintf(path, len, "%s/%s", inst->dir, rel);
 	return path;
 }
 

@@ -27,7 +27,8 @@ int perun_instance_open_config(struct perun_instance *inst, struct perun_error *
  * of memory). */
 char *perun_instance_locate(const char *start);
 
-/* Path below .perun: perun_instance_path(inst, "jobs") -> malloc'd. */
+/* Path below .perun: perun_instance_path(inst, "jobs") -> malloc'd, never
+ * NULL (out of memory ends perun, see xalloc.h). */
 char *perun_instance_path(const struct perun_instance *inst, const char *rel);
 
 /*

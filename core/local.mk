@@ -10,7 +10,7 @@ perun_SOURCES = \
 	core/config.c core/config.h core/config_template.c \
 	core/config_yaml.c core/config_yaml.h \
 	core/vcs.c core/vcs.h \
-	core/instance.c core/instance.h \
+	core/instance.c core/instance.h core/xalloc.c core/xalloc.h \
 	core/cmd_util.c core/cmd_util.h \
 	core/format.c core/format.h \
 	core/store.c core/store.h core/store_scan.c core/store_scan.h \

@@ -111,8 +111,11 @@ int perun_minor_index_add(const struct perun_instance *inst, struct perun_index 
 	if (created_sha)
 		snprintf(created_sha, PERUN_SHA1_HEX, "%s", created ? object_sha : "");
 	struct perun_index_entry e;
-	perun_index_entry_fill(&e, mtime, object_sha, name, profile);
-	return perun_index_insert(idx, &e);
+	if (perun_index_entry_fill(&e, mtime, object_sha, name, profile) ||
+	    (rc = perun_index_insert(idx, &e)) < 0)
+		return perun_error_set_errno(err, PERUN_EGENERIC, ENOMEM, "cannot index '%s'",
+					     name);
+	return rc;
 }
 
 static const char *sort_field(const struct perun_profile_info *info, const char *key)
@@ -181,8 +184,13 @@ int perun_profiles_tracked(struct perun_instance *inst, const char *sha,
 			if (rc)
 				break;
 			struct perun_index_entry full;
-			perun_index_entry_fill(&full, idx.entries[i].mtime, idx.entries[i].checksum,
-					       idx.entries[i].path, p);
+			if (perun_index_entry_fill(&full, idx.entries[i].mtime,
+						   idx.entries[i].checksum, idx.entries[i].path,
+						   p)) {
+				perun_profile_free(p);
+				rc = out_of_memory(err);
+				break;
+			}
 			perun_profile_free(p);
 			perun_index_entry_release(&idx.entries[i]);
 			idx.entries[i] = full;
@@ -232,8 +240,15 @@ int perun_profiles_pending(struct perun_instance *inst, struct perun_profile_lis
 		size_t len = strlen(de->d_name);
 		if (len < 5 || strcmp(de->d_name + len - 4, "perf"))
 			continue;
-		names = realloc(names, (nnames + 1) * sizeof(*names));
-		names[nnames++] = strdup(de->d_name);
+		char **more = realloc(names, (nnames + 1) * sizeof(*names));
+		if (more)
+			names = more;
+		if (!more || !(names[nnames] = strdup(de->d_name))) {
+			closedir(dir);
+			rc = out_of_memory(err);
+			goto out;
+		}
+		nnames++;
 	}
 	closedir(dir);
 	if (nnames)
@@ -250,6 +265,10 @@ int perun_profiles_pending(struct perun_instance *inst, struct perun_profile_lis
 	}
 	/* Drop entries whose file is gone, or that are duplicates. */
 	char *seen = calloc(nnames ? nnames : 1, 1);
+	if (!seen) {
+		rc = out_of_memory(err);
+		goto out;
+	}
 	for (size_t i = 0; i < idx.n;) {
 		char **hit = nnames ? bsearch(&idx.entries[i].path, names, nnames, sizeof(*names),
 					      name_cmp)
@@ -278,9 +297,13 @@ int perun_profiles_pending(struct perun_instance *inst, struct perun_profile_lis
 		char sha[PERUN_SHA1_HEX];
 		perun_sha1_hex(file, strlen(file), sha);
 		struct perun_index_entry e;
-		perun_index_entry_fill(&e, perun_index_mtime(&st), sha, names[k], p);
+		int filled = perun_index_entry_fill(&e, perun_index_mtime(&st), sha, names[k], p);
 		perun_profile_free(p);
-		perun_index_insert(&idx, &e);
+		if (filled || perun_index_insert(&idx, &e) < 0) {
+			free(seen);
+			rc = out_of_memory(err);
+			goto out;
+		}
 		changed = 1;
 	}
 	free(seen);

@@ -482,9 +482,10 @@ int perun_runner_store(struct perun_instance *inst, struct perun_profile *profil
 		char sha[PERUN_SHA1_HEX];
 		perun_sha1_hex(path, strlen(path), sha);
 		struct perun_index_entry e;
-		perun_index_entry_fill(&e, perun_index_mtime(&st), sha, file, profile);
-		perun_index_insert(&idx, &e);
-		perun_index_write(index_path, &idx, err);
+		/* Without memory the cache is left behind: status rebuilds it. */
+		if (!perun_index_entry_fill(&e, perun_index_mtime(&st), sha, file, profile) &&
+		    perun_index_insert(&idx, &e) >= 0)
+			perun_index_write(index_path, &idx, err);
 		perun_index_release(&idx);
 	}
 	perun_error_clear(err);

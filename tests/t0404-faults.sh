@@ -38,7 +38,7 @@ sweep() {
 			rc=$?
 			test_fault_snapshot work >after
 			test_fault_no_partial_profile "$name, $op $i of $n" || return 1
-			if [ $rc -eq 0 ] && [ -n "$matrix" ] && cmp -s before after; then
+			if [ $rc -eq 0 ] && [ -n "$scratch" ] && cmp -s before after; then
 				i=$((i + 1)) # a failed write of the log: not the job's
 				continue
 			fi
@@ -62,15 +62,15 @@ sweep() {
 }
 
 test_expect_success 'add: every failed write, fsync and rename' '
-	matrix= && sweep add add .perun/jobs/b.perf
+	scratch= && sweep add add .perun/jobs/b.perf
 '
 
 test_expect_success 'rm: every failed write, fsync and rename' '
-	matrix= && sweep rm rm 0@i
+	scratch= && sweep rm rm 0@i
 '
 
 test_expect_success 'config set: every failed write, fsync and rename' '
-	matrix= && sweep config config --local set format.sort_profiles_by cmd
+	scratch= && sweep config config --local set format.sort_profiles_by cmd
 '
 
 test_expect_success 'run matrix (time on true): every failed write, fsync and rename' '
@@ -80,7 +80,7 @@ test_expect_success 'run matrix (time on true): every failed write, fsync and re
 	  - name: time
 	    params: {repeat: 1, warmup: 0}
 	EOC
-	matrix=1 && sweep matrix run matrix
+	scratch=1 && sweep matrix run matrix
 '
 
 test_done

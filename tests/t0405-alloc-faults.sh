@@ -2,22 +2,25 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Fault injection of allocations: malloc, calloc and realloc fail in turn
 # (tests/helpers/fault-inject.c, preloaded; counted from perun's main on)
-# during add, rm, config set and run matrix.  Each failure either does not
-# matter (exit 0, and the store is what a run without faults leaves) or
-# gives an error naming the lack of memory (one line; two where add and
-# rm sum up what failed; three for run, whose summary names the job and
-# its log), exit 3, never a crash, and the store as it
-# was.  "As it was" for run matrix: objects, indexes and configuration
-# untouched; its log (.perun/logs) and scratch (.perun/tmp) may grow, and
-# .perun/jobs may gain whole pending profiles of the jobs that ran before
-# the failure, never a part of one (they are written atomically).
+# during add, rm, config set, run matrix, status and log.  Each failure
+# either does not matter (exit 0, and the store is what a run without
+# faults leaves) or gives an error naming the lack of memory (one line;
+# two where add and rm sum up what failed; three for run, whose summary
+# names the job and its log), exit 3, never a crash, and the store as it
+# was.  "As it was" for run matrix and status: objects, indexes and
+# configuration untouched; the log (.perun/logs) and scratch (.perun/tmp)
+# may grow, and .perun/jobs may gain whole pending profiles of the jobs
+# that ran before the failure, never a part of one (they are written
+# atomically), and status's cache of them.
 #
 # The commands make some 5,000 allocations each: every k-th is failed,
 # k chosen for about ALLOC_FAULT_SAMPLES (60) runs per command (so some
-# 250 runs, under a minute); ALLOC_FAULT_SAMPLES=0 fails every one.
-# libgit2's own allocations are spared: libgit2 1.5 crashes on some of
-# its out-of-memory paths (git_config_snapshot frees an unset pointer),
-# which are libgit2's to fix, not perun's.
+# 360 runs, about a minute); ALLOC_FAULT_SAMPLES=0 fails every one (some
+# 30,000 runs, an hour: run it after changing how perun allocates).
+# libgit2's own allocations, and those libc makes for it, are spared:
+# libgit2 1.5 crashes on some of its out-of-memory paths
+# (git_config_snapshot frees an unset pointer), which are libgit2's to
+# fix, not perun's.
 . "$srcdir/tests/test-lib.sh"
 
 test_fault_shim
@@ -84,25 +87,36 @@ sweep() {
 }
 
 test_expect_success 'add: failed allocations' '
-	matrix= lines=2 && sweep add add .perun/jobs/b.perf
+	scratch= lines=2 && sweep add add .perun/jobs/b.perf
 '
 
 test_expect_success 'rm: failed allocations' '
-	matrix= lines=2 && sweep rm rm 0@i
+	scratch= lines=2 && sweep rm rm 0@i
 '
 
 test_expect_success 'config set: failed allocations' '
-	matrix= lines=1 && sweep config config --local set format.sort_profiles_by cmd
+	scratch= lines=1 && sweep config config --local set format.sort_profiles_by cmd
 '
 
 test_expect_success 'run matrix (time on true): failed allocations' '
-	matrix=1 lines=3 && sweep matrix run matrix
+	scratch=1 lines=3 && sweep matrix run matrix
+'
+
+# status rebuilds its cache of the pending profiles (.perun/jobs/.index)
+# when that is missing, as here; log reads every version's index.
+test_expect_success 'status: failed allocations' '
+	rm -f base/.perun/jobs/.index &&
+	scratch=1 lines=2 && sweep status --no-pager status
+'
+
+test_expect_success 'log: failed allocations' '
+	scratch= lines=2 && sweep log --no-pager log
 '
 
 # Every one of the first allocations, not a sample: start-up (options,
 # the plugin path, loading the VCS plugin) crashed on a NULL there.
 test_expect_success 'rm: each of the first 40 allocations' '
-	matrix= lines=2 to=40 && sweep rm rm 0@i
+	scratch= lines=2 to=40 && sweep rm rm 0@i
 '
 
 test_done

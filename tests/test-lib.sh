@@ -139,10 +139,10 @@ store_snapshot() {
 
 # The fault-injection sweeps (t0404, t0405; tests/helpers/fault-inject.c).
 # test_fault_snapshot <dir>: the store as a sweep compares it: all of it,
-# or with matrix set (run matrix) all but its log, scratch and pending
+# or with scratch set (run matrix, status) all but the log, scratch and pending
 # profiles (.perun/logs, tmp, jobs), which a failed run may grow.
 test_fault_snapshot() {
-	store_snapshot "$1" | if [ -n "${matrix:-}" ]; then
+	store_snapshot "$1" | if [ -n "${scratch:-}" ]; then
 		grep -v " \.perun/\(logs\|tmp\|jobs\)/"
 	else
 		cat
