@@ -439,7 +439,9 @@ static int read_line(struct collapse *c, char *l, size_t n)
 	/* Source lines of left-out samples, which the script warns about. */
 	if (c->opts->srcline && !c->have_pname)
 		return 0;
-	return bad_line(c, "neither a sample header nor a stack frame");
+	return bad_line(c, is_space(l[0]) ? "neither a sample header nor a stack frame (source "
+					    "lines of perf script -F+srcline need --srcline)"
+					  : "neither a sample header nor a stack frame");
 }
 
 int perf_script_collapse(struct compressed_file *in, const char *name,
