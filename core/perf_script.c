@@ -145,12 +145,13 @@ static int match_frame(const char *l, size_t n, struct frame_line *f)
 	const char *close = memrchr(l, ')', n);
 	if (!close)
 		return 0;
-	size_t last = (size_t)(close - l), e = last;
-	while (e >= 2 && !(l[e - 2] == ' ' && l[e - 1] == '('))
-		e--;
-	if (e < 2)
+	size_t last = (size_t)(close - l), e;
+	const char *open = close;
+	while ((open = memrchr(l, '(', (size_t)(open - l))) && !(open > l && open[-1] == ' '))
+		;
+	if (!open)
 		return 0;
-	e -= 2; /* " (" starts at e */
+	e = (size_t)(open - l) - 1; /* " (" starts at e */
 	size_t w = skip(l, 0, n, is_space), w_end = skip(l, w, n, is_word);
 	if (w_end == w)
 		return 0;
@@ -193,14 +194,13 @@ static int contains(const char *s, size_t n, const char *what)
  * not in Go's "pkg.(*T).M" nor at "(anonymous namespace)"), quotes go. */
 static void tidy(struct perun_strbuf *f)
 {
-	for (size_t i = 0; i < f->len; i++)
-		if (f->buf[i] == ';')
-			f->buf[i] = ':';
-	const char *open = memmem(f->buf, f->len, ".(", 2);
+	const char *paren = memchr(f->buf, '(', f->len);
+	const char *open = paren ? memmem(f->buf, f->len, ".(", 2) : NULL;
 	const char *close = NULL;
-	for (const char *p = f->buf; (p = memmem(p, f->len - (size_t)(p - f->buf), ").", 2)); p++)
+	for (const char *p = f->buf;
+	     open && (p = memmem(p, f->len - (size_t)(p - f->buf), ").", 2)); p++)
 		close = p;
-	if (!(open && close && close >= open + 2)) {
+	if (paren && !(open && close && close >= open + 2)) {
 		for (size_t i = 0; i < f->len; i++)
 			if (f->buf[i] == '(' &&
 			    !starts(f->buf + i + 1, f->len - i - 1, "anonymous namespace)")) {
@@ -209,9 +209,11 @@ static void tidy(struct perun_strbuf *f)
 			}
 	}
 	size_t j = 0;
-	for (size_t i = 0; i < f->len; i++)
-		if (f->buf[i] != '"' && f->buf[i] != '\'')
-			f->buf[j++] = f->buf[i];
+	for (size_t i = 0; i < f->len; i++) {
+		char ch = f->buf[i];
+		if (ch != '"' && ch != '\'')
+			f->buf[j++] = ch == ';' ? ':' : ch;
+	}
 	f->len = j;
 }
 
@@ -308,15 +310,21 @@ static int add_frame(struct collapse *c, const struct frame_line *fl, const char
 	return f->failed || c->groups.failed ? oom(c) : 0;
 }
 
+/* The next "->" (perf's caller->inlined) in [p, end), or NULL. */
+static const char *find_arrow(const char *p, const char *end)
+{
+	while ((p = memchr(p, '-', (size_t)(end - p))) && p + 1 < end && p[1] != '>')
+		p++;
+	return p && p + 1 < end ? p : NULL;
+}
+
 static int add_frame_line(struct collapse *c, const struct frame_line *fl)
 {
 	const char *s = fl->func;
 	size_t n = fl->func_len;
 	/* s/\+0x[\da-f]+$//: the offset perf prints since Linux 4.8 */
-	const char *plus = memmem(s, n, "+0x", 3), *p;
-	while (plus && (p = memmem(plus + 1, n - (size_t)(plus + 1 - s), "+0x", 3)))
-		plus = p;
-	if (plus && plus + 3 < s + n) {
+	const char *plus = memrchr(s, '+', n);
+	if (plus && plus + 3 < s + n && plus[1] == '0' && plus[2] == 'x') {
 		const char *h = plus + 3;
 		while (h < s + n && (is_digit(*h) || (*h >= 'a' && *h <= 'f')))
 			h++;
@@ -340,7 +348,7 @@ static int add_frame_line(struct collapse *c, const struct frame_line *fl)
 	}
 	int unknown = 0, inlined = 0, rc = 0;
 	for (const char *piece = s; !rc; inlined = 1) {
-		const char *arrow = memmem(piece, n - (size_t)(piece - s), "->", 2);
+		const char *arrow = find_arrow(piece, s + n);
 		size_t len = arrow ? (size_t)(arrow - piece) : n - (size_t)(piece - s);
 		rc = add_frame(c, fl, piece, len, inlined, &unknown);
 		if (!arrow)
