@@ -82,13 +82,42 @@ static const struct perun_command import_heaptrack = {
 
 static const struct perun_command *const import_subcommands[] = {
 	&import_heaptrack,
+	&perun_import_perf,
 	NULL,
+};
+
+/* Python Perun's "perun import" options, read by the perf sources. */
+static const struct perun_option import_group_options[] = {
+	{ "machine-info", "i", PERUN_OPTION_STRING, NULL, NULL, "<file.json>",
+	  "the profile's machine from this JSON file (default: this machine)", 0 },
+	{ "import-dir", "d", PERUN_OPTION_STRING, NULL, NULL, "<dir>",
+	  "where relative entry, CSV, metadata and machine-info paths are (default: .)", 0 },
+	{ "minor-version", "m", PERUN_OPTION_STRING, NULL, NULL, "<rev>",
+	  "minor version the profile belongs to (default HEAD)", 0 },
+	{ "stats-headers", "t", PERUN_OPTION_STRING, NULL, NULL, "<headers>",
+	  "stats of the entries: 'NAME[|CMP[|UNIT[|AGGREGATE_BY[|DESCRIPTION]]]],...'", 0 },
+	{ "metadata", "md", PERUN_OPTION_STRING, NULL, NULL, "<'key|value[|desc]'|file.json>",
+	  "a metadata entry, or a JSON file of them (keys flattened); repeatable",
+	  PERUN_OPTION_MULTIPLE },
+	{ "cmd", "c", PERUN_OPTION_STRING, NULL, NULL, "<cmd>", "the command that was profiled",
+	  0 },
+	{ "workload", "w", PERUN_OPTION_STRING, NULL, NULL, "<workload>", "its workload", 0 },
+	{ "save-to-index", "s", PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "register the profile in the index of its minor version instead of pending", 0 },
+	{ "profile-name", "pn", PERUN_OPTION_STRING, NULL, NULL, "<name>",
+	  "name of the profile file (default: format.output_profile_template)", 0 },
+	{ "profile-label", "pl", PERUN_OPTION_STRING, NULL, NULL, "<label>",
+	  "a label stored in the profile's header", 0 },
+	{ NULL, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
 const struct perun_command perun_cmd_import = {
 	.name = "import",
+	.options = import_group_options,
 	.summary = "import a profile recorded by another tool",
 	.description = "Turns another tool's data file into a pending profile of this\n"
-		       "instance: 'perun import heaptrack <file>'.",
+		       "instance: 'perun import heaptrack <file>', or perf's samples:\n"
+		       "'perun import [options] perf record|script|stack <entry>...' (the\n"
+		       "options before 'perf' are Python Perun's and apply to perf only).",
 	.subcommands = import_subcommands,
 };

@@ -33,6 +33,8 @@ struct perun_cli {
 	const char *argv0;
 	/* Options of the enclosing group (e.g. "config --local"), or NULL. */
 	const struct perun_params *group_params;
+	/* Options of the group enclosing that one ("import -c x perf script"). */
+	const struct perun_params *outer_params;
 };
 
 struct perun_command;

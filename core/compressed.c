@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
 
@@ -65,6 +66,25 @@ int compressed_open(const char *path, struct compressed_file **out, struct perun
 			return perun_error_set_errno(err, PERUN_EINVAL, e, "cannot read '%s'",
 						     path);
 		}
+	}
+	*out = f;
+	return 0;
+}
+
+int compressed_fdopen(int fd, const char *name, struct compressed_file **out,
+		      struct perun_error *err)
+{
+	struct compressed_file *f = calloc(1, sizeof(*f));
+	if (!f || !(f->path = strdup(name)) || !(f->buf = malloc(CHUNK))) {
+		compressed_close(f);
+		close(fd);
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	}
+	f->cap = CHUNK;
+	if (!(f->gz = gzdopen(fd, "rb"))) {
+		compressed_close(f);
+		close(fd);
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	}
 	*out = f;
 	return 0;

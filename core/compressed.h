@@ -11,6 +11,10 @@ struct compressed_file;
 /* Open path, recognising zstd and gzip by their magic numbers; on success
  * *out is the caller's, closed with compressed_close. */
 int compressed_open(const char *path, struct compressed_file **out, struct perun_error *err);
+/* Read an open descriptor (a pipe: plain or gzip text, no zstd); fd is
+ * the reader's to close; name names it in errors. */
+int compressed_fdopen(int fd, const char *name, struct compressed_file **out,
+		      struct perun_error *err);
 /*
  * The next line, without its newline, NUL-terminated, valid until the next
  * call: 1 and the line in line and len, 0 at the end, or a negative code (a corrupt or

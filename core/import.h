@@ -9,6 +9,8 @@
 
 #include <perun/perun.h>
 
+#include "command.h"
+
 struct perun_import_source {
 	const char *name;
 	const char *summary;
@@ -20,5 +22,7 @@ struct perun_import_source {
 };
 
 extern const struct perun_import_source perun_import_heaptrack;
+/* "perun import perf record|script|stack" (import_perf.c). */
+extern const struct perun_command perun_import_perf;
 
 #endif

@@ -25,6 +25,8 @@ perun_SOURCES = \
 	core/cmd_plugins.c core/plugin_help.c core/plugin_help.h \
 	core/cmd_docs.c \
 	core/cmd_import.c core/import.h core/import_heaptrack.c core/compressed.c core/compressed.h \
+	core/import_perf.c core/import_entries.c core/import_entries.h \
+	core/perf_script.c core/perf_script.h core/folded_stacks.c core/folded_stacks.h \
 	core/check.c core/check.h core/check_changes.c core/check_output.c core/cmd_check.c \
 	core/check_history.c core/check_history.h core/check_evidence.c core/check_evidence.h
 perun_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(ZSTD_CFLAGS) $(NETTLE_CFLAGS) $(GSL_CFLAGS) -pthread

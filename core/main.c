@@ -183,6 +183,7 @@ static int dispatch(const struct perun_command *group, const char *path, struct 
 				  hint, path);
 	}
 	snprintf(subpath, sizeof(subpath), "%s %s", path, name);
+	cli->outer_params = cli->group_params;
 	cli->group_params = group_params;
 	return run_command(cmd, subpath, cli, group_params, argc - 1, argv + 1);
 }

@@ -123,7 +123,7 @@ static json_t *stored_params(const struct perun_params *params, const char *work
 	return copy;
 }
 
-static json_t *machine_info(void)
+json_t *perun_runner_machine_info(void)
 {
 	struct utsname u;
 	struct sysinfo si;
@@ -229,7 +229,7 @@ int perun_runner_collect(const struct perun_loaded_plugin *collector,
 	json_t *stored = stored_params(params, ctx.workload);
 	perun_profile_set_collector(profile, collector->name, stored);
 	json_decref(stored);
-	perun_profile_set_new(profile, "machine", machine_info());
+	perun_profile_set_new(profile, "machine", perun_runner_machine_info());
 	perun_profile_set_origin(profile, origin);
 	*out = profile;
 	return 0;

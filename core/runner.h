@@ -80,6 +80,10 @@ int perun_runner_store(struct perun_instance *inst, struct perun_profile *profil
 char *perun_profile_name_dup(const struct perun_profile *profile, const char *tmpl,
 			     struct perun_error *err);
 
+/* This machine as Python Perun describes it (architecture, system, cpu,
+ * memory, ...): the "machine" part of a profile; NULL without memory. */
+json_t *perun_runner_machine_info(void);
+
 /* Set by the signal handler while a unit runs. */
 extern volatile int perun_runner_interrupted;
 

@@ -109,6 +109,34 @@ TESTS += %reldir%/t0420-showdiff.sh
 EXTRA_DIST += %reldir%/t0420-showdiff.sh
 TESTS += %reldir%/t0500-import-heaptrack.sh
 EXTRA_DIST += %reldir%/t0500-import-heaptrack.sh
+TESTS += %reldir%/t0510-import-perf.sh
+EXTRA_DIST += %reldir%/t0510-import-perf.sh %reldir%/import-perf/regenerate.sh \
+	%reldir%/import-perf/threads.c %reldir%/import-perf/recurse.c \
+	%reldir%/import-perf/ev.event-filtertask-clock.folded \
+	%reldir%/import-perf/ev.folded \
+	%reldir%/import-perf/ev.script \
+	%reldir%/import-perf/quirks.addrs.folded \
+	%reldir%/import-perf/quirks.all.folded \
+	%reldir%/import-perf/quirks.event-filtertask-clock.folded \
+	%reldir%/import-perf/quirks.folded \
+	%reldir%/import-perf/quirks.jit.folded \
+	%reldir%/import-perf/quirks.kernel.folded \
+	%reldir%/import-perf/quirks.pid.folded \
+	%reldir%/import-perf/quirks.script \
+	%reldir%/import-perf/quirks.tid.folded \
+	%reldir%/import-perf/rd.folded \
+	%reldir%/import-perf/rd.script \
+	%reldir%/import-perf/tk-pid.pid.folded \
+	%reldir%/import-perf/tk-pid.script \
+	%reldir%/import-perf/tk-pid.tid.folded \
+	%reldir%/import-perf/tk.folded \
+	%reldir%/import-perf/tk.kernel.folded \
+	%reldir%/import-perf/tk.script \
+	%reldir%/import-perf/tk.tid.folded \
+	%reldir%/import-perf/tu-srcline.script \
+	%reldir%/import-perf/tu-srcline.srcline.folded \
+	%reldir%/import-perf/tu.folded \
+	%reldir%/import-perf/tu.script
 EXTRA_DIST += %reldir%/t0400-store.sh %reldir%/helpers/pidx.py
 
 # The standalone plugin template, built against the installed SDK.
