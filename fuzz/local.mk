@@ -3,28 +3,31 @@
 # ASan and UBSan); fuzz/build.sh makes such a build beside any other.
 # Each target replays its regression corpus (every input that ever
 # failed) in tests/t0970-fuzz-targets.sh and make fuzz-smoke.
-FUZZ_TARGETS = profile_load config_yaml index_read store_object selector
+FUZZ_TARGETS = profile_load config_yaml index_read store_object selector perf_script
 # (automake's default "cru" makes binutils warn about its u)
 ARFLAGS = cr
 EXTRA_DIST += %reldir%/README.md %reldir%/build.sh %reldir%/replay.sh \
 	%reldir%/fuzz_profile_load.c %reldir%/fuzz_config_yaml.c \
 	%reldir%/fuzz_index_read.c %reldir%/fuzz_store_object.c %reldir%/fuzz_selector.c \
+	%reldir%/fuzz_perf_script.c \
 	%reldir%/corpus %reldir%/regression
 
 if ENABLE_FUZZING
 FUZZ_CFLAGS = $(AM_CFLAGS) -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
 	-fno-sanitize-recover=undefined -I$(top_srcdir)/core \
-	$(JANSSON_CFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(NETTLE_CFLAGS) -pthread
-FUZZ_LINK_LIBS = %reldir%/libfuzz.a $(JANSSON_LIBS) $(YAML_LIBS) $(ZLIB_LIBS) $(NETTLE_LIBS) \
+	$(JANSSON_CFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(ZSTD_CFLAGS) $(NETTLE_CFLAGS) -pthread
+FUZZ_LINK_LIBS = %reldir%/libfuzz.a $(JANSSON_LIBS) $(YAML_LIBS) $(ZLIB_LIBS) $(ZSTD_LIBS) $(NETTLE_LIBS) \
 	-lm -lpthread
 FUZZ_LINK_FLAGS = -fsanitize=fuzzer,address,undefined
 # libperun and the core parsers, compiled once with the sanitizers.
 noinst_LIBRARIES += %reldir%/libfuzz.a
 %canon_reldir%_libfuzz_a_SOURCES = $(sdk_libperun_la_SOURCES) \
-	core/index.c core/store.c core/config_yaml.c core/selector.c
+	core/index.c core/store.c core/config_yaml.c core/selector.c \
+	core/perf_script.c core/folded_stacks.c core/compressed.c
 %canon_reldir%_libfuzz_a_CFLAGS = $(FUZZ_CFLAGS)
 noinst_PROGRAMS += %reldir%/fuzz_profile_load %reldir%/fuzz_config_yaml \
-	%reldir%/fuzz_index_read %reldir%/fuzz_store_object %reldir%/fuzz_selector
+	%reldir%/fuzz_index_read %reldir%/fuzz_store_object %reldir%/fuzz_selector \
+	%reldir%/fuzz_perf_script
 %canon_reldir%_fuzz_profile_load_CFLAGS = $(FUZZ_CFLAGS)
 %canon_reldir%_fuzz_profile_load_LDFLAGS = $(FUZZ_LINK_FLAGS)
 %canon_reldir%_fuzz_profile_load_LDADD = $(FUZZ_LINK_LIBS)
@@ -40,11 +43,14 @@ noinst_PROGRAMS += %reldir%/fuzz_profile_load %reldir%/fuzz_config_yaml \
 %canon_reldir%_fuzz_selector_CFLAGS = $(FUZZ_CFLAGS)
 %canon_reldir%_fuzz_selector_LDFLAGS = $(FUZZ_LINK_FLAGS)
 %canon_reldir%_fuzz_selector_LDADD = $(FUZZ_LINK_LIBS)
+%canon_reldir%_fuzz_perf_script_CFLAGS = $(FUZZ_CFLAGS)
+%canon_reldir%_fuzz_perf_script_LDFLAGS = $(FUZZ_LINK_FLAGS)
+%canon_reldir%_fuzz_perf_script_LDADD = $(FUZZ_LINK_LIBS)
 # Where the targets are: here, or in the build fuzz/build.sh makes.
 FUZZ_BINDIR = %reldir%
 fuzz-targets: %reldir%/fuzz_profile_load$(EXEEXT) %reldir%/fuzz_config_yaml$(EXEEXT) \
 	%reldir%/fuzz_index_read$(EXEEXT) %reldir%/fuzz_store_object$(EXEEXT) \
-	%reldir%/fuzz_selector$(EXEEXT)
+	%reldir%/fuzz_selector$(EXEEXT) %reldir%/fuzz_perf_script$(EXEEXT)
 fuzz-bin: fuzz-targets
 else
 FUZZ_BINDIR = %reldir%/out
