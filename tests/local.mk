@@ -11,7 +11,7 @@ AM_TESTS_ENVIRONMENT = srcdir='$(abs_top_srcdir)'; export srcdir; \
 	PERUN_CHARTJS='$(PERUN_CHARTJS)'; export PERUN_CHARTJS;
 SH_LOG_COMPILER = $(SHELL)
 
-EXTRA_DIST += %reldir%/test-lib.sh
+EXTRA_DIST += %reldir%/test-lib.sh %reldir%/fixtures/gen-profiles.py
 
 # Core tests that need no shared data (each makes its own profiles).
 CORE_TESTS = tests/t0004-build-lists.sh tests/t0005-layers.sh tests/t0006-plugin-sources.sh \

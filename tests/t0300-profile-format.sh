@@ -1,10 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Profiles written by Python Perun load, and dump byte-for-byte as Python does.
+# Profiles load, and dump byte-for-byte as Python does: the project's own
+# (tests/fixtures) and, where ../shared is, those Python Perun wrote.
 . "$srcdir/tests/test-lib.sh"
 
-[ -d "$TESTDATA" ] || test_skip_all "no shared test data at $TESTDATA"
 command -v python3 >/dev/null || test_skip_all "python3 is needed as the reference"
+test_fixtures
 TOOL="$TEST_BUILDDIR/tests/helpers/profile-tool"
 
 # Python's own serialisation of what Perun's Profile keeps after loading:
@@ -25,25 +26,27 @@ else:
     sys.stdout.write(re.sub(r",\s+(\d+)", r", \1", json.dumps(order, indent=2)))
 PY
 
-for f in $(cd "$TESTDATA" && ls */*.perf); do
+test_have_shared || test_skip_shared "Python Perun's profiles dump as Python dumps them"
+for f in $(ls "$FIXTURES"/*/*.perf; test_have_shared && ls "$TESTDATA"/*/*.perf); do
 	case "$f" in
-	corrupted_profiles/*|*err-prof-*) continue ;;
+	*/corrupted_profiles/*|*/corrupted/*|*err-prof-*|*/err-*) continue ;;
 	esac
-	if python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit('global' in d or 'snapshots' in d)" "$TESTDATA/$f"; then
-		test_expect_success "$f dumps as Python dumps it" "
-			python3 py_dump.py compact '$TESTDATA/$f' >expect &&
-			'$TOOL' compact '$TESTDATA/$f' >actual &&
+	name=${f#"$FIXTURES/"}
+	if python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit('global' in d or 'snapshots' in d)" "$f"; then
+		test_expect_success "$name dumps as Python dumps it" "
+			python3 py_dump.py compact '$f' >expect &&
+			'$TOOL' compact '$f' >actual &&
 			test_cmp expect actual &&
-			python3 py_dump.py pending '$TESTDATA/$f' >expect.pending &&
-			'$TOOL' pending '$TESTDATA/$f' >actual.pending &&
+			python3 py_dump.py pending '$f' >expect.pending &&
+			'$TOOL' pending '$f' >actual.pending &&
 			test_cmp expect.pending actual.pending
 		"
 	fi
-	test_expect_success "$f survives a round trip" "
-		'$TOOL' pending '$TESTDATA/$f' >once.perf &&
+	test_expect_success "$name survives a round trip" "
+		'$TOOL' pending '$f' >once.perf &&
 		'$TOOL' pending once.perf >twice.perf &&
 		test_cmp once.perf twice.perf &&
-		test \"\$('$TOOL' count '$TESTDATA/$f')\" = \"\$('$TOOL' count once.perf)\"
+		test \"\$('$TOOL' count '$f')\" = \"\$('$TOOL' count once.perf)\"
 	"
 done
 
@@ -84,9 +87,11 @@ test_expect_success 'floats are written in their shortest form, like repr()' '
 	test_cmp expect actual
 '
 
-for bad in corrupted_profiles/corrupted-global.perf corrupted_profiles/corrupted-snapshots.perf to_add_profiles/err-prof-1-incomplete.perf; do
-	test_expect_success "$bad is refused with a clear error" "
-		test_must_fail '$TOOL' compact '$TESTDATA/$bad' 2>err &&
+for bad in "$FIXTURES"/corrupted/*.perf $(test_have_shared &&
+	cd "$TESTDATA" && ls "$PWD/corrupted_profiles/corrupted-global.perf" \
+		"$PWD/corrupted_profiles/corrupted-snapshots.perf" "$PWD/to_add_profiles/err-prof-1-incomplete.perf"); do
+	test_expect_success "${bad#"$FIXTURES/"} is refused with a clear error" "
+		test_must_fail '$TOOL' compact '$bad' 2>err &&
 		test_grep \"profile.*$(basename $bad)\" err &&
 		test \$(wc -l <err) -eq 1
 	"

@@ -6,8 +6,8 @@
 # (jansson's own for syntax), exit 2, the store left as it was.
 . "$srcdir/tests/test-lib.sh"
 
-[ -d "$TESTDATA" ] || test_skip_all "no shared test data at $TESTDATA"
 command -v python3 >/dev/null || test_skip_all "python3 is needed as the reference"
+test_fixtures
 TOOL="$TEST_BUILDDIR/tests/profile-tape-test"
 export PYTHONIOENCODING=utf-8
 
@@ -39,25 +39,28 @@ for tid, persistent in d.get("resource_type_map", {}).items():
               f"{len(values) - len(ints) - len(reals)}")
 PY
 
-for f in $(cd "$TESTDATA" && ls */*.perf); do
+# The project's own profiles, then Python Perun's where ../shared is.
+test_have_shared || test_skip_shared "Python Perun's profiles read as Python reads them"
+for f in $(ls "$FIXTURES"/*/*.perf; test_have_shared && ls "$TESTDATA"/*/*.perf); do
+	name=${f#"$FIXTURES/"}
 	case "$f" in
-	corrupted_profiles/*|*err-prof-*)
-		test_expect_success "$f is refused from file and buffer alike" "
-			test_exit_code 2 '$TOOL' load '$TESTDATA/$f' 2>err &&
+	*/corrupted_profiles/*|*/corrupted/*|*err-prof-*|*/err-*)
+		test_expect_success "$name is refused from file and buffer alike" "
+			test_exit_code 2 '$TOOL' load '$f' 2>err &&
 			test_grep '^profile-tape-test: .*$f' err
 		"
 		continue ;;
 	esac
-	if python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit('global' in d or 'snapshots' in d)" "$TESTDATA/$f"; then
-		test_expect_success "$f: tape, buffer and tree agree, as Python reads it" "
-			'$TOOL' walk '$TESTDATA/$f' >actual &&
-			python3 py_sums.py '$TESTDATA/$f' >expect &&
+	if python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit('global' in d or 'snapshots' in d)" "$f"; then
+		test_expect_success "$name: tape, buffer and tree agree, as Python reads it" "
+			'$TOOL' walk '$f' >actual &&
+			python3 py_sums.py '$f' >expect &&
 			test_cmp expect actual
 		"
 	else
 		# Legacy profiles are converted into a tree on load.
-		test_expect_success "$f (legacy): walk and tree agree" "
-			'$TOOL' walk '$TESTDATA/$f' >actual &&
+		test_expect_success "$name (legacy): walk and tree agree" "
+			'$TOOL' walk '$f' >actual &&
 			test_grep '^type' actual
 		"
 	fi
@@ -77,17 +80,20 @@ items.reverse()
 d["resources"] = dict(items)
 json.dump(d, open(sys.argv[2], "w"), indent=2)
 PY
-for f in diff_profiles/kperf-baseline.perf full_profiles/prof-2-complexity-2017-03-20-21-40-42.perf \
-	 query_profiles/memory-basic.perf; do
-	test_expect_success "$f reordered reads the same as in its order" "
-		python3 reorder.py '$TESTDATA/$f' reordered.perf 5 &&
+for f in "$FIXTURES/kperf/kperf-baseline.perf" "$FIXTURES/mixed/points-models.perf" \
+	"$FIXTURES/memory/memory-basic.perf" $(test_have_shared && cd "$TESTDATA" &&
+	ls "$PWD/diff_profiles/kperf-baseline.perf" \
+		"$PWD/full_profiles/prof-2-complexity-2017-03-20-21-40-42.perf" \
+		"$PWD/query_profiles/memory-basic.perf"); do
+	test_expect_success "${f#"$FIXTURES/"} reordered reads the same as in its order" "
+		python3 reorder.py '$f' reordered.perf 5 &&
 		'$TOOL' walk reordered.perf >actual &&
 		python3 py_sums.py reordered.perf >expect &&
 		test_cmp expect actual &&
-		'$TOOL' walk '$TESTDATA/$f' | sort >in-order &&
+		'$TOOL' walk '$f' | sort >in-order &&
 		sort actual >reordered &&
 		test_cmp in-order reordered &&
-		! cmp -s expect '$TESTDATA/$f'
+		! cmp -s expect '$f'
 	"
 done
 
@@ -252,15 +258,15 @@ test_expect_success 'nesting of 1500 levels in a column loads and walks' "
 	test_cmp expect actual
 "
 
-# Damaged copies of the test profiles (bytes changed, inserted, copied
+# Damaged copies of the test profiles (ours, and Python Perun's if there) (bytes changed, inserted, copied
 # from elsewhere; a fixed seed): each is refused alike from file and buffer
 # and by the reader before the tape, or loads and walks as Python reads it.
 cat >damage.py <<'PY'
 import glob, json, os, random, subprocess, sys
-tool, testdata, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+tool, count, dirs = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
 rnd = random.Random(302)
 texts = []
-for f in sorted(glob.glob(os.path.join(testdata, "*", "*.perf"))):
+for f in sorted(f for d in dirs for f in glob.glob(os.path.join(d, "*", "*.perf"))):
     t = open(f, "rb").read()
     # without NaN (the reader before the tape is jansson alone) and legacy
     if b"NaN" in t or b"Infinity" in t or b'"global"' in t or b'"snapshots"' in t:
@@ -299,7 +305,7 @@ print(f"{count} damaged, {loaded} loaded, {failed} failed")
 sys.exit(1 if failed or not loaded or loaded == count else 0)
 PY
 test_expect_success 'damaged profiles: refused alike, or read as Python reads them' "
-	python3 damage.py '$TOOL' '$TESTDATA' 300 >out &&
+	python3 damage.py '$TOOL' 300 '$FIXTURES' \$(test_have_shared && echo '$TESTDATA') >out &&
 	cat out
 "
 

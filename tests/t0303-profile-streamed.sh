@@ -7,10 +7,10 @@
 # map fails the view with the usual load's message, exit 2, no output.
 . "$srcdir/tests/test-lib.sh"
 
-[ -d "$TESTDATA" ] || test_skip_all "no shared test data at $TESTDATA"
 command -v python3 >/dev/null || test_skip_all "python3 is needed to make the profiles"
+test_fixtures
 TOOL="$TEST_BUILDDIR/tests/profile-tape-test"
-BASE="$TESTDATA/diff_profiles/kperf-baseline.perf"
+BASE="$FIXTURES/kperf/kperf-baseline.perf"
 
 # variant NAME: a copy of the kperf baseline changed as variant.py says.
 cat >variant.py <<'PY'

@@ -4,11 +4,11 @@
 . "$srcdir/tests/test-lib.sh"
 
 command -v python3 >/dev/null || test_skip_all "python3 is needed to read the store independently"
-[ -d "$TESTDATA" ] || test_skip_all "no shared test data at $TESTDATA"
+test_fixtures
 
 # A profile file as collected at the current HEAD of the repository.
 make_pending() {
-	python3 - "$TESTDATA/to_add_profiles/new-prof-1-time-basic.perf" "$1" "$2" "$3" <<-'PY'
+	python3 - "$FIXTURES/time/time-basic.perf" "$1" "$2" "$3" <<-'PY'
 	import json, sys
 	d = json.load(open(sys.argv[1]))
 	d["origin"] = sys.argv[3]
@@ -140,7 +140,7 @@ test_expect_success 'a corrupt object is refused by name' '
 test_expect_success 'a store written the way Python Perun writes it opens here' '
 	head=$(git -C proj rev-parse HEAD~1) &&
 	python3 "$TEST_SRCDIR/tests/helpers/pidx.py" write-v1 proj/.perun $head \
-		"$TESTDATA/degradation_profiles/lin1.perf" "$TESTDATA/degradation_profiles/quad1.perf" &&
+		"$FIXTURES/mixed/points-models.perf" "$FIXTURES/check/models-baseline.perf" &&
 	(cd proj && perun log --format json >../log.json && perun show "HEAD~1^1@i" tableof resources >../out) &&
 	python3 -c "
 import json; d = json.load(open(\"log.json\"))

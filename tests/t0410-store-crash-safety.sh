@@ -4,10 +4,10 @@
 . "$srcdir/tests/test-lib.sh"
 
 command -v python3 >/dev/null || test_skip_all "python3 is needed"
-[ -d "$TESTDATA" ] || test_skip_all "no shared test data at $TESTDATA"
+test_fixtures
 
 make_pending_many() {
-	python3 - "$TESTDATA/to_add_profiles/new-prof-1-time-basic.perf" "$1" "$2" "$3" <<-'PY'
+	python3 - "$FIXTURES/time/time-basic.perf" "$1" "$2" "$3" <<-'PY'
 	import json, sys, os
 	d = json.load(open(sys.argv[1]))
 	d["origin"] = sys.argv[2]

@@ -4,9 +4,9 @@
 # test the successful path (e.g. plugins/view/flamegraph/tests).
 . "$srcdir/tests/test-lib.sh"
 
-[ -d "$TESTDATA" ] || test_skip_all "no shared test data at $TESTDATA"
-A=$TESTDATA/diff_profiles/kperf-baseline.perf
-B=$TESTDATA/diff_profiles/kperf-target.perf
+test_fixtures
+A=$FIXTURES/kperf/kperf-baseline.perf
+B=$FIXTURES/kperf/kperf-target.perf
 
 test_expect_success 'showdiff needs two profiles and a view' '
 	test_exit_code 2 perun showdiff "$A" "$B" 2>err &&

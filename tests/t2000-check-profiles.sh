@@ -5,14 +5,16 @@
 # from the configuration and the error paths.
 . "$srcdir/tests/test-lib.sh"
 
-test -d "$TESTDATA" || test_skip_all "no test profiles in $TESTDATA"
-d="$TESTDATA/degradation_profiles"
-lbd="$d/linear_base_degradated.perf"
-qb="$d/quad_base.perf"
-
-# Python Perun's verdicts as it gives them: the weighing against the
-# noise (which finds these one-sample profiles' 1 ms changes negligible)
-# is t2007's.
+# The project's own pair (tests/fixtures): one sample per function, an
+# optimization 800 -> 100 ms and degradations 1 -> 2 and 300 -> 192000 ms
+# planted.  Python Perun's verdicts on its pair are the last, shared-only
+# case.  The weighing against the noise (which finds one-sample profiles'
+# 1 ms changes negligible) is t2007's.
+test_fixtures
+lbd="$FIXTURES/check/single-baseline.perf"
+qb="$FIXTURES/check/single-target.perf"
+zero="$FIXTURES/time/time-zero.perf"
+other="$FIXTURES/trace/trace-target.perf"
 test_expect_success 'setup: a project with the default strategy (aat)' '
 	git init -q proj && (cd proj && git commit -q --allow-empty -m root &&
 	perun init >/dev/null &&
@@ -24,12 +26,12 @@ test_expect_success 'the text report: grouped by location, rate, models, command
 	 cat >expect <<-EOF &&
 	[Checking two compatible profiles]
 
-	at SLList_destroy(SLList*):
-	└ 0.13x: mixed Optimization from: 740.0ms -> to: 93.0ms [calls 1 -> 1, effect size -0.874] (\$ target workload.in)
-	at SLList_insert(SLList*, int):
+	at list_destroy(list*):
+	└ 0.12x: mixed Optimization from: 800.0ms -> to: 100.0ms [calls 1 -> 1, effect size -0.875] (\$ target workload.in)
+	at list_insert(list*, int):
 	└ 2.0x: mixed Degradation from: 1.0ms -> to: 2.0ms [calls 1 -> 1, effect size 1] (\$ target workload.in)
-	at SLList_search(SLList*, int):
-	└ 654.6x: mixed Degradation from: 293.0ms -> to: 191797.0ms [calls 1 -> 1, effect size 654] (\$ target workload.in)
+	at list_search(list*, int):
+	└ 640.0x: mixed Degradation from: 300.0ms -> to: 192000.0ms [calls 1 -> 1, effect size 639] (\$ target workload.in)
 
 	3 changes | +--
 	1 optimization(+), 2 degradations(-)
@@ -41,9 +43,9 @@ test_expect_success 'the changes are saved to the .changes of HEAD in Perun form
 	(cd proj && head=$(git rev-parse HEAD) &&
 	 f=.perun/objects/$(echo $head | cut -c1-2)/$(echo $head | cut -c3-).changes &&
 	 cat >expect <<-EOF &&
-	SLList_destroy(SLList*) PerformanceChange.Optimization mixed 740.0ms 93.0ms 0.12567567567567567 no 0.0 0.0 $head target workload.in
-	SLList_insert(SLList*, int) PerformanceChange.Degradation mixed 1.0ms 2.0ms 2.0 no 0.0 0.0 $head target workload.in
-	SLList_search(SLList*, int) PerformanceChange.Degradation mixed 293.0ms 191797.0ms 654.5972696245734 no 0.0 0.0 $head target workload.in
+	list_destroy(list*) PerformanceChange.Optimization mixed 800.0ms 100.0ms 0.125 no 0.0 0.0 $head target workload.in
+	list_insert(list*, int) PerformanceChange.Degradation mixed 1.0ms 2.0ms 2.0 no 0.0 0.0 $head target workload.in
+	list_search(list*, int) PerformanceChange.Degradation mixed 300.0ms 192000.0ms 640.0 no 0.0 0.0 $head target workload.in
 	EOF
 	 printf "%s" "$(cat expect)" >expect.nonl &&
 	 test_cmp expect.nonl "$f")
@@ -55,15 +57,15 @@ test_expect_success 'a later check replaces the records of the same location, ty
 	 f=.perun/objects/$(echo $head | cut -c1-2)/$(echo $head | cut -c3-).changes &&
 	 test $(wc -l <"$f") -eq 2 &&
 	 test_grep -c "PerformanceChange" "$f" >count && echo 3 >expect && test_cmp expect count &&
-	 test_grep "^SLList_destroy(SLList\*) PerformanceChange.Degradation" "$f" &&
-	 test_grep "^SLList_search(SLList\*, int) PerformanceChange.Optimization" "$f")
+	 test_grep "^list_destroy(list\*) PerformanceChange.Degradation" "$f" &&
+	 test_grep "^list_search(list\*, int) PerformanceChange.Optimization" "$f")
 '
 
 test_expect_success 'status shows the summary and the list of the changes' '
 	(cd proj && perun status >out &&
 	 test_grep "^3 changes | ++-$" out &&
 	 test_grep "^2 optimizations(+), 1 degradation(-)$" out &&
-	 test_grep "^at SLList_search(SLList\*, int):$" out &&
+	 test_grep "^at list_search(list\*, int):$" out &&
 	 perun status --short >short && test_grep "^3 changes" short &&
 	 ! test_grep "^at " short &&
 	 perun status --format json >st.json &&
@@ -92,14 +94,14 @@ test_expect_success '--format junit: a test case per pair and location, degradat
 	assert root.tag == "testsuites", root.tag
 	cases = root.findall("./testsuite/testcase")
 	names = sorted(c.get("name") for c in cases)
-	assert names == ["SLList_destroy(SLList*)", "SLList_insert(SLList*, int)",
-			 "SLList_search(SLList*, int)"], names
+	assert names == ["list_destroy(list*)", "list_insert(list*, int)",
+			 "list_search(list*, int)"], names
 	failed = sorted(c.get("name") for c in cases if c.find("failure") is not None)
-	assert failed == ["SLList_insert(SLList*, int)", "SLList_search(SLList*, int)"], failed
+	assert failed == ["list_insert(list*, int)", "list_search(list*, int)"], failed
 	assert root.get("tests") == "3" and root.get("failures") == "2"
 	assert all(" -> " in c.get("classname") for c in cases)
-	f = [c for c in cases if c.get("name") == "SLList_search(SLList*, int)"][0].find("failure")
-	assert f.get("type") == "Degradation" and "aat: Degradation from 293.0ms to 191797.0ms" in f.text
+	f = [c for c in cases if c.get("name") == "list_search(list*, int)"][0].find("failure")
+	assert f.get("type") == "Degradation" and "aat: Degradation from 300.0ms to 192000.0ms" in f.text
 	EOF
 	)
 '
@@ -115,7 +117,7 @@ test_expect_success '--format sarif: SARIF 2.1.0, one result per degraded locati
 	rules = [r["id"] for r in run["tool"]["driver"]["rules"]]
 	res = run["results"]
 	locs = [r["locations"][0]["logicalLocations"][0]["fullyQualifiedName"] for r in res]
-	assert sorted(locs) == ["SLList_insert(SLList*, int)", "SLList_search(SLList*, int)"], locs
+	assert sorted(locs) == ["list_insert(list*, int)", "list_search(list*, int)"], locs
 	for r in res:
 	    assert r["ruleId"] == "aat" and rules[r["ruleIndex"]] == "aat"
 	    assert r["level"] == "error" and r["message"]["text"]
@@ -129,9 +131,9 @@ test_expect_success '--format markdown: a summary line and a table row per chang
 	(cd proj && perun check profiles "$lbd" "$qb" --format markdown >out.md &&
 	 test_grep "^\*\*3 changes\*\* in 1 compared profile pair: 2 degradations, 0 possible degradations, 1 optimization.$" out.md &&
 	 test_grep "^| | Location | Change | Method | From | To | Rate | Confidence | Command |$" out.md &&
-	 test_grep "^| :red_circle: | .SLList_search(SLList\*, int). | Degradation | aat | 293.0ms | 191797.0ms | 654.6x | - | .target workload.in. |$" out.md &&
+	 test_grep "^| :red_circle: | .list_search(list\*, int). | Degradation | aat | 300.0ms | 192000.0ms | 640.0x | - | .target workload.in. |$" out.md &&
 	 test $(grep -c "^| :" out.md) -eq 3 &&
-	 perun check profiles "$d/zero.perf" "$d/zero.perf" --format markdown >none.md &&
+	 perun check profiles "$zero" "$zero" --format markdown >none.md &&
 	 test_grep "^No performance changes in 1 compared profile pair.$" none.md)
 '
 
@@ -169,7 +171,7 @@ test_expect_success 'error paths exit 2 and leave the store as it was' '
 	 echo "{\"header\": " >broken.perf &&
 	 test_exit_code 2 perun check profiles "$lbd" broken.perf 2>err &&
 	 test_grep "broken.perf" err &&
-	 test_exit_code 2 perun check profiles "$lbd" "$d/tracer_target.perf" 2>err &&
+	 test_exit_code 2 perun check profiles "$lbd" "$other" 2>err &&
 	 test_grep "incompatible configurations" err &&
 	 test_exit_code 2 perun check profiles "$lbd" 2>err &&
 	 test_grep "usage: perun check profiles <baseline> <target>" err &&
@@ -202,7 +204,7 @@ test_expect_success 'a malformed .changes line is skipped with a warning and dro
 '
 
 test_expect_success '--force compares profiles of different configurations' '
-	(cd proj && perun check --force profiles "$lbd" "$d/tracer_target.perf" --format json >out.json &&
+	(cd proj && perun check --force profiles "$lbd" "$other" --format json >out.json &&
 	 jq -e ".pairs | length == 1" out.json)
 '
 
@@ -215,6 +217,25 @@ test_expect_success 'profiles by tag: registered (N@i, <rev>^N@i) and pending (N
 	 jq -e ".summary.degradations == 2 and .pairs[0].target_minor == \"$h\"" out.json &&
 	 perun check profiles HEAD^0@i 0@p --format json >out2.json &&
 	 jq -e ".pairs[0].baseline == \"HEAD^0@i\"" out2.json)
+'
+
+test_expect_shared 'Python Perun'"'"'s pair: the verdicts Python Perun gives' '
+	(cd proj && d="$TESTDATA/degradation_profiles" &&
+	 perun check profiles "$d/linear_base_degradated.perf" "$d/quad_base.perf" >out &&
+	 cat >expect <<-EOF &&
+	[Checking two compatible profiles]
+
+	at SLList_destroy(SLList*):
+	└ 0.13x: mixed Optimization from: 740.0ms -> to: 93.0ms [calls 1 -> 1, effect size -0.874] (\$ target workload.in)
+	at SLList_insert(SLList*, int):
+	└ 2.0x: mixed Degradation from: 1.0ms -> to: 2.0ms [calls 1 -> 1, effect size 1] (\$ target workload.in)
+	at SLList_search(SLList*, int):
+	└ 654.6x: mixed Degradation from: 293.0ms -> to: 191797.0ms [calls 1 -> 1, effect size 654] (\$ target workload.in)
+
+	3 changes | +--
+	1 optimization(+), 2 degradations(-)
+	EOF
+	 test_cmp expect out)
 '
 
 test_done

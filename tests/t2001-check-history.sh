@@ -6,8 +6,10 @@
 # probe plugin reports them), --fail-on, and --compute-missing.
 . "$srcdir/tests/test-lib.sh"
 
-test -d "$TESTDATA" || test_skip_all "no test profiles in $TESTDATA"
-d="$TESTDATA/degradation_profiles"
+# The project's own profiles of one configuration (tests/fixtures): only
+# list_insert() changes (14 -> 1 ms) from version one to two.
+test_fixtures
+d="$FIXTURES/check"
 probe="$TEST_BUILDDIR/tests/check/.libs/series_probe.so"
 
 # add <profile>: register it at HEAD.
@@ -24,10 +26,10 @@ changes_of() {
 
 test_expect_success 'setup: four versions, profiles of one configuration at 1, 2 and 4' '
 	git init -q proj && (cd proj && perun init >/dev/null &&
-	git commit -q --allow-empty -m "one" && add "$d/linear_base.perf" &&
-	git commit -q --allow-empty -m "two" && add "$d/linear_base_degradated.perf" &&
+	git commit -q --allow-empty -m "one" && add "$d/single-before.perf" &&
+	git commit -q --allow-empty -m "two" && add "$d/single-baseline.perf" &&
 	git commit -q --allow-empty -m "three" &&
-	git commit -q --allow-empty -m "four" && add "$d/quad_base.perf" &&
+	git commit -q --allow-empty -m "four" && add "$d/single-target.perf" &&
 	git rev-parse HEAD~3 HEAD~2 HEAD~1 HEAD >../shas)
 '
 
@@ -38,9 +40,9 @@ test_expect_success 'check head compares with the direct parents only' '
 	 test_cmp expect out &&
 	 perun check head HEAD~2 --format json >two.json &&
 	 jq -e "(.pairs | length) == 1 and .pairs[0].target_minor == \"$(sed -n 2p ../shas)\" and
-		[.changes[] | [.location, .result]] == [[\"SLList_insert(SLList*, int)\", \"Optimization\"]]" two.json &&
+		[.changes[] | [.location, .result]] == [[\"list_insert(list*, int)\", \"Optimization\"]]" two.json &&
 	 changes_of $(sed -n 2p ../shas) >saved &&
-	 test_grep "^SLList_insert(SLList\*, int) PerformanceChange.Optimization mixed 14.0ms 1.0ms 0.07142857142857142 no 0.0 0.0 $(sed -n 1p ../shas) target workload.in$" saved)
+	 test_grep "^list_insert(list\*, int) PerformanceChange.Optimization mixed 14.0ms 1.0ms 0.07142857142857142 no 0.0 0.0 $(sed -n 1p ../shas) target workload.in$" saved)
 '
 
 test_expect_success 'check all prints the history graph with the changes of each version' '
@@ -62,7 +64,7 @@ test_expect_success 'check all prints the history graph with the changes of each
 	|  no changes found
 	* $s2: two | 1 change | +
 	|  
-	|  at SLList_insert(SLList*, int):
+	|  at list_insert(list*, int):
 	|  └ 0.07x: mixed Optimization from: 14.0ms -> to: 1.0ms [calls 1 -> 1, effect size -0.929] (\$ target workload.in)
 	|  
 	* $s1: one | 0 changes
@@ -84,7 +86,7 @@ test_expect_success 'by default check all puts the findings first, a line per ve
 	[Findings]
 
 	version ${s2}X:
-	at SLList_insert(SLList*, int):
+	at list_insert(list*, int):
 	└ 0.07x: mixed Optimization from: 14.0ms -> to: 1.0ms [calls 1 -> 1, effect size -0.929] (\$ target workload.in)
 
 	[History]

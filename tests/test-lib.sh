@@ -211,6 +211,38 @@ test_time_profile() {
 	EOF
 }
 
+# The project's own profiles, every type the shared set has, with known
+# answers (tests/fixtures/gen-profiles.py says which): test_fixtures makes
+# them once per test file and sets FIXTURES to their directory.
+test_fixtures() {
+	FIXTURES="$TRASH_DIRECTORY/fixtures"
+	test -d "$FIXTURES" && return 0
+	command -v python3 >/dev/null || test_skip_all "python3 is needed for the test profiles"
+	python3 "$TEST_SRCDIR/tests/fixtures/gen-profiles.py" "$FIXTURES" ||
+		{ echo "Bail out! tests/fixtures/gen-profiles.py failed"; exit 1; }
+}
+
+# Python Perun's profiles (../shared, or PERUN_TESTDATA) only add
+# comparisons with Python Perun: without them just those cases skip.
+# test_have_shared succeeds when they are there; test_expect_shared is
+# test_expect_success for such a case, or reports it skipped.
+test_have_shared() {
+	test -d "$TESTDATA"
+}
+
+test_skip_shared() {
+	test_count=$((test_count + 1))
+	echo "ok $test_count - $1 # SKIP no shared test data at $TESTDATA"
+}
+
+test_expect_shared() {
+	if test_have_shared; then
+		test_expect_success "$@"
+	else
+		test_skip_shared "$1"
+	fi
+}
+
 test_make_git_project() {
 	mkdir -p "$1" && (
 		cd "$1" &&

@@ -1,11 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# aat (average amount threshold) on Python Perun's degradation profiles:
-# the verdicts upstream's tests/test_degradations.py expects, the exact
-# averages and ratios, and bad input.
+# aat (average amount threshold): the exact averages and ratios on the
+# project's own planted pair and small profiles, bad input, and (where
+# ../shared is) the verdicts upstream's tests/test_degradations.py expects
+# on Python Perun's degradation profiles.
 . "$srcdir/tests/test-lib.sh"
 
-test -d "$TESTDATA" || test_skip_all "no test profiles in $TESTDATA"
+test_fixtures
+own="$FIXTURES/check"
 d="$TESTDATA/degradation_profiles"
 
 # "location result from to" of every reported change, as JSON lines.
@@ -21,7 +23,36 @@ test_expect_success 'setup' '
 	perun config --local set degradation.strategies "[{method: aat}]")
 '
 
-test_expect_success 'degradated -> quad: Degradation (upstream: AAT detects it)' '
+test_expect_success 'the planted pair: each change at its rate, both ways' '
+	(cd proj && perun check profiles "$own/single-baseline.perf" "$own/single-target.perf" \
+		--format json >out.json &&
+	 verdicts <out.json >actual &&
+	 cat >expect <<-EOF &&
+	list_destroy(list*)|Optimization|800.0ms|100.0ms|aat
+	list_insert(list*, int)|Degradation|1.0ms|2.0ms|aat
+	list_search(list*, int)|Degradation|300.0ms|192000.0ms|aat
+	EOF
+	 test_cmp expect actual &&
+	 jq -e "[.changes[] | .rate] == [0.125, 2.0, 640.0] and .changes[1].effect_size == 1.0" out.json &&
+	 perun check profiles "$own/single-target.perf" "$own/single-baseline.perf" \
+		--format json | verdicts >back &&
+	 cat >expect <<-EOF &&
+	list_destroy(list*)|Degradation|100.0ms|800.0ms|aat
+	list_insert(list*, int)|Optimization|2.0ms|1.0ms|aat
+	list_search(list*, int)|Optimization|192000.0ms|300.0ms|aat
+	EOF
+	 test_cmp expect back)
+'
+
+test_expect_success 'all amounts zero, or the same profile twice: nothing reported' '
+	(cd proj && perun check profiles "$FIXTURES/time/time-zero.perf" "$FIXTURES/time/time-zero.perf" \
+		--format json >out.json &&
+	 jq -e ".pairs[0].verdicts > 0 and (.changes | length) == 0" out.json &&
+	 perun check profiles "$own/single-target.perf" "$own/single-target.perf" >out &&
+	 test_grep "^no changes found$" out)
+'
+
+test_expect_shared 'degradated -> quad: Degradation (upstream: AAT detects it)' '
 	(cd proj && perun check profiles "$d/linear_base_degradated.perf" "$d/quad_base.perf" \
 		--format json >out.json &&
 	 verdicts <out.json >actual &&
@@ -34,7 +65,7 @@ test_expect_success 'degradated -> quad: Degradation (upstream: AAT detects it)'
 	 jq -e ".changes[1].rate == 2.0 and .changes[1].effect_size == 1.0" out.json)
 '
 
-test_expect_success 'quad -> degradated: Optimization (upstream: AAT detects it)' '
+test_expect_shared 'quad -> degradated: Optimization (upstream: AAT detects it)' '
 	(cd proj && perun check profiles "$d/quad_base.perf" "$d/linear_base_degradated.perf" \
 		--format json | verdicts >actual &&
 	 cat >expect <<-EOF &&
@@ -45,12 +76,12 @@ test_expect_success 'quad -> degradated: Optimization (upstream: AAT detects it)
 	 test_cmp expect actual)
 '
 
-test_expect_success 'all amounts zero: NoChange for every uid, nothing reported' '
+test_expect_shared 'all amounts zero: NoChange for every uid, nothing reported' '
 	(cd proj && perun check profiles "$d/zero.perf" "$d/zero.perf" --format json >out.json &&
 	 jq -e ".pairs[0].verdicts > 0 and (.changes | length) == 0" out.json)
 '
 
-test_expect_success 'the same profile twice: no change' '
+test_expect_shared 'the same profile twice: no change' '
 	(cd proj && perun check profiles "$d/quad_base.perf" "$d/quad_base.perf" >out &&
 	 test_grep "^no changes found$" out)
 '
@@ -83,9 +114,9 @@ test_expect_success 'thresholds: ratio 2 degrades, 0.5 optimizes; effect size an
 
 test_expect_success 'a non-numeric amount is bad input (exit 2), store untouched' '
 	(cd proj &&
-	 jq ".resources |= with_entries(.value.amount |= map(\"x\"))" "$d/quad_base.perf" >bad.perf &&
+	 jq ".resources |= with_entries(.value.amount |= map(\"x\"))" "$own/single-target.perf" >bad.perf &&
 	 store_snapshot >before &&
-	 test_exit_code 2 perun check profiles "$d/quad_base.perf" bad.perf 2>err &&
+	 test_exit_code 2 perun check profiles "$own/single-target.perf" bad.perf 2>err &&
 	 test_grep "check method .aat.: target: resource .* has a non-numeric amount" err &&
 	 store_snapshot >after && test_cmp before after)
 '

@@ -7,12 +7,13 @@
 
 . "$srcdir/plugins/lib/check/check-test-lib.sh"
 check_setup bmoe
+check_planted bmoe
 
 verdicts() {
 	jq -r '.verdicts[] | [.location, .result, .from, .to, .rate, .confidence_rate] | join("|")'
 }
 
-test_expect_success 'base -> degradated: NoChange (the best models are the same)' '
+test_expect_shared 'base -> degradated: NoChange (the best models are the same)' '
 	(cd proj && perun check profiles "$d/linear_base.perf" "$d/linear_base_degradated.perf" \
 		--format json | verdicts >actual &&
 	 cat >expect <<-EOF &&
@@ -22,7 +23,7 @@ test_expect_success 'base -> degradated: NoChange (the best models are the same)
 	 test_cmp expect actual)
 '
 
-test_expect_success 'degradated -> quad: Degradation, linear to power is two orders up' '
+test_expect_shared 'degradated -> quad: Degradation, linear to power is two orders up' '
 	(cd proj && perun check profiles "$d/linear_base_degradated.perf" "$d/quad_base.perf" \
 		--format json | verdicts >actual &&
 	 cat >expect <<-EOF &&
@@ -32,7 +33,7 @@ test_expect_success 'degradated -> quad: Degradation, linear to power is two ord
 	 test_cmp expect actual)
 '
 
-test_expect_success 'base -> quad: Degradation; quad -> degradated: Optimization' '
+test_expect_shared 'base -> quad: Degradation; quad -> degradated: Optimization' '
 	(cd proj &&
 	 perun check profiles "$d/linear_base.perf" "$d/quad_base.perf" --format json >a.json &&
 	 jq -e "[.changes[] | .result] == [\"Degradation\"]" a.json &&
@@ -41,15 +42,15 @@ test_expect_success 'base -> quad: Degradation; quad -> degradated: Optimization
 	 jq -e "[.changes[] | [.result, .rate]] == [[\"Optimization\", -2]]" b.json)
 '
 
-test_expect_success 'the text report shows the confidence (upstream: "with confidence")' '
+test_expect_shared 'the text report shows the confidence (upstream: "with confidence")' '
 	(cd proj && perun check profiles "$d/quad_base.perf" "$d/linear_base_degradated.perf" >out &&
 	 test_grep "^└ -2.0x: model Optimization from: power -> to: linear (with confidence r_square = 0.9942258401273375)" out)
 '
 
 test_expect_success 'a model without coefficients or buckets is bad input (exit 2)' '
-	(cd proj && jq "del(.models[0].coeffs)" "$d/quad_base.perf" >bad.perf &&
+	(cd proj && jq "del(.models[0].coeffs)" "$own/models-target.perf" >bad.perf &&
 	 store_snapshot >before &&
-	 test_exit_code 2 perun check profiles "$d/quad_base.perf" bad.perf 2>err &&
+	 test_exit_code 2 perun check profiles "$own/models-target.perf" bad.perf 2>err &&
 	 test_grep "check method .bmoe.: model .* has neither coefficients nor bucket values" err &&
 	 store_snapshot >after && test_cmp before after)
 '

@@ -1,16 +1,20 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# perun check profiles with the eto method: the verdicts on Python Perun's
-# tracer profiles equal upstream's (expected/*.tsv, from upstream's own
-# code), degradation.cutoff and degradation.location_filter come from the
+# perun check profiles with the eto method: where ../shared is, the
+# verdicts on Python Perun's tracer profiles equal upstream's (expected/,
+# from upstream's own code; test-eto checks the project's own cases so);
+# on the fixtures' trace pair (sort() 3x slower) the planted change,
+# degradation.cutoff and degradation.location_filter come from the
 # configuration, --fail-on gates on them, and bad input fails cleanly
 # without touching the store.
 . "$srcdir/tests/test-lib.sh"
 
 here="$TEST_SRCDIR/plugins/check/eto/tests"
 deg="$TESTDATA/degradation_profiles"
-test -d "$deg" || test_skip_all "no test profiles in $TESTDATA"
 command -v jq >/dev/null || test_skip_all "jq is not installed"
+test_fixtures
+base="$FIXTURES/trace/trace-baseline.perf"
+targ="$FIXTURES/trace/trace-target.perf"
 
 # The reported verdicts (no NoChange) of expected/<name>.tsv.
 expected_changes() {
@@ -41,7 +45,7 @@ for name in tracer tracer-reverse tracer-self; do
 	set -- $pair
 	# Upstream calls a profile against itself a Total Optimization (of
 	# 0 ms): a Total record of under 5% change is no change here.
-	test_expect_success "check profiles: $name gives upstream's verdicts" "
+	test_expect_shared "check profiles: $name gives upstream's verdicts" "
 		check_json \"$deg/$1\" \"$deg/$2\" >actual &&
 		if test $name = tracer-self; then test ! -s actual; else
 		expected_changes $name >expect && test_cmp expect actual; fi
@@ -49,7 +53,7 @@ for name in tracer tracer-reverse tracer-self; do
 done
 
 # jq 1.6 rounds numbers on output: the exact figures are read from the text.
-test_expect_success 'the verdicts carry rates, shares and effect sizes' '
+test_expect_shared 'the verdicts carry rates, shares and effect sizes' '
 	check_json "$deg/tracer_baseline.perf" "$deg/tracer_target.perf" >/dev/null &&
 	jq -r ".changes[] | select(.location == \"_Z9PartitionPiii\") |
 		[.from, .to, .confidence_type] | @tsv" out.json >actual &&
@@ -61,35 +65,44 @@ test_expect_success 'the verdicts carry rates, shares and effect sizes' '
 		.effect_size > 0.16 and .effect_size < 0.17 and .noise == null" out.json
 '
 
-test_expect_success 'the text report names the functions' '
+test_expect_shared 'the text report names the functions' '
 	perun check profiles "$deg/tracer_baseline.perf" "$deg/tracer_target.perf" >out &&
 	test_grep "at _Z9PartitionPiii:" out &&
 	test_grep "Severe Degradation from: 6.404 -> to: 7.569" out &&
 	test_grep "Total Degradation from: 13.883 -> to: 16.139" out
 '
 
+test_expect_success 'the planted slowdown: sort() and the binary degrade, nothing else' '
+	check_json "$base" "$targ" >actual &&
+	printf "SevereDegradation\tsort\nTotalDegradation\tsorts\n" >expect &&
+	test_cmp expect actual &&
+	perun check profiles "$base" "$targ" >out &&
+	test_grep "^at sort:$" out &&
+	test_grep "Severe Degradation from: 0.057 -> to: 0.171" out &&
+	test_grep "Total Degradation from: 0.171 -> to: 0.285" out
+'
+
 test_expect_success '--fail-on degradation exits 1 on the degrading pair, 0 on itself' '
 	test_exit_code 1 perun check --fail-on degradation profiles \
-		"$deg/tracer_baseline.perf" "$deg/tracer_target.perf" >/dev/null &&
-	perun check --fail-on degradation profiles \
-		"$deg/tracer_baseline.perf" "$deg/tracer_baseline.perf" >/dev/null
+		"$base" "$targ" >/dev/null &&
+	perun check --fail-on degradation profiles "$base" "$base" >/dev/null
 '
 
 test_expect_success 'degradation.cutoff drops the smaller share, never the Total' '
-	perun config --local set degradation.cutoff 7.15 >/dev/null &&
-	check_json "$deg/tracer_baseline.perf" "$deg/tracer_target.perf" >actual &&
-	printf "SevereDegradation\t_Z9PartitionPiii\nTotalDegradation\trun_sorts\n" >expect &&
+	perun config --local set degradation.cutoff 40 >/dev/null &&
+	check_json "$base" "$targ" >actual &&
+	printf "TotalDegradation\tsorts\n" >expect &&
 	test_cmp expect actual &&
 	perun config --local set degradation.cutoff 0.0 >/dev/null
 '
 
 test_expect_success 'degradation.location_filter that matches nothing leaves nothing' '
 	perun config --local set degradation.location_filter "^lib" >/dev/null &&
-	check_json "$deg/tracer_baseline.perf" "$deg/tracer_target.perf" >actual &&
+	check_json "$base" "$targ" >actual &&
 	test_cmp /dev/null actual &&
 	perun config --local set degradation.location_filter "sorts$" >/dev/null &&
-	check_json "$deg/tracer_baseline.perf" "$deg/tracer_target.perf" >actual &&
-	expected_changes tracer >expect &&
+	check_json "$base" "$targ" >actual &&
+	printf "SevereDegradation\tsort\nTotalDegradation\tsorts\n" >expect &&
 	test_cmp expect actual &&
 	perun config --local set degradation.location_filter "*" >/dev/null
 '
@@ -103,8 +116,7 @@ test_expect_success 'renamed libraries are matched across versions' '
 test_expect_success 'a bad location filter is an input error and changes nothing' '
 	perun config --local set degradation.location_filter "run(" >/dev/null &&
 	store_snapshot >before &&
-	test_exit_code 2 perun check profiles \
-		"$deg/tracer_baseline.perf" "$deg/tracer_target.perf" >out 2>err &&
+	test_exit_code 2 perun check profiles "$base" "$targ" >out 2>err &&
 	test_grep "check method .eto.: option .--location-filter.: bad regex .run(." err &&
 	store_snapshot >after &&
 	test_cmp before after &&
@@ -114,7 +126,7 @@ test_expect_success 'a bad location filter is an input error and changes nothing
 test_expect_success 'a profile without exclusive times is refused by name' '
 	store_snapshot >before &&
 	test_exit_code 2 perun check --force profiles \
-		"$deg/linear_base.perf" "$deg/tracer_target.perf" >out 2>err &&
+		"$FIXTURES/check/single-baseline.perf" "$targ" >out 2>err &&
 	test_grep "baseline profile has no .exclusive. in its resources" err &&
 	store_snapshot >after &&
 	test_cmp before after

@@ -8,8 +8,9 @@
 
 . "$srcdir/plugins/lib/check/check-test-lib.sh"
 check_setup fast "needs GSL"
+check_planted fast
 
-test_expect_success 'quad -> degradated: MaybeOptimization (upstream)' '
+test_expect_shared 'quad -> degradated: MaybeOptimization (upstream)' '
 	(cd proj && perun check profiles "$d/quad_base.perf" "$d/linear_base_degradated.perf" \
 		--format json >out.json &&
 	 jq -r ".verdicts[] | [.location, .result, .type, .from, .to] | join(\"|\")" out.json >actual &&
@@ -20,14 +21,14 @@ test_expect_success 'quad -> degradated: MaybeOptimization (upstream)' '
 	 test_cmp expect actual)
 '
 
-test_expect_success 'base -> quad: the search degrades to a power model' '
+test_expect_shared 'base -> quad: the search degrades to a power model' '
 	(cd proj && perun check profiles "$d/linear_base.perf" "$d/quad_base.perf" \
 		--format json >out.json &&
 	 jq -e "[.verdicts[] | select(.location == \"SLList_search(SLList*, int)\") |
 		.result, .from, .to, (.rate | round)] == [\"Optimization\", \"linear\", \"power\", -100]" out.json)
 '
 
-test_expect_success 'the same profile twice: NoChange everywhere' '
+test_expect_shared 'the same profile twice: NoChange everywhere' '
 	(cd proj && perun check profiles "$d/quad_base.perf" "$d/quad_base.perf" --format json >out.json &&
 	 jq -e "[.verdicts[].result] | unique == [\"NoChange\"]" out.json)
 '

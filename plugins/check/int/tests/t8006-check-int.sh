@@ -8,8 +8,10 @@
 
 . "$srcdir/plugins/lib/check/check-test-lib.sh"
 check_setup int "needs GSL"
+check_planted int
+check_planted int all-models
 
-test_expect_success 'all-models: upstream INTEGRAL_COMPARISON_RESULTS' '
+test_expect_shared 'all-models: upstream INTEGRAL_COMPARISON_RESULTS' '
 	(cd proj && perun check --models-type all-models profiles \
 		"$d/baseline_all_models.perf" "$d/target_all_models.perf" --format json >out.json &&
 	 check_changes <out.json >actual &&
@@ -29,11 +31,11 @@ test_expect_success 'all-models: upstream INTEGRAL_COMPARISON_RESULTS' '
 	 jq -e "[.verdicts[] | .confidence_rate >= 0.15] | all" out.json)
 '
 
-test_expect_success 'pairs under the confidence of 0.15 are not analysed' '
+test_expect_shared 'pairs under the confidence of 0.15 are not analysed' '
 	(cd proj && jq -e "[.verdicts[] | select(.location == \"ga_grow\" and .from == \"regressogram\")] == []" out.json)
 '
 
-test_expect_success 'best-model (the default) compares each uid once' '
+test_expect_shared 'best-model (the default) compares each uid once' '
 	(cd proj && perun check profiles "$d/baseline_all_models.perf" \
 		"$d/target_all_models.perf" --format json >best.json &&
 	 jq -e "[.verdicts[].location] | length == (unique | length)" best.json)
@@ -41,7 +43,7 @@ test_expect_success 'best-model (the default) compares each uid once' '
 
 test_expect_success 'an unknown --models-type is a usage error (exit 2)' '
 	(cd proj && test_exit_code 2 perun check --models-type best-guess profiles \
-		"$d/baseline_all_models.perf" "$d/target_all_models.perf" 2>err &&
+		"$own/models-baseline.perf" "$own/models-target.perf" 2>err &&
 	 test_grep "best-guess" err)
 '
 

@@ -7,8 +7,10 @@
 
 . "$srcdir/plugins/lib/check/check-test-lib.sh"
 check_setup loc "needs GSL"
+check_planted loc all-models
+check_planted loc best-nonparam
 
-test_expect_success 'all-models: upstream LOCAL_STATISTICS_RESULTS' '
+test_expect_shared 'all-models: upstream LOCAL_STATISTICS_RESULTS' '
 	(cd proj && perun check --models-type all-models profiles \
 		"$d/baseline_all_models.perf" "$d/target_all_models.perf" --format json >out.json &&
 	 check_changes <out.json >actual &&
@@ -24,14 +26,14 @@ test_expect_success 'all-models: upstream LOCAL_STATISTICS_RESULTS' '
 	 test_cmp expect actual)
 '
 
-test_expect_success 'best-nonparam compares only regressograms, moving averages, kernels' '
+test_expect_shared 'best-nonparam compares only regressograms, moving averages, kernels' '
 	(cd proj && perun check --models-type best-nonparam profiles \
 		"$d/baseline_all_models.perf" "$d/target_all_models.perf" --format json >np.json &&
 	 jq -e "[.verdicts[].from] | all(. == \"regressogram\" or . == \"moving_average\")" np.json &&
 	 jq -e "(.verdicts | length) > 0" np.json)
 '
 
-test_expect_success 'a regressogram to re-bin without its resources is bad input' '
+test_expect_shared 'a regressogram to re-bin without its resources is bad input' '
 	(cd proj && jq ".resources = {} | .resource_type_map = {}" "$d/target_all_models.perf" >bare.perf &&
 	 store_snapshot >before &&
 	 test_must_fail perun check --models-type all-models profiles \

@@ -8,6 +8,7 @@
 
 . "$srcdir/plugins/lib/check/check-test-lib.sh"
 check_setup lreg "needs GSL"
+check_planted lreg
 
 # _LREG_EXPECTED_RESULTS: upstream defines them as preg's, except that
 # these changes are linear rather than constant.

@@ -4,13 +4,13 @@
 # independent computation in python over the profile's JSON, read back from
 # the chart in headless Chromium; stacked and grouped SVGs; error paths.
 . "$srcdir/tests/test-lib.sh"
+test_fixtures
 . "$TEST_SRCDIR/tests/helpers/browser-lib.sh"
 
-test -d "$TESTDATA" || test_skip_all "no test profiles in $TESTDATA"
 browser_require
 chartjs_require
-mem="$TESTDATA/full_profiles/prof-3-memory-2017-05-15-15-43-42.perf"
-cpx="$TESTDATA/full_profiles/prof-2-complexity-2017-03-20-21-40-42.perf"
+mem="$FIXTURES/memory/memory-basic.perf"
+cpx="$FIXTURES/mixed/points-models.perf"
 DATA='JSON.stringify(PERUN_PLOTS[0].chart.data.datasets.map(d => [d.label, d.data]))'
 LABELS='JSON.stringify(PERUN_PLOTS[0].chart.data.labels)'
 

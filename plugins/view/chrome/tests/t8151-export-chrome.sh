@@ -5,9 +5,9 @@
 # recorded calls at their times, for kperf and memory profiles the call tree
 # as a flame chart whose frames add up to the profile's stacks.
 . "$srcdir/tests/test-lib.sh"
+test_fixtures
 
 command -v python3 >/dev/null || test_skip_all "python3 is needed to read the JSON independently"
-[ -d "$TESTDATA" ] || test_skip_all "no shared test data at $TESTDATA"
 CHECK="$TEST_SRCDIR/plugins/view/flamegraph/tests/flame-check.py"
 
 # check_events <json> <profile>: the events nest, and their self times
@@ -63,7 +63,7 @@ check_events() {
 	EOF
 }
 
-test_expect_success 'trace profile: every recorded call at its time, nested per thread' '
+test_expect_shared 'trace profile: every recorded call at its time, nested per thread' '
 	perun show "$TESTDATA/degradation_profiles/tracer_baseline.perf" chrome -o trace.json &&
 	check_events trace.json "$TESTDATA/degradation_profiles/tracer_baseline.perf" >out &&
 	test_grep "^2186 events, 1 threads$" out &&
@@ -71,14 +71,14 @@ test_expect_success 'trace profile: every recorded call at its time, nested per 
 '
 
 test_expect_success 'kperf and memory profiles: a flame chart of the stacks' '
-	for prof in diff_profiles/kperf-target.perf query_profiles/memory-basic.perf; do
-		perun show "$TESTDATA/$prof" chrome >chart.json &&
-		check_events chart.json "$TESTDATA/$prof" >out || return 1
+	for prof in kperf/kperf-target.perf memory/memory-basic.perf; do
+		perun show "$FIXTURES/$prof" chrome >chart.json &&
+		check_events chart.json "$FIXTURES/$prof" >out || return 1
 		test_grep "flame chart" chart.json >/dev/null || return 1
 	done
 '
 
-test_expect_success 'times in other units become microseconds' '
+test_expect_shared 'times in other units become microseconds' '
 	python3 - "$TESTDATA/degradation_profiles/tracer_baseline.perf" ms.perf <<-\EOF &&
 	import json, sys
 	d = json.load(open(sys.argv[1]))
@@ -90,9 +90,9 @@ test_expect_success 'times in other units become microseconds' '
 '
 
 test_expect_success 'errors: no stacks, no time unit, bad words, unwritable file' '
-	test_exit_code 2 perun show "$TESTDATA/query_profiles/complexity-basic.perf" chrome 2>err &&
+	test_exit_code 2 perun show "$FIXTURES/mixed/points-models.perf" chrome 2>err &&
 	test_grep "^perun: view '"'"'chrome'"'"': the profile has no call stacks" err &&
-	python3 - "$TESTDATA/degradation_profiles/tracer_baseline.perf" bytes.perf <<-\EOF &&
+	python3 - "$FIXTURES/trace/trace-baseline.perf" bytes.perf <<-\EOF &&
 	import json, sys
 	d = json.load(open(sys.argv[1]))
 	d["header"]["units"] = {"mixed(time delta)": "B"}
@@ -100,8 +100,8 @@ test_expect_success 'errors: no stacks, no time unit, bad words, unwritable file
 	EOF
 	test_exit_code 2 perun show bytes.perf chrome 2>err &&
 	test_grep "unit '"'"'B'"'"' is not a time unit" err &&
-	test_exit_code 2 perun show "$TESTDATA/diff_profiles/kperf-target.perf" chrome word 2>err &&
-	test_must_fail perun show "$TESTDATA/diff_profiles/kperf-target.perf" chrome -o no/dir/t.json 2>err &&
+	test_exit_code 2 perun show "$FIXTURES/kperf/kperf-target.perf" chrome word 2>err &&
+	test_must_fail perun show "$FIXTURES/kperf/kperf-target.perf" chrome -o no/dir/t.json 2>err &&
 	test_grep "no/dir/t.json" err && test $(wc -l <err) = 1
 '
 

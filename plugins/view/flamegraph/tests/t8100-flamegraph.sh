@@ -5,15 +5,15 @@
 # stacks from the profile's JSON, frames from the SVG with xml.etree) and
 # opened in headless Chromium; options and error paths.
 . "$srcdir/tests/test-lib.sh"
+test_fixtures
 
 command -v python3 >/dev/null || test_skip_all "python3 is needed to read the SVG independently"
-[ -d "$TESTDATA" ] || test_skip_all "no shared test data at $TESTDATA"
 CHECK="$TEST_SRCDIR/plugins/view/flamegraph/tests/flame-check.py"
 . "$TEST_SRCDIR/tests/helpers/browser-lib.sh"
-KPERF=$TESTDATA/diff_profiles/kperf-baseline.perf
-MEMORY=$TESTDATA/query_profiles/memory-basic.perf
-MEMORY_OLD=$TESTDATA/full_profiles/prof-3-memory-2017-05-15-15-43-42.perf
-TRACE=$TESTDATA/degradation_profiles/tracer_baseline.perf
+KPERF=$FIXTURES/kperf/kperf-baseline.perf
+MEMORY=$FIXTURES/memory/memory-basic.perf
+MEMORY_OLD=$FIXTURES/memory/memory-basic.perf
+TRACE=$FIXTURES/trace/trace-baseline.perf
 
 # flame_ok <profile> <svg> [flame-check options]: the SVG agrees with the
 # profile; "frames N" goes to <svg>.frames.
@@ -54,13 +54,24 @@ for kind in kperf memory memory_old trace; do
 done
 
 test_expect_success 'the title and units come from the header; memory frames are Perun text' '
-	test_grep "<text class=\"title\" x=\"600.0\" y=\"24\">time consumption of ls </text>" kperf.svg &&
-	test_grep "<title>all (2,223 sample, 100.00%)</title>" kperf.svg &&
-	test_grep "<title>factorial()~/home/jirka/Git/memory-repo/test.c~23 (" memory.svg &&
-	test_grep "<title>_Z4SwapRiS_ (5,691,596 us, 37.41%)</title>" trace.svg
+	test_grep "<text class=\"title\" x=\"600.0\" y=\"24\">time consumption of prog </text>" kperf.svg &&
+	test_grep "<title>all (2,078 sample, 100.00%)</title>" kperf.svg &&
+	test_grep "<title>list_push()~src/list.c~23 (" memory.svg
 '
 
-test_expect_success 'trace profile: a call weighs its exclusive time, as the collector recorded it' '
+test_expect_shared 'Python Perun'"'"'s profiles: title, units and memory frames' '
+	KPERF=$TESTDATA/diff_profiles/kperf-baseline.perf MEMORY=$TESTDATA/query_profiles/memory-basic.perf MEMORY_OLD=$TESTDATA/full_profiles/prof-3-memory-2017-05-15-15-43-42.perf TRACE=$TESTDATA/degradation_profiles/tracer_baseline.perf &&
+	perun show "$KPERF" flamegraph -o s-kperf.svg &&
+	perun show "$MEMORY" flamegraph -o s-memory.svg &&
+	perun show "$TRACE" flamegraph -o s-trace.svg &&
+	test_grep "<text class=\"title\" x=\"600.0\" y=\"24\">time consumption of ls </text>" s-kperf.svg &&
+	test_grep "<title>all (2,223 sample, 100.00%)</title>" s-kperf.svg &&
+	test_grep "<title>factorial()~/home/jirka/Git/memory-repo/test.c~23 (" s-memory.svg &&
+	test_grep "<title>_Z4SwapRiS_ (5,691,596 us, 37.41%)</title>" s-trace.svg
+'
+
+test_expect_shared 'trace profile: a call weighs its exclusive time, as the collector recorded it' '
+	KPERF=$TESTDATA/diff_profiles/kperf-baseline.perf MEMORY=$TESTDATA/query_profiles/memory-basic.perf MEMORY_OLD=$TESTDATA/full_profiles/prof-3-memory-2017-05-15-15-43-42.perf TRACE=$TESTDATA/degradation_profiles/tracer_baseline.perf &&
 	python3 "$CHECK" "$TRACE" --stacks >stacks && sed -i "/^total /d" stacks &&
 	python3 - "$TRACE" stacks <<-\EOF
 	import json, sys
@@ -115,17 +126,17 @@ test_expect_success 'the default file is flame.svg, -f is Python Perun'"'"'s nam
 
 if [ -n "$have_browser" ]; then
 	test_expect_success 'zoom on click, reset, and search in Chromium' '
-		expr="(function () { var shown = function () { return [].filter.call(document.querySelectorAll(\"g.f\"), function (g) { return g.style.display != \"none\"; }).length; }; var f = [].filter.call(document.querySelectorAll(\"g.f\"), function (g) { return g.querySelector(\"title\").textContent.indexOf(\"iterate_dir \") == 0; })[0]; f.dispatchEvent(new MouseEvent(\"click\")); var zoom = [f.querySelector(\"rect\").getAttribute(\"width\"), shown()]; var matches = document.documentElement.perunFlame.search_for(\"^schedule\$\"); var matched = document.querySelector(\".matched\").textContent; document.querySelector(\".unzoom\").dispatchEvent(new MouseEvent(\"click\")); return [zoom, matches, matched, shown()]; })()" &&
+		expr="(function () { var shown = function () { return [].filter.call(document.querySelectorAll(\"g.f\"), function (g) { return g.style.display != \"none\"; }).length; }; var f = [].filter.call(document.querySelectorAll(\"g.f\"), function (g) { return g.querySelector(\"title\").textContent.indexOf(\"compute \") == 0; })[0]; f.dispatchEvent(new MouseEvent(\"click\")); var zoom = [f.querySelector(\"rect\").getAttribute(\"width\"), shown()]; var matches = document.documentElement.perunFlame.search_for(\"^kernel\$\"); var matched = document.querySelector(\".matched\").textContent; document.querySelector(\".unzoom\").dispatchEvent(new MouseEvent(\"click\")); return [zoom, matches, matched, shown()]; })()" &&
 		browser_check kperf.svg flamegraph-zoom --eval "$expr" &&
 		browser_eval "$expr" >result &&
-		grep -c "<title>schedule (" kperf.svg >schedules &&
+		grep -c "<title>kernel (" kperf.svg >schedules &&
 		python3 - result "$(cat kperf.svg.frames)" "$(cat schedules)" <<-\EOF
 		import json, sys
 		zoom, matches, matched, reset = json.load(open(sys.argv[1]))
 		frames = int(sys.argv[2])
 		assert zoom[0] == "1180.00", zoom          # the clicked frame fills the width
 		assert 5 < zoom[1] < frames, zoom          # its stack and subtree stay
-		assert matches == int(sys.argv[3]), matches  # every "schedule" frame
+		assert matches == int(sys.argv[3]), matches  # every "kernel" frame
 		assert matched.startswith("Matched: "), matched
 		assert reset == frames, (reset, frames)
 		EOF
@@ -133,7 +144,7 @@ if [ -n "$have_browser" ]; then
 fi
 
 test_expect_success 'a profile without call stacks is refused, nothing written' '
-	test_exit_code 2 perun show "$TESTDATA/query_profiles/complexity-basic.perf" flamegraph -o x.svg 2>err &&
+	test_exit_code 2 perun show "$FIXTURES/mixed/points-models.perf" flamegraph -o x.svg 2>err &&
 	echo "perun: view '"'"'flamegraph'"'"': the profile has no call stacks (resources with a '"'"'trace'"'"', or calls with a '"'"'timestamp'"'"' as the trace collector records)" >expect &&
 	test_cmp expect err &&
 	test ! -e x.svg

@@ -4,12 +4,12 @@
 # independent computation in python over the profile's JSON, read back
 # from the page in headless Chromium; stacked areas in the SVG; errors.
 . "$srcdir/tests/test-lib.sh"
+test_fixtures
 . "$TEST_SRCDIR/tests/helpers/browser-lib.sh"
 
-test -d "$TESTDATA" || test_skip_all "no test profiles in $TESTDATA"
 browser_require
 chartjs_require
-mem="$TESTDATA/full_profiles/prof-3-memory-2017-05-15-15-43-42.perf"
+mem="$FIXTURES/memory/memory-basic.perf"
 SERIES='JSON.stringify(PERUN_PLOTS.map(p => [p.chart.data.datasets.length, p.series.map(s => [s.label, s.xy])]))'
 
 # oracle <profile> <func> <of> <through> <by> <accumulate 0|1>

@@ -4,22 +4,25 @@
 # and trace profiles, compared with the stacks flame-check.py computes from
 # the profile's JSON by itself; separators in frame names; error paths.
 . "$srcdir/tests/test-lib.sh"
+test_fixtures
 
 command -v python3 >/dev/null || test_skip_all "python3 is needed to read the stacks independently"
-[ -d "$TESTDATA" ] || test_skip_all "no shared test data at $TESTDATA"
 CHECK="$TEST_SRCDIR/plugins/view/flamegraph/tests/flame-check.py"
 
-for prof in diff_profiles/kperf-baseline.perf diff_profiles/kperf-target.perf \
+for prof in kperf/kperf-baseline.perf kperf/kperf-target.perf memory/memory-basic.perf \
+	trace/trace-baseline.perf trace/trace-target.perf $(test_have_shared &&
+	echo diff_profiles/kperf-baseline.perf diff_profiles/kperf-target.perf \
 	query_profiles/memory-basic.perf full_profiles/prof-3-memory-2017-05-15-15-43-42.perf \
-	degradation_profiles/tracer_baseline.perf degradation_profiles/tracer_target.perf; do
+	degradation_profiles/tracer_baseline.perf degradation_profiles/tracer_target.perf); do
+	dir=$FIXTURES && test -f "$dir/$prof" || dir=$TESTDATA
 	test_expect_success "folded stacks of $prof are the profile's stacks" "
-		perun show '$TESTDATA/$prof' folded >out.folded &&
-		python3 '$CHECK' '$TESTDATA/$prof' --folded out.folded &&
+		perun show '$dir/$prof' folded >out.folded &&
+		python3 '$CHECK' '$dir/$prof' --folded out.folded &&
 		test \$(cut -d' ' -f1 out.folded | sort -u | wc -l) = \$(wc -l <out.folded)
 	"
 done
 
-test_expect_success 'lines are "frames weight", the flame graph totals add up' '
+test_expect_shared 'lines are "frames weight", the flame graph totals add up' '
 	perun show "$TESTDATA/diff_profiles/kperf-baseline.perf" folded -o k.folded &&
 	! grep -v -E " [0-9]+$" k.folded &&
 	awk "{ s += \$NF } END { print s }" k.folded >sum &&
@@ -29,12 +32,12 @@ test_expect_success 'lines are "frames weight", the flame graph totals add up' '
 '
 
 test_expect_success '--max-trace merges what lies deeper into the cut frame' '
-	perun show "$TESTDATA/diff_profiles/kperf-target.perf" folded --max-trace 3 >cut.folded &&
-	python3 "$CHECK" "$TESTDATA/diff_profiles/kperf-target.perf" --max-trace 3 --folded cut.folded &&
+	perun show "$FIXTURES/kperf/kperf-target.perf" folded --max-trace 3 >cut.folded &&
+	python3 "$CHECK" "$FIXTURES/kperf/kperf-target.perf" --max-trace 3 --folded cut.folded &&
 	awk -F";" "NF > 3 { bad = 1 } END { exit bad }" cut.folded
 '
 
-test_expect_success 'a ";" in a frame name becomes ":", a line break a space' '
+test_expect_shared 'a ";" in a frame name becomes ":", a line break a space' '
 	python3 - "$TESTDATA/diff_profiles/kperf-baseline.perf" odd.perf <<-\EOF &&
 	import json, sys
 	d = json.load(open(sys.argv[1]))
@@ -49,13 +52,13 @@ test_expect_success 'a ";" in a frame name becomes ":", a line break a space' '
 '
 
 test_expect_success 'a profile without stacks, bad options and unwritable files fail with one line' '
-	test_exit_code 2 perun show "$TESTDATA/query_profiles/complexity-basic.perf" folded 2>err &&
+	test_exit_code 2 perun show "$FIXTURES/mixed/points-models.perf" folded 2>err &&
 	test_grep "^perun: view '"'"'folded'"'"': the profile has no call stacks" err &&
-	test_exit_code 2 perun show "$TESTDATA/diff_profiles/kperf-baseline.perf" folded --max-trace -1 2>err &&
+	test_exit_code 2 perun show "$FIXTURES/kperf/kperf-baseline.perf" folded --max-trace -1 2>err &&
 	test_grep "max-trace -1" err &&
-	test_exit_code 2 perun show "$TESTDATA/diff_profiles/kperf-baseline.perf" folded extra 2>err &&
+	test_exit_code 2 perun show "$FIXTURES/kperf/kperf-baseline.perf" folded extra 2>err &&
 	test_grep "unexpected argument '"'"'extra'"'"'" err &&
-	test_must_fail perun show "$TESTDATA/diff_profiles/kperf-baseline.perf" folded -o no/dir/x 2>err &&
+	test_must_fail perun show "$FIXTURES/kperf/kperf-baseline.perf" folded -o no/dir/x 2>err &&
 	test_grep "no/dir/x" err && test $(wc -l <err) = 1
 '
 

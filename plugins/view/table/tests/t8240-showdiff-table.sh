@@ -4,10 +4,10 @@
 # profile, their shares and differences, against an independent python
 # computation over the profiles' JSON; csv, markdown, json; errors.
 . "$srcdir/tests/test-lib.sh"
+test_fixtures
 
-test -d "$TESTDATA" || test_skip_all "no test profiles in $TESTDATA"
-base="$TESTDATA/diff_profiles/kperf-baseline.perf"
-targ="$TESTDATA/diff_profiles/kperf-target.perf"
+base="$FIXTURES/kperf/kperf-baseline.perf"
+targ="$FIXTURES/kperf/kperf-target.perf"
 
 # oracle <n> [<key> <value>]: rank,profile,uid,trace,share,amount,diff
 oracle() {
@@ -54,7 +54,8 @@ test_expect_success 'csv: the top 10 of both, shares and differences' '
 	test_cmp expected actual
 '
 
-test_expect_success 'csv: --top-n 3 and a filter' '
+test_expect_shared 'csv: --top-n 3 and a filter' '
+	base="$TESTDATA/diff_profiles/kperf-baseline.perf" targ="$TESTDATA/diff_profiles/kperf-target.perf" &&
 	perun showdiff "$base" "$targ" table -n 3 --format csv >actual &&
 	oracle 3 >expected &&
 	test_cmp expected actual &&
@@ -64,7 +65,8 @@ test_expect_success 'csv: --top-n 3 and a filter' '
 	test "$(wc -l <actual)" -gt 2
 '
 
-test_expect_success 'text: the summary, then a line per rank and profile' '
+test_expect_shared 'text: the summary, then a line per rank and profile' '
+	base="$TESTDATA/diff_profiles/kperf-baseline.perf" targ="$TESTDATA/diff_profiles/kperf-target.perf" &&
 	perun showdiff "$base" "$targ" table -n 2 -g tag >out &&
 	test_grep "^Difference summary" out &&
 	test_grep "^  command   ls \.$" out &&

@@ -4,6 +4,7 @@
 # "cases" against its expected output (made by an independent oracle, see
 # regen-expected.sh), then the error paths and file output.
 . "$srcdir/tests/test-lib.sh"
+test_fixtures
 
 here="$TEST_SRCDIR/plugins/view/tableof/tests"
 show() {
@@ -11,15 +12,14 @@ show() {
 	shift
 	perun show "$profile" tableof "$@"
 }
-models="$TESTDATA/postprocess_profiles/complexity-models.perf"
-timeprof="$TESTDATA/full_profiles/prof-1-time-2017-03-19-19-17-36.perf"
+models="$FIXTURES/mixed/points-models.perf"
+timeprof="$FIXTURES/time/time-basic.perf"
 
-test -d "$TESTDATA" || test_skip_all "no test profiles in $TESTDATA"
 
 while read -r name profile words; do
 	case $name in '#'*|'') continue ;; esac
 	# shellcheck disable=SC2086 # the words are meant to split
-	test_expect_success "table $name" '
+	test_expect_shared "table $name" '
 		show "$TESTDATA/$profile" $words </dev/null >actual 2>err &&
 		test_cmp "$here/expected/$name" actual &&
 		test_cmp /dev/null err
@@ -29,14 +29,16 @@ done <"$here/cases"
 q="'"
 models_fields="coeffs, coeffs:b0, coeffs:b1, coeffs:b2, method, model, r_square, uid, x_end, x_start"
 
-test_expect_success 'an unknown header is named with the valid ones' '
+test_expect_shared 'an unknown header is named with the valid ones' '
+	models="$TESTDATA/postprocess_profiles/complexity-models.perf" timeprof="$TESTDATA/full_profiles/prof-1-time-2017-03-19-19-17-36.perf" &&
 	test_exit_code 2 show "$models" models -h non-existant -h model >out 2>err &&
 	test_cmp /dev/null out &&
 	echo "perun: view ${q}tableof$q: invalid choice for table header: non-existant (choose from $models_fields)" >expect &&
 	test_cmp expect err
 '
 
-test_expect_success 'an unknown sort key is named with the valid ones' '
+test_expect_shared 'an unknown sort key is named with the valid ones' '
+	models="$TESTDATA/postprocess_profiles/complexity-models.perf" timeprof="$TESTDATA/full_profiles/prof-1-time-2017-03-19-19-17-36.perf" &&
 	test_exit_code 2 show "$models" models --sort-by class >out 2>err &&
 	test_cmp /dev/null out &&
 	echo "perun: view ${q}tableof$q: invalid key choice for sorting the table: class (choose from $models_fields)" >expect &&
@@ -75,13 +77,15 @@ test_expect_success 'bad option values are refused by the declared options' '
 	test_cmp expect err
 '
 
-test_expect_success '--output-file writes the table there, nothing to stdout' '
+test_expect_shared '--output-file writes the table there, nothing to stdout' '
+	models="$TESTDATA/postprocess_profiles/complexity-models.perf" timeprof="$TESTDATA/full_profiles/prof-1-time-2017-03-19-19-17-36.perf" &&
 	show "$models" --output-file table.txt models -h uid -h model -h coeffs >out &&
 	test_cmp /dev/null out &&
 	test_cmp "$here/expected/models-pruned" table.txt
 '
 
-test_expect_success '--output-file to a FIFO writes into it and leaves it a FIFO' '
+test_expect_shared '--output-file to a FIFO writes into it and leaves it a FIFO' '
+	models="$TESTDATA/postprocess_profiles/complexity-models.perf" timeprof="$TESTDATA/full_profiles/prof-1-time-2017-03-19-19-17-36.perf" &&
 	mkfifo pipe &&
 	{ timeout 20 cat pipe >from-pipe & } &&
 	show "$models" --output-file pipe models -h uid -h model -h coeffs &&
@@ -90,7 +94,8 @@ test_expect_success '--output-file to a FIFO writes into it and leaves it a FIFO
 	test_cmp "$here/expected/models-pruned" from-pipe
 '
 
-test_expect_success '--to-file names the file after the profile' '
+test_expect_shared '--to-file names the file after the profile' '
+	models="$TESTDATA/postprocess_profiles/complexity-models.perf" timeprof="$TESTDATA/full_profiles/prof-1-time-2017-03-19-19-17-36.perf" &&
 	mkdir named && (cd named &&
 	show "$timeprof" -tf resources >out &&
 	test_cmp /dev/null out &&
