@@ -377,6 +377,10 @@ static char *old_reading(const char *buf, size_t len, const char *name)
 	char *message = NULL;
 	json_t *root = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
+		/* as the loader does: its messages stay one line */
+		for (char *c = jerr.text; *c; c++)
+			if ((unsigned char)*c < 0x20)
+				*c = ' ';
 		if (asprintf(&message, "cannot read profile '%s': line %d: %s", name, jerr.line,
 			     jerr.text) < 0)
 			message = NULL;
