@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* libFuzzer target: the profile loader, then everything that reads a
- * loaded profile back (the dumps, the type walk, the resource walk), and
+ * loaded profile back (the dumps, which must load back and dump again to
+ * the same text, the type walk, the resource walk), and
  * the streamed loader of the same bytes, which must agree with it: both
  * accept or both refuse (with the same message), and both walk the same
  * resource types with the same values. */
@@ -55,6 +56,33 @@ static int count_row(const json_t *row, void *data)
 	(void)row;
 	(*(size_t *)data)++;
 	return 0;
+}
+
+/* A dump loads back, and dumps again to the same text: what perun writes
+ * it reads as it wrote it.  Aborts (a finding) otherwise. */
+static void round_trip(const struct perun_profile *profile, enum perun_dump_style style)
+{
+	size_t len, again_len;
+	char *text = perun_profile_dump(profile, style, 1, &len);
+	if (!text)
+		return; /* out of memory */
+	struct perun_profile *reloaded;
+	struct perun_error err = { 0 };
+	if (perun_profile_load_buffer(text, len, "dump", &reloaded, &err)) {
+		if (err.code == PERUN_EGENERIC)
+			goto out; /* out of memory */
+		fprintf(stderr, "a dump does not load: %s\n", err.message);
+		abort();
+	}
+	char *again = perun_profile_dump(reloaded, style, 1, &again_len);
+	if (again && (again_len != len || memcmp(again, text, len))) {
+		fprintf(stderr, "a dump loaded back dumps otherwise\n");
+		abort();
+	}
+	free(again);
+	perun_profile_free(reloaded);
+out:
+	free(text);
 }
 
 /* The streamed load of the same bytes, from a memory file, against the
@@ -113,9 +141,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	close(probe);
 	int rc = perun_profile_load_buffer((const char *)data, size, name, &profile, &err);
 	if (!rc) {
-		size_t len, n = 0;
-		free(perun_profile_dump(profile, PERUN_DUMP_COMPACT, 1, &len));
-		free(perun_profile_dump(profile, PERUN_DUMP_PENDING, 0, &len));
+		size_t n = 0;
+		round_trip(profile, PERUN_DUMP_COMPACT);
+		round_trip(profile, PERUN_DUMP_PENDING);
 		int walk_rc = perun_profile_foreach_type(profile, digest_type, &digest, &err);
 		perun_profile_foreach_resource(profile, count_row, &n);
 		perun_profile_free(profile);
