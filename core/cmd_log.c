@@ -159,7 +159,7 @@ static void print_long(const struct log_walk *walk)
 		printf("Minor Version %s\n", r->checksum);
 		print_type_counts(&r->stats, r->damaged);
 		printf("Author: %s <%s> %s\n", r->author, r->email, r->date);
-		char *parents = strdup(r->parents);
+		char *parents = perun_xstrdup(r->parents);
 		for (char *p = strtok(parents, " "); p; p = strtok(NULL, " "))
 			printf("Parent: %s\n", p);
 		free(parents);
@@ -298,7 +298,7 @@ static void print_json(const struct log_walk *walk)
 	for (size_t i = 0; i < walk->n; i++) {
 		const struct minor_row *r = &walk->rows[i];
 		json_t *parents = json_array();
-		char *copy = strdup(r->parents);
+		char *copy = perun_xstrdup(r->parents);
 		for (char *p = strtok(copy, " "); p; p = strtok(NULL, " "))
 			json_array_append_new(parents, json_string(p));
 		free(copy);
