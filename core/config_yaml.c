@@ -539,15 +539,27 @@ static void format_real(double v, char *out, size_t size)
 	}
 }
 
+/* Emit ev, made by an initializer that returned made: libyaml's
+ * initializers allocate, and a failed one leaves an event the emitter
+ * refuses as a misplaced one rather than as lack of memory. */
+static int emit_made(yaml_emitter_t *em, int made, yaml_event_t *ev)
+{
+	if (!made) {
+		em->error = YAML_MEMORY_ERROR;
+		return 0;
+	}
+	return yaml_emitter_emit(em, ev);
+}
+
 static int emit_scalar(yaml_emitter_t *em, const char *text, size_t len, int as_string)
 {
 	yaml_event_t ev;
 	/* A string that would read back as another type must be quoted. */
 	int plain_ok = !as_string || perun_yaml_plain_is_string(text, len);
-	yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)text, (int)len, plain_ok, 1,
-				     plain_ok ? YAML_ANY_SCALAR_STYLE
-					      : YAML_SINGLE_QUOTED_SCALAR_STYLE);
-	return yaml_emitter_emit(em, &ev);
+	int made = yaml_scalar_event_initialize(
+		&ev, NULL, NULL, (yaml_char_t *)text, (int)len, plain_ok, 1,
+		plain_ok ? YAML_ANY_SCALAR_STYLE : YAML_SINGLE_QUOTED_SCALAR_STYLE);
+	return emit_made(em, made, &ev);
 }
 
 static int emit_value(yaml_emitter_t *em, const json_t *value, int flow)
@@ -563,28 +575,28 @@ static int emit_value(yaml_emitter_t *em, const json_t *value, int flow)
 	case JSON_OBJECT: {
 		const char *key;
 		const json_t *item;
-		yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
-						    flow ? YAML_FLOW_MAPPING_STYLE
-							 : YAML_BLOCK_MAPPING_STYLE);
-		if (!yaml_emitter_emit(em, &ev))
+		if (!emit_made(em,
+			       yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
+								   flow ? YAML_FLOW_MAPPING_STYLE
+									: YAML_BLOCK_MAPPING_STYLE),
+			       &ev))
 			return 0;
 		json_object_foreach((json_t *)value, key,
 				    item) if (!emit_scalar(em, key, strlen(key), 1) ||
 					      !emit_value(em, item, flow)) return 0;
-		yaml_mapping_end_event_initialize(&ev);
-		return yaml_emitter_emit(em, &ev);
+		return emit_made(em, yaml_mapping_end_event_initialize(&ev), &ev);
 	}
 	case JSON_ARRAY: {
 		size_t i;
 		const json_t *item;
-		yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
-						     flow ? YAML_FLOW_SEQUENCE_STYLE
-							  : YAML_BLOCK_SEQUENCE_STYLE);
-		if (!yaml_emitter_emit(em, &ev))
+		if (!emit_made(em,
+			       yaml_sequence_start_event_initialize(
+				       &ev, NULL, NULL, 1,
+				       flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE),
+			       &ev))
 			return 0;
 		json_array_foreach(value, i, item) if (!emit_value(em, item, flow)) return 0;
-		yaml_sequence_end_event_initialize(&ev);
-		return yaml_emitter_emit(em, &ev);
+		return emit_made(em, yaml_sequence_end_event_initialize(&ev), &ev);
 	}
 	case JSON_STRING:
 		return emit_scalar(em, json_string_value(value), json_string_length(value), 1);
@@ -625,21 +637,11 @@ static int yaml_dump(const json_t *value, int flow, char **out, size_t *len,
 	yaml_emitter_set_unicode(&em, 1);
 	yaml_emitter_set_indent(&em, 2);
 	yaml_emitter_set_width(&em, -1);
-	yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
-	ok = yaml_emitter_emit(&em, &ev);
-	if (ok) {
-		yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
-		ok = yaml_emitter_emit(&em, &ev);
-	}
-	ok = ok && emit_value(&em, value, flow);
-	if (ok) {
-		yaml_document_end_event_initialize(&ev, 1);
-		ok = yaml_emitter_emit(&em, &ev);
-	}
-	if (ok) {
-		yaml_stream_end_event_initialize(&ev);
-		ok = yaml_emitter_emit(&em, &ev) && yaml_emitter_flush(&em);
-	}
+	ok = emit_made(&em, yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING), &ev) &&
+	     emit_made(&em, yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1), &ev) &&
+	     emit_value(&em, value, flow) &&
+	     emit_made(&em, yaml_document_end_event_initialize(&ev, 1), &ev) &&
+	     emit_made(&em, yaml_stream_end_event_initialize(&ev), &ev) && yaml_emitter_flush(&em);
 	int rc = 0;
 	if (!ok)
 		rc = perun_error_set(err, PERUN_EGENERIC, "cannot write YAML: %s",
