@@ -10,11 +10,13 @@
 # and prints wall, user+system time and peak memory of:
 #   perun show <trace profile> flamegraph
 #   perun show <kperf profile> flamegraph
-#   perun show <kperf profile> folded, and flamegraph.pl on that output
+#   perun show <kperf profile> folded (and of a tenth of the stacks), and
+#     flamegraph.pl on that output
 #     (Python Perun's renderer; Debian packages none, so the copy in the
 #     Perun mirror or $FLAMEGRAPH_PL is used when there is one)
 #   perun showdiff <kperf> <kperf, changed> flamegraph, and report when the
 #     report view is built.
+# BENCH_BEFORE=<builddir> adds each figure of an earlier build (bench-lib.sh).
 # Figures only; nothing is asserted.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -44,6 +46,11 @@ bench_measure "flamegraph, kperf profile ($n stacks)" \
 	"$PERUN" show "$cache/kperf-$n.perf" flamegraph -o "$work/kperf.svg"
 bench_measure "folded, kperf profile" \
 	"$PERUN" show "$cache/kperf-$n.perf" folded -o "$work/kperf.folded"
+# A tenth of the stacks: the export should take a tenth of the time.
+tenth=$((n / 10))
+bench_generate "$cache/kperf-$tenth.perf" "$here/gen-stacks-profile.py" "$tenth"
+bench_measure "folded, kperf profile ($tenth stacks)" \
+	"$PERUN" show "$cache/kperf-$tenth.perf" folded -o "$work/kperf-tenth.folded"
 echo "frames drawn: trace $(grep -c 'class="f"' "$work/trace.svg"), kperf $(grep -c 'class="f"' "$work/kperf.svg")"
 
 pl=${FLAMEGRAPH_PL:-}

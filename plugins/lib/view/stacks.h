@@ -79,6 +79,7 @@ struct viewlib_stacks {
 	struct viewlib_stack_edge *edges; /* open addressing, at most half full */
 	uint32_t edge_mask, nedges;
 	uint32_t *children;		    /* set by viewlib_stacks_finish, sorted by name */
+	uint32_t *name_rank;		    /* each name's place in name order, set by finish */
 	struct viewlib_stack_event *events; /* trace profiles only */
 	size_t nevents, events_alloc;
 	uint32_t max_depth; /* 0: unlimited; deeper frames are cut off */
@@ -131,6 +132,16 @@ int viewlib_stacks_from_view(struct viewlib_stacks *s, const struct perun_profil
 /* Sum totals and sort each node's children by name; call once, after the
  * last add.  Returns 0 or -PERUN_EGENERIC without memory. */
 int viewlib_stacks_finish(struct viewlib_stacks *s, struct perun_error *err);
+
+/*
+ * Renumber the nodes of a finished s in the order viewlib_stacks_walk
+ * visits them (a parent still before its children; events follow), for
+ * views that walk every node: a walk then reads memory front to back
+ * instead of waiting for it at every node of a tree bigger than the
+ * caches.  Takes a fifth of a second copy of the nodes while it runs.  Returns 0 or
+ * -PERUN_EGENERIC without memory (s as it was).
+ */
+int viewlib_stacks_number_in_walk_order(struct viewlib_stacks *s, struct perun_error *err);
 
 /* Children of node after finish. */
 static inline const uint32_t *viewlib_stacks_children(const struct viewlib_stacks *s, uint32_t node,
