@@ -12,37 +12,48 @@
 #include "view-common.h"
 
 /* Rows are found by an open-addressing table of row numbers + 1 over a
- * hash of "uid\x1ftrace": cheaper than a JSON object's copied keys. */
+ * hash of "uid\x1ftrace": cheaper than a JSON object's copied keys.  Each
+ * row's hash is kept (hashes[]), so that growing the table and probing it
+ * read no text: a million rows' keys are far bigger than the caches. */
 struct acc {
-	size_t *slot;
+	struct acc_slot {
+		uint32_t hash;
+		uint32_t row; /* + 1; 0 is free */
+	} * slot;
 	size_t nslots; /* a power of two, at most half full */
 	struct viewlib_diff_rows *out;
 	size_t alloc;
 };
 
-static uint64_t hash_key(const char *uid, const char *trace)
+static uint64_t hash_key(const char *uid, const char *trace, size_t trace_len)
 {
 	uint64_t h = 1469598103934665603ull; /* FNV-1a */
 	for (const unsigned char *p = (const unsigned char *)uid; *p; p++)
 		h = (h ^ *p) * 1099511628211ull;
 	h = (h ^ 0x1f) * 1099511628211ull;
-	for (const unsigned char *p = (const unsigned char *)trace; *p; p++)
-		h = (h ^ *p) * 1099511628211ull;
-	return h;
+	for (size_t i = 0; i < trace_len; i++)
+		h = (h ^ (unsigned char)trace[i]) * 1099511628211ull;
+	return h ^ h >> 32;
 }
 
-static int grow_slots(struct acc *a)
+/* A table of at least 2 * rows slots. */
+static int grow_slots(struct acc *a, size_t rows)
 {
-	size_t n = a->nslots ? a->nslots * 2 : 1024;
-	size_t *slot = calloc(n, sizeof(size_t));
+	size_t n = a->nslots ? a->nslots : 1024;
+	while (n < 2 * rows)
+		n *= 2;
+	if (n == a->nslots)
+		return 0;
+	struct acc_slot *slot = calloc(n, sizeof(*slot));
 	if (!slot)
 		return -1;
-	for (size_t i = 0; i < a->out->n; i++) {
-		const struct viewlib_diff_row *row = &a->out->rows[i];
-		size_t j = (size_t)hash_key(row->uid, row->trace) & (n - 1);
-		while (slot[j])
+	for (size_t i = 0; i < a->nslots; i++) {
+		if (!a->slot[i].row)
+			continue;
+		size_t j = a->slot[i].hash & (n - 1);
+		while (slot[j].row)
 			j = (j + 1) & (n - 1);
-		slot[j] = i + 1;
+		slot[j] = a->slot[i];
 	}
 	free(a->slot);
 	a->slot = slot;
@@ -50,16 +61,19 @@ static int grow_slots(struct acc *a)
 	return 0;
 }
 
-static long row_of(struct acc *a, const char *uid, const char *trace)
+static long row_of(struct acc *a, const char *uid, const char *trace, size_t trace_len)
 {
 	struct viewlib_diff_rows *o = a->out;
-	if (2 * (o->n + 1) > a->nslots && grow_slots(a) < 0)
+	if (o->n >= UINT32_MAX - 1 || (2 * (o->n + 1) > a->nslots && grow_slots(a, o->n + 1) < 0))
 		return -1;
-	size_t j = (size_t)hash_key(uid, trace) & (a->nslots - 1);
-	for (; a->slot[j]; j = (j + 1) & (a->nslots - 1)) {
-		const struct viewlib_diff_row *row = &o->rows[a->slot[j] - 1];
-		if (!strcmp(row->uid, uid) && !strcmp(row->trace, trace))
-			return (long)(a->slot[j] - 1);
+	uint32_t hash = (uint32_t)hash_key(uid, trace, trace_len);
+	size_t j = hash & (a->nslots - 1);
+	for (; a->slot[j].row; j = (j + 1) & (a->nslots - 1)) {
+		if (a->slot[j].hash != hash)
+			continue;
+		const struct viewlib_diff_row *row = &o->rows[a->slot[j].row - 1];
+		if (!strcmp(row->uid, uid) && !memcmp(row->trace, trace, trace_len + 1))
+			return (long)(a->slot[j].row - 1);
 	}
 	if (o->n == a->alloc) {
 		size_t alloc = a->alloc ? a->alloc * 2 : 256;
@@ -69,16 +83,18 @@ static long row_of(struct acc *a, const char *uid, const char *trace)
 		o->rows = grown;
 		a->alloc = alloc;
 	}
-	struct viewlib_diff_row *row = &o->rows[o->n];
-	row->uid = strdup(uid);
-	row->trace = strdup(trace);
-	row->amount[0] = row->amount[1] = 0.0;
-	if (!row->uid || !row->trace) {
-		free(row->uid);
-		free(row->trace);
+	/* uid and trace in one block: trace, then uid after its NUL. */
+	size_t uid_len = strlen(uid);
+	char *text = malloc(trace_len + 1 + uid_len + 1);
+	if (!text)
 		return -1;
-	}
-	a->slot[j] = o->n + 1;
+	memcpy(text, trace, trace_len + 1);
+	memcpy(text + trace_len + 1, uid, uid_len + 1);
+	struct viewlib_diff_row *row = &o->rows[o->n];
+	row->trace = text;
+	row->uid = text + trace_len + 1;
+	row->amount[0] = row->amount[1] = 0.0;
+	a->slot[j] = (struct acc_slot){ hash, (uint32_t)o->n + 1 };
 	return (long)o->n++;
 }
 
@@ -180,7 +196,7 @@ static int add_type(const char *id, const struct perun_jv *persist, const struct
 	char *uid_copy = perun_jv_is_string(uidv) || !uidv ? NULL : perun_jv_flatten_dup(uidv);
 	const char *uid = !uidv ? "" : perun_jv_is_string(uidv) ? uidv->u.s : uid_copy;
 	long r = uid && trace_text(ps->tb, perun_jv_get(persist, "trace")) == 0
-			 ? row_of(ps->acc, uid, ps->tb->buf)
+			 ? row_of(ps->acc, uid, ps->tb->buf, strlen(ps->tb->buf))
 			 : -1;
 	free(uid_copy);
 	if (r < 0)
@@ -211,6 +227,9 @@ static int add_profile(struct acc *a, const struct perun_profile *p, int side,
 	/* Records are met in the order of "resources", as Perun meets them:
 	 * the tables keep that order among equal amounts. */
 	int rc = perun_profile_types(p, &types, err);
+	/* Room for every type a row of its own, as most have. */
+	if (!rc && grow_slots(a, a->out->n + types.n))
+		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	for (size_t i = 0; !rc && i < types.n; i++)
 		rc = add_type(types.types[i].id, types.types[i].persistent, types.types[i].columns,
 			      &ps);
@@ -261,10 +280,8 @@ int viewlib_diff_rows_of_view(const struct perun_view_ctx *ctx, const char *filt
 
 void viewlib_diff_rows_free(struct viewlib_diff_rows *r)
 {
-	for (size_t i = 0; i < r->n; i++) {
-		free(r->rows[i].uid);
-		free(r->rows[i].trace);
-	}
+	for (size_t i = 0; i < r->n; i++)
+		free(r->rows[i].trace); /* and the uid after it */
 	free(r->rows);
 	memset(r, 0, sizeof(*r));
 }
