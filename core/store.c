@@ -10,6 +10,7 @@
 #include <zlib.h>
 #include <nettle/sha1.h>
 
+#include "durable.h"
 #include "store.h"
 
 void perun_sha1_hex(const void *data, size_t len, char out[PERUN_SHA1_HEX])
@@ -90,7 +91,7 @@ int perun_store_write_profile(const char *objects_dir, const struct perun_profil
 		rc = perun_error_set(err, PERUN_EGENERIC, "cannot compress profile object");
 		goto out;
 	}
-	rc = perun_file_write_atomic(path, packed, packed_len, err);
+	rc = perun_durable_write(path, packed, packed_len, err);
 	if (!rc && created)
 		*created = 1;
 out:

@@ -21,7 +21,7 @@ FUZZ_LINK_FLAGS = -fsanitize=fuzzer,address,undefined
 # libperun and the core parsers, compiled once with the sanitizers.
 noinst_LIBRARIES += %reldir%/libfuzz.a
 %canon_reldir%_libfuzz_a_SOURCES = $(sdk_libperun_la_SOURCES) \
-	core/index.c core/store.c core/config_yaml.c core/selector.c
+	core/durable.c core/index.c core/store.c core/config_yaml.c core/selector.c
 %canon_reldir%_libfuzz_a_CFLAGS = $(FUZZ_CFLAGS)
 noinst_PROGRAMS += %reldir%/fuzz_profile_load %reldir%/fuzz_config_yaml \
 	%reldir%/fuzz_index_read %reldir%/fuzz_store_object %reldir%/fuzz_selector
