@@ -728,46 +728,22 @@ static void sort_keys(uint64_t *keys, uint32_t n)
 	}
 }
 
-/* Children in the nodes' numbers: a node's are met in name order when
- * the nodes are numbered in the walk's order. */
-static void place_children(struct viewlib_stacks *s)
+int viewlib_stacks_in_walk_order(const struct viewlib_stacks *s, struct viewlib_stack_step **out,
+				 struct perun_error *err)
 {
-	struct viewlib_stack_node *nodes = s->nodes;
-	uint32_t off = 0;
-	for (uint32_t i = 0; i < s->nnodes; i++) {
-		nodes[i].first = off;
-		off += nodes[i].nchildren;
-		nodes[i].nchildren = 0;
-	}
-	for (uint32_t i = 1; i < s->nnodes; i++) {
-		struct viewlib_stack_node *p = &nodes[nodes[i].parent];
-		s->children[p->first + p->nchildren++] = i;
-	}
-}
-
-int viewlib_stacks_number_in_walk_order(struct viewlib_stacks *s, struct perun_error *err)
-{
-	enum { WORDS = sizeof(struct viewlib_stack_node) / sizeof(uint64_t) };
-	_Static_assert(sizeof(struct viewlib_stack_node) % sizeof(uint64_t) == 0,
-		       "nodes are moved a word at a time");
 	uint32_t n = s->nnodes;
-	uint32_t *pre = malloc(((size_t)n + 1) * sizeof(*pre));
-	/* Subtree sizes first, then a column of the nodes at a time. */
-	uint64_t *column = malloc(((size_t)n + 1) * sizeof(*column));
-	uint32_t *size = (uint32_t *)column;
-	if (!pre || !column) {
-		free(pre);
-		free(column);
-		return perun_error_set(err, PERUN_EGENERIC,
-				       "out of memory ordering the call stacks");
-	}
+	uint32_t *size = malloc(((size_t)n + 1) * sizeof(*size)); /* of subtrees */
+	uint32_t *pre = malloc(((size_t)n + 1) * sizeof(*pre));	  /* walk places */
+	struct viewlib_stack_step *steps = NULL;
+	if (!size || !pre)
+		goto oom;
 	for (uint32_t i = 0; i < n; i++)
 		size[i] = 1;
 	for (uint32_t i = n; i-- > 1;)
 		size[s->nodes[i].parent] += size[i];
 	/* Parents come before their children: a pass in that order meets
-	 * every node numbered, and numbers its children after it, each past
-	 * the subtrees of its elder siblings. */
+	 * every node placed, and places its children after it, each past the
+	 * subtrees of its elder siblings. */
 	pre[0] = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t next = pre[i] + 1, nc;
@@ -777,24 +753,22 @@ int viewlib_stacks_number_in_walk_order(struct viewlib_stacks *s, struct perun_e
 			next += size[c[k]];
 		}
 	}
-	for (uint32_t i = 1; i < n; i++)
-		s->nodes[i].parent = pre[s->nodes[i].parent];
-	for (size_t e = 0; e < s->nevents; e++)
-		s->events[e].node = pre[s->events[e].node];
-	/* Moved a word of each node at a time through column: its scattered
-	 * writes do not wait on each other, as swaps along the permutation's
-	 * cycles would, and it takes a fifth of a second copy of the nodes. */
-	unsigned char *bytes = (unsigned char *)s->nodes;
-	for (size_t w = 0; w < WORDS; w++) {
-		for (uint32_t i = 0; i < n; i++)
-			memcpy(&column[pre[i]], bytes + (size_t)i * sizeof(*s->nodes) + w * 8, 8);
-		for (uint32_t i = 0; i < n; i++)
-			memcpy(bytes + (size_t)i * sizeof(*s->nodes) + w * 8, &column[i], 8);
-	}
+	free(size);
+	size = NULL;
+	/* One pass over the nodes, front to back; its scattered writes do
+	 * not wait on each other. */
+	if (!(steps = malloc(((size_t)n + 1) * sizeof(*steps))))
+		goto oom;
+	for (uint32_t i = 0; i < n; i++)
+		steps[pre[i]] = (struct viewlib_stack_step){ s->nodes[i].self, s->nodes[i].frame,
+							     s->nodes[i].depth };
 	free(pre);
-	free(column);
-	place_children(s);
+	*out = steps;
 	return 0;
+oom:
+	free(size);
+	free(pre);
+	return perun_error_set(err, PERUN_EGENERIC, "out of memory ordering the call stacks");
 }
 
 int viewlib_stacks_finish(struct viewlib_stacks *s, struct perun_error *err)

@@ -63,43 +63,38 @@ struct folding {
 	struct viewlib_stream stream; /* where full buffers of lines go */
 };
 
-static int fold_line(const struct viewlib_stacks *s, uint32_t node, const uint32_t *path,
-		     uint32_t depth, double offset, void *data)
+static void fold_line(struct folding *f, const struct viewlib_stacks *s,
+		      const struct viewlib_stack_step *step)
 {
-	struct folding *f = data;
 	long long w;
-	(void)offset;
-	(void)path;
-	if (!depth)
-		return 0;
-	f->path.len = f->path_end[depth - 1];
-	if (depth > 1)
+	f->path.len = f->path_end[step->depth - 1];
+	if (step->depth > 1)
 		perun_strbuf_addch(&f->path, ';');
-	add_frame(&f->path, viewlib_stacks_name(s, node));
-	f->path_end[depth] = f->path.len;
-	if (s->nodes[node].self == 0)
-		return 0;
-	f->exact += s->nodes[node].self;
+	add_frame(&f->path, s->names[step->frame]);
+	f->path_end[step->depth] = f->path.len;
+	if (step->self == 0)
+		return;
+	f->exact += step->self;
 	w = llround(f->exact) - f->written;
 	if (w <= 0)
-		return 0;
+		return;
 	f->written += w;
 	perun_strbuf_add(&f->sb, f->path.buf, f->path.len);
 	perun_strbuf_addf(&f->sb, " %lld\n", w);
 	viewlib_stream_add(&f->stream, &f->sb, 0);
-	return 0;
 }
 
 static int folded_show(struct perun_view_ctx *ctx, struct perun_error *err)
 {
 	struct viewlib_stacks s;
+	struct viewlib_stack_step *steps = NULL;
 	struct folding f = { PERUN_STRBUF_INIT, PERUN_STRBUF_INIT, NULL, 0, 0, { 0 } };
 	int rc, opened = 0;
 	if (ctx->argc > 0)
 		return perun_error_set(err, PERUN_EINVAL, "unexpected argument '%s'", ctx->argv[0]);
-	/* Every node is visited: in walk order they are read front to back. */
+	/* Every node is visited: in walk order, front to back. */
 	if ((rc = viewlib_stacks_from_view(&s, ctx->profile, ctx->params, err)) ||
-	    (rc = viewlib_stacks_number_in_walk_order(&s, err)))
+	    (rc = viewlib_stacks_in_walk_order(&s, &steps, err)))
 		goto out;
 	if ((rc = viewlib_stream_open(&f.stream,
 				      perun_params_string(ctx->params, "output-file", "-"),
@@ -107,7 +102,13 @@ static int folded_show(struct perun_view_ctx *ctx, struct perun_error *err)
 		goto out;
 	opened = 1;
 	f.path_end = calloc((size_t)s.depth + 2, sizeof(*f.path_end));
-	if (!f.path_end || viewlib_stacks_walk(&s, fold_line, &f)) {
+	if (!f.path_end) {
+		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory folding the stacks");
+		goto out;
+	}
+	for (uint32_t i = 1; i < s.nnodes; i++)
+		fold_line(&f, &s, &steps[i]);
+	if (f.sb.failed || f.path.failed) {
 		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory folding the stacks");
 		goto out;
 	}
@@ -120,6 +121,7 @@ out:
 	perun_strbuf_release(&f.sb);
 	perun_strbuf_release(&f.path);
 	free(f.path_end);
+	free(steps);
 	viewlib_stacks_release(&s);
 	return rc;
 }
