@@ -25,15 +25,24 @@ struct acc {
 	size_t alloc;
 };
 
+/* A hash of len bytes, eight at a time (traces run to hundreds). */
+static uint64_t hash_bytes(uint64_t h, const char *p, size_t len)
+{
+	uint64_t w;
+	for (; len >= 8; p += 8, len -= 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+		h ^= h >> 29;
+	}
+	w = 0;
+	memcpy(&w, p, len);
+	h = (h ^ w ^ (uint64_t)len << 56) * 0xff51afd7ed558ccdull;
+	return h ^ h >> 32;
+}
+
 static uint64_t hash_key(const char *uid, const char *trace, size_t trace_len)
 {
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-	for (const unsigned char *p = (const unsigned char *)uid; *p; p++)
-		h = (h ^ *p) * 1099511628211ull;
-	h = (h ^ 0x1f) * 1099511628211ull;
-	for (size_t i = 0; i < trace_len; i++)
-		h = (h ^ (unsigned char)trace[i]) * 1099511628211ull;
-	return h ^ h >> 32;
+	return hash_bytes(hash_bytes(0x243f6a8885a308d3ull, uid, strlen(uid)), trace, trace_len);
 }
 
 /* A table of at least 2 * rows slots. */
@@ -182,6 +191,8 @@ struct profile_side {
 	size_t nfilters;
 	struct perun_strbuf *tb;
 	struct perun_error *err;
+	const struct perun_jv *last_columns; /* of the walk's last type with rows */
+	int in_resources_order;		     /* the walk met the types so far */
 };
 
 static int add_type(const char *id, const struct perun_jv *persist, const struct perun_jv *cols,
@@ -192,6 +203,11 @@ static int add_type(const char *id, const struct perun_jv *persist, const struct
 	size_t n = amounts && perun_jv_type(amounts) == PERUN_JV_ARRAY ? perun_jv_len(amounts) : 0;
 	if (!n)
 		return 0;
+	/* Columns lie in the text's order: the types of a walk in map order
+	 * come in the order of "resources" while theirs only go forward. */
+	if (ps->last_columns && cols <= ps->last_columns)
+		ps->in_resources_order = 0;
+	ps->last_columns = cols;
 	const struct perun_jv *uidv = perun_jv_get(persist, "uid");
 	char *uid_copy = perun_jv_is_string(uidv) || !uidv ? NULL : perun_jv_flatten_dup(uidv);
 	const char *uid = !uidv ? "" : perun_jv_is_string(uidv) ? uidv->u.s : uid_copy;
@@ -222,7 +238,7 @@ static int add_profile(struct acc *a, const struct perun_profile *p, int side,
 		       const char *const *filters, size_t nfilters, struct perun_strbuf *tb,
 		       struct perun_error *err)
 {
-	struct profile_side ps = { a, side, filters, nfilters, tb, err };
+	struct profile_side ps = { a, side, filters, nfilters, tb, err, NULL, 1 };
 	struct perun_type_list types;
 	/* Records are met in the order of "resources", as Perun meets them:
 	 * the tables keep that order among equal amounts. */
@@ -237,6 +253,21 @@ static int add_profile(struct acc *a, const struct perun_profile *p, int side,
 	return rc;
 }
 
+/*
+ * The types of p walked in resource_type_map order (a streamed profile's
+ * map is read as it is walked, never held whole): 1 when they came in
+ * the order of "resources" too, as they do in the profiles Perun writes,
+ * 0 when they did not (the rows are then not in Perun's order).
+ */
+static int walk_profile(struct acc *a, const struct perun_profile *p, int side,
+			const char *const *filters, size_t nfilters, struct perun_strbuf *tb,
+			struct perun_error *err)
+{
+	struct profile_side ps = { a, side, filters, nfilters, tb, err, NULL, 1 };
+	int rc = perun_profile_foreach_type(p, add_type, &ps, err);
+	return rc ? rc : ps.in_resources_order;
+}
+
 int viewlib_diff_rows_build(const struct perun_profile *baseline,
 			    const struct perun_profile *target, const char *const *filters,
 			    size_t nfilters, struct viewlib_diff_rows *out, struct perun_error *err)
@@ -245,9 +276,21 @@ int viewlib_diff_rows_build(const struct perun_profile *baseline,
 	struct perun_strbuf tb = PERUN_STRBUF_INIT;
 	int rc;
 	memset(out, 0, sizeof(*out));
-	rc = add_profile(&a, baseline, 0, filters, nfilters, &tb, err);
-	if (!rc)
-		rc = add_profile(&a, target, 1, filters, nfilters, &tb, err);
+	rc = walk_profile(&a, baseline, 0, filters, nfilters, &tb, err);
+	if (rc == 1)
+		rc = walk_profile(&a, target, 1, filters, nfilters, &tb, err);
+	if (rc == 0) {
+		/* Another order: again, in the order of "resources" (a
+		 * streamed profile is then read whole). */
+		viewlib_diff_rows_free(out);
+		free(a.slot);
+		a = (struct acc){ .out = out };
+		rc = add_profile(&a, baseline, 0, filters, nfilters, &tb, err);
+		if (!rc)
+			rc = add_profile(&a, target, 1, filters, nfilters, &tb, err);
+	} else if (rc == 1) {
+		rc = 0;
+	}
 	free(a.slot);
 	perun_strbuf_release(&tb);
 	if (rc)

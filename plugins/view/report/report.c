@@ -212,6 +212,8 @@ out:
 static const struct perun_view_ops report_ops = {
 	.size = sizeof(struct perun_view_ops),
 	.show_diff = report_show_diff,
+	/* Its rows are summed in one walk of each profile's types. */
+	.flags = PERUN_VIEW_WALKS_TYPES,
 };
 
 PERUN_PLUGIN_DEFINE(
