@@ -11,7 +11,9 @@
 #   perun show <trace profile> flamegraph
 #   perun show <kperf profile> flamegraph
 #   perun show <kperf profile> folded (and of a tenth of the stacks), and
-#     flamegraph.pl on that output
+#     flamegraph.pl on that output (FLAMEGRAPH_PL=none: not run)
+#   perun add of the kperf profile, then perun show 0@i flamegraph and
+#     folded: the stored profile
 #     (Python Perun's renderer; Debian packages none, so the copy in the
 #     Perun mirror or $FLAMEGRAPH_PL is used when there is one)
 #   perun showdiff <kperf> <kperf, changed> flamegraph, and report when the
@@ -52,6 +54,15 @@ bench_generate "$cache/kperf-$tenth.perf" "$here/gen-stacks-profile.py" "$tenth"
 bench_measure "folded, kperf profile ($tenth stacks)" \
 	"$PERUN" show "$cache/kperf-$tenth.perf" folded -o "$work/kperf-tenth.folded"
 echo "frames drawn: trace $(grep -c 'class="f"' "$work/trace.svg"), kperf $(grep -c 'class="f"' "$work/kperf.svg")"
+# The same kperf profile stored (perun add), shown by its tag: as fast as
+# the file is the aim (issue 21).
+cp "$cache/kperf-$n.perf" .perun/jobs/kperf.perf
+BENCH_RUNS=1 bench_measure "add the kperf profile to the store" \
+	"$PERUN" add --force --keep-profile kperf.perf
+bench_measure "flamegraph, the kperf profile stored (0@i)" \
+	"$PERUN" show 0@i flamegraph -o "$work/stored.svg"
+bench_measure "folded, the kperf profile stored (0@i)" \
+	"$PERUN" show 0@i folded -o "$work/stored.folded"
 
 pl=${FLAMEGRAPH_PL:-}
 mirror=/work/.mirror/Perfexionists+perun/repo
@@ -59,7 +70,7 @@ if [ -z "$pl" ] && [ -d "$mirror" ]; then
 	pl="$work/flamegraph.pl"
 	git -C "$mirror" show HEAD:perun/scripts/flamegraph.pl >"$pl" 2>/dev/null || pl=
 fi
-if [ -n "$pl" ] && command -v perl >/dev/null && [ -s "$work/kperf.folded" ]; then
+if [ "$pl" != none ] && [ -n "$pl" ] && command -v perl >/dev/null && [ -s "$work/kperf.folded" ]; then
 	BENCH_RUNS=1 bench_measure "flamegraph.pl on the same folded stacks" perl "$pl" \
 		"$work/kperf.folded"
 else

@@ -44,7 +44,6 @@ void viewlib_stacks_release(struct viewlib_stacks *s)
 	free(s->links);
 	free(s->edges);
 	free(s->children);
-	free(s->name_rank);
 	free(s->events);
 	memset(s, 0, sizeof(*s));
 }
@@ -230,24 +229,6 @@ uint32_t viewlib_stacks_child(const struct viewlib_stacks *s, uint32_t node, uin
 {
 	if (frame == VIEWLIB_STACKS_NONE || node >= s->nnodes)
 		return VIEWLIB_STACKS_NONE;
-	if (s->name_rank) {
-		/* Finished: a node's children are sorted by the rank of their
-		 * names. */
-		uint32_t n, want = s->name_rank[frame];
-		const uint32_t *c = viewlib_stacks_children(s, node, &n);
-		uint32_t lo = 0, hi = n;
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-			uint32_t r = s->name_rank[s->nodes[c[mid]].frame];
-			if (r == want)
-				return c[mid];
-			if (r < want)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		return VIEWLIB_STACKS_NONE;
-	}
 	const struct viewlib_stack_link *link = &s->links[node];
 	if (link->eldest == VIEWLIB_STACKS_NONE || link->frame == frame)
 		return link->eldest;
@@ -810,16 +791,6 @@ int viewlib_stacks_finish(struct viewlib_stacks *s, struct perun_error *err)
 	}
 	for (uint32_t i = 0; i < s->nnodes; i++)
 		sort_keys(order + s->nodes[i].first, s->nodes[i].nchildren);
-	/* The tables that found children while stacks were added go: after
-	 * this, children are found among the sorted ones by name rank. */
-	free(s->links);
-	free(s->edges);
-	s->links = NULL;
-	s->edges = NULL;
-	s->edge_mask = s->nedges = 0;
-	free(s->name_rank);
-	s->name_rank = rank;
-	rank = NULL;
 	/* The children's numbers, packed into order's own memory (the k-th
 	 * is read before the 2k-th and 2k+1-th are written). */
 	uint32_t *packed = (uint32_t *)order;

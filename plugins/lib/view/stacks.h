@@ -79,7 +79,6 @@ struct viewlib_stacks {
 	struct viewlib_stack_edge *edges; /* open addressing, at most half full */
 	uint32_t edge_mask, nedges;
 	uint32_t *children;		    /* set by viewlib_stacks_finish, sorted by name */
-	uint32_t *name_rank;		    /* each name's place in name order, set by finish */
 	struct viewlib_stack_event *events; /* trace profiles only */
 	size_t nevents, events_alloc;
 	uint32_t max_depth; /* 0: unlimited; deeper frames are cut off */
