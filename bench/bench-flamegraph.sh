@@ -10,11 +10,15 @@
 # and prints wall, user+system time and peak memory of:
 #   perun show <trace profile> flamegraph
 #   perun show <kperf profile> flamegraph
-#   perun show <kperf profile> folded, and flamegraph.pl on that output
+#   perun show <kperf profile> folded (and of a tenth of the stacks), and
+#     flamegraph.pl on that output (FLAMEGRAPH_PL=none: not run)
+#   perun add of the kperf profile, then perun show 0@i flamegraph and
+#     folded: the stored profile
 #     (Python Perun's renderer; Debian packages none, so the copy in the
 #     Perun mirror or $FLAMEGRAPH_PL is used when there is one)
 #   perun showdiff <kperf> <kperf, changed> flamegraph, and report when the
 #     report view is built.
+# BENCH_BEFORE=<builddir> adds each figure of an earlier build (bench-lib.sh).
 # Figures only; nothing is asserted.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -44,7 +48,21 @@ bench_measure "flamegraph, kperf profile ($n stacks)" \
 	"$PERUN" show "$cache/kperf-$n.perf" flamegraph -o "$work/kperf.svg"
 bench_measure "folded, kperf profile" \
 	"$PERUN" show "$cache/kperf-$n.perf" folded -o "$work/kperf.folded"
+# A tenth of the stacks: the export should take a tenth of the time.
+tenth=$((n / 10))
+bench_generate "$cache/kperf-$tenth.perf" "$here/gen-stacks-profile.py" "$tenth"
+bench_measure "folded, kperf profile ($tenth stacks)" \
+	"$PERUN" show "$cache/kperf-$tenth.perf" folded -o "$work/kperf-tenth.folded"
 echo "frames drawn: trace $(grep -c 'class="f"' "$work/trace.svg"), kperf $(grep -c 'class="f"' "$work/kperf.svg")"
+# The same kperf profile stored (perun add), shown by its tag: as fast as
+# the file is the aim (issue 21).
+cp "$cache/kperf-$n.perf" .perun/jobs/kperf.perf
+BENCH_RUNS=1 bench_measure "add the kperf profile to the store" \
+	"$PERUN" add --force --keep-profile kperf.perf
+bench_measure "flamegraph, the kperf profile stored (0@i)" \
+	"$PERUN" show 0@i flamegraph -o "$work/stored.svg"
+bench_measure "folded, the kperf profile stored (0@i)" \
+	"$PERUN" show 0@i folded -o "$work/stored.folded"
 
 pl=${FLAMEGRAPH_PL:-}
 mirror=/work/.mirror/Perfexionists+perun/repo
@@ -52,7 +70,7 @@ if [ -z "$pl" ] && [ -d "$mirror" ]; then
 	pl="$work/flamegraph.pl"
 	git -C "$mirror" show HEAD:perun/scripts/flamegraph.pl >"$pl" 2>/dev/null || pl=
 fi
-if [ -n "$pl" ] && command -v perl >/dev/null && [ -s "$work/kperf.folded" ]; then
+if [ "$pl" != none ] && [ -n "$pl" ] && command -v perl >/dev/null && [ -s "$work/kperf.folded" ]; then
 	BENCH_RUNS=1 bench_measure "flamegraph.pl on the same folded stacks" perl "$pl" \
 		"$work/kperf.folded"
 else

@@ -22,7 +22,7 @@ bench="$builddir/bench/bench-kernel-regression"
 . "$(dirname "$0")/bench-lib.sh"
 
 # mode, sizes
-runs="estimator-cv_ls:1000,2000
+runs="estimator-cv_ls:1000,2000,2186
 estimator-efficient:10000,100000
 user-selection:10000,100000
 method-selection:10000
@@ -45,8 +45,9 @@ echo "# not run at 100,000 points (O(n^2) per fit): method-selection (scott's" \
 bench_setup bench-kernel-regression "$builddir"
 trap 'rm -rf "$work" "$c_results"' EXIT INT TERM
 echo "# perun postprocessby, end to end (JSON load + analysis + store), 100,000 points"
-awk 'BEGIN {
-	n = 100000
+# points_profile <n> <file>: the bench's points as a profile of one uid.
+points_profile() {
+	awk -v n="$1" 'BEGIN {
 	printf "{\"header\": {\"type\": \"mixed\", \"cmd\": \"c\", \"workload\": \"\", \"units\": {\"mixed(time delta)\": \"ms\"}},\n"
 	printf " \"collector_info\": {\"name\": \"trace\", \"params\": {}}, \"postprocessors\": [],\n"
 	printf " \"resource_type_map\": {\"f#0\": {\"uid\": \"f\", \"type\": \"mixed\"}},\n"
@@ -55,12 +56,20 @@ awk 'BEGIN {
 	printf "], \"amount\": ["
 	for (i = 0; i < n; i++) printf "%s%.17g", (i ? ", " : ""), 3 * i + 20 * sin(i / 50) + 5 * sin(12.9898 * i)
 	printf "]}}, \"models\": []}\n"
-}' >"$work/points-100k.perf"
+	}' >"$2"
+}
+points_profile 100000 "$work/points-100k.perf"
 for args in "kernel-smoothing" "user-selection -bv 2.5" "estimator-settings --efficient"; do
 	# shellcheck disable=SC2086 # the mode and its options are words
 	printf '%-32s %9.3f s\n' "$args" \
 		"$(bench_postprocessby "$work/points-100k.perf" kernel-regression $args)"
 done
+# Issue 21: estimator settings (cv_ls, every point left out in turn) on
+# 2,186 points, with wall, cpu and memory (and BENCH_BEFORE's figures).
+points_profile 2186 "$work/points-2186.perf"
+cp "$work/points-2186.perf" .perun/jobs/points-2186.perf
+bench_measure "postprocessby estimator-settings, 2186 points" \
+	"$PERUN" postprocessby -ot bench-2186 points-2186.perf kernel-regression estimator-settings
 
 if ! bench_python "statsmodels, sklearn"; then
 	echo "# python3 with statsmodels and sklearn not found: no side-by-side figures"

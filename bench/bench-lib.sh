@@ -69,8 +69,30 @@ bench_postprocessby() {
 # bench_measure <label> <cmd>...: $BENCH_RUNS runs of cmd (default one);
 # the fastest one's wall and user+system
 # seconds and peak memory on one line after the label (padded to
-# $bench_label_width, default 44).  A failure is shown, not fatal.
+# $bench_label_width, default 44).  A failure is shown, not fatal.  With
+# BENCH_BEFORE=<builddir of an earlier build>, the same command run by
+# that build's perun (and plugins) follows on a second line, "before":
+# the figure to compare with where there is no outside anchor.
 bench_measure() {
+	_bm_label=$1
+	shift
+	_bm_run "$_bm_label" "$@"
+	[ -n "${BENCH_BEFORE:-}" ] || return 0
+	_bm_before=$(cd "$BENCH_BEFORE" && pwd)
+	_bm_n=$#
+	for _bm_arg; do
+		[ "$_bm_arg" = "$PERUN" ] && _bm_arg=$_bm_before/perun
+		set -- "$@" "$_bm_arg"
+	done
+	shift "$_bm_n"
+	_bm_plugins=$PERUN_PLUGIN_PATH
+	PERUN_PLUGIN_PATH=$_bm_before/stage/plugins
+	_bm_run "  before" "$@"
+	PERUN_PLUGIN_PATH=$_bm_plugins
+}
+
+# _bm_run <label> <cmd>...: one line of bench_measure.
+_bm_run() {
 	_bm_label=$1
 	shift
 	# The fastest of $BENCH_RUNS runs (default 1): on a shared machine a

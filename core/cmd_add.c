@@ -9,6 +9,7 @@
 
 #include "command_list.h"
 #include "cmd_util.h"
+#include "durable.h"
 #include "profiles.h"
 #include "store.h"
 
@@ -89,6 +90,8 @@ static int cmd_add(const struct perun_command *cmd, struct perun_cli *cli,
 		perun_instance_close(&inst);
 		return perun_fail(PERUN_EXIT_FAILURE, "out of memory");
 	}
+	/* Every object and the index: one durable commit. */
+	perun_durable_begin();
 	for (size_t i = 0; i < chosen.n; i++) {
 		if (register_one(&inst, sha, &idx, &chosen.items[i], force, created[i], &err)) {
 			perun_error_print(&err);
@@ -99,8 +102,15 @@ static int cmd_add(const struct perun_command *cmd, struct perun_cli *cli,
 		ok[i] = 1;
 		added++;
 	}
+	if (!added)
+		perun_durable_abort();
 	if (added) {
-		if (perun_minor_index_write(&inst, sha, &idx, &err)) {
+		int written = perun_minor_index_write(&inst, sha, &idx, &err);
+		if (written)
+			perun_durable_abort();
+		else
+			written = perun_durable_commit(&err);
+		if (written) {
 			perun_error_print(&err);
 			exit_code = perun_exit_worse(exit_code, &err);
 			char *objects = perun_instance_path(&inst, "objects");

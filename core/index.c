@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "durable.h"
 #include "index.h"
 
 #define INDEX_HEADER_SIZE 12
@@ -260,7 +261,7 @@ int perun_index_write(const char *path, const struct perun_index *idx, struct pe
 		put_lstring(&p, e->collector);
 		put_lstring(&p, e->postprocessors);
 	}
-	int rc = perun_file_write_atomic(path, buf, (size_t)(p - buf), err);
+	int rc = perun_durable_write(path, buf, (size_t)(p - buf), err);
 	free(buf);
 	return rc;
 }

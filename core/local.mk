@@ -13,6 +13,7 @@ perun_SOURCES = \
 	core/instance.c core/instance.h core/xalloc.c core/xalloc.h \
 	core/cmd_util.c core/cmd_util.h \
 	core/format.c core/format.h \
+	core/durable.c core/durable.h \
 	core/store.c core/store.h core/store_scan.c core/store_scan.h \
 	core/store_check.c core/store_check.h core/cmd_fsck.c core/cmd_gc.c \
 	core/index.c core/index.h \

@@ -464,7 +464,10 @@ static int info_load(struct perun_instance *inst, const struct perun_profile_inf
 	if (info->file)
 		return load_file(info->file, how, out, err);
 	char *objects = perun_instance_path(inst, "objects");
-	int rc = perun_store_read_profile(objects, info->entry.checksum, out, err);
+	int rc =
+		how == PERUN_LOAD_STREAMED
+			? perun_store_read_profile_streamed(objects, info->entry.checksum, out, err)
+			: perun_store_read_profile(objects, info->entry.checksum, out, err);
 	free(objects);
 	return rc;
 }

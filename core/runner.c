@@ -20,6 +20,7 @@
 #include "profiles.h"
 #include "runner.h"
 #include "crash.h"
+#include "durable.h"
 #include "store.h"
 
 volatile int perun_runner_interrupted;
@@ -426,7 +427,7 @@ int perun_runner_store(struct perun_instance *inst, struct perun_profile *profil
 	}
 	char *jobs = perun_instance_path(inst, "jobs");
 	char path[PATH_MAX * 2], file[PATH_MAX];
-	int rc = perun_mkdirs(jobs, 0755, err);
+	int rc = perun_mkdirs(jobs, 0755, err), batched = 0;
 	/* Never overwrite an earlier profile: name(1).perf, name(2).perf, ... */
 	for (int copy = 0; !rc; copy++) {
 		if (copy)
@@ -440,8 +441,16 @@ int perun_runner_store(struct perun_instance *inst, struct perun_profile *profil
 	free(base);
 	if (!rc)
 		rc = perun_instance_lock(inst, err);
-	if (!rc)
-		rc = perun_profile_save_file(profile, path, err);
+	if (rc)
+		goto out;
+	/* The profile, its index entry (and object): one durable commit. */
+	perun_durable_begin();
+	batched = 1;
+	size_t text_len;
+	char *text = perun_profile_dump(profile, PERUN_DUMP_PENDING, 1, &text_len);
+	rc = text ? perun_durable_write(path, text, text_len, err)
+		  : perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	free(text);
 	if (rc)
 		goto out;
 	if (path_out)
@@ -451,28 +460,38 @@ int perun_runner_store(struct perun_instance *inst, struct perun_profile *profil
 	json_t *reg = perun_config_lookup(&inst->config, "profiles.register_after_run");
 	const char *origin = perun_profile_origin(profile);
 	struct stat st;
-	stat(path, &st);
+	stat(perun_durable_current(path), &st);
 	if (json_is_true(reg) && origin && !(flags & PERUN_STORE_PENDING)) {
 		struct perun_index idx;
+		/* Registered at once: the pending file is not made unless the
+		 * registration fails. */
+		char created[PERUN_SHA1_HEX] = "";
+		perun_durable_forget(path);
 		rc = perun_minor_index_read(inst, origin, &idx, err);
 		if (!rc) {
-			char created[PERUN_SHA1_HEX];
 			rc = perun_minor_index_add(inst, &idx, profile, file,
 						   perun_index_mtime(&st), created, err);
 			if (rc >= 0)
 				rc = perun_minor_index_write(inst, origin, &idx, err);
-			if (rc < 0) {
-				char *objects = perun_instance_path(inst, "objects");
-				perun_store_remove_object(objects, created);
-				free(objects);
-			}
 			perun_index_release(&idx);
 		}
-		if (!rc) {
-			unlink(path);
-			if (path_out)
-				path_out[0] = '\0';
+		batched = 0;
+		if (rc >= 0) {
+			rc = perun_durable_commit(err);
+		} else {
+			struct perun_error ignored = { 0 };
+			perun_durable_abort();
+			/* Kept pending, as a failed registration always left
+			 * it. */
+			perun_profile_save_file(profile, path, &ignored);
 		}
+		if (rc < 0) {
+			char *objects = perun_instance_path(inst, "objects");
+			perun_store_remove_object(objects, created);
+			free(objects);
+		}
+		if (!rc && path_out)
+			path_out[0] = '\0';
 		goto out;
 	}
 	/* Keep the pending index in step, so status need not read the file. */
@@ -491,6 +510,13 @@ int perun_runner_store(struct perun_instance *inst, struct perun_profile *profil
 	perun_error_clear(err);
 	free(index_path);
 out:
+	if (batched && rc) {
+		perun_durable_abort();
+	} else if (batched) {
+		rc = perun_durable_commit(err);
+		if (rc && path_out)
+			path_out[0] = '\0'; /* nothing was kept */
+	}
 	free(jobs);
 	return rc;
 }

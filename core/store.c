@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Profile objects in .perun/objects: reading, writing atomically, hashing. */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <nettle/sha1.h>
 
+#include "durable.h"
 #include "store.h"
 
 void perun_sha1_hex(const void *data, size_t len, char out[PERUN_SHA1_HEX])
@@ -45,11 +49,18 @@ void perun_store_object_path(const char *objects_dir, const char *sha, char *buf
 /* Number of characters (not bytes) of UTF-8 text, as Python's len(). */
 static size_t utf8_length(const char *s, size_t len)
 {
-	size_t chars = 0;
-	for (size_t i = 0; i < len; i++)
-		if (((unsigned char)s[i] & 0xc0) != 0x80)
-			chars++;
-	return chars;
+	/* Eight bytes at a time (objects are hundreds of megabytes): a
+	 * continuation byte is 10xxxxxx, its top bit set and the next not. */
+	const uint64_t high = 0x8080808080808080ull;
+	size_t continuations = 0, i = 0;
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w;
+		memcpy(&w, s + i, 8);
+		continuations += (size_t)__builtin_popcountll(w & high & ~(w << 1));
+	}
+	for (; i < len; i++)
+		continuations += ((unsigned char)s[i] & 0xc0) == 0x80;
+	return len - continuations;
 }
 
 int perun_store_write_profile(const char *objects_dir, const struct perun_profile *profile,
@@ -90,7 +101,7 @@ int perun_store_write_profile(const char *objects_dir, const struct perun_profil
 		rc = perun_error_set(err, PERUN_EGENERIC, "cannot compress profile object");
 		goto out;
 	}
-	rc = perun_file_write_atomic(path, packed, packed_len, err);
+	rc = perun_durable_write(path, packed, packed_len, err);
 	if (!rc && created)
 		*created = 1;
 out:
@@ -129,46 +140,69 @@ static int too_long(const char *sha, struct perun_error *err)
 }
 
 /*
- * Inflate a store object.  Its header is inflated first and bounds the
- * rest (a character is at most four bytes of UTF-8), so a damaged or
- * hostile object (a zlib bomb) fails as soon as it outgrows what its
- * header says, never inflated whole.
+ * Start inflating a store object: its header is inflated first (into
+ * head, *used bytes, which may run into the body) and bounds the rest (a
+ * character is at most four bytes of UTF-8): *limit, the most the whole
+ * payload may take, so that a damaged or hostile object (a zlib bomb)
+ * fails as soon as it outgrows what its header says, never inflated
+ * whole.  *zrc is inflate's last answer; zs needs inflateEnd either way.
  */
+static int inflate_header(z_stream *zs, const unsigned char *in, size_t in_len, const char *sha,
+			  char head[OBJECT_HEADER_MAX], size_t *used, int *zrc, char type[16],
+			  size_t *chars, size_t *limit, struct perun_error *err)
+{
+	if (inflateInit(zs) != Z_OK)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	zs->next_in = (unsigned char *)in;
+	zs->avail_in = (uInt)in_len;
+	zs->next_out = (unsigned char *)head;
+	zs->avail_out = OBJECT_HEADER_MAX;
+	*zrc = inflate(zs, Z_SYNC_FLUSH);
+	*used = OBJECT_HEADER_MAX - zs->avail_out;
+	if (*zrc != Z_OK && *zrc != Z_STREAM_END && *zrc != Z_BUF_ERROR)
+		return perun_error_set(err, PERUN_EINVAL,
+				       "malformed profile object %s: not zlib data", sha);
+	if (parse_header(head, *used, type, chars))
+		return perun_error_set(err, PERUN_EINVAL, "malformed profile object %s: bad header",
+				       sha);
+	if (*chars > max_object)
+		return perun_error_set(err, PERUN_EINVAL,
+				       "malformed profile object %s: header says %zu characters, "
+				       "over store.max_object_size (%zu)",
+				       sha, *chars, max_object);
+	size_t header = strlen(head) + 1;
+	*limit = *chars > (SIZE_MAX / 2 - header) / 4 ? SIZE_MAX / 2 : header + 4 * *chars;
+	if (*used > *limit)
+		return too_long(sha, err);
+	return 0;
+}
+
+/* Inflate into buf[*used .. alloc) until the stream ends or buf is full,
+ * if zrc (inflate's answer so far) is Z_OK: inflate's last answer. */
+static int inflate_into(z_stream *zs, char *buf, size_t alloc, size_t *used, int zrc)
+{
+	while (zrc == Z_OK && *used < alloc) {
+		size_t room = alloc - *used > UINT32_MAX ? UINT32_MAX : alloc - *used;
+		zs->next_out = (unsigned char *)buf + *used;
+		zs->avail_out = (uInt)room;
+		zrc = inflate(zs, Z_NO_FLUSH);
+		*used += room - zs->avail_out;
+	}
+	return zrc;
+}
+
+/* Inflate a store object whole into *out (see inflate_header). */
 static int inflate_object(const unsigned char *in, size_t in_len, const char *sha, char **out,
 			  size_t *out_len, char type[16], size_t *chars, struct perun_error *err)
 {
 	z_stream zs = { 0 };
-	if (inflateInit(&zs) != Z_OK)
-		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	zs.next_in = (unsigned char *)in;
-	zs.avail_in = (uInt)in_len;
 	char head[OBJECT_HEADER_MAX];
-	zs.next_out = (unsigned char *)head;
-	zs.avail_out = sizeof(head);
-	int zrc = inflate(&zs, Z_SYNC_FLUSH);
-	size_t used = sizeof(head) - zs.avail_out;
+	size_t used, limit;
+	int zrc;
 	char *buf = NULL;
-	int rc = 0;
-	if (zrc != Z_OK && zrc != Z_STREAM_END && zrc != Z_BUF_ERROR)
-		rc = perun_error_set(err, PERUN_EINVAL,
-				     "malformed profile object %s: not zlib data", sha);
-	else if (parse_header(head, used, type, chars))
-		rc = perun_error_set(err, PERUN_EINVAL, "malformed profile object %s: bad header",
-				     sha);
-	else if (*chars > max_object)
-		rc = perun_error_set(
-			err, PERUN_EINVAL,
-			"malformed profile object %s: header says %zu characters, over "
-			"store.max_object_size (%zu)",
-			sha, *chars, max_object);
+	int rc = inflate_header(&zs, in, in_len, sha, head, &used, &zrc, type, chars, &limit, err);
 	if (rc)
 		goto out;
-	size_t header = strlen(head) + 1;
-	size_t limit = *chars > (SIZE_MAX / 2 - header) / 4 ? SIZE_MAX / 2 : header + 4 * *chars;
-	if (used > limit) {
-		rc = too_long(sha, err);
-		goto out;
-	}
 	size_t guess = in_len * 4 + 1024 > used ? in_len * 4 + 1024 : used;
 	size_t alloc = guess < limit + 1 ? guess : limit + 1;
 	buf = malloc(alloc + 1);
@@ -177,24 +211,17 @@ static int inflate_object(const unsigned char *in, size_t in_len, const char *sh
 		goto out;
 	}
 	memcpy(buf, head, used);
-	while (zrc == Z_OK) {
-		if (used == alloc) {
-			if (alloc > limit)
-				break; /* more than the header allows */
-			size_t grow = alloc * 2 < limit + 1 ? alloc * 2 : limit + 1;
-			char *grown = realloc(buf, grow + 1);
-			if (!grown) {
-				rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
-				goto out;
-			}
-			buf = grown;
-			alloc = grow;
+	while ((zrc = inflate_into(&zs, buf, alloc, &used, zrc)) == Z_OK) {
+		if (alloc > limit)
+			break; /* more than the header allows */
+		size_t grow = alloc * 2 < limit + 1 ? alloc * 2 : limit + 1;
+		char *grown = realloc(buf, grow + 1);
+		if (!grown) {
+			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+			goto out;
 		}
-		size_t room = alloc - used > UINT32_MAX ? UINT32_MAX : alloc - used;
-		zs.next_out = (unsigned char *)buf + used;
-		zs.avail_out = (uInt)room;
-		zrc = inflate(&zs, Z_NO_FLUSH);
-		used += room - zs.avail_out;
+		buf = grown;
+		alloc = grow;
 	}
 	if (used > limit)
 		rc = too_long(sha, err);
@@ -213,20 +240,27 @@ out:
 	return 0;
 }
 
-int perun_store_read_profile(const char *objects_dir, const char *sha, struct perun_profile **out,
-			     struct perun_error *err)
+/* An object's packed bytes; a missing object is named as such. */
+static int read_packed(const char *objects_dir, const char *sha, char **packed, size_t *len,
+		       struct perun_error *err)
 {
 	char path[PATH_MAX];
 	perun_store_object_path(objects_dir, sha, path, sizeof(path));
+	int rc = perun_file_read(path, packed, len, err);
+	if (rc && err && err->code == PERUN_ENOTFOUND)
+		return perun_error_set(err, PERUN_ENOTFOUND,
+				       "profile object %s is missing from the store", sha);
+	return rc;
+}
+
+int perun_store_read_profile(const char *objects_dir, const char *sha, struct perun_profile **out,
+			     struct perun_error *err)
+{
 	char *packed = NULL, *payload = NULL;
 	size_t packed_len, payload_len = 0;
-	int rc = perun_file_read(path, &packed, &packed_len, err);
-	if (rc) {
-		if (err && err->code == PERUN_ENOTFOUND)
-			return perun_error_set(err, PERUN_ENOTFOUND,
-					       "profile object %s is missing from the store", sha);
+	int rc = read_packed(objects_dir, sha, &packed, &packed_len, err);
+	if (rc)
 		return rc;
-	}
 	char type[16];
 	size_t size;
 	rc = inflate_object((unsigned char *)packed, packed_len, sha, &payload, &payload_len, type,
@@ -250,6 +284,85 @@ out:
 	free(packed);
 	free(payload);
 	return rc;
+}
+
+/*
+ * The body of an object inflated into an anonymous file (memfd), straight
+ * into its pages: the streamed load maps it as it maps a profile's file,
+ * and reads its resource_type_map as it walks.  Its messages name the
+ * object, as the whole load's do.  Objects it cannot take this way (no
+ * memfd) are read whole.
+ */
+int perun_store_read_profile_streamed(const char *objects_dir, const char *sha,
+				      struct perun_profile **out, struct perun_error *err)
+{
+#ifdef MFD_CLOEXEC
+	char path[64], name[64], head[OBJECT_HEADER_MAX], type[16];
+	char *packed = NULL, *body = MAP_FAILED;
+	size_t packed_len, used, limit, chars, cap = 0, len = 0;
+	int zrc, fd = -1;
+	z_stream zs = { 0 };
+	int rc = read_packed(objects_dir, sha, &packed, &packed_len, err);
+	if (rc)
+		return rc;
+	rc = inflate_header(&zs, (unsigned char *)packed, packed_len, sha, head, &used, &zrc, type,
+			    &chars, &limit, err);
+	if (rc)
+		goto out;
+	size_t header = strlen(head) + 1;
+	/* Room for the most the header allows: pages never written take no
+	 * memory. */
+	cap = limit - header + 1;
+	fd = memfd_create("perun-object", MFD_CLOEXEC);
+	if (fd < 0 || ftruncate(fd, (off_t)cap) < 0 ||
+	    (body = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)) == MAP_FAILED) {
+		inflateEnd(&zs);
+		free(packed);
+		if (fd >= 0)
+			close(fd);
+		return perun_store_read_profile(objects_dir, sha, out, err);
+	}
+	len = used - header;
+	memcpy(body, head + header, len);
+	zrc = inflate_into(&zs, body, cap, &len, zrc);
+	if (len + header > limit || (zrc == Z_OK && len == cap))
+		rc = too_long(sha, err);
+	else if (zrc != Z_STREAM_END)
+		rc = perun_error_set(err, PERUN_EINVAL,
+				     "malformed profile object %s: not zlib data", sha);
+	else if (utf8_length(body, len) != chars)
+		rc = perun_error_set(err, PERUN_EINVAL,
+				     "malformed profile object %s: header says %zu characters, "
+				     "body has %zu",
+				     sha, chars, utf8_length(body, len));
+	if (rc)
+		goto out;
+	munmap(body, cap);
+	body = MAP_FAILED;
+	if (ftruncate(fd, (off_t)len) < 0) {
+		rc = perun_error_set_errno(err, PERUN_EGENERIC, errno,
+					   "cannot read profile object %s", sha);
+		goto out;
+	}
+	/* The load maps the file through a descriptor of its own, and may
+	 * read it whole later (a walk that finds the map malformed reports
+	 * the whole load's error): fd stays open as long as perun runs. */
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	snprintf(name, sizeof(name), "object %.12s", sha);
+	rc = perun_profile_load_file_streamed_as(path, name, out, err);
+	if (!rc)
+		fd = -1;
+out:
+	inflateEnd(&zs);
+	free(packed);
+	if (body != MAP_FAILED)
+		munmap(body, cap);
+	if (fd >= 0)
+		close(fd);
+	return rc;
+#else
+	return perun_store_read_profile(objects_dir, sha, out, err);
+#endif
 }
 
 void perun_store_remove_object(const char *objects_dir, const char *sha)

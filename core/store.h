@@ -39,5 +39,10 @@ void perun_store_set_max_object(size_t chars);
 
 int perun_store_read_profile(const char *objects_dir, const char *sha, struct perun_profile **out,
 			     struct perun_error *err);
+/* perun_store_read_profile for readers that walk the resource types once
+ * (perun_profile_load_file_streamed): the object is inflated into memory
+ * of its own but its resource_type_map is read as it is walked. */
+int perun_store_read_profile_streamed(const char *objects_dir, const char *sha,
+				      struct perun_profile **out, struct perun_error *err);
 
 #endif

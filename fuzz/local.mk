@@ -22,7 +22,7 @@ FUZZ_LINK_FLAGS = -fsanitize=fuzzer,address,undefined
 # libperun and the core parsers, compiled once with the sanitizers.
 noinst_LIBRARIES += %reldir%/libfuzz.a
 %canon_reldir%_libfuzz_a_SOURCES = $(sdk_libperun_la_SOURCES) \
-	core/index.c core/store.c core/config_yaml.c core/selector.c \
+	core/durable.c core/index.c core/store.c core/config_yaml.c core/selector.c \
 	core/perf_script.c core/folded_stacks.c core/compressed.c
 %canon_reldir%_libfuzz_a_CFLAGS = $(FUZZ_CFLAGS)
 noinst_PROGRAMS += %reldir%/fuzz_profile_load %reldir%/fuzz_config_yaml \

@@ -25,11 +25,14 @@ put_object() {
 	 python3 -c "import sys, zlib; open(sys.argv[1], \"wb\").write($1)" "$(cat ../object)")
 }
 
-# refused <message after the sha>: show fails with it, exit 2.
+# refused <message after the sha>: show fails with it, exit 2, whether it
+# reads the object whole (tableof) or streamed (folded).
 refused() {
 	(cd proj && test_exit_code 2 perun show 0@i tableof resources >out 2>err &&
 	 sha=$(basename "$(dirname "$(cat ../object)")")$(basename "$(cat ../object)") &&
 	 echo "perun: malformed profile object $sha: $1" >expect &&
+	 test_cmp expect err && test ! -s out &&
+	 test_exit_code 2 perun show 0@i folded >out 2>err &&
 	 test_cmp expect err && test ! -s out)
 }
 
@@ -72,6 +75,26 @@ test_expect_success 'store.max_object_size refuses a bigger header before inflat
 test_expect_success 'the good object reads again' '
 	(cd proj && cp ../object.good "$(cat ../object)" &&
 	 perun show 0@i tableof resources >out && test_grep "main" out)
+'
+
+test_expect_success 'stack views read a stored object streamed: errors by its name' '
+	(cd proj && test_time_profile 1.0 "$(git rev-parse HEAD)" |
+		jq -c ".resource_type_map[\"main#0\"] = 7" >../bad.perf) &&
+	put_object "zlib.compress(b\"profile time %d\\0\" % len(open(\"../bad.perf\").read()) + open(\"../bad.perf\", \"rb\").read())" &&
+	(cd proj && test_exit_code 2 perun show ../bad.perf folded 2>file.err;
+	 test_exit_code 2 perun show 0@i folded 2>err &&
+	 sha=$(basename "$(dirname "$(cat ../object)")")$(basename "$(cat ../object)") &&
+	 sed "s|'"'"'[^'"'"']*bad.perf'"'"'|'"'"'object $(echo $sha | cut -c1-12)'"'"'|" file.err >expect &&
+	 test_cmp expect err) &&
+	(cd proj && cp ../object.good "$(cat ../object)")
+'
+
+test_expect_success 'a stored kperf profile folds as its file does' '
+	(cd proj && cp "$TESTDATA/diff_profiles/kperf-baseline.perf" .perun/jobs/k.perf &&
+	 perun add --force --keep-profile .perun/jobs/k.perf >/dev/null &&
+	 n=$(perun status --format json | jq ".tracked | map(.source) | index(\"k.perf\")") &&
+	 perun show .perun/jobs/k.perf folded >expect &&
+	 perun show $n@i folded >out && test_cmp expect out)
 '
 
 test_expect_success 'stale temp files of killed writers: locks clear jobs/, gc the objects' '

@@ -33,6 +33,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <perun/fsutil.h>
+
 #include "profile_core.h"
 #include "profile_tree.h"
 #include "reader.h"
@@ -49,6 +51,7 @@ struct profile_stream {
 	const char *map_text; /* resource_type_map's value in it */
 	size_t map_len;
 	char *path;
+	char *name; /* what messages call the profile; NULL: its path */
 	enum stream_state state;
 	struct perun_error error;
 	struct json_tape old_tape; /* the resources' tape before settling:
@@ -57,8 +60,31 @@ struct profile_stream {
 
 static const struct profile_form stream_form;
 
+/* The usual load of path, its messages naming the profile name (the path
+ * when NULL). */
+static int load_usual(const char *path, const char *name, struct perun_profile **out,
+		      struct perun_error *err)
+{
+	if (!name)
+		return perun_profile_load_file(path, out, err);
+	char *buf;
+	size_t len;
+	int rc = perun_file_read(path, &buf, &len, err);
+	if (rc)
+		return rc;
+	rc = perun_profile_load_buffer(buf, len, name, out, err);
+	free(buf);
+	return rc;
+}
+
 int perun_profile_load_file_streamed(const char *path, struct perun_profile **out,
 				     struct perun_error *err)
+{
+	return perun_profile_load_file_streamed_as(path, NULL, out, err);
+}
+
+int perun_profile_load_file_streamed_as(const char *path, const char *name,
+					struct perun_profile **out, struct perun_error *err)
 {
 	struct profile_stream *st = calloc(1, sizeof(*st));
 	struct json_tape tape = { 0 };
@@ -83,8 +109,8 @@ int perun_profile_load_file_streamed(const char *path, struct perun_profile **ou
 	st->map_text = span[0];
 	st->map_len = (size_t)(span[1] - span[0]);
 	struct perun_error ignored = { 0 };
-	if (profile_of_tape(&tape, path, 0, &p, &ignored) || !p->tape.nodes ||
-	    !(st->path = strdup(path)))
+	if (profile_of_tape(&tape, name ? name : path, 0, &p, &ignored) || !p->tape.nodes ||
+	    !(st->path = strdup(path)) || (name && !(st->name = strdup(name))))
 		goto usual;
 	close(fd);
 	p->text = st->text;
@@ -102,9 +128,10 @@ usual:
 		if (st->text)
 			munmap(st->text, st->len);
 		free(st->path);
+		free(st->name);
 		free(st);
 	}
-	return perun_profile_load_file(path, out, err);
+	return load_usual(path, name, out, err);
 }
 
 /* The form's own parts: the file's mapping (the text, or the old text
@@ -121,6 +148,7 @@ static void stream_release(struct perun_profile *p)
 	json_tape_release(&st->old_tape);
 	munmap(st->text, st->len);
 	free(st->path);
+	free(st->name);
 	free(st);
 	p->stream = NULL;
 }
@@ -153,7 +181,7 @@ static int stream_load_copy(const struct perun_profile *p, struct perun_profile 
 		return 0;
 	if (st->state == STREAM_FAILED)
 		return stream_error(st, err);
-	if (perun_profile_load_file(st->path, out, &st->error)) {
+	if (load_usual(st->path, st->name, out, &st->error)) {
 		st->state = STREAM_FAILED;
 		return stream_error(st, err);
 	}
@@ -194,7 +222,8 @@ static int stream_load_whole(struct perun_profile *p, struct perun_error *err)
 		memset(&st->old_tape, 0, sizeof(st->old_tape));
 		perun_profile_free(q);
 		return perun_error_set(err, PERUN_EGENERIC,
-				       "cannot read profile '%s': out of memory", st->path);
+				       "cannot read profile '%s': out of memory",
+				       st->name ? st->name : st->path);
 	} else {
 		p->text = NULL;
 	}

@@ -5,7 +5,8 @@
  * (tests/t0404-faults.sh, tests/t0405-alloc-faults.sh):
  *
  *   PERUN_FAULT=write:3   the third write(2) to a regular file fails
- *                         with ENOSPC (fsync: EIO, rename: EIO)
+ *                         with ENOSPC (fsync and syncfs, counted as
+ *                         one: EIO, rename: EIO)
  *   PERUN_FAULT=malloc:7  the seventh malloc, calloc or realloc returns
  *                         NULL with ENOMEM
  *   PERUN_FAULT_SPARE=L   allocations made by a library whose path holds
@@ -107,16 +108,29 @@ ssize_t write(int fd, const void *buf, size_t n)
 	return real(fd, buf, n);
 }
 
-int fsync(int fd)
+/* fsync, and syncfs (the batched sync of a command's writes, see
+ * core/durable.c), counted as one: the real call unless this one fails. */
+static int sync_call(int (**real)(int), const char *name, int fd)
 {
-	static int (*real)(int);
-	if (!real)
-		*(void **)&real = dlsym(RTLD_NEXT, "fsync");
+	if (!*real)
+		*(void **)real = dlsym(RTLD_NEXT, name);
 	if (regular(fd) && fault(OP_FSYNC)) {
 		errno = EIO;
 		return -1;
 	}
-	return real(fd);
+	return (*real)(fd);
+}
+
+int fsync(int fd)
+{
+	static int (*real)(int);
+	return sync_call(&real, "fsync", fd);
+}
+
+int syncfs(int fd)
+{
+	static int (*real)(int);
+	return sync_call(&real, "syncfs", fd);
 }
 
 int rename(const char *from, const char *to)

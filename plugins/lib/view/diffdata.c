@@ -12,37 +12,57 @@
 #include "view-common.h"
 
 /* Rows are found by an open-addressing table of row numbers + 1 over a
- * hash of "uid\x1ftrace": cheaper than a JSON object's copied keys. */
+ * hash of "uid\x1ftrace": cheaper than a JSON object's copied keys.  Each
+ * row's hash is kept (hashes[]), so that growing the table and probing it
+ * read no text: a million rows' keys are far bigger than the caches. */
 struct acc {
-	size_t *slot;
+	struct acc_slot {
+		uint32_t hash;
+		uint32_t row; /* + 1; 0 is free */
+	} * slot;
 	size_t nslots; /* a power of two, at most half full */
 	struct viewlib_diff_rows *out;
 	size_t alloc;
 };
 
-static uint64_t hash_key(const char *uid, const char *trace)
+/* A hash of len bytes, eight at a time (traces run to hundreds). */
+static uint64_t hash_bytes(uint64_t h, const char *p, size_t len)
 {
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
-	for (const unsigned char *p = (const unsigned char *)uid; *p; p++)
-		h = (h ^ *p) * 1099511628211ull;
-	h = (h ^ 0x1f) * 1099511628211ull;
-	for (const unsigned char *p = (const unsigned char *)trace; *p; p++)
-		h = (h ^ *p) * 1099511628211ull;
-	return h;
+	uint64_t w;
+	for (; len >= 8; p += 8, len -= 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+		h ^= h >> 29;
+	}
+	w = 0;
+	memcpy(&w, p, len);
+	h = (h ^ w ^ (uint64_t)len << 56) * 0xff51afd7ed558ccdull;
+	return h ^ h >> 32;
 }
 
-static int grow_slots(struct acc *a)
+static uint64_t hash_key(const char *uid, const char *trace, size_t trace_len)
 {
-	size_t n = a->nslots ? a->nslots * 2 : 1024;
-	size_t *slot = calloc(n, sizeof(size_t));
+	return hash_bytes(hash_bytes(0x243f6a8885a308d3ull, uid, strlen(uid)), trace, trace_len);
+}
+
+/* A table of at least 2 * rows slots. */
+static int grow_slots(struct acc *a, size_t rows)
+{
+	size_t n = a->nslots ? a->nslots : 1024;
+	while (n < 2 * rows)
+		n *= 2;
+	if (n == a->nslots)
+		return 0;
+	struct acc_slot *slot = calloc(n, sizeof(*slot));
 	if (!slot)
 		return -1;
-	for (size_t i = 0; i < a->out->n; i++) {
-		const struct viewlib_diff_row *row = &a->out->rows[i];
-		size_t j = (size_t)hash_key(row->uid, row->trace) & (n - 1);
-		while (slot[j])
+	for (size_t i = 0; i < a->nslots; i++) {
+		if (!a->slot[i].row)
+			continue;
+		size_t j = a->slot[i].hash & (n - 1);
+		while (slot[j].row)
 			j = (j + 1) & (n - 1);
-		slot[j] = i + 1;
+		slot[j] = a->slot[i];
 	}
 	free(a->slot);
 	a->slot = slot;
@@ -50,16 +70,19 @@ static int grow_slots(struct acc *a)
 	return 0;
 }
 
-static long row_of(struct acc *a, const char *uid, const char *trace)
+static long row_of(struct acc *a, const char *uid, const char *trace, size_t trace_len)
 {
 	struct viewlib_diff_rows *o = a->out;
-	if (2 * (o->n + 1) > a->nslots && grow_slots(a) < 0)
+	if (o->n >= UINT32_MAX - 1 || (2 * (o->n + 1) > a->nslots && grow_slots(a, o->n + 1) < 0))
 		return -1;
-	size_t j = (size_t)hash_key(uid, trace) & (a->nslots - 1);
-	for (; a->slot[j]; j = (j + 1) & (a->nslots - 1)) {
-		const struct viewlib_diff_row *row = &o->rows[a->slot[j] - 1];
-		if (!strcmp(row->uid, uid) && !strcmp(row->trace, trace))
-			return (long)(a->slot[j] - 1);
+	uint32_t hash = (uint32_t)hash_key(uid, trace, trace_len);
+	size_t j = hash & (a->nslots - 1);
+	for (; a->slot[j].row; j = (j + 1) & (a->nslots - 1)) {
+		if (a->slot[j].hash != hash)
+			continue;
+		const struct viewlib_diff_row *row = &o->rows[a->slot[j].row - 1];
+		if (!strcmp(row->uid, uid) && !memcmp(row->trace, trace, trace_len + 1))
+			return (long)(a->slot[j].row - 1);
 	}
 	if (o->n == a->alloc) {
 		size_t alloc = a->alloc ? a->alloc * 2 : 256;
@@ -69,16 +92,18 @@ static long row_of(struct acc *a, const char *uid, const char *trace)
 		o->rows = grown;
 		a->alloc = alloc;
 	}
-	struct viewlib_diff_row *row = &o->rows[o->n];
-	row->uid = strdup(uid);
-	row->trace = strdup(trace);
-	row->amount[0] = row->amount[1] = 0.0;
-	if (!row->uid || !row->trace) {
-		free(row->uid);
-		free(row->trace);
+	/* uid and trace in one block: trace, then uid after its NUL. */
+	size_t uid_len = strlen(uid);
+	char *text = malloc(trace_len + 1 + uid_len + 1);
+	if (!text)
 		return -1;
-	}
-	a->slot[j] = o->n + 1;
+	memcpy(text, trace, trace_len + 1);
+	memcpy(text + trace_len + 1, uid, uid_len + 1);
+	struct viewlib_diff_row *row = &o->rows[o->n];
+	row->trace = text;
+	row->uid = text + trace_len + 1;
+	row->amount[0] = row->amount[1] = 0.0;
+	a->slot[j] = (struct acc_slot){ hash, (uint32_t)o->n + 1 };
 	return (long)o->n++;
 }
 
@@ -166,6 +191,8 @@ struct profile_side {
 	size_t nfilters;
 	struct perun_strbuf *tb;
 	struct perun_error *err;
+	const struct perun_jv *last_columns; /* of the walk's last type with rows */
+	int in_resources_order;		     /* the walk met the types so far */
 };
 
 static int add_type(const char *id, const struct perun_jv *persist, const struct perun_jv *cols,
@@ -176,11 +203,16 @@ static int add_type(const char *id, const struct perun_jv *persist, const struct
 	size_t n = amounts && perun_jv_type(amounts) == PERUN_JV_ARRAY ? perun_jv_len(amounts) : 0;
 	if (!n)
 		return 0;
+	/* Columns lie in the text's order: the types of a walk in map order
+	 * come in the order of "resources" while theirs only go forward. */
+	if (ps->last_columns && cols <= ps->last_columns)
+		ps->in_resources_order = 0;
+	ps->last_columns = cols;
 	const struct perun_jv *uidv = perun_jv_get(persist, "uid");
 	char *uid_copy = perun_jv_is_string(uidv) || !uidv ? NULL : perun_jv_flatten_dup(uidv);
 	const char *uid = !uidv ? "" : perun_jv_is_string(uidv) ? uidv->u.s : uid_copy;
 	long r = uid && trace_text(ps->tb, perun_jv_get(persist, "trace")) == 0
-			 ? row_of(ps->acc, uid, ps->tb->buf)
+			 ? row_of(ps->acc, uid, ps->tb->buf, strlen(ps->tb->buf))
 			 : -1;
 	free(uid_copy);
 	if (r < 0)
@@ -206,16 +238,34 @@ static int add_profile(struct acc *a, const struct perun_profile *p, int side,
 		       const char *const *filters, size_t nfilters, struct perun_strbuf *tb,
 		       struct perun_error *err)
 {
-	struct profile_side ps = { a, side, filters, nfilters, tb, err };
+	struct profile_side ps = { a, side, filters, nfilters, tb, err, NULL, 1 };
 	struct perun_type_list types;
 	/* Records are met in the order of "resources", as Perun meets them:
 	 * the tables keep that order among equal amounts. */
 	int rc = perun_profile_types(p, &types, err);
+	/* Room for every type a row of its own, as most have. */
+	if (!rc && grow_slots(a, a->out->n + types.n))
+		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	for (size_t i = 0; !rc && i < types.n; i++)
 		rc = add_type(types.types[i].id, types.types[i].persistent, types.types[i].columns,
 			      &ps);
 	perun_type_list_release(&types);
 	return rc;
+}
+
+/*
+ * The types of p walked in resource_type_map order (a streamed profile's
+ * map is read as it is walked, never held whole): 1 when they came in
+ * the order of "resources" too, as they do in the profiles Perun writes,
+ * 0 when they did not (the rows are then not in Perun's order).
+ */
+static int walk_profile(struct acc *a, const struct perun_profile *p, int side,
+			const char *const *filters, size_t nfilters, struct perun_strbuf *tb,
+			struct perun_error *err)
+{
+	struct profile_side ps = { a, side, filters, nfilters, tb, err, NULL, 1 };
+	int rc = perun_profile_foreach_type(p, add_type, &ps, err);
+	return rc ? rc : ps.in_resources_order;
 }
 
 int viewlib_diff_rows_build(const struct perun_profile *baseline,
@@ -226,9 +276,21 @@ int viewlib_diff_rows_build(const struct perun_profile *baseline,
 	struct perun_strbuf tb = PERUN_STRBUF_INIT;
 	int rc;
 	memset(out, 0, sizeof(*out));
-	rc = add_profile(&a, baseline, 0, filters, nfilters, &tb, err);
-	if (!rc)
-		rc = add_profile(&a, target, 1, filters, nfilters, &tb, err);
+	rc = walk_profile(&a, baseline, 0, filters, nfilters, &tb, err);
+	if (rc == 1)
+		rc = walk_profile(&a, target, 1, filters, nfilters, &tb, err);
+	if (rc == 0) {
+		/* Another order: again, in the order of "resources" (a
+		 * streamed profile is then read whole). */
+		viewlib_diff_rows_free(out);
+		free(a.slot);
+		a = (struct acc){ .out = out };
+		rc = add_profile(&a, baseline, 0, filters, nfilters, &tb, err);
+		if (!rc)
+			rc = add_profile(&a, target, 1, filters, nfilters, &tb, err);
+	} else if (rc == 1) {
+		rc = 0;
+	}
 	free(a.slot);
 	perun_strbuf_release(&tb);
 	if (rc)
@@ -261,10 +323,8 @@ int viewlib_diff_rows_of_view(const struct perun_view_ctx *ctx, const char *filt
 
 void viewlib_diff_rows_free(struct viewlib_diff_rows *r)
 {
-	for (size_t i = 0; i < r->n; i++) {
-		free(r->rows[i].uid);
-		free(r->rows[i].trace);
-	}
+	for (size_t i = 0; i < r->n; i++)
+		free(r->rows[i].trace); /* and the uid after it */
 	free(r->rows);
 	memset(r, 0, sizeof(*r));
 }

@@ -709,6 +709,49 @@ static void sort_keys(uint64_t *keys, uint32_t n)
 	}
 }
 
+int viewlib_stacks_in_walk_order(const struct viewlib_stacks *s, struct viewlib_stack_step **out,
+				 struct perun_error *err)
+{
+	uint32_t n = s->nnodes;
+	uint32_t *size = malloc(((size_t)n + 1) * sizeof(*size)); /* of subtrees */
+	uint32_t *pre = malloc(((size_t)n + 1) * sizeof(*pre));	  /* walk places */
+	struct viewlib_stack_step *steps = NULL;
+	if (!size || !pre)
+		goto oom;
+	for (uint32_t i = 0; i < n; i++)
+		size[i] = 1;
+	for (uint32_t i = n; i-- > 1;)
+		size[s->nodes[i].parent] += size[i];
+	/* Parents come before their children: a pass in that order meets
+	 * every node placed, and places its children after it, each past the
+	 * subtrees of its elder siblings. */
+	pre[0] = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t next = pre[i] + 1, nc;
+		const uint32_t *c = viewlib_stacks_children(s, i, &nc);
+		for (uint32_t k = 0; k < nc; k++) {
+			pre[c[k]] = next;
+			next += size[c[k]];
+		}
+	}
+	free(size);
+	size = NULL;
+	/* One pass over the nodes, front to back; its scattered writes do
+	 * not wait on each other. */
+	if (!(steps = malloc(((size_t)n + 1) * sizeof(*steps))))
+		goto oom;
+	for (uint32_t i = 0; i < n; i++)
+		steps[pre[i]] = (struct viewlib_stack_step){ s->nodes[i].self, s->nodes[i].frame,
+							     s->nodes[i].depth };
+	free(pre);
+	*out = steps;
+	return 0;
+oom:
+	free(size);
+	free(pre);
+	return perun_error_set(err, PERUN_EGENERIC, "out of memory ordering the call stacks");
+}
+
 int viewlib_stacks_finish(struct viewlib_stacks *s, struct perun_error *err)
 {
 	struct named *byname = malloc((s->nnames + 1) * sizeof(*byname));
@@ -718,11 +761,9 @@ int viewlib_stacks_finish(struct viewlib_stacks *s, struct perun_error *err)
 	uint64_t *order = malloc((s->nnodes + 1) * sizeof(*order));
 	int rc = 0;
 	free(s->children);
-	s->children = malloc((s->nnodes + 1) * sizeof(*s->children));
-	if (!byname || !rank || !order || !s->children || ensure_root(s)) {
-		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory sorting the call stacks");
-		goto out;
-	}
+	s->children = NULL;
+	if (!byname || !rank || !order || ensure_root(s))
+		goto oom;
 	perun_advise_huge_pages(order, (s->nnodes + 1) * sizeof(*order));
 	for (uint32_t i = 0; i < s->nnames; i++)
 		byname[i] = (struct named){ s->names[i], i };
@@ -750,8 +791,18 @@ int viewlib_stacks_finish(struct viewlib_stacks *s, struct perun_error *err)
 	}
 	for (uint32_t i = 0; i < s->nnodes; i++)
 		sort_keys(order + s->nodes[i].first, s->nodes[i].nchildren);
+	/* The children's numbers, packed into order's own memory (the k-th
+	 * is read before the 2k-th and 2k+1-th are written). */
+	uint32_t *packed = (uint32_t *)order;
 	for (uint32_t k = 0; k + 1 < s->nnodes; k++)
-		s->children[k] = (uint32_t)order[k];
+		packed[k] = (uint32_t)order[k];
+	s->children = realloc(packed, ((size_t)s->nnodes + 1) * sizeof(*s->children));
+	if (!s->children)
+		s->children = packed;
+	order = NULL;
+	goto out;
+oom:
+	rc = perun_error_set(err, PERUN_EGENERIC, "out of memory sorting the call stacks");
 out:
 	free(byname);
 	free(rank);

@@ -132,6 +132,24 @@ int viewlib_stacks_from_view(struct viewlib_stacks *s, const struct perun_profil
  * last add.  Returns 0 or -PERUN_EGENERIC without memory. */
 int viewlib_stacks_finish(struct viewlib_stacks *s, struct perun_error *err);
 
+/* A node as viewlib_stacks_walk meets it. */
+struct viewlib_stack_step {
+	double self;
+	uint32_t frame; /* name id; VIEWLIB_STACKS_NONE for the root */
+	uint32_t depth; /* 0 for the root: the walk's path is depth long */
+};
+
+/*
+ * The nodes of a finished s in the order viewlib_stacks_walk visits them,
+ * root first, in *out (nnodes steps, the caller frees), for views that
+ * visit every node: reading them front to back, instead of the walk's
+ * jumps over a tree far bigger than the caches, is what keeps the export
+ * of a million stacks linear.  Returns 0 or -PERUN_EGENERIC without
+ * memory.
+ */
+int viewlib_stacks_in_walk_order(const struct viewlib_stacks *s, struct viewlib_stack_step **out,
+				 struct perun_error *err);
+
 /* Children of node after finish. */
 static inline const uint32_t *viewlib_stacks_children(const struct viewlib_stacks *s, uint32_t node,
 						      uint32_t *n)

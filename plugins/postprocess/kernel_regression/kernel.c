@@ -156,19 +156,79 @@ static double gauss(double h, double d)
 	return (1. / sqrt(2 * M_PI)) * exp(-(d * d) / (h * h * 2.)) / h;
 }
 
+/*
+ * x on the integers (structure sizes, counts): a distance between two
+ * points is an exact integer, so the kernel weight of each distance can be
+ * computed once per bandwidth (the weights table) instead of once per pair
+ * of points; the same numbers, bit for bit (gauss is even in d).  The
+ * leave-one-out search evaluates millions of pairs per bandwidth over a
+ * few hundred distinct distances.
+ */
+#define WEIGHTS_MAX ((size_t)1 << 20) /* distances tabled at most */
+#define INTEGER_MAX 4503599627370496. /* 2^52: differences stay exact */
+
 struct np_work {
 	double *a, *b, *c, *d;
+	int integer_x;	 /* every x an integer below INTEGER_MAX in magnitude */
+	double *weights; /* gauss(bw, d) / divisor for d = 0 .. nweights - 1 */
+	size_t nweights, weights_alloc;
+	double weights_bw, weights_divisor;
 };
 
-static int work_alloc(struct np_work *w, size_t n)
+static int all_integers(const double *x, size_t n)
 {
+	for (size_t i = 0; i < n; i++)
+		if (!(fabs(x[i]) < INTEGER_MAX) || x[i] != floor(x[i]))
+			return 0;
+	return 1;
+}
+
+static int work_alloc(struct np_work *w, const double *x, size_t n)
+{
+	memset(w, 0, sizeof(*w));
 	w->a = malloc(4 * (n ? n : 1) * sizeof(double));
 	if (!w->a)
 		return -1;
 	w->b = w->a + n;
 	w->c = w->b + n;
 	w->d = w->c + n;
+	w->integer_x = all_integers(x, n);
 	return 0;
+}
+
+static void work_free(struct np_work *w)
+{
+	free(w->a);
+	free(w->weights);
+}
+
+/* The weights of distances 0 .. max_d for bw and divisor, or NULL when x
+ * is not on the integers, the table would be too long or memory is short
+ * (the caller then computes each weight). */
+static const double *weights_upto(struct np_work *w, double bw, double divisor, double max_d)
+{
+	if (!w->integer_x || !(max_d < (double)WEIGHTS_MAX))
+		return NULL;
+	size_t need = (size_t)max_d + 1;
+	if (memcmp(&bw, &w->weights_bw, sizeof(bw)) ||
+	    memcmp(&divisor, &w->weights_divisor, sizeof(divisor)))
+		w->nweights = 0; /* another bandwidth: start again */
+	if (need <= w->nweights)
+		return w->weights;
+	if (need > w->weights_alloc) {
+		size_t alloc = need > 2 * w->weights_alloc ? need : 2 * w->weights_alloc;
+		double *grown = realloc(w->weights, alloc * sizeof(*grown));
+		if (!grown)
+			return NULL;
+		w->weights = grown;
+		w->weights_alloc = alloc;
+	}
+	for (size_t d = w->nweights; d < need; d++)
+		w->weights[d] = gauss(bw, (double)d) / divisor;
+	w->nweights = need;
+	w->weights_bw = bw;
+	w->weights_divisor = divisor;
+	return w->weights;
 }
 
 /* numpy.linalg.pinv(M) @ V, first row: the local linear mean. */
@@ -196,6 +256,25 @@ static double pinv_first(double m00, double m01, double m11, double v0, double v
 	return mean;
 }
 
+/* The local linear terms of the points from .. to - 1 at p, their kernel
+ * weights from the table; returns m22 summed on from m22, in order. */
+static double local_linear_terms(const double *x, const double *y, size_t from, size_t to, double p,
+				 int negate, const double *weights, double *restrict wa,
+				 double *restrict wb, double *restrict wc, double *restrict wd,
+				 double m22)
+{
+	for (size_t j = from, m = 0; j < to; j++, m++) {
+		double d = negate ? p - x[j] : x[j] - p;
+		double ker = weights[(size_t)fabs(d)];
+		wa[m] = ker;
+		wb[m] = d * ker;
+		m22 += d * (d * ker);
+		wc[m] = ker * y[j];
+		wd[m] = d * wc[m];
+	}
+	return m22;
+}
+
 /*
  * The estimate at p from the points other than skip (SIZE_MAX: all).  The
  * leave-one-out estimator passes negated data, which flips d = x - p.  Only
@@ -212,12 +291,20 @@ static double np_estimate(enum kr_reg_type type, double bw, const double *x, con
 	/* Equal x give equal weights: a repeated x reuses the last one (Perun's
 	 * profiles repeat their structure sizes a lot). */
 	double last_x = NAN, k = 0, d = 0, ker = 0;
+	/* p is one of x: its distances to the window's points are exact, the
+	 * farthest at its ends (x sorted). */
+	const double *weights = sorted && lo < hi
+					? weights_upto(w, bw, type == KR_LC ? 1. : (double)len,
+						       fmax(fabs(p - x[lo]), fabs(x[hi - 1] - p)))
+					: NULL;
 	if (type == KR_LC) {
 		for (size_t j = lo; j < hi; j++) {
 			if (j == skip)
 				continue;
 			if (!(x[j] == last_x)) {
-				k = gauss(bw, negate ? p - x[j] : x[j] - p);
+				/* gauss(h, d) / 1 is gauss(h, d) */
+				k = weights ? weights[(size_t)fabs(x[j] - p)]
+					    : gauss(bw, negate ? p - x[j] : x[j] - p);
 				last_x = x[j];
 			}
 			w->a[m] = k * y[j];
@@ -227,19 +314,34 @@ static double np_estimate(enum kr_reg_type type, double bw, const double *x, con
 	}
 	double nobs = (double)len;
 	double m22 = 0;
+	/* In locals: the stores below would otherwise reload them. */
+	double *restrict wa = w->a, *restrict wb = w->b, *restrict wc = w->c, *restrict wd = w->d;
+	if (weights) {
+		/* Equal x meet equal distances in the table: no test of the
+		 * last x, and the skipped point splits the loop in two. */
+		size_t split = skip >= lo && skip < hi ? skip : hi;
+		m22 = local_linear_terms(x, y, lo, split, p, negate, weights, wa, wb, wc, wd, 0);
+		m = split - lo;
+		if (split < hi)
+			m22 = local_linear_terms(x, y, split + 1, hi, p, negate, weights, wa + m,
+						 wb + m, wc + m, wd + m, m22);
+		m = hi - lo - (split < hi);
+		return pinv_first(sum_window(wa, off, m, len), sum_window(wb, off, m, len), m22,
+				  sum_window(wc, off, m, len), sum_window(wd, off, m, len));
+	}
 	for (size_t j = lo; j < hi; j++) {
 		if (j == skip)
 			continue;
 		if (!(x[j] == last_x)) {
 			d = negate ? p - x[j] : x[j] - p;
-			ker = gauss(bw, d) / nobs;
+			ker = weights ? weights[(size_t)fabs(d)] : gauss(bw, d) / nobs;
 			last_x = x[j];
 		}
-		w->a[m] = ker;
-		w->b[m] = d * ker;
+		wa[m] = ker;
+		wb[m] = d * ker;
 		m22 += d * (d * ker);
-		w->c[m] = ker * y[j];
-		w->d[m] = d * w->c[m];
+		wc[m] = ker * y[j];
+		wd[m] = d * wc[m];
 		m++;
 	}
 	return pinv_first(sum_window(w->a, off, m, len), sum_window(w->b, off, m, len), m22,
@@ -250,12 +352,12 @@ int kr_np_fit(enum kr_reg_type type, double bw, const double *x, const double *y
 	      double *out, struct kr_fail *fail)
 {
 	struct np_work w;
-	if (work_alloc(&w, n))
+	if (work_alloc(&w, x, n))
 		return nomem(fail);
 	int sorted = is_sorted(x, n);
 	for (size_t i = 0; i < n; i++)
 		out[i] = np_estimate(type, bw, x, y, n, sorted, SIZE_MAX, x[i], 0, &w);
-	free(w.a);
+	work_free(&w);
 	return 0;
 }
 
@@ -348,7 +450,7 @@ static void nm_sort(double sim[2], double fsim[2])
 
 static double fmin_1d(struct objective *o, double x0)
 {
-	struct nm nm = { o, 0 };
+	struct nm nm = { .o = o };
 	double sim[2] = { x0, x0 != 0 ? (1 + 0.05) * x0 : 0.00025 };
 	double fsim[2] = { INFINITY, INFINITY };
 	unsigned iterations = 1;
@@ -415,20 +517,20 @@ static int np_search(enum kr_reg_type type, enum kr_bw_method method, const doub
 		     const double *y, size_t n, double *bw, struct kr_fail *fail)
 {
 	struct objective o = { type, method, x, y, n, is_sorted(x, n), { 0 }, NULL };
-	if (work_alloc(&o.w, n) || !(o.fit = malloc((n ? n : 1) * sizeof(double)))) {
-		free(o.w.a);
+	if (work_alloc(&o.w, x, n) || !(o.fit = malloc((n ? n : 1) * sizeof(double)))) {
+		work_free(&o.w);
 		return nomem(fail);
 	}
 	double h0 = 1.06 * np_std(x, n, 0, o.w.a) * pow((double)n, -1. / (4 + 1));
 	/* statsmodels fails there (its SVD does not converge on NaN). */
 	if (h0 == 0 || !isfinite(h0)) {
-		free(o.w.a);
+		work_free(&o.w);
 		free(o.fit);
 		return failf(fail, KR_DEGENERATE,
 			     "all x values are equal: no bandwidth to search for");
 	}
 	*bw = fmin_1d(&o, h0);
-	free(o.w.a);
+	work_free(&o.w);
 	free(o.fit);
 	return 0;
 }

@@ -48,57 +48,81 @@ static void add_frame(struct perun_strbuf *sb, const char *name)
  * line gets the rounded running sum less what was written: the total stays
  * the rounded exact total, a line is off by at most 1, and lines left with
  * nothing are not written.
+ *
+ * The walk's path is kept as text, each frame escaped once when the walk
+ * comes down to it: a line copies that text instead of the names of its
+ * whole stack.  Lines go out a buffer at a time: the text of a million
+ * stacks is never held whole.
  */
 struct folding {
 	struct perun_strbuf sb;
-	double exact;	   /* weight of the lines so far */
-	long long written; /* their rounded weights */
+	struct perun_strbuf path;     /* the frames of the walk's path, ';'-joined */
+	size_t *path_end;	      /* path_end[d]: length of the text of d frames */
+	double exact;		      /* weight of the lines so far */
+	long long written;	      /* their rounded weights */
+	struct viewlib_stream stream; /* where full buffers of lines go */
 };
 
-static int fold_line(const struct viewlib_stacks *s, uint32_t node, const uint32_t *path,
-		     uint32_t depth, double offset, void *data)
+static void fold_line(struct folding *f, const struct viewlib_stacks *s,
+		      const struct viewlib_stack_step *step)
 {
-	struct folding *f = data;
-	struct perun_strbuf *sb = &f->sb;
 	long long w;
-	(void)offset;
-	if (!depth || s->nodes[node].self == 0)
-		return 0;
-	f->exact += s->nodes[node].self;
+	f->path.len = f->path_end[step->depth - 1];
+	if (step->depth > 1)
+		perun_strbuf_addch(&f->path, ';');
+	add_frame(&f->path, s->names[step->frame]);
+	f->path_end[step->depth] = f->path.len;
+	if (step->self == 0)
+		return;
+	f->exact += step->self;
 	w = llround(f->exact) - f->written;
 	if (w <= 0)
-		return 0;
+		return;
 	f->written += w;
-	for (uint32_t i = 0; i < depth; i++) {
-		if (i)
-			perun_strbuf_addch(sb, ';');
-		add_frame(sb, viewlib_stacks_name(s, path[i]));
-	}
-	perun_strbuf_addf(sb, " %lld\n", w);
-	return 0;
+	perun_strbuf_add(&f->sb, f->path.buf, f->path.len);
+	perun_strbuf_addf(&f->sb, " %lld\n", w);
+	viewlib_stream_add(&f->stream, &f->sb, 0);
 }
 
 static int folded_show(struct perun_view_ctx *ctx, struct perun_error *err)
 {
 	struct viewlib_stacks s;
-	struct folding f = { PERUN_STRBUF_INIT, 0, 0 };
-	char *text = NULL;
-	size_t len;
-	int rc;
+	struct viewlib_stack_step *steps = NULL;
+	struct folding f = { PERUN_STRBUF_INIT, PERUN_STRBUF_INIT, NULL, 0, 0, { 0 } };
+	int rc, opened = 0;
 	if (ctx->argc > 0)
 		return perun_error_set(err, PERUN_EINVAL, "unexpected argument '%s'", ctx->argv[0]);
-	if ((rc = viewlib_stacks_from_view(&s, ctx->profile, ctx->params, err)))
+	/* Every node is visited: in walk order, front to back. */
+	if ((rc = viewlib_stacks_from_view(&s, ctx->profile, ctx->params, err)) ||
+	    (rc = viewlib_stacks_in_walk_order(&s, &steps, err)))
 		goto out;
-	if (viewlib_stacks_walk(&s, fold_line, &f) || !(text = perun_strbuf_detach(&f.sb, &len))) {
+	if ((rc = viewlib_stream_open(&f.stream,
+				      perun_params_string(ctx->params, "output-file", "-"),
+				      ctx->out, err)))
+		goto out;
+	opened = 1;
+	f.path_end = calloc((size_t)s.depth + 2, sizeof(*f.path_end));
+	if (!f.path_end) {
 		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory folding the stacks");
 		goto out;
 	}
-	rc = viewlib_write(perun_params_string(ctx->params, "output-file", "-"), ctx->out, text,
-			   len, err);
+	for (uint32_t i = 1; i < s.nnodes; i++)
+		fold_line(&f, &s, &steps[i]);
+	if (f.sb.failed || f.path.failed) {
+		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory folding the stacks");
+		goto out;
+	}
+	viewlib_stream_add(&f.stream, &f.sb, 1);
 out:
+	if (opened) {
+		int close_rc = viewlib_stream_close(&f.stream, !rc, err);
+		rc = rc ? rc : close_rc;
+	}
 	perun_strbuf_release(&f.sb);
+	perun_strbuf_release(&f.path);
+	free(f.path_end);
+	free(steps);
 	viewlib_stacks_release(&s);
-	free(text);
 	return rc;
 }
 

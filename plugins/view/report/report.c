@@ -5,7 +5,8 @@
  * each profile's total, and the change; sortable by any column, filterable
  * by text, groupable by uid.  Amounts are summed per (uid, trace) in C
  * first, so a page for millions of resources carries one row per record
- * and the browser renders only the rows in view.
+ * and the browser renders only the rows in view; the page is written as
+ * it is made, never held whole.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,8 +133,9 @@ static int report_show_diff(struct perun_view_ctx *ctx, struct perun_error *err)
 {
 	struct viewlib_diff_rows r = { 0 };
 	struct perun_strbuf sb = PERUN_STRBUF_INIT;
+	struct viewlib_stream page; /* rows go out as they are made */
 	char *name = NULL;
-	int rc;
+	int rc, opened = 0;
 
 	if (ctx->argc > 0)
 		return perun_error_set(err, PERUN_EINVAL, "unexpected argument '%s'", ctx->argv[0]);
@@ -149,6 +151,9 @@ static int report_show_diff(struct perun_view_ctx *ctx, struct perun_error *err)
 		}
 		path = name;
 	}
+	if ((rc = viewlib_stream_open(&page, path, ctx->out, err)) < 0)
+		goto out;
+	opened = 1;
 	if ((rc = viewlib_html_begin(&sb, "Difference report", 0, err)) < 0)
 		goto out;
 	perun_strbuf_addstr(&sb,
@@ -180,15 +185,24 @@ static int report_show_diff(struct perun_view_ctx *ctx, struct perun_error *err)
 		perun_strbuf_addch(&sb, ',');
 		viewlib_js_number(&sb, r.rows[i].amount[1]);
 		perun_strbuf_addstr(&sb, "],\n");
+		viewlib_stream_add(&page, &sb, 0);
 	}
 	perun_strbuf_addstr(&sb, "]};</script>\n");
 	perun_strbuf_addstr(&sb, report_script);
 	viewlib_html_end(&sb);
-	if ((rc = viewlib_write_buffer(path, ctx->out, &sb, err)) < 0)
+	if (sb.failed) {
+		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		goto out;
+	}
+	viewlib_stream_add(&page, &sb, 1);
+	opened = 0;
+	if ((rc = viewlib_stream_close(&page, 1, err)) < 0)
 		goto out;
 	if (strcmp(path, "-"))
 		fprintf(ctx->out, "report of %zu records written to %s\n", r.n, path);
 out:
+	if (opened)
+		viewlib_stream_close(&page, 0, err);
 	perun_strbuf_release(&sb);
 	viewlib_diff_rows_free(&r);
 	free(name);
@@ -198,6 +212,8 @@ out:
 static const struct perun_view_ops report_ops = {
 	.size = sizeof(struct perun_view_ops),
 	.show_diff = report_show_diff,
+	/* Its rows are summed in one walk of each profile's types. */
+	.flags = PERUN_VIEW_WALKS_TYPES,
 };
 
 PERUN_PLUGIN_DEFINE(

@@ -265,6 +265,8 @@ out:
 static const struct perun_view_ops table_ops = {
 	.size = sizeof(struct perun_view_ops),
 	.show_diff = table_show_diff,
+	/* Its rows are summed in one walk of each profile's types. */
+	.flags = PERUN_VIEW_WALKS_TYPES,
 };
 
 PERUN_PLUGIN_DEFINE(table, PERUN_KIND_VIEW, .version = "1.0",

@@ -92,6 +92,7 @@ static int reserve(void *v, size_t *alloc, size_t need, size_t size)
 	void *grown = realloc(*(void **)v, n * size);
 	if (!grown)
 		return -1;
+	perun_advise_huge_pages(grown, n * size);
 	*(void **)v = grown;
 	*alloc = n;
 	return 0;
@@ -1003,7 +1004,11 @@ static int layout_build(struct layout *l, const struct table *t, const struct ta
 	l->ncols = t->ncolumns;
 	l->nrows = t->nshown;
 	l->headers = calloc(l->ncols + 1, sizeof(*l->headers));
-	l->cells = calloc(l->ncols * l->nrows + 1, sizeof(*l->cells));
+	/* Big untouched memory (a million rows: 100 MB of cells) faults in
+	 * huge pages, a tenth of the page faults' time. */
+	l->cells = malloc((l->ncols * l->nrows + 1) * sizeof(*l->cells));
+	if (l->cells)
+		perun_advise_huge_pages(l->cells, (l->ncols * l->nrows + 1) * sizeof(*l->cells));
 	l->widths = calloc(l->ncols + 1, sizeof(*l->widths));
 	l->max_after = calloc(l->ncols + 1, sizeof(*l->max_after));
 	l->aligns = calloc(l->ncols + 1, sizeof(*l->aligns));
@@ -1016,11 +1021,19 @@ static int layout_build(struct layout *l, const struct table *t, const struct ta
 		if (fmt->rst_escape && c == 0 && !*name)
 			name = "..";
 		size_t width = text_width(name) + 2; /* tabulate's MIN_PADDING */
-		enum cell_type type = T_BOOL;
+		enum cell_type type = T_BOOL, ct = T_BOOL;
+		/* Rows of a resource type share its values (uid, type, ...), and
+		 * rows that lack a column share NULL: a value the row before had
+		 * gets that row's cell, its text made once. */
+		const json_t *prev = NULL;
 		for (size_t r = 0; r < l->nrows; r++) {
-			enum cell_type ct =
-				cell_source(l, &l->cells[r * l->ncols + c],
-					    cell_of(t, t->order[r], id), fmt->rst_escape && c == 0);
+			struct cell *cell = &l->cells[r * l->ncols + c];
+			const json_t *v = cell_of(t, t->order[r], id);
+			if (r && v == prev)
+				*cell = cell[-(ptrdiff_t)l->ncols];
+			else
+				ct = cell_source(l, cell, v, fmt->rst_escape && c == 0);
+			prev = v;
 			if (ct > type)
 				type = ct;
 		}
@@ -1030,19 +1043,28 @@ static int layout_build(struct layout *l, const struct table *t, const struct ta
 		int max_after = -1;
 		for (size_t r = 0; r < l->nrows; r++) {
 			struct cell *cell = &l->cells[r * l->ncols + c];
-			cell_format(l, cell, cell_of(t, t->order[r], id), type, align);
+			const json_t *v = cell_of(t, t->order[r], id);
+			if (r && v == prev)
+				*cell = cell[-(ptrdiff_t)l->ncols];
+			else
+				cell_format(l, cell, v, type, align);
+			prev = v;
 			if (align == ALIGN_DECIMAL && cell->after > max_after)
 				max_after = cell->after;
 		}
 		if (l->arena.failed || l->scratch.failed)
 			return -1;
+		size_t w = 0;
 		for (size_t r = 0; r < l->nrows; r++) {
 			const struct cell *cell = &l->cells[r * l->ncols + c];
-			size_t w = text_width_n(cell_text(l, cell), cell->len);
+			if (!r || cell->off != cell[-(ptrdiff_t)l->ncols].off ||
+			    cell->len != cell[-(ptrdiff_t)l->ncols].len)
+				w = text_width_n(cell_text(l, cell), cell->len);
+			size_t shown = w;
 			if (align == ALIGN_DECIMAL)
-				w += (size_t)(max_after - cell->after);
-			if (w > width)
-				width = w;
+				shown += (size_t)(max_after - cell->after);
+			if (shown > width)
+				width = shown;
 		}
 		l->widths[c] = width;
 		l->max_after[c] = max_after;

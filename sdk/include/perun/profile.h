@@ -48,6 +48,14 @@ PERUN_API int perun_profile_load_buffer(const char *buf, size_t len, const char 
 PERUN_API int perun_profile_load_file_streamed(const char *path, struct perun_profile **out,
 					       struct perun_error *err);
 /*
+ * perun_profile_load_file_streamed whose messages call the profile name
+ * instead of path (a store object inflated into an anonymous file, read
+ * as /proc/self/fd/<n>).  Since libperun interface 4.
+ */
+PERUN_API int perun_profile_load_file_streamed_as(const char *path, const char *name,
+						  struct perun_profile **out,
+						  struct perun_error *err);
+/*
  * Load a streamed profile's resources whole now, explicitly, for a reader
  * that comes back to them: 0, or the load's error as a negative code
  * (the profile's resources are then empty).  0 for any other profile.

@@ -95,6 +95,23 @@ test_expect_success 'markdown and json carry the same records' '
 	EOP
 '
 
+test_expect_success 'equal amounts keep the order of "resources", not the map'"'"'s' '
+	python3 - <<-\EOP &&
+	import json
+	for name in ("ord-a", "ord-b"):
+	    json.dump({"header": {"type": "time", "cmd": "p", "args": "", "workload": "w",
+	                          "units": {"time": "s"}},
+	               "collector_info": {"name": "time", "params": {}}, "postprocessors": [],
+	               "models": [], "origin": "",
+	               "resources": {"f%d#0" % i: {"amount": [1.0]} for i in range(4)},
+	               "resource_type_map": {"f%d#0" % i: {"uid": "f%d" % i, "type": "time"}
+	                                     for i in reversed(range(4))}},
+	              open(name + ".perf", "w"))
+	EOP
+	perun showdiff ord-a.perf ord-b.perf table --format csv >out &&
+	test "$(cut -d, -f3 out | sed -n "2p;4p;6p;8p" | tr "\n" " ")" = "f0 f1 f2 f3 "
+'
+
 test_expect_success 'errors: one profile, bad --top-n, extra words' '
 	test_exit_code 2 perun show "$base" table 2>err &&
 	test_grep "only compares two profiles" err &&

@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Batched durable writes of the store: one commit per command (durable.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <perun/fsutil.h>
+
+#include "durable.h"
+
+struct pending {
+	char *path, *tmp;
+};
+
+static struct {
+	int depth; /* nesting of begin; 0: no batch */
+	struct pending *files;
+	size_t n, alloc;
+} batch;
+
+void perun_durable_begin(void)
+{
+	batch.depth++;
+}
+
+static struct pending *find(const char *path)
+{
+	for (size_t i = batch.n; i-- > 0;)
+		if (!strcmp(batch.files[i].path, path))
+			return &batch.files[i];
+	return NULL;
+}
+
+const char *perun_durable_current(const char *path)
+{
+	const struct pending *p = batch.depth ? find(path) : NULL;
+	return p ? p->tmp : path;
+}
+
+int perun_durable_write(const char *path, const void *data, size_t len, struct perun_error *err)
+{
+	struct stat st;
+	/* Devices and pipes are written in place, as perun_file_write_atomic
+	 * writes them. */
+	if (!batch.depth || (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
+		return perun_file_write_atomic(path, data, len, err);
+	if (batch.n == batch.alloc) {
+		size_t alloc = batch.alloc ? 2 * batch.alloc : 8;
+		struct pending *grown = realloc(batch.files, alloc * sizeof(*grown));
+		if (!grown)
+			return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		batch.files = grown;
+		batch.alloc = alloc;
+	}
+	struct pending p = { strdup(path), malloc(strlen(path) + sizeof(".tmp-XXXXXX")) };
+	if (!p.path || !p.tmp) {
+		free(p.path);
+		free(p.tmp);
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	}
+	sprintf(p.tmp, "%s.tmp-XXXXXX", path);
+	int fd = mkstemp(p.tmp);
+	if (fd < 0) {
+		int e = errno;
+		free(p.path);
+		free(p.tmp);
+		return perun_error_set_errno(err, PERUN_EGENERIC, e,
+					     "cannot create a temporary file for '%s'", path);
+	}
+	int e = 0;
+	errno = 0;
+	FILE *f = fchmod(fd, 0644) == 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		e = errno ? errno : EIO;
+		close(fd);
+	} else {
+		if (fwrite(data, 1, len, f) != len || fflush(f))
+			e = errno ? errno : EIO;
+		if (fclose(f) && !e)
+			e = errno ? errno : EIO;
+	}
+	if (e) {
+		unlink(p.tmp);
+		free(p.path);
+		free(p.tmp);
+		return perun_error_set_errno(err, PERUN_EGENERIC, e, "cannot write '%s'", path);
+	}
+	/* A second write of path in the batch replaces the first. */
+	struct pending *old = find(path);
+	if (old) {
+		unlink(old->tmp);
+		free(old->tmp);
+		old->tmp = p.tmp;
+		free(p.path);
+		return 0;
+	}
+	batch.files[batch.n++] = p;
+	return 0;
+}
+
+static void drop(struct pending *p)
+{
+	unlink(p->tmp);
+	free(p->tmp);
+	free(p->path);
+}
+
+void perun_durable_forget(const char *path)
+{
+	struct pending *p = batch.depth ? find(path) : NULL;
+	if (!p)
+		return;
+	drop(p);
+	/* The others keep their order: it is the renames'. */
+	size_t i = (size_t)(p - batch.files);
+	memmove(p, p + 1, (batch.n - i - 1) * sizeof(*p));
+	batch.n--;
+}
+
+/* End the batch: the files from the from-th on were not renamed. */
+static void batch_clear(size_t from)
+{
+	for (size_t i = 0; i < batch.n; i++) {
+		if (i >= from) {
+			drop(&batch.files[i]);
+			continue;
+		}
+		free(batch.files[i].path);
+		free(batch.files[i].tmp);
+	}
+	free(batch.files);
+	memset(&batch, 0, sizeof(batch));
+}
+
+void perun_durable_abort(void)
+{
+	if (batch.depth && --batch.depth)
+		return;
+	batch_clear(0);
+}
+
+/* fsync the directory of path, once per directory of the batch. */
+static void sync_directory(const char *path, size_t i)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dlen = slash ? (size_t)(slash - path) : 0;
+	for (size_t k = 0; k < i; k++) {
+		const char *other = batch.files[k].path, *oslash = strrchr(other, '/');
+		if ((oslash ? (size_t)(oslash - other) : 0) == dlen && !strncmp(other, path, dlen))
+			return; /* done with an earlier file's */
+	}
+	char dir[4096];
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(dlen ? dlen : 1) : 1, slash ? path : ".");
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	/* As perun_file_write_atomic: the data is safe whatever this says. */
+	(void)fsync(fd);
+	close(fd);
+}
+
+int perun_durable_commit(struct perun_error *err)
+{
+	if (!batch.depth || --batch.depth)
+		return 0;
+	/* The data of every file first, once per file system. */
+	for (size_t i = 0; i < batch.n; i++) {
+		struct stat st;
+		int seen = 0;
+		if (stat(batch.files[i].tmp, &st) < 0)
+			goto failed_sync;
+		for (size_t k = 0; k < i && !seen; k++) {
+			struct stat other;
+			seen = stat(batch.files[k].tmp, &other) == 0 && other.st_dev == st.st_dev;
+		}
+		if (seen)
+			continue;
+		int fd = open(batch.files[i].tmp, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || syncfs(fd) < 0) {
+			int e = errno;
+			if (fd >= 0)
+				close(fd);
+			errno = e;
+			goto failed_sync;
+		}
+		close(fd);
+		continue;
+	failed_sync : {
+		int rc = perun_error_set_errno(err, PERUN_EGENERIC, errno, "cannot write '%s'",
+					       batch.files[i].path);
+		batch_clear(0);
+		return rc;
+	}
+	}
+	/* Then the renames, in the order written (indexes after the objects
+	 * they name), and their directories once each. */
+	for (size_t i = 0; i < batch.n; i++) {
+		if (rename(batch.files[i].tmp, batch.files[i].path) < 0) {
+			int rc = perun_error_set_errno(err, PERUN_EGENERIC, errno,
+						       "cannot write '%s'", batch.files[i].path);
+			batch_clear(i);
+			return rc;
+		}
+	}
+	for (size_t i = 0; i < batch.n; i++)
+		sync_directory(batch.files[i].path, i);
+	batch_clear(batch.n);
+	return 0;
+}
