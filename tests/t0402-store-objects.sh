@@ -90,7 +90,8 @@ test_expect_success 'stack views read a stored object streamed: errors by its na
 '
 
 test_expect_success 'a stored kperf profile folds as its file does' '
-	(cd proj && cp "$TESTDATA/diff_profiles/kperf-baseline.perf" .perun/jobs/k.perf &&
+	test_fixtures &&
+	(cd proj && cp "$FIXTURES/kperf/kperf-baseline.perf" .perun/jobs/k.perf &&
 	 perun add --force --keep-profile .perun/jobs/k.perf >/dev/null &&
 	 n=$(perun status --format json | jq ".tracked | map(.source) | index(\"k.perf\")") &&
 	 perun show .perun/jobs/k.perf folded >expect &&
