@@ -3,7 +3,6 @@
  * for "-"; the default names of diff views' files (see output.h). */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
