@@ -349,6 +349,10 @@ int perun_store_read_profile_streamed(const char *objects_dir, const char *sha,
 	 * the whole load's error): fd stays open as long as perun runs. */
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	snprintf(name, sizeof(name), "object %.12s", sha);
+	if (access(path, R_OK) < 0) { /* no /proc: read whole */
+		rc = 1;
+		goto out;
+	}
 	rc = perun_profile_load_file_streamed_as(path, name, out, err);
 	if (!rc)
 		fd = -1;
@@ -359,7 +363,7 @@ out:
 		munmap(body, cap);
 	if (fd >= 0)
 		close(fd);
-	return rc;
+	return rc == 1 ? perun_store_read_profile(objects_dir, sha, out, err) : rc;
 #else
 	return perun_store_read_profile(objects_dir, sha, out, err);
 #endif
