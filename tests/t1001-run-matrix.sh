@@ -170,14 +170,16 @@ test_expect_success 'unknown keys of local.yml are warnings naming them' '
 	test_cmp expect actual
 '
 
+# The sleep's length is this test's own: pgrep sees the whole machine, and
+# under make -j another test (t1000) may be running a "sleep 30" meanwhile.
 test_expect_success 'a collection past its timeout is stopped and fails, the run goes on' '
-	cd proj && write_config "sleep" "30, 0" &&
+	cd proj && write_config "sleep" "37, 0" &&
 	perun config --local set profiles.register_after_run false &&
 	rm -f .perun/jobs/*.perf &&
 	test_exit_code 3 perun run --timeout 1 matrix >out 2>err &&
 	test_grep "^2 jobs run, 1 profile stored$" out &&
 	test_grep "collector .time. timed out after 1 s running .sleep. (stopped)" err &&
-	! pgrep -f "^sleep 30" &&
+	! pgrep -f "^sleep 37" &&
 	perun config --local set execute.timeout 1 &&
 	test_exit_code 3 perun collect -c sleep -w 30 time -r 1 2>err &&
 	test_grep "timed out after 1 s" err &&
