@@ -442,7 +442,8 @@ int viewlib_group(const struct perun_profile *profile, const char *of, const cha
 		w.entries[i].per = per_rank[w.entries[i].per];
 		w.entries[i].by = by_rank[w.entries[i].by];
 	}
-	qsort(w.entries, w.n, sizeof(*w.entries), cmp_entry);
+	if (w.n) /* qsort of NULL is undefined, even of nothing */
+		qsort(w.entries, w.n, sizeof(*w.entries), cmp_entry);
 
 	out->nper = w.per.n;
 	out->nby = w.by.n;
