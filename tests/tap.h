@@ -4,6 +4,7 @@
  *
  *   tap_ok(cond, "what %s", ...);   one test point
  *   tap_is_str(got, want, "what");  string comparison, shows both on failure
+ *   tap_skip("what", "why");        a test point that cannot run here
  *   return tap_done();              prints the plan, exit status
  *
  * Header-only on purpose: each test program includes it once.
@@ -63,6 +64,13 @@ tap_is_str(const char *got, const char *want, const char *fmt, ...)
 		tap_diag("expected: '%s'", want ? want : "(null)");
 	}
 	return ok;
+}
+
+/* A test point that could not run here, and why. */
+__attribute__((unused)) static void tap_skip(const char *what, const char *why)
+{
+	printf("ok %d - %s # SKIP %s\n", ++tap_count, what, why);
+	fflush(stdout);
 }
 
 __attribute__((unused)) static int tap_done(void)

@@ -25,6 +25,15 @@ fails_cleanly() {
 	test_cmp /dev/null out
 }
 
+# postprocess_inputs: pp names the project's own input profiles (named as
+# Python Perun's postprocess_profiles, tests/fixtures/gen-profiles.py),
+# upp Python Perun's (../shared), which only comparisons with it read.
+postprocess_inputs() {
+	test_fixtures
+	pp=$FIXTURES/postprocess
+	upp=$TESTDATA/postprocess_profiles
+}
+
 # test_postprocess_cases <tests dir> <postprocessor>: one test per line of
 # <tests dir>/cases ("name | profile | oracle params | options"): the models
 # perun postprocessby makes equal <tests dir>/expected/<name>.perf (1e-9
@@ -43,11 +52,13 @@ test_postprocess_cases() {
 	while IFS="|" read -r name profile params options; do
 		name=$(echo $name)
 		profile=$(echo $profile)
+		# Python Perun's profiles: a comparison where they are (../shared).
+		expect=test_expect_success
 		case $profile in
-		*.perf) path=$TESTDATA/postprocess_profiles/$profile ;;
+		*.perf) path=$TESTDATA/postprocess_profiles/$profile expect=test_expect_shared ;;
 		*) path=../$profile.perf ;;
 		esac
-		test_expect_success "$name: the models of upstream's code" "
+		$expect "$name: the models of upstream's code" "
 			(cd proj &&
 			 perun postprocessby -ot $name $path $2 $options >out 2>err &&
 			 \"$TEST_BUILDDIR/tests/helpers/models-cmp\" \"$1/expected/$name.perf\" \

@@ -18,7 +18,9 @@ static int have_shared;
 
 static void skip_shared(const char *what)
 {
-	tap_ok(1, "%s # SKIP no shared test profiles at %s", what, testdata);
+	char why[sizeof(testdata) + 64];
+	snprintf(why, sizeof(why), "no shared test profiles at %s", testdata);
+	tap_skip(what, why);
 }
 
 static const char *change_name(enum perun_change c)

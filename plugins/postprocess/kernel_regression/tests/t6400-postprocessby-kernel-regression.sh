@@ -8,9 +8,8 @@
 . "$srcdir/tests/test-lib.sh"
 . "$srcdir/tests/helpers/postprocess-lib.sh"
 
-test -d "$TESTDATA" || test_skip_all "no test profiles in $TESTDATA"
 command -v jq >/dev/null || test_skip_all "jq is not installed"
-pp="$TESTDATA/postprocess_profiles"
+postprocess_inputs
 here="$srcdir/plugins/postprocess/kernel_regression/tests"
 q="'"
 
@@ -54,9 +53,9 @@ compare() {
 
 grep -v "^#" "$here/cases" >cases
 while read -r name profile bwtol tol mode options; do
-	test_expect_success "$name: $mode $options" '
+	test_expect_shared "$name: $mode $options" '
 		(cd proj &&
-		 perun postprocessby -ot "$name" "$pp/$profile" kernel-regression \
+		 perun postprocessby -ot "$name" "$upp/$profile" kernel-regression \
 			$mode $options >out 2>err &&
 		 test_grep "^Postprocessed .*/.perun/jobs/$name.perf" out &&
 		 compare "$here/expected/$name.json" ".perun/jobs/$name.perf" "$bwtol" "$tol" >diff &&
@@ -72,17 +71,17 @@ done <cases
 # exp::test3, pow::test2 and pow::test3 differ from what the same code gives
 # today with Debian's statsmodels, see README.md).
 for f in lin exp pow; do
-	test_expect_success "the kernel models stored in ${f}_datapoints_rg_ma_kr.perf" '
+	test_expect_shared "the kernel models stored in ${f}_datapoints_rg_ma_kr.perf" '
 		(cd proj &&
 		 jq "[.models[] | select(.model == \"kernel_regression\") |
 			{x_start, x_end, per_key, bandwidth, r_square, bucket_stats: .kernel_stats,
-			 kernel_mode, uid, model}]" "$pp/${f}_datapoints_rg_ma_kr.perf" >stored.json &&
+			 kernel_mode, uid, model}]" "$upp/${f}_datapoints_rg_ma_kr.perf" >stored.json &&
 		 compare stored.json ".perun/jobs/$f-es.perf" path 1e-3 >diff &&
 		 test_cmp /dev/null diff)
 	'
 done
 
-test_expect_success 'exp::test1 and exp::test2: Perun'"$q"'s stored bandwidths exactly' '
+test_expect_shared 'exp::test1 and exp::test2: Perun'"$q"'s stored bandwidths exactly' '
 	(cd proj &&
 	 jq -r ".models[-3:-1][] | \"\(.uid) \(.bandwidth)\"" .perun/jobs/exp-es.perf >bws &&
 	 cat >expect <<-EOF &&
@@ -92,21 +91,27 @@ test_expect_success 'exp::test1 and exp::test2: Perun'"$q"'s stored bandwidths e
 	 test_cmp expect bws)
 '
 
-test_expect_success 'the comparison catches a changed value' '
+test_expect_shared 'the comparison catches a changed value' '
 	(cd proj &&
 	 sed "s/\"bandwidth\": 9e-05/\"bandwidth\": 8e-05/" .perun/jobs/kr-default.perf >changed.perf &&
 	 compare "$here/expected/kr-default.json" changed.perf 1e-12 1e-12 >diff &&
 	 test_grep "bandwidth 8e-05 != 9e-05" diff)
 '
 
-test_expect_success 'records keep Perun'"$q"'s key order and number types' '
+test_expect_success 'records keep Perun'"$q"'s key order' '
 	(cd proj &&
-	 jq -c ".models[-2:][] | keys_unsorted" .perun/jobs/kr-default.perf >keys &&
+	 perun postprocessby -ot ridge "$pp/kernel_datapoints.perf" kernel-regression \
+		kernel-ridge >/dev/null 2>&1 &&
+	 jq -c ".models[-2:][] | keys_unsorted" .perun/jobs/ridge.perf >keys &&
 	 cat >expect <<-EOF &&
 	["x_start","x_end","per_key","bandwidth","r_square","bucket_stats","kernel_mode","uid","model"]
 	["x_start","x_end","per_key","bandwidth","r_square","bucket_stats","kernel_mode","uid","model"]
 	EOF
-	 test_cmp expect keys &&
+	 test_cmp expect keys)
+'
+
+test_expect_shared 'records keep Perun'"$q"'s number types' '
+	(cd proj &&
 	 tr -d " \n" <.perun/jobs/kr-default.perf >flat &&
 	 test_grep -F "\"x_start\":129,\"x_end\":132,\"per_key\":\"structure-unit-size\",\"bandwidth\":1,\"r_square\":1,\"bucket_stats\":[48,46],\"kernel_mode\":\"manually\",\"uid\":\"linear::test2\"" flat)
 '
@@ -121,15 +126,19 @@ test_expect_success 'too few points: a warning names the uid stored as manually'
 
 test_expect_success 'the mode and its options are recorded as Perun records them' '
 	(cd proj &&
-	 tr -d " \n" <.perun/jobs/kr-range.perf >flat &&
+	 perun postprocessby -ot range "$pp/kernel_datapoints.perf" kernel-regression \
+		kernel-ridge --gamma-range 1e-4 1e-2 --gamma-step 1e-5 >/dev/null 2>&1 &&
+	 tr -d " \n" <.perun/jobs/range.perf >flat &&
 	 test_grep -F "{\"name\":\"kernel_regression\",\"params\":{\"kernel_mode\":\"kernel-ridge\"" flat &&
-	 tr -d " \n" <.perun/jobs/ks-default.perf >flat &&
+	 perun postprocessby -ot smoothing "$pp/kernel_datapoints.perf" kernel-regression \
+		kernel-smoothing >/dev/null 2>&1 &&
+	 tr -d " \n" <.perun/jobs/smoothing.perf >flat &&
 	 test_grep -F "\"kernel_mode\":\"kernel-smoothing\"" flat)
 '
 
-test_expect_success 'without a mode kernel-smoothing runs (Perun'"$q"'s default)' '
+test_expect_shared 'without a mode kernel-smoothing runs (Perun'"$q"'s default)' '
 	(cd proj &&
-	 perun postprocessby -ot nomode "$pp/exp_datapoints_rg_ma_kr.perf" kernel-regression \
+	 perun postprocessby -ot nomode "$upp/exp_datapoints_rg_ma_kr.perf" kernel-regression \
 		>/dev/null &&
 	 compare "$here/expected/exp-ks-epa-sa.json" .perun/jobs/nomode.perf 1e-12 1e-12 >diff &&
 	 test_cmp /dev/null diff)
@@ -187,6 +196,26 @@ test_expect_success 'perun run matrix with kernel_regression in local.yml postpr
 	 tr -d " \n" <"$f" >flat &&
 	 test_grep -F "{\"name\":\"kernel_regression\",\"params\":{\"kernel_mode\":\"estimator-settings\"" flat &&
 	 test_grep -F "\"reg_type\":\"lc\"" flat)
+'
+
+# Known by construction: a local linear fit reproduces points on a line
+# (y = 2x + 3) whatever its bandwidth, so every estimate is the point's y.
+test_expect_success 'local linear estimates of points on a line are the line' '
+	mkprofile line.perf "\"f#0\": {\"structure-unit-size\": [1, 2, 4, 7, 9, 12, 15, 20],
+		\"amount\": [5, 7, 11, 17, 21, 27, 33, 43]}" "\"f#0\": {\"uid\": \"f\", \"type\": \"mixed\"}" &&
+	(cd proj &&
+	 perun postprocessby -ot ll ../line.perf kernel-regression kernel-smoothing \
+		-sm local-linear -kt normal -bv 3 >/dev/null &&
+	 perun postprocessby -ot es ../line.perf kernel-regression estimator-settings -rt ll >/dev/null) &&
+	for m in ll es; do
+		jq -r ".models[] | [.x_start, .x_end, .r_square, (.bucket_stats[] * 1e6 | round)] |
+			map(tostring) | join(\" \")" proj/.perun/jobs/$m.perf || return 1
+	done >got &&
+	cat >expect <<-EOF &&
+	1 20 1 5000000 7000000 11000000 17000000 21000000 27000000 33000000 43000000
+	1 20 1 5000000 7000000 11000000 17000000 21000000 27000000 33000000 43000000
+	EOF
+	test_cmp expect got
 '
 
 kr="postprocessor ${q}kernel_regression${q}"

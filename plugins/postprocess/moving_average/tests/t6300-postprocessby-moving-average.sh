@@ -8,8 +8,7 @@
 . "$srcdir/tests/test-lib.sh"
 . "$srcdir/tests/helpers/postprocess-lib.sh"
 
-test -d "$TESTDATA" || test_skip_all "no test profiles in $TESTDATA"
-pp="$TESTDATA/postprocess_profiles"
+postprocess_inputs
 here="$TEST_SRCDIR/plugins/postprocess/moving_average/tests"
 q="'"
 
@@ -22,9 +21,9 @@ test_expect_success 'setup: a git project with a perun instance' '
 # in practice bit for bit, which models-cmp reports).
 test_postprocess_cases "$here" moving-average
 
-test_expect_success 'the moving averages Python Perun stored in its test profiles' '
+test_expect_shared 'the moving averages Python Perun stored in its test profiles' '
 	for kind in exp lin pow; do
-		f=$pp/${kind}_datapoints_rg_ma_kr.perf &&
+		f=$upp/${kind}_datapoints_rg_ma_kr.perf &&
 		(cd proj && perun postprocessby -ot stored-$kind "$f" moving-average >/dev/null) &&
 		"$TEST_BUILDDIR/tests/helpers/models-cmp" --model moving_average --any-order \
 			"$f" proj/.perun/jobs/stored-$kind.perf >&2 || return 1
@@ -47,7 +46,9 @@ test_expect_success 'subcommand, group options and Perun spellings in any order'
 
 test_expect_success 'the unit is recorded with Perun parameter names' '
 	(cd proj &&
-	 tr -d " \n" <.perun/jobs/exp-smm-4.perf >flat &&
+	 perun postprocessby -ot smm-4 "$pp/exp_model_datapoints.perf" moving-average \
+		smm -ww 4 >/dev/null &&
+	 tr -d " \n" <.perun/jobs/smm-4.perf >flat &&
 	 test_grep -F "\"postprocessors\":[{\"name\":\"moving_average\",\"params\":{\"moving_method\":\"smm\",\"window_width\":4.0,\"per_key\":\"structure-unit-size\",\"of_key\":\"amount\",\"center\":true}}]" flat)
 '
 

@@ -6,8 +6,7 @@
 . "$srcdir/tests/test-lib.sh"
 . "$srcdir/tests/helpers/postprocess-lib.sh"
 
-test -d "$TESTDATA" || test_skip_all "no test profiles in $TESTDATA"
-pp="$TESTDATA/postprocess_profiles"
+postprocess_inputs
 q="'"
 
 # The models of a profile as "uid model method" lines.
@@ -20,9 +19,32 @@ test_expect_success 'setup: a git project with a perun instance' '
 	(cd proj && perun init >/dev/null)
 '
 
-test_expect_success 'full on a profile file: models appended, one-point uids skipped' '
+# Known by construction: f lies on y = 2x + 3; g and h have one point each.
+test_expect_success 'full on a profile file: exact models, one-point uids skipped' '
+	mkprofile mix.perf "\"f#0\": {\"structure-unit-size\": [1, 2, 4, 7, 9], \"amount\": [5, 7, 11, 17, 21]},
+		\"g#0\": {\"structure-unit-size\": [3], \"amount\": [4]},
+		\"h#0\": {\"structure-unit-size\": [2], \"amount\": [4]}" \
+		"\"f#0\": {\"uid\": \"f\", \"type\": \"mixed\"}, \"g#0\": {\"uid\": \"g\", \"type\": \"mixed\"},
+		\"h#0\": {\"uid\": \"h\", \"type\": \"mixed\"}" &&
 	(cd proj &&
-	 perun postprocessby "$pp/full_computation.perf" regression-analysis \
+	 perun postprocessby ../mix.perf regression-analysis -r linear -r power >out 2>err &&
+	 test_grep "^Postprocessed .*/.perun/jobs/trace-\[c\]-" out &&
+	 echo "perun: warning: postprocessor ${q}regression_analysis${q}: skipped 2 uids that cannot be modelled: ${q}g${q}, ${q}h${q} (uid ${q}g${q}: too few points to perform regression (1, at least 3 needed))" >expect &&
+	 test_cmp expect err &&
+	 perun show 0@p tableof models -h uid -h model -h coeffs:b0 -h coeffs:b1 -h r_square \
+		--format json >models.json &&
+	 jq -r ".rows[] | [.uid, .model, (.[\"coeffs:b0\"] * 1e9 | round), (.[\"coeffs:b1\"] * 1e9 | round),
+		(.r_square * 1e9 | round)] | map(tostring) | join(\" \")" models.json >got &&
+	 head -n 1 got >linear &&
+	 echo "f linear 3000000000 2000000000 1000000000" >expect &&
+	 test_cmp expect linear &&
+	 test_grep -c "^f power " got >count && echo 1 >expect && test_cmp expect count)
+'
+
+test_expect_shared 'full on Python Perun'"$q"'s profile: models appended, one-point uids skipped' '
+	(cd proj &&
+	 rm -f .perun/jobs/*.perf &&
+	 perun postprocessby "$upp/full_computation.perf" regression-analysis \
 		-r linear -r power >out 2>err &&
 	 test_grep "^Postprocessed .*/.perun/jobs/trace-\[complexity\]-" out &&
 	 test_grep "warning: postprocessor ${q}regression_analysis${q}: skipped 6 uids that cannot be modelled: .*too few points to perform regression (1, at least 3 needed)" err &&

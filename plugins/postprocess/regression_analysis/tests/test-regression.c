@@ -9,6 +9,7 @@
  * again to the last few bits.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,6 +26,9 @@ const struct perun_plugin *perun_plugin_regression_analysis_describe(void);
 
 static const struct perun_plugin *plugin;
 static char testdata[4096];
+/* The directory run_file reads: the project's own profiles (fixtures) or,
+ * for the comparisons with Python Perun, its postprocess_profiles. */
+static char inputs[8192];
 
 struct run {
 	struct perun_profile *profile;
@@ -59,7 +63,7 @@ static int run_file(struct run *r, const char *name, const char *const *opts)
 {
 	char path[8192];
 	struct perun_profile *profile;
-	snprintf(path, sizeof(path), "%s/postprocess_profiles/%s", testdata, name);
+	snprintf(path, sizeof(path), "%s/%s", inputs, name);
 	if (perun_profile_load_file(path, &profile, &r->err)) {
 		tap_diag("cannot load %s: %s", path, r->err.message);
 		r->profile = NULL;
@@ -242,7 +246,7 @@ static void test_stored_full(void)
 	struct perun_profile *profile;
 	struct perun_error err = { 0 };
 	const char *file = "full_computation.perf";
-	snprintf(path, sizeof(path), "%s/postprocess_profiles/%s", testdata, file);
+	snprintf(path, sizeof(path), "%s/%s", inputs, file);
 	if (perun_profile_load_file(path, &profile, &err)) {
 		tap_ok(0, "%s: %s", file, err.message);
 		return;
@@ -457,7 +461,7 @@ static void test_oracle_ordered(void)
 			chosen[nmodels++] = m;
 		struct perun_profile *profile;
 		struct perun_error err = { 0 };
-		snprintf(path, sizeof(path), "%s/postprocess_profiles/%s", testdata, file);
+		snprintf(path, sizeof(path), "%s/%s", inputs, file);
 		if (perun_profile_load_file(path, &profile, &err)) {
 			tap_ok(0, "ordered case %s: %s", name, err.message);
 			continue;
@@ -677,15 +681,21 @@ static void test_key_aliases(void)
 		"regression-models",   "linear", "per-key", "amount", "of-key",
 		"structure-unit-size", NULL
 	};
-	if (run_file(&r, "linear_model_datapoints.perf", swapped)) {
+	/* amount = 2 size + 3: swapped, size = (amount - 3) / 2 over 5..21. */
+	char *text = profile_text("\"f#0\": {\"structure-unit-size\": [1, 2, 4, 7, 9], "
+				  "\"amount\": [5, 7, 11, 17, 21]}",
+				  TYPE("f"));
+	if (run_text(&r, text, swapped)) {
 		tap_ok(0, "per-key/of-key: %s", r.err.message);
 	} else {
-		const json_t *m = find_model(models_of(&r), "linear::test2", "linear", 0);
-		tap_ok(m && json_integer_value(json_object_get(m, "x_start")) == 8 &&
-			       json_real_value(json_object_get(m, "x_end")) == 30.5 &&
-			       close_to(coeff(m, "b1"), 0.4, 0),
+		const json_t *m = find_model(models_of(&r), "f", "linear", 0);
+		tap_ok(m && json_integer_value(json_object_get(m, "x_start")) == 5 &&
+			       json_integer_value(json_object_get(m, "x_end")) == 21 &&
+			       close_to(coeff(m, "b1"), 0.5, 1e-12) &&
+			       close_to(coeff(m, "b0"), -1.5, 1e-12),
 		       "per-key/of-key: x is amount, y is structure-unit-size");
 	}
+	free(text);
 	perun_profile_free(r.profile);
 	const char *const bad[] = { "of-key", "nosuch", NULL };
 	run_file(&r, "linear_model_datapoints.perf", bad);
@@ -739,20 +749,39 @@ int main(void)
 	const char *env = getenv("PERUN_TESTDATA");
 	snprintf(testdata, sizeof(testdata), "%s",
 		 env ? env : TEST_SRCDIR "/../shared/testdata/perun-profiles");
-	char probe[8192];
-	snprintf(probe, sizeof(probe), "%s/postprocess_profiles", testdata);
-	if (access(probe, R_OK) != 0) {
-		printf("1..0 # SKIP no shared test profiles at %s\n", testdata);
-		return 0;
+
+	/* The project's own profiles (tests/fixtures/gen-profiles.py). */
+	char fixtures[] = "/tmp/perun-test-regression-XXXXXX", cmd[16384];
+	if (!mkdtemp(fixtures)) {
+		printf("Bail out! mkdtemp: %s\n", strerror(errno));
+		return 1;
 	}
-	test_upstream_figures();
+	snprintf(cmd, sizeof(cmd), "python3 '%s/tests/fixtures/gen-profiles.py' '%s'", TEST_SRCDIR,
+		 fixtures);
+	if (system(cmd) != 0) {
+		printf("Bail out! %s failed\n", cmd);
+		return 1;
+	}
+	snprintf(inputs, sizeof(inputs), "%s/postprocess", fixtures);
 	test_record_shape();
 	test_all_models_order();
-	test_stored_full();
-	test_oracle_cases();
-	test_oracle_ordered();
 	test_bad_input();
 	test_key_aliases();
 	test_randomised();
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fixtures);
+	if (system(cmd) != 0)
+		tap_diag("could not remove %s", fixtures);
+
+	/* Python Perun's profiles, where they are: its figures and models. */
+	snprintf(inputs, sizeof(inputs), "%s/postprocess_profiles", testdata);
+	if (access(inputs, R_OK) != 0) {
+		tap_skip("the figures and models of Python Perun's profiles",
+			 "no shared test profiles");
+		return tap_done();
+	}
+	test_upstream_figures();
+	test_stored_full();
+	test_oracle_cases();
+	test_oracle_ordered();
 	return tap_done();
 }

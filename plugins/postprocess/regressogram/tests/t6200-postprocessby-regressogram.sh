@@ -8,8 +8,7 @@
 . "$srcdir/tests/test-lib.sh"
 . "$srcdir/tests/helpers/postprocess-lib.sh"
 
-test -d "$TESTDATA" || test_skip_all "no test profiles in $TESTDATA"
-pp="$TESTDATA/postprocess_profiles"
+postprocess_inputs
 here="$TEST_SRCDIR/plugins/postprocess/regressogram/tests"
 q="'"
 
@@ -50,7 +49,7 @@ sturges exp::test2 19 0.99428 17 103 18
 sturges exp::test3 1 0.0 0 8 1
 EOF
 
-test_expect_success 'the figures of upstream tests/test_regressogram.py' '
+test_expect_shared 'the figures of upstream tests/test_regressogram.py' '
 	for method in user auto doane fd rice scott sqrt sturges; do
 		jq -r --arg m "$method" ".models[] | [\$m, .uid, (.bucket_stats | length),
 			.r_square, .x_start, .x_end, .y_start] | map(tostring) | join(\" \")" \
@@ -63,9 +62,9 @@ test_expect_success 'the figures of upstream tests/test_regressogram.py' '
 	test $(wc -l <both.txt) -eq 24
 '
 
-test_expect_success 'the regressograms Python Perun stored in its test profiles' '
+test_expect_shared 'the regressograms Python Perun stored in its test profiles' '
 	for kind in exp lin pow; do
-		f=$pp/${kind}_datapoints_rg_ma_kr.perf &&
+		f=$upp/${kind}_datapoints_rg_ma_kr.perf &&
 		(cd proj && perun postprocessby -ot stored-$kind "$f" regressogram >/dev/null) &&
 		"$TEST_BUILDDIR/tests/helpers/models-cmp" --model regressogram --any-order \
 			"$f" proj/.perun/jobs/stored-$kind.perf >&2 || return 1
@@ -74,7 +73,9 @@ test_expect_success 'the regressograms Python Perun stored in its test profiles'
 
 test_expect_success 'the unit is recorded with Perun parameter names' '
 	(cd proj &&
-	 tr -d " \n" <.perun/jobs/exp-median-fd.perf >flat &&
+	 perun postprocessby -ot median-fd "$pp/exp_model_datapoints.perf" regressogram \
+		-bm fd -sf median >/dev/null &&
+	 tr -d " \n" <.perun/jobs/median-fd.perf >flat &&
 	 test_grep -F "\"postprocessors\":[{\"name\":\"regressogram\",\"params\":{\"bucket_method\":\"fd\",\"statistic_function\":\"median\",\"per_key\":\"structure-unit-size\",\"of_key\":\"amount\"}}]" flat)
 '
 
