@@ -15,6 +15,7 @@ EXTRA_DIST += %reldir%/test-lib.sh %reldir%/fixtures/gen-profiles.py
 
 # Core tests that need no shared data (each makes its own profiles).
 CORE_TESTS = tests/t0004-build-lists.sh tests/t0005-layers.sh tests/t0006-plugin-sources.sh \
+	tests/t0007-libperun-symbols.sh \
 	tests/t0100-init.sh tests/t0110-suggestions.sh \
 	tests/t0120-pager.sh tests/t0130-plugin-help.sh tests/t0200-config.sh \
 	tests/t0401-selectors.sh tests/t0402-store-objects.sh tests/t0403-fsck-gc.sh \
