@@ -4,17 +4,19 @@
 #include "command_list.h"
 
 extern const struct perun_command perun_cmd_utils_create;
+extern const struct perun_command perun_cmd_utils_temp;
 
 static const struct perun_command *const utils_subcommands[] = {
 	&perun_cmd_utils_create,
+	&perun_cmd_utils_temp,
 	NULL,
 };
 
 const struct perun_command perun_cmd_utils = {
 	.name = "utils",
-	.summary = "make new plugins from templates",
+	.summary = "make new plugins; list and delete the temporary files",
 	.description = "Helpers beside the profiles: 'create' makes a new plugin from a\n"
-		       "template.",
+		       "template, 'temp' lists and deletes the temporary files of .perun/tmp.",
 	.subcommands = utils_subcommands,
 	.see_also = "perun-plugins(1)",
 };

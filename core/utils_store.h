@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Helpers of perun utils temp and stats: paths and the zlib-compressed JSON
+ * files that Python Perun keeps their indexes in. */
+#ifndef PERUN_CORE_UTILS_STORE_H
+#define PERUN_CORE_UTILS_STORE_H
+
+#include <jansson.h>
+
+#include "command.h"
+
+/* "<dir>/<name>", malloc'd (never NULL: out of memory ends perun). */
+char *perun_path_join(const char *dir, const char *name);
+/* path made absolute against base (if relative) with ".", ".." and
+ * repeated slashes resolved lexically, as Python's os.path.abspath;
+ * malloc'd, never NULL. */
+char *perun_path_normalize(const char *base, const char *path);
+/* The JSON in the zlib-compressed file path (new reference), or NULL when
+ * it is missing or not zlib-compressed JSON. */
+json_t *perun_zjson_read(const char *path);
+/* Writes json, indented by 2 as Python's json.dumps(indent=2), zlib-
+ * compressed, atomically to path. */
+int perun_zjson_write(const char *path, const json_t *json, struct perun_error *err);
+/* Python Perun's fixed-width size: "   123 B  ", "   1.5 KiB". */
+void perun_format_file_size(long long size, char *buf, size_t len);
+
+#endif
