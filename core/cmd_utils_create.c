@@ -31,6 +31,7 @@
 
 #include "command_list.h"
 #include "plugin_loader.h"
+#include "utils_store.h"
 #include "xalloc.h"
 
 struct create {
@@ -299,26 +300,6 @@ static void list_files(const char *top, const char *rel)
 	free(dir);
 }
 
-static void remove_tree(const char *path)
-{
-	DIR *d = opendir(path);
-	struct dirent *de;
-	while (d && (de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		char *sub = xasprintf_path(path, "/", de->d_name);
-		struct stat st;
-		if (lstat(sub, &st) == 0 && S_ISDIR(st.st_mode))
-			remove_tree(sub);
-		else
-			unlink(sub);
-		free(sub);
-	}
-	if (d)
-		closedir(d);
-	rmdir(path);
-}
-
 /* Runs $VISUAL or $EDITOR (default vi) on file, through the shell so that
  * an editor given with its options works. */
 static int edit(const char *file)
@@ -507,7 +488,7 @@ fail:
 	rc = perun_exit_for(err.code);
 	if (rc == PERUN_EXIT_OK)
 		rc = PERUN_EXIT_FAILURE;
-	remove_tree(tmp);
+	perun_remove_tree(tmp);
 out:
 	free(tree);
 	free(template);

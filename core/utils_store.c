@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* Paths and zlib-compressed JSON files for perun utils temp and stats. */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <zlib.h>
 
@@ -122,4 +125,27 @@ void perun_format_file_size(long long size, char *buf, size_t len)
 		}
 	}
 	snprintf(buf, len, "%.1f PiB", s / 1024.0);
+}
+
+void perun_remove_tree(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st))
+		return;
+	if (!S_ISDIR(st.st_mode)) {
+		unlink(path);
+		return;
+	}
+	DIR *d = opendir(path);
+	struct dirent *de;
+	while (d && (de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		char *sub = perun_path_join(path, de->d_name);
+		perun_remove_tree(sub);
+		free(sub);
+	}
+	if (d)
+		closedir(d);
+	rmdir(path);
 }

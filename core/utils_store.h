@@ -20,6 +20,9 @@ json_t *perun_zjson_read(const char *path);
 /* Writes json, indented by 2 as Python's json.dumps(indent=2), zlib-
  * compressed, atomically to path. */
 int perun_zjson_write(const char *path, const json_t *json, struct perun_error *err);
+/* Removes path, and everything below it when it is a directory (symbolic
+ * links are removed, not followed); errors are ignored. */
+void perun_remove_tree(const char *path);
 /* Python Perun's fixed-width size: "   123 B  ", "   1.5 KiB". */
 void perun_format_file_size(long long size, char *buf, size_t len);
 
