@@ -28,43 +28,6 @@
 #include "utils_store.h"
 #include "xalloc.h"
 
-struct stats_store {
-	struct perun_instance inst;
-	char *dir;	  /* .perun/stats */
-	char *index;	  /* .perun/stats/.index */
-	json_t *versions; /* [[sha, date], ...] newest first */
-};
-
-static int stats_open(struct stats_store *ss, struct perun_error *err)
-{
-	memset(ss, 0, sizeof(*ss));
-	if (perun_instance_open(&ss->inst, err))
-		return -1;
-	ss->dir = perun_instance_path(&ss->inst, "stats");
-	ss->index = perun_path_join(ss->dir, ".index");
-	if (perun_instance_lock(&ss->inst, err) || perun_mkdirs(ss->dir, 0777, err)) {
-		perun_instance_close(&ss->inst);
-		free(ss->dir);
-		free(ss->index);
-		return -1;
-	}
-	/* Python Perun reads an unreadable index as empty: so do we. */
-	ss->versions = perun_zjson_read(ss->index);
-	if (!json_is_array(ss->versions)) {
-		json_decref(ss->versions);
-		ss->versions = json_array();
-	}
-	return 0;
-}
-
-static void stats_close(struct stats_store *ss)
-{
-	json_decref(ss->versions);
-	free(ss->dir);
-	free(ss->index);
-	perun_instance_close(&ss->inst);
-}
-
 static const char *rec_sha(const json_t *rec)
 {
 	const char *s = json_string_value(json_array_get(rec, 0));
@@ -78,7 +41,7 @@ static const char *rec_date(const json_t *rec)
 }
 
 /* .perun/stats/<sha[:2]>/<sha[2:]> (malloc'd). */
-static char *version_dir(const struct stats_store *ss, const char *sha)
+static char *version_dir(const struct perun_side_store *ss, const char *sha)
 {
 	char upper[3] = { sha[0], sha[0] ? sha[1] : 0, 0 };
 	char *up = perun_path_join(ss->dir, upper);
@@ -88,7 +51,7 @@ static char *version_dir(const struct stats_store *ss, const char *sha)
 }
 
 /* The checksum and date of rev (a full sha, or any revision); 0 or -1. */
-static int version_info(struct stats_store *ss, const char *rev, char sha[65], char date[32])
+static int version_info(struct perun_side_store *ss, const char *rev, char sha[65], char date[32])
 {
 	struct perun_vcs_commit commit;
 	struct perun_error err = { 0 };
@@ -120,14 +83,14 @@ static int collect_same_date(const struct perun_vcs_commit *commit, void *data)
 
 /* Where (sha, date) is or would go in the index: the record itself, or the
  * first older one (as stats.py's _find_nearest_version). */
-static size_t nearest_version(struct stats_store *ss, const char *sha, const char *date)
+static size_t nearest_version(struct perun_side_store *ss, const char *sha, const char *date)
 {
 	struct same_date sd = { date, json_array(), 1 };
 	struct perun_error err = { 0 };
 	perun_vcs_walk(&ss->inst.vcs, sha, collect_same_date, &sd, &err);
 	size_t i;
 	json_t *rec;
-	json_array_foreach(ss->versions, i, rec)
+	json_array_foreach(ss->entries, i, rec)
 	{
 		int cmp = strcmp(rec_date(rec), date);
 		int candidate = 0;
@@ -142,16 +105,11 @@ static size_t nearest_version(struct stats_store *ss, const char *sha, const cha
 	return i;
 }
 
-static int index_save(struct stats_store *ss, struct perun_error *err)
+static void index_remove(struct perun_side_store *ss, const char *sha)
 {
-	return perun_zjson_write(ss->index, ss->versions, err);
-}
-
-static void index_remove(struct stats_store *ss, const char *sha)
-{
-	for (size_t i = json_array_size(ss->versions); i-- > 0;)
-		if (!strcmp(rec_sha(json_array_get(ss->versions, i)), sha))
-			json_array_remove(ss->versions, i);
+	for (size_t i = json_array_size(ss->entries); i-- > 0;)
+		if (!strcmp(rec_sha(json_array_get(ss->entries, i)), sha))
+			json_array_remove(ss->entries, i);
 }
 
 static int is_dir(const char *path)
@@ -186,7 +144,7 @@ static void free_list(char **l)
 
 /* Removes a version directory, and its upper directory when that is left
  * empty; only_empty: only when it holds nothing. 1 when removed. */
-static int remove_version_dir(struct stats_store *ss, const char *sha, int only_empty)
+static int remove_version_dir(struct perun_side_store *ss, const char *sha, int only_empty)
 {
 	char *dir = version_dir(ss, sha);
 	int removed;
@@ -207,7 +165,7 @@ static int remove_version_dir(struct stats_store *ss, const char *sha, int only_
 
 /* The version directories of .perun/stats as [sha, date] (valid versions,
  * newest first), the rest appended to custom (paths). */
-static json_t *scan_stats(struct stats_store *ss, json_t *custom)
+static json_t *scan_stats(struct perun_side_store *ss, json_t *custom)
 {
 	json_t *found = json_array();
 	size_t nu;
@@ -259,27 +217,27 @@ static json_t *scan_stats(struct stats_store *ss, json_t *custom)
 
 /* The index made anew from the version directories there are, in the
  * order of their dates (the indexed order kept among equal ones). */
-static void stats_sync(struct stats_store *ss)
+static void stats_sync(struct perun_side_store *ss)
 {
 	json_t *custom = json_array();
 	json_t *found = scan_stats(ss, custom);
-	json_t *old = ss->versions;
-	ss->versions = json_array();
+	json_t *old = ss->entries;
+	ss->entries = json_array();
 	/* Known ones first, in their order, then the new ones at their place. */
 	size_t i, k;
 	json_t *rec, *f;
 	json_array_foreach(old, i, rec)
 		json_array_foreach(found, k, f) if (!strcmp(rec_sha(f), rec_sha(rec)))
-			json_array_append(ss->versions, f);
+			json_array_append(ss->entries, f);
 	json_array_foreach(found, k, f)
 	{
 		int known = 0;
 		size_t j;
 		json_t *r;
-		json_array_foreach(ss->versions, j, r) known |= !strcmp(rec_sha(r), rec_sha(f));
+		json_array_foreach(ss->entries, j, r) known |= !strcmp(rec_sha(r), rec_sha(f));
 		if (!known)
-			json_array_insert(ss->versions,
-					  nearest_version(ss, rec_sha(f), rec_date(f)), f);
+			json_array_insert(ss->entries, nearest_version(ss, rec_sha(f), rec_date(f)),
+					  f);
 	}
 	json_decref(old);
 	json_decref(found);
@@ -293,7 +251,7 @@ struct stat_file {
 };
 
 /* The regular files of a version directory, appended to *files. */
-static size_t version_files(struct stats_store *ss, const char *sha, struct stat_file **files,
+static size_t version_files(struct perun_side_store *ss, const char *sha, struct stat_file **files,
 			    size_t *n, long long *size)
 {
 	char *dir = version_dir(ss, sha);
@@ -328,9 +286,9 @@ static int by_size_desc(const void *a, const void *b)
 
 static int cmd_stats_list(const struct perun_params *params, struct perun_cli *cli, int files_mode)
 {
-	struct stats_store ss;
+	struct perun_side_store ss;
 	struct perun_error err = { 0 };
-	if (stats_open(&ss, &err))
+	if (perun_side_store_open(&ss, "stats", 1, 1, &err))
 		return perun_error_exit(&err);
 	long long top = perun_params_int(params, "top", 20);
 	const char *from = perun_params_string(params, "from-minor", NULL);
@@ -347,7 +305,7 @@ static int cmd_stats_list(const struct perun_params *params, struct perun_cli *c
 	}
 	if (!version_info(&ss, from ? sha : "HEAD", sha, date))
 		start = nearest_version(&ss, sha, date);
-	size_t total_versions = json_array_size(ss.versions);
+	size_t total_versions = json_array_size(ss.entries);
 	size_t end = top == 0 || start + (size_t)top > total_versions ? total_versions
 								      : start + (size_t)top;
 	if (start >= end) {
@@ -359,7 +317,7 @@ static int cmd_stats_list(const struct perun_params *params, struct perun_cli *c
 	size_t n = 0;
 	long long total = 0;
 	for (size_t v = start; v < end; v++) {
-		const char *vsha = rec_sha(json_array_get(ss.versions, v));
+		const char *vsha = rec_sha(json_array_get(ss.entries, v));
 		long long size;
 		size_t before = n;
 		size_t count = version_files(&ss, vsha, &items, &n, &size);
@@ -393,11 +351,8 @@ static int cmd_stats_list(const struct perun_params *params, struct perun_cli *c
 	const char *emph = perun_color(cli, "cyan"), *warn = perun_color(cli, "yellow"),
 		   *reset = perun_color(cli, "reset");
 	char size[32];
-	if (!perun_params_bool(params, "no-total-size", 0)) {
-		perun_format_file_size(total, size, sizeof(size));
-		printf("Total size of all the displayed files / directories: %s%s%s\n", emph, size,
-		       reset);
-	}
+	if (!perun_params_bool(params, "no-total-size", 0))
+		perun_print_total_size(cli, total);
 	int show_size = !perun_params_bool(params, files_mode ? "no-file-size" : "no-dir-size", 0);
 	int show_version = files_mode ? !perun_params_bool(params, "no-minor", 0) : 1;
 	int show_name = files_mode ? 1 : !perun_params_bool(params, "no-file-count", 0);
@@ -425,7 +380,7 @@ static int cmd_stats_list(const struct perun_params *params, struct perun_cli *c
 	}
 	free(items);
 out:
-	stats_close(&ss);
+	perun_side_store_close(&ss);
 	return rc;
 }
 
@@ -461,9 +416,9 @@ static int cmd_stats_delete_file(const struct perun_command *cmd, struct perun_c
 		return perun_fail(PERUN_EXIT_USAGE, "usage: perun utils stats delete file <name>");
 	if (check_name(argv[0]))
 		return PERUN_EXIT_USAGE;
-	struct stats_store ss;
+	struct perun_side_store ss;
 	struct perun_error err = { 0 };
-	if (stats_open(&ss, &err))
+	if (perun_side_store_open(&ss, "stats", 1, 1, &err))
 		return perun_error_exit(&err);
 	const char *in_minor = perun_params_string(params, "in-minor", NULL);
 	int keep = perun_params_bool(params, "keep-directory", 0);
@@ -472,7 +427,7 @@ static int cmd_stats_delete_file(const struct perun_command *cmd, struct perun_c
 	if (in_minor && !strcmp(in_minor, ".")) {
 		size_t i;
 		json_t *rec;
-		json_array_foreach(ss.versions, i, rec)
+		json_array_foreach(ss.entries, i, rec)
 			json_array_append_new(shas, json_string(rec_sha(rec)));
 	} else {
 		char sha[65];
@@ -503,14 +458,14 @@ static int cmd_stats_delete_file(const struct perun_command *cmd, struct perun_c
 					: json_string_value(json_array_get(shas, 0)));
 		goto out;
 	}
-	if (index_save(&ss, &err))
+	if (perun_side_store_save(&ss, &err))
 		rc = perun_error_exit(&err);
 	else
 		printf("deleted '%s' in %zu minor version%s\n", argv[0], deleted,
 		       deleted == 1 ? "" : "s");
 out:
 	json_decref(shas);
-	stats_close(&ss);
+	perun_side_store_close(&ss);
 	return rc;
 }
 
@@ -520,9 +475,9 @@ static int cmd_stats_delete_minor(const struct perun_command *cmd, struct perun_
 	if (argc != 1)
 		return perun_fail(PERUN_EXIT_USAGE,
 				  "usage: perun utils stats delete minor <version>");
-	struct stats_store ss;
+	struct perun_side_store ss;
 	struct perun_error err = { 0 };
-	if (stats_open(&ss, &err))
+	if (perun_side_store_open(&ss, "stats", 1, 1, &err))
 		return perun_error_exit(&err);
 	int rc = PERUN_EXIT_OK;
 	char sha[65];
@@ -545,16 +500,16 @@ static int cmd_stats_delete_minor(const struct perun_command *cmd, struct perun_
 	} else
 		remove_version_dir(&ss, sha, 0);
 	free(dir);
-	if (rc == PERUN_EXIT_OK && index_save(&ss, &err))
+	if (rc == PERUN_EXIT_OK && perun_side_store_save(&ss, &err))
 		rc = perun_error_exit(&err);
 out:
-	stats_close(&ss);
+	perun_side_store_close(&ss);
 	return rc;
 }
 
 /* clean's work: sync, custom objects out (unless keep_custom), empty
  * version directories out (unless keep_empty). */
-static void stats_clean(struct stats_store *ss, int keep_custom, int keep_empty)
+static void stats_clean(struct perun_side_store *ss, int keep_custom, int keep_empty)
 {
 	stats_sync(ss);
 	if (!keep_custom) {
@@ -566,9 +521,9 @@ static void stats_clean(struct stats_store *ss, int keep_custom, int keep_empty)
 		json_decref(custom);
 	}
 	if (!keep_empty)
-		for (size_t i = json_array_size(ss->versions); i-- > 0;) {
+		for (size_t i = json_array_size(ss->entries); i-- > 0;) {
 			char sha[65];
-			snprintf(sha, sizeof(sha), "%s", rec_sha(json_array_get(ss->versions, i)));
+			snprintf(sha, sizeof(sha), "%s", rec_sha(json_array_get(ss->entries, i)));
 			remove_version_dir(ss, sha, 1);
 		}
 }
@@ -578,16 +533,16 @@ static int cmd_stats_delete_all(const struct perun_command *cmd, struct perun_cl
 {
 	if (argc)
 		return perun_fail(PERUN_EXIT_USAGE, "usage: perun utils stats delete .");
-	struct stats_store ss;
+	struct perun_side_store ss;
 	struct perun_error err = { 0 };
-	if (stats_open(&ss, &err))
+	if (perun_side_store_open(&ss, "stats", 1, 1, &err))
 		return perun_error_exit(&err);
 	int rc = PERUN_EXIT_OK;
 	if (perun_params_bool(params, "keep-directory", 0)) {
 		stats_sync(&ss);
 		size_t i;
 		json_t *rec;
-		json_array_foreach(ss.versions, i, rec)
+		json_array_foreach(ss.entries, i, rec)
 		{
 			char *dir = version_dir(&ss, rec_sha(rec));
 			size_t n;
@@ -601,14 +556,14 @@ static int cmd_stats_delete_all(const struct perun_command *cmd, struct perun_cl
 			free(dir);
 		}
 		stats_clean(&ss, 0, 1);
-		if (index_save(&ss, &err))
+		if (perun_side_store_save(&ss, &err))
 			rc = perun_error_exit(&err);
 	} else {
 		perun_remove_tree(ss.dir);
 		if (perun_mkdirs(ss.dir, 0777, &err))
 			rc = perun_error_exit(&err);
 	}
-	stats_close(&ss);
+	perun_side_store_close(&ss);
 	return rc;
 }
 
@@ -617,14 +572,14 @@ static int cmd_stats_clean(const struct perun_command *cmd, struct perun_cli *cl
 {
 	if (argc)
 		return perun_fail(PERUN_EXIT_USAGE, "usage: perun utils stats clean");
-	struct stats_store ss;
+	struct perun_side_store ss;
 	struct perun_error err = { 0 };
-	if (stats_open(&ss, &err))
+	if (perun_side_store_open(&ss, "stats", 1, 1, &err))
 		return perun_error_exit(&err);
 	stats_clean(&ss, perun_params_bool(params, "keep-custom", 0),
 		    perun_params_bool(params, "keep-empty", 0));
-	int rc = index_save(&ss, &err) ? perun_error_exit(&err) : PERUN_EXIT_OK;
-	stats_close(&ss);
+	int rc = perun_side_store_save(&ss, &err) ? perun_error_exit(&err) : PERUN_EXIT_OK;
+	perun_side_store_close(&ss);
 	return rc;
 }
 
@@ -633,13 +588,13 @@ static int cmd_stats_sync(const struct perun_command *cmd, struct perun_cli *cli
 {
 	if (argc)
 		return perun_fail(PERUN_EXIT_USAGE, "usage: perun utils stats sync");
-	struct stats_store ss;
+	struct perun_side_store ss;
 	struct perun_error err = { 0 };
-	if (stats_open(&ss, &err))
+	if (perun_side_store_open(&ss, "stats", 1, 1, &err))
 		return perun_error_exit(&err);
 	stats_sync(&ss);
-	int rc = index_save(&ss, &err) ? perun_error_exit(&err) : PERUN_EXIT_OK;
-	stats_close(&ss);
+	int rc = perun_side_store_save(&ss, &err) ? perun_error_exit(&err) : PERUN_EXIT_OK;
+	perun_side_store_close(&ss);
 	return rc;
 }
 

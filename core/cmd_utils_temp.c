@@ -75,55 +75,13 @@ static void collect_files(const char *dir, struct temp_list *out)
 		closedir(d);
 }
 
-struct temp_store {
-	struct perun_instance inst;
-	char *tmp;   /* absolute .perun/tmp */
-	char *index; /* .perun/tmp/.index */
-	json_t *entries;
-};
-
-static int temp_open(struct temp_store *ts, int lock, struct perun_error *err)
-{
-	memset(ts, 0, sizeof(*ts));
-	if (perun_instance_open_config(&ts->inst, err))
-		return -1;
-	ts->tmp = perun_instance_path(&ts->inst, "tmp");
-	ts->index = perun_path_join(ts->tmp, ".index");
-	if ((lock && perun_instance_lock(&ts->inst, err)) || perun_mkdirs(ts->tmp, 0777, err)) {
-		perun_instance_close(&ts->inst);
-		free(ts->tmp);
-		free(ts->index);
-		return -1;
-	}
-	/* Python Perun reads an unreadable index as empty: so do we. */
-	ts->entries = perun_zjson_read(ts->index);
-	if (!json_is_object(ts->entries)) {
-		json_decref(ts->entries);
-		ts->entries = json_object();
-	}
-	return 0;
-}
-
-static void temp_close(struct temp_store *ts)
-{
-	json_decref(ts->entries);
-	free(ts->tmp);
-	free(ts->index);
-	perun_instance_close(&ts->inst);
-}
-
-static int temp_save(struct temp_store *ts, struct perun_error *err)
-{
-	return perun_zjson_write(ts->index, ts->entries, err);
-}
-
-static int is_protected(const struct temp_store *ts, const char *path)
+static int is_protected(const struct perun_side_store *ts, const char *path)
 {
 	return json_is_true(json_object_get(json_object_get(ts->entries, path), "protected"));
 }
 
 /* Drops the entries of files that are gone or have no flag set. */
-static void temp_sync(struct temp_store *ts)
+static void temp_sync(struct perun_side_store *ts)
 {
 	const char *key;
 	json_t *conf, *tmp;
@@ -140,11 +98,11 @@ static void temp_sync(struct temp_store *ts)
 
 /* The path arg names in the tmp directory (malloc'd), or NULL when it
  * leads out of it (err filled). */
-static char *temp_path(const struct temp_store *ts, const char *arg, struct perun_error *err)
+static char *temp_path(const struct perun_side_store *ts, const char *arg, struct perun_error *err)
 {
-	char *path = perun_path_normalize(ts->tmp, arg);
-	size_t n = strlen(ts->tmp);
-	if (strncmp(path, ts->tmp, n) || (path[n] && path[n] != '/')) {
+	char *path = perun_path_normalize(ts->dir, arg);
+	size_t n = strlen(ts->dir);
+	if (strncmp(path, ts->dir, n) || (path[n] && path[n] != '/')) {
 		perun_error_set(err, PERUN_EINVAL,
 				"the path '%s' is not located in the perun tmp/ directory", path);
 		free(path);
@@ -177,10 +135,10 @@ static int cmd_temp_list(const struct perun_command *cmd, struct perun_cli *cli,
 {
 	if (argc > 1)
 		return perun_fail(PERUN_EXIT_USAGE, "usage: perun utils temp list [<root>]");
-	struct temp_store ts;
+	struct perun_side_store ts;
 	struct perun_error err = { 0 };
 	/* Listing synchronises the index too (as Python Perun's does). */
-	if (temp_open(&ts, 1, &err))
+	if (perun_side_store_open(&ts, "tmp", 0, 0, &err))
 		return perun_error_exit(&err);
 	int rc = PERUN_EXIT_OK;
 	char *root = temp_path(&ts, argc ? argv[0] : ".", &err);
@@ -195,7 +153,7 @@ static int cmd_temp_list(const struct perun_command *cmd, struct perun_cli *cli,
 		goto out;
 	}
 	temp_sync(&ts);
-	if (temp_save(&ts, &err)) {
+	if (perun_side_store_save(&ts, &err)) {
 		rc = perun_error_exit(&err);
 		goto out;
 	}
@@ -229,14 +187,11 @@ static int cmd_temp_list(const struct perun_command *cmd, struct perun_cli *cli,
 	const char *emph = perun_color(cli, "cyan"), *warn = perun_color(cli, "yellow"),
 		   *reset = perun_color(cli, "reset");
 	char size[32];
-	if (!perun_params_bool(params, "no-total-size", 0)) {
-		perun_format_file_size(total, size, sizeof(size));
-		printf("Total size of all the displayed files / directories: %s%s%s\n", emph, size,
-		       reset);
-	}
+	if (!perun_params_bool(params, "no-total-size", 0))
+		perun_print_total_size(cli, total);
 	int show_size = !perun_params_bool(params, "no-file-size", 0);
 	int show_protection = !perun_params_bool(params, "no-protection-level", 0);
-	size_t prefix = strlen(ts.tmp) + 1;
+	size_t prefix = strlen(ts.dir) + 1;
 	for (size_t i = 0; i < files.n; i++) {
 		const struct temp_file *f = &files.items[i];
 		if (show_size) {
@@ -257,7 +212,7 @@ static int cmd_temp_list(const struct perun_command *cmd, struct perun_cli *cli,
 	temp_list_release(&files);
 out:
 	free(root);
-	temp_close(&ts);
+	perun_side_store_close(&ts);
 	return rc;
 }
 
@@ -286,9 +241,9 @@ static int cmd_temp_delete(const struct perun_command *cmd, struct perun_cli *cl
 {
 	if (argc != 1)
 		return perun_fail(PERUN_EXIT_USAGE, "usage: perun utils temp delete <path>");
-	struct temp_store ts;
+	struct perun_side_store ts;
 	struct perun_error err = { 0 };
-	if (temp_open(&ts, 1, &err))
+	if (perun_side_store_open(&ts, "tmp", 0, 0, &err))
 		return perun_error_exit(&err);
 	int rc = PERUN_EXIT_OK;
 	int force = perun_params_bool(params, "force", 0);
@@ -345,10 +300,10 @@ static int cmd_temp_delete(const struct perun_command *cmd, struct perun_cli *cl
 	}
 	if (is_dir && !perun_params_bool(params, "keep-directories", 0)) {
 		remove_empty_dirs(path);
-		if (strcmp(path, ts.tmp))
+		if (strcmp(path, ts.dir))
 			rmdir(path);
 	}
-	if (temp_save(&ts, &err))
+	if (perun_side_store_save(&ts, &err))
 		rc = perun_error_exit(&err);
 	printf("deleted %zu temporary file%s", deleted, deleted == 1 ? "" : "s");
 	if (protected)
@@ -357,7 +312,7 @@ static int cmd_temp_delete(const struct perun_command *cmd, struct perun_cli *cl
 out:
 	temp_list_release(&files);
 	free(path);
-	temp_close(&ts);
+	perun_side_store_close(&ts);
 	return rc;
 }
 
@@ -366,13 +321,13 @@ static int cmd_temp_sync(const struct perun_command *cmd, struct perun_cli *cli,
 {
 	if (argc)
 		return perun_fail(PERUN_EXIT_USAGE, "usage: perun utils temp sync");
-	struct temp_store ts;
+	struct perun_side_store ts;
 	struct perun_error err = { 0 };
-	if (temp_open(&ts, 1, &err))
+	if (perun_side_store_open(&ts, "tmp", 0, 0, &err))
 		return perun_error_exit(&err);
 	temp_sync(&ts);
-	int rc = temp_save(&ts, &err) ? perun_error_exit(&err) : PERUN_EXIT_OK;
-	temp_close(&ts);
+	int rc = perun_side_store_save(&ts, &err) ? perun_error_exit(&err) : PERUN_EXIT_OK;
+	perun_side_store_close(&ts);
 	return rc;
 }
 

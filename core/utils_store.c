@@ -11,6 +11,7 @@
 
 #include <perun/fsutil.h>
 
+#include "cmd_util.h"
 #include "utils_store.h"
 #include "xalloc.h"
 
@@ -148,4 +149,48 @@ void perun_remove_tree(const char *path)
 	if (d)
 		closedir(d);
 	rmdir(path);
+}
+
+int perun_side_store_open(struct perun_side_store *s, const char *name, int with_vcs, int array,
+			  struct perun_error *err)
+{
+	memset(s, 0, sizeof(*s));
+	if (with_vcs ? perun_instance_open(&s->inst, err)
+		     : perun_instance_open_config(&s->inst, err))
+		return -1;
+	s->dir = perun_instance_path(&s->inst, name);
+	s->index = perun_path_join(s->dir, ".index");
+	if (perun_instance_lock(&s->inst, err) || perun_mkdirs(s->dir, 0777, err)) {
+		perun_instance_close(&s->inst);
+		free(s->dir);
+		free(s->index);
+		return -1;
+	}
+	s->entries = perun_zjson_read(s->index);
+	if (array ? !json_is_array(s->entries) : !json_is_object(s->entries)) {
+		json_decref(s->entries);
+		s->entries = array ? json_array() : json_object();
+	}
+	return 0;
+}
+
+void perun_side_store_close(struct perun_side_store *s)
+{
+	json_decref(s->entries);
+	free(s->dir);
+	free(s->index);
+	perun_instance_close(&s->inst);
+}
+
+int perun_side_store_save(struct perun_side_store *s, struct perun_error *err)
+{
+	return perun_zjson_write(s->index, s->entries, err);
+}
+
+void perun_print_total_size(const struct perun_cli *cli, long long total)
+{
+	char size[32];
+	perun_format_file_size(total, size, sizeof(size));
+	printf("Total size of all the displayed files / directories: %s%s%s\n",
+	       perun_color(cli, "cyan"), size, perun_color(cli, "reset"));
 }

@@ -7,6 +7,27 @@
 #include <jansson.h>
 
 #include "command.h"
+#include "instance.h"
+
+/* A store of Python Perun's beside the profiles, .perun/<name> (tmp,
+ * stats), with its index .perun/<name>/.index of zlib-compressed JSON. */
+struct perun_side_store {
+	struct perun_instance inst;
+	char *dir;	 /* absolute .perun/<name> */
+	char *index;	 /* .perun/<name>/.index */
+	json_t *entries; /* the index: an object or an array */
+};
+/* Opens the instance (with its VCS if with_vcs), takes the store lock,
+ * makes the directory and reads the index; one that is missing or not
+ * of the wanted type (array or else object) reads as empty, as in
+ * Python Perun.  Close with perun_side_store_close. */
+int perun_side_store_open(struct perun_side_store *s, const char *name, int with_vcs, int array,
+			  struct perun_error *err);
+void perun_side_store_close(struct perun_side_store *s);
+/* Writes the index back. */
+int perun_side_store_save(struct perun_side_store *s, struct perun_error *err);
+/* "Total size of all the displayed files / directories: <size>". */
+void perun_print_total_size(const struct perun_cli *cli, long long total);
 
 /* "<dir>/<name>", malloc'd (never NULL: out of memory ends perun). */
 char *perun_path_join(const char *dir, const char *name);

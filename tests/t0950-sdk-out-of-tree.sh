@@ -209,15 +209,19 @@ test_expect_success 'the installed plugins run through their commands' '
 	(cd run && perun collect -c true sdk_collect --repeat 2 >../out) &&
 	test_grep "^Collected profile .*/sdk_collect-.*\.perf$" out &&
 	(cd run && perun postprocessby ../tiny.perf sdk_postprocess --factor 2 >../out 2>&1) &&
-	p=$(ls run/.perun/jobs/*sdk_postprocess*.perf) &&
-	jq -c ".resources[\"main#0\"].amount" "$p" >actual &&
-	echo "[6.0,3.0]" >expect &&
+	p=$(ls run/.perun/jobs/time-*.perf) &&
+	jq -e ".resources[\"main#0\"].amount == [6, 3]" "$p" &&
+	jq -r ".postprocessors[].name" "$p" >actual &&
+	echo sdk_postprocess >expect &&
 	test_cmp expect actual &&
-	(cd run && perun config --local set degradation.strategies \
+	(cd run && perun config --shared set degradation.strategies \
+		"[{method: sdk_check_mean_threshold}]" >/dev/null &&
+	 perun config --local set degradation.strategies \
 		"[{method: sdk_check_mean_threshold}]" >/dev/null &&
 	 perun check profiles ../tiny.perf ../tiny.perf --format json >../check.json) &&
-	jq -r "[.. | .method? // empty] | unique | .[]" check.json >actual &&
-	test_grep sdk_check actual
+	jq -r ".verdicts[] | [.location, .result, .method] | join(\"|\")" check.json >actual &&
+	echo "main|NoChange|sdk_check" >expect &&
+	test_cmp expect actual
 '
 
 test_expect_success 'a user template in $XDG_DATA_HOME/perun/templates comes first' '
