@@ -392,13 +392,21 @@ static int cmd_utils_create(const struct perun_command *cmd, struct perun_cli *c
 	}
 	template = find_template(c.kind, tree);
 	if (!template) {
-		perun_fail(PERUN_EXIT_FAILURE, "no template for plugin kind '%s'", c.kind);
+		rc = perun_fail(
+			PERUN_EXIT_FAILURE,
+			"no template for plugin kind '%s' (in $XDG_DATA_HOME/perun/templates, "
+			"%s%s" PERUN_DATADIR "/templates)",
+			c.kind, tree ? tree : "", tree ? "/templates, " : "");
 		goto out;
 	}
 	if (standalone) {
 		skeleton = find_template("standalone", tree);
 		if (!skeleton) {
-			perun_fail(PERUN_EXIT_FAILURE, "no standalone project template");
+			rc = perun_fail(PERUN_EXIT_FAILURE,
+					"no standalone project template (in "
+					"$XDG_DATA_HOME/perun/templates, %s%s" PERUN_DATADIR
+					"/templates)",
+					tree ? tree : "", tree ? "/templates, " : "");
 			goto out;
 		}
 		dest = xasprintf_path(standalone, "", NULL);
