@@ -28,6 +28,7 @@
 	X(fsck)                                                                                    \
 	X(gc)                                                                                      \
 	X(plugins)                                                                                 \
+	X(utils)                                                                                   \
 	X(docs)
 
 #define PERUN_COMMAND_DECLARE(name) extern const struct perun_command perun_cmd_##name;

@@ -24,7 +24,8 @@ perun_SOURCES = \
 	core/views.c core/views.h core/cmd_show.c core/cmd_showdiff.c core/cmd_collect.c core/cmd_postprocessby.c \
 	core/cmd_init.c core/cmd_config.c \
 	core/cmd_plugins.c core/plugin_help.c core/plugin_help.h \
-	core/cmd_docs.c \
+	core/cmd_docs.c core/cmd_utils.c core/cmd_utils_create.c core/cmd_utils_temp.c \
+	core/cmd_utils_stats.c core/utils_store.c core/utils_store.h \
 	core/cmd_import.c core/import.h core/import_heaptrack.c core/compressed.c core/compressed.h \
 	core/import_perf.c core/import_entries.c core/import_entries.h \
 	core/perf_script.c core/perf_script.h core/folded_stacks.c core/folded_stacks.h \

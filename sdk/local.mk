@@ -41,7 +41,7 @@ peruninclude_HEADERS = \
 	%reldir%/include/perun/suggest.h
 
 pkgconfig_DATA = %reldir%/perun-plugin.pc
-EXTRA_DIST += %reldir%/ChangeLog-ABI
+EXTRA_DIST += %reldir%/ChangeLog-ABI %reldir%/libperun.sym
 aclocaldir = $(datadir)/aclocal
 dist_aclocal_DATA = %reldir%/perun.m4
 

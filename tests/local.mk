@@ -15,7 +15,7 @@ EXTRA_DIST += %reldir%/test-lib.sh %reldir%/fixtures/gen-profiles.py
 
 # Core tests that need no shared data (each makes its own profiles).
 CORE_TESTS = tests/t0004-build-lists.sh tests/t0005-layers.sh tests/t0006-plugin-sources.sh \
-	tests/t0008-standalone-tests.sh \
+	tests/t0007-libperun-symbols.sh tests/t0008-standalone-tests.sh \
 	tests/t0100-init.sh tests/t0110-suggestions.sh \
 	tests/t0120-pager.sh tests/t0130-plugin-help.sh tests/t0200-config.sh \
 	tests/t0401-selectors.sh tests/t0402-store-objects.sh tests/t0403-fsck-gc.sh \
@@ -108,6 +108,10 @@ EXTRA_DIST += tests/t0900-docs.sh
 TESTS += %reldir%/t0400-store.sh
 TESTS += %reldir%/t0420-showdiff.sh
 EXTRA_DIST += %reldir%/t0420-showdiff.sh
+TESTS += %reldir%/t0430-utils-temp.sh
+EXTRA_DIST += %reldir%/t0430-utils-temp.sh
+TESTS += %reldir%/t0440-utils-stats.sh
+EXTRA_DIST += %reldir%/t0440-utils-stats.sh
 TESTS += %reldir%/t0500-import-heaptrack.sh
 EXTRA_DIST += %reldir%/t0500-import-heaptrack.sh
 TESTS += %reldir%/t0510-import-perf.sh

@@ -41,7 +41,7 @@ test_expect_success 'perun configures and installs into a prefix' '
 	mkdir build &&
 	(
 		cd build &&
-		"$TEST_SRCDIR/configure" --prefix="$PREFIX" --enable-all-plugins=no \
+		"$TEST_SRCDIR/configure" --prefix="$PREFIX" --enable-all-plugins=no --enable-svs \
 			>configure.log 2>&1 &&
 		make -j2 install >install.log 2>&1
 	) || { tail -n 30 build/configure.log build/install.log; false; }
@@ -80,42 +80,50 @@ test_expect_success 'the installed perun says where the system plugins are' '
 	test_grep "^  $USERDIR\$" list
 '
 
-test_expect_success 'the template becomes a project without tokens left' '
-	cp -r "$TEST_SRCDIR/templates/standalone" proj &&
-	chmod -R u+w proj &&
-	(
-		cd proj &&
-		for f in $(find . -type f); do
-			sed "s/@name@/$NAME/g; s/@NAME@/SDK_DEMO/g" "$f" >"$f.new" &&
-			mv "$f.new" "$f" || exit 1
-		done &&
-		for f in $(find . -name "*@name@*"); do
-			mv "$f" "$(echo "$f" | sed "s/@name@/$NAME/g")" || exit 1
-		done &&
-		chmod +x tests/*.sh
-	) &&
+test_expect_success 'utils create --standalone makes the project, without tokens left' '
+	perun utils create view $NAME --standalone proj --no-edit >out &&
+	test_grep "^created proj:$" out &&
 	test -f proj/$NAME.c &&
-	test -f proj/tests/t0001-$NAME.sh &&
+	test -f proj/configure.ac &&
+	test -f proj/Makefile.am &&
+	test -f proj/tests/t9300-$NAME.sh &&
+	test -f proj/tests/test-lib.sh &&
+	test_must_fail test -e proj/local.mk &&
+	test_must_fail test -e proj/plugin.m4 &&
 	test_must_fail grep -r "@[A-Za-z_]*@" proj
 '
 
-test_expect_success 'autoreconf, configure, make, make check, make install against the SDK' '
+# One project, from autoreconf to make install, against the prefix's SDK.
+build_project() {
 	(
-		cd proj &&
+		cd "$1" &&
 		ACLOCAL_PATH="$PREFIX/share/aclocal" autoreconf -fi >autoreconf.log 2>&1 &&
-		./configure PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" \
+		./configure PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" CFLAGS="-O2 -Werror" \
 			--with-perun-plugindir="$USERDIR" >configure.log 2>&1 &&
 		make >make.log 2>&1 &&
 		make check >check.log 2>&1 &&
 		make install >install.log 2>&1
-	) || { tail -n 30 proj/*.log proj/tests/*.log; false; }
+	) || { tail -n 30 "$1"/*.log "$1"/tests/*.log; false; }
+}
+
+# Its test-suite.log: every test passed, none skipped, at least one ran.
+suite_passed() {
+	sed -n "s/^# \([A-Z]*\): *\([0-9]*\)$/\1 \2/p" "$1/test-suite.log" >counts &&
+	total=$(sed -n "s/^TOTAL //p" counts) &&
+	test "$total" -gt 0 &&
+	grep -x "PASS $total" counts &&
+	grep -x "SKIP 0" counts
+}
+
+test_expect_success 'autoreconf, configure, make -Werror, make check, make install against the SDK' '
+	build_project proj
 '
 
 test_expect_success 'configure found the SDK and the installed perun' '
 	test_grep "^PERUN = $PREFIX/bin/perun\$" proj/Makefile &&
 	test_grep "^perun_plugindir = $USERDIR\$" proj/Makefile &&
 	test_grep "^PERUN_CFLAGS = .*-I$PREFIX/include/perun-$MAJOR" proj/Makefile &&
-	test_grep "^# PASS: *4\$" proj/test-suite.log
+	suite_passed proj
 '
 
 test_expect_success 'the plugin is installed as <user dir>/view/<name>.so' '
@@ -167,6 +175,103 @@ fi
 test_expect_success 'its errors reach the user through perun' '
 	test_exit_code 2 perun show tiny.perf $NAME --limit -2 2>err &&
 	test_grep "^perun: view '\''$NAME'\'': --limit must not be negative (got -2)\$" err
+'
+
+# Every other kind of the installed templates, as a project of its own:
+# built with -Werror, its tests passed, installed, found by the installed
+# perun and run through its command.
+KINDS=$(ls "$PREFIX/share/perun/templates/in-tree" | grep -v "^view$")
+
+test_expect_success 'the installed templates cover the ABI kinds' '
+	echo $KINDS >actual &&
+	echo check collect postprocess vcs >expect &&
+	test_cmp expect actual
+'
+
+for kind in $KINDS; do
+	test_expect_success "utils create $kind --standalone: built, tested, installed" '
+		perun utils create $kind sdk_$kind --standalone proj-$kind --no-edit >out &&
+		test_must_fail grep -r "@[A-Za-z_]*@" proj-$kind &&
+		build_project proj-$kind &&
+		suite_passed proj-$kind &&
+		test -f "$USERDIR/$kind/sdk_$kind.so" &&
+		perun plugins inspect sdk_$kind >inspect &&
+		test_grep "^kind:    $kind\$" inspect &&
+		test_grep "^path:    $USERDIR/$kind/sdk_$kind.so\$" inspect &&
+		test_must_fail grep "^status:  rejected" inspect
+	'
+done
+
+test_expect_success 'the installed plugins run through their commands' '
+	perun init --vcs-type sdk_vcs vproj >out &&
+	test_grep "^  type: sdk_vcs$" vproj/.perun/local.yml &&
+	perun init --vcs-type svs run >/dev/null &&
+	(cd run && perun collect -c true sdk_collect --repeat 2 >../out) &&
+	test_grep "^Collected profile .*/sdk_collect-.*\.perf$" out &&
+	(cd run && perun postprocessby ../tiny.perf sdk_postprocess --factor 2 >../out 2>&1) &&
+	p=$(ls run/.perun/jobs/time-*.perf) &&
+	jq -e ".resources[\"main#0\"].amount == [6, 3]" "$p" &&
+	jq -r ".postprocessors[].name" "$p" >actual &&
+	echo sdk_postprocess >expect &&
+	test_cmp expect actual &&
+	(cd run && perun config --shared set degradation.strategies \
+		"[{method: sdk_check_mean_threshold}]" >/dev/null &&
+	 perun config --local set degradation.strategies \
+		"[{method: sdk_check_mean_threshold}]" >/dev/null &&
+	 perun check profiles ../tiny.perf ../tiny.perf --format json >../check.json) &&
+	jq -r ".verdicts[] | [.location, .result, .method] | join(\"|\")" check.json >actual &&
+	echo "main|NoChange|sdk_check" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a user template in $XDG_DATA_HOME/perun/templates comes first' '
+	mkdir -p "$XDG_DATA_HOME/perun/templates" &&
+	cp -R "$PREFIX/share/perun/templates/in-tree/view" "$XDG_DATA_HOME/perun/templates/view" &&
+	echo "A user template of @name@" >"$XDG_DATA_HOME/perun/templates/view/README.md" &&
+	perun utils create view mine --standalone mine-standalone --no-edit >out &&
+	test -f mine-standalone/configure.ac &&
+	test_grep "^# mine - a Perun view plugin" mine-standalone/README.md &&
+	mkdir -p "$XDG_DATA_HOME/perun/templates/standalone" &&
+	cp -R "$PREFIX/share/perun/templates/standalone/." "$XDG_DATA_HOME/perun/templates/standalone" &&
+	echo "The project of @name@, a @kind@" >"$XDG_DATA_HOME/perun/templates/standalone/README.md" &&
+	perun utils create view mine --standalone mine2 --no-edit >out &&
+	echo "The project of mine, a view" >expect &&
+	test_cmp expect mine2/README.md &&
+	rm -rf "$XDG_DATA_HOME/perun/templates"
+'
+
+test_expect_success 'utils create refuses, naming the thing, and writes nothing' '
+	mkdir exists &&
+	: a file as the parent: unwritable even for root &&
+	for args in "model x --standalone new" "view Bad --standalone new" \
+		"view a-b --standalone new" "view ok --standalone exists" \
+		"view ok --standalone tiny.perf/sub" "view ok" "view ok --in-tree"; do
+		test_must_fail perun utils create $args --no-edit 2>err &&
+		test $(wc -l <err) -eq 1 &&
+		test_grep "^perun: " err || return 1
+	done &&
+	test_must_fail test -e new &&
+	ls -A exists >actual &&
+	test_cmp /dev/null actual &&
+	ls -d tiny.perf* >actual &&
+	echo tiny.perf >expect &&
+	test_cmp expect actual &&
+	perun utils create model x --standalone new 2>err;
+	test_grep "unknown plugin kind .model." err &&
+	perun utils create view ok --standalone exists 2>err;
+	test_grep "exists. already exists" err &&
+	perun utils create view ok 2>err;
+	test_grep "is not in a perun source checkout" err
+'
+
+test_expect_success 'without --no-edit, $VISUAL or $EDITOR opens the source' '
+	EDITOR="echo edited" perun utils create view ed1 --standalone ed1 >out &&
+	test_grep "^edited ed1/ed1.c$" out &&
+	VISUAL="echo visual" EDITOR=false perun utils create view ed2 --standalone ed2 >out &&
+	test_grep "^visual ed2/ed2.c$" out &&
+	test_exit_code 3 env EDITOR=false perun utils create view ed3 --standalone ed3 2>err &&
+	test_grep "the editor failed" err &&
+	test -f ed3/ed3.c
 '
 
 test_expect_success 'configure without the SDK fails naming perun-plugin' '

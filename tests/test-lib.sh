@@ -32,6 +32,9 @@ export XDG_STATE_HOME="$HOME/.local/state"
 export PERUN_CONFIG_DIR="$HOME/.config/perun"
 export PERUN_PLUGIN_PATH="$TEST_BUILDDIR/stage/plugins"
 export PATH="$TEST_BUILDDIR:$PATH"
+# A standalone plugin project (perun utils create --standalone) runs the
+# perun its configure found, $PERUN.
+case ${PERUN:-} in */*) PATH="${PERUN%/*}:$PATH" ;; esac
 export NO_COLOR=1 LC_ALL=C TZ=UTC
 # make check -j hands its jobserver down; a project's own make run by a
 # job (pre_run) would find its pipe closed.

@@ -30,7 +30,9 @@ struct @name@_state {
 	long long repeat;
 };
 
-static int @name@_before(struct perun_collect_ctx *ctx, struct perun_error *err)
+/* The state of the collection: made in the before phase, or first thing
+ * in collect without one (--no-before-phase). */
+static int setup(struct perun_collect_ctx *ctx, struct perun_error *err)
 {
 	struct @name@_state *st = calloc(1, sizeof(*st));
 	char *line;
@@ -55,6 +57,13 @@ static int @name@_before(struct perun_collect_ctx *ctx, struct perun_error *err)
 	return rc;
 }
 
+@if before@
+static int @name@_before(struct perun_collect_ctx *ctx, struct perun_error *err)
+{
+	return setup(ctx, err);
+}
+
+@endif@
 /* One run of the command, its stdout discarded: *seconds of wall time. */
 static int run_once(struct perun_collect_ctx *ctx, char **argv, double *seconds,
 		    struct perun_error *err)
@@ -103,6 +112,13 @@ static int run_once(struct perun_collect_ctx *ctx, char **argv, double *seconds,
 
 static int @name@_collect(struct perun_collect_ctx *ctx, struct perun_error *err)
 {
+@if !before@
+	if (!ctx->state) {
+		int setup_rc = setup(ctx, err);
+		if (setup_rc)
+			return setup_rc;
+	}
+@endif@
 	struct @name@_state *st = ctx->state;
 	int rc = 0;
 	for (long long i = 0; i < st->repeat && !rc && !ctx->interrupted; i++) {
@@ -135,10 +151,12 @@ static void @name@_teardown(struct perun_collect_ctx *ctx)
 
 static const struct perun_collect_ops @name@_ops = {
 	.size = sizeof(struct perun_collect_ops),
+@if before@
 	.before = @name@_before,
+@endif@
 	.collect = @name@_collect,
 	.teardown = @name@_teardown,
-	.profile_type = "time",
+	.profile_type = "@profile_type@",
 	.default_units = "{\"time\": \"s\"}",
 };
 

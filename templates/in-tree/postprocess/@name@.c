@@ -14,9 +14,11 @@
 
 #include <perun/perun.h>
 
-static int @name@_before(struct perun_postprocess_ctx *ctx, struct perun_error *err)
+/* The options' check: in the before phase, which runs once before any
+ * work, or first thing in postprocess without one (--no-before-phase). */
+static int check_factor(const struct perun_params *params, struct perun_error *err)
 {
-	double factor = perun_params_float(ctx->params, "factor", 1.0);
+	double factor = perun_params_float(params, "factor", 1.0);
 	if (!isfinite(factor) || factor == 0.0)
 		return perun_error_set(err, PERUN_EINVAL,
 				       "--factor must be a finite number other than 0, not %g",
@@ -24,8 +26,37 @@ static int @name@_before(struct perun_postprocess_ctx *ctx, struct perun_error *
 	return 0;
 }
 
+/* --unit renames the unit of the profile's type: in the after phase, or
+ * last thing in postprocess without one (--no-after-phase). */
+static int set_unit(struct perun_postprocess_ctx *ctx, struct perun_error *err)
+{
+	const char *unit = perun_params_string(ctx->params, "unit", NULL);
+	if (!unit)
+		return 0;
+	/* {"<profile type>": "<unit>"}, built by jansson to get quoting right. */
+	json_t *units = json_pack("{s:s}", perun_profile_type(ctx->profile), unit);
+	char *text = units ? json_dumps(units, 0) : NULL;
+	int rc = text ? perun_profile_set_units(ctx->profile, text, err)
+		      : perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	free(text);
+	json_decref(units);
+	return rc;
+}
+
+@if before@
+static int @name@_before(struct perun_postprocess_ctx *ctx, struct perun_error *err)
+{
+	return check_factor(ctx->params, err);
+}
+
+@endif@
 static int @name@_postprocess(struct perun_postprocess_ctx *ctx, struct perun_error *err)
 {
+@if !before@
+	int rc = check_factor(ctx->params, err);
+	if (rc)
+		return rc;
+@endif@
 	double factor = perun_params_float(ctx->params, "factor", 1.0);
 	/* The tree of the resources, {"<uid>#<n>": {"amount": [...], ...}}:
 	 * editing it in place is editing the profile.  perun_profile_json
@@ -51,28 +82,33 @@ static int @name@_postprocess(struct perun_postprocess_ctx *ctx, struct perun_er
 			scaled++;
 		}
 	}
-	const char *unit = perun_params_string(ctx->params, "unit", NULL);
-	if (unit) {
-		/* {"<profile type>": "<unit>"}, built by jansson to get quoting right. */
-		json_t *units = json_pack("{s:s}", perun_profile_type(ctx->profile), unit);
-		char *text = units ? json_dumps(units, 0) : NULL;
-		int rc = text ? perun_profile_set_units(ctx->profile, text, err)
-			      : perun_error_set(err, PERUN_EGENERIC, "out of memory");
-		free(text);
-		json_decref(units);
-		if (rc)
-			return rc;
-	}
+@if !after@
+	int unit_rc = set_unit(ctx, err);
+	if (unit_rc)
+		return unit_rc;
+@endif@
 	/* Success with a message: the core shows it as a warning. */
 	if (!scaled)
 		perun_error_set(err, PERUN_OK, "the profile has no amounts to scale");
 	return 0;
 }
+@if after@
+
+static int @name@_after(struct perun_postprocess_ctx *ctx, struct perun_error *err)
+{
+	return set_unit(ctx, err);
+}
+@endif@
 
 static const struct perun_postprocess_ops @name@_ops = {
 	.size = sizeof(struct perun_postprocess_ops),
+@if before@
 	.before = @name@_before,
+@endif@
 	.postprocess = @name@_postprocess,
+@if after@
+	.after = @name@_after,
+@endif@
 };
 
 static const struct perun_option @name@_options[] = {

@@ -63,6 +63,8 @@ static int @name@_rev_parse(void *state, const char *rev, char *buf, struct peru
 
 static int @name@_major_head(void *state, char *buf, struct perun_error *err)
 {
+	(void)state;
+	(void)err;
 	memcpy(buf, @NAME@_BRANCH, sizeof(@NAME@_BRANCH));
 	return 0;
 }
@@ -95,12 +97,16 @@ static int @name@_walk(void *state, const char *rev, perun_vcs_walk_fn fn, void 
 
 static int @name@_is_dirty(void *state, struct perun_error *err)
 {
+	(void)state;
+	(void)err;
 	return 0;
 }
 
 /* Nothing is tracked: save_state and restore_state have nothing to do. */
 static int @name@_keep_state(void *state, struct perun_error *err)
 {
+	(void)state;
+	(void)err;
 	return 0;
 }
 
