@@ -14,7 +14,7 @@ standalone_check() {
 		-path '*tests*' -type f | sort | while read -r f; do
 		case $f in
 		*/t0008-standalone-tests.sh) ;;
-		*.sh) grep -Hn 'test_skip_all.*\(TESTDATA\|shared\)\|TESTDATA.*test_skip_all' "$f" ;;
+		*.sh) grep -Hn 'test_skip_all.*\(TESTDATA\|shared test\|shared data\|\.\./shared\)\|TESTDATA.*test_skip_all' "$f" ;;
 		*.c) grep -Hn '1\.\.0 # SKIP' "$f" ;;
 		esac
 	done | sed "s|^$1/||" >"$TRASH_DIRECTORY/violations"
