@@ -18,11 +18,11 @@ CORE_TESTS = tests/t0004-build-lists.sh tests/t0005-layers.sh tests/t0006-plugin
 	tests/t0100-init.sh tests/t0110-suggestions.sh \
 	tests/t0120-pager.sh tests/t0130-plugin-help.sh tests/t0200-config.sh \
 	tests/t0401-selectors.sh tests/t0402-store-objects.sh tests/t0403-fsck-gc.sh \
-	tests/t0404-faults.sh tests/t0405-alloc-faults.sh tests/t0970-fuzz-targets.sh \
+	tests/t0404-faults.sh tests/t0405-alloc-faults.sh tests/t0520-annotate.sh tests/t0970-fuzz-targets.sh \
 	tests/t2003-check-nothing-compared.sh tests/t2004-check-strategies.sh \
 	tests/t2005-check-sarif.sh tests/t2007-check-noise.sh tests/t2008-check-rule-options.sh
 TESTS += $(CORE_TESTS)
-EXTRA_DIST += $(CORE_TESTS) tests/schemas/sarif-2.1.0-rtm.5.json tests/schemas/README.md
+EXTRA_DIST += $(CORE_TESTS) tests/annotate tests/schemas/sarif-2.1.0-rtm.5.json tests/schemas/README.md
 check_PROGRAMS += tests/config-test
 tests_config_test_SOURCES = tests/config-test.c tests/tap.h core/config.c core/config.h \
 	core/config_template.c core/config_yaml.c core/config_yaml.h
