@@ -149,8 +149,8 @@ TESTS += %reldir%/t0410-store-crash-safety.sh
 EXTRA_DIST += %reldir%/t0410-store-crash-safety.sh
 TESTS += %reldir%/t0010-configure-switches.sh
 EXTRA_DIST += %reldir%/t0010-configure-switches.sh
-TESTS += tests/t2100-check-e2e.sh tests/t2101-check-e2e-library.sh
-EXTRA_DIST += tests/t2100-check-e2e.sh tests/t2101-check-e2e-library.sh
+TESTS += tests/t2100-check-e2e.sh tests/t2102-check-e2e-annotated.sh tests/t2101-check-e2e-library.sh
+EXTRA_DIST += tests/t2100-check-e2e.sh tests/t2102-check-e2e-annotated.sh tests/t2101-check-e2e-library.sh
 # The headless-Chromium harness of the view tests (skips without Chromium).
 TESTS += %reldir%/t8200-browser-check.sh
 EXTRA_DIST += %reldir%/t8200-browser-check.sh %reldir%/helpers/browser-check.py \
