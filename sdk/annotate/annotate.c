@@ -40,11 +40,23 @@ struct open_region {
 	uint64_t ts, cpu;
 };
 
+/* A site's ,"name":..,"cat":.. as formatted once per thread. */
+struct site_text {
+	const struct perun_annotate_site *site;
+	char *text;
+	size_t len;
+};
+
+#define SITE_CACHE 64
+
 struct thread_buf {
 	pthread_mutex_t lock; /* taken to flush, never to append */
 	struct thread_buf *next;
 	int tid;
 	int named;
+	char prefix[80]; /* ",\n{"pid":P,"tid":T,"ts":" */
+	size_t prefix_len;
+	struct site_text sites[SITE_CACHE];
 	_Atomic size_t committed;
 	size_t flushed;
 	int depth;
@@ -68,7 +80,8 @@ static struct {
 	pthread_key_t key;
 } g = { .lock = PTHREAD_MUTEX_INITIALIZER, .fd = -1 };
 
-static __thread struct thread_buf *self;
+/* Initial-exec: no __tls_get_addr call per event. */
+static __thread struct thread_buf *self __attribute__((tls_model("initial-exec")));
 
 static void close_open(struct thread_buf *t, int depth, uint64_t ts);
 
@@ -223,15 +236,26 @@ static char *put_str(char *p, const char *s)
 
 static char *put_u64(char *p, uint64_t v)
 {
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+				    "25262728293031323334353637383940414243444546474849"
+				    "50515253545556575859606162636465666768697071727374"
+				    "75767778798081828384858687888990919293949596979899";
 	char tmp[24];
-	int n = 0;
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
+	int n = 24;
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100) * 2;
+		v /= 100;
+		tmp[--n] = pairs[d + 1];
+		tmp[--n] = pairs[d];
+	}
+	if (v >= 10) {
+		tmp[--n] = pairs[v * 2 + 1];
+		tmp[--n] = pairs[v * 2];
+	} else {
+		tmp[--n] = (char)('0' + v);
+	}
+	memcpy(p, tmp + n, (size_t)(24 - n));
+	return p + 24 - n;
 }
 
 static char *put_i64(char *p, int64_t v)
@@ -295,6 +319,54 @@ static char *put_head(char *p, const char *name, const char *cat, const char *ph
 	p = put_u64(p, (uint64_t)tid);
 	p = put_str(p, ",\"ts\":");
 	return put_us(p, ts);
+}
+
+/* The text of site for thread t, formatted at its first event there. */
+static const struct site_text *site_text(struct thread_buf *t,
+					 const struct perun_annotate_site *site)
+{
+	struct site_text *c = &t->sites[((uintptr_t)site >> 4) % SITE_CACHE];
+	if (c->site == site)
+		return c;
+	char buf[EVENT_MAX], *p = put_str(buf, ",\"name\":");
+	p = put_json(p, site->name, 200);
+	p = put_str(p, ",\"cat\":");
+	p = put_json(p, site->cat ? site->cat : "", 300);
+	char *text = malloc((size_t)(p - buf));
+	if (!text)
+		return NULL;
+	memcpy(text, buf, (size_t)(p - buf));
+	free(c->text);
+	*c = (struct site_text){ site, text, (size_t)(p - buf) };
+	return c;
+}
+
+/* ",\n{"pid":..,"tid":..,"ts":..,"ph":"X","name":..,"cat":.. up to there. */
+static char *put_event(char *p, struct thread_buf *t, const struct perun_annotate_site *site,
+		       char ph, uint64_t ts)
+{
+	memcpy(p, t->prefix, t->prefix_len);
+	p = put_us(p + t->prefix_len, ts);
+	memcpy(p, ",\"ph\":\"X\"", 9);
+	p[7] = ph;
+	p += 9;
+	const struct site_text *c = site_text(t, site);
+	if (!c) {
+		p = put_str(p, ",\"name\":");
+		return put_json(p, site->name, 200);
+	}
+	memcpy(p, c->text, c->len);
+	return p + c->len;
+}
+
+static void set_prefix(struct thread_buf *t)
+{
+	char *p = put_str(t->prefix, ",\n{\"pid\":");
+	p = put_u64(p, (uint64_t)g.pid);
+	p = put_str(p, ",\"tid\":");
+	p = put_u64(p, (uint64_t)t->tid);
+	p = put_str(p, ",\"ts\":");
+	t->prefix_len = (size_t)(p - t->prefix);
 }
 
 /* ---- the file --------------------------------------------------------- */
@@ -430,6 +502,13 @@ EXPORT void perun_annotate_flush(void)
 	pthread_mutex_unlock(&g.lock);
 }
 
+static void thread_free(struct thread_buf *t)
+{
+	for (size_t i = 0; i < SITE_CACHE; i++)
+		free(t->sites[i].text);
+	free(t);
+}
+
 static void thread_gone(void *arg)
 {
 	struct thread_buf *t = arg;
@@ -444,7 +523,7 @@ static void thread_gone(void *arg)
 	pthread_mutex_unlock(&g.lock);
 	if (self == t)
 		self = NULL;
-	free(t);
+	thread_free(t);
 }
 
 static struct thread_buf *thread_self(void)
@@ -456,6 +535,7 @@ static struct thread_buf *thread_self(void)
 		return NULL;
 	pthread_mutex_init(&t->lock, NULL);
 	t->tid = (int)syscall(SYS_gettid);
+	set_prefix(t);
 	pthread_mutex_lock(&g.lock);
 	t->next = g.threads;
 	g.threads = t;
@@ -520,7 +600,7 @@ static char *put_usage(char *p, struct thread_buf *t, const struct open_region *
 	uint64_t wall = end > r->ts ? end - r->ts : 0, cpu = cpu_ns() - r->cpu;
 	double pct = wall ? 100.0 * (double)cpu / (double)wall : 0.0;
 	unsigned milli = (unsigned)(pct * 1000.0 + 0.5);
-	p = put_head(p, r->site->name, r->site->cat, "C", t->tid, r->ts);
+	p = put_event(p, t, r->site, 'C', r->ts);
 	p = put_str(p, ",\"args\":{\"cpu_usage\":");
 	p = put_u64(p, milli / 1000);
 	*p++ = '.';
@@ -530,7 +610,7 @@ static char *put_usage(char *p, struct thread_buf *t, const struct open_region *
 	p = put_str(p, ",\"memory_usage\":");
 	p = put_u64(p, peak_kib());
 	p = put_str(p, "}}");
-	p = put_head(p, r->site->name, r->site->cat, "C", t->tid, end);
+	p = put_event(p, t, r->site, 'C', end);
 	return put_str(p, ",\"args\":{\"cpu_usage\":0.0,\"memory_usage\":0}}");
 }
 
@@ -553,12 +633,12 @@ static char *put_id(char *p, int64_t id)
 /* ---- the events ------------------------------------------------------- */
 
 /* An async event (ph b or e) when site is async; 0 when it is not. */
-static int json_async(struct thread_buf *t, const struct perun_annotate_site *site, const char *ph,
+static int json_async(struct thread_buf *t, const struct perun_annotate_site *site, char ph,
 		      int64_t id, uint64_t ts)
 {
 	if (site->kind != PERUN_ANNOTATE_ASYNC)
 		return 0;
-	char *p = put_head(reserve(t), site->name, site->cat, ph, t->tid, ts);
+	char *p = put_event(reserve(t), t, site, ph, ts);
 	commit(t, put_str(put_id(p, id), "}"));
 	return 1;
 }
@@ -573,8 +653,7 @@ static void region_begin(struct thread_buf *t, const struct perun_annotate_site 
 	}
 	t->depth++;
 	if (!g.compact && t->depth <= STACK_MAX)
-		commit(t,
-		       put_str(put_head(reserve(t), site->name, site->cat, "B", t->tid, ts), "}"));
+		commit(t, put_str(put_event(reserve(t), t, site, 'B', ts), "}"));
 }
 
 /* End t's open regions down to depth, at ts. */
@@ -588,11 +667,11 @@ static void close_open(struct thread_buf *t, int depth, uint64_t ts)
 		if (g.cpu_mem)
 			p = put_usage(p, t, r, ts);
 		if (g.compact) {
-			p = put_head(p, r->site->name, r->site->cat, "X", t->tid, r->ts);
+			p = put_event(p, t, r->site, 'X', r->ts);
 			p = put_str(p, ",\"dur\":");
 			p = put_us(p, ts - r->ts);
 		} else {
-			p = put_head(p, r->site->name, r->site->cat, "E", t->tid, ts);
+			p = put_event(p, t, r->site, 'E', ts);
 		}
 		commit(t, put_str(p, "}"));
 	}
@@ -608,7 +687,8 @@ static void region_end(struct thread_buf *t, const struct perun_annotate_site *s
 		return;
 	}
 	int i = t->depth - 1;
-	while (i >= 0 && strcmp(t->stack[i].site->name, site->name))
+	while (i >= 0 && t->stack[i].site != site && t->stack[i].site->name != site->name &&
+	       strcmp(t->stack[i].site->name, site->name))
 		i--;
 	if (i < 0)
 		return;
@@ -621,7 +701,7 @@ static void json_region(const struct perun_annotate_site *site, int64_t arg, int
 	if (!t)
 		return;
 	uint64_t ts = now_ns();
-	if (json_async(t, site, end ? "e" : "b", arg, ts))
+	if (json_async(t, site, end ? 'e' : 'b', arg, ts))
 		return;
 	if (end)
 		region_end(t, site, ts);
@@ -635,8 +715,7 @@ static void json_point(const struct perun_annotate_site *site, int64_t arg)
 	if (!t)
 		return;
 	int counter = site->kind == PERUN_ANNOTATE_COUNTER;
-	char *p =
-		put_head(reserve(t), site->name, site->cat, counter ? "C" : "i", t->tid, now_ns());
+	char *p = put_event(reserve(t), t, site, counter ? 'C' : 'i', now_ns());
 	if (!counter)
 		p = put_str(p, ",\"s\":\"t\"");
 	p = put_str(p, ",\"args\":{");
@@ -756,7 +835,7 @@ static void after_fork_child(void)
 	while (t) {
 		struct thread_buf *next = t->next;
 		if (t != self)
-			free(t);
+			thread_free(t);
 		t = next;
 	}
 	g.threads = NULL;
@@ -764,6 +843,7 @@ static void after_fork_child(void)
 	if (self) {
 		pthread_mutex_init(&self->lock, NULL);
 		self->tid = (int)syscall(SYS_gettid);
+		set_prefix(self);
 		self->named = 0;
 		self->depth = 0;
 		self->flushed = 0;
