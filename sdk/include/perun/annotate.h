@@ -127,27 +127,27 @@ static inline void perun_annotate_scope_end(struct perun_annotate_scope *scope)
 #ifdef PERUN__NOP_RET
 #define PERUN__PROBE_ASM(probe)                                                                    \
 	__asm__ __volatile__(                                                                      \
-		".ifndef __perun_probe_" probe "\n\t"                                               \
+		".ifndef __perun_probe_" probe "\n\t"                                              \
 		".pushsection .text.perun_probes,\"ax\",@progbits\n\t"                             \
-		".weak __perun_probe_" probe "\n\t"                                                 \
-		".hidden __perun_probe_" probe "\n\t"                                               \
-		".type __perun_probe_" probe ",@function\n"                                         \
-		"__perun_probe_" probe ":\n\t" PERUN__NOP_RET "\n\t"                                \
-		".size __perun_probe_" probe ", . - __perun_probe_" probe "\n\t"                     \
+		".weak __perun_probe_" probe "\n\t"                                                \
+		".hidden __perun_probe_" probe "\n\t"                                              \
+		".type __perun_probe_" probe ",@function\n"                                        \
+		"__perun_probe_" probe ":\n\t" PERUN__NOP_RET "\n\t"                               \
+		".size __perun_probe_" probe ", . - __perun_probe_" probe "\n\t"                   \
 		".popsection\n\t"                                                                  \
 		".pushsection .probes,\"aw\",@progbits\n\t"                                        \
-		".weak __perun_sema_" probe "\n\t"                                                  \
-		".hidden __perun_sema_" probe "\n\t"                                                \
+		".weak __perun_sema_" probe "\n\t"                                                 \
+		".hidden __perun_sema_" probe "\n\t"                                               \
 		".balign 2\n"                                                                      \
-		"__perun_sema_" probe ":\n\t.2byte 0\n\t"                                           \
+		"__perun_sema_" probe ":\n\t.2byte 0\n\t"                                          \
 		".popsection\n\t"                                                                  \
 		".pushsection .note.stapsdt,\"\",\"note\"\n\t"                                     \
 		".balign 4\n\t"                                                                    \
 		".4byte 992f-991f, 994f-993f, 3\n"                                                 \
 		"991:\t.asciz \"stapsdt\"\n"                                                       \
 		"992:\t.balign 4\n"                                                                \
-		"993:\t" PERUN__ADDR " __perun_probe_" probe "\n\t" PERUN__ADDR                     \
-		" _.stapsdt.base\n\t" PERUN__ADDR " __perun_sema_" probe "\n\t"                     \
+		"993:\t" PERUN__ADDR " __perun_probe_" probe "\n\t" PERUN__ADDR                    \
+		" _.stapsdt.base\n\t" PERUN__ADDR " __perun_sema_" probe "\n\t"                    \
 		".asciz \"perun\"\n\t"                                                             \
 		".asciz \"" probe "\"\n\t"                                                         \
 		".asciz \"" PERUN__ARGS "\"\n"                                                     \
@@ -165,8 +165,8 @@ static inline void perun_annotate_scope_end(struct perun_annotate_scope *scope)
 /* Declared by their assembler names: C++ would mangle a function's. */
 #define PERUN__PROBE_DECL(sym)                                                                     \
 	extern __attribute__((visibility("hidden"))) volatile unsigned short                       \
-		__perun_sema_##sym __asm__(PERUN__XSTR(__perun_sema_##sym));                         \
-	extern __attribute__((visibility("hidden"))) void __perun_probe_##sym(                      \
+		__perun_sema_##sym __asm__(PERUN__XSTR(__perun_sema_##sym));                       \
+	extern __attribute__((visibility("hidden"))) void __perun_probe_##sym(                     \
 		const char *, int64_t) __asm__(PERUN__XSTR(__perun_probe_##sym))
 #define PERUN__SEMA(sym)      __perun_sema_##sym
 #define PERUN__SEMA_ADDR(sym) (&__perun_sema_##sym)
