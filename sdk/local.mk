@@ -53,6 +53,9 @@ lib_LTLIBRARIES += %reldir%/libperun-annotate.la
 %canon_reldir%_libperun_annotate_la_LIBADD = -lpthread
 %canon_reldir%_libperun_annotate_la_LDFLAGS = -version-info 0:0:0 -no-undefined
 EXTRA_DIST += %reldir%/perun-annotate.pc.in
+# The same annotations for Python programs (PYTHONPATH=$(pkgdatadir)/python).
+annotatepydir = $(pkgdatadir)/python
+dist_annotatepy_DATA = %reldir%/python/perun_annotate.py
 
 aclocaldir = $(datadir)/aclocal
 dist_aclocal_DATA = %reldir%/perun.m4
