@@ -47,7 +47,7 @@ check_PROGRAMS += %reldir%/helpers/models-cmp
 %canon_reldir%_helpers_models_cmp_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 %canon_reldir%_helpers_models_cmp_LDADD = sdk/libperun.la $(JANSSON_LIBS) -lm
 EXTRA_DIST += %reldir%/helpers/nonparam-oracle.py %reldir%/helpers/upstream_stubs.py \
-	%reldir%/helpers/speedscope-read.mjs \
+	%reldir%/helpers/speedscope-read.mjs %reldir%/helpers/speedscope-lib.sh \
 	%reldir%/helpers/points-profile.sh \
 	%reldir%/helpers/postprocess-lib.sh %reldir%/helpers/regen-cases.sh
 

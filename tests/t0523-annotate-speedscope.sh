@@ -9,13 +9,8 @@
 # Perfetto's UI is not available offline, so they are not tried here.)
 . "$srcdir/tests/test-lib.sh"
 
-command -v node >/dev/null ||
-	test_skip_all "Node.js is needed to run speedscope (Debian: apt-get install nodejs)"
-pkg=${PERUN_SPEEDSCOPE:-$(npm root -g 2>/dev/null)/speedscope}
-bundle=$(ls "$pkg"/dist/release/speedscope-*.js 2>/dev/null | head -n 1)
-[ -n "$bundle" ] ||
-	test_skip_all "speedscope not found at $pkg (npm install -g speedscope, or scripts/install-deps.sh)"
-READ="$TEST_SRCDIR/tests/helpers/speedscope-read.mjs"
+. "$TEST_SRCDIR/tests/helpers/speedscope-lib.sh"
+speedscope_require
 ANN="$TEST_SRCDIR/tests/annotate"
 LIBDIR="$TEST_BUILDDIR/sdk/.libs"
 
