@@ -129,4 +129,21 @@ test_expect_success 'an unwritable log directory is said once; the program goes 
 	test $(wc -l <err) = 1
 '
 
+test_expect_success 'the man page documents every macro and key of the header' '
+	page="$TEST_SRCDIR/docs/man3/perun-annotate.3" &&
+	macros=$(sed -n "s/^#define \\(PERUN_[A-Z][A-Z_]*\\)(.*/\\1/p" \
+		"$TEST_SRCDIR/sdk/include/perun/annotate.h") &&
+	test $(echo $macros | wc -w) = 8 &&
+	for m in $macros; do
+		grep -q "$m" "$page" || { echo "$m is not in the page"; return 1; }
+	done &&
+	for k in name log-filename-include log-dir log-enable cpu-mem-usage log-event log-format; do
+		grep -q "^\.B $k\$" "$page" && grep -q "$k" "$TEST_SRCDIR/sdk/include/perun/annotate.h" ||
+			{ echo "key $k"; return 1; }
+	done &&
+	if command -v groff >/dev/null; then
+		groff -man -ww -z "$page" 2>warn && test ! -s warn
+	fi
+'
+
 test_done
