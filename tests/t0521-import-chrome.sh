@@ -60,6 +60,12 @@ test_expect_success 'the chrome and flamegraph views show it' '
 	test_grep "work" fg.svg
 '
 
+test_expect_success 'regression analysis models the regions of the imported profile' '
+	(cd proj && perun postprocessby 0@p regression-analysis -dp call-order >out 2>err &&
+	 test_grep "^Postprocessed " out && cp "$(newest)" ../models.perf) &&
+	python3 -c "import json; d = json.load(open(\"models.perf\")); assert {\"work\", \"nap\", \"area\"} <= {m[\"uid\"] for m in d[\"models\"]}"
+'
+
 # Two hosts with the same pid, PerfFlowAspect style (float ts, no closing
 # bracket in one), and a region a crash left open: it ends at the last
 # event of its thread, the counter at 1800.
