@@ -325,8 +325,8 @@ static int read_file(struct importer *im, const char *path, struct perun_error *
 			long long pid, tid;
 			json_t *ts = json_object_get(ev, "ts");
 			struct span *th;
-			if (ph[0] != 'M' && json_is_number(ts) && !int_field(ev, "pid", &pid) &&
-			    !int_field(ev, "tid", &tid) &&
+			if (ph[0] != 'M' && json_is_number(ts) && isfinite(json_number_value(ts)) &&
+			    !int_field(ev, "pid", &pid) && !int_field(ev, "tid", &tid) &&
 			    (th = thread_of(im, first_thread, host, pid, tid)))
 				span_extend(im, th, json_number_value(ts), json_number_value(ts));
 			continue;
@@ -347,6 +347,10 @@ static int read_file(struct importer *im, const char *path, struct perun_error *
 			goto out;
 		}
 		double t = json_number_value(ts);
+		if (!isfinite(t)) {
+			rc = bad_event(im, i, "its 'ts' is not a finite number", ph, err);
+			goto out;
+		}
 		const char *cat = str_field(ev, "cat");
 		const char *loc = keep(im, cat ? cat : "");
 		struct span *th = thread_of(im, first_thread, host, pid, tid);
@@ -357,11 +361,11 @@ static int read_file(struct importer *im, const char *path, struct perun_error *
 		double end = t;
 		if (ph[0] == 'X') {
 			json_t *dur = json_object_get(ev, "dur");
-			if (!json_is_number(dur) || json_number_value(dur) < 0) {
+			end = t + json_number_value(dur);
+			if (!json_is_number(dur) || json_number_value(dur) < 0 || !isfinite(end)) {
 				rc = bad_event(im, i, "needs a 'dur' >= 0", ph, err);
 				goto out;
 			}
-			end = t + json_number_value(dur);
 			if (add_call(im, name, host, loc, pid, tid, t, end, 0)) {
 				rc = oom(err);
 				goto out;
@@ -476,8 +480,12 @@ static int exclusive_times(struct importer *im)
 			continue;
 		while (n && stack[n - 1]->begin + stack[n - 1]->dur <= c->begin)
 			n--;
-		if (n)
+		/* Only a region that ends inside its parent is its callee
+		 * (malformed X events may overlap): exclusive stays >= 0. */
+		if (n && c->begin + c->dur <= stack[n - 1]->begin + stack[n - 1]->dur)
 			stack[n - 1]->child += c->dur;
+		else if (n)
+			continue;
 		if (GROW(stack, n, alloc)) {
 			free(stack);
 			return -1;
