@@ -217,10 +217,22 @@ static int suffix_of(const char *name, const char *const *list, size_t *stem_len
 	return -1;
 }
 
+/* An annotation's async pair: perun:<x>_async_start and <x>_async_finish. */
+static int async_pair(const struct trace_probe *b, const struct trace_probe *e)
+{
+	static const char bs[] = "_async_start", es[] = "_async_finish";
+	size_t bl = strlen(b->name), el = strlen(e->name);
+	return b->provider && e->provider && !strcmp(b->provider, "perun") &&
+	       !strcmp(e->provider, "perun") && bl > sizeof(bs) - 1 && el > sizeof(es) - 1 &&
+	       !strcmp(b->name + bl - (sizeof(bs) - 1), bs) &&
+	       !strcmp(e->name + el - (sizeof(es) - 1), es);
+}
+
 static void pair(struct trace_probes *p, int b, int e)
 {
 	p->v[b].pair = e;
 	p->v[e].pair = b;
+	p->v[b].async = p->v[e].async = async_pair(&p->v[b], &p->v[e]);
 	p->v[e].kind = TRACE_PROBE_USDT_END;
 	unsigned s = p->v[b].sample < p->v[e].sample ? p->v[b].sample : p->v[e].sample;
 	p->v[b].sample = p->v[e].sample = s;

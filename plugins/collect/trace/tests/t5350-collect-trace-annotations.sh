@@ -4,7 +4,8 @@
 # program, a C++ one) traced by the ebpf engine with no options: their
 # annotations are USDT probes with semaphores, picked up and paired by
 # suffix; every sync region is measured with its exact count and at least
-# its sleep, also when the userspace strategy probes the functions too.
+# its sleep, also when the userspace strategy probes the functions too;
+# async regions begun in main and ended by workers are matched by id.
 . "$srcdir/tests/test-lib.sh"
 . "$srcdir/plugins/collect/trace/tests/trace-lib.sh"
 trace_require_bpf
@@ -26,20 +27,23 @@ test_expect_success 'setup: the annotated programs and a perun instance' '
 		-L"$LIBDIR" -lperun-annotate -lpthread -Wl,-rpath,"$LIBDIR"
 '
 
-test_expect_success 'no options: the annotations are the regions, with exact counts' '
+test_expect_success 'no options: the annotations are the regions, async ones too' '
 	cd proj &&
 	perun collect -c ./annotated trace >out 2>err &&
 	p=$(newest_profile) &&
 	region "$p" work 20 3000 && region "$p" nap 20 2000 && region "$p" load 20 1000 &&
 	test $(query "$p" tids work_begin#work_end) = 4 &&
+	test $(query "$p" calls request_async_start#request_async_finish) = 4 &&
+	at_least "$(query "$p" min request_async_start#request_async_finish)" 3000 &&
 	test "$(query "$p" field work_begin#work_end location)" = annotated
 '
 
-test_expect_success 'C++: a method and a scope left by an exception' '
+test_expect_success 'C++: a method, a scope left by an exception, async jobs' '
 	cd proj &&
 	perun collect -c ./annotatedxx trace >out 2>err &&
 	p=$(newest_profile) &&
 	region "$p" area 12 1000 && region "$p" risky 2 2000 &&
+	test $(query "$p" calls job_async_start#job_async_finish) = 3 &&
 	test $(query "$p" tids area_begin#area_end) = 3
 '
 
