@@ -52,7 +52,7 @@ lib_LTLIBRARIES += %reldir%/libperun-annotate.la
 %canon_reldir%_libperun_annotate_la_CFLAGS = $(PERUN_CFLAGS) -O2 -fvisibility=hidden -pthread
 %canon_reldir%_libperun_annotate_la_LIBADD = -lpthread
 %canon_reldir%_libperun_annotate_la_LDFLAGS = -version-info 0:0:0 -no-undefined
-EXTRA_DIST += %reldir%/perun-annotate.pc.in
+EXTRA_DIST += %reldir%/perun-annotate.pc.in %reldir%/annotate/README.md
 # The same annotations for Python programs (PYTHONPATH=$(pkgdatadir)/python).
 annotatepydir = $(pkgdatadir)/python
 dist_annotatepy_DATA = %reldir%/python/perun_annotate.py
