@@ -52,6 +52,11 @@ struct importer {
 	size_t nthreads, athreads;
 	char **strings; /* hosts, process names, categories of all files */
 	size_t nstrings, astrings;
+	struct pname {
+		long long pid;
+		const char *name;
+	} * pnames; /* process_name metadata of the file being read */
+	size_t npnames, apnames;
 	size_t dropped;
 	double origin;
 	const char *path;
@@ -185,31 +190,35 @@ static int read_metadata(struct importer *im, json_t *events, const char **host,
 {
 	size_t i;
 	json_t *ev;
+	im->npnames = 0;
 	json_array_foreach(events, i, ev)
 	{
 		const char *name = str_field(ev, "name"), *ph = str_field(ev, "ph");
-		if (!ph || strcmp(ph, "M") || !name || strcmp(name, "process_labels"))
+		if (!ph || strcmp(ph, "M") || !name)
 			continue;
-		const char *labels = str_field(json_object_get(ev, "args"), "labels");
-		if (labels && *labels && !(*host = keep(im, labels)))
-			return oom(err);
+		const char *arg = str_field(json_object_get(ev, "args"),
+					    strcmp(name, "process_labels") ? "name" : "labels");
+		long long pid;
+		if (!arg || !*arg)
+			continue;
+		if (!strcmp(name, "process_labels")) {
+			if (!(*host = keep(im, arg)))
+				return oom(err);
+		} else if (!strcmp(name, "process_name") && !int_field(ev, "pid", &pid)) {
+			if (GROW(im->pnames, im->npnames, im->apnames) || !(arg = keep(im, arg)))
+				return oom(err);
+			im->pnames[im->npnames++] = (struct pname){ pid, arg };
+		}
 	}
 	return 0;
 }
 
-static const char *process_name(json_t *events, long long pid)
+static const char *process_name(const struct importer *im, long long pid)
 {
-	size_t i;
-	json_t *ev;
-	json_array_foreach(events, i, ev)
-	{
-		long long p;
-		const char *name = str_field(ev, "name"), *ph = str_field(ev, "ph");
-		if (ph && !strcmp(ph, "M") && name && !strcmp(name, "process_name") &&
-		    !int_field(ev, "pid", &p) && p == pid)
-			return str_field(json_object_get(ev, "args"), "name");
-	}
-	return NULL;
+	for (size_t i = 0; i < im->npnames; i++)
+		if (im->pnames[i].pid == pid)
+			return im->pnames[i].name;
+	return "";
 }
 
 /* Parse text as JSON; a file cut short after its last complete event
@@ -421,8 +430,7 @@ static int read_file(struct importer *im, const char *path, struct perun_error *
 		free(name);
 	}
 	for (size_t k = first_thread; k < im->nthreads && !rc; k++) {
-		const char *pname = process_name(events, im->threads[k].pid);
-		if (!(im->threads[k].process = keep(im, pname ? pname : "")))
+		if (!(im->threads[k].process = keep(im, process_name(im, im->threads[k].pid))))
 			rc = oom(err);
 	}
 	for (size_t k = first_call; k < im->ncalls && !rc; k++) {
@@ -631,6 +639,7 @@ static int read_chrome(char *const *paths, int n, struct perun_profile *profile,
 	free(im.calls);
 	free(im.threads);
 	free(im.strings);
+	free(im.pnames);
 	return rc;
 }
 
