@@ -44,7 +44,8 @@
  * instance-path is $FLUX_ENCLOSING_ID and $FLUX_JOB_ID joined by '.'
  * ("local" when neither is set).  The file parses as JSON after every
  * flush: events are buffered per thread and written at 64 KiB, at thread
- * and process exit, before fork and on a fatal signal.
+ * and process exit, before fork and on a fatal signal (not at an exec:
+ * call perun_annotate_flush() before one).
  */
 #ifndef PERUN_ANNOTATE_H
 #define PERUN_ANNOTATE_H
