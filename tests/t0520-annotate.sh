@@ -90,6 +90,14 @@ test_expect_success 'fork: the child writes a file of its own' '
 	printf "3\n20\n" >expect && test_cmp expect counts
 '
 
+test_expect_success 'exec: the new image writes a second file, the first is kept' '
+	mkdir e && PERUN_ANNOTATE="log-dir=e:log-filename-include=pid" ./annotated exec &&
+	ls e >files && test $(wc -l <files) = 2 &&
+	pid=$(sed -n "s/^perun\.\([0-9]*\)\.pfw\$/\1/p" files) && test -n "$pid" &&
+	test_grep "^perun\.$pid\.1\.pfw\$" files &&
+	for x in e/*; do check $x >$x.sum && test_grep "^region work 20 " $x.sum || return 1; done
+'
+
 test_expect_success 'a crash inside a region leaves a trace that parses, with what ran' '
 	mkdir k && { PERUN_ANNOTATE="log-dir=k" ./annotated crash; test $? = 139; } &&
 	check k/* >sum &&

@@ -432,9 +432,15 @@ static int file_open(void)
 		}
 		n += (size_t)snprintf(path + n, sizeof(path) - n, ".%s", part);
 	}
-	if (n < sizeof(path))
-		snprintf(path + n, sizeof(path) - n, ".pfw");
-	g.fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* A trace of the same name is never overwritten: it is this pid's
+	 * image before an exec (or a pid of an earlier run); .1, .2, ... */
+	for (int k = 0; k < 100; k++) {
+		if (n < sizeof(path))
+			snprintf(path + n, sizeof(path) - n, k ? ".%d.pfw" : ".pfw", k);
+		g.fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (g.fd >= 0 || errno != EEXIST)
+			break;
+	}
 	if (g.fd < 0) {
 		g.failed = 1;
 		say("cannot write the trace '%s': %s; annotations go on without it", path,

@@ -157,7 +157,7 @@ class _Writer:
                 parts.append(self.host.split(".")[0])
             else:
                 parts.append(str(self.pid))
-        return os.path.join(self.opts.dir, ".".join(["perun"] + parts) + ".pfw")
+        return os.path.join(self.opts.dir, ".".join(["perun"] + parts))
 
     def _tail(self):
         return "\n]}\n" if self.opts.object else "\n]\n"
@@ -170,9 +170,20 @@ class _Writer:
     def _open(self):
         if self.fd is not None or self.failed:
             return self.fd is not None
-        path = self._path()
+        base = self._path()
         try:
-            self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o644)
+            # Never overwrite a trace of the same name (an exec'd image of
+            # this pid, or a pid of an earlier run): .1, .2, ...
+            for k in range(100):
+                path = base + (".%d.pfw" % k if k else ".pfw")
+                try:
+                    self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC,
+                                      0o644)
+                    break
+                except FileExistsError:
+                    continue
+            else:
+                raise FileExistsError(17, "100 traces of this name exist", path)
         except OSError as e:
             self.failed = True
             sys.stderr.write("perun-annotate: cannot write the trace '%s': %s; annotations "

@@ -7,7 +7,7 @@
  * main and ended by the workers, each 3 ms or more.  With an argument
  * "crash" main dies of SIGSEGV inside an open region; "exit" leaves with
  * _exit after flushing nothing itself; "fork" forks a child that runs
- * work() 3 times.
+ * work() 3 times; "exec" flushes and runs itself again in the same pid.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <perun/annotate.h>
@@ -88,6 +88,11 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "crash")) {
 		PERUN_SYNC_BEGIN(doomed);
 		raise(SIGSEGV);
+	}
+	if (!strcmp(mode, "exec")) {
+		perun_annotate_flush();
+		execl("/proc/self/exe", argv[0], "", (char *)NULL);
+		return 1;
 	}
 	if (!strcmp(mode, "exit")) {
 		PERUN_SYNC_BEGIN(cut);

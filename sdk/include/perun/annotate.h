@@ -34,7 +34,9 @@
  *   name                  the component's name (process_name)  [generic]
  *   log-filename-include  parts of the file name, of name, instance-path,
  *                         hostname, pid, joined by '.'  [hostname,pid]
- *                         the file is <log-dir>/perun.<parts>.pfw
+ *                         the file is <log-dir>/perun.<parts>.pfw, or
+ *                         .1.pfw, .2.pfw, ... when that exists (never
+ *                         overwritten: an exec'd image keeps the pid)
  *   log-dir               where the file is written  [.]
  *   log-enable            True or False  [True]
  *   cpu-mem-usage         True: CPU usage (%) and peak memory (KiB) per
