@@ -18,7 +18,7 @@ CORE_TESTS = tests/t0004-build-lists.sh tests/t0005-layers.sh tests/t0006-plugin
 	tests/t0100-init.sh tests/t0110-suggestions.sh \
 	tests/t0120-pager.sh tests/t0130-plugin-help.sh tests/t0200-config.sh \
 	tests/t0401-selectors.sh tests/t0402-store-objects.sh tests/t0403-fsck-gc.sh \
-	tests/t0404-faults.sh tests/t0405-alloc-faults.sh tests/t0520-annotate.sh tests/t0521-import-chrome.sh tests/t0522-annotate-python.sh tests/t0523-annotate-speedscope.sh tests/t0970-fuzz-targets.sh \
+	tests/t0404-faults.sh tests/t0405-alloc-faults.sh tests/t0520-annotate.sh tests/t0521-import-chrome.sh tests/t0522-annotate-python.sh tests/t0523-annotate-importers.sh tests/t0970-fuzz-targets.sh \
 	tests/t2003-check-nothing-compared.sh tests/t2004-check-strategies.sh \
 	tests/t2005-check-sarif.sh tests/t2007-check-noise.sh tests/t2008-check-rule-options.sh
 TESTS += $(CORE_TESTS)
@@ -48,6 +48,7 @@ check_PROGRAMS += %reldir%/helpers/models-cmp
 %canon_reldir%_helpers_models_cmp_LDADD = sdk/libperun.la $(JANSSON_LIBS) -lm
 EXTRA_DIST += %reldir%/helpers/nonparam-oracle.py %reldir%/helpers/upstream_stubs.py \
 	%reldir%/helpers/speedscope-read.mjs %reldir%/helpers/speedscope-lib.sh \
+	%reldir%/helpers/trace-engine-read.mjs \
 	%reldir%/helpers/points-profile.sh \
 	%reldir%/helpers/postprocess-lib.sh %reldir%/helpers/regen-cases.sh
 

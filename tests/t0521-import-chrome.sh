@@ -11,18 +11,14 @@
 . "$srcdir/tests/test-lib.sh"
 
 command -v python3 >/dev/null || test_skip_all "python3 is needed to read the profiles"
-ANN="$TEST_SRCDIR/tests/annotate"
-LIBDIR="$TEST_BUILDDIR/sdk/.libs"
+. "$TEST_SRCDIR/tests/annotate/annotate-lib.sh"
 query() { python3 "$TEST_SRCDIR/plugins/collect/trace/tests/trace-query.py" "$@"; }
 newest() { ls -t .perun/jobs/*.perf | head -n 1; }
 field() { awk -v k="$2" -v n="$3" -v c="$4" '$1 == k && $2 == n { print $c }' "$1"; }
 
 test_expect_success 'setup: a perun instance and three processes traced' '
 	test_make_git_project proj && (cd proj && perun init >/dev/null) &&
-	cc -std=c11 -O2 -I"$TEST_SRCDIR/sdk/include" -o annotated "$ANN/annotated.c" \
-		-L"$LIBDIR" -lperun-annotate -lpthread -Wl,-rpath,"$LIBDIR" &&
-	c++ -std=c++11 -O2 -I"$TEST_SRCDIR/sdk/include" -o annotatedxx "$ANN/annotated.cc" \
-		-L"$LIBDIR" -lperun-annotate -lpthread -Wl,-rpath,"$LIBDIR" &&
+	annotate_build &&
 	mkdir run && PERUN_ANNOTATE="log-dir=run:name=driver" ./annotated fork &&
 	PERUN_ANNOTATE="log-dir=run:name=shapes:log-event=compact:log-format=object" \
 		./annotatedxx &&

@@ -10,8 +10,7 @@
 . "$srcdir/plugins/collect/trace/tests/trace-lib.sh"
 trace_require_bpf
 command -v c++ >/dev/null || test_skip_all "no C++ compiler"
-ANN="$TEST_SRCDIR/tests/annotate"
-LIBDIR="$TEST_BUILDDIR/sdk/.libs"
+. "$TEST_SRCDIR/tests/annotate/annotate-lib.sh"
 
 # region <profile> <name> <calls> <min us>: the pair <name>_begin#<name>_end
 region() {
@@ -21,10 +20,7 @@ region() {
 
 test_expect_success 'setup: the annotated programs and a perun instance' '
 	trace_project &&
-	cc -std=c11 -O2 -g -I"$TEST_SRCDIR/sdk/include" -o annotated "$ANN/annotated.c" \
-		-L"$LIBDIR" -lperun-annotate -lpthread -Wl,-rpath,"$LIBDIR" &&
-	c++ -std=c++11 -O2 -g -I"$TEST_SRCDIR/sdk/include" -o annotatedxx "$ANN/annotated.cc" \
-		-L"$LIBDIR" -lperun-annotate -lpthread -Wl,-rpath,"$LIBDIR"
+	annotate_build -g
 '
 
 test_expect_success 'no options: the annotations are the regions, async ones too' '
