@@ -561,8 +561,12 @@ static int build_profile(struct importer *im, struct perun_profile *profile,
 		order = same ? order + 1 : 0;
 		json_t *row = base_row(c->uid, c->dur, c->begin - im->origin, order, c->host,
 				       c->process ? c->process : "", c->pid, c->tid, c->location);
+		/* Async regions have no callees: no exclusive time, and a type
+		 * of their own (rows of one type must have the same keys). */
 		if (row && !c->async)
 			json_object_set_new(row, "exclusive", json_real(c->dur - c->child));
+		else if (row)
+			json_object_set_new(row, "async", json_true());
 		rc = put_row(profile, row, err);
 	}
 	/* Threads, then processes (first to last event of their threads). */

@@ -35,6 +35,9 @@ test_expect_success 'three files, one profile: the counts of the files' '
 	done &&
 	test "$(query p.perf calls work)" = 23 &&
 	test "$(query p.perf calls request)" = 4 && test "$(query p.perf calls job)" = 3 &&
+	test "$(query p.perf field request async)" = True &&
+	test "$(query p.perf field request exclusive)" = None &&
+	test "$(query p.perf field work async)" = None &&
 	test "$(query p.perf calls "!ProcessResource!")" = 3 &&
 	test "$(query p.perf calls "!ThreadResource!")" = 10 &&
 	python3 -c "import sys; sys.exit(not $(query p.perf min nap) >= 2000)" &&
