@@ -13,7 +13,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
 secs=${FUZZ_SECONDS:-60}
-targets=${FUZZ_TARGETS:-"profile_load config_yaml index_read store_object selector"}
+targets=${FUZZ_TARGETS:-"profile_load config_yaml index_read store_object selector perf_script chrome_trace"}
 if [ -x "$build/fuzz/fuzz_selector" ]; then
 	bin=$build/fuzz
 	make -C "$build" -s fuzz-targets >/dev/null

@@ -56,3 +56,4 @@ EXTRA_DIST += bench/bench-regressogram.sh bench/bench-moving-average.sh \
 # bench/bench-false-alarms.sh: a real history profiled on this machine.
 EXTRA_DIST += bench/bench-false-alarms.sh bench/false-alarms/gen-history.py \
 	bench/false-alarms/classify.py
+EXTRA_DIST += bench/bench-annotate.sh

@@ -15,6 +15,7 @@
 
 static const struct perun_import_source *const import_sources[] = {
 	&perun_import_heaptrack,
+	&perun_import_chrome,
 	NULL,
 };
 
@@ -26,8 +27,9 @@ static int cmd_import_source(const struct perun_command *cmd, struct perun_cli *
 	for (size_t i = 0; import_sources[i] && !src; i++)
 		if (!strcmp(import_sources[i]->name, cmd->name))
 			src = import_sources[i];
-	if (!src || argc != 1)
-		return perun_fail(PERUN_EXIT_USAGE, "usage: perun import %s <file>", cmd->name);
+	if (!src || (src->read_many ? argc < 1 : argc != 1))
+		return perun_fail(PERUN_EXIT_USAGE, "usage: perun import %s %s", cmd->name,
+				  cmd->args);
 	struct perun_instance inst;
 	struct perun_error err = { 0 };
 	char sha[65], path[PATH_MAX];
@@ -39,9 +41,16 @@ static int cmd_import_source(const struct perun_command *cmd, struct perun_cli *
 		rc = perun_resolve_minor(&inst, perun_params_string(params, "minor", NULL), sha,
 					 &err);
 	if (!rc)
-		rc = src->read(argv[0], profile, &err);
+		rc = src->read_many ? src->read_many(argv, argc, profile, &err)
+				    : src->read(argv[0], profile, &err);
 	if (!rc) {
-		json_t *info = json_pack("{s:s}", "file", argv[0]);
+		json_t *files = json_array();
+		for (int i = 0; i < argc; i++)
+			json_array_append_new(files, json_string(argv[i]));
+		json_t *info = src->read_many ? json_pack("{s:o}", "files", files)
+					      : json_pack("{s:s}", "file", argv[0]);
+		if (!src->read_many)
+			json_decref(files);
 		perun_profile_set_header(profile, "type", src->profile_type);
 		rc = perun_profile_set_units(profile, src->units, &err);
 		perun_profile_set_collector(profile, src->name, info);
@@ -80,8 +89,24 @@ static const struct perun_command import_heaptrack = {
 		       "per trace, and the live-bytes series per heaptrack timestamp.",
 };
 
+static const struct perun_command import_chrome = {
+	.name = "chrome",
+	.fn = cmd_import_source,
+	.options = import_options,
+	.args = "<file>...",
+	.summary = "merge Chrome Trace Event JSON files into one trace profile",
+	.description = "Reads Chrome Trace Event JSON (arrays of events or objects with\n"
+		       "traceEvents) written by libperun-annotate (PERUN_ANNOTATE), its Python\n"
+		       "module, PerfFlowAspect or 'perun show ... chrome', one file per process\n"
+		       "and host of a workflow run, into one profile of the trace collector's\n"
+		       "shape: a resource per region (B/E, X, async b/e matched by id) with its\n"
+		       "duration, exclusive time, thread, process and host, timestamps from the\n"
+		       "earliest event, and a record per thread and process.",
+};
+
 static const struct perun_command *const import_subcommands[] = {
 	&import_heaptrack,
+	&import_chrome,
 	&perun_import_perf,
 	NULL,
 };

@@ -19,9 +19,13 @@ struct perun_import_source {
 	/* Fill profile's resources and its header's cmd/args from path; a
 	 * negative code with err naming path and the problem otherwise. */
 	int (*read)(const char *path, struct perun_profile *profile, struct perun_error *err);
+	/* Instead of read, for a source of one or more files. */
+	int (*read_many)(char *const *paths, int n, struct perun_profile *profile,
+			 struct perun_error *err);
 };
 
 extern const struct perun_import_source perun_import_heaptrack;
+extern const struct perun_import_source perun_import_chrome;
 /* "perun import perf record|script|stack" (import_perf.c). */
 extern const struct perun_command perun_import_perf;
 

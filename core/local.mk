@@ -26,7 +26,7 @@ perun_SOURCES = \
 	core/cmd_plugins.c core/plugin_help.c core/plugin_help.h \
 	core/cmd_docs.c core/cmd_utils.c core/cmd_utils_create.c core/cmd_utils_temp.c \
 	core/cmd_utils_stats.c core/utils_store.c core/utils_store.h \
-	core/cmd_import.c core/import.h core/import_heaptrack.c core/compressed.c core/compressed.h \
+	core/cmd_import.c core/import.h core/import_heaptrack.c core/import_chrome.c core/compressed.c core/compressed.h \
 	core/import_perf.c core/import_entries.c core/import_entries.h \
 	core/perf_script.c core/perf_script.h core/folded_stacks.c core/folded_stacks.h \
 	core/check.c core/check.h core/check_changes.c core/check_output.c core/cmd_check.c \

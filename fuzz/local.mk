@@ -3,13 +3,14 @@
 # ASan and UBSan); fuzz/build.sh makes such a build beside any other.
 # Each target replays its regression corpus (every input that ever
 # failed) in tests/t0970-fuzz-targets.sh and make fuzz-smoke.
-FUZZ_TARGETS = profile_load config_yaml index_read store_object selector perf_script
+FUZZ_TARGETS = profile_load config_yaml index_read store_object selector perf_script \
+	chrome_trace
 # (automake's default "cru" makes binutils warn about its u)
 ARFLAGS = cr
 EXTRA_DIST += %reldir%/README.md %reldir%/build.sh %reldir%/replay.sh \
 	%reldir%/fuzz_profile_load.c %reldir%/fuzz_config_yaml.c \
 	%reldir%/fuzz_index_read.c %reldir%/fuzz_store_object.c %reldir%/fuzz_selector.c \
-	%reldir%/fuzz_perf_script.c \
+	%reldir%/fuzz_perf_script.c %reldir%/fuzz_chrome_trace.c \
 	%reldir%/corpus %reldir%/regression
 
 if ENABLE_FUZZING
@@ -23,11 +24,11 @@ FUZZ_LINK_FLAGS = -fsanitize=fuzzer,address,undefined
 noinst_LIBRARIES += %reldir%/libfuzz.a
 %canon_reldir%_libfuzz_a_SOURCES = $(sdk_libperun_la_SOURCES) \
 	core/durable.c core/index.c core/store.c core/config_yaml.c core/selector.c \
-	core/perf_script.c core/folded_stacks.c core/compressed.c
+	core/perf_script.c core/folded_stacks.c core/compressed.c core/import_chrome.c
 %canon_reldir%_libfuzz_a_CFLAGS = $(FUZZ_CFLAGS)
 noinst_PROGRAMS += %reldir%/fuzz_profile_load %reldir%/fuzz_config_yaml \
 	%reldir%/fuzz_index_read %reldir%/fuzz_store_object %reldir%/fuzz_selector \
-	%reldir%/fuzz_perf_script
+	%reldir%/fuzz_perf_script %reldir%/fuzz_chrome_trace
 %canon_reldir%_fuzz_profile_load_CFLAGS = $(FUZZ_CFLAGS)
 %canon_reldir%_fuzz_profile_load_LDFLAGS = $(FUZZ_LINK_FLAGS)
 %canon_reldir%_fuzz_profile_load_LDADD = $(FUZZ_LINK_LIBS)
@@ -46,11 +47,15 @@ noinst_PROGRAMS += %reldir%/fuzz_profile_load %reldir%/fuzz_config_yaml \
 %canon_reldir%_fuzz_perf_script_CFLAGS = $(FUZZ_CFLAGS)
 %canon_reldir%_fuzz_perf_script_LDFLAGS = $(FUZZ_LINK_FLAGS)
 %canon_reldir%_fuzz_perf_script_LDADD = $(FUZZ_LINK_LIBS)
+%canon_reldir%_fuzz_chrome_trace_CFLAGS = $(FUZZ_CFLAGS)
+%canon_reldir%_fuzz_chrome_trace_LDFLAGS = $(FUZZ_LINK_FLAGS)
+%canon_reldir%_fuzz_chrome_trace_LDADD = $(FUZZ_LINK_LIBS)
 # Where the targets are: here, or in the build fuzz/build.sh makes.
 FUZZ_BINDIR = %reldir%
 fuzz-targets: %reldir%/fuzz_profile_load$(EXEEXT) %reldir%/fuzz_config_yaml$(EXEEXT) \
 	%reldir%/fuzz_index_read$(EXEEXT) %reldir%/fuzz_store_object$(EXEEXT) \
-	%reldir%/fuzz_selector$(EXEEXT) %reldir%/fuzz_perf_script$(EXEEXT)
+	%reldir%/fuzz_selector$(EXEEXT) %reldir%/fuzz_perf_script$(EXEEXT) \
+	%reldir%/fuzz_chrome_trace$(EXEEXT)
 fuzz-bin: fuzz-targets
 else
 FUZZ_BINDIR = %reldir%/out

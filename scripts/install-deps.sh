@@ -19,7 +19,7 @@ packages=(
 # From the npm registry, installed globally for the tests that read Perun's
 # exports with another program's own reader (Node.js comes with npm; where
 # neither is, Debian's nodejs and npm are installed first).
-npm_packages=(speedscope@1.25.0)
+npm_packages=(speedscope@1.25.0 @paulirish/trace_engine@0.0.65)
 
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"

@@ -38,10 +38,25 @@ peruninclude_HEADERS = \
 	%reldir%/include/perun/strbuf.h \
 	%reldir%/include/perun/points.h \
 	%reldir%/include/perun/jsonview.h \
-	%reldir%/include/perun/suggest.h
+	%reldir%/include/perun/suggest.h \
+	%reldir%/include/perun/annotate.h
 
-pkgconfig_DATA = %reldir%/perun-plugin.pc
+pkgconfig_DATA = %reldir%/perun-plugin.pc %reldir%/perun-annotate.pc
 EXTRA_DIST += %reldir%/ChangeLog-ABI %reldir%/libperun.sym
+
+# libperun-annotate: the runtime of <perun/annotate.h>, linked into the
+# annotated programs (never sanitized, as the collectors' runtimes: it
+# lives in the user's program).
+lib_LTLIBRARIES += %reldir%/libperun-annotate.la
+%canon_reldir%_libperun_annotate_la_SOURCES = %reldir%/annotate/annotate.c
+%canon_reldir%_libperun_annotate_la_CFLAGS = $(PERUN_CFLAGS) -O2 -fvisibility=hidden -pthread
+%canon_reldir%_libperun_annotate_la_LIBADD = -lpthread
+%canon_reldir%_libperun_annotate_la_LDFLAGS = -version-info 0:0:0 -no-undefined
+EXTRA_DIST += %reldir%/perun-annotate.pc.in %reldir%/annotate/README.md
+# The same annotations for Python programs (PYTHONPATH=$(pkgdatadir)/python).
+annotatepydir = $(pkgdatadir)/python
+dist_annotatepy_DATA = %reldir%/python/perun_annotate.py
+
 aclocaldir = $(datadir)/aclocal
 dist_aclocal_DATA = %reldir%/perun.m4
 

@@ -19,11 +19,11 @@ CORE_TESTS = tests/t0004-build-lists.sh tests/t0005-layers.sh tests/t0006-plugin
 	tests/t0100-init.sh tests/t0110-suggestions.sh \
 	tests/t0120-pager.sh tests/t0130-plugin-help.sh tests/t0200-config.sh \
 	tests/t0401-selectors.sh tests/t0402-store-objects.sh tests/t0403-fsck-gc.sh \
-	tests/t0404-faults.sh tests/t0405-alloc-faults.sh tests/t0970-fuzz-targets.sh \
+	tests/t0404-faults.sh tests/t0405-alloc-faults.sh tests/t0520-annotate.sh tests/t0521-import-chrome.sh tests/t0522-annotate-python.sh tests/t0523-annotate-importers.sh tests/t0970-fuzz-targets.sh \
 	tests/t2003-check-nothing-compared.sh tests/t2004-check-strategies.sh \
 	tests/t2005-check-sarif.sh tests/t2007-check-noise.sh tests/t2008-check-rule-options.sh
 TESTS += $(CORE_TESTS)
-EXTRA_DIST += $(CORE_TESTS) tests/schemas/sarif-2.1.0-rtm.5.json tests/schemas/README.md
+EXTRA_DIST += $(CORE_TESTS) tests/annotate tests/schemas/sarif-2.1.0-rtm.5.json tests/schemas/README.md
 check_PROGRAMS += tests/config-test
 tests_config_test_SOURCES = tests/config-test.c tests/tap.h core/config.c core/config.h \
 	core/config_template.c core/config_yaml.c core/config_yaml.h
@@ -48,7 +48,8 @@ check_PROGRAMS += %reldir%/helpers/models-cmp
 %canon_reldir%_helpers_models_cmp_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 %canon_reldir%_helpers_models_cmp_LDADD = sdk/libperun.la $(JANSSON_LIBS) -lm
 EXTRA_DIST += %reldir%/helpers/nonparam-oracle.py %reldir%/helpers/upstream_stubs.py \
-	%reldir%/helpers/speedscope-read.mjs \
+	%reldir%/helpers/speedscope-read.mjs %reldir%/helpers/speedscope-lib.sh \
+	%reldir%/helpers/trace-engine-read.mjs \
 	%reldir%/helpers/points-profile.sh \
 	%reldir%/helpers/postprocess-lib.sh %reldir%/helpers/regen-cases.sh
 
@@ -154,8 +155,8 @@ TESTS += %reldir%/t0410-store-crash-safety.sh
 EXTRA_DIST += %reldir%/t0410-store-crash-safety.sh
 TESTS += %reldir%/t0010-configure-switches.sh
 EXTRA_DIST += %reldir%/t0010-configure-switches.sh
-TESTS += tests/t2100-check-e2e.sh tests/t2101-check-e2e-library.sh
-EXTRA_DIST += tests/t2100-check-e2e.sh tests/t2101-check-e2e-library.sh
+TESTS += tests/t2100-check-e2e.sh tests/t2102-check-e2e-annotated.sh tests/t2101-check-e2e-library.sh
+EXTRA_DIST += tests/t2100-check-e2e.sh tests/t2102-check-e2e-annotated.sh tests/t2101-check-e2e-library.sh
 # The headless-Chromium harness of the view tests (skips without Chromium).
 TESTS += %reldir%/t8200-browser-check.sh
 EXTRA_DIST += %reldir%/t8200-browser-check.sh %reldir%/helpers/browser-check.py \

@@ -72,6 +72,17 @@ test_expect_success 'the installed headers are self-contained' '
 	done
 '
 
+test_expect_success 'an annotated program builds with pkg-config perun-annotate and writes JSON' '
+	test -f "$PREFIX/share/man/man3/perun-annotate.3" &&
+	test -f "$PREFIX/share/perun/python/perun_annotate.py" &&
+	printf "#include <perun/annotate.h>\nint main(void) { PERUN_SYNC_SCOPE(all); return 0; }\n" >ann.c &&
+	cc -std=c11 -Wall -Wextra -Werror -o ann ann.c \
+		$(PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" pkg-config --cflags --libs perun-annotate) \
+		-Wl,-rpath,"$PREFIX/lib" &&
+	mkdir annlog && PERUN_ANNOTATE="log-dir=annlog:log-event=compact" ./ann &&
+	grep -q "\"ph\":\"X\",\"name\":\"all\"" annlog/*
+'
+
 test_expect_success 'the installed perun says where the system plugins are' '
 	perun --version >version &&
 	test_grep "^Perun " version &&

@@ -119,10 +119,13 @@ static int attach_probes(struct trace_bpf *skel, const struct trace_config *cfg,
 			}
 		} else {
 			LIBBPF_OPTS(bpf_usdt_opts, uo, .usdt_cookie = cookie);
-			struct bpf_program *prog = p->kind == TRACE_PROBE_USDT_END
-							   ? skel->progs.usdt_end
-						   : p->pair >= 0 ? skel->progs.usdt_begin
-								  : skel->progs.usdt_single;
+			struct bpf_program *prog =
+				p->kind == TRACE_PROBE_USDT_END
+					? (p->async ? skel->progs.usdt_async_end
+						    : skel->progs.usdt_end)
+				: p->pair >= 0 ? (p->async ? skel->progs.usdt_async_begin
+							   : skel->progs.usdt_begin)
+					       : skel->progs.usdt_single;
 			l1 = bpf_program__attach_usdt(prog, -1, p->lib, p->provider, p->name, &uo);
 		}
 		int e = errno;

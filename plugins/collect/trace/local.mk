@@ -56,11 +56,13 @@ TESTS += %reldir%/tests/t5300-collect-trace-ebpf.sh \
 	%reldir%/tests/t5310-collect-trace-instrument.sh \
 	%reldir%/tests/t5320-collect-trace-stap.sh \
 	%reldir%/tests/t5330-collect-trace-errors.sh \
-	%reldir%/tests/t5340-collect-trace-run.sh
+	%reldir%/tests/t5340-collect-trace-run.sh \
+	%reldir%/tests/t5350-collect-trace-annotations.sh
 EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md %reldir%/trace.bpf.c \
 	%reldir%/tests/trace-lib.sh %reldir%/tests/trace-query.py %reldir%/tests/progs \
 	%reldir%/tests/t5300-collect-trace-ebpf.sh \
 	%reldir%/tests/t5310-collect-trace-instrument.sh \
 	%reldir%/tests/t5320-collect-trace-stap.sh \
 	%reldir%/tests/t5330-collect-trace-errors.sh \
-	%reldir%/tests/t5340-collect-trace-run.sh
+	%reldir%/tests/t5340-collect-trace-run.sh \
+	%reldir%/tests/t5350-collect-trace-annotations.sh

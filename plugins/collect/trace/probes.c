@@ -217,10 +217,22 @@ static int suffix_of(const char *name, const char *const *list, size_t *stem_len
 	return -1;
 }
 
+/* An annotation's async pair: perun:<x>_async_start and <x>_async_finish. */
+static int async_pair(const struct trace_probe *b, const struct trace_probe *e)
+{
+	static const char bs[] = "_async_start", es[] = "_async_finish";
+	size_t bl = strlen(b->name), el = strlen(e->name);
+	return b->provider && e->provider && !strcmp(b->provider, "perun") &&
+	       !strcmp(e->provider, "perun") && bl > sizeof(bs) - 1 && el > sizeof(es) - 1 &&
+	       !strcmp(b->name + bl - (sizeof(bs) - 1), bs) &&
+	       !strcmp(e->name + el - (sizeof(es) - 1), es);
+}
+
 static void pair(struct trace_probes *p, int b, int e)
 {
 	p->v[b].pair = e;
 	p->v[e].pair = b;
+	p->v[b].async = p->v[e].async = async_pair(&p->v[b], &p->v[e]);
 	p->v[e].kind = TRACE_PROBE_USDT_END;
 	unsigned s = p->v[b].sample < p->v[e].sample ? p->v[b].sample : p->v[e].sample;
 	p->v[b].sample = p->v[e].sample = s;
@@ -475,6 +487,19 @@ bad:
 		text);
 }
 
+/* The USDT probes of the targets (of provider only, unless NULL). */
+static int add_notes(struct trace_probes *p, const struct target *t, size_t nt,
+		     const char *provider, unsigned sample, struct perun_error *err)
+{
+	int rc = 0;
+	for (size_t i = 0; i < nt && !rc; i++)
+		for (size_t k = 0; k < t[i].nnotes && !rc; k++)
+			if ((!provider || !strcmp(t[i].notes[k].provider, provider)) &&
+			    find_probe(p, TRACE_PROBE_USDT, t[i].path, t[i].notes[k].name) < 0)
+				rc = add_usdt(p, &t[i], t[i].notes[k].name, sample, err);
+	return rc;
+}
+
 int trace_probes_build(struct trace_probes *p, const struct trace_config *cfg,
 		       const struct perun_params *params, struct perun_error *err)
 {
@@ -501,12 +526,8 @@ int trace_probes_build(struct trace_probes *p, const struct trace_config *cfg,
 		}
 		for (size_t i = 0; i < nt && !rc; i++)
 			rc = extract_functions(p, &t[i], user, cfg->global_sampling, err);
-		for (size_t i = 0; i < nt && !rc && cfg->with_usdt; i++)
-			for (size_t k = 0; k < t[i].nnotes && !rc; k++)
-				if (find_probe(p, TRACE_PROBE_USDT, t[i].path, t[i].notes[k].name) <
-				    0)
-					rc = add_usdt(p, &t[i], t[i].notes[k].name,
-						      cfg->global_sampling, err);
+		if (cfg->with_usdt)
+			rc = add_notes(p, t, nt, NULL, cfg->global_sampling, err);
 		if (rc)
 			goto out;
 	}
@@ -530,13 +551,17 @@ int trace_probes_build(struct trace_probes *p, const struct trace_config *cfg,
 			free(r.pair);
 		}
 	}
+	/* Annotations (<perun/annotate.h>: provider "perun") are traced
+	 * without rules when the custom strategy was given none. */
+	if (!rc && custom && !p->n && cfg->with_usdt)
+		rc = add_notes(p, t, nt, "perun", cfg->global_sampling, err);
 	if (rc)
 		goto out;
 	pair_usdt(p);
 	if (!p->n)
 		rc = perun_error_set(err, PERUN_EINVAL,
 				     custom ? "nothing to trace: the custom strategy needs "
-					      "--func, --usdt or --dynamic rules"
+					      "--func, --usdt or --dynamic rules (or annotations)"
 					    : "nothing to trace: no functions found in '%s'",
 				     cfg->binary);
 out:

@@ -57,7 +57,29 @@ struct {
 	__type(value, __u64);
 } lost SEC(".maps");
 
+/* Async regions of <perun/annotate.h> begun and not yet ended, by
+ * process, begin probe and the region's id: their begin time. */
+struct async_key {
+	__u32 pid;
+	__u32 sid;
+	__u64 id;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 1 << 16);
+	__type(key, struct async_key);
+	__type(value, __u64);
+} async_open SEC(".maps");
+
+static __always_inline void emit_at(__u64 ts, __u32 type, __u32 id, __u32 pid, __u32 tid);
+
 static __always_inline void emit(__u32 type, __u32 id, __u32 pid, __u32 tid)
+{
+	emit_at(bpf_ktime_get_ns(), type, id, pid, tid);
+}
+
+static __always_inline void emit_at(__u64 ts, __u32 type, __u32 id, __u32 pid, __u32 tid)
 {
 	struct perun_trace_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
@@ -67,7 +89,7 @@ static __always_inline void emit(__u32 type, __u32 id, __u32 pid, __u32 tid)
 			(*n)++;
 		return;
 	}
-	e->ts = bpf_ktime_get_ns();
+	e->ts = ts;
 	e->tid = tid;
 	e->pid = pid;
 	e->id = id;
@@ -153,6 +175,44 @@ SEC("usdt")
 int BPF_USDT(usdt_end)
 {
 	return probe_hit(bpf_usdt_cookie(ctx), PERUN_TRACE_USDT_END, 0);
+}
+
+/*
+ * An async region (argument 2: its id) may end on another thread: its
+ * begin is kept here by id, and its end emits the begin (at its time)
+ * and the end on the ending thread, a pair the transformation matches
+ * as any other.
+ */
+SEC("usdt")
+int BPF_USDT(usdt_async_begin, __u64 name, __s64 id)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid(), cookie = bpf_usdt_cookie(ctx);
+	__u32 pid = pid_tgid >> 32;
+	if (!bpf_map_lookup_elem(&tracked, &pid))
+		return 0;
+	struct async_key key = { pid, (__u32)(cookie & PERUN_TRACE_ID_MASK), (__u64)id };
+	__u64 ts = bpf_ktime_get_ns();
+	bpf_map_update_elem(&async_open, &key, &ts, BPF_ANY);
+	return 0;
+}
+
+SEC("usdt")
+int BPF_USDT(usdt_async_end, __u64 name, __s64 id)
+{
+	__u64 pid_tgid = bpf_get_current_pid_tgid(), cookie = bpf_usdt_cookie(ctx);
+	__u32 pid = pid_tgid >> 32, tid = (__u32)pid_tgid;
+	if (!bpf_map_lookup_elem(&tracked, &pid))
+		return 0;
+	__u32 sid = (cookie >> 20) & PERUN_TRACE_ID_MASK;
+	struct async_key key = { pid, sid, (__u64)id };
+	__u64 *begin = bpf_map_lookup_elem(&async_open, &key);
+	if (!begin)
+		return 0; /* begun before tracing, or ended twice */
+	__u64 ts = *begin;
+	bpf_map_delete_elem(&async_open, &key);
+	emit_at(ts, PERUN_TRACE_USDT_BEGIN, sid, pid, tid);
+	emit(PERUN_TRACE_USDT_END, cookie & PERUN_TRACE_ID_MASK, pid, tid);
+	return 0;
 }
 
 SEC("usdt")

@@ -32,6 +32,8 @@ struct trace_probe {
 	unsigned long long size;   /* function size (instrument lookups) */
 	unsigned sample;	   /* record every sample-th call */
 	int pair;		   /* paired USDT: index of the other end, else -1 */
+	int async;		   /* a pair of <perun/annotate.h>'s async region: its
+				      ends are matched by the id, on any thread */
 };
 
 struct trace_probes {

@@ -6,13 +6,8 @@
 # integers in the profile's unit and the total is the rounded exact total.
 . "$srcdir/tests/test-lib.sh"
 
-command -v node >/dev/null ||
-	test_skip_all "Node.js is needed to run speedscope (Debian: apt-get install nodejs)"
-pkg=${PERUN_SPEEDSCOPE:-$(npm root -g 2>/dev/null)/speedscope}
-bundle=$(ls "$pkg"/dist/release/speedscope-*.js 2>/dev/null | head -n 1)
-[ -n "$bundle" ] ||
-	test_skip_all "speedscope not found at $pkg (npm install -g speedscope, or scripts/install-deps.sh)"
-READ="$TEST_SRCDIR/tests/helpers/speedscope-read.mjs"
+. "$TEST_SRCDIR/tests/helpers/speedscope-lib.sh"
+speedscope_require
 
 # main [0, 100.4) calls f three times and g once; g runs again on its own
 # for 9561.345000000005 us: self times 9561.345, 49.45, 20.6 and 30.35.
