@@ -28,6 +28,12 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 mode=${PERUN_DEBIAN_INSTALL:-scratch}
 remove_pkg=${PERUN_DEBIAN_REMOVE:-perun-plugin-pprof}
 export DEB_BUILD_OPTIONS=${DEB_BUILD_OPTIONS:-nocheck parallel=2}
+# Without nocheck, dh_auto_test runs make check on the copy, which has no
+# shared test data beside it.
+if [ -z "${PERUN_TESTDATA:-}" ] && [ -d "$top/../shared/testdata/perun-profiles" ]; then
+	PERUN_TESTDATA=$(cd "$top/../shared/testdata/perun-profiles" && pwd)
+	export PERUN_TESTDATA
+fi
 case $mode in scratch | system) ;; *)
 	echo "PERUN_DEBIAN_INSTALL is scratch or system, not '$mode'" >&2
 	exit 2
@@ -37,6 +43,13 @@ for tool in dpkg-buildpackage dh lintian jq git; do
 	command -v "$tool" >/dev/null ||
 		{ echo "check-debian-packages: $tool missing (scripts/install-deps.sh)" >&2; exit 2; }
 done
+
+git -C "$top" rev-parse --git-dir >/dev/null 2>&1 ||
+	{ echo "check-debian-packages: $top is not a git checkout" >&2; exit 2; }
+if [ "$mode" = system ] && dpkg-query -W -f='${Status}\n' perun 2>/dev/null | grep -q ' installed$'; then
+	echo "check-debian-packages: perun is installed here already; it would be purged" >&2
+	exit 2
+fi
 
 work=${PERUN_DEBIAN_DIR:-$(mktemp -d /tmp/perun-deb.XXXXXX)}
 mkdir -p "$work"
@@ -183,7 +196,7 @@ if [ "$mode" = system ]; then
 		echo "1..$n"
 		exit 1
 	fi
-	run_perun() { perun "$@"; }
+	run_perun() { /usr/bin/perun "$@"; }
 	remove() { env DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq "$@"; }
 else
 	if [ -e "/usr/lib/$multiarch/perun/plugins" ]; then
@@ -268,9 +281,6 @@ fi
 # perun-all depends on every plugin package: it goes first, as apt would
 # remove it.
 check "remove perun-all and $remove_pkg" remove perun-all "$remove_pkg"
-if [ "$mode" = system ]; then
-	installed_system=$(printf '%s\n' "${pkgs[@]}" | grep -vxE "perun-all|$remove_pkg" | tr '\n' ' ')
-fi
 after=$(plugins_list || true)
 expected=$(comm -23 <(echo "$before") <(printf '%s\n' "$removed_plugins"))
 lost=$(comm -23 <(echo "$before") <(echo "$after") | tr '\n' ' ')
