@@ -56,8 +56,12 @@ mkdir -p "$work"
 installed_system=""
 cleanup() {
 	if [ -n "$installed_system" ]; then
-		env DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq $installed_system >/dev/null ||
-			echo "# check-debian-packages: could not purge $installed_system" >&2
+		# Those still known to dpkg: apt-get refuses a name it cannot find.
+		local left
+		left=$(dpkg-query -W -f='${Package} ${db:Status-Abbrev}\n' $installed_system 2>/dev/null |
+			awk '$2 != "un" { print $1 }' || true)
+		[ -z "$left" ] || env DEBIAN_FRONTEND=noninteractive apt-get purge -y -qq $left >/dev/null ||
+			echo "# check-debian-packages: could not purge $left" >&2
 	fi
 	[ "${PERUN_DEBIAN_KEEP:-0}" = 1 ] || [ -n "${PERUN_DEBIAN_DIR:-}" ] || rm -rf "$work"
 }
