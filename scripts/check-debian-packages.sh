@@ -7,7 +7,8 @@
 # smoke job (perun init in a scratch git repository, collect time, status,
 # show, plugins list), removes one plugin package and checks that
 # `perun plugins list` lost exactly its plugins while the smoke job still
-# works.  Prints TAP, the build time and the size of every package.
+# works, and builds the plugin template of libperun-dev against the
+# installed SDK.  Prints TAP, the build time and the size of every package.
 #
 # Environment:
 #   PERUN_DEBIAN_INSTALL  scratch (default): dpkg --root into a scratch
@@ -298,6 +299,28 @@ if smoke removed; then ok "smoke job still works without $remove_pkg"; else
 	not_ok "smoke job without $remove_pkg"
 	sed 's/^/# /' "$work/smoke-removed.log"
 fi
+
+# ---- libperun-dev: a plugin built out of tree ---------------------------------
+# The standalone template of the examples, compiled with the flags of the
+# installed perun-plugin.pc and put where per-user plugins go, loads and
+# shows a profile.
+sdk_plugin() {
+	local d=$work/sdk flags
+	rm -rf "$d"
+	mkdir -p "$d" "$XDG_DATA_HOME/perun/plugins/view"
+	sed 's/@name@/debsmoke/g; s/@NAME@/DEBSMOKE/g' \
+		"$root/usr/share/doc/libperun-dev/examples/standalone/@name@.c" >"$d/debsmoke.c"
+	flags=$(PKG_CONFIG_SYSROOT_DIR=$root \
+		PKG_CONFIG_LIBDIR="$root/usr/lib/$multiarch/pkgconfig:/usr/lib/$multiarch/pkgconfig:/usr/share/pkgconfig" \
+		pkg-config --cflags --libs perun-plugin)
+	# shellcheck disable=SC2086
+	${CC:-cc} -std=c11 -Wall -Werror -shared -fPIC -o "$XDG_DATA_HOME/perun/plugins/view/debsmoke.so" \
+		"$d/debsmoke.c" $flags
+	run_perun plugins list --format json |
+		jq -e '.plugins[] | select(.name == "debsmoke" and .status == "ok")' >/dev/null
+	(cd "$work/repo-removed" && run_perun show 0@i debsmoke | grep -q true)
+}
+check "libperun-dev: the standalone template builds with perun-plugin.pc, loads and shows" sdk_plugin
 
 echo "1..$n"
 [ "$failed" -eq 0 ]
