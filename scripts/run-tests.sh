@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The whole test suite: install what is missing, build, make check, make
 # distcheck (a tarball that builds and passes the tests on its own, without
-# ../shared), then
-# make check again under ASan and UBSan (scripts/run-sanitized-tests.sh).
+# ../shared), then make check again under ASan and UBSan
+# (scripts/run-sanitized-tests.sh), then the Debian packages
+# (scripts/check-debian-packages.sh).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/install-deps.sh"
@@ -17,3 +18,4 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 	make -C "$top/build" -j"$(nproc)" distcheck DISTCHECK_CONFIGURE_FLAGS=--enable-werror \
 		PERUN_TESTDATA=/nonexistent/perun-shared-testdata
 [ "${PERUN_SKIP_SANITIZERS:-0}" = 1 ] || "$top/scripts/run-sanitized-tests.sh"
+[ "${PERUN_SKIP_DEBIAN:-0}" = 1 ] || "$top/scripts/check-debian-packages.sh"

@@ -5,7 +5,11 @@
 #   x.bpf.o: x.bpf.c $(PERUN_BPF_VMLINUX)  ->  $(PERUN_BPF_COMPILE) -c ...
 #   x.skel.h: x.bpf.o                       ->  $(BPFTOOL) gen skeleton ...
 PERUN_BPF_VMLINUX = %reldir%/vmlinux.h
+# The object's BTF (-g, which CO-RE needs) names its sources: mapped to
+# relative paths, so that the plugins embedding it do not depend on where
+# they were built (reproducible Debian packages).
 PERUN_BPF_COMPILE = $(CLANG) -g -O2 -Wall -target bpf -D__TARGET_ARCH_$(BPF_ARCH) \
+	-ffile-prefix-map=$(abs_top_builddir)=. -ffile-prefix-map=$(abs_top_srcdir)=. \
 	$(BPF_CPPFLAGS) $(LIBBPF_CFLAGS) -I$(builddir)/%reldir%
 if BUILD_LIB_BPF
 %reldir%/vmlinux.h:
