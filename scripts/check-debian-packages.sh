@@ -301,15 +301,15 @@ if smoke removed; then ok "smoke job still works without $remove_pkg"; else
 fi
 
 # ---- libperun-dev: a plugin built out of tree ---------------------------------
-# The standalone template of the examples, compiled with the flags of the
-# installed perun-plugin.pc and put where per-user plugins go, loads and
-# shows a profile.
+# The view template that perun utils create writes, compiled with the flags
+# of the installed perun-plugin.pc and put where per-user plugins go, loads
+# and shows a profile.
 sdk_plugin() {
 	local d=$work/sdk flags
 	rm -rf "$d"
 	mkdir -p "$d" "$XDG_DATA_HOME/perun/plugins/view"
 	sed 's/@name@/debsmoke/g; s/@NAME@/DEBSMOKE/g' \
-		"$root/usr/share/doc/libperun-dev/examples/standalone/@name@.c" >"$d/debsmoke.c"
+		"$root/usr/share/perun/templates/in-tree/view/@name@.c" >"$d/debsmoke.c"
 	flags=$(PKG_CONFIG_SYSROOT_DIR=$root \
 		PKG_CONFIG_LIBDIR="$root/usr/lib/$multiarch/pkgconfig:/usr/lib/$multiarch/pkgconfig:/usr/share/pkgconfig" \
 		pkg-config --cflags --libs perun-plugin)
@@ -320,7 +320,7 @@ sdk_plugin() {
 		jq -e '.plugins[] | select(.name == "debsmoke" and .status == "ok")' >/dev/null
 	(cd "$work/repo-removed" && run_perun show 0@i debsmoke | grep -q true)
 }
-check "libperun-dev: the standalone template builds with perun-plugin.pc, loads and shows" sdk_plugin
+check "libperun-dev: the view template builds with perun-plugin.pc, loads and shows" sdk_plugin
 
 echo "1..$n"
 [ "$failed" -eq 0 ]
