@@ -14,6 +14,7 @@ packages=(
 	bpftrace uftrace
 	libunwind-dev heaptrack
 	libpfm4-dev linux-perf
+	libclang-dev libz3-dev
 )
 
 # From the npm registry, installed globally for the tests that read Perun's
