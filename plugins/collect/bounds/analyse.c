@@ -358,6 +358,9 @@ static struct range eval_bin(struct fn *f, const struct range *s, CXCursor e, co
 	} else if (!strcmp(op, "-")) {
 		r.lb = sym_sub(sc, a.lb, b.ub);
 		r.ub = sym_sub(sc, a.ub, b.lb);
+	} else if (!strcmp(op, "*") && !bk && const_of(strip(ks.c[0]), &k)) {
+		r.lb = sym_scale(sc, k >= 0 ? b.lb : b.ub, k);
+		r.ub = sym_scale(sc, k >= 0 ? b.ub : b.lb, k);
 	} else if (!strcmp(op, "*") && bk) {
 		r.lb = sym_scale(sc, k >= 0 ? a.lb : a.ub, k);
 		r.ub = sym_scale(sc, k >= 0 ? a.ub : a.lb, k);
@@ -1168,6 +1171,14 @@ struct loop {
 	int ok;
 };
 
+static int modified_in(const struct loop *l, int v)
+{
+	for (size_t i = 0; i < l->sites.n; i++)
+		if (l->sites.s[i].var == v)
+			return 1;
+	return 0;
+}
+
 /* Parts of a for statement by the semicolons of its header: libclang
  * leaves out the absent ones. */
 static int for_parts(struct fn *f, struct loop *l)
@@ -1213,11 +1224,62 @@ static int for_parts(struct fn *f, struct loop *l)
 	return rc;
 }
 
-/* A linear form over tracked variables: c + Σ coef[v] v. */
+/* A linear form over tracked variables: c + Σ coef[v] v + an opaque part
+ * invariant in the loop, known by its bounds at the loop's entry. */
 struct lin {
 	long long c;
 	long long *coef;
+	const struct sym *olb, *oub; /* NULL: unknown; both 0 when none */
+	int opaque;
+	struct loop *loop;
 };
+
+struct opaque_check {
+	struct fn *f;
+	struct loop *loop;
+	int ok;
+};
+
+static int modified_in(const struct loop *l, int v);
+
+static enum CXChildVisitResult opaque_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct opaque_check *oc = data;
+	enum CXCursorKind k = clang_getCursorKind(c);
+	if (k == CXCursor_CallExpr || k == CXCursor_MemberRefExpr ||
+	    k == CXCursor_ArraySubscriptExpr) {
+		oc->ok = 0;
+	} else if (k == CXCursor_DeclRefExpr) {
+		CXCursor d = clang_getCursorReferenced(c);
+		int v = var_of(oc->f, c);
+		if (clang_getCursorKind(d) != CXCursor_EnumConstantDecl &&
+		    (v < 0 || modified_in(oc->loop, v) || oc->f->vars[v].addr_taken))
+			oc->ok = 0;
+	}
+	return oc->ok ? CXChildVisit_Recurse : CXChildVisit_Break;
+}
+
+static struct range eval(struct fn *f, const struct range *s, CXCursor e);
+
+/* e as an opaque part: reads only variables the loop leaves alone. */
+static int lin_opaque(struct fn *f, CXCursor e, long long scale, struct lin *out)
+{
+	struct opaque_check oc = { f, out->loop, out->loop != NULL };
+	if (!oc.ok)
+		return -1;
+	opaque_visit(e, e, &oc);
+	if (oc.ok)
+		clang_visitChildren(e, opaque_visit, &oc);
+	if (!oc.ok)
+		return -1;
+	struct range r = eval(f, out->loop->entry, e);
+	const struct sym *lo = scale > 0 ? r.lb : r.ub, *hi = scale > 0 ? r.ub : r.lb;
+	out->olb = sym_add(f->sc, out->olb, sym_scale(f->sc, lo, scale));
+	out->oub = sym_add(f->sc, out->oub, sym_scale(f->sc, hi, scale));
+	out->opaque = 1;
+	return 0;
+}
 
 static int linearize(struct fn *f, CXCursor e, long long scale, struct lin *out)
 {
@@ -1232,6 +1294,8 @@ static int linearize(struct fn *f, CXCursor e, long long scale, struct lin *out)
 		out->coef[v] += scale;
 		return 0;
 	}
+	if (!lin_opaque(f, e, scale, out))
+		return 0;
 	enum CXCursorKind kind = clang_getCursorKind(e);
 	char op[12];
 	struct kids ks = kids_of(e);
@@ -1264,7 +1328,7 @@ static int linearize(struct fn *f, CXCursor e, long long scale, struct lin *out)
 static const struct sym *lin_bound(struct fn *f, const struct lin *l, const struct range *s,
 				   int upper)
 {
-	const struct sym *r = sym_const(f->sc, l->c);
+	const struct sym *r = sym_add(f->sc, sym_const(f->sc, l->c), upper ? l->oub : l->olb);
 	for (size_t v = 0; v < f->nvars && r; v++) {
 		if (!l->coef[v])
 			continue;
@@ -1300,7 +1364,7 @@ static void rank_atom(struct fn *f, struct loop *l, struct paths *it, CXCursor a
 	char op[12] = "";
 	CXCursor a = strip(atom), lhs, rhs;
 	struct kids ks = kids_of(a);
-	struct lin r = { 0, calloc(f->nvars + 1, sizeof(long long)) };
+	struct lin r = { 0, calloc(f->nvars + 1, sizeof(long long)), NULL, NULL, 0, l };
 	const char *rel;
 	rk->why = "its guard compares nothing this analysis follows";
 	if (!r.coef)
@@ -1325,8 +1389,9 @@ static void rank_atom(struct fn *f, struct loop *l, struct paths *it, CXCursor a
 			goto out;
 	}
 	/* r >= 1 while the loop runs (or r != 0 for "!=") */
-	struct lin L = { 0, calloc(f->nvars + 1, sizeof(long long)) };
-	struct lin R = { 0, calloc(f->nvars + 1, sizeof(long long)) };
+	const struct sym *zero = sym_const(f->sc, 0);
+	struct lin L = { 0, calloc(f->nvars + 1, sizeof(long long)), zero, zero, 0, l };
+	struct lin R = { 0, calloc(f->nvars + 1, sizeof(long long)), zero, zero, 0, l };
 	if (!L.coef || !R.coef)
 		abort();
 	int bad =
@@ -1339,6 +1404,9 @@ static void rank_atom(struct fn *f, struct loop *l, struct paths *it, CXCursor a
 		r.c = big->c - small->c + (!strcmp(rel, "<=") || !strcmp(rel, ">=") ? 1 : 0);
 		for (size_t v = 0; v < f->nvars; v++)
 			r.coef[v] = big->coef[v] - small->coef[v];
+		r.oub = sym_sub(f->sc, big->oub, small->olb);
+		r.olb = sym_sub(f->sc, big->olb, small->oub);
+		r.opaque = big->opaque || small->opaque;
 		if (!strcmp(rel, "==")) {
 			bad = 1;
 			rk->why = "its guard is an equality";
@@ -1355,11 +1423,17 @@ static void rank_atom(struct fn *f, struct loop *l, struct paths *it, CXCursor a
 
 	/* Halving or doubling counters: one variable, logarithmic. */
 	int nv = 0, the = -1;
-	for (size_t v = 0; v < f->nvars; v++)
-		if (r.coef[v]) {
+	for (size_t v = 0; v < f->nvars; v++) {
+		int moves = 0;
+		for (size_t i = 0; i < it->n; i++) {
+			const struct delta *dl = &it->p[i].d[v];
+			moves |= dl->kind != D_ADD || dl->lo || dl->hi;
+		}
+		if (r.coef[v] && moves) {
 			nv++;
 			the = (int)v;
 		}
+	}
 	int halve = nv == 1, dbl = nv == 1;
 	for (size_t i = 0; i < it->n && nv == 1; i++) {
 		halve &= it->p[i].d[the].kind == D_HALVE;
@@ -1372,7 +1446,9 @@ static void rank_atom(struct fn *f, struct loop *l, struct paths *it, CXCursor a
 		int inv = 1;
 		for (size_t i = 0; i < it->n; i++)
 			for (size_t v = 0; v < f->nvars; v++)
-				if (v != (size_t)the && it->p[i].d[v].kind != D_ADD)
+				if (v != (size_t)the && r.coef[v] &&
+				    (it->p[i].d[v].kind != D_ADD || it->p[i].d[v].lo ||
+				     it->p[i].d[v].hi))
 					inv = 0;
 		const struct sym *rest_ub = lin_bound(f, &r, l->entry, 1);
 		r.coef[the] = coef;
@@ -1405,7 +1481,7 @@ static void rank_atom(struct fn *f, struct loop *l, struct paths *it, CXCursor a
 
 	/* Linear: the greatest change of r on any path of an iteration. */
 	long long dmax = INF_LO;
-	int havoc = 0;
+	int havoc = 0, flipped = 0;
 	if (!it->n) {
 		/* no path comes back: runs at most once */
 		rk->P = sym_const(f->sc, 1);
@@ -1435,6 +1511,18 @@ static void rank_atom(struct fn *f, struct loop *l, struct paths *it, CXCursor a
 		}
 		if (havoc)
 			break;
+		if (ne && sum == 1 && lo == 1 && i == 0 && !flipped) {
+			/* a != b counting up: r = b - a */
+			const struct sym *t = r.olb;
+			r.c = -r.c;
+			for (size_t v = 0; v < f->nvars; v++)
+				r.coef[v] = -r.coef[v];
+			r.olb = sym_scale(f->sc, r.oub, -1);
+			r.oub = sym_scale(f->sc, t, -1);
+			flipped = 1;
+			i = (size_t)-1;
+			continue;
+		}
 		if (ne && (sum != -1 || lo != -1)) {
 			rk->why = "a != guard whose counter does not move by exactly one";
 			goto out;
@@ -1729,7 +1817,7 @@ static void emit_loop(struct fn *f, CXCursor at, int total, const struct sym *b,
 	}
 }
 
-static void walk(struct fn *f, struct range *s, CXCursor c, struct loop *ctx);
+static int walk(struct fn *f, struct range *s, CXCursor c, struct loop *ctx);
 
 /* Amortised over the parent q: r's value where q starts, plus what q adds
  * to it outside l, shared by all of l's runs in q. */
@@ -1737,7 +1825,7 @@ static const struct sym *amortised(struct fn *f, struct loop *l, const struct ra
 {
 	struct loop *q = l->parent;
 	struct sym_ctx *sc = f->sc;
-	if (!q || !rk->linear || !q->T || !q->E)
+	if (!q || !rk->linear || rk->r.opaque || !q->T || !q->E)
 		return NULL;
 	const struct sym *r0 = lin_bound(f, &rk->r, q->entry, 1);
 	if (!r0)
@@ -1785,7 +1873,7 @@ static void analyse_loop(struct fn *f, struct range *s, CXCursor c, struct loop 
 		free(ks.c);
 	}
 	if (!clang_Cursor_isNull(l.init))
-		exec(f, s, l.init);
+		walk(f, s, l.init, ctx);
 	l.entry = state_dup(f, s);
 
 	struct site_walk sw = { f, &l.sites, clang_getNullCursor(), 1, clang_getNullCursor() };
@@ -1885,16 +1973,20 @@ static void havoc_modified(struct fn *f, struct range *s, CXCursor c)
 	free(ss.s);
 }
 
-static void walk(struct fn *f, struct range *s, CXCursor c, struct loop *ctx)
+/* Walks statement c from state s; 0 when it never falls through to what
+ * follows (return, break, continue, goto), so its state is left out of
+ * joins. */
+static int walk(struct fn *f, struct range *s, CXCursor c, struct loop *ctx)
 {
 	enum CXCursorKind kind = clang_getCursorKind(c);
 	struct kids ks = { NULL, 0, 0 };
+	int falls = 1;
 	if (f->stop)
-		return;
+		return 1;
 	switch (kind) {
 	case CXCursor_ForStmt:
 	case CXCursor_WhileStmt:
-	case CXCursor_DoStmt: analyse_loop(f, s, c, ctx); return;
+	case CXCursor_DoStmt: analyse_loop(f, s, c, ctx); return 1;
 	case CXCursor_IfStmt: {
 		ks = kids_of(c);
 		if (ks.n >= 2) {
@@ -1902,10 +1994,13 @@ static void walk(struct fn *f, struct range *s, CXCursor c, struct loop *ctx)
 			struct range *e = state_dup(f, s);
 			refine(f, s, ks.c[0], 1);
 			refine(f, e, ks.c[0], 0);
-			walk(f, s, ks.c[1], ctx);
-			if (ks.n >= 3)
-				walk(f, e, ks.c[2], ctx);
-			state_join(f, s, e);
+			int t = walk(f, s, ks.c[1], ctx);
+			int el = ks.n >= 3 ? walk(f, e, ks.c[2], ctx) : 1;
+			if (t && el)
+				state_join(f, s, e);
+			else if (el)
+				memcpy(s, e, f->nvars * sizeof(*s));
+			falls = t || el;
 			free(e);
 		}
 		break;
@@ -1926,7 +2021,7 @@ static void walk(struct fn *f, struct range *s, CXCursor c, struct loop *ctx)
 				s[i] = unknown();
 		ks = kids_of(c);
 		for (size_t i = 0; i < ks.n; i++)
-			walk(f, s, ks.c[i], ctx);
+			falls = walk(f, s, ks.c[i], ctx);
 		break;
 	case CXCursor_VarDecl: {
 		int v = var_find(f, c);
@@ -1939,14 +2034,31 @@ static void walk(struct fn *f, struct range *s, CXCursor c, struct loop *ctx)
 				       : clamp(f, v, eval(f, s, init));
 		break;
 	}
+	case CXCursor_ReturnStmt:
+	case CXCursor_BreakStmt:
+	case CXCursor_ContinueStmt:
+	case CXCursor_GotoStmt:
+	case CXCursor_IndirectGotoStmt:
+		ks = kids_of(c);
+		for (size_t i = 0; i < ks.n; i++)
+			walk(f, s, ks.c[i], ctx);
+		falls = 0;
+		break;
 	case CXCursor_CompoundStmt:
 	case CXCursor_DeclStmt:
 	case CXCursor_CaseStmt:
 	case CXCursor_DefaultStmt:
-	case CXCursor_ReturnStmt:
 		ks = kids_of(c);
-		for (size_t i = 0; i < ks.n; i++)
-			walk(f, s, ks.c[i], ctx);
+		for (size_t i = 0; i < ks.n; i++) {
+			int r = walk(f, s, ks.c[i], ctx);
+			enum CXCursorKind k = clang_getCursorKind(ks.c[i]);
+			/* a label (or case) is reachable again */
+			if (k == CXCursor_LabelStmt || k == CXCursor_CaseStmt ||
+			    k == CXCursor_DefaultStmt)
+				falls = r;
+			else if (!r)
+				falls = 0;
+		}
 		break;
 	default:
 		if (clang_isExpression(kind) || kind == CXCursor_UnexposedExpr ||
@@ -1960,6 +2072,7 @@ static void walk(struct fn *f, struct range *s, CXCursor c, struct loop *ctx)
 		break;
 	}
 	free(ks.c);
+	return falls;
 }
 
 /* ---- functions ----------------------------------------------------------- */

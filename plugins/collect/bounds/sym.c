@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <z3.h>
 
@@ -21,9 +22,12 @@ struct arena_block {
 
 struct sym_ctx {
 	struct arena_block *blocks;
-	Z3_context z3;
 	unsigned long z3_queries;
 };
+
+/* One Z3 context for the process: making one costs more than most
+ * queries.  Solvers are made per query and released. */
+static Z3_context z3_shared;
 
 static void *xalloc(struct sym_ctx *ctx, size_t n)
 {
@@ -74,8 +78,6 @@ void sym_ctx_free(struct sym_ctx *ctx)
 		free(ctx->blocks);
 		ctx->blocks = next;
 	}
-	if (ctx->z3)
-		Z3_del_context(ctx->z3);
 	free(ctx);
 }
 
@@ -460,20 +462,46 @@ static Z3_ast enc_sym(struct z3_enc *e, const struct sym *a)
 /* Z3 proves a >= 0 (unsat of a < 0), within a small time limit. */
 static int z3_nonneg(struct sym_ctx *ctx, const struct sym *a)
 {
-	if (!ctx->z3) {
+	if (!z3_shared) {
 		Z3_config cfg = Z3_mk_config();
 		Z3_set_param_value(cfg, "timeout", "200");
-		ctx->z3 = Z3_mk_context(cfg);
+		z3_shared = Z3_mk_context(cfg);
 		Z3_del_config(cfg);
 	}
-	struct z3_enc e = { ctx->z3, Z3_mk_solver(ctx->z3), Z3_mk_int_sort(ctx->z3) };
+	struct z3_enc e = { z3_shared, Z3_mk_simple_solver(z3_shared), Z3_mk_int_sort(z3_shared) };
 	Z3_solver_inc_ref(e.z, e.s);
 	Z3_ast x = enc_sym(&e, a);
 	Z3_solver_assert(e.z, e.s, Z3_mk_lt(e.z, x, Z3_mk_int64(e.z, 0, e.sort)));
 	ctx->z3_queries++;
-	int proven = Z3_solver_check(e.z, e.s) == Z3_L_FALSE;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	Z3_lbool res = Z3_solver_check(e.z, e.s);
+	int proven = res == Z3_L_FALSE;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (getenv("PERUN_BOUNDS_Z3_DEBUG"))
+		fprintf(stderr, "z3 %d %.1f ms: %s\n", (int)res,
+			(t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6,
+			sym_str(ctx, a));
 	Z3_solver_dec_ref(e.z, e.s);
 	return proven;
+}
+
+/*
+ * c + Σ k_i x_i over distinct variables is >= 0 everywhere exactly when
+ * c >= 0, no k_i of a signed x_i is non-zero and none of an unsigned one
+ * negative: decided here, Z3 is not needed.  -1: not of that form.
+ */
+static int linear_nonneg(const struct sym *a)
+{
+	for (size_t i = 0; i < a->n; i++)
+		if (a->t[i].nf != 1 || a->t[i].f[0]->kind != SYM_VAR)
+			return -1;
+	if (a->c < 0)
+		return 0;
+	for (size_t i = 0; i < a->n; i++)
+		if (!a->t[i].f[0]->nonneg || a->t[i].coef < 0)
+			return 0;
+	return 1;
 }
 
 int sym_nonneg(struct sym_ctx *ctx, const struct sym *a)
@@ -485,6 +513,9 @@ int sym_nonneg(struct sym_ctx *ctx, const struct sym *a)
 		return c >= 0;
 	if (syn_nonneg(a))
 		return 1;
+	int lin = linear_nonneg(a);
+	if (lin >= 0)
+		return lin;
 	return z3_nonneg(ctx, a);
 }
 
