@@ -8,8 +8,10 @@ plugin_collect_LTLIBRARIES += %reldir%/bounds.la
 %canon_reldir%_bounds_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 %canon_reldir%_bounds_la_LDFLAGS = $(PERUN_PLUGIN_LDFLAGS)
 %canon_reldir%_bounds_la_LIBADD = $(PERUN_PLUGIN_LIBADD) $(LIBCLANG_LIBS) $(Z3_LIBS)
-TESTS += %reldir%/tests/t9100-bounds.sh %reldir%/tests/t9101-bounds-corpus.sh
+TESTS += %reldir%/tests/t9100-bounds.sh %reldir%/tests/t9101-bounds-corpus.sh \
+	%reldir%/tests/t9102-bounds-check.sh
 endif
 EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md %reldir%/tests/t9100-bounds.sh \
 	%reldir%/tests/t9101-bounds-corpus.sh %reldir%/tests/data/corpus.c \
+	%reldir%/tests/t9102-bounds-check.sh \
 	%reldir%/tests/data/int_partitioning.c %reldir%/tests/data/broken.c
