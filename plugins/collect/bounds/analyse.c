@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <clang-c/Index.h>
 
@@ -2261,9 +2262,12 @@ int bounds_analyse_file(const char *path, const char *const *args, int nargs, bo
 	int rc = 0;
 	*diag = NULL;
 	stats->files++;
-	enum CXErrorCode ec = clang_parseTranslationUnit2(
-		idx, path, args, nargs, NULL, 0,
-		CXTranslationUnit_SkipFunctionBodies * 0 | CXTranslationUnit_KeepGoing, &tu);
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	enum CXErrorCode ec = clang_parseTranslationUnit2(idx, path, args, nargs, NULL, 0,
+							  CXTranslationUnit_KeepGoing, &tu);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	stats->parse_s += (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	if (ec != CXError_Success || !tu) {
 		if (asprintf(diag, "%s: error: libclang cannot parse it (error %d)\n", path,
 			     (int)ec) < 0)

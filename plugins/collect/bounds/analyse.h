@@ -26,6 +26,7 @@ typedef int (*bound_emit_fn)(const struct bound_result *r, void *data);
 
 struct bound_stats {
 	unsigned long files, failed_files, functions, loops, bounded_loops, z3_queries;
+	double parse_s; /* of it in libclang's parser */
 };
 
 /*

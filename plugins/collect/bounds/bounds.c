@@ -265,10 +265,11 @@ static int bounds_collect(struct perun_collect_ctx *ctx, struct perun_error *err
 	if (getenv("PERUN_BOUNDS_STATS"))
 		fprintf(stderr,
 			"bounds: %lu files (%lu not parsed), %lu functions, %lu loops, "
-			"%lu bounded, %lu z3 queries, %.3f s\n",
+			"%lu bounded, %lu z3 queries, %.3f s (%.3f s parsing)\n",
 			stats.files, stats.failed_files, stats.functions, stats.loops,
 			stats.bounded_loops, stats.z3_queries,
-			(double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+			(double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
+			stats.parse_s);
 	return 0;
 }
 

@@ -14,4 +14,4 @@ endif
 EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md %reldir%/tests/t9100-bounds.sh \
 	%reldir%/tests/t9101-bounds-corpus.sh %reldir%/tests/data/corpus.c \
 	%reldir%/tests/t9102-bounds-check.sh \
-	%reldir%/tests/data/int_partitioning.c %reldir%/tests/data/broken.c
+	%reldir%/tests/data/int_partitioning.c %reldir%/tests/data/broken.c bench/bench-bounds.sh
