@@ -196,7 +196,8 @@ struct fn {
 	char *name;
 	struct var *vars;
 	size_t nvars, cap;
-	char *modified; /* vars changed anywhere in the function */
+	char *modified;	     /* vars changed anywhere in the function */
+	unsigned *nassigned; /* how many places change each var */
 	const struct sym *total;
 	const char *total_reason;
 	bound_emit_fn emit;
@@ -1828,6 +1829,18 @@ static const struct sym *amortised(struct fn *f, struct loop *l, const struct ra
 	struct sym_ctx *sc = f->sc;
 	if (!q || !rk->linear || rk->r.opaque || !q->T || !q->E)
 		return NULL;
+	/* The init of a for loop runs at each of its entries: a reset. */
+	if (!clang_Cursor_isNull(l->init)) {
+		struct sites is = { NULL, 0, 0, 0, 0 };
+		struct site_walk sw = { f, &is, clang_getNullCursor(), 0, clang_getNullCursor() };
+		int reset = 0;
+		sites_in(&sw, l->init);
+		for (size_t i = 0; i < is.n; i++)
+			reset |= rk->r.coef[is.s[i].var] != 0;
+		free(is.s);
+		if (reset)
+			return NULL;
+	}
 	const struct sym *r0 = lin_bound(f, &rk->r, q->entry, 1);
 	if (!r0)
 		return NULL;
@@ -1885,6 +1898,30 @@ static void analyse_loop(struct fn *f, struct range *s, CXCursor c, struct loop 
 		sites_in(&sw, l.body);
 	if (!clang_Cursor_isNull(l.inc))
 		sites_in(&sw, l.inc);
+
+	/*
+	 * A local variable of unknown value (set by a call, say) that is
+	 * changed in one place only, not in this outermost loop: its name
+	 * stands for its value, the same all through the loop.
+	 */
+	if (!ctx) {
+		for (size_t v = 0; v < f->nvars; v++) {
+			const struct var *x = &f->vars[v];
+			if (x->global || x->param || x->addr_taken || f->nassigned[v] > 1 ||
+			    modified_in(&l, (int)v) || (l.entry[v].lb && l.entry[v].ub))
+				continue;
+			int unique = 1;
+			for (size_t o = 0; o < f->nvars && unique; o++)
+				unique = o == v || strcmp(f->vars[o].name, x->name);
+			if (!unique)
+				continue;
+			const struct sym *val = sym_var(f->sc, x->name, x->is_unsigned);
+			if (!l.entry[v].lb || (x->is_unsigned && sym_is_const(l.entry[v].lb, NULL)))
+				l.entry[v].lb = val;
+			if (!l.entry[v].ub)
+				l.entry[v].ub = val;
+		}
+	}
 
 	struct rank rk = { 0 };
 	struct range *w0 = loop_wide(f, &l, NULL);
@@ -2156,8 +2193,13 @@ static void analyse_function(struct fn *f, CXCursor fc, CXCursor body)
 		abort();
 	struct site_walk sw = { f, &all, clang_getNullCursor(), 0, clang_getNullCursor() };
 	sites_in(&sw, body);
-	for (size_t i = 0; i < all.n; i++)
+	f->nassigned = calloc(f->nvars + 1, sizeof(*f->nassigned));
+	if (!f->nassigned)
+		abort();
+	for (size_t i = 0; i < all.n; i++) {
 		f->modified[all.s[i].var] = 1;
+		f->nassigned[all.s[i].var]++;
+	}
 	free(all.s);
 
 	struct range *s = state_new(f);
@@ -2249,6 +2291,7 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
 		free(f.vars[i].name);
 	free(f.vars);
 	free(f.modified);
+	free(f.nassigned);
 	free(f.name);
 	sym_ctx_free(f.sc);
 	return CXChildVisit_Continue;

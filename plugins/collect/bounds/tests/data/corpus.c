@@ -469,3 +469,32 @@ int c48_inner_reset(int n, int m) /* T: max(0, m) × max(0, n) + max(0, n) | O(n
 	}
 	return s;
 }
+
+int c49_limit_from_a_call(void) /* T: max(0, m) × max(0, m) + max(0, m) | O(n^2) */
+{
+	int m = nondet();
+	int s = 0;
+	for (int i = 0; i < m; i++) /* L: max(0, m) | O(n^1) */
+		for (int j = 0; j < m; j++) /* L: max(0, m) × max(0, m) | O(n^2) */
+			s++;
+	return s;
+}
+
+int c50_limit_set_twice(void) /* T: ∞ | O(∞) */
+{
+	int m = nondet();
+	int s = 0;
+	for (int i = 0; i < m; i++) /* L: ∞ | O(∞) */
+		s++;
+	m = nondet();
+	return s + m;
+}
+
+int c51_inner_for_reset(unsigned n, unsigned m) /* T: m × n + n | O(n^2) */
+{
+	int s = 0;
+	for (unsigned i = 0; i < n; i++) /* L: n | O(n^1) */
+		for (unsigned j = 0; j < m; j++) /* L: m × n | O(n^2) */
+			s++;
+	return s;
+}
