@@ -189,6 +189,15 @@ struct range {
 
 struct loop;
 
+/* A loop made by a goto back to a label: "L: if (c) { ...; goto L; }"
+ * (tested first) or "L: ...; if (c) goto L;" (tested last). */
+struct gloop {
+	CXCursor label, cond, end; /* end: the if holding the goto */
+	CXCursor *stmts;
+	size_t nstmts;
+	int tested_last;
+};
+
 struct fn {
 	CXTranslationUnit tu;
 	struct sym_ctx *sc;
@@ -196,8 +205,10 @@ struct fn {
 	char *name;
 	struct var *vars;
 	size_t nvars, cap;
-	char *modified;	     /* vars changed anywhere in the function */
-	unsigned *nassigned; /* how many places change each var */
+	char *modified;	      /* vars changed anywhere in the function */
+	unsigned *nassigned;  /* how many places change each var */
+	struct gloop *gloops; /* loops made by a goto, recognised */
+	size_t ngloops;
 	const struct sym *total;
 	const char *total_reason;
 	bound_emit_fn emit;
@@ -943,7 +954,34 @@ struct path_walk {
 	struct fn *f;
 	struct sites *loop_sites; /* of the loop whose iteration this is */
 	int depth;		  /* switches entered (break is theirs) */
+	CXCursor label;		  /* of a loop made by a goto, or null */
 };
+
+/* The same statement, reached by different walks (whose cursors need
+ * not compare equal). */
+static int same_stmt(CXCursor a, CXCursor b)
+{
+	return clang_getCursorKind(a) == clang_getCursorKind(b) && start_of(a) == start_of(b) &&
+	       end_of(a) == end_of(b);
+}
+
+/* Does goto statement g jump to label statement l? */
+static int goto_targets(CXCursor g, CXCursor l)
+{
+	struct kids ks = kids_of(g);
+	int r = 0;
+	for (size_t i = 0; i < ks.n && !r; i++) {
+		if (clang_getCursorKind(ks.c[i]) != CXCursor_LabelRef)
+			continue;
+		/* by name: labels are the function's, one of each name */
+		CXString a = clang_getCursorSpelling(ks.c[i]), b = clang_getCursorSpelling(l);
+		r = !strcmp(clang_getCString(a), clang_getCString(b));
+		clang_disposeString(a);
+		clang_disposeString(b);
+	}
+	free(ks.c);
+	return r;
+}
 
 static void walk_paths(struct path_walk *pw, struct paths *ps, CXCursor c);
 
@@ -1096,14 +1134,30 @@ static void walk_paths(struct path_walk *pw, struct paths *ps, CXCursor c)
 			ps->n = 0;
 		}
 		return;
-	case CXCursor_ReturnStmt:
 	case CXCursor_GotoStmt:
+		if (!clang_Cursor_isNull(pw->label) && goto_targets(c, pw->label)) {
+			/* back to the head of the loop it makes */
+			paths_append(&ps->cont, &ps->ncont, ps->p, ps->n);
+			free(ps->p);
+			ps->p = NULL;
+			ps->n = 0;
+			return;
+		}
+		/* fall through */
+	case CXCursor_ReturnStmt:
 	case CXCursor_IndirectGotoStmt:
 		paths_free(ps->p, ps->n);
 		ps->p = NULL;
 		ps->n = 0;
 		return;
 	case CXCursor_ContinueStmt:
+		if (!clang_Cursor_isNull(pw->label)) {
+			/* the continue of a loop around: leaves this one */
+			paths_free(ps->p, ps->n);
+			ps->p = NULL;
+			ps->n = 0;
+			return;
+		}
 		paths_append(&ps->cont, &ps->ncont, ps->p, ps->n);
 		free(ps->p);
 		ps->p = NULL;
@@ -1163,12 +1217,16 @@ static void walk_paths(struct path_walk *pw, struct paths *ps, CXCursor c)
 /* ---- loops ------------------------------------------------------------------ */
 
 struct loop {
-	CXCursor cur;
+	CXCursor cur;		/* the loop statement, or the label of a goto loop */
+	enum CXCursorKind kind; /* CXCursor_DoStmt for a goto loop tested last */
 	struct loop *parent;
 	CXCursor init, cond, inc, body; /* null when absent */
-	const struct sym *E, *P, *T;	/* entries, per entry, total */
-	struct range *entry;		/* state where it starts */
-	struct range *wide;		/* state at every point of it */
+	CXCursor *stmts;		/* the body, as statements */
+	size_t nstmts;
+	CXCursor label;		     /* of a goto loop, else null */
+	const struct sym *E, *P, *T; /* entries, per entry, total */
+	struct range *entry;	     /* state where it starts */
+	struct range *wide;	     /* state at every point of it */
 	struct sites sites;
 	int ok;
 };
@@ -1567,7 +1625,7 @@ static void rank_atom(struct fn *f, struct loop *l, struct paths *it, CXCursor a
 		rk->why = "the start of its counter or its limit is unknown";
 		goto out;
 	}
-	if (ne && clang_getCursorKind(l->cur) == CXCursor_DoStmt) {
+	if (ne && l->kind == CXCursor_DoStmt) {
 		rk->why = "a != guard of a do loop";
 		goto out;
 	}
@@ -1848,7 +1906,7 @@ static const struct sym *amortised(struct fn *f, struct loop *l, const struct ra
 	for (size_t i = 0; i < q->sites.n && sum; i++) {
 		const struct site *st = &q->sites.s[i];
 		long long coef = rk->r.coef[st->var];
-		if (!coef || clang_equalCursors(st->nested, l->cur))
+		if (!coef || (!clang_Cursor_isNull(st->nested) && same_stmt(st->nested, l->cur)))
 			continue;
 		if (st->kind != S_ADD)
 			return NULL;
@@ -1863,16 +1921,24 @@ static const struct sym *amortised(struct fn *f, struct loop *l, const struct ra
 	return sym_cdiv(sc, sum, rk->d);
 }
 
+static void run_loop(struct fn *f, struct range *s, struct loop *lp, struct loop *ctx,
+		     const char *why);
+
+static void loop_init(struct loop *l, CXCursor c, struct loop *ctx)
+{
+	memset(l, 0, sizeof(*l));
+	l->cur = c;
+	l->kind = clang_getCursorKind(c);
+	l->parent = ctx;
+	l->init = l->cond = l->inc = l->body = l->label = clang_getNullCursor();
+}
+
 static void analyse_loop(struct fn *f, struct range *s, CXCursor c, struct loop *ctx)
 {
 	struct loop l;
 	enum CXCursorKind kind = clang_getCursorKind(c);
 	const char *why = NULL;
-	memset(&l, 0, sizeof(l));
-	l.cur = c;
-	l.parent = ctx;
-	l.init = l.cond = l.inc = l.body = clang_getNullCursor();
-	l.E = ctx ? ctx->T : sym_const(f->sc, 1);
+	loop_init(&l, c, ctx);
 	if (kind == CXCursor_ForStmt) {
 		if (for_parts(f, &l))
 			why = "a for loop whose header could not be read (a macro?)";
@@ -1886,6 +1952,35 @@ static void analyse_loop(struct fn *f, struct range *s, CXCursor c, struct loop 
 		}
 		free(ks.c);
 	}
+	if (!clang_Cursor_isNull(l.body)) {
+		l.stmts = &l.body;
+		l.nstmts = 1;
+	}
+	run_loop(f, s, &l, ctx, why);
+}
+
+/* The body's statements: sites, walked states, paths. */
+static void body_sites(struct site_walk *sw, const struct loop *l)
+{
+	for (size_t i = 0; i < l->nstmts; i++)
+		sites_in(sw, l->stmts[i]);
+}
+
+static int body_has_jump(const struct loop *l, enum CXCursorKind jump)
+{
+	int r = 0;
+	for (size_t i = 0; i < l->nstmts && !r; i++)
+		r = has_jump(l->stmts[i], jump);
+	return r;
+}
+
+static void run_loop(struct fn *f, struct range *s, struct loop *lp, struct loop *ctx,
+		     const char *why)
+{
+	struct loop l = *lp;
+	CXCursor c = l.cur;
+	enum CXCursorKind kind = l.kind;
+	l.E = ctx ? ctx->T : sym_const(f->sc, 1);
 	if (!clang_Cursor_isNull(l.init))
 		walk(f, s, l.init, ctx);
 	l.entry = state_dup(f, s);
@@ -1894,8 +1989,7 @@ static void analyse_loop(struct fn *f, struct range *s, CXCursor c, struct loop 
 	if (!clang_Cursor_isNull(l.cond))
 		sites_in(&sw, l.cond);
 	sw.in_cond = 0;
-	if (!clang_Cursor_isNull(l.body))
-		sites_in(&sw, l.body);
+	body_sites(&sw, &l);
 	if (!clang_Cursor_isNull(l.inc))
 		sites_in(&sw, l.inc);
 
@@ -1933,7 +2027,7 @@ static void analyse_loop(struct fn *f, struct range *s, CXCursor c, struct loop 
 	if (!why) {
 		/* The paths of one iteration: guard, body, increment. */
 		struct paths it = { calloc(1, sizeof(struct path)), 1, f->nvars, NULL, 0 };
-		struct path_walk pw = { f, &l.sites, 0 };
+		struct path_walk pw = { f, &l.sites, 0, l.label };
 		if (!it.p)
 			abort();
 		it.p[0].d = calloc(f->nvars + 1, sizeof(struct delta));
@@ -1942,7 +2036,8 @@ static void analyse_loop(struct fn *f, struct range *s, CXCursor c, struct loop 
 		const struct range *saved = cur_w;
 		cur_w = w0;
 		effects_paths(&pw, &it, l.cond, w0);
-		walk_paths(&pw, &it, l.body);
+		for (size_t i = 0; i < l.nstmts; i++)
+			walk_paths(&pw, &it, l.stmts[i]);
 		paths_append(&it.p, &it.n, it.cont, it.ncont);
 		free(it.cont);
 		it.cont = NULL;
@@ -1986,14 +2081,15 @@ static void analyse_loop(struct fn *f, struct range *s, CXCursor c, struct loop 
 		exec(f, in, l.cond);
 		refine(f, in, l.cond, 1);
 	}
-	if (!clang_Cursor_isNull(l.body))
-		walk(f, in, l.body, &l);
+	for (size_t i = 0; i < l.nstmts; i++)
+		walk(f, in, l.stmts[i], &l);
 	if (!clang_Cursor_isNull(l.inc))
 		walk(f, in, l.inc, &l);
 	free(in);
 	/* After it: what holds in it, where the guard failed. */
 	memcpy(s, l.wide, f->nvars * sizeof(*s));
-	if (!clang_Cursor_isNull(l.cond) && !has_jump(l.body, CXCursor_BreakStmt))
+	if (!clang_Cursor_isNull(l.cond) && clang_Cursor_isNull(l.label) &&
+	    !body_has_jump(&l, CXCursor_BreakStmt))
 		refine(f, s, l.cond, 0);
 	free(l.wide);
 	free(l.entry);
@@ -2009,6 +2105,28 @@ static void havoc_modified(struct fn *f, struct range *s, CXCursor c)
 	for (size_t i = 0; i < ss.n; i++)
 		s[ss.s[i].var] = unknown();
 	free(ss.s);
+}
+
+static struct gloop *gloop_of(struct fn *f, CXCursor c)
+{
+	if (clang_getCursorKind(c) != CXCursor_LabelStmt)
+		return NULL;
+	for (size_t i = 0; i < f->ngloops; i++)
+		if (same_stmt(f->gloops[i].label, c))
+			return &f->gloops[i];
+	return NULL;
+}
+
+static void run_gloop(struct fn *f, struct range *s, struct gloop *g, struct loop *ctx)
+{
+	struct loop l;
+	loop_init(&l, g->label, ctx);
+	l.kind = g->tested_last ? CXCursor_DoStmt : CXCursor_WhileStmt;
+	l.cond = g->cond;
+	l.stmts = g->stmts;
+	l.nstmts = g->nstmts;
+	l.label = g->label;
+	run_loop(f, s, &l, ctx, NULL);
 }
 
 /* Walks statement c from state s; 0 when it never falls through to what
@@ -2052,7 +2170,13 @@ static int walk(struct fn *f, struct range *s, CXCursor c, struct loop *ctx)
 			walk(f, s, ks.c[i], ctx);
 		havoc_modified(f, s, c);
 		break;
-	case CXCursor_LabelStmt:
+	case CXCursor_LabelStmt: {
+		struct gloop *g = gloop_of(f, c);
+		if (g && !g->tested_last) {
+			run_gloop(f, s, g, ctx);
+			return 1;
+		}
+	}
 		/* reached by a goto from anywhere */
 		for (size_t i = 0; i < f->nvars; i++)
 			if (f->modified[i])
@@ -2088,6 +2212,14 @@ static int walk(struct fn *f, struct range *s, CXCursor c, struct loop *ctx)
 	case CXCursor_DefaultStmt:
 		ks = kids_of(c);
 		for (size_t i = 0; i < ks.n; i++) {
+			struct gloop *g = gloop_of(f, ks.c[i]);
+			if (g && g->tested_last) {
+				/* the label through the if that jumps back */
+				run_gloop(f, s, g, ctx);
+				while (i < ks.n && !same_stmt(ks.c[i], g->end))
+					i++;
+				continue;
+			}
 			int r = walk(f, s, ks.c[i], ctx);
 			enum CXCursorKind k = clang_getCursorKind(ks.c[i]);
 			/* a label (or case) is reachable again */
@@ -2126,6 +2258,8 @@ struct prepass {
 	size_t nlabels;
 	CXCursor *gotos;
 	size_t ngotos;
+	CXCursor *blocks; /* compound statements */
+	size_t nblocks;
 };
 
 static enum CXChildVisitResult pre_visit(CXCursor c, CXCursor parent, CXClientData data)
@@ -2150,6 +2284,11 @@ static enum CXChildVisitResult pre_visit(CXCursor c, CXCursor parent, CXClientDa
 			abort();
 		pp->labels[pp->nlabels].label = c;
 		pp->labels[pp->nlabels++].start = start_of(c);
+	} else if (kind == CXCursor_CompoundStmt) {
+		pp->blocks = realloc(pp->blocks, (pp->nblocks + 1) * sizeof(*pp->blocks));
+		if (!pp->blocks)
+			abort();
+		pp->blocks[pp->nblocks++] = c;
 	} else if (kind == CXCursor_GotoStmt) {
 		pp->gotos = realloc(pp->gotos, (pp->ngotos + 1) * sizeof(*pp->gotos));
 		if (!pp->gotos)
@@ -2177,9 +2316,104 @@ static enum CXChildVisitResult addr_visit(CXCursor c, CXCursor parent, CXClientD
 	return CXChildVisit_Recurse;
 }
 
+/* The if statement "if (c) goto <label>;" (the goto alone or in braces)
+ * whose goto is g, or null. */
+static int is_if_goto(CXCursor st, CXCursor g, CXCursor *cond)
+{
+	if (clang_getCursorKind(st) != CXCursor_IfStmt)
+		return 0;
+	struct kids ks = kids_of(st);
+	int ok = 0;
+	if (ks.n == 2) {
+		CXCursor then = ks.c[1];
+		if (clang_getCursorKind(then) == CXCursor_CompoundStmt) {
+			struct kids tk = kids_of(then);
+			if (tk.n == 1)
+				then = tk.c[0];
+			free(tk.c);
+		}
+		ok = same_stmt(then, g);
+		*cond = ks.c[0];
+	}
+	free(ks.c);
+	return ok;
+}
+
+static void gloop_add(struct fn *f, struct gloop g)
+{
+	f->gloops = realloc(f->gloops, (f->ngloops + 1) * sizeof(*f->gloops));
+	if (!f->gloops)
+		abort();
+	f->gloops[f->ngloops++] = g;
+}
+
+/* The labels with one goto, back to them, in one of the two forms. */
+static void find_gloops(struct fn *f, struct prepass *pp)
+{
+	for (size_t i = 0; i < pp->nlabels; i++) {
+		CXCursor label = pp->labels[i].label, g = clang_getNullCursor();
+		size_t n = 0;
+		for (size_t k = 0; k < pp->ngotos; k++)
+			if (goto_targets(pp->gotos[k], label)) {
+				g = pp->gotos[k];
+				n++;
+			}
+		if (n != 1 || start_of(g) < pp->labels[i].start)
+			continue;
+		struct kids lk = kids_of(label);
+		CXCursor sub = lk.n == 1 ? lk.c[0] : clang_getNullCursor(), cond;
+		free(lk.c);
+		if (clang_Cursor_isNull(sub))
+			continue;
+		/* tested first: L: if (c) { ...; goto L; } */
+		struct kids ik = kids_of(sub);
+		if (clang_getCursorKind(sub) == CXCursor_IfStmt && ik.n == 2 &&
+		    clang_getCursorKind(ik.c[1]) == CXCursor_CompoundStmt) {
+			struct kids tk = kids_of(ik.c[1]);
+			if (tk.n && same_stmt(tk.c[tk.n - 1], g)) {
+				struct gloop gl = { label, ik.c[0], sub, NULL, 1, 0 };
+				gl.stmts = malloc(sizeof(*gl.stmts));
+				if (!gl.stmts)
+					abort();
+				gl.stmts[0] = ik.c[1];
+				gloop_add(f, gl);
+			}
+			free(tk.c);
+		}
+		free(ik.c);
+		if (gloop_of(f, label))
+			continue;
+		/* tested last: L: s1; s2; ...; if (c) goto L; in one block */
+		for (size_t b = 0; b < pp->nblocks; b++) {
+			struct kids bk = kids_of(pp->blocks[b]);
+			size_t a = 0;
+			while (a < bk.n && !same_stmt(bk.c[a], label))
+				a++;
+			for (size_t e = a + 1; e < bk.n; e++) {
+				enum CXCursorKind ek = clang_getCursorKind(bk.c[e]);
+				/* a case in it: the switch may jump in */
+				if (ek == CXCursor_CaseStmt || ek == CXCursor_DefaultStmt)
+					break;
+				if (!is_if_goto(bk.c[e], g, &cond))
+					continue;
+				struct gloop gl = { label, cond, bk.c[e], NULL, e - a, 1 };
+				gl.stmts = malloc(gl.nstmts * sizeof(*gl.stmts));
+				if (!gl.stmts)
+					abort();
+				gl.stmts[0] = sub;
+				for (size_t k = a + 1; k < e; k++)
+					gl.stmts[k - a] = bk.c[k];
+				gloop_add(f, gl);
+				break;
+			}
+			free(bk.c);
+		}
+	}
+}
+
 static void analyse_function(struct fn *f, CXCursor fc, CXCursor body)
 {
-	struct prepass pp = { f, fc, 0, NULL, 0, NULL, 0 };
+	struct prepass pp = { f, fc, 0, NULL, 0, NULL, 0, NULL, 0 };
 	struct sites all = { NULL, 0, 0, 0, 0 };
 	f->stats->functions++;
 	/* parameters first, so that they are known even when unused */
@@ -2215,16 +2449,18 @@ static void analyse_function(struct fn *f, CXCursor fc, CXCursor body)
 	}
 	f->total = sym_const(f->sc, 0);
 	f->total_reason = NULL;
-	/* Loops made of a goto back to a label: not analysed, unbounded. */
+	pp.blocks = realloc(pp.blocks, (pp.nblocks + 1) * sizeof(*pp.blocks));
+	if (!pp.blocks)
+		abort();
+	pp.blocks[pp.nblocks++] = body;
+	find_gloops(f, &pp);
+	/* Other loops made of a goto back to a label: unbounded. */
 	for (size_t g = 0; g < pp.ngotos; g++) {
-		CXCursor target = clang_getCursorReferenced(pp.gotos[g]);
 		unsigned at = start_of(pp.gotos[g]);
 		for (size_t i = 0; i < pp.nlabels; i++) {
-			if (!clang_equalCursors(clang_getCursorReferenced(pp.labels[i].label),
-						target) &&
-			    !clang_equalCursors(pp.labels[i].label, target))
+			if (!goto_targets(pp.gotos[g], pp.labels[i].label))
 				continue;
-			if (pp.labels[i].start < at) {
+			if (pp.labels[i].start < at && !gloop_of(f, pp.labels[i].label)) {
 				emit_loop(f, pp.labels[i].label, 0, NULL,
 					  "a loop made by a goto back to a label: not analysed");
 				f->total = NULL;
@@ -2241,6 +2477,10 @@ static void analyse_function(struct fn *f, CXCursor fc, CXCursor body)
 	emit_loop(f, fc, 1, f->total, f->total_reason);
 	free(pp.labels);
 	free(pp.gotos);
+	free(pp.blocks);
+	for (size_t i = 0; i < f->ngloops; i++)
+		free(f->gloops[i].stmts);
+	free(f->gloops);
 }
 
 /* ---- files --------------------------------------------------------------------- */

@@ -289,10 +289,10 @@ int c29_recursive(int n) /* T: ∞ | O(∞) */
 	return 1 + c29_recursive(n - 1);
 }
 
-int c30_goto(int n) /* T: ∞ | O(∞) */
+int c30_goto(int n) /* T: max(0, n) | O(n^1) */
 {
 	int i = 0;
-again: /* L: ∞ | O(∞) */
+again: /* L: max(0, n) | O(n^1) */
 	if (i < n) {
 		i++;
 		goto again;
@@ -496,5 +496,56 @@ int c51_inner_for_reset(unsigned n, unsigned m) /* T: m × n + n | O(n^2) */
 	for (unsigned i = 0; i < n; i++) /* L: n | O(n^1) */
 		for (unsigned j = 0; j < m; j++) /* L: m × n | O(n^2) */
 			s++;
+	return s;
+}
+
+int c52_goto_tested_last(unsigned n) /* T: 1 + n | O(n^1) */
+{
+	unsigned i = 0;
+top: /* L: 1 + n | O(n^1) */
+	i++;
+	if (i < n)
+		goto top;
+	return (int)i;
+}
+
+int c53_goto_two_ways_back(int n) /* T: ∞ | O(∞) */
+{
+	int i = 0;
+a: /* L: ∞ | O(∞) */
+	i++;
+	if (i < n)
+		goto a;
+	if (i < 2 * n)
+		goto a;
+	return i;
+}
+
+int c54_goto_early_exit(int n) /* T: max(0, n) / 2 | O(n^1) */
+{
+	int i = 0;
+c: /* L: max(0, n) / 2 | O(n^1) */
+	if (i < n) {
+		if (nondet())
+			goto out;
+		i += 2;
+		goto c;
+	}
+out:
+	return i;
+}
+
+int c55_goto_in_a_loop(int n) /* T: ∞ | O(∞) */
+{
+	int s = 0;
+	for (int k = 0; k < n; k++) { /* L: ∞ | O(∞) */
+		int i = 0;
+	b: /* L: ∞ | O(∞) */
+		if (i < k) {
+			i++;
+			s++;
+			goto b;
+		}
+	}
 	return s;
 }
