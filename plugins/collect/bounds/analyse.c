@@ -207,6 +207,7 @@ struct fn {
 	size_t nvars, cap;
 	char *modified;	      /* vars changed anywhere in the function */
 	unsigned *nassigned;  /* how many places change each var */
+	int recursive;	      /* on a cycle of calls in its file */
 	struct gloop *gloops; /* loops made by a goto, recognised */
 	size_t ngloops;
 	const struct sym *total;
@@ -2470,9 +2471,10 @@ static void analyse_function(struct fn *f, CXCursor fc, CXCursor body)
 	}
 	walk(f, s, body, NULL);
 	free(s);
-	if (pp.recursive) {
+	if (pp.recursive || f->recursive) {
 		f->total = NULL;
-		f->total_reason = "it is recursive: calls itself";
+		f->total_reason = pp.recursive ? "it is recursive: calls itself"
+					       : "it is recursive: calls itself through others";
 	}
 	emit_loop(f, fc, 1, f->total, f->total_reason);
 	free(pp.labels);
@@ -2492,7 +2494,110 @@ struct file_walk {
 	void *data;
 	struct bound_stats *stats;
 	int stop;
+	struct callgraph *cg;
 };
+
+/*
+ * The call graph of the file's functions, by name (C has one function of
+ * a name in a file): a function on a cycle is recursive, directly or
+ * through others.  Calls through pointers are not seen.
+ */
+struct cg_fn {
+	char *name;
+	char **callees;
+	size_t ncallees;
+	int state; /* seen in the current search */
+	int recursive;
+};
+
+struct callgraph {
+	struct cg_fn *fns;
+	size_t n;
+};
+
+static enum CXChildVisitResult cg_calls(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct cg_fn *fn = data;
+	if (clang_getCursorKind(c) == CXCursor_CallExpr) {
+		CXCursor d = clang_getCursorReferenced(c);
+		if (clang_getCursorKind(d) == CXCursor_FunctionDecl) {
+			CXString s = clang_getCursorSpelling(d);
+			fn->callees = realloc(fn->callees, (fn->ncallees + 1) * sizeof(char *));
+			if (!fn->callees)
+				abort();
+			fn->callees[fn->ncallees++] = strdup(clang_getCString(s));
+			clang_disposeString(s);
+		}
+	}
+	return CXChildVisit_Recurse;
+}
+
+static enum CXChildVisitResult cg_visit(CXCursor c, CXCursor parent, CXClientData data)
+{
+	(void)parent;
+	struct callgraph *cg = data;
+	if (clang_getCursorKind(c) != CXCursor_FunctionDecl || !clang_isCursorDefinition(c))
+		return CXChildVisit_Continue;
+	cg->fns = realloc(cg->fns, (cg->n + 1) * sizeof(*cg->fns));
+	if (!cg->fns)
+		abort();
+	struct cg_fn *fn = &cg->fns[cg->n++];
+	memset(fn, 0, sizeof(*fn));
+	CXString s = clang_getCursorSpelling(c);
+	fn->name = strdup(clang_getCString(s));
+	clang_disposeString(s);
+	clang_visitChildren(c, cg_calls, fn);
+	return CXChildVisit_Continue;
+}
+
+static struct cg_fn *cg_find(struct callgraph *cg, const char *name)
+{
+	for (size_t i = 0; i < cg->n; i++)
+		if (!strcmp(cg->fns[i].name, name))
+			return &cg->fns[i];
+	return NULL;
+}
+
+/* Marks the functions that reach themselves through calls. */
+static void cg_build(struct callgraph *cg, CXTranslationUnit tu)
+{
+	clang_visitChildren(clang_getTranslationUnitCursor(tu), cg_visit, cg);
+	struct cg_fn **stack = calloc(cg->n + 1, sizeof(*stack));
+	if (!stack)
+		abort();
+	for (size_t i = 0; i < cg->n; i++) {
+		for (size_t k = 0; k < cg->n; k++)
+			cg->fns[k].state = 0;
+		size_t top = 0;
+		stack[top++] = &cg->fns[i];
+		cg->fns[i].state = 1;
+		while (top && !cg->fns[i].recursive) {
+			struct cg_fn *fn = stack[--top];
+			for (size_t c = 0; c < fn->ncallees; c++) {
+				struct cg_fn *to = cg_find(cg, fn->callees[c]);
+				if (to == &cg->fns[i])
+					cg->fns[i].recursive = 1;
+				else if (to && !to->state) {
+					to->state = 1;
+					stack[top++] = to;
+				}
+			}
+		}
+	}
+	free(stack);
+}
+
+static void cg_free(struct callgraph *cg)
+{
+	for (size_t i = 0; i < cg->n; i++) {
+		for (size_t k = 0; k < cg->fns[i].ncallees; k++)
+			free(cg->fns[i].callees[k]);
+		free(cg->fns[i].callees);
+		free(cg->fns[i].name);
+	}
+	free(cg->fns);
+}
 
 static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientData data)
 {
@@ -2521,6 +2626,8 @@ static enum CXChildVisitResult top_visit(CXCursor c, CXCursor parent, CXClientDa
 	CXString name = clang_getCursorSpelling(c);
 	f.name = strdup(clang_getCString(name));
 	clang_disposeString(name);
+	struct cg_fn *node = cg_find(fw->cg, f.name);
+	f.recursive = node && node->recursive;
 	f.emit = fw->emit;
 	f.data = fw->data;
 	f.stats = fw->stats;
@@ -2583,9 +2690,12 @@ int bounds_analyse_file(const char *path, const char *const *args, int nargs, bo
 	} else {
 		free(*diag);
 		*diag = NULL;
-		struct file_walk fw = { path, tu, emit, data, stats, 0 };
+		struct callgraph cg = { NULL, 0 };
+		cg_build(&cg, tu);
+		struct file_walk fw = { path, tu, emit, data, stats, 0, &cg };
 		clang_visitChildren(clang_getTranslationUnitCursor(tu), top_visit, &fw);
 		rc = fw.stop ? fw.stop : 0;
+		cg_free(&cg);
 	}
 	clang_disposeTranslationUnit(tu);
 	clang_disposeIndex(idx);

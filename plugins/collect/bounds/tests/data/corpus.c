@@ -549,3 +549,15 @@ int c55_goto_in_a_loop(int n) /* T: ∞ | O(∞) */
 	}
 	return s;
 }
+
+int c56_odd(int n);
+
+int c56_even(int n) /* T: ∞ | O(∞) */
+{
+	return n == 0 ? 1 : c56_odd(n - 1);
+}
+
+int c56_odd(int n) /* T: ∞ | O(∞) */
+{
+	return n == 0 ? 0 : c56_even(n - 1);
+}
