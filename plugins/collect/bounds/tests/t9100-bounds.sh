@@ -90,4 +90,44 @@ test_expect_success 'no file parses: the collection fails, nothing stored' '
 	! ls .perun/jobs/*.perf 2>/dev/null
 '
 
+test_expect_success 'include paths and defines: -I and -D' '
+	mkdir -p cc/inc cc/src &&
+	echo "#define STEP 4" >cc/inc/step.h &&
+	cat >cc/src/lim.c <<-\EOF &&
+	#include "step.h"
+	int lim(void)
+	{
+		int s = 0;
+		for (int i = 0; i < LIMIT; i += STEP)
+			s++;
+		return s;
+	}
+	EOF
+	cd proj &&
+	rm -f .perun/jobs/* &&
+	test_must_fail perun collect -c lim bounds -s ../cc/src/lim.c 2>err &&
+	test_grep "lim.c:1:10: error: .step.h. file not found" err &&
+	test_grep "lim.c:5:21: error: use of undeclared identifier .LIMIT." err &&
+	perun collect -c lim bounds -s ../cc/src/lim.c -I ../cc/inc -D LIMIT=100 >/dev/null &&
+	jq -r ".resource_type_map[] | [.uid.line, .bound, .class] | @tsv" .perun/jobs/bounds-*.perf |
+		sort -n >actual &&
+	printf "2\t25\tO(1)\n5\t25\tO(1)\n" >expect &&
+	test_cmp expect actual
+'
+
+test_expect_success 'a directory with compile_commands.json: its flags are used' '
+	cat >cc/compile_commands.json <<-EOF &&
+	[{"directory": "$PWD/cc", "file": "$PWD/cc/src/lim.c",
+	  "arguments": ["cc", "-Iinc", "-DLIMIT=40", "-c", "src/lim.c", "-o", "lim.o"]}]
+	EOF
+	cd proj &&
+	rm -f .perun/jobs/* &&
+	perun collect -c lim bounds -d ../cc >/dev/null 2>err &&
+	test_cmp /dev/null err &&
+	jq -r ".resource_type_map[] | [.uid.line, .bound] | @tsv" .perun/jobs/bounds-*.perf |
+		sort -n >actual &&
+	printf "2\t10\n5\t10\n" >expect &&
+	test_cmp expect actual
+'
+
 test_done
