@@ -111,10 +111,44 @@ static CXCursor strip(CXCursor c)
 	}
 }
 
+/* Written by a macro: where its text was spelled is not where the
+ * macro was called. */
+static int from_macro(CXCursor c)
+{
+	CXSourceRange r = clang_getCursorExtent(c);
+	CXSourceLocation ends[2] = { clang_getRangeStart(r), clang_getRangeEnd(r) };
+	for (int i = 0; i < 2; i++) {
+		unsigned sp, ex;
+		CXFile sf, ef;
+		clang_getSpellingLocation(ends[i], &sf, NULL, NULL, &sp);
+		clang_getExpansionLocation(ends[i], &ef, NULL, NULL, &ex);
+		if (sp != ex || !clang_File_isEqual(sf, ef))
+			return 1;
+	}
+	return 0;
+}
+
+static int one_of(const char *s, const char *const *set)
+{
+	for (; *set; set++)
+		if (!strcmp(s, *set))
+			return 1;
+	return 0;
+}
+
+static const char *const unary_ops[] = { "++", "--", "-", "+", "!", "~", "*", "&", NULL };
+static const char *const binary_ops[] = {
+	"+",  "-",  "*",   "/",	  "%",	"<<", ">>", "<", ">",  "<=", ">=",
+	"==", "!=", "&",   "|",	  "^",	"&&", "||", "=", "+=", "-=", "*=",
+	"/=", "%=", "<<=", ">>=", "&=", "|=", "^=", ",", NULL,
+};
+
 /*
  * The operator of a binary or unary operator cursor from its tokens; ""
- * when the tokens do not show it (a macro expansion), and then nothing
- * may be assumed about the expression.
+ * when the tokens do not show it plainly, as in a macro expansion (whose
+ * extent is the macro's call): the operand(s) must span the expression
+ * but for exactly one operator token.  Then nothing may be assumed about
+ * the expression, and an assignment is taken to be possible.
  */
 static void op_of(CXTranslationUnit tu, CXCursor c, char *op, size_t len)
 {
@@ -122,34 +156,49 @@ static void op_of(CXTranslationUnit tu, CXCursor c, char *op, size_t len)
 	unsigned n = 0;
 	struct kids ks = kids_of(c);
 	enum CXCursorKind kind = clang_getCursorKind(c);
+	unsigned ps = start_of(c), pe = end_of(c);
 	op[0] = 0;
+	if (from_macro(c)) {
+		free(ks.c);
+		return;
+	}
 	clang_tokenize(tu, clang_getCursorExtent(c), &toks, &n);
 	if (kind == CXCursor_UnaryOperator && ks.n == 1 && n >= 2) {
 		unsigned cs = start_of(ks.c[0]), ce = end_of(ks.c[0]);
 		unsigned first = offset_of(clang_getTokenLocation(tu, toks[0]));
+		unsigned second = offset_of(clang_getTokenLocation(tu, toks[1]));
 		unsigned last = offset_of(clang_getTokenLocation(tu, toks[n - 1]));
+		unsigned before_last = offset_of(clang_getTokenLocation(tu, toks[n - 2]));
 		CXToken *t = NULL;
-		if (first < cs)
+		int post = 0;
+		if (first == ps && second == cs && ce == pe) {
 			t = &toks[0];
-		else if (last >= ce)
+		} else if (cs == ps && last >= ce && before_last < ce) {
 			t = &toks[n - 1];
+			post = 1;
+		}
 		if (t && clang_getTokenKind(*t) == CXToken_Punctuation) {
 			CXString s = clang_getTokenSpelling(tu, *t);
-			snprintf(op, len, "%s%s", first < cs ? "" : "post", clang_getCString(s));
+			const char *o = clang_getCString(s);
+			if (one_of(o, unary_ops) && (!post || !strcmp(o, "++") || !strcmp(o, "--")))
+				snprintf(op, len, "%s%s", post ? "post" : "", o);
 			clang_disposeString(s);
 		}
-	} else if (ks.n == 2) {
-		unsigned le = end_of(ks.c[0]), rs = start_of(ks.c[1]);
+	} else if (ks.n == 2 && start_of(ks.c[0]) == ps && end_of(ks.c[1]) == pe) {
+		unsigned le = end_of(ks.c[0]), rs = start_of(ks.c[1]), between = 0;
+		CXToken *t = NULL;
 		for (unsigned i = 0; le < rs && i < n; i++) {
 			unsigned o = offset_of(clang_getTokenLocation(tu, toks[i]));
-			if (o < le)
-				continue;
-			if (o < rs && clang_getTokenKind(toks[i]) == CXToken_Punctuation) {
-				CXString s = clang_getTokenSpelling(tu, toks[i]);
-				snprintf(op, len, "%s", clang_getCString(s));
-				clang_disposeString(s);
+			if (o >= le && o < rs) {
+				between++;
+				t = &toks[i];
 			}
-			break;
+		}
+		if (between == 1 && clang_getTokenKind(*t) == CXToken_Punctuation) {
+			CXString s = clang_getTokenSpelling(tu, *t);
+			if (one_of(clang_getCString(s), binary_ops))
+				snprintf(op, len, "%s", clang_getCString(s));
+			clang_disposeString(s);
 		}
 	}
 	if (toks)
@@ -181,6 +230,7 @@ struct var {
 	CXCursor decl;
 	char *name;
 	int is_unsigned, global, param, addr_taken;
+	long long size; /* bytes */
 };
 
 struct range {
@@ -247,6 +297,7 @@ static int var_add(struct fn *f, CXCursor decl)
 	v->name = strdup(clang_getCString(s));
 	clang_disposeString(s);
 	v->is_unsigned = uns;
+	v->size = clang_Type_getSizeOf(clang_getCursorType(decl));
 	v->param = clang_getCursorKind(decl) == CXCursor_ParmDecl;
 	CXCursor parent = clang_getCursorSemanticParent(decl);
 	v->global = clang_getCursorKind(parent) == CXCursor_TranslationUnit ||
@@ -1482,6 +1533,20 @@ static void rank_atom(struct fn *f, struct loop *l, struct paths *it, CXCursor a
 		goto out;
 	}
 
+	/* A moving counter narrower than the comparison wraps before it
+	 * reaches a limit beyond its range (unsigned char c < 300). */
+	long long cmp_size = clang_Type_getSizeOf(clang_getCursorType(lhs));
+	for (size_t v = 0; v < f->nvars; v++) {
+		int moves = 0;
+		for (size_t i = 0; i < it->n && r.coef[v]; i++)
+			moves |=
+				it->p[i].d[v].kind != D_ADD || it->p[i].d[v].lo || it->p[i].d[v].hi;
+		if (moves && (f->vars[v].size <= 0 || f->vars[v].size < cmp_size)) {
+			rk->why = "a counter narrower than its comparison may wrap";
+			goto out;
+		}
+	}
+
 	/* Halving or doubling counters: one variable, logarithmic. */
 	int nv = 0, the = -1;
 	for (size_t v = 0; v < f->nvars; v++) {
@@ -1940,7 +2005,9 @@ static void analyse_loop(struct fn *f, struct range *s, CXCursor c, struct loop 
 	enum CXCursorKind kind = clang_getCursorKind(c);
 	const char *why = NULL;
 	loop_init(&l, c, ctx);
-	if (kind == CXCursor_ForStmt) {
+	if (from_macro(c)) {
+		why = "a loop written by a macro";
+	} else if (kind == CXCursor_ForStmt) {
 		if (for_parts(f, &l))
 			why = "a for loop whose header could not be read (a macro?)";
 	} else {

@@ -561,3 +561,33 @@ int c56_odd(int n) /* T: ∞ | O(∞) */
 {
 	return n == 0 ? 0 : c56_even(n - 1);
 }
+
+#define RESET(x) x = 0
+#define LIMIT 64
+
+int c57_reset_by_a_macro(int n) /* T: ∞ | O(∞) */
+{
+	int s = 0;
+	for (int i = 0; i < n; i++) { /* L: ∞ | O(∞) */
+		if (nondet())
+			RESET(i);
+		s++;
+	}
+	return s;
+}
+
+int c58_limit_from_a_macro(void) /* T: 64 | O(1) */
+{
+	int s = 0;
+	for (int i = 0; i < LIMIT; i++) /* L: 64 | O(1) */
+		s++;
+	return s;
+}
+
+int c59_narrow_counter(unsigned long n) /* T: ∞ | O(∞) */
+{
+	int s = 0;
+	for (unsigned i = 0; i < n; i++) /* L: ∞ | O(∞) */
+		s++;
+	return s;
+}
