@@ -699,6 +699,15 @@ static void refine(struct fn *f, struct range *s, CXCursor cond, int positive)
 		else if (!strcmp(r, "==")) {
 			s[v].ub = ub_pick(f, s[v].ub, o.ub);
 			s[v].lb = lb_pick(f, s[v].lb, o.lb);
+		} else if (!strcmp(r, "!=")) {
+			/* not k, and at least k: above it (n != 0, n unsigned) */
+			long long k, b;
+			if (!o.lb || o.lb != o.ub || !sym_is_const(o.lb, &k))
+				continue;
+			if (s[v].lb && sym_le(sc, sym_const(sc, k), s[v].lb))
+				s[v].lb = sym_max(sc, s[v].lb, sym_const(sc, k + 1));
+			if (s[v].ub && sym_is_const(s[v].ub, &b) && b == k)
+				s[v].ub = sym_const(sc, k - 1);
 		}
 	}
 out:
@@ -1411,12 +1420,14 @@ static int linearize(struct fn *f, CXCursor e, long long scale, struct lin *out)
 	enum CXCursorKind kind = clang_getCursorKind(e);
 	char op[12];
 	struct kids ks = kids_of(e);
-	int rc = -1;
+	int rc = -1, uns = 1;
 	if (kind == CXCursor_BinaryOperator && ks.n == 2) {
 		op_of(f->tu, e, op, sizeof(op));
 		if (!strcmp(op, "+"))
 			rc = linearize(f, ks.c[0], scale, out) ?: linearize(f, ks.c[1], scale, out);
-		else if (!strcmp(op, "-"))
+		else if (!strcmp(op, "-") && !type_is_int(clang_getCursorType(e), &uns))
+			rc = -1;
+		else if (!strcmp(op, "-") && !uns) /* unsigned ones may wrap */
 			rc = linearize(f, ks.c[0], scale, out)
 				     ?: linearize(f, ks.c[1], -scale, out);
 		else if (!strcmp(op, "*") && const_of(strip(ks.c[1]), &k) && k > -1000 && k < 1000)
@@ -1425,7 +1436,7 @@ static int linearize(struct fn *f, CXCursor e, long long scale, struct lin *out)
 			rc = linearize(f, ks.c[1], scale * k, out);
 	} else if (kind == CXCursor_UnaryOperator && ks.n == 1) {
 		op_of(f->tu, e, op, sizeof(op));
-		if (!strcmp(op, "-"))
+		if (!strcmp(op, "-") && type_is_int(clang_getCursorType(e), &uns) && !uns)
 			rc = linearize(f, ks.c[0], -scale, out);
 		else if (!strcmp(op, "+"))
 			rc = linearize(f, ks.c[0], scale, out);

@@ -591,3 +591,21 @@ int c59_narrow_counter(unsigned long n) /* T: ∞ | O(∞) */
 		s++;
 	return s;
 }
+
+int c60_unsigned_limit_may_wrap(unsigned n) /* T: ∞ | O(∞) */
+{
+	int s = 0;
+	for (unsigned i = 0; i < n - 1; i++) /* L: ∞ | O(∞) */
+		s++;
+	return s;
+}
+
+int c61_unsigned_limit_guarded(unsigned n) /* T: max(0, (n + -1)) | O(n^1) */
+{
+	int s = 0;
+	if (n == 0)
+		return 0;
+	for (unsigned i = 0; i < n - 1; i++) /* L: max(0, (n + -1)) | O(n^1) */
+		s++;
+	return s;
+}
