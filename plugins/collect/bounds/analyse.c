@@ -1690,7 +1690,12 @@ static void rank_atom(struct fn *f, struct loop *l, struct paths *it, CXCursor a
 		r.coef[v] = 0;
 		const struct sym *rest_ub = lin_bound(f, &r, l->wide, 1);
 		r.coef[v] = coef;
-		if (coef != 1 || most == INF_LO || !rest_ub ||
+		/* a do loop's first run is not guarded: x must start >= -most */
+		int first_ok =
+			l->kind != CXCursor_DoStmt ||
+			(l->entry[v].lb &&
+			 sym_nonneg(f->sc, sym_add(f->sc, l->entry[v].lb, sym_const(f->sc, most))));
+		if (coef != 1 || most == INF_LO || !rest_ub || !first_ok ||
 		    !sym_nonneg(f->sc, sym_add(f->sc, sym_scale(f->sc, rest_ub, -1),
 					       sym_const(f->sc, 1 + most)))) {
 			rk->why = "an unsigned counter might wrap below zero";
@@ -2156,7 +2161,8 @@ static void run_loop(struct fn *f, struct range *s, struct loop *lp, struct loop
 	free(w0);
 	/* Inner loops, with the state of the loop where its guard holds. */
 	struct range *in = state_dup(f, l.wide);
-	if (!clang_Cursor_isNull(l.cond)) {
+	/* A do loop's body runs once before its guard is tested. */
+	if (!clang_Cursor_isNull(l.cond) && kind != CXCursor_DoStmt) {
 		exec(f, in, l.cond);
 		refine(f, in, l.cond, 1);
 	}

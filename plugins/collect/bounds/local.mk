@@ -14,9 +14,10 @@ check_PROGRAMS += %reldir%/tests/test-sym
 %canon_reldir%_tests_test_sym_CPPFLAGS = $(AM_CPPFLAGS) $(Z3_CFLAGS)
 %canon_reldir%_tests_test_sym_LDADD = $(Z3_LIBS)
 TESTS += %reldir%/tests/test-sym %reldir%/tests/t9100-bounds.sh %reldir%/tests/t9101-bounds-corpus.sh \
-	%reldir%/tests/t9102-bounds-check.sh
+	%reldir%/tests/t9102-bounds-check.sh %reldir%/tests/t9103-bounds-soundness.sh
 endif
 EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md %reldir%/tests/t9100-bounds.sh \
 	%reldir%/tests/t9101-bounds-corpus.sh %reldir%/tests/data/corpus.c \
-	%reldir%/tests/t9102-bounds-check.sh \
+	%reldir%/tests/t9102-bounds-check.sh %reldir%/tests/t9103-bounds-soundness.sh \
+	%reldir%/tests/gen-loops.py %reldir%/tests/test-sym.c \
 	%reldir%/tests/data/int_partitioning.c %reldir%/tests/data/broken.c bench/bench-bounds.sh

@@ -126,12 +126,16 @@ static const char *term_key(struct sym_ctx *ctx, const struct sym_atom **f, size
 {
 	size_t len = 1;
 	for (size_t i = 0; i < nf; i++)
-		len += strlen(f[i]->key) + 3;
+		len += strlen(f[i]->key) + 8;
 	char *k = xalloc(ctx, len + 8);
 	for (size_t i = 0; i < nf; i++) {
+		/* "a × (b / 3)": a / in a product binds to its own factor */
+		int paren = nf > 1 && f[i]->kind == SYM_CDIV;
 		if (i)
 			strcat(k, " × ");
+		strcat(k, paren ? "(" : "");
 		strcat(k, f[i]->key);
+		strcat(k, paren ? ")" : "");
 	}
 	return k;
 }
@@ -259,15 +263,23 @@ int sym_is_const(const struct sym *a, long long *c)
 	return 1;
 }
 
+/* "k", "4 × k", "2 × (n / 3)". */
+static const char *term_str(struct sym_ctx *ctx, const struct sym_term *t)
+{
+	if (t->coef == 1)
+		return t->key;
+	if (t->nf == 1 && t->f[0]->kind == SYM_CDIV)
+		return xprintf(ctx, "%lld × (%s)", t->coef, t->key);
+	return xprintf(ctx, "%lld × %s", t->coef, t->key);
+}
+
 /* Written inside another atom: "(k + -1)", variables first. */
 static const char *inner_str(struct sym_ctx *ctx, const struct sym *a)
 {
 	const char *s = NULL;
 	int parts = 0;
 	for (size_t i = 0; i < a->n; i++, parts++) {
-		const char *t = a->t[i].coef == 1
-					? a->t[i].key
-					: xprintf(ctx, "%lld × %s", a->t[i].coef, a->t[i].key);
+		const char *t = term_str(ctx, &a->t[i]);
 		s = s ? xprintf(ctx, "%s + %s", s, t) : t;
 	}
 	if (a->c || !a->n) {
@@ -283,9 +295,7 @@ const char *sym_str(struct sym_ctx *ctx, const struct sym *a)
 		return "∞";
 	const char *s = a->c || !a->n ? xprintf(ctx, "%lld", a->c) : NULL;
 	for (size_t i = 0; i < a->n; i++) {
-		const char *t = a->t[i].coef == 1
-					? a->t[i].key
-					: xprintf(ctx, "%lld × %s", a->t[i].coef, a->t[i].key);
+		const char *t = term_str(ctx, &a->t[i]);
 		s = s ? xprintf(ctx, "%s + %s", s, t) : t;
 	}
 	return s;
