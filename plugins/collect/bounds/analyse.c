@@ -458,7 +458,47 @@ out:
 	return r;
 }
 
+static struct range eval_inner(struct fn *f, const struct range *s, CXCursor e);
+
+/*
+ * The value of e (implicit conversions and casts included): where the
+ * stripped value of type "from" is converted to type "to" and might not
+ * fit, what is known of it is only what any value of "to" satisfies.
+ */
 static struct range eval(struct fn *f, const struct range *s, CXCursor e)
+{
+	CXType to = clang_getCursorType(e), from = clang_getCursorType(strip(e));
+	struct range r = eval_inner(f, s, e);
+	int tu, fu;
+	long long ts = clang_Type_getSizeOf(to), fs = clang_Type_getSizeOf(from);
+	if (!type_is_int(to, &tu) || !type_is_int(from, &fu) || ts <= 0 || fs <= 0 || ts > 8)
+		return r;
+	if (tu == fu && ts >= fs)
+		return r;
+	if (!tu && fu && ts > fs)
+		return r; /* unsigned into a wider signed: fits */
+	/* the range of "to" */
+	long long bits = 8 * ts - (tu ? 0 : 1);
+	const struct sym *max = bits >= 63 ? NULL : sym_const(f->sc, (1LL << bits) - 1);
+	const struct sym *min =
+		tu ? sym_const(f->sc, 0) : (max ? sym_const(f->sc, -(1LL << bits)) : NULL);
+	int lb_fits = r.lb && min && sym_le(f->sc, min, r.lb);
+	int ub_fits = r.ub && (!max || sym_le(f->sc, r.ub, max));
+	if (lb_fits && ub_fits)
+		return r;
+	if (tu) {
+		/* wrapped into [0, max]: x mod 2^k <= x for x >= 0 */
+		r.ub = lb_fits ? r.ub : max;
+		r.lb = sym_const(f->sc, 0);
+	} else {
+		/* too large: negative; too small: anything up to max */
+		r.ub = lb_fits ? r.ub : max;
+		r.lb = min;
+	}
+	return r;
+}
+
+static struct range eval_inner(struct fn *f, const struct range *s, CXCursor e)
 {
 	long long k;
 	struct range r = unknown();
