@@ -23,7 +23,25 @@ struct arena_block {
 struct sym_ctx {
 	struct arena_block *blocks;
 	unsigned long z3_queries;
+	int overflow; /* set by arithmetic that left 64 bits */
 };
+
+/* Checked arithmetic: a bound that does not fit is no bound. */
+static long long add_ck(struct sym_ctx *ctx, long long a, long long b)
+{
+	long long r;
+	if (__builtin_add_overflow(a, b, &r))
+		ctx->overflow = 1;
+	return r;
+}
+
+static long long mul_ck(struct sym_ctx *ctx, long long a, long long b)
+{
+	long long r;
+	if (__builtin_mul_overflow(a, b, &r))
+		ctx->overflow = 1;
+	return r;
+}
 
 /* One Z3 context for the process: making one costs more than most
  * queries.  Solvers are made per query and released. */
@@ -152,7 +170,7 @@ static const struct sym *make(struct sym_ctx *ctx, long long c, struct sym_term 
 			if (!strcmp(out[j].key, t[i].key))
 				break;
 		if (j < m)
-			out[j].coef += t[i].coef;
+			out[j].coef = add_ck(ctx, out[j].coef, t[i].coef);
 		else
 			out[m++] = t[i];
 	}
@@ -197,7 +215,9 @@ const struct sym *sym_add(struct sym_ctx *ctx, const struct sym *a, const struct
 	struct sym_term *t = xalloc(ctx, sizeof(*t) * (a->n + b->n + 1));
 	memcpy(t, a->t, sizeof(*t) * a->n);
 	memcpy(t + a->n, b->t, sizeof(*t) * b->n);
-	return make(ctx, a->c + b->c, t, a->n + b->n);
+	ctx->overflow = 0;
+	const struct sym *r = make(ctx, add_ck(ctx, a->c, b->c), t, a->n + b->n);
+	return ctx->overflow ? NULL : r;
 }
 
 const struct sym *sym_scale(struct sym_ctx *ctx, const struct sym *a, long long k)
@@ -205,11 +225,13 @@ const struct sym *sym_scale(struct sym_ctx *ctx, const struct sym *a, long long 
 	if (!a)
 		return NULL;
 	struct sym_term *t = xalloc(ctx, sizeof(*t) * (a->n + 1));
+	ctx->overflow = 0;
 	for (size_t i = 0; i < a->n; i++) {
 		t[i] = a->t[i];
-		t[i].coef *= k;
+		t[i].coef = mul_ck(ctx, t[i].coef, k);
 	}
-	return make(ctx, a->c * k, t, a->n);
+	const struct sym *r = make(ctx, mul_ck(ctx, a->c, k), t, a->n);
+	return ctx->overflow ? NULL : r;
 }
 
 const struct sym *sym_sub(struct sym_ctx *ctx, const struct sym *a, const struct sym *b)
@@ -229,6 +251,7 @@ const struct sym *sym_mul(struct sym_ctx *ctx, const struct sym *a, const struct
 		return NULL;
 	size_t n = (a->n + 1) * (b->n + 1), k = 0;
 	struct sym_term *t = xalloc(ctx, sizeof(*t) * n);
+	ctx->overflow = 0;
 	/* (ca + Σ ta)(cb + Σ tb) */
 	for (size_t i = 0; i <= a->n; i++) {
 		for (size_t j = 0; j <= b->n; j++) {
@@ -236,7 +259,7 @@ const struct sym *sym_mul(struct sym_ctx *ctx, const struct sym *a, const struct
 				continue;
 			const struct sym_term *x = i < a->n ? &a->t[i] : NULL;
 			const struct sym_term *y = j < b->n ? &b->t[j] : NULL;
-			long long coef = (x ? x->coef : a->c) * (y ? y->coef : b->c);
+			long long coef = mul_ck(ctx, x ? x->coef : a->c, y ? y->coef : b->c);
 			size_t nf = (x ? x->nf : 0) + (y ? y->nf : 0);
 			const struct sym_atom **f = xalloc(ctx, sizeof(*f) * nf);
 			if (x)
@@ -251,7 +274,8 @@ const struct sym *sym_mul(struct sym_ctx *ctx, const struct sym *a, const struct
 			k++;
 		}
 	}
-	return make(ctx, a->c * b->c, t, k);
+	const struct sym *r = make(ctx, mul_ck(ctx, a->c, b->c), t, k);
+	return ctx->overflow ? NULL : r;
 }
 
 int sym_is_const(const struct sym *a, long long *c)
@@ -396,7 +420,7 @@ const struct sym *sym_cdiv(struct sym_ctx *ctx, const struct sym *a, long long k
 	if (k == 1)
 		return a;
 	if (sym_is_const(a, &c))
-		return sym_const(ctx, c <= 0 ? 0 : (c + k - 1) / k);
+		return sym_const(ctx, c <= 0 ? 0 : c / k + (c % k != 0));
 	return atom1(ctx, SYM_CDIV, a, k, xprintf(ctx, "%s / %lld", inner_str(ctx, a), k));
 }
 

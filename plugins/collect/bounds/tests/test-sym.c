@@ -4,6 +4,7 @@
  * profiles carry, normalisation, classes, and what is proven non-negative
  * (with and without Z3) -- a wrong "proven" would make bounds too tight.
  */
+#include <limits.h>
 #include <string.h>
 
 #include "../sym.h"
@@ -53,6 +54,12 @@ int main(void)
 	tap_is_str(sym_str(c, sym_max(c, one, sym_add(c, sym_const(c, 2), x))),
 		   "2 + max(0, (k + -1))", "max(1, 2 + max(0, k - 1)) by dominance");
 	tap_is_str(sym_str(c, sym_max(c, n, m)), "max(m, n)", "max of two unrelated");
+
+	/* A bound beyond 64 bits is no bound (it would wrap negative). */
+	const struct sym *big = sym_const(c, 1LL << 40);
+	tap_ok(sym_mul(c, big, big) == NULL, "2^40 × 2^40 overflows: no bound");
+	tap_ok(sym_scale(c, sym_scale(c, k, 1LL << 62), 4) == NULL, "4 × 2^62 × k overflows");
+	tap_ok(sym_add(c, sym_const(c, LLONG_MAX), one) == NULL, "LLONG_MAX + 1 overflows");
 
 	/* Proofs: never a false one. */
 	tap_ok(sym_nonneg(c, k), "k >= 0 for unsigned k");
