@@ -246,6 +246,7 @@ struct gloop {
 	CXCursor *stmts;
 	size_t nstmts;
 	int tested_last;
+	int done; /* analysed by the walk */
 };
 
 struct fn {
@@ -2045,6 +2046,7 @@ static const struct sym *amortised(struct fn *f, struct loop *l, const struct ra
 
 static void run_loop(struct fn *f, struct range *s, struct loop *lp, struct loop *ctx,
 		     const char *why);
+static int walk_list(struct fn *f, struct range *s, const CXCursor *c, size_t n, struct loop *ctx);
 
 static void loop_init(struct loop *l, CXCursor c, struct loop *ctx)
 {
@@ -2206,8 +2208,7 @@ static void run_loop(struct fn *f, struct range *s, struct loop *lp, struct loop
 		exec(f, in, l.cond);
 		refine(f, in, l.cond, 1);
 	}
-	for (size_t i = 0; i < l.nstmts; i++)
-		walk(f, in, l.stmts[i], &l);
+	walk_list(f, in, l.stmts, l.nstmts, &l);
 	if (!clang_Cursor_isNull(l.inc))
 		walk(f, in, l.inc, &l);
 	free(in);
@@ -2244,6 +2245,7 @@ static struct gloop *gloop_of(struct fn *f, CXCursor c)
 
 static void run_gloop(struct fn *f, struct range *s, struct gloop *g, struct loop *ctx)
 {
+	g->done = 1;
 	struct loop l;
 	loop_init(&l, g->label, ctx);
 	l.kind = g->tested_last ? CXCursor_DoStmt : CXCursor_WhileStmt;
@@ -2252,6 +2254,32 @@ static void run_gloop(struct fn *f, struct range *s, struct gloop *g, struct loo
 	l.nstmts = g->nstmts;
 	l.label = g->label;
 	run_loop(f, s, &l, ctx, NULL);
+}
+
+static int walk(struct fn *f, struct range *s, CXCursor c, struct loop *ctx);
+
+/* A list of statements, in order; a loop made by a goto tested last
+ * takes the statements from its label to its if. */
+static int walk_list(struct fn *f, struct range *s, const CXCursor *c, size_t n, struct loop *ctx)
+{
+	int falls = 1;
+	for (size_t i = 0; i < n; i++) {
+		struct gloop *g = gloop_of(f, c[i]);
+		if (g && g->tested_last) {
+			run_gloop(f, s, g, ctx);
+			while (i < n && !same_stmt(c[i], g->end))
+				i++;
+			continue;
+		}
+		int r = walk(f, s, c[i], ctx);
+		enum CXCursorKind k = clang_getCursorKind(c[i]);
+		/* a label (or case) is reachable again */
+		if (k == CXCursor_LabelStmt || k == CXCursor_CaseStmt || k == CXCursor_DefaultStmt)
+			falls = r;
+		else if (!r)
+			falls = 0;
+	}
+	return falls;
 }
 
 /* Walks statement c from state s; 0 when it never falls through to what
@@ -2336,24 +2364,7 @@ static int walk(struct fn *f, struct range *s, CXCursor c, struct loop *ctx)
 	case CXCursor_CaseStmt:
 	case CXCursor_DefaultStmt:
 		ks = kids_of(c);
-		for (size_t i = 0; i < ks.n; i++) {
-			struct gloop *g = gloop_of(f, ks.c[i]);
-			if (g && g->tested_last) {
-				/* the label through the if that jumps back */
-				run_gloop(f, s, g, ctx);
-				while (i < ks.n && !same_stmt(ks.c[i], g->end))
-					i++;
-				continue;
-			}
-			int r = walk(f, s, ks.c[i], ctx);
-			enum CXCursorKind k = clang_getCursorKind(ks.c[i]);
-			/* a label (or case) is reachable again */
-			if (k == CXCursor_LabelStmt || k == CXCursor_CaseStmt ||
-			    k == CXCursor_DefaultStmt)
-				falls = r;
-			else if (!r)
-				falls = 0;
-		}
+		falls = walk_list(f, s, ks.c, ks.n, ctx);
 		break;
 	default:
 		if (clang_isExpression(kind) || kind == CXCursor_UnexposedExpr ||
@@ -2496,7 +2507,7 @@ static void find_gloops(struct fn *f, struct prepass *pp)
 		    clang_getCursorKind(ik.c[1]) == CXCursor_CompoundStmt) {
 			struct kids tk = kids_of(ik.c[1]);
 			if (tk.n && same_stmt(tk.c[tk.n - 1], g)) {
-				struct gloop gl = { label, ik.c[0], sub, NULL, 1, 0 };
+				struct gloop gl = { label, ik.c[0], sub, NULL, 1, 0, 0 };
 				gl.stmts = malloc(sizeof(*gl.stmts));
 				if (!gl.stmts)
 					abort();
@@ -2521,7 +2532,7 @@ static void find_gloops(struct fn *f, struct prepass *pp)
 					break;
 				if (!is_if_goto(bk.c[e], g, &cond))
 					continue;
-				struct gloop gl = { label, cond, bk.c[e], NULL, e - a, 1 };
+				struct gloop gl = { label, cond, bk.c[e], NULL, e - a, 1, 0 };
 				gl.stmts = malloc(gl.nstmts * sizeof(*gl.stmts));
 				if (!gl.stmts)
 					abort();
@@ -2594,6 +2605,15 @@ static void analyse_function(struct fn *f, CXCursor fc, CXCursor body)
 		}
 	}
 	walk(f, s, body, NULL);
+	/* A goto loop the walk did not reach as one: not analysed. */
+	for (size_t i = 0; i < f->ngloops; i++) {
+		if (f->gloops[i].done)
+			continue;
+		emit_loop(f, f->gloops[i].label, 0, NULL,
+			  "a loop made by a goto back to a label: not analysed");
+		f->total = NULL;
+		f->total_reason = "a loop of it is not bounded";
+	}
 	free(s);
 	if (pp.recursive || f->recursive) {
 		f->total = NULL;

@@ -58,13 +58,13 @@ class Gen:
             choices.append(self.r.choice(outer))
         return self.r.choice(choices)
 
-    def loop(self, depth, outer, fn_vars):
+    def loop(self, depth, outer, fn_vars, in_c_loop=False):
         K = self.k
         self.k += 1
         v = self.fresh()
         typ = self.r.choice(["int", "int", "int", "unsigned"])
         up = self.r.random() < 0.6
-        kind = self.r.choice(["for", "for", "while", "do"])
+        kind = self.r.choice(["for", "for", "while", "do", "gotow", "gotod"])
         step = self.r.choice([1, 1, 1, 2, 3])
         shape = self.r.random()
         lim = self.limit(outer)
@@ -102,6 +102,14 @@ class Gen:
         elif kind == "while":
             self.loop_lines[K] = line_of()
             self.emit("while (%s) {" % cond, depth)
+        elif kind == "gotow":
+            # tested first: L: if (c) { ...; goto L; }
+            self.loop_lines[K] = line_of()
+            self.emit("L%d: if (%s) {" % (K, cond), depth)
+        elif kind == "gotod":
+            # tested last: L: ...; if (c) goto L;
+            self.loop_lines[K] = line_of()
+            self.emit("L%d:" % K, depth)
         else:
             self.loop_lines[K] = line_of()
             self.emit("do {", depth)
@@ -109,9 +117,13 @@ class Gen:
         self.emit("if (++__fuel > %d) return -1;" % FUEL, depth + 1)
         if second:
             self.emit("%s++;" % second, depth + 1)
-        if self.r.random() < 0.15:
+        # break and continue need a loop of C around them
+        jumps = not kind.startswith("goto") or in_c_loop
+        if jumps and self.r.random() < 0.15:
             self.emit("if (nd()) break;", depth + 1)
-        if kind != "for" and self.r.random() < 0.12:
+        if kind.startswith("goto") and self.r.random() < 0.15:
+            self.emit("if (nd()) goto E%d;" % K, depth + 1)
+        if jumps and kind != "for" and self.r.random() < 0.12:
             self.emit("if (nd()) continue;", depth + 1)
         if kind == "for" and self.r.random() < 0.12:
             self.emit("if (nd()) continue;", depth + 1)
@@ -120,9 +132,20 @@ class Gen:
         if self.r.random() < 0.1:
             self.emit("if (nd()) %s %s 1;" % (v, "+=" if up else "-="), depth + 1)
         if depth < 3 and self.r.random() < 0.45:
-            self.loop(depth + 1, outer + [v], fn_vars)
+            self.loop(depth + 1, outer + [v], fn_vars,
+                      in_c_loop or not kind.startswith("goto"))
         self.emit("s++;", depth + 1)
-        if kind == "while":
+        if kind == "gotow":
+            self.emit("%s;" % upd, depth + 1)
+            self.emit("goto L%d;" % K, depth + 1)
+            self.emit("}", depth)
+            self.emit("E%d:;" % K, depth)
+        elif kind == "gotod":
+            self.emit("%s;" % upd, depth + 1)
+            self.emit("if (%s)" % cond, depth)
+            self.emit("goto L%d;" % K, depth + 1)
+            self.emit("E%d:;" % K, depth)
+        elif kind == "while":
             self.emit("%s;" % upd, depth + 1)
             self.emit("}", depth)
         elif kind == "do":
