@@ -15,6 +15,7 @@ packages=(
 	libunwind-dev heaptrack
 	libpfm4-dev linux-perf
 	debhelper dpkg-dev lintian
+	libclang-dev libz3-dev
 )
 
 # From the npm registry, installed globally for the tests that read Perun's
