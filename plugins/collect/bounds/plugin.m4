@@ -1,7 +1,8 @@
 dnl SPDX-License-Identifier: GPL-3.0-or-later
 dnl bounds parses C with libclang and discharges guards with Z3.  Debian
 dnl ships libclang without a .pc file, under /usr/lib/llvm-<N>: llvm-config
-dnl (versioned first) names the directories; LIBCLANG_CFLAGS/LIBCLANG_LIBS
+dnl (versioned first) names the directories (no rpath: the soname,
+dnl libclang-<N>.so.<M>, is in the system path); LIBCLANG_CFLAGS/LIBCLANG_LIBS
 dnl given to configure win.  Z3 has a .pc file; plain -lz3 is the fallback.
 AC_ARG_VAR([LIBCLANG_CFLAGS], [C compiler flags for libclang])
 AC_ARG_VAR([LIBCLANG_LIBS], [linker flags for libclang])
@@ -14,7 +15,7 @@ AS_IF([test -z "$LIBCLANG_LIBS"], [
 		perun_llvm_inc=`$LLVM_CONFIG --includedir`
 		perun_llvm_lib=`$LLVM_CONFIG --libdir`
 		LIBCLANG_CFLAGS="-I$perun_llvm_inc"
-		LIBCLANG_LIBS="-L$perun_llvm_lib -Wl,-rpath,$perun_llvm_lib -lclang"
+		LIBCLANG_LIBS="-L$perun_llvm_lib -lclang"
 	])
 ])
 perun_save_CPPFLAGS=$CPPFLAGS
