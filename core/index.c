@@ -108,20 +108,11 @@ static int append(struct perun_index *idx, struct perun_index_entry *e)
 
 /* With salvage, the whole entries before a damage are kept (and 0 is
  * returned with err still saying what the damage is). */
-static int index_read(const char *path, struct perun_index *idx, int salvage,
-		      struct perun_error *err)
+static int index_parse(const char *path, const char *data, size_t len, struct perun_index *idx,
+		       int salvage, struct perun_error *err)
 {
 	memset(idx, 0, sizeof(*idx));
-	char *data;
-	size_t len;
-	int rc = perun_file_read(path, &data, &len, err);
-	if (rc) {
-		if (err && err->code == PERUN_ENOTFOUND) {
-			perun_error_clear(err);
-			return 0;
-		}
-		return rc;
-	}
+	int rc = 0;
 	const unsigned char *buf = (const unsigned char *)data;
 	if (len < INDEX_HEADER_SIZE || memcmp(buf, "pidx", 4)) {
 		rc = perun_error_set(err, PERUN_EINVAL, "malformed index '%s': not an index file",
@@ -193,10 +184,34 @@ damaged:
 	if (salvage)
 		rc = 0;
 out:
-	free(data);
 	if (rc)
 		perun_index_release(idx);
 	return rc;
+}
+
+static int index_read(const char *path, struct perun_index *idx, int salvage,
+		      struct perun_error *err)
+{
+	memset(idx, 0, sizeof(*idx));
+	char *data;
+	size_t len;
+	int rc = perun_file_read(path, &data, &len, err);
+	if (rc) {
+		if (err && err->code == PERUN_ENOTFOUND) {
+			perun_error_clear(err);
+			return 0;
+		}
+		return rc;
+	}
+	rc = index_parse(path, data, len, idx, salvage, err);
+	free(data);
+	return rc;
+}
+
+int perun_index_parse(const void *data, size_t len, const char *name, struct perun_index *idx,
+		      struct perun_error *err)
+{
+	return index_parse(name, data, len, idx, 0, err);
 }
 
 int perun_index_read(const char *path, struct perun_index *idx, struct perun_error *err)

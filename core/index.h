@@ -36,6 +36,9 @@ struct perun_index {
  * with an error naming the file.
  */
 int perun_index_read(const char *path, struct perun_index *idx, struct perun_error *err);
+/* perun_index_read of len bytes at data; errors call them name. */
+int perun_index_parse(const void *data, size_t len, const char *name, struct perun_index *idx,
+		      struct perun_error *err);
 /* What still reads of a damaged index: the whole entries before the
  * damage (none when its header is damaged). */
 void perun_index_salvage(const char *path, struct perun_index *idx);
