@@ -22,17 +22,17 @@ static int run(const char *what, share_fn fn, int argc, char **argv)
 	perun_instance_close(&inst);
 	if (rc)
 		return perun_error_exit(&err);
-	if (fn == perun_share_fetch)
-		printf(counts.up_to_date ? "fetch: up to date\n"
-					 : "fetch: %zu git objects received\n",
-		       counts.objects);
-	else if (counts.profiles || !counts.up_to_date || counts.retries)
-		printf("%s: %zu profile%s taken in (%zu new object%s)%s\n", what, counts.profiles,
-		       counts.profiles == 1 ? "" : "s", counts.objects,
-		       counts.objects == 1 ? "" : "s",
-		       fn == perun_share_push ? ", the profiles sent" : "");
-	else
+	if (counts.up_to_date)
 		printf("%s: up to date\n", what);
+	else if (fn == perun_share_fetch)
+		printf("fetch: the remote's profiles are updated (perun status compares them, "
+		       "perun pull takes them in)\n");
+	else if (fn == perun_share_pull || counts.profiles)
+		printf("%s: %zu profile%s taken in (%zu new object%s)\n", what, counts.profiles,
+		       counts.profiles == 1 ? "" : "s", counts.objects,
+		       counts.objects == 1 ? "" : "s");
+	if (fn == perun_share_push && !counts.up_to_date)
+		printf("push: sent (%zu git object%s)\n", counts.sent, counts.sent == 1 ? "" : "s");
 	if (counts.retries)
 		printf("%s: the remote moved meanwhile; merged and retried %u time%s\n", what,
 		       counts.retries, counts.retries == 1 ? "" : "s");

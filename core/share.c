@@ -828,75 +828,104 @@ int perun_share_push(struct perun_instance *inst, const char *remote,
 	return rc;
 }
 
-struct remote_walk {
-	const struct perun_instance *inst;
+struct perun_share_view {
 	git_repository *repo;
-	const char *sha;
-	struct perun_share_remote_index *list;
+	git_tree **trees; /* of each fetched remote's tip */
 	size_t n;
-	struct perun_error *err;
 };
 
-static int each_remote(const char *refname, void *data)
+static int view_add(const char *refname, void *data)
 {
-	struct remote_walk *w = data;
-	const char *prefix = "refs/perun/remotes/";
-	size_t plen = strlen(prefix), len = strlen(refname);
-	if (strncmp(refname, prefix, plen) || len < plen + strlen("/profiles"))
-		return 0;
+	struct perun_share_view *v = data;
+	size_t len = strlen(refname), tail = strlen("/profiles");
 	git_oid id;
-	git_tree *tree = NULL;
-	if (git_reference_name_to_id(&id, w->repo, refname) || commit_tree(w->repo, &id, &tree))
+	git_tree *tree;
+	if (len < tail || strcmp(refname + len - tail, "/profiles") ||
+	    git_reference_name_to_id(&id, v->repo, refname) || commit_tree(v->repo, &id, &tree))
 		return 0;
-	char path[64];
-	snprintf(path, sizeof(path), "index/%.2s/%s", w->sha, w->sha + 2);
-	git_blob *blob = blob_at(w->repo, tree, path);
-	git_tree_free(tree);
-	struct perun_share_remote_index *grown = realloc(w->list, (w->n + 1) * sizeof(*grown));
+	git_tree **grown = realloc(v->trees, (v->n + 1) * sizeof(*grown));
 	if (!grown) {
-		git_blob_free(blob);
-		return perun_error_set(w->err, PERUN_EGENERIC, "out of memory");
+		git_tree_free(tree);
+		return -1;
 	}
-	w->list = grown;
-	struct perun_share_remote_index *r = &grown[w->n];
-	memset(r, 0, sizeof(*r));
-	r->remote = strndup(refname + plen, len - plen - strlen("/profiles"));
-	int rc = blob ? perun_index_parse(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob),
-					  refname, &r->idx, w->err)
-		      : 0;
-	git_blob_free(blob);
-	if (rc || !r->remote) {
-		free(r->remote);
-		return rc ? rc : perun_error_set(w->err, PERUN_EGENERIC, "out of memory");
-	}
-	w->n++;
+	v->trees = grown;
+	v->trees[v->n++] = tree;
 	return 0;
 }
 
-int perun_share_remote_indexes(const struct perun_instance *inst, const char *sha,
-			       struct perun_share_remote_index **out, size_t *n,
-			       struct perun_error *err)
+int perun_share_view_open(const struct perun_instance *inst, struct perun_share_view **out,
+			  struct perun_error *err)
 {
-	struct remote_walk w = { .inst = inst, .sha = sha, .err = err };
 	*out = NULL;
-	*n = 0;
+	struct perun_share_view *v = calloc(1, sizeof(*v));
+	if (!v)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	git_libgit2_init();
-	if (git_repository_open_ext(&w.repo, inst->root, 0, NULL)) {
-		git_libgit2_shutdown();
+	if (git_repository_open_ext(&v->repo, inst->root, 0, NULL)) {
+		perun_share_view_close(v);
 		return 0;
 	}
-	int rc = git_reference_foreach_glob(w.repo, "refs/perun/remotes/*", each_remote, &w);
-	git_repository_free(w.repo);
-	git_libgit2_shutdown();
-	if (rc < 0 && w.err->code == 0)
-		rc = git_fail(err, PERUN_EGENERIC, "cannot read the fetched profiles");
-	if (rc) {
-		perun_share_remote_indexes_free(w.list, w.n);
-		return rc < 0 ? rc : -rc;
+	if (git_reference_foreach_glob(v->repo, "refs/perun/remotes/*", view_add, v) < 0) {
+		perun_share_view_close(v);
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	}
-	*out = w.list;
-	*n = w.n;
+	if (!v->n) {
+		perun_share_view_close(v);
+		return 0;
+	}
+	*out = v;
 	return 0;
+}
+
+void perun_share_view_close(struct perun_share_view *v)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < v->n; i++)
+		git_tree_free(v->trees[i]);
+	free(v->trees);
+	git_repository_free(v->repo);
+	free(v);
+	git_libgit2_shutdown();
+}
+
+int perun_share_view_compare(struct perun_share_view *v, const char *sha, const char *const *local,
+			     size_t n, int *on, struct perun_index *remote_only,
+			     struct perun_error *err)
+{
+	char path[64];
+	int rc = 0;
+	snprintf(path, sizeof(path), "index/%.2s/%s", sha, sha + 2);
+	memset(on, 0, n * sizeof(*on));
+	if (remote_only)
+		memset(remote_only, 0, sizeof(*remote_only));
+	for (size_t r = 0; !rc && r < v->n; r++) {
+		git_blob *blob = blob_at(v->repo, v->trees[r], path);
+		struct perun_index idx;
+		if (!blob)
+			continue;
+		rc = perun_index_parse(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob),
+				       "a fetched remote's index", &idx, err);
+		git_blob_free(blob);
+		for (size_t e = 0; !rc && e < idx.n; e++) {
+			const struct perun_index_entry *entry = &idx.entries[e];
+			int here = 0;
+			for (size_t i = 0; i < n; i++)
+				if (!strcmp(local[i], entry->checksum))
+					here = on[i] = 1;
+			for (size_t k = 0; !here && remote_only && k < remote_only->n; k++)
+				here = !strcmp(remote_only->entries[k].checksum, entry->checksum);
+			struct perun_index_entry copy;
+			if (here || !remote_only)
+				continue;
+			if (entry_dup(&copy, entry) || perun_index_insert(remote_only, &copy) < 0)
+				rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		}
+		perun_index_release(&idx);
+	}
+	if (rc && remote_only)
+		perun_index_release(remote_only);
+	return rc;
 }
 
 #else /* !HAVE_LIBGIT2 */
@@ -925,22 +954,22 @@ int perun_share_push(struct perun_instance *inst, const char *remote,
 	return no_git(err);
 }
 
-int perun_share_remote_indexes(const struct perun_instance *inst, const char *sha,
-			       struct perun_share_remote_index **out, size_t *n,
-			       struct perun_error *err)
+int perun_share_view_open(const struct perun_instance *inst, struct perun_share_view **out,
+			  struct perun_error *err)
 {
 	*out = NULL;
-	*n = 0;
 	return 0;
 }
 
-#endif
-
-void perun_share_remote_indexes_free(struct perun_share_remote_index *list, size_t n)
+void perun_share_view_close(struct perun_share_view *view)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(list[i].remote);
-		perun_index_release(&list[i].idx);
-	}
-	free(list);
 }
+
+int perun_share_view_compare(struct perun_share_view *view, const char *sha,
+			     const char *const *local, size_t n, int *on,
+			     struct perun_index *remote_only, struct perun_error *err)
+{
+	return no_git(err);
+}
+
+#endif

@@ -42,21 +42,26 @@ int perun_share_pull(struct perun_instance *inst, const char *remote,
 int perun_share_push(struct perun_instance *inst, const char *remote,
 		     struct perun_share_counts *counts, struct perun_error *err);
 
-/* A fetched remote's index of one minor version. */
-struct perun_share_remote_index {
-	char *remote; /* owned */
-	struct perun_index idx;
-};
+/* The profiles of the remotes fetched so far (refs/perun/remotes/). */
+struct perun_share_view;
 
 /*
- * The index of minor sha in every remote fetched so far (refs/perun/
- * remotes/<remote>/profiles); *out is owned by the caller, free it with
- * perun_share_remote_indexes_free.  None (0, *n = 0) when the project
- * is no git repository or nothing was fetched.
+ * Open the fetched remotes' chains; *out is NULL (and 0 returned) when
+ * the project is in no git repository or nothing was fetched.  Close it
+ * with perun_share_view_close.
  */
-int perun_share_remote_indexes(const struct perun_instance *inst, const char *sha,
-			       struct perun_share_remote_index **out, size_t *n,
-			       struct perun_error *err);
-void perun_share_remote_indexes_free(struct perun_share_remote_index *list, size_t n);
+int perun_share_view_open(const struct perun_instance *inst, struct perun_share_view **out,
+			  struct perun_error *err);
+void perun_share_view_close(struct perun_share_view *view);
+
+/*
+ * Compare the n local profiles of minor sha (their object checksums) with
+ * every fetched remote's: on[i] becomes 1 for a profile some remote has
+ * too, else 0; remote_only (when not NULL) gets the remote's profiles the
+ * local ones lack, each once (owned by the caller, to release).
+ */
+int perun_share_view_compare(struct perun_share_view *view, const char *sha,
+			     const char *const *local, size_t n, int *on,
+			     struct perun_index *remote_only, struct perun_error *err);
 
 #endif

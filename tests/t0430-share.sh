@@ -61,9 +61,17 @@ test_expect_success 'fetch in a clone brings them without changing the store' '
 	git clone -q remote.git b && (cd b && perun init >/dev/null &&
 	printf ".perun\n" >.git/info/exclude) &&
 	store_snapshot b >before &&
-	(cd b && perun fetch >../out) && test_grep "^fetch: [0-9]* git objects received$" out &&
+	(cd b && perun fetch >../out) && test_grep "^fetch: the remote.s profiles are updated" out &&
 	store_snapshot b >after && test_cmp before after &&
 	git -C b rev-parse --verify -q refs/perun/remotes/origin/profiles
+'
+
+test_expect_success 'status and log tell fetched profiles from local ones' '
+	(cd b && perun status >../out && perun log --format json >../log.json) &&
+	test_grep "^Shared: 0 on a remote too, 0 local only, 2 remote only (perun pull takes them)$" out &&
+	test $(grep -c "^  remote only: \[time\] time (.*) t[wh][or]e*\.perf [0-9a-f]\{12\}$" out) = 2 &&
+	jq -c "[.minor_versions[].shared.remote_only]" log.json >counts &&
+	echo "[2,1]" >expect && test_cmp expect counts
 '
 
 test_expect_success 'pull takes them in: the same profiles, byte for byte' '
@@ -75,6 +83,23 @@ test_expect_success 'pull takes them in: the same profiles, byte for byte' '
 		cmp a/.perun/objects/$p b/.perun/objects/$p || return 1
 	done &&
 	(cd b && perun pull >../out) && test_grep "^pull: up to date$" out
+'
+
+test_expect_success 'after the pull both sides have them; a local one is local only' '
+	(cd b && perun status --format json >../st.json && perun log >../out) &&
+	jq -r "[.tracked[].shared] | join(\" \")" st.json >marks &&
+	echo "both both" >expect && test_cmp expect marks &&
+	test_grep "^Shared: 2 on a remote too, 0 local only, 0 remote only$" out &&
+	(cd b && add_profile local-only 1.5 && perun status >../out) &&
+	test_grep "^Shared: 2 on a remote too, 1 local only (perun push sends them), 0 remote only$" out
+'
+
+test_expect_success 'check uses pulled profiles as baselines' '
+	(cd b && git checkout -q HEAD~1 && perun status --short >../out && git checkout -q master) &&
+	test_grep "^1 tracked profiles (1 time)" out &&
+	(cd b && add_profile slower 9.0 &&
+	 test_exit_code 1 perun check --fail-on degradation head >../out) &&
+	test_grep "Degradation" out
 '
 
 test_expect_success 'a plain path and a file:// URL work as remotes too' '
@@ -96,9 +121,9 @@ test_expect_success 'two machines pushing different profiles: both end up on the
 	(cd a && add_profile four-a 4.0) &&
 	(cd b && add_profile four-b 5.0 && perun push >/dev/null) &&
 	(cd a && perun push >../out && profiles >../a.profiles) &&
-	test_grep "^push: 1 profile taken in" out &&
+	test_grep "^push: 3 profiles taken in (3 new objects)$" out &&
 	(cd b && perun pull >/dev/null && profiles >../b.profiles) &&
-	test $(wc -l <a.profiles) = 5 && test_cmp a.profiles b.profiles
+	test $(wc -l <a.profiles) = 7 && test_cmp a.profiles b.profiles
 '
 
 test_expect_success 'four processes pushing at once: every profile once on the remote' '
