@@ -11,6 +11,7 @@
 #include "format.h"
 #include "profiles.h"
 #include "share.h"
+#include "worktree.h"
 #include "xalloc.h"
 
 static const char *const profile_types[] = { "memory", "mixed", "time", NULL };
@@ -231,6 +232,20 @@ static void shared_json(json_t *doc, const struct shared *sh)
 	json_object_set_new(doc, "remote_only", arr);
 }
 
+/* Profiles of the uncommitted changes diff among the two lists. */
+static size_t worktree_profiles(const char *diff, const struct perun_profile_list *a,
+				const struct perun_profile_list *b)
+{
+	char mark[32];
+	size_t n = 0;
+	perun_worktree_name_mark(diff, mark, sizeof(mark));
+	for (size_t i = 0; diff[0] && i < a->n; i++)
+		n += strstr(a->items[i].entry.path, mark) != NULL;
+	for (size_t i = 0; diff[0] && i < b->n; i++)
+		n += strstr(b->items[i].entry.path, mark) != NULL;
+	return n;
+}
+
 static int validate_fields(const struct perun_format *fmt, const char *fmt_text,
 			   struct perun_error *err)
 {
@@ -260,6 +275,7 @@ static int cmd_status(const struct perun_command *cmd, struct perun_cli *cli,
 	struct perun_vcs_commit commit;
 	struct perun_format fmt = { 0 };
 	struct shared sh = { 0 };
+	char diff[PERUN_SHA1_HEX] = "";
 	int rc, exit_code = PERUN_EXIT_OK;
 	int short_form = perun_params_bool(params, "short", 0);
 	int json = !strcmp(perun_params_string(params, "format", "text"), "json");
@@ -284,8 +300,10 @@ static int cmd_status(const struct perun_command *cmd, struct perun_cli *cli,
 	    (rc = perun_vcs_info(&inst.vcs, sha, &commit, &err)) ||
 	    (rc = perun_profiles_tracked(&inst, sha, &tracked, &err)) ||
 	    (rc = perun_profiles_pending(&inst, &pending, &err)) ||
-	    (rc = shared_compare(&inst, sha, &tracked, &sh, &err)))
+	    (rc = shared_compare(&inst, sha, &tracked, &sh, &err)) ||
+	    (rc = perun_worktree_diff(&inst, sha, diff, &err)))
 		goto fail;
+	size_t dirty_profiles = worktree_profiles(diff, &tracked, &pending);
 
 	if (json) {
 		json_t *doc =
@@ -299,6 +317,9 @@ static int cmd_status(const struct perun_command *cmd, struct perun_cli *cli,
 		}
 		json_object_set_new(doc, "changes", changes);
 		shared_json(doc, &sh);
+		json_object_set_new(doc, "worktree",
+				    json_pack("{s:b,s:s,s:I}", "dirty", diff[0] != '\0', "diff",
+					      diff, "profiles", (json_int_t)dirty_profiles));
 		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		putchar('\n');
 		json_decref(doc);
@@ -326,6 +347,11 @@ static int cmd_status(const struct perun_command *cmd, struct perun_cli *cli,
 	print_counts(&pending, "untracked", short_form || !pending.n ? "\n" : ":\n");
 	if (!short_form && pending.n)
 		print_table(&fmt, &pending, &tracked, 'p');
+	if (diff[0])
+		printf("\nUncommitted changes (diff %.12s): %zu profile%s of them%s\n", diff,
+		       dirty_profiles, dirty_profiles == 1 ? "" : "s",
+		       dirty_profiles ? " (perun check worktree compares them with HEAD)"
+				      : " (perun run matrix collects them)");
 	if (perun_check_print_status(stdout, &inst, sha, short_form, cli->color, &err))
 		goto fail;
 	goto out;

@@ -17,6 +17,7 @@
 
 #include "cmd_util.h"
 #include "jobs.h"
+#include "worktree.h"
 #include "runner.h"
 #include "supervise.h"
 #include "workload.h"
@@ -335,7 +336,8 @@ struct run {
 	size_t per_version; /* jobs at one version */
 	size_t done;	    /* jobs done so far over all versions */
 	size_t total;
-	size_t vi; /* the version being visited */
+	size_t vi;		    /* the version being visited */
+	char dirty[PERUN_SHA1_HEX]; /* its uncommitted changes' diff, or "" */
 	int progress_shown;
 };
 
@@ -555,6 +557,8 @@ static int run_job(struct run *r, const char *sha, const struct perun_unit *c, c
 				break; /* a merged profile would miss this value */
 			continue;
 		}
+		if (profile && r->dirty[0])
+			perun_worktree_mark(profile, r->dirty);
 		if (!profile) {
 			log_line(r, "%s workload '%s': the collector made no profile on purpose",
 				 job, text);
@@ -597,12 +601,22 @@ static int run_job(struct run *r, const char *sha, const struct perun_unit *c, c
 	return rc;
 }
 
+static void version_failed(const char *sha, const struct perun_error *err, void *data);
+
 static int at_version(const char *sha, size_t vi, size_t nv, void *data)
 {
 	struct run *r = data;
 	const struct perun_matrix *m = r->m;
 	size_t j = 0;
+	struct perun_error err = { 0 };
 	log_line(r, "version %s (%zu/%zu)", sha, vi + 1, nv);
+	if (perun_worktree_diff(r->inst, sha, r->dirty, &err)) {
+		version_failed(sha, &err, r);
+		return 0;
+	}
+	if (r->dirty[0])
+		log_line(r, "uncommitted changes at %.7s: profiles marked dirty, diff %.12s", sha,
+			 r->dirty);
 	for (size_t c = 0; c < m->ncmds; c++)
 		for (size_t a = 0; a < m->nargs; a++)
 			for (size_t w = 0; w < m->nworkloads; w++)
