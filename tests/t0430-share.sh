@@ -145,6 +145,42 @@ test_expect_success 'four processes pushing at once: every profile once on the r
 	test $(wc -l <r5.profiles) = 12
 '
 
+test_expect_success 'four CI jobs: shards of one matrix collected and pushed at once' '
+	git init -q --bare ci.git && git -C a push -q ../ci.git master &&
+	for i in 1 2 3 4; do
+		git clone -q ci.git ci$i &&
+		(cd ci$i && perun init >/dev/null && printf ".perun\n" >.git/info/exclude &&
+		 cat >.perun/local.yml <<-EOC
+		vcs:
+		  type: git
+		  url: ../
+		cmds: [/bin/true]
+		workloads: [a, b, c, d, e]
+		collectors:
+		  - name: time
+		    params: {repeat: 1, warmup: 0}
+		profiles:
+		  register_after_run: true
+		EOC
+		) || return 1
+	done &&
+	for i in 1 2 3 4; do
+		(cd ci$i && perun run -m HEAD~1 -m HEAD --shard $i/4 matrix >../ci$i.run &&
+		 perun push >../ci$i.push 2>&1; echo $? >../ci$i.rc) &
+	done && wait &&
+	cat ci*.rc | sort -u >rcs && echo 0 >expect && test_cmp expect rcs &&
+	git clone -q ci.git ci5 && (cd ci5 && perun init >/dev/null && perun pull >../out &&
+	perun check all >../check.out && profiles >../ci5.profiles) &&
+	test_grep "^pull: 10 profiles taken in (10 new objects)$" out &&
+	test $(wc -l <ci5.profiles) = 10 &&
+	test $(cut -d" " -f1 ci5.profiles | sort | uniq -c | awk "{print \$1}" | sort -u) = 5 &&
+	for c in $(git -C ci5 rev-list HEAD); do
+		python3 "$TEST_SRCDIR/tests/helpers/pidx.py" read ci5/.perun/objects/$(echo $c | cut -c1-2)/$(echo $c | cut -c3-) |
+			tail -n +2 | cut -d" " -f4 || return 1
+	done | sort >workloads &&
+	printf "a\na\nb\nb\nc\nc\nd\nd\ne\ne\n" >expect && test_cmp expect workloads
+'
+
 test_expect_success 'a push killed at random moments leaves the remote readable' '
 	git init -q --bare killed.git && git -C a push -q ../killed.git master &&
 	git clone -q killed.git k && (cd k && perun init >/dev/null &&
