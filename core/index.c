@@ -241,7 +241,7 @@ static size_t slen(const char *s)
 	return s ? strlen(s) : 0;
 }
 
-int perun_index_write(const char *path, const struct perun_index *idx, struct perun_error *err)
+unsigned char *perun_index_serialize(const struct perun_index *idx, size_t *len)
 {
 	size_t size = INDEX_HEADER_SIZE;
 	for (size_t i = 0; i < idx->n; i++) {
@@ -251,7 +251,7 @@ int perun_index_write(const char *path, const struct perun_index *idx, struct pe
 	}
 	unsigned char *buf = malloc(size), *p = buf;
 	if (!buf)
-		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		return NULL;
 	int32_t version = PERUN_INDEX_VERSION, count = (int32_t)idx->n;
 	memcpy(p, "pidx", 4);
 	memcpy(p + 4, &version, 4);
@@ -276,7 +276,17 @@ int perun_index_write(const char *path, const struct perun_index *idx, struct pe
 		put_lstring(&p, e->collector);
 		put_lstring(&p, e->postprocessors);
 	}
-	int rc = perun_durable_write(path, buf, (size_t)(p - buf), err);
+	*len = (size_t)(p - buf);
+	return buf;
+}
+
+int perun_index_write(const char *path, const struct perun_index *idx, struct perun_error *err)
+{
+	size_t len;
+	unsigned char *buf = perun_index_serialize(idx, &len);
+	if (!buf)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	int rc = perun_durable_write(path, buf, len, err);
 	free(buf);
 	return rc;
 }

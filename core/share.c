@@ -320,6 +320,16 @@ static int entry_dup(struct perun_index_entry *to, const struct perun_index_entr
 	return -1;
 }
 
+/* Does idx hold an entry of e's name and time (perun_index_insert's
+ * notion of the same entry)? */
+static int index_has(const struct perun_index *idx, const struct perun_index_entry *e)
+{
+	for (size_t j = 0; j < idx->n; j++)
+		if (idx->entries[j].mtime == e->mtime && !strcmp(idx->entries[j].path, e->path))
+			return 1;
+	return 0;
+}
+
 /* Take the entries of the remote index of minor (blob) that the local
  * index lacks, with their objects from tree. */
 static int import_minor(struct share *s, git_tree *tree, const char *minor, git_blob *blob,
@@ -339,11 +349,7 @@ static int import_minor(struct share *s, git_tree *tree, const char *minor, git_
 	size_t taken = 0;
 	for (size_t i = 0; !rc && i < theirs.n; i++) {
 		const struct perun_index_entry *e = &theirs.entries[i];
-		int dup = 0;
-		for (size_t j = 0; !dup && j < ours.n; j++)
-			dup = ours.entries[j].mtime == e->mtime &&
-			      !strcmp(ours.entries[j].path, e->path);
-		if (dup)
+		if (index_has(&ours, e))
 			continue;
 		char path[64];
 		snprintf(path, sizeof(path), "objects/%.2s/%s", e->checksum, e->checksum + 2);
@@ -384,6 +390,29 @@ static int import_minor(struct share *s, git_tree *tree, const char *minor, git_
 	return rc;
 }
 
+/* .perun/share-tip names the tip the store was last recorded as: a
+ * refs/perun/profiles the store does not know (a store made anew in the
+ * same repository) is not taken to say what the store holds. */
+static int tip_trusted(struct share *s, const git_oid *local)
+{
+	char *path = perun_instance_path(s->inst, "share-tip"), *text = NULL;
+	size_t len = 0;
+	int ok = !perun_file_read(path, &text, &len, NULL) && len >= GIT_OID_HEXSZ &&
+		 !strncmp(text, git_oid_tostr_s(local), GIT_OID_HEXSZ);
+	free(text);
+	free(path);
+	return ok;
+}
+
+static int tip_write(struct share *s, const git_oid *tip, struct perun_error *err)
+{
+	char *path = perun_instance_path(s->inst, "share-tip"), line[GIT_OID_HEXSZ + 2];
+	snprintf(line, sizeof(line), "%s\n", git_oid_tostr_s(tip));
+	int rc = perun_file_write_atomic(path, line, strlen(line), err);
+	free(path);
+	return rc;
+}
+
 /* Take what the remote chain at id has and the store lacks: one durable
  * commit, nothing taken on any error. */
 static int import(struct share *s, const git_oid *id, struct perun_share_counts *counts,
@@ -391,7 +420,7 @@ static int import(struct share *s, const git_oid *id, struct perun_share_counts 
 {
 	git_oid local;
 	int have_local = !git_reference_name_to_id(&local, s->repo, LOCAL_REF);
-	if (have_local && contains(s->repo, &local, id))
+	if (have_local && tip_trusted(s, &local) && contains(s->repo, &local, id))
 		return 0; /* merged before */
 	git_tree *theirs = NULL, *ours = NULL, *index = NULL;
 	git_tree_entry *ie = NULL;
@@ -401,7 +430,7 @@ static int import(struct share *s, const git_oid *id, struct perun_share_counts 
 			      LOCAL_REF);
 		goto out;
 	}
-	if (have_local)
+	if (have_local && tip_trusted(s, &local))
 		commit_tree(s->repo, &local, &ours);
 	if (git_tree_entry_bypath(&ie, theirs, "index"))
 		goto out; /* no profiles yet */
@@ -519,6 +548,33 @@ static int export_item(const struct perun_store_item *item, void *data)
 	}
 	struct perun_index idx;
 	rc = perun_index_parse(buf, len, item->path, &idx, x->err);
+	/* The tree only grows: entries of the tip's index of this version
+	 * that the store lacks (removed here, or a store made anew) stay. */
+	git_blob *old = blob_at(x->s->repo, x->base, path);
+	if (!rc && old) {
+		struct perun_index tip;
+		size_t own = idx.n;
+		rc = perun_index_parse(git_blob_rawcontent(old), (size_t)git_blob_rawsize(old),
+				       path, &tip, x->err);
+		for (size_t i = 0; !rc && i < tip.n; i++) {
+			struct perun_index_entry copy;
+			if (index_has(&idx, &tip.entries[i]))
+				continue;
+			if (entry_dup(&copy, &tip.entries[i]) ||
+			    perun_index_insert(&idx, &copy) < 0)
+				rc = perun_error_set(x->err, PERUN_EGENERIC, "out of memory");
+		}
+		perun_index_release(&tip);
+		unsigned char *merged =
+			!rc && idx.n > own ? perun_index_serialize(&idx, &len) : NULL;
+		if (merged) {
+			free(buf);
+			buf = (char *)merged;
+		} else if (!rc && idx.n > own) {
+			rc = perun_error_set(x->err, PERUN_EGENERIC, "out of memory");
+		}
+	}
+	git_blob_free(old);
 	if (!rc && git_blob_create_from_buffer(&id, x->s->repo, buf, len))
 		rc = git_fail(x->err, PERUN_EGENERIC, "cannot write the index of %.12s to git",
 			      item->sha);
@@ -760,6 +816,8 @@ static int fetch_take(struct perun_instance *inst, const char *remote, int take,
 		rc = import(&s, &id, counts, err);
 	if (!rc && have && take)
 		rc = record(&s, &id, &tip, &added, err);
+	if (!rc && have && take)
+		rc = tip_write(&s, &tip, err);
 	if (!rc && take)
 		counts->up_to_date = !counts->profiles;
 	else if (!rc) {
@@ -801,11 +859,13 @@ int perun_share_push(struct perun_instance *inst, const char *remote,
 			break;
 		if (have && git_oid_equal(&tip, &id)) {
 			counts->up_to_date = 1;
+			rc = tip_write(&s, &tip, err);
 			break;
 		}
 		if ((rc = send(&s, &tip, have ? &id : NULL, err)))
 			break;
 		if (!s.rejected) {
+			rc = tip_write(&s, &tip, err);
 			counts->sent = s.sent_objects;
 			git_reference *ref = NULL;
 			git_reference_create(&ref, s.repo, s.track, &tip, 1, "perun push");

@@ -126,6 +126,21 @@ test_expect_success 'two machines pushing different profiles: both end up on the
 	test $(wc -l <a.profiles) = 7 && test_cmp a.profiles b.profiles
 '
 
+test_expect_success 'a store made anew in the clone takes every profile in again' '
+	(cd b && rm -rf .perun && perun init >/dev/null && perun pull >../out &&
+	 profiles >../b.profiles) &&
+	test_grep "^pull: 7 profiles taken in (7 new objects)$" out &&
+	test_cmp a.profiles b.profiles
+'
+
+test_expect_success 'a profile removed locally is not removed from the remote' '
+	(cd b && perun rm -m HEAD~1 0@i >/dev/null && perun push >/dev/null) &&
+	git --git-dir=remote.git ls-tree -r --name-only refs/perun/profiles >tree &&
+	test $(grep -c "^objects/" tree) = 7 &&
+	git clone -q remote.git b2 && (cd b2 && perun init >/dev/null && perun pull >/dev/null &&
+	profiles >../b2.profiles) && test_cmp a.profiles b2.profiles
+'
+
 test_expect_success 'four processes pushing at once: every profile once on the remote' '
 	git init -q --bare race.git &&
 	git -C a push -q ../race.git master &&
@@ -203,7 +218,7 @@ test_expect_success 'a push killed at random moments leaves the remote readable'
 	test $(grep -c " killed-" k2.profiles) -le 6
 '
 
-test_expect_success 'a remote that does not exist: one line, store unchanged' '
+test_expect_success 'a remote that does not exist or cannot be reached: one line, store unchanged' '
 	store_snapshot a >before &&
 	(cd a && test_exit_code 2 perun push nope 2>../err) &&
 	test_grep "^perun: no git remote .nope. (add it with: git remote add nope <url>)$" err &&
@@ -212,6 +227,10 @@ test_expect_success 'a remote that does not exist: one line, store unchanged' '
 	test $(wc -l <err) = 1 &&
 	(cd a && test_exit_code 3 perun pull "file:///nonexistent/x.git" 2>../err) &&
 	test $(wc -l <err) = 1 &&
+	(cd a && test_exit_code 3 perun fetch http://127.0.0.1:9/x.git 2>../err) &&
+	test_grep "^perun: cannot fetch from remote .http://127.0.0.1:9/x.git.: failed to connect" err &&
+	(cd a && test_exit_code 3 perun push ssh://git@127.0.0.1:9/x.git 2>../err) &&
+	test_grep "^perun: cannot fetch from remote .ssh://git@127.0.0.1:9/x.git.: failed to connect" err &&
 	store_snapshot a >after && test_cmp before after
 '
 
