@@ -726,13 +726,14 @@ set:;
 	return rc;
 }
 
-/* A ref lock left by a killed process: an update takes microseconds. */
+/* A ref lock left by a killed process: an update holds it for
+ * microseconds, so one 3 s old is stale (the retries of a push span more). */
 static void remove_stale_lock(git_repository *repo, const char *refname)
 {
 	char path[PATH_MAX];
 	struct stat st;
 	snprintf(path, sizeof(path), "%s%s.lock", git_repository_path(repo), refname);
-	if (stat(path, &st) == 0 && time(NULL) - st.st_mtime > 10)
+	if (stat(path, &st) == 0 && time(NULL) - st.st_mtime > 3)
 		unlink(path);
 }
 

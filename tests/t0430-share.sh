@@ -218,6 +218,15 @@ test_expect_success 'a push killed at random moments leaves the remote readable'
 	test $(grep -c " killed-" k2.profiles) -le 6
 '
 
+test_expect_success 'a ref lock left on the remote by a killed push goes stale' '
+	mkdir -p killed.git/refs/perun && : >killed.git/refs/perun/profiles.lock &&
+	touch -d "1 minute ago" killed.git/refs/perun/profiles.lock &&
+	(cd k && add_profile after-lock 31.0 && perun push >../out) &&
+	! test -e killed.git/refs/perun/profiles.lock &&
+	git --git-dir=killed.git ls-tree -r refs/perun/profiles >tree &&
+	test $(grep -c "	objects/" tree) = $(cd k && profiles | wc -l)
+'
+
 test_expect_success 'a remote that does not exist or cannot be reached: one line, store unchanged' '
 	store_snapshot a >before &&
 	(cd a && test_exit_code 2 perun push nope 2>../err) &&
