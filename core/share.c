@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* The store shared through git remotes with libgit2 (see share.h). */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -390,18 +391,53 @@ static int import_minor(struct share *s, git_tree *tree, const char *minor, git_
 	return rc;
 }
 
-/* .perun/share-tip names the tip the store was last recorded as: a
- * refs/perun/profiles the store does not know (a store made anew in the
- * same repository) is not taken to say what the store holds. */
-static int tip_trusted(struct share *s, const git_oid *local)
+/* .perun/share-tip names a commit of the shared chain the store is known
+ * to hold all of (the last pushed or pulled tip): refs in the repository
+ * are not taken to say what the store holds, since the store may have
+ * been made anew.  1 and *tip when there is one. */
+static int tip_read(struct share *s, git_oid *tip)
 {
 	char *path = perun_instance_path(s->inst, "share-tip"), *text = NULL;
 	size_t len = 0;
+	git_commit *commit = NULL;
 	int ok = !perun_file_read(path, &text, &len, NULL) && len >= GIT_OID_HEXSZ &&
-		 !strncmp(text, git_oid_tostr_s(local), GIT_OID_HEXSZ);
+		 !git_oid_fromstrn(tip, text, GIT_OID_HEXSZ) &&
+		 !git_commit_lookup(&commit, s->repo, tip);
+	git_commit_free(commit);
 	free(text);
 	free(path);
 	return ok;
+}
+
+static int newer(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec > b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec > b->tv_nsec);
+}
+
+/* Was nothing written to the store's objects since share-tip?  Every
+ * write of an object or index renames a file into objects/<aa>/, which
+ * moves that directory's time; so a look at 257 directories tells.  File
+ * times are as coarse as the kernel's tick: a time equal to the tip's
+ * counts as written. */
+static int store_unchanged(struct share *s)
+{
+	char *tip = perun_instance_path(s->inst, "share-tip");
+	struct stat tst, st;
+	int same = stat(tip, &tst) == 0 && stat(s->objects, &st) == 0 &&
+		   newer(&tst.st_mtim, &st.st_mtim);
+	free(tip);
+	DIR *d = same ? opendir(s->objects) : NULL;
+	struct dirent *de;
+	while (d && same && (de = readdir(d))) {
+		char path[PATH_MAX];
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", s->objects, de->d_name);
+		same = stat(path, &st) == 0 && newer(&tst.st_mtim, &st.st_mtim);
+	}
+	if (d)
+		closedir(d);
+	return same;
 }
 
 static int tip_write(struct share *s, const git_oid *tip, struct perun_error *err)
@@ -418,10 +454,10 @@ static int tip_write(struct share *s, const git_oid *tip, struct perun_error *er
 static int import(struct share *s, const git_oid *id, struct perun_share_counts *counts,
 		  struct perun_error *err)
 {
-	git_oid local;
-	int have_local = !git_reference_name_to_id(&local, s->repo, LOCAL_REF);
-	if (have_local && tip_trusted(s, &local) && contains(s->repo, &local, id))
-		return 0; /* merged before */
+	git_oid synced;
+	int have_synced = tip_read(s, &synced);
+	if (have_synced && contains(s->repo, &synced, id))
+		return 0; /* taken in before */
 	git_tree *theirs = NULL, *ours = NULL, *index = NULL;
 	git_tree_entry *ie = NULL;
 	int rc = 0;
@@ -430,8 +466,8 @@ static int import(struct share *s, const git_oid *id, struct perun_share_counts 
 			      LOCAL_REF);
 		goto out;
 	}
-	if (have_local && tip_trusted(s, &local))
-		commit_tree(s->repo, &local, &ours);
+	if (have_synced)
+		commit_tree(s->repo, &synced, &ours);
 	if (git_tree_entry_bypath(&ie, theirs, "index"))
 		goto out; /* no profiles yet */
 	if (git_tree_lookup(&index, s->repo, git_tree_entry_id(ie))) {
@@ -665,10 +701,17 @@ static int record(struct share *s, const git_oid *remote, git_oid *out, size_t *
 	git_oid local, tree_id;
 	git_tree *base = NULL;
 	git_signature *sig = NULL;
+	git_oid synced;
 	int have_local = !git_reference_name_to_id(&local, s->repo, LOCAL_REF);
 	if (have_local)
 		commit_tree(s->repo, &local, &base);
-	int rc = export(s, base, &tree_id, added, err);
+	int rc = 0;
+	*added = 0;
+	/* The store exported into the tip and not written since: its tree. */
+	if (base && tip_read(s, &synced) && git_oid_equal(&synced, &local) && store_unchanged(s))
+		git_oid_cpy(&tree_id, git_tree_id(base));
+	else
+		rc = export(s, base, &tree_id, added, err);
 	git_tree_free(base);
 	if (rc)
 		return rc;
@@ -800,15 +843,15 @@ static int lock_and_open(struct share *s, struct perun_instance *inst, const cha
 	return rc;
 }
 
-/* Fetch; with take, also take the remote's profiles in and record the
- * merge, so that the next pull of the same chain knows it is in. */
+/* Fetch; with take, also take the remote's profiles in and note the
+ * remote's tip as held, so that the next pull of the same chain knows it
+ * is in (the merge is committed by the next push). */
 static int fetch_take(struct perun_instance *inst, const char *remote, int take,
 		      struct perun_share_counts *counts, struct perun_error *err)
 {
 	struct share s;
-	git_oid id, before, tip;
+	git_oid id, before;
 	int have = 0;
-	size_t added;
 	int rc = lock_and_open(&s, inst, remote, counts, err);
 	int had = !rc && !git_reference_name_to_id(&before, s.repo, s.track);
 	if (!rc)
@@ -816,9 +859,7 @@ static int fetch_take(struct perun_instance *inst, const char *remote, int take,
 	if (!rc && have && take)
 		rc = import(&s, &id, counts, err);
 	if (!rc && have && take)
-		rc = record(&s, &id, &tip, &added, err);
-	if (!rc && have && take)
-		rc = tip_write(&s, &tip, err);
+		rc = tip_write(&s, &id, err);
 	if (!rc && take)
 		counts->up_to_date = !counts->profiles;
 	else if (!rc) {
