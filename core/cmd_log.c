@@ -223,6 +223,13 @@ static const char *row_field(const struct minor_row *r, const char *name, char *
 		return r->email;
 	if (!strcmp(name, "parents"))
 		return r->parents;
+	if (!strcmp(name, "shared")) {
+		if (!r->shared)
+			return "";
+		snprintf(buf, len, "%ld both, %ld local, %ld remote", r->both, r->local_only,
+			 r->remote_only);
+		return buf;
+	}
 	if (!strcmp(name, "desc")) {
 		/* The short log shows the first line only. */
 		const char *nl = strchr(r->desc, '\n');
@@ -412,6 +419,8 @@ const struct perun_command perun_cmd_log = {
 	.summary = "show the history with the profiles of each version",
 	.description = "Walks the history from <rev> (default HEAD), newest first.  The short\n"
 		       "form follows format.shortlog: fields %checksum%, %date%, %author%,\n"
-		       "%email%, %desc%, %parents%, %stats% (a|m|x|t profile counts) and\n"
-		       "%changes% (+ per optimization, - per degradation).",
+		       "%email%, %desc%, %parents%, %stats% (a|m|x|t profile counts),\n"
+		       "%changes% (+ per optimization, - per degradation) and %shared%\n"
+		       "(after perun fetch: the profiles on a remote too, local only and\n"
+		       "remote only).",
 };

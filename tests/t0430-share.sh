@@ -71,7 +71,11 @@ test_expect_success 'status and log tell fetched profiles from local ones' '
 	test_grep "^Shared: 0 on a remote too, 0 local only, 2 remote only (perun pull takes them)$" out &&
 	test $(grep -c "^  remote only: \[time\] time (.*) t[wh][or]e*\.perf [0-9a-f]\{12\}$" out) = 2 &&
 	jq -c "[.minor_versions[].shared.remote_only]" log.json >counts &&
-	echo "[2,1]" >expect && test_cmp expect counts
+	echo "[2,1]" >expect && test_cmp expect counts &&
+	(cd b && perun config --local set format.shortlog "%checksum:6% %shared%" >/dev/null &&
+	 perun log --short >../out && perun config --local set format.shortlog \
+	 "%checksum:6% (%stats%) %desc% %changes%" >/dev/null) &&
+	test_grep "^[0-9a-f]\{8\} 0 both, 0 local, 2 remote$" out
 '
 
 test_expect_success 'pull takes them in: the same profiles, byte for byte' '
