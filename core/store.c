@@ -397,7 +397,9 @@ int perun_store_write_packed(const char *objects_dir, const char *sha, const voi
 		return 0;
 	int rc = perun_store_verify_packed(packed, len, sha, err);
 	snprintf(dir, sizeof(dir), "%s/%.2s", objects_dir, sha);
-	if (!rc)
+	/* A pull writes thousands: one stat, not a mkdir per component. */
+	struct stat st;
+	if (!rc && (stat(dir, &st) || !S_ISDIR(st.st_mode)))
 		rc = perun_mkdirs(dir, 0755, err);
 	if (!rc)
 		rc = perun_durable_write(path, packed, len, err);
