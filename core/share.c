@@ -119,7 +119,9 @@ static int on_credentials(git_credential **out, const char *url, const char *use
 	}
 	if (allowed & GIT_CREDENTIAL_DEFAULT)
 		return git_credential_default_new(out);
-	return GIT_PASSTHROUGH;
+	git_error_set_str(GIT_ERROR_NET, "authentication required, and neither git's "
+					 "credential helpers nor an ssh agent gave credentials");
+	return GIT_EAUTH;
 }
 
 static int on_push_update(const char *refname, const char *status, void *payload)

@@ -106,9 +106,9 @@ tests_check_series_probe_la_LIBADD = $(top_builddir)/sdk/libperun.la
 EXTRA_DIST += tests/t0900-docs.sh
 TESTS += %reldir%/t0400-store.sh
 TESTS += %reldir%/t0430-share.sh %reldir%/t0431-share-ci-examples.sh \
-	%reldir%/t0440-worktree-dirty.sh
+	%reldir%/t0432-share-http.sh %reldir%/t0440-worktree-dirty.sh
 EXTRA_DIST += %reldir%/t0430-share.sh %reldir%/t0431-share-ci-examples.sh \
-	%reldir%/t0440-worktree-dirty.sh
+	%reldir%/t0432-share-http.sh %reldir%/t0440-worktree-dirty.sh
 TESTS += %reldir%/t0420-showdiff.sh
 EXTRA_DIST += %reldir%/t0420-showdiff.sh
 TESTS += %reldir%/t0500-import-heaptrack.sh
@@ -141,7 +141,7 @@ EXTRA_DIST += %reldir%/t0510-import-perf.sh %reldir%/import-perf/regenerate.sh \
 	%reldir%/import-perf/tu-srcline.srcline.folded \
 	%reldir%/import-perf/tu.folded \
 	%reldir%/import-perf/tu.script
-EXTRA_DIST += %reldir%/t0400-store.sh %reldir%/helpers/pidx.py
+EXTRA_DIST += %reldir%/t0400-store.sh %reldir%/helpers/pidx.py %reldir%/helpers/git-http-server.py
 
 # The standalone plugin template, built against the installed SDK.
 TESTS += tests/t0950-sdk-out-of-tree.sh
