@@ -123,3 +123,37 @@ bench_generate() {
 	echo "generating ${_bg_file##*/} ..." >&2
 	python3 "$_bg_script" "$_bg_count" "$_bg_file.tmp" "$@" && mv "$_bg_file.tmp" "$_bg_file"
 }
+
+# bench_binary <build-dir>: bin is the build's real perun, not libtool's
+# wrapper script (which would be timed too), with its library and plugins.
+bench_binary() {
+	bin="$1/.libs/perun"
+	[ -x "$bin" ] || bin="$1/perun"
+	export LD_LIBRARY_PATH="$1/sdk/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+	export PERUN_PLUGIN_PATH="$1/stage/plugins"
+}
+
+# bench_commits <n>: n commits on master of the git repository here, made
+# by one git fast-import process (each changes file.txt), checked out.
+bench_commits() {
+	python3 - "$1" <<-'PY' | git fast-import --quiet
+	import sys
+	n = int(sys.argv[1])
+	for i in range(n):
+	    body = f"v{i}\n".encode()
+	    msg = f"commit {i}\n".encode()
+	    sys.stdout.buffer.write(b"commit refs/heads/master\n")
+	    sys.stdout.buffer.write(f"committer Bench <bench@example.com> {1700000000 + i} +0000\n".encode())
+	    sys.stdout.buffer.write(b"data %d\n%s" % (len(msg), msg))
+	    sys.stdout.buffer.write(b"M 644 inline file.txt\ndata %d\n%s\n" % (len(body), body))
+	PY
+	git checkout -q master
+}
+
+# bench_workdir <name>: work is a new scratch directory (removed on exit
+# unless KEEP is set), HOME and perun's shared config inside it.
+bench_workdir() {
+	work=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX")
+	[ -n "${KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
+	export PERUN_CONFIG_DIR="$work/config" HOME="$work"
+}

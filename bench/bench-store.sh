@@ -10,32 +10,16 @@ build=$(cd "${1:-$top/build}" && pwd)
 commits=${COMMITS:-1000}
 per_commit=${PROFILES_PER_COMMIT:-10}
 
-# The real binary, not libtool's wrapper script.
-bin="$build/.libs/perun"
-[ -x "$bin" ] || bin="$build/perun"
-export LD_LIBRARY_PATH="$build/sdk/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export PERUN_PLUGIN_PATH="$build/stage/plugins"
-work=$(mktemp -d "${TMPDIR:-/tmp}/perun-bench-store.XXXXXX")
-[ -n "${KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
-export PERUN_CONFIG_DIR="$work/config" HOME="$work"
+# shellcheck source=bench/bench-lib.sh
+. "$top/bench/bench-lib.sh"
+bench_binary "$build"
+bench_workdir perun-bench-store
 
 echo "building a repository of $commits commits with $per_commit profiles each in $work"
 cd "$work"
 git init -q repo && cd repo
 git config user.name Bench && git config user.email bench@example.com
-# fast-import makes the 1,000 commits in one process.
-python3 - "$commits" <<'PY' | git fast-import --quiet
-import sys
-n = int(sys.argv[1])
-for i in range(n):
-    body = f"v{i}\n".encode()
-    msg = f"commit {i}\n".encode()
-    sys.stdout.buffer.write(b"commit refs/heads/master\n")
-    sys.stdout.buffer.write(f"committer Bench <bench@example.com> {1700000000 + i} +0000\n".encode())
-    sys.stdout.buffer.write(b"data %d\n%s" % (len(msg), msg))
-    sys.stdout.buffer.write(b"M 644 inline file.txt\ndata %d\n%s\n" % (len(body), body))
-PY
-git checkout -q master
+bench_commits "$commits"
 "$bin" init >/dev/null
 
 # One collected profile as a template for all the others.

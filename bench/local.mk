@@ -52,7 +52,8 @@ bench_bench_postprocess_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 bench_bench_postprocess_LDADD = $(top_builddir)/sdk/libperun.la $(JANSSON_LIBS) -ldl
 EXTRA_DIST += bench/bench-regressogram.sh bench/bench-moving-average.sh \
 	bench/bench-regression.sh bench/bench-kernel-regression.sh \
-	bench/bench-trace.sh bench/bench-check-history.sh
+	bench/bench-trace.sh bench/bench-check-history.sh \
+	bench/bench-lib.sh bench/bench-store.sh bench/bench-share.sh
 # bench/bench-false-alarms.sh: a real history profiled on this machine.
 EXTRA_DIST += bench/bench-false-alarms.sh bench/false-alarms/gen-history.py \
 	bench/false-alarms/classify.py

@@ -14,6 +14,7 @@
 #include "pager.h"
 #include "runner.h"
 #include "profiles.h"
+#include "worktree.h"
 
 static int has_profiles(struct perun_instance *inst, const char *sha);
 
@@ -178,6 +179,110 @@ fail:
 out:
 	perun_check_release(&ctx);
 	perun_profiles_free_two(pair);
+	perun_instance_close(&inst);
+	return exit_code;
+}
+
+/* The newest clean profile of tracked configured as target is, or -1. */
+static long clean_baseline(const struct perun_profile_list *tracked,
+			   const struct perun_index_entry *t)
+{
+	for (size_t i = 0; i < tracked->n; i++) {
+		const struct perun_index_entry *e = &tracked->items[i].entry;
+		if (!strstr(e->path, "-dirty-") && !strcmp(e->type, t->type) &&
+		    !strcmp(e->cmd, t->cmd) && !strcmp(e->workload, t->workload) &&
+		    !strcmp(e->collector, t->collector))
+			return (long)i;
+	}
+	return -1;
+}
+
+/*
+ * perun check worktree: the profiles collected on the uncommitted changes
+ * of the working tree (marked with the diff's hash, pending or registered
+ * at HEAD) against HEAD's own clean profiles of the same configuration.
+ */
+static int cmd_check_worktree(const struct perun_command *cmd, struct perun_cli *cli,
+			      const struct perun_params *params, int argc, char **argv)
+{
+	struct perun_instance inst;
+	struct perun_error err = { 0 };
+	struct perun_check_ctx ctx = { 0 };
+	struct perun_profile_list tracked = { 0 }, pending = { 0 };
+	struct check_opts o;
+	char sha[65], diff[PERUN_SHA1_HEX], mark[32], nothing[160];
+	int exit_code;
+	if (argc)
+		return perun_fail(PERUN_EXIT_USAGE, "check worktree: unexpected argument '%s'",
+				  argv[0]);
+	read_opts(cli, params, &o);
+	if (perun_instance_open(&inst, &err))
+		return perun_error_exit(&err);
+	if (perun_resolve_minor(&inst, NULL, sha, &err) ||
+	    perun_worktree_diff(&inst, sha, diff, &err))
+		goto fail;
+	if (!diff[0]) {
+		perun_error_set(&err, PERUN_EINVAL,
+				"check worktree: the working tree has no uncommitted changes to "
+				"tracked files");
+		goto fail;
+	}
+	perun_worktree_name_mark(diff, mark, sizeof(mark));
+	if (perun_profiles_tracked(&inst, sha, &tracked, &err) ||
+	    perun_profiles_pending(&inst, &pending, &err) ||
+	    perun_check_init(&ctx, &inst.config, o.models_type, &err))
+		goto fail;
+	size_t targets = 0;
+	const struct perun_profile_list *lists[] = { &pending, &tracked };
+	for (int l = 0; l < 2; l++)
+		for (size_t i = 0; i < lists[l]->n; i++) {
+			const struct perun_profile_info *t = &lists[l]->items[i];
+			if (!strstr(t->entry.path, mark))
+				continue;
+			targets++;
+			long b = clean_baseline(&tracked, &t->entry);
+			if (b < 0)
+				continue;
+			struct perun_profile *pair[2] = { NULL, NULL };
+			int rc = perun_profile_info_load(&inst, &tracked.items[b], &pair[0], &err);
+			if (!rc)
+				rc = perun_profile_info_load(&inst, t, &pair[1], &err);
+			if (!rc && (o.force || perun_check_same_config(pair[0], pair[1])))
+				rc = perun_check_pair(&ctx, pair[0], pair[1],
+						      tracked.items[b].entry.path, t->entry.path,
+						      sha, sha, &err);
+			perun_profile_free(pair[0]);
+			perun_profile_free(pair[1]);
+			if (rc)
+				goto fail;
+		}
+	if (!targets)
+		snprintf(nothing, sizeof(nothing),
+			 "no profiles of the uncommitted changes (diff %.12s): collect them "
+			 "first (perun run matrix)",
+			 diff);
+	else if (!ctx.report.npairs)
+		snprintf(nothing, sizeof(nothing),
+			 "no clean profiles at %.7s to compare the uncommitted changes with", sha);
+	perun_pager_start(cli, &inst.config, "check");
+	if (o.format == PERUN_CHECK_TEXT) {
+		size_t n;
+		const struct perun_check_change **v = change_ptrs(&ctx.report, 0, &n);
+		printf("[Checking the uncommitted changes (diff %.12s) against %.7s]\n\n", diff,
+		       sha);
+		perun_check_print_list(stdout, v, n, cli->color);
+		perun_check_print_unreliable(stdout, v, n, cli->verbose);
+		perun_check_print_summary(stdout, v, n, cli->color);
+		free(v);
+	}
+	exit_code = finish(&o, &ctx, ctx.report.npairs ? NULL : nothing);
+	goto out;
+fail:
+	exit_code = perun_error_exit(&err);
+out:
+	perun_check_release(&ctx);
+	perun_profile_list_release(&tracked);
+	perun_profile_list_release(&pending);
 	perun_instance_close(&inst);
 	return exit_code;
 }
@@ -702,8 +807,22 @@ static const struct perun_command check_all = {
 		       "each configuration, oldest first, one per version that has one.",
 };
 
+static const struct perun_command check_worktree = {
+	.name = "worktree",
+	.fn = cmd_check_worktree,
+	.options = history_options,
+	.summary = "check the uncommitted changes against HEAD",
+	.description = "Compares the profiles collected on the uncommitted changes of the\n"
+		       "working tree (perun collect or perun run at HEAD mark them with the\n"
+		       "hash of the diff, in the profile and in its name) with the newest\n"
+		       "clean profile of the same configuration registered at HEAD: a\n"
+		       "performance check without a commit.  Profiles of earlier changes\n"
+		       "(another diff) are left out.  The changes are not saved.",
+};
+
 static const struct perun_command *const check_subcommands[] = { &check_head, &check_all,
-								 &check_profiles, NULL };
+								 &check_profiles, &check_worktree,
+								 NULL };
 
 static const struct perun_option check_options[] = {
 	{ "force", "f", PERUN_OPTION_BOOL, NULL, NULL, NULL,

@@ -10,6 +10,7 @@
 #include "config.h"
 #include "jobs.h"
 #include "runner.h"
+#include "worktree.h"
 
 struct collect_run {
 	struct perun_instance *inst;
@@ -28,6 +29,12 @@ static int run_at_version(struct collect_run *run, const char *sha)
 	size_t nwork = perun_params_count(params, "workload");
 	size_t nargs = perun_params_count(params, "args");
 	struct perun_error err = { 0 };
+	char dirty[PERUN_SHA1_HEX];
+	if (perun_worktree_diff(run->inst, sha, dirty, &err)) {
+		perun_error_print(&err);
+		run->failed++;
+		return 0;
+	}
 	for (size_t c = 0; c < ncmd; c++) {
 		for (size_t w = 0; w < (nwork ? nwork : 1); w++) {
 			struct perun_job job = {
@@ -51,6 +58,8 @@ static int run_at_version(struct collect_run *run, const char *sha)
 			}
 			if (!profile)
 				continue; /* none on purpose; the collector said why */
+			if (dirty[0])
+				perun_worktree_mark(profile, dirty);
 			char path[PATH_MAX];
 			if (perun_runner_store(
 				    run->inst, profile,

@@ -11,6 +11,7 @@
 #include "format.h"
 #include "index.h"
 #include "profiles.h"
+#include "share.h"
 #include "xalloc.h"
 
 /* Per-type profile counts of one minor version, from its index header. */
@@ -24,14 +25,44 @@ struct minor_row {
 	struct minor_stats stats;
 	long optimizations, degradations;
 	int damaged; /* its index does not read */
+	int shared;  /* a remote was fetched: the counts below hold */
+	long both, local_only, remote_only;
 };
 
 struct log_walk {
 	struct perun_instance *inst;
+	struct perun_share_view *view; /* fetched remotes, or NULL */
 	struct minor_row *rows;
 	size_t n;
 	struct perun_error err;
 };
+
+/* The version's profiles here, on a fetched remote, or both. */
+static int count_shared(struct log_walk *walk, struct minor_row *row, struct perun_error *err)
+{
+	struct perun_index idx, remote_only;
+	int rc = perun_minor_index_read(walk->inst, row->checksum, &idx, err);
+	if (rc)
+		return rc;
+	const char **sums = perun_xcalloc(idx.n + 1, sizeof(*sums));
+	int *on = perun_xcalloc(idx.n + 1, sizeof(*on));
+	for (size_t i = 0; i < idx.n; i++)
+		sums[i] = idx.entries[i].checksum;
+	rc = perun_share_view_compare(walk->view, row->checksum, sums, idx.n, on, &remote_only,
+				      err);
+	if (!rc) {
+		row->shared = 1;
+		for (size_t i = 0; i < idx.n; i++)
+			row->both += on[i];
+		row->local_only = (long)idx.n - row->both;
+		row->remote_only = (long)remote_only.n;
+		perun_index_release(&remote_only);
+	}
+	free(sums);
+	free(on);
+	perun_index_release(&idx);
+	return rc;
+}
 
 static void count_type(struct minor_stats *st, const char *type)
 {
@@ -113,6 +144,8 @@ static int collect_row(const struct perun_vcs_commit *c, void *data)
 		row->damaged = 1;
 	}
 	count_changes(walk->inst, row->checksum, &row->optimizations, &row->degradations);
+	if (walk->view && !row->damaged && count_shared(walk, row, &err))
+		perun_warn("%s", err.message);
 	return 0;
 }
 
@@ -158,6 +191,9 @@ static void print_long(const struct log_walk *walk)
 		const struct minor_row *r = &walk->rows[i];
 		printf("Minor Version %s\n", r->checksum);
 		print_type_counts(&r->stats, r->damaged);
+		if (r->shared)
+			printf("Shared: %ld on a remote too, %ld local only, %ld remote only\n",
+			       r->both, r->local_only, r->remote_only);
 		printf("Author: %s <%s> %s\n", r->author, r->email, r->date);
 		char *parents = perun_xstrdup(r->parents);
 		for (char *p = strtok(parents, " "); p; p = strtok(NULL, " "))
@@ -187,6 +223,13 @@ static const char *row_field(const struct minor_row *r, const char *name, char *
 		return r->email;
 	if (!strcmp(name, "parents"))
 		return r->parents;
+	if (!strcmp(name, "shared")) {
+		if (!r->shared)
+			return "";
+		snprintf(buf, len, "%ld both, %ld local, %ld remote", r->both, r->local_only,
+			 r->remote_only);
+		return buf;
+	}
 	if (!strcmp(name, "desc")) {
 		/* The short log shows the first line only. */
 		const char *nl = strchr(r->desc, '\n');
@@ -312,6 +355,11 @@ static void print_json(const struct log_walk *walk)
 			(json_int_t)r->degradations);
 		if (r->damaged)
 			json_object_set_new(row, "index_damaged", json_true());
+		if (r->shared)
+			json_object_set_new(row, "shared",
+					    json_pack("{s:I,s:I,s:I}", "both", (json_int_t)r->both,
+						      "local_only", (json_int_t)r->local_only,
+						      "remote_only", (json_int_t)r->remote_only));
 		json_array_append_new(list, row);
 	}
 	json_t *doc = json_pack("{s:i,s:o}", "schema", 1, "minor_versions", list);
@@ -333,6 +381,8 @@ static int cmd_log(const struct perun_command *cmd, struct perun_cli *cli,
 	walk.inst = &inst;
 	int rc = perun_resolve_minor(&inst, argc ? argv[0] : NULL, sha, &walk.err);
 	if (!rc)
+		rc = perun_share_view_open(&inst, &walk.view, &walk.err);
+	if (!rc)
 		rc = perun_vcs_walk(&inst.vcs, sha, collect_row, &walk, &walk.err);
 	if (!rc) {
 		perun_pager_start(cli, &inst.config, "log");
@@ -349,6 +399,7 @@ static int cmd_log(const struct perun_command *cmd, struct perun_cli *cli,
 	}
 	int exit_code = rc ? perun_error_exit(&walk.err) : PERUN_EXIT_OK;
 	rows_release(&walk);
+	perun_share_view_close(walk.view);
 	perun_instance_close(&inst);
 	return exit_code;
 }
@@ -368,6 +419,8 @@ const struct perun_command perun_cmd_log = {
 	.summary = "show the history with the profiles of each version",
 	.description = "Walks the history from <rev> (default HEAD), newest first.  The short\n"
 		       "form follows format.shortlog: fields %checksum%, %date%, %author%,\n"
-		       "%email%, %desc%, %parents%, %stats% (a|m|x|t profile counts) and\n"
-		       "%changes% (+ per optimization, - per degradation).",
+		       "%email%, %desc%, %parents%, %stats% (a|m|x|t profile counts),\n"
+		       "%changes% (+ per optimization, - per degradation) and %shared%\n"
+		       "(after perun fetch: the profiles on a remote too, local only and\n"
+		       "remote only).",
 };

@@ -105,7 +105,9 @@ static int run_matrix(struct perun_cli *cli, struct perun_instance *inst, struct
 		.profile_template = perun_params_string(group, "output-filename-template", NULL),
 		.progress = !quiet && isatty(STDERR_FILENO),
 	};
-	if (perun_runner_timeout(group, &inst->config, &opts.timeout, &tmp)) {
+	const char *shard = perun_params_string(group, "shard", NULL);
+	if ((shard && perun_shard_parse(shard, &opts.shard_index, &opts.shard_count, &tmp)) ||
+	    perun_runner_timeout(group, &inst->config, &opts.timeout, &tmp)) {
 		free(revs);
 		return perun_error_exit(&tmp);
 	}
@@ -243,6 +245,8 @@ static const struct perun_option run_options[] = {
 	  "also profile every ancestor of each minor version", 0 },
 	{ "timeout", NULL, PERUN_OPTION_INT, NULL, NULL, "<seconds>",
 	  "stop a collection that runs longer; the job fails (default: execute.timeout)", 0 },
+	{ "shard", NULL, PERUN_OPTION_STRING, NULL, NULL, "<i>/<n>",
+	  "run only shard <i> of <n> of the jobs, so that <n> runs cover each once", 0 },
 	{ NULL },
 };
 
@@ -258,5 +262,10 @@ const struct perun_command perun_cmd_run = {
 		       "branch and working tree restored, also when a job fails or the run\n"
 		       "is interrupted.  Progress shows on a terminal; a log of every run\n"
 		       "goes to .perun/logs.  Exits 3 when any job failed, listing which\n"
-		       "and why.",
+		       "and why.  With --shard <i>/<n> the jobs, numbered over versions x\n"
+		       "commands x args x workloads x collectors, are dealt round-robin to\n"
+		       "<n> shards and only shard <i> runs: <n> CI jobs or a Slurm array\n"
+		       "(--shard $((SLURM_ARRAY_TASK_ID+1))/$SLURM_ARRAY_TASK_COUNT) cover\n"
+		       "the matrix exactly once.  Versions without jobs in the shard are not\n"
+		       "checked out.",
 };

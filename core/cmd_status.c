@@ -10,6 +10,8 @@
 #include "cmd_util.h"
 #include "format.h"
 #include "profiles.h"
+#include "share.h"
+#include "worktree.h"
 #include "xalloc.h"
 
 static const char *const profile_types[] = { "memory", "mixed", "time", NULL };
@@ -158,6 +160,92 @@ static json_t *list_json(const struct perun_profile_list *list, char id_char)
 	return arr;
 }
 
+/* The tracked profiles of sha against the fetched remotes: on[i] says
+ * tracked i is on a remote too, remote_only the remotes' profiles not
+ * here.  *shared is 0 (and nothing allocated) when nothing was fetched. */
+struct shared {
+	int fetched;
+	int *on;
+	struct perun_index remote_only;
+	size_t both;
+};
+
+static int shared_compare(struct perun_instance *inst, const char *sha,
+			  const struct perun_profile_list *tracked, struct shared *sh,
+			  struct perun_error *err)
+{
+	struct perun_share_view *view;
+	memset(sh, 0, sizeof(*sh));
+	int rc = perun_share_view_open(inst, &view, err);
+	if (rc || !view)
+		return rc;
+	const char **sums = perun_xcalloc(tracked->n + 1, sizeof(*sums));
+	sh->on = perun_xcalloc(tracked->n + 1, sizeof(*sh->on));
+	for (size_t i = 0; i < tracked->n; i++)
+		sums[i] = tracked->items[i].entry.checksum;
+	rc = perun_share_view_compare(view, sha, sums, tracked->n, sh->on, &sh->remote_only, err);
+	for (size_t i = 0; i < tracked->n; i++)
+		sh->both += (size_t)sh->on[i];
+	sh->fetched = !rc;
+	free(sums);
+	perun_share_view_close(view);
+	return rc;
+}
+
+static void shared_release(struct shared *sh)
+{
+	free(sh->on);
+	perun_index_release(&sh->remote_only);
+}
+
+static void shared_print(const struct shared *sh, size_t ntracked, int short_form)
+{
+	if (!sh->fetched)
+		return;
+	printf("\nShared: %zu on a remote too, %zu local only%s, %zu remote only%s\n", sh->both,
+	       ntracked - sh->both, ntracked > sh->both ? " (perun push sends them)" : "",
+	       sh->remote_only.n, sh->remote_only.n ? " (perun pull takes them)" : "");
+	for (size_t i = 0; !short_form && i < sh->remote_only.n; i++) {
+		const struct perun_index_entry *e = &sh->remote_only.entries[i];
+		printf("  remote only: [%s] %s (%s) %s %.12s\n", e->type, e->collector, e->time,
+		       e->path, e->checksum);
+	}
+}
+
+static void shared_json(json_t *doc, const struct shared *sh)
+{
+	if (!sh->fetched)
+		return;
+	json_t *tracked = json_object_get(doc, "tracked");
+	for (size_t i = 0; i < json_array_size(tracked); i++)
+		json_object_set_new(json_array_get(tracked, i), "shared",
+				    json_string(sh->on[i] ? "both" : "local"));
+	json_t *arr = json_array();
+	for (size_t i = 0; i < sh->remote_only.n; i++) {
+		const struct perun_index_entry *e = &sh->remote_only.entries[i];
+		json_array_append_new(arr,
+				      json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s}", "source", e->path,
+						"type", e->type, "time", e->time, "cmd", e->cmd,
+						"workload", e->workload, "collector", e->collector,
+						"checksum", e->checksum));
+	}
+	json_object_set_new(doc, "remote_only", arr);
+}
+
+/* Profiles of the uncommitted changes diff among the two lists. */
+static size_t worktree_profiles(const char *diff, const struct perun_profile_list *a,
+				const struct perun_profile_list *b)
+{
+	char mark[32];
+	size_t n = 0;
+	perun_worktree_name_mark(diff, mark, sizeof(mark));
+	for (size_t i = 0; diff[0] && i < a->n; i++)
+		n += strstr(a->items[i].entry.path, mark) != NULL;
+	for (size_t i = 0; diff[0] && i < b->n; i++)
+		n += strstr(b->items[i].entry.path, mark) != NULL;
+	return n;
+}
+
 static int validate_fields(const struct perun_format *fmt, const char *fmt_text,
 			   struct perun_error *err)
 {
@@ -186,6 +274,8 @@ static int cmd_status(const struct perun_command *cmd, struct perun_cli *cli,
 	struct perun_profile_list tracked = { 0 }, pending = { 0 };
 	struct perun_vcs_commit commit;
 	struct perun_format fmt = { 0 };
+	struct shared sh = { 0 };
+	char diff[PERUN_SHA1_HEX] = "";
 	int rc, exit_code = PERUN_EXIT_OK;
 	int short_form = perun_params_bool(params, "short", 0);
 	int json = !strcmp(perun_params_string(params, "format", "text"), "json");
@@ -209,8 +299,11 @@ static int cmd_status(const struct perun_command *cmd, struct perun_cli *cli,
 	    (rc = perun_vcs_major_head(&inst.vcs, branch, &err)) ||
 	    (rc = perun_vcs_info(&inst.vcs, sha, &commit, &err)) ||
 	    (rc = perun_profiles_tracked(&inst, sha, &tracked, &err)) ||
-	    (rc = perun_profiles_pending(&inst, &pending, &err)))
+	    (rc = perun_profiles_pending(&inst, &pending, &err)) ||
+	    (rc = shared_compare(&inst, sha, &tracked, &sh, &err)) ||
+	    (rc = perun_worktree_diff(&inst, sha, diff, &err)))
 		goto fail;
+	size_t dirty_profiles = worktree_profiles(diff, &tracked, &pending);
 
 	if (json) {
 		json_t *doc =
@@ -223,6 +316,10 @@ static int cmd_status(const struct perun_command *cmd, struct perun_cli *cli,
 			goto fail;
 		}
 		json_object_set_new(doc, "changes", changes);
+		shared_json(doc, &sh);
+		json_object_set_new(doc, "worktree",
+				    json_pack("{s:b,s:s,s:I}", "dirty", diff[0] != '\0', "diff",
+					      diff, "profiles", (json_int_t)dirty_profiles));
 		json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 		putchar('\n');
 		json_decref(doc);
@@ -244,11 +341,17 @@ static int cmd_status(const struct perun_command *cmd, struct perun_cli *cli,
 	print_counts(&tracked, "tracked", short_form || !tracked.n ? "\n" : ":\n");
 	if (!short_form && tracked.n)
 		print_table(&fmt, &tracked, &pending, 'i');
+	shared_print(&sh, tracked.n, short_form);
 	if (!short_form)
 		putchar('\n');
 	print_counts(&pending, "untracked", short_form || !pending.n ? "\n" : ":\n");
 	if (!short_form && pending.n)
 		print_table(&fmt, &pending, &tracked, 'p');
+	if (diff[0])
+		printf("\nUncommitted changes (diff %.12s): %zu profile%s of them%s\n", diff,
+		       dirty_profiles, dirty_profiles == 1 ? "" : "s",
+		       dirty_profiles ? " (perun check worktree compares them with HEAD)"
+				      : " (perun run matrix collects them)");
 	if (perun_check_print_status(stdout, &inst, sha, short_form, cli->color, &err))
 		goto fail;
 	goto out;
@@ -257,6 +360,7 @@ fail:
 	exit_code = perun_exit_for(err.code);
 out:
 	perun_format_release(&fmt);
+	shared_release(&sh);
 	perun_profile_list_release(&tracked);
 	perun_profile_list_release(&pending);
 	perun_instance_close(&inst);

@@ -25,6 +25,9 @@
 	X(postprocessby)                                                                           \
 	X(run)                                                                                     \
 	X(check)                                                                                   \
+	X(push)                                                                                    \
+	X(fetch)                                                                                   \
+	X(pull)                                                                                    \
 	X(fsck)                                                                                    \
 	X(gc)                                                                                      \
 	X(plugins)                                                                                 \

@@ -370,6 +370,7 @@ static const char *const known_keys[] = {
 	"showdiff.offline",
 	"showdiff.display_style",
 	"profile.aggregation",
+	"share.remote",
 	NULL,
 };
 

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,11 +29,84 @@ void perun_durable_begin(void)
 	batch.depth++;
 }
 
+static size_t hash_path(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+	for (size_t i = 0; i < len; i++) {
+		h ^= (unsigned char)s[i];
+		h *= 1099511628211ULL;
+	}
+	return (size_t)h;
+}
+
+/*
+ * Where each path of the batch is: an open-addressing table of indexes
+ * into batch.files (+1; 0 is free), so that a batch of 100,000 objects
+ * (perun pull) does not compare every path with every other.  Without
+ * memory for it, find looks through the list.
+ */
+static struct {
+	size_t *slots, n; /* n: a power of two, or 0 */
+	int broken;
+} table;
+
+static void table_put(size_t i)
+{
+	size_t mask = table.n - 1;
+	const char *path = batch.files[i].path;
+	size_t h = hash_path(path, strlen(path)) & mask;
+	while (table.slots[h])
+		h = (h + 1) & mask;
+	table.slots[h] = i + 1;
+}
+
+static void table_reset(void)
+{
+	free(table.slots);
+	memset(&table, 0, sizeof(table));
+}
+
+/* Index the batch's files anew, in a table of room for want of them. */
+static void table_rebuild(size_t want)
+{
+	size_t n = 64;
+	while (n < 2 * want)
+		n *= 2;
+	size_t *slots = calloc(n, sizeof(*slots));
+	table_reset();
+	if (!slots) {
+		table.broken = 1;
+		return;
+	}
+	table.slots = slots;
+	table.n = n;
+	for (size_t i = 0; i < batch.n; i++)
+		table_put(i);
+}
+
+/* The batch just got files[batch.n - 1]. */
+static void table_added(void)
+{
+	if (table.broken)
+		return;
+	if (2 * batch.n > table.n)
+		table_rebuild(2 * batch.n);
+	else
+		table_put(batch.n - 1);
+}
+
 static struct pending *find(const char *path)
 {
-	for (size_t i = batch.n; i-- > 0;)
-		if (!strcmp(batch.files[i].path, path))
-			return &batch.files[i];
+	if (table.broken || !table.n) {
+		for (size_t i = batch.n; table.broken && i-- > 0;)
+			if (!strcmp(batch.files[i].path, path))
+				return &batch.files[i];
+		return NULL;
+	}
+	size_t mask = table.n - 1;
+	for (size_t h = hash_path(path, strlen(path)) & mask; table.slots[h]; h = (h + 1) & mask)
+		if (!strcmp(batch.files[table.slots[h] - 1].path, path))
+			return &batch.files[table.slots[h] - 1];
 	return NULL;
 }
 
@@ -100,7 +174,24 @@ int perun_durable_write(const char *path, const void *data, size_t len, struct p
 		return 0;
 	}
 	batch.files[batch.n++] = p;
+	table_added();
 	return 0;
+}
+
+/* The directories synced by a commit (their paths point into the
+ * batch's): a few hundred at most, told apart by hash first. */
+static struct {
+	struct synced_dir {
+		const char *path;
+		size_t len, hash;
+	} * dirs;
+	size_t n, alloc;
+} synced;
+
+static void synced_reset(void)
+{
+	free(synced.dirs);
+	memset(&synced, 0, sizeof(synced));
 }
 
 static void drop(struct pending *p)
@@ -120,6 +211,8 @@ void perun_durable_forget(const char *path)
 	size_t i = (size_t)(p - batch.files);
 	memmove(p, p + 1, (batch.n - i - 1) * sizeof(*p));
 	batch.n--;
+	if (!table.broken)
+		table_rebuild(batch.n);
 }
 
 /* End the batch: the files from the from-th on were not renamed. */
@@ -135,6 +228,8 @@ static void batch_clear(size_t from)
 	}
 	free(batch.files);
 	memset(&batch, 0, sizeof(batch));
+	table_reset();
+	synced_reset();
 }
 
 void perun_durable_abort(void)
@@ -145,15 +240,25 @@ void perun_durable_abort(void)
 }
 
 /* fsync the directory of path, once per directory of the batch. */
-static void sync_directory(const char *path, size_t i)
+static void sync_directory(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	size_t dlen = slash ? (size_t)(slash - path) : 0;
-	for (size_t k = 0; k < i; k++) {
-		const char *other = batch.files[k].path, *oslash = strrchr(other, '/');
-		if ((oslash ? (size_t)(oslash - other) : 0) == dlen && !strncmp(other, path, dlen))
+	size_t h = hash_path(path, dlen);
+	for (size_t k = 0; k < synced.n; k++)
+		if (synced.dirs[k].hash == h && synced.dirs[k].len == dlen &&
+		    !strncmp(synced.dirs[k].path, path, dlen))
 			return; /* done with an earlier file's */
+	if (synced.n == synced.alloc) {
+		size_t alloc = synced.alloc ? 2 * synced.alloc : 16;
+		void *grown = realloc(synced.dirs, alloc * sizeof(*synced.dirs));
+		if (grown) {
+			synced.dirs = grown;
+			synced.alloc = alloc;
+		}
 	}
+	if (synced.n < synced.alloc)
+		synced.dirs[synced.n++] = (struct synced_dir){ path, dlen, h };
 	char dir[4096];
 	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(dlen ? dlen : 1) : 1, slash ? path : ".");
 	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -208,7 +313,7 @@ int perun_durable_commit(struct perun_error *err)
 		}
 	}
 	for (size_t i = 0; i < batch.n; i++)
-		sync_directory(batch.files[i].path, i);
+		sync_directory(batch.files[i].path);
 	batch_clear(batch.n);
 	return 0;
 }

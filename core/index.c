@@ -108,20 +108,11 @@ static int append(struct perun_index *idx, struct perun_index_entry *e)
 
 /* With salvage, the whole entries before a damage are kept (and 0 is
  * returned with err still saying what the damage is). */
-static int index_read(const char *path, struct perun_index *idx, int salvage,
-		      struct perun_error *err)
+static int index_parse(const char *path, const char *data, size_t len, struct perun_index *idx,
+		       int salvage, struct perun_error *err)
 {
 	memset(idx, 0, sizeof(*idx));
-	char *data;
-	size_t len;
-	int rc = perun_file_read(path, &data, &len, err);
-	if (rc) {
-		if (err && err->code == PERUN_ENOTFOUND) {
-			perun_error_clear(err);
-			return 0;
-		}
-		return rc;
-	}
+	int rc = 0;
 	const unsigned char *buf = (const unsigned char *)data;
 	if (len < INDEX_HEADER_SIZE || memcmp(buf, "pidx", 4)) {
 		rc = perun_error_set(err, PERUN_EINVAL, "malformed index '%s': not an index file",
@@ -193,10 +184,34 @@ damaged:
 	if (salvage)
 		rc = 0;
 out:
-	free(data);
 	if (rc)
 		perun_index_release(idx);
 	return rc;
+}
+
+static int index_read(const char *path, struct perun_index *idx, int salvage,
+		      struct perun_error *err)
+{
+	memset(idx, 0, sizeof(*idx));
+	char *data;
+	size_t len;
+	int rc = perun_file_read(path, &data, &len, err);
+	if (rc) {
+		if (err && err->code == PERUN_ENOTFOUND) {
+			perun_error_clear(err);
+			return 0;
+		}
+		return rc;
+	}
+	rc = index_parse(path, data, len, idx, salvage, err);
+	free(data);
+	return rc;
+}
+
+int perun_index_parse(const void *data, size_t len, const char *name, struct perun_index *idx,
+		      struct perun_error *err)
+{
+	return index_parse(name, data, len, idx, 0, err);
 }
 
 int perun_index_read(const char *path, struct perun_index *idx, struct perun_error *err)
@@ -226,7 +241,7 @@ static size_t slen(const char *s)
 	return s ? strlen(s) : 0;
 }
 
-int perun_index_write(const char *path, const struct perun_index *idx, struct perun_error *err)
+unsigned char *perun_index_serialize(const struct perun_index *idx, size_t *len)
 {
 	size_t size = INDEX_HEADER_SIZE;
 	for (size_t i = 0; i < idx->n; i++) {
@@ -236,7 +251,7 @@ int perun_index_write(const char *path, const struct perun_index *idx, struct pe
 	}
 	unsigned char *buf = malloc(size), *p = buf;
 	if (!buf)
-		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		return NULL;
 	int32_t version = PERUN_INDEX_VERSION, count = (int32_t)idx->n;
 	memcpy(p, "pidx", 4);
 	memcpy(p + 4, &version, 4);
@@ -261,7 +276,17 @@ int perun_index_write(const char *path, const struct perun_index *idx, struct pe
 		put_lstring(&p, e->collector);
 		put_lstring(&p, e->postprocessors);
 	}
-	int rc = perun_durable_write(path, buf, (size_t)(p - buf), err);
+	*len = (size_t)(p - buf);
+	return buf;
+}
+
+int perun_index_write(const char *path, const struct perun_index *idx, struct perun_error *err)
+{
+	size_t len;
+	unsigned char *buf = perun_index_serialize(idx, &len);
+	if (!buf)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	int rc = perun_durable_write(path, buf, len, err);
 	free(buf);
 	return rc;
 }

@@ -36,9 +36,15 @@ struct perun_index {
  * with an error naming the file.
  */
 int perun_index_read(const char *path, struct perun_index *idx, struct perun_error *err);
+/* perun_index_read of len bytes at data; errors call them name. */
+int perun_index_parse(const void *data, size_t len, const char *name, struct perun_index *idx,
+		      struct perun_error *err);
 /* What still reads of a damaged index: the whole entries before the
  * damage (none when its header is damaged). */
 void perun_index_salvage(const char *path, struct perun_index *idx);
+/* idx as a version 2 file in memory (malloc'd, *len bytes), or NULL
+ * without memory. */
+unsigned char *perun_index_serialize(const struct perun_index *idx, size_t *len);
 /* Write idx as version 2, atomically. */
 int perun_index_write(const char *path, const struct perun_index *idx, struct perun_error *err);
 void perun_index_release(struct perun_index *idx);

@@ -17,6 +17,7 @@
 
 #include "cmd_util.h"
 #include "jobs.h"
+#include "worktree.h"
 #include "runner.h"
 #include "supervise.h"
 #include "workload.h"
@@ -138,6 +139,8 @@ int perun_jobs_each_version(struct perun_instance *inst, const struct perun_vers
 	int saved = 0;
 	for (size_t i = 0; i < list.n && !rc && !interrupted(); i++) {
 		const char *at = list.sha[i];
+		if (v->wanted && !v->wanted(i, list.n, v->data))
+			continue;
 		int moved = strcmp(at, head) != 0;
 		struct perun_error verr = { 0 };
 		/* Another version: save dirty work and the branch once, under a
@@ -333,8 +336,54 @@ struct run {
 	size_t per_version; /* jobs at one version */
 	size_t done;	    /* jobs done so far over all versions */
 	size_t total;
+	size_t vi;		    /* the version being visited */
+	char dirty[PERUN_SHA1_HEX]; /* its uncommitted changes' diff, or "" */
 	int progress_shown;
 };
+
+/* Is job j of version vi in this run's shard? */
+static int in_shard(const struct run *r, size_t vi, size_t j)
+{
+	size_t n = r->opts->shard_count;
+	return n <= 1 || (vi * r->per_version + j) % n == r->opts->shard_index;
+}
+
+/* The jobs of version vi in this run's shard. */
+static size_t shard_jobs(const struct run *r, size_t vi)
+{
+	size_t count = 0;
+	for (size_t j = 0; j < r->per_version; j++)
+		count += in_shard(r, vi, j);
+	return count;
+}
+
+static int version_wanted(size_t vi, size_t nv, void *data)
+{
+	struct run *r = data;
+	if (r->total == 0)
+		for (size_t i = 0; i < nv; i++)
+			r->total += shard_jobs(r, i);
+	r->vi = vi;
+	return shard_jobs(r, vi) > 0;
+}
+
+int perun_shard_parse(const char *text, size_t *index, size_t *count, struct perun_error *err)
+{
+	char *end;
+	unsigned long long i = strtoull(text, &end, 10), n = 0;
+	int ok = end != text && *end == '/' && text[0] != '-';
+	if (ok) {
+		const char *rest = end + 1;
+		n = strtoull(rest, &end, 10);
+		ok = end != rest && !*end && rest[0] != '-' && i >= 1 && i <= n;
+	}
+	if (!ok)
+		return perun_error_set(err, PERUN_EINVAL,
+				       "--shard '%s': not <i>/<n> with 1 <= i <= n", text);
+	*index = (size_t)(i - 1);
+	*count = (size_t)n;
+	return 0;
+}
 
 static double elapsed(const struct run *r)
 {
@@ -508,6 +557,8 @@ static int run_job(struct run *r, const char *sha, const struct perun_unit *c, c
 				break; /* a merged profile would miss this value */
 			continue;
 		}
+		if (profile && r->dirty[0])
+			perun_worktree_mark(profile, r->dirty);
 		if (!profile) {
 			log_line(r, "%s workload '%s': the collector made no profile on purpose",
 				 job, text);
@@ -550,17 +601,28 @@ static int run_job(struct run *r, const char *sha, const struct perun_unit *c, c
 	return rc;
 }
 
+static void version_failed(const char *sha, const struct perun_error *err, void *data);
+
 static int at_version(const char *sha, size_t vi, size_t nv, void *data)
 {
 	struct run *r = data;
 	const struct perun_matrix *m = r->m;
-	if (r->total == 0)
-		r->total = r->per_version * nv;
+	size_t j = 0;
+	struct perun_error err = { 0 };
 	log_line(r, "version %s (%zu/%zu)", sha, vi + 1, nv);
+	if (perun_worktree_diff(r->inst, sha, r->dirty, &err)) {
+		version_failed(sha, &err, r);
+		return 0;
+	}
+	if (r->dirty[0])
+		log_line(r, "uncommitted changes at %.7s: profiles marked dirty, diff %.12s", sha,
+			 r->dirty);
 	for (size_t c = 0; c < m->ncmds; c++)
 		for (size_t a = 0; a < m->nargs; a++)
 			for (size_t w = 0; w < m->nworkloads; w++)
 				for (size_t u = 0; u < m->ncollectors; u++) {
+					if (!in_shard(r, vi, j++))
+						continue;
 					char job[1024];
 					snprintf(job, sizeof(job), "%.7s %s: %s%s%s%s%s", sha,
 						 m->collectors[u].plugin->name, m->cmds[c],
@@ -580,11 +642,12 @@ static int at_version(const char *sha, size_t vi, size_t nv, void *data)
 static void version_failed(const char *sha, const struct perun_error *err, void *data)
 {
 	struct run *r = data;
-	/* Every job of the version fails with it. */
-	r->res->jobs += r->per_version;
-	r->res->failed += r->per_version;
-	r->done += r->per_version;
-	record_failure(r, err, "%.7s (all %zu jobs)", sha, r->per_version);
+	/* Every job of the version (in the shard) fails with it. */
+	size_t jobs = shard_jobs(r, r->vi);
+	r->res->jobs += jobs;
+	r->res->failed += jobs;
+	r->done += jobs;
+	record_failure(r, err, "%.7s (all %zu jobs)", sha, jobs);
 }
 
 int perun_jobs_run(struct perun_instance *inst, const struct perun_matrix *m,
@@ -624,6 +687,7 @@ int perun_jobs_run(struct perun_instance *inst, const struct perun_matrix *m,
 		.log = r.log,
 		.at_version = at_version,
 		.version_failed = version_failed,
+		.wanted = version_wanted,
 		.data = &r,
 	};
 	if (v.pre_run && !json_is_array(v.pre_run)) {

@@ -27,6 +27,9 @@ struct perun_versions {
 	/* Called when a version cannot be checked out or its pre_run fails;
 	 * the loop goes on with the next version. */
 	void (*version_failed)(const char *sha, const struct perun_error *err, void *data);
+	/* When not NULL: is version index (of count) to be visited at all?
+	 * One that is not is neither checked out nor pre_run. */
+	int (*wanted)(size_t index, size_t count, void *data);
 	void *data;
 };
 
@@ -83,7 +86,15 @@ struct perun_run_opts {
 	const char *profile_template; /* NULL: format.output_profile_template */
 	int progress;		      /* show progress on stderr (a terminal) */
 	unsigned timeout;	      /* seconds per collection, 0: none */
+	/* Shard shard_index (0-based) of shard_count: of the jobs numbered
+	 * over versions x commands x args x workloads x collectors in this
+	 * order, only those whose number modulo shard_count is shard_index
+	 * run.  shard_count 0 or 1: every job. */
+	size_t shard_index, shard_count;
 };
+
+/* Parse "I/N" (1 <= I <= N) into a 0-based index and a count. */
+int perun_shard_parse(const char *text, size_t *index, size_t *count, struct perun_error *err);
 
 /* Outcome of a run; failures lists "version job: reason" lines. */
 struct perun_run_result {

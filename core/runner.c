@@ -17,6 +17,7 @@
 
 #include "command.h"
 #include "index.h"
+#include "worktree.h"
 #include "profiles.h"
 #include "runner.h"
 #include "crash.h"
@@ -420,6 +421,20 @@ int perun_runner_store(struct perun_instance *inst, struct perun_profile *profil
 	size_t blen = strlen(base);
 	if (blen > 5 && !strcmp(base + blen - 5, ".perf"))
 		base[blen - 5] = '\0';
+	/* A profile of uncommitted work says so in its name, for status. */
+	const char *dirty = name ? NULL : perun_worktree_of(profile);
+	if (dirty) {
+		char mark[32];
+		perun_worktree_name_mark(dirty, mark, sizeof(mark));
+		char *marked = malloc(strlen(base) + sizeof(mark));
+		if (!marked) {
+			free(base);
+			return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		}
+		sprintf(marked, "%s%s", base, mark);
+		free(base);
+		base = marked;
+	}
 	if (strchr(base, '/')) {
 		int rc = perun_error_set(err, PERUN_EINVAL, "profile name '%s' contains '/'", base);
 		free(base);

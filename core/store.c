@@ -369,6 +369,44 @@ out:
 #endif
 }
 
+int perun_store_verify_packed(const void *packed, size_t len, const char *sha,
+			      struct perun_error *err)
+{
+	char *payload = NULL, type[16], actual[PERUN_SHA1_HEX];
+	size_t payload_len = 0, chars;
+	int rc = inflate_object(packed, len, sha, &payload, &payload_len, type, &chars, err);
+	if (rc)
+		return rc;
+	perun_sha1_hex(payload, payload_len, actual);
+	free(payload);
+	if (strcmp(actual, sha))
+		return perun_error_set(
+			err, PERUN_EINVAL,
+			"profile object %s does not match its SHA-1 (it hashes to %s)", sha,
+			actual);
+	return 0;
+}
+
+int perun_store_write_packed(const char *objects_dir, const char *sha, const void *packed,
+			     size_t len, int *created, struct perun_error *err)
+{
+	char path[PATH_MAX], dir[PATH_MAX];
+	*created = 0;
+	perun_store_object_path(objects_dir, sha, path, sizeof(path));
+	if (access(perun_durable_current(path), F_OK) == 0)
+		return 0;
+	int rc = perun_store_verify_packed(packed, len, sha, err);
+	snprintf(dir, sizeof(dir), "%s/%.2s", objects_dir, sha);
+	/* A pull writes thousands: one stat, not a mkdir per component. */
+	struct stat st;
+	if (!rc && (stat(dir, &st) || !S_ISDIR(st.st_mode)))
+		rc = perun_mkdirs(dir, 0755, err);
+	if (!rc)
+		rc = perun_durable_write(path, packed, len, err);
+	*created = !rc;
+	return rc;
+}
+
 void perun_store_remove_object(const char *objects_dir, const char *sha)
 {
 	char path[PATH_MAX];

@@ -45,4 +45,14 @@ int perun_store_read_profile(const char *objects_dir, const char *sha, struct pe
 int perun_store_read_profile_streamed(const char *objects_dir, const char *sha,
 				      struct perun_profile **out, struct perun_error *err);
 
+/* Does packed (an object's zlib bytes) inflate to a payload whose SHA-1
+ * is sha?  0, or an error naming the object. */
+int perun_store_verify_packed(const void *packed, size_t len, const char *sha,
+			      struct perun_error *err);
+/* Write packed as object sha after verifying it (perun_durable_write, so
+ * inside a batch it is pending until the commit); one there already is
+ * kept.  *created says whether this call wrote it. */
+int perun_store_write_packed(const char *objects_dir, const char *sha, const void *packed,
+			     size_t len, int *created, struct perun_error *err);
+
 #endif

@@ -94,8 +94,8 @@ TESTS += %reldir%/profile-tape-test %reldir%/t0302-profile-tape.sh %reldir%/t030
 EXTRA_DIST += %reldir%/t0302-profile-tape.sh %reldir%/t0303-profile-streamed.sh
 
 TESTS += tests/t0900-docs.sh
-TESTS += tests/t1000-run-job.sh tests/t1001-run-matrix.sh
-EXTRA_DIST += tests/t1000-run-job.sh tests/t1001-run-matrix.sh
+TESTS += tests/t1000-run-job.sh tests/t1001-run-matrix.sh tests/t1002-run-shard.sh
+EXTRA_DIST += tests/t1000-run-job.sh tests/t1001-run-matrix.sh tests/t1002-run-shard.sh
 TESTS += tests/t2000-check-profiles.sh tests/t2001-check-history.sh tests/t2002-check-upstream.sh
 EXTRA_DIST += tests/t2000-check-profiles.sh tests/t2001-check-history.sh \
 	tests/t2002-check-upstream.sh
@@ -107,6 +107,10 @@ tests_check_series_probe_la_LDFLAGS = $(PERUN_PLUGIN_LDFLAGS) -rpath /nowhere
 tests_check_series_probe_la_LIBADD = $(top_builddir)/sdk/libperun.la
 EXTRA_DIST += tests/t0900-docs.sh
 TESTS += %reldir%/t0400-store.sh
+TESTS += %reldir%/t0430-share.sh %reldir%/t0431-share-ci-examples.sh \
+	%reldir%/t0432-share-http.sh %reldir%/t0440-worktree-dirty.sh
+EXTRA_DIST += %reldir%/t0430-share.sh %reldir%/t0431-share-ci-examples.sh \
+	%reldir%/t0432-share-http.sh %reldir%/t0440-worktree-dirty.sh
 TESTS += %reldir%/t0420-showdiff.sh
 EXTRA_DIST += %reldir%/t0420-showdiff.sh
 TESTS += %reldir%/t0430-utils-temp.sh
@@ -143,7 +147,7 @@ EXTRA_DIST += %reldir%/t0510-import-perf.sh %reldir%/import-perf/regenerate.sh \
 	%reldir%/import-perf/tu-srcline.srcline.folded \
 	%reldir%/import-perf/tu.folded \
 	%reldir%/import-perf/tu.script
-EXTRA_DIST += %reldir%/t0400-store.sh %reldir%/helpers/pidx.py
+EXTRA_DIST += %reldir%/t0400-store.sh %reldir%/helpers/pidx.py %reldir%/helpers/git-http-server.py
 
 # The standalone plugin template, built against the installed SDK.
 TESTS += tests/t0950-sdk-out-of-tree.sh
