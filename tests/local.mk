@@ -113,10 +113,10 @@ EXTRA_DIST += %reldir%/t0430-share.sh %reldir%/t0431-share-ci-examples.sh \
 	%reldir%/t0432-share-http.sh %reldir%/t0440-worktree-dirty.sh
 TESTS += %reldir%/t0420-showdiff.sh
 EXTRA_DIST += %reldir%/t0420-showdiff.sh
-TESTS += %reldir%/t0430-utils-temp.sh
-EXTRA_DIST += %reldir%/t0430-utils-temp.sh
-TESTS += %reldir%/t0440-utils-stats.sh
-EXTRA_DIST += %reldir%/t0440-utils-stats.sh
+TESTS += %reldir%/t0450-utils-temp.sh
+EXTRA_DIST += %reldir%/t0450-utils-temp.sh
+TESTS += %reldir%/t0451-utils-stats.sh
+EXTRA_DIST += %reldir%/t0451-utils-stats.sh
 TESTS += %reldir%/t0500-import-heaptrack.sh
 EXTRA_DIST += %reldir%/t0500-import-heaptrack.sh
 TESTS += %reldir%/t0510-import-perf.sh
