@@ -25,6 +25,7 @@
 	X(postprocessby)                                                                           \
 	X(run)                                                                                     \
 	X(check)                                                                                   \
+	X(fuzz)                                                                                     \
 	X(fsck)                                                                                    \
 	X(gc)                                                                                      \
 	X(plugins)                                                                                 \

@@ -21,7 +21,7 @@ perun_SOURCES = \
 	core/runner.c core/runner.h \
 	core/jobs.c core/jobs.h core/supervise.c core/supervise.h core/workload.c core/workload.h core/cmd_run.c \
 	core/cmd_add.c core/cmd_rm.c core/cmd_status.c core/cmd_log.c \
-	core/views.c core/views.h core/cmd_show.c core/cmd_showdiff.c core/cmd_collect.c core/cmd_postprocessby.c \
+	core/views.c core/views.h core/cmd_show.c core/cmd_showdiff.c core/cmd_collect.c core/cmd_fuzz.c core/cmd_postprocessby.c \
 	core/cmd_init.c core/cmd_config.c \
 	core/cmd_plugins.c core/plugin_help.c core/plugin_help.h \
 	core/cmd_docs.c \

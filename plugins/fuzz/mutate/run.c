@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * Running the fuzzed program once per input: fork and exec, wait with a
+ * pidfd (no polling, so a run costs the program's time and little more),
+ * kill it on a hang, and read its coverage with gcov --json-format.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include <perun/error.h>
+
+#include "mutate.h"
+
+static void split_words(const char *s, char ***argv, size_t *argc)
+{
+	char *copy = strdup(s ? s : ""), *save;
+	for (char *w = strtok_r(copy, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save)) {
+		*argv = realloc(*argv, (*argc + 3) * sizeof(**argv));
+		(*argv)[(*argc)++] = strdup(w);
+	}
+	free(copy);
+}
+
+static int executable(const char *path)
+{
+	struct stat st;
+	return !stat(path, &st) && S_ISREG(st.st_mode) && !access(path, X_OK);
+}
+
+int mut_runner_init(struct mut_runner *run, const char *cmd, const char *args,
+		    struct perun_error *err)
+{
+	memset(run, 0, sizeof(*run));
+	split_words(cmd, &run->argv, &run->argc);
+	if (!run->argc)
+		return perun_error_set(err, PERUN_EINVAL, "fuzz: --cmd is empty");
+	split_words(args, &run->argv, &run->argc);
+	run->argv[run->argc] = NULL;
+	run->argv[run->argc + 1] = NULL;
+	const char *prog = run->argv[0];
+	int found = 0;
+	if (strchr(prog, '/'))
+		found = executable(prog);
+	else {
+		const char *path = getenv("PATH");
+		char *copy = strdup(path ? path : "/usr/bin:/bin"), *save;
+		for (char *d = strtok_r(copy, ":", &save); d && !found;
+		     d = strtok_r(NULL, ":", &save)) {
+			char full[4096];
+			snprintf(full, sizeof(full), "%s/%s", *d ? d : ".", prog);
+			found = executable(full);
+		}
+		free(copy);
+	}
+	if (!found)
+		return perun_error_set(err, PERUN_EINVAL, "fuzz: command '%s' not found", prog);
+	return 0;
+}
+
+void mut_runner_release(struct mut_runner *run)
+{
+	for (size_t i = 0; i < run->argc; i++)
+		free(run->argv[i]);
+	free(run->argv);
+	for (size_t i = 0; i < run->ngcno; i++)
+		free(run->gcno[i]);
+	free(run->gcno);
+	memset(run, 0, sizeof(*run));
+}
+
+static int has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+int mut_runner_coverage(struct mut_runner *run, const char *dir, struct perun_error *err)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return perun_error_set(err, PERUN_EINVAL, "fuzz: cannot read gcno path '%s': %m",
+				       dir);
+	struct dirent *e;
+	while ((e = readdir(d)))
+		if (has_suffix(e->d_name, ".gcno")) {
+			char full[4096];
+			snprintf(full, sizeof(full), "%s/%s", dir, e->d_name);
+			run->gcno = realloc(run->gcno, (run->ngcno + 1) * sizeof(*run->gcno));
+			run->gcno[run->ngcno++] = strdup(full);
+		}
+	closedir(d);
+	if (!run->ngcno)
+		return perun_error_set(err, PERUN_EINVAL,
+				       "fuzz: no gcov data (.gcno) in '%s': build the program "
+				       "with --coverage, or give --skip-coverage-testing",
+				       dir);
+	run->gcno_dir = dir;
+	return 0;
+}
+
+/* Counts of a previous run would add up: each run starts from none. */
+static void remove_gcda(const struct mut_runner *run)
+{
+	for (size_t i = 0; i < run->ngcno; i++) {
+		char *p = strdup(run->gcno[i]);
+		strcpy(p + strlen(p) - 5, ".gcda");
+		unlink(p);
+		free(p);
+	}
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Spawn argv with output to /dev/null (or to fd out when >= 0). */
+static pid_t spawn(char *const *argv, int out, const char *cwd)
+{
+	pid_t pid = fork();
+	if (pid)
+		return pid;
+	setpgid(0, 0);
+	int null = open("/dev/null", O_RDWR);
+	dup2(null, 0);
+	dup2(out >= 0 ? out : null, 1);
+	dup2(null, 2);
+	if (cwd && chdir(cwd))
+		_exit(127);
+	execvp(argv[0], argv);
+	_exit(127);
+}
+
+/* Wait for pid at most timeout seconds (<= 0: forever); 1 when it had to
+ * be killed. */
+static int wait_child(pid_t pid, double timeout, int *status, struct rusage *ru,
+		      const volatile int *interrupted)
+{
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0), killed = 0;
+	double deadline = now() + timeout;
+	while (fd >= 0) {
+		int ms = timeout > 0 ? (int)((deadline - now()) * 1000) + 1 : -1;
+		if (timeout > 0 && ms <= 0)
+			ms = 0;
+		struct pollfd p = { fd, POLLIN, 0 };
+		int n = poll(&p, 1, ms);
+		if (n > 0)
+			break;
+		if ((n == 0) || (interrupted && *interrupted)) {
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			killed = n == 0;
+			break;
+		}
+	}
+	if (fd < 0) { /* no pidfd (old kernel): poll with short sleeps */
+		while (!wait4(pid, status, WNOHANG, ru)) {
+			if ((timeout > 0 && now() > deadline) || (interrupted && *interrupted)) {
+				killed = !(interrupted && *interrupted);
+				kill(-pid, SIGKILL);
+				kill(pid, SIGKILL);
+				break;
+			}
+			struct timespec ts = { 0, 200000 };
+			nanosleep(&ts, NULL);
+		}
+	} else
+		close(fd);
+	while (wait4(pid, status, 0, ru) < 0 && errno == EINTR)
+		;
+	return killed;
+}
+
+static double line_counts(json_t *doc)
+{
+	double sum = 0;
+	size_t i, j;
+	json_t *file, *line;
+	json_array_foreach(json_object_get(doc, "files"), i, file)
+	{
+		json_array_foreach(json_object_get(file, "lines"), j, line) sum +=
+			json_number_value(json_object_get(line, "count"));
+	}
+	return sum;
+}
+
+/* Sum of the line execution counts gcov reports for the .gcda files the
+ * run left (a line run n times counts n: more work, more coverage). */
+static int read_coverage(const struct mut_runner *run, double *cov, struct perun_error *err)
+{
+	char **argv = calloc(run->ngcno + 4, sizeof(*argv));
+	size_t n = 0;
+	argv[n++] = "gcov";
+	argv[n++] = "--json-format";
+	argv[n++] = "--stdout";
+	for (size_t i = 0; i < run->ngcno; i++)
+		argv[n++] = run->gcno[i];
+	char tmpl[] = "/tmp/perun-gcov-XXXXXX";
+	int fd = mkstemp(tmpl);
+	if (fd < 0) {
+		free(argv);
+		return perun_error_set(err, PERUN_ETOOL, "fuzz: cannot make a temporary file: %m");
+	}
+	unlink(tmpl);
+	/* gcov writes nothing into its working directory with --stdout */
+	pid_t pid = spawn(argv, fd, NULL);
+	free(argv);
+	int status = 0;
+	struct rusage ru;
+	wait_child(pid, 60, &status, &ru, NULL);
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		close(fd);
+		return perun_error_set(err, PERUN_ETOOL,
+				       "fuzz: gcov failed on the gcov data in '%s'", run->gcno_dir);
+	}
+	off_t len = lseek(fd, 0, SEEK_END);
+	char *text = malloc((size_t)len + 1);
+	if (pread(fd, text, (size_t)len, 0) != len)
+		len = 0;
+	close(fd);
+	*cov = 0;
+	size_t off = 0;
+	while (off < (size_t)len) {
+		json_error_t jerr;
+		json_t *doc =
+			json_loadb(text + off, (size_t)len - off, JSON_DISABLE_EOF_CHECK, &jerr);
+		if (!doc)
+			break;
+		*cov += line_counts(doc);
+		json_decref(doc);
+		off += jerr.position;
+		while (off < (size_t)len && (text[off] == '\n' || text[off] == ' '))
+			off++;
+	}
+	free(text);
+	return 0;
+}
+
+int mut_runner_run(struct mut_runner *run, const char *input, enum mut_run_result *result,
+		   double *cpu, double *cov, struct perun_error *err)
+{
+	run->argv[run->argc] = (char *)input;
+	if (run->gcno_dir)
+		remove_gcda(run);
+	pid_t pid = spawn(run->argv, -1, NULL);
+	run->argv[run->argc] = NULL;
+	if (pid < 0)
+		return perun_error_set(err, PERUN_ETOOL, "fuzz: cannot start '%s': %m",
+				       run->argv[0]);
+	int status = 0;
+	struct rusage ru;
+	memset(&ru, 0, sizeof(ru));
+	int hung = wait_child(pid, run->hang_timeout, &status, &ru, run->interrupted);
+	*cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	*cov = 0;
+	if (hung)
+		*result = MUT_RUN_HANG;
+	else if (WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status)))
+		*result = MUT_RUN_FAULT;
+	else
+		*result = MUT_RUN_OK;
+	if (run->interrupted && *run->interrupted)
+		return 0;
+	if (*result == MUT_RUN_OK && run->gcno_dir)
+		return read_coverage(run, cov, err);
+	return 0;
+}
