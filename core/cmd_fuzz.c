@@ -211,6 +211,9 @@ static int cmd_fuzz(const struct perun_command *cmd, struct perun_cli *cli,
 	sigaction(SIGTERM, &old_term, NULL);
 	if (rc)
 		goto fail;
+	/* the summary is out; an interrupted run still says so */
+	if (fuzz_interrupted)
+		exit_code = perun_interrupt_exit();
 	goto out;
 fail:
 	exit_code = perun_error_exit(&err);

@@ -212,9 +212,15 @@ static void summary(const struct mut_report *rep, FILE *out)
 	fprintf(out, "  %-22s %zu\n", "degradations", rep->degradations);
 	fprintf(out, "  %-22s %zu\n", "hangs", rep->hangs);
 	fprintf(out, "  %-22s %zu\n", "faults", rep->faults);
-	if (rep->nfindings)
+	if (rep->nfindings) {
 		fprintf(out, "  %-22s %s (%s)\n", "worst-case mutation", rep->findings[0]->name,
 			rep->findings[0]->trail);
+		double worst = 0;
+		for (size_t i = 0; i < rep->nfindings && i < 10; i++)
+			if (rep->seed_time[i] > 0 && rep->found_time[i] / rep->seed_time[i] > worst)
+				worst = rep->found_time[i] / rep->seed_time[i];
+		fprintf(out, "  %-22s %.1fx\n", "worst slowdown", worst);
+	}
 	fprintf(out, "\nworst inputs found:\n");
 	fprintf(out, "  %-40s %10s %12s %10s %6s  %s\n", "input", "size [kB]", "time [s]",
 		"slowdown", "rules", "last rules");
