@@ -48,6 +48,7 @@ struct fuzz {
 	size_t ts_cap;
 	double last_sample, last_progress;
 	FILE *exec_log;
+	size_t round; /* from 1 */
 };
 
 static double now(void)
@@ -345,8 +346,8 @@ static void log_exec(struct fuzz *fz, const struct mut_input *parent, const char
 		     const char *name, const char *what, double cov)
 {
 	if (fz->exec_log)
-		fprintf(fz->exec_log, "%zu %s %s %s %s %.0f\n", fz->rep.executions, parent->name,
-			rule, name, what, fz->coverage ? cov : 0.0);
+		fprintf(fz->exec_log, "%zu %zu %s %s %s %s %.0f\n", fz->round, fz->rep.executions,
+			parent->name, rule, name, what, fz->coverage ? cov : 0.0);
 }
 
 /* Make, run and judge the mutants of one parent; candidates grow. */
@@ -499,6 +500,7 @@ static int judge(struct fuzz *fz, struct candidate *c, struct perun_error *err)
 static int fuzz_loop(struct fuzz *fz, struct perun_error *err)
 {
 	while (!should_stop(fz)) {
+		fz->round++;
 		struct candidate *cand = NULL;
 		size_t ncand = 0;
 		long long round_execs = 0;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-/* Sorts the numbers of each line 20 times with a quicksort that takes the
+/* Sorts the numbers of each line 50 times with a quicksort that takes the
  * first element as its pivot: quadratic on sorted input. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,7 +38,7 @@ int main(int argc, char **argv)
 				break;
 			v[n++] = x;
 		}
-		for (int r = 0; r < 20; r++) {
+		for (int r = 0; r < 50; r++) {
 			memcpy(w, v, (size_t)n * sizeof(long));
 			qs(w, 0, n - 1);
 			sum += n ? w[n / 2] : 0;
