@@ -346,8 +346,9 @@ static void log_exec(struct fuzz *fz, const struct mut_input *parent, const char
 		     const char *name, const char *what, double cov)
 {
 	if (fz->exec_log)
-		fprintf(fz->exec_log, "%zu %zu %s %s %s %s %.0f\n", fz->round, fz->rep.executions,
-			parent->name, rule, name, what, fz->coverage ? cov : 0.0);
+		fprintf(fz->exec_log, "%zu %zu %s %s %s %s %.0f %zu\n", fz->round,
+			fz->rep.executions, parent->name, rule, name, what,
+			fz->coverage ? cov : 0.0, parent->depth + 1);
 }
 
 /* Make, run and judge the mutants of one parent; candidates grow. */
