@@ -332,6 +332,13 @@ struct candidate {
 	struct mut_input *parent;
 };
 
+static char *scratch_path(const struct fuzz *fz, size_t seed)
+{
+	char name[300];
+	snprintf(name, sizeof(name), "next-%s", fz->seeds[seed].name);
+	return join(fz->work_dir, name);
+}
+
 /* Keep a hang or a fault in its folder. */
 static void keep_bad(struct fuzz *fz, const char *folder, const char *name, const struct mut_buf *b)
 {
@@ -373,7 +380,14 @@ static int breed(struct fuzz *fz, struct mut_input *parent, struct candidate **c
 				continue;
 			}
 			char *name = mutant_name(fz, fz->seeds[parent->seed].name);
-			char *path = join(fz->work_dir, name);
+			/* Each run overwrites one scratch file per seed (named
+			 * like the seed, for programs that look at the name);
+			 * only a kept mutant is renamed to its own name. */
+			char *path = scratch_path(fz, parent->seed);
+			/* A new file, not a truncated one: ext4 flushes a file
+			 * truncated and rewritten on close (auto_da_alloc),
+			 * which tripled the cost of a run here. */
+			unlink(path);
 			if (write_file(path, &b)) {
 				int rc = perun_error_set(err, PERUN_EGENERIC,
 							 "fuzz: cannot write '%s': %m", path);
@@ -386,7 +400,6 @@ static int breed(struct fuzz *fz, struct mut_input *parent, struct candidate **c
 			double cpu, cov;
 			int rc = mut_runner_run(&fz->run, path, &res, &cpu, &cov, err);
 			if (rc || *fz->ctx->interrupted) {
-				unlink(path);
 				free(path);
 				free(name);
 				mut_buf_release(&b);
@@ -413,14 +426,23 @@ static int breed(struct fuzz *fz, struct mut_input *parent, struct candidate **c
 				log_exec(fz, parent, rid, name, keep ? "candidate" : "-", cov);
 			}
 			if (!keep) {
-				unlink(path);
 				free(path);
 				free(name);
 				mut_buf_release(&b);
 			} else {
 				struct mut_input *in = calloc(1, sizeof(*in));
 				in->name = name;
-				in->path = path;
+				in->path = join(fz->work_dir, name);
+				if (rename(path, in->path)) {
+					rc = perun_error_set(err, PERUN_EGENERIC,
+							     "fuzz: cannot rename '%s': %m", path);
+					free(path);
+					input_free(in);
+					free(in);
+					mut_buf_release(&b);
+					return rc;
+				}
+				free(path);
 				in->data = b;
 				in->seed = parent->seed;
 				in->cov = metric;
@@ -728,6 +750,11 @@ static int mutate_fuzz(struct perun_fuzz_ctx *ctx, struct perun_error *err)
 	for (size_t i = 0; fz.work_dir && i < fz.nparents; i++)
 		if (fz.parents[i]->rule >= 0)
 			unlink(fz.parents[i]->path);
+	for (size_t i = 0; fz.work_dir && i < fz.nseeds; i++) {
+		char *scratch = scratch_path(&fz, i);
+		unlink(scratch);
+		free(scratch);
+	}
 	if (fz.work_dir)
 		rmdir(fz.work_dir);
 	for (size_t i = 0; fz.seed_profiles && i < fz.nseeds; i++)
