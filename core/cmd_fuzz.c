@@ -255,6 +255,8 @@ static const struct perun_option fuzz_options[] = {
 	  "take only seeds whose name matches <regex>", 0 },
 	{ "skip-coverage-testing", NULL, PERUN_OPTION_BOOL, "0", NULL, NULL,
 	  "judge mutants by their run time, not by gcov coverage", 0 },
+	{ "coverage-reader", NULL, PERUN_OPTION_CHOICE, "gcov", "gcov|gcda", NULL,
+	  "gcov: gcov's line counts; gcda: the arc counters read in process (faster)", 0 },
 	{ "source-path", "s", PERUN_OPTION_STRING, ".", NULL, "<dir>",
 	  "where the program's sources are", 0 },
 	{ "gcno-path", "g", PERUN_OPTION_STRING, ".", NULL, "<dir>",

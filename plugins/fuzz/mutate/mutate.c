@@ -695,6 +695,7 @@ static int setup(struct fuzz *fz, struct perun_error *err)
 	if (fz->coverage &&
 	    (rc = mut_runner_coverage(&fz->run, perun_params_string(p, "gcno-path", "."), err)))
 		return rc;
+	fz->run.gcda = !strcmp(perun_params_string(p, "coverage-reader", "gcov"), "gcda");
 	if ((rc = prepare_output(fz, err)))
 		return rc;
 	fz->seed_profiles = calloc(fz->nseeds, sizeof(*fz->seed_profiles));

@@ -39,6 +39,7 @@ struct mut_runner {
 	const char *gcno_dir;
 	char **gcno; /* .gcno files */
 	size_t ngcno;
+	int gcda; /* read .gcda arc counters in process instead of gcov */
 	const volatile int *interrupted;
 };
 

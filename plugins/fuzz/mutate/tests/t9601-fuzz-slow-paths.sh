@@ -99,6 +99,15 @@ test_expect_success 'the same --seed makes the same mutants' '
 	! cmp -s first third
 '
 
+test_expect_success 'the in-process .gcda reader finds it as well' '
+	fuzz longline lines gcda --seed 1 --max-executions 60 --max-size 8000 \
+		--coverage-reader gcda &&
+	test "$(slowdown gcda)" -ge 10 &&
+	a=$(head -n 1 gcda/logs/executions.log | cut -d" " -f7) &&
+	b=$(head -n 1 out-lines/logs/executions.log | cut -d" " -f7) &&
+	test "$a" -gt 0 && test "$b" -gt 0 && test "$a" -ne "$b"
+'
+
 test_expect_success '--no-plotting writes no graphs' '
 	fuzz longline lines noplot --seed 1 --max-executions 5 --no-plotting &&
 	test ! -e noplot/graphs/coverage_ts.svg
