@@ -234,7 +234,7 @@ out:
 static const struct perun_option fuzz_options[] = {
 	{ "cmd", "b", PERUN_OPTION_STRING, NULL, NULL, "<cmd>", "the program to fuzz",
 	  PERUN_OPTION_REQUIRED },
-	{ "args", "a", PERUN_OPTION_STRING, "", NULL, "<args>",
+	{ "args", "a", PERUN_OPTION_STRING, NULL, NULL, "<args>",
 	  "its arguments, before the input file", 0 },
 	{ "input-sample", "w", PERUN_OPTION_STRING, NULL, NULL, "<path>",
 	  "a seed file, or a directory of seeds (recursive)",
@@ -243,7 +243,7 @@ static const struct perun_option fuzz_options[] = {
 	  "the fuzz plugin that does the fuzzing", 0 },
 	{ "collector", "c", PERUN_OPTION_STRING, "time", NULL, "<name>",
 	  "collector profiling the candidates", 0 },
-	{ "collector-params", "cp", PERUN_OPTION_STRING, "", NULL, "<options>",
+	{ "collector-params", "cp", PERUN_OPTION_STRING, NULL, NULL, "<options>",
 	  "the collector's options, e.g. \"--repeat 3 --warmup 0\"", 0 },
 	{ "postprocessor", "p", PERUN_OPTION_STRING, NULL, NULL, "<name>",
 	  "postprocessor applied to each profile", PERUN_OPTION_MULTIPLE },
