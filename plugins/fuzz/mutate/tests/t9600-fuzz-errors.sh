@@ -86,6 +86,20 @@ test_expect_success 'hangs land in hangs/, crashes in faults/' '
 	done
 '
 
+if command -v script >/dev/null; then
+	test_expect_success 'on a terminal: an AFL-like status, quiet otherwise' '
+		script -qec "perun fuzz --cmd ./trap -w seeds -o tty --skip-coverage-testing \
+			--seed 1 --max-executions 30 --hang-timeout 0.3 \
+			--collector-params \"--repeat 1 --warmup 0\"" /dev/null >tty.txt &&
+		test_grep "exec speed: " tty.txt &&
+		test_grep "hangs: [0-9]* *faults: [0-9]*" tty.txt &&
+		test_grep "degradations: [0-9]" tty.txt &&
+		perun fuzz --cmd ./trap -w seeds -o notty --skip-coverage-testing --seed 1 \
+			--max-executions 30 --hang-timeout 0.3 2>notty.err >/dev/null &&
+		test_must_fail grep "exec speed" notty.err
+	'
+fi
+
 test_expect_success 'SIGINT stops the run cleanly with the summary' '
 	cc -O1 -o slow "$progs/longline.c" &&
 	{ perun fuzz --cmd ./slow -w seeds -o stopped --skip-coverage-testing --seed 3 \
