@@ -145,13 +145,19 @@ static int cmd_fuzz(const struct perun_command *cmd, struct perun_cli *cli,
 		return perun_error_exit(&err);
 	/* Inside an instance its configuration decides the checks; outside
 	 * one, the shared configuration does. */
-	char *root = perun_instance_locate(".");
+	char cwd[4096];
+	char *root = getcwd(cwd, sizeof(cwd)) ? perun_instance_locate(cwd) : NULL;
+	char sha[65] = "";
 	if (root) {
 		free(root);
-		if (perun_instance_open_config(&inst, &err))
+		if (perun_instance_open(&inst, &err))
 			return perun_error_exit(&err);
 		have_inst = 1;
 		h.config = &inst.config;
+		/* the profiles belong to --minor-version, resolved as elsewhere */
+		if (perun_resolve_minor(&inst, perun_params_string(params, "minor-version", NULL),
+					sha, &err))
+			goto fail;
 	} else {
 		if (perun_config_init(&shared, NULL, &err))
 			return perun_error_exit(&err);
@@ -181,7 +187,7 @@ static int cmd_fuzz(const struct perun_command *cmd, struct perun_cli *cli,
 	}
 	h.cmd = perun_params_string(params, "cmd", "");
 	h.args = perun_params_string(params, "args", "");
-	h.origin = perun_params_string(params, "minor-version", "HEAD");
+	h.origin = *sha ? sha : perun_params_string(params, "minor-version", "HEAD");
 	double hang = perun_params_float(params, "hang-timeout", 10);
 	/* A profile repeats the run; a mutant that did not hang once gets
 	 * ample time, but never forever. */
@@ -249,8 +255,8 @@ static const struct perun_option fuzz_options[] = {
 	  "postprocessor applied to each profile", PERUN_OPTION_MULTIPLE },
 	{ "postprocessor-params", "pp", PERUN_OPTION_STRING, NULL, NULL, "<options>",
 	  "options of the postprocessor of the same position", PERUN_OPTION_MULTIPLE },
-	{ "minor-version", "m", PERUN_OPTION_STRING, "HEAD", NULL, "<rev>",
-	  "minor version the profiles are of", 0 },
+	{ "minor-version", "m", PERUN_OPTION_STRING, NULL, NULL, "<rev>",
+	  "minor version the profiles are of (in an instance; default HEAD)", 0 },
 	{ "workloads-filter", "wf", PERUN_OPTION_STRING, NULL, NULL, "<regex>",
 	  "take only seeds whose name matches <regex>", 0 },
 	{ "skip-coverage-testing", NULL, PERUN_OPTION_BOOL, "0", NULL, NULL,

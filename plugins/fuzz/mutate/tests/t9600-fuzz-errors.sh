@@ -70,6 +70,19 @@ test_expect_success 'an unknown fuzzer or collector' '
 	test_grep "no collect plugin named .nope." err
 '
 
+test_expect_success 'in an instance: --minor-version is resolved by its VCS' '
+	mkdir inst && (
+		cd inst && perun init --vcs-type svs >/dev/null &&
+		test_exit_code 2 perun fuzz --cmd ../trap -w ../seeds -o out -m no-such-rev \
+			--skip-coverage-testing --max-executions 5 2>err &&
+		test "$(wc -l <err)" -eq 1 && test_grep "no-such-rev" err &&
+		test ! -e out &&
+		perun fuzz --cmd ../trap -w ../seeds -o out --skip-coverage-testing --seed 1 \
+			--max-executions 5 --collector-params "--repeat 1 --warmup 0" >out.txt &&
+		test_grep "^perun fuzz: done" out.txt
+	)
+'
+
 test_expect_success 'hangs land in hangs/, crashes in faults/' '
 	perun fuzz --cmd ./trap -w seeds -o found --skip-coverage-testing --seed 7 \
 		--hang-timeout 0.3 --max-executions 60 --mutations-per-rule unitary \
