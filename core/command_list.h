@@ -28,6 +28,7 @@
 	X(push)                                                                                    \
 	X(fetch)                                                                                   \
 	X(pull)                                                                                    \
+	X(fuzz)                                                                                    \
 	X(fsck)                                                                                    \
 	X(gc)                                                                                      \
 	X(plugins)                                                                                 \

@@ -22,7 +22,7 @@ perun_SOURCES = \
 	core/jobs.c core/jobs.h core/supervise.c core/supervise.h core/workload.c core/workload.h core/cmd_run.c \
 	core/share.c core/share.h core/cmd_share.c core/worktree.c core/worktree.h \
 	core/cmd_add.c core/cmd_rm.c core/cmd_status.c core/cmd_log.c \
-	core/views.c core/views.h core/cmd_show.c core/cmd_showdiff.c core/cmd_collect.c core/cmd_postprocessby.c \
+	core/views.c core/views.h core/cmd_show.c core/cmd_showdiff.c core/cmd_collect.c core/cmd_fuzz.c core/cmd_postprocessby.c \
 	core/cmd_init.c core/cmd_config.c \
 	core/cmd_plugins.c core/plugin_help.c core/plugin_help.h \
 	core/cmd_docs.c core/cmd_utils.c core/cmd_utils_create.c core/cmd_utils_temp.c \

@@ -76,6 +76,16 @@ void perun_plugin_usage_of(const struct perun_loaded_plugin *p, struct perun_plu
 			 method ? method : n, method ? " or " : "", method ? n : "");
 		break;
 	}
+	case PERUN_KIND_FUZZ:
+		u->command = "fuzz";
+		snprintf(u->synopsis[0], sizeof(u->synopsis[0]),
+			 "perun fuzz --fuzzer %s --cmd <cmd> --input-sample <path> -o <dir> ...",
+			 n);
+		snprintf(u->how, sizeof(u->how),
+			 "A performance fuzzer: 'perun fuzz --fuzzer %s' mutates the input\n"
+			 "samples and keeps the mutants that slow the command down.",
+			 n);
+		break;
 	case PERUN_KIND_VCS:
 		u->command = "init";
 		snprintf(u->synopsis[0], sizeof(u->synopsis[0]),

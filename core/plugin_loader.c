@@ -23,9 +23,9 @@
 static const char *const kind_names[] = {
 	[PERUN_KIND_COLLECT] = "collect", [PERUN_KIND_POSTPROCESS] = "postprocess",
 	[PERUN_KIND_VIEW] = "view",	  [PERUN_KIND_VCS] = "vcs",
-	[PERUN_KIND_CHECK] = "check",
+	[PERUN_KIND_CHECK] = "check",	  [PERUN_KIND_FUZZ] = "fuzz",
 };
-#define KIND_MAX PERUN_KIND_CHECK
+#define KIND_MAX PERUN_KIND_FUZZ
 
 static char **search_path;
 static size_t search_len;
@@ -182,6 +182,7 @@ static const struct required_op view_required[] = { OP_OR(perun_view_ops, show, 
 static const struct required_op check_required[] = {
 	OP_OR(perun_check_ops, compare, compare_series), { 0, NULL, 0 }
 };
+static const struct required_op fuzz_required[] = { OP(perun_fuzz_ops, fuzz), { 0, NULL, 0 } };
 static const struct required_op vcs_required[] = {
 	OP(perun_vcs_ops, init),       OP(perun_vcs_ops, open),
 	OP(perun_vcs_ops, close),      OP(perun_vcs_ops, rev_parse),
@@ -207,6 +208,8 @@ static const struct {
 			     offsetof(struct perun_vcs_ops, checkout) + sizeof(void *) },
 	[PERUN_KIND_CHECK] = { check_required,
 			       offsetof(struct perun_check_ops, compare) + sizeof(void *) },
+	[PERUN_KIND_FUZZ] = { fuzz_required,
+			      offsetof(struct perun_fuzz_ops, fuzz) + sizeof(void *) },
 };
 
 static int valid_plugin_name(const char *name)

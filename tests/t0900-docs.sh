@@ -110,6 +110,7 @@ plugin_page() {
 	      else echo "perun-show-$2.1"; fi ;;
 	check) echo "perun-check-$2.1" ;;
 	vcs) echo "perun-init-$2.1" ;;
+	fuzz) echo "perun-fuzz-$2.1" ;;
 	esac
 }
 

@@ -24,6 +24,9 @@
  *                 name in Perun's configuration and its title in reports
  *                 (the core keeps no table of methods).  collect:
  *                 perun_collect_ctx.no_profile (no profile on purpose).
+ *   1.5  2026-11  fuzz kind (PERUN_KIND_FUZZ): perun_fuzz_ops.fuzz runs a
+ *                 performance fuzzer for "perun fuzz", profiling and
+ *                 checking through the core's perun_fuzz_host.
  *
  * Within a major series structures only grow at their end and the minor
  * number is bumped; the "plugin_abi" variable of perun-plugin.pc follows.
@@ -49,7 +52,7 @@ extern "C" {
 
 #define PERUN_PLUGIN_MAGIC     0x4e524550u /* "PERN" in memory on little endian */
 #define PERUN_PLUGIN_ABI_MAJOR 1
-#define PERUN_PLUGIN_ABI_MINOR 4
+#define PERUN_PLUGIN_ABI_MINOR 5
 
 enum perun_plugin_kind {
 	PERUN_KIND_COLLECT = 1,
@@ -57,6 +60,7 @@ enum perun_plugin_kind {
 	PERUN_KIND_VIEW = 3,
 	PERUN_KIND_VCS = 4,
 	PERUN_KIND_CHECK = 5,
+	PERUN_KIND_FUZZ = 6, /* since 1.5 */
 };
 
 /* Error codes: phases return 0 or one of these, negated. */
@@ -300,6 +304,41 @@ struct perun_check_ops {
 	 * title: a few words for reports (SARIF rule names). */
 	const char *method;
 	const char *title;
+};
+
+/* ---- fuzz (since 1.5) ------------------------------------------------ */
+
+/*
+ * What the core does for a fuzzer: profile the fuzzed command on one
+ * workload with the collector and postprocessors given to perun fuzz, and
+ * judge a target profile against a baseline with the check methods of
+ * degradation.strategies.  Profiles are owned by the fuzzer and freed with
+ * release.
+ */
+struct perun_fuzz_host {
+	uint32_t size;
+	void *data; /* the first argument of every operation */
+	int (*profile)(void *data, const char *workload, struct perun_profile **out,
+		       struct perun_error *err);
+	/* *degradations of *results verdicts were a degradation (any level). */
+	int (*compare)(void *data, const struct perun_profile *baseline,
+		       const struct perun_profile *target, size_t *degradations, size_t *results,
+		       struct perun_error *err);
+	void (*release)(void *data, struct perun_profile *profile);
+};
+
+struct perun_fuzz_ctx {
+	uint32_t size;
+	const struct perun_params *params; /* the options of perun fuzz */
+	const struct perun_fuzz_host *host;
+	const volatile int *interrupted; /* non-zero after SIGINT/SIGTERM */
+	void *progress;			 /* FILE * for a status screen, or NULL */
+	void *state;			 /* the plugin's */
+};
+
+struct perun_fuzz_ops {
+	uint32_t size;
+	int (*fuzz)(struct perun_fuzz_ctx *ctx, struct perun_error *err);
 };
 
 /* ---- the descriptor --------------------------------------------------- */
