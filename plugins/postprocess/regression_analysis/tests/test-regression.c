@@ -28,7 +28,7 @@ static const struct perun_plugin *plugin;
 static char testdata[4096];
 /* The directory run_file reads: the project's own profiles (fixtures) or,
  * for the comparisons with Python Perun, its postprocess_profiles. */
-static char inputs[8192];
+static char inputs[sizeof(testdata) + 64];
 
 struct run {
 	struct perun_profile *profile;
