@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The C sources follow .clang-format: lists the files clang-format would
 # change and exits 1, or with --fix rewrites them.  Frozen ABI test plugins
-# (never edited) and the templates (@name@ placeholders) are left alone.
+# (never edited), the templates (@name@ placeholders) and the sources that
+# tests analyse (tests/data/: their lines and columns are the expected
+# answers) are left alone.
 #
 # Usage: scripts/check-format.sh [--fix]
 set -eu
@@ -15,7 +17,7 @@ sources() {
 		git ls-files '*.c' '*.h'
 	else
 		find sdk core plugins tests bench -name '*.c' -o -name '*.h'
-	fi | grep -v -e '^templates/' -e '^tests/abi/plugin-abi-1\.0\.c$' \
+	fi | grep -v -e '^templates/' -e '/tests/data/' -e '^tests/abi/plugin-abi-1\.0\.c$' \
 		-e '^tests/abi/plugin-check-abi-1\.3\.c$' -e '/vmlinux\.h$' -e '\.skel\.h$' \
 		-e '\.pb-c\.[ch]$'
 }
