@@ -105,7 +105,7 @@ test_expect_success 'utils create refuses an existing plugin, a bad name, a bad 
 		test $(wc -l <err) -eq 1 &&
 		test_grep "^perun: " err || return 1
 	done &&
-	test_grep "unknown plugin kind .model. (choose from collect, postprocess, view, vcs, check)" err &&
+	test_grep "unknown plugin kind .model. (choose from collect, postprocess, view, vcs, check, fuzz)" err &&
 	test_must_fail test -e "$SRC/plugins/check/demo_view" &&
 	test_must_fail test -e "$SRC/plugins/model" &&
 	test_must_fail test -e "$SRC/plugins/view/Bad"
