@@ -195,7 +195,7 @@ KINDS=$(ls "$PREFIX/share/perun/templates/in-tree" | grep -v "^view$")
 
 test_expect_success 'the installed templates cover the ABI kinds' '
 	echo $KINDS >actual &&
-	echo check collect postprocess vcs >expect &&
+	echo check collect fuzz postprocess vcs >expect &&
 	test_cmp expect actual
 '
 
@@ -232,7 +232,11 @@ test_expect_success 'the installed plugins run through their commands' '
 	 perun check profiles ../tiny.perf ../tiny.perf --format json >../check.json) &&
 	jq -r ".verdicts[] | [.location, .result, .method] | join(\"|\")" check.json >actual &&
 	echo "main|NoChange|sdk_check" >expect &&
-	test_cmp expect actual
+	test_cmp expect actual &&
+	printf 0123456789 >seed &&
+	perun fuzz --fuzzer sdk_fuzz --cmd cat --input-sample seed --output-dir fuzzed \
+		--exec-limit 2 >out &&
+	test_grep "^round 2: fuzzed/sdk_fuzz-2.in, 40 bytes" out
 '
 
 test_expect_success 'a user template in $XDG_DATA_HOME/perun/templates comes first' '

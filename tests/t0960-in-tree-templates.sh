@@ -8,7 +8,8 @@
 # the built perun lists them, and each template's own test (which runs the
 # plugin through its command) passes through make check.  One autogen, one
 # configure (every other plugin off but svs, the dependency-free vcs the
-# template tests make their instances with) and one build for all of them.
+# template tests make their instances with, and time and aat, which the fuzz
+# template profiles and judges with) and one build for all of them.
 . "$srcdir/tests/test-lib.sh"
 
 # jq: the template tests skip without it, and a skip here would hide them.
@@ -60,9 +61,13 @@ test_expect_success 'copy the source tree, without what autogen and builds make'
 	build_files >build-files.before
 '
 
+# perun names the ABI's kinds when refusing an unknown one.
 test_expect_success 'the kinds are those of the plugin ABI' '
 	echo $KINDS >actual &&
-	echo check collect postprocess vcs view >expect &&
+	(cd "$SRC" && test_exit_code 2 perun utils create nosuchkind x --no-edit) 2>err &&
+	sed -n "s/.*(choose from \(.*\))$/\1/p" err | tr -d , | tr " " "\n" | sort |
+		tr "\n" " " | sed "s/ $//" >expect &&
+	test -s expect &&
 	test_cmp expect actual
 '
 
@@ -105,7 +110,7 @@ test_expect_success 'utils create refuses an existing plugin, a bad name, a bad 
 		test $(wc -l <err) -eq 1 &&
 		test_grep "^perun: " err || return 1
 	done &&
-	test_grep "unknown plugin kind .model. (choose from collect, postprocess, view, vcs, check, fuzz)" err &&
+	test_grep "unknown plugin kind .model. (choose from collect, postprocess, view, vcs, check, fuzz)$" err &&
 	test_must_fail test -e "$SRC/plugins/check/demo_view" &&
 	test_must_fail test -e "$SRC/plugins/model" &&
 	test_must_fail test -e "$SRC/plugins/view/Bad"
@@ -122,10 +127,13 @@ test_expect_success 'autogen.sh lists the new plugins' '
 	done
 '
 
-test_expect_success 'configure offers their switches and builds only them (and svs)' '
+# Besides them: svs (the template tests' instances), time and aat (the
+# fuzz template profiles with the one and judges with the other).
+test_expect_success 'configure offers their switches and builds only them (and svs, time, aat)' '
 	mkdir build &&
 	(cd build && "$SRC/configure" --help >help &&
 	 "$SRC/configure" --enable-all-plugins=no --enable-werror --enable-svs \
+		--enable-time --enable-aat \
 		$(for kind in $KINDS; do printf " --enable-demo_%s" $kind; done) \
 		$(for name in $BARE; do printf " --enable-%s" $name; done) \
 		>configure.log 2>&1) || { tail -n 30 build/configure.log; false; }
@@ -133,7 +141,8 @@ test_expect_success 'configure offers their switches and builds only them (and s
 		test_grep -E -e "--enable-demo_$kind( |\$)" build/help &&
 		test_grep "^    $kind  *demo_$kind  *yes" build/configure.log || return 1
 	done &&
-	sed -n "/ demo_/d; / svs /d; /^    [a-z]*  *[a-z0-9_]*  *yes/p" build/configure.log >others &&
+	sed -n "/ demo_/d; / svs /d; / time /d; / aat /d; /^    [a-z]*  *[a-z0-9_]*  *yes/p" \
+		build/configure.log >others &&
 	test_cmp /dev/null others
 '
 
@@ -157,7 +166,7 @@ test_expect_success 'the built perun lists and loads them' '
 
 test_expect_success 'each template test passes through make check' '
 	tests=$(cd "$SRC" && ls plugins/*/demo_*/tests/t9*-demo_*.sh) &&
-	test $(echo $tests | wc -w) -eq 7 &&
+	test $(echo $tests | wc -w) -eq 8 &&
 	(cd build && make -j2 check TESTS="$(echo $tests)" >check.log 2>&1) ||
 		{ tail -n 40 build/check.log; cat build/plugins/*/demo_*/tests/*.log; false; }
 	for t in $tests; do
