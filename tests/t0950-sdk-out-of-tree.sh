@@ -37,12 +37,14 @@ unset PERUN_PLUGIN_PATH
 PATH="$PREFIX/bin:$PATH"
 export PATH
 
+# svs for the instances; time and aat: the fuzz template profiles the
+# fuzzed command with the one and judges it with the other.
 test_expect_success 'perun configures and installs into a prefix' '
 	mkdir build &&
 	(
 		cd build &&
 		"$TEST_SRCDIR/configure" --prefix="$PREFIX" --enable-all-plugins=no --enable-svs \
-			>configure.log 2>&1 &&
+			--enable-time --enable-aat >configure.log 2>&1 &&
 		make -j2 install >install.log 2>&1
 	) || { tail -n 30 build/configure.log build/install.log; false; }
 '

@@ -19,15 +19,15 @@ test_expect_success 'setup: a command that reads its input, and a seed' '
 '
 
 test_expect_success 'three rounds: the seed twice, four and eight times over' '
-	perun fuzz --fuzzer @name@ --cmd ./prog --input-sample seed --output-dir out \
+	perun fuzz --fuzzer @name@ --cmd ./prog --input-sample seed --output-dir rounds \
 		--exec-limit 3 >stdout 2>err &&
 	for round in 1 2 3; do
-		test_grep "^round $round: out/@name@-$round.in, $((10 << round)) bytes, [0-9]* of [1-9][0-9]* verdicts" \
+		test_grep "^round $round: rounds/@name@-$round.in, $((10 << round)) bytes, [0-9]* of [1-9][0-9]* verdicts" \
 			stdout || return 1
 	done &&
-	test $(wc -c <out/@name@-1.in) -eq 20 &&
-	test $(wc -c <out/@name@-3.in) -eq 80 &&
-	test "$(cat out/@name@-1.in)" = 01234567890123456789
+	test $(wc -c <rounds/@name@-1.in) -eq 20 &&
+	test $(wc -c <rounds/@name@-3.in) -eq 80 &&
+	test "$(cat rounds/@name@-1.in)" = 01234567890123456789
 '
 
 test_expect_success '--max-size stops the growth' '
