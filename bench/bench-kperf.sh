@@ -5,7 +5,7 @@
 #
 #   bench/bench-kperf.sh [builddir] [loops]
 #
-# The program is plugins/collect/kperf/tests/hot.c (90% of its time in one
+# The program is plugins/collect/kperf/tests/hot.c (98% of its time in one
 # function; <loops> default 60000000, about 2-3 s of CPU), built with frame
 # pointers for the fp rows and without for the dwarf rows.  At 99 Hz and
 # 999 Hz, prints the best of three wall and user+system times and the

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# perun collect ... kperf: a program spending ~90% of its time in one
+# perun collect ... kperf: a program spending ~98% of its time in one
 # function shows >= 80% of the samples under it, with frame pointers
 # (counted in the kernel by BPF) and without (dwarf unwinding); the
 # profile has the shape of Python Perun's kperf profiles, and the
