@@ -15,7 +15,7 @@ logs=$dir/sanitizer-logs
 # Leaks are only logged (LSAN_OPTIONS exitcode=0), so that a test's exit
 # codes stay its own; the log still fails the run.
 export ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:log_exe_name=1:log_path=$logs/asan
-export LSAN_OPTIONS=exitcode=0:suppressions=$top/scripts/lsan.supp
+export LSAN_OPTIONS=exitcode=0:print_suppressions=0:suppressions=$top/scripts/lsan.supp
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=1:log_path=$logs/ubsan
 # Tests that cannot run under the sanitizers skip (test_skip_sanitized).
 export PERUN_TEST_SANITIZED=1

@@ -156,8 +156,12 @@ static int entries_of(const struct perun_profile *p, const char *name, struct en
 			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	}
 	perun_type_list_release(&types);
-	if (es->n)
+	if (rc) { /* the caller has nothing to release then */
+		entries_release(es);
+		memset(es, 0, sizeof(*es));
+	} else if (es->n) {
 		qsort(es->e, es->n, sizeof(*es->e), entry_cmp);
+	}
 	return rc;
 }
 

@@ -1028,7 +1028,8 @@ static void paths_append(struct path **dst, size_t *n, struct path *src, size_t 
 	*dst = realloc(*dst, (*n + m + 1) * sizeof(**dst));
 	if (!*dst)
 		abort();
-	memcpy(*dst + *n, src, m * sizeof(*src));
+	if (m) /* src may be NULL when it is empty */
+		memcpy(*dst + *n, src, m * sizeof(*src));
 	*n += m;
 }
 

@@ -47,6 +47,15 @@ static long long mul_ck(struct sym_ctx *ctx, long long a, long long b)
  * queries.  Solvers are made per query and released. */
 static Z3_context z3_shared;
 
+/* The shared context goes with the plugin: perun closes plugins it is done
+ * with, and a context left behind is a leak of everything Z3 holds. */
+__attribute__((destructor)) static void z3_shared_release(void)
+{
+	if (z3_shared)
+		Z3_del_context(z3_shared);
+	z3_shared = NULL;
+}
+
 static void *xalloc(struct sym_ctx *ctx, size_t n)
 {
 	n = (n + 15) & ~(size_t)15;

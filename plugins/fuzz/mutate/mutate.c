@@ -726,7 +726,8 @@ static int mutate_fuzz(struct perun_fuzz_ctx *ctx, struct perun_error *err)
 		rc = fuzz_loop(&fz, err);
 	}
 	if (!rc) {
-		qsort(fz.findings, fz.nfindings, sizeof(*fz.findings), finding_cmp);
+		if (fz.nfindings) /* findings is NULL while there are none */
+			qsort(fz.findings, fz.nfindings, sizeof(*fz.findings), finding_cmp);
 		fz.rep.seed_time = calloc(fz.nfindings + 1, sizeof(double));
 		fz.rep.found_time = calloc(fz.nfindings + 1, sizeof(double));
 		for (size_t i = 0; i < fz.nfindings && i < 10; i++) {
