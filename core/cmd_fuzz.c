@@ -50,8 +50,14 @@ static int host_profile(void *data, const char *workload, struct perun_profile *
 	};
 	*out = NULL;
 	if (perun_runner_collect(h->collector.plugin, h->collector.params, &job, h->origin, out,
-				 err))
+				 err)) {
+		/* The collector's own handler took the Ctrl-C; the fuzzer must
+		 * see it too, to stop with its summary. */
+		if (err->code == PERUN_EINTR)
+			fuzz_interrupted =
+				perun_runner_interrupted ? perun_runner_interrupted : SIGINT;
 		return -err->code;
+	}
 	if (!*out)
 		return perun_error_set(err, PERUN_ETOOL, "collector '%s' made no profile",
 				       h->collector.plugin->name);

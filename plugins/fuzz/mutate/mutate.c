@@ -474,6 +474,8 @@ static int seed_profile(struct fuzz *fz, size_t seed, struct perun_error *err)
 		return 0;
 	const struct perun_fuzz_host *h = fz->ctx->host;
 	if (h->profile(h->data, fz->seeds[seed].path, &fz->seed_profiles[seed], err)) {
+		if (*fz->ctx->interrupted) /* Ctrl-C while profiling: a summary, not an error */
+			return 0;
 		perun_error_prefix(err, "fuzz: profiling seed '%s'", fz->seeds[seed].name);
 		return -err->code;
 	}
@@ -486,6 +488,8 @@ static int judge(struct fuzz *fz, struct candidate *c, struct perun_error *err)
 	const struct perun_fuzz_host *h = fz->ctx->host;
 	if (seed_profile(fz, c->in->seed, err))
 		return -err->code;
+	if (*fz->ctx->interrupted)
+		return 0;
 	struct perun_profile *prof = NULL;
 	struct perun_error perr = { 0 };
 	if (h->profile(h->data, c->in->path, &prof, &perr)) {

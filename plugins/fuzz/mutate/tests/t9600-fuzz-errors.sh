@@ -118,7 +118,10 @@ test_expect_success 'SIGINT stops the run cleanly with the summary' '
 	{ perun fuzz --cmd ./slow -w seeds -o stopped --skip-coverage-testing --seed 3 \
 		--collector-params "--repeat 1 --warmup 0" >stop.txt 2>stop.err & } &&
 	pid=$! &&
-	sleep 3 && kill -INT $pid &&
+	# the handler is in once the output directory is; then let it fuzz
+	n=0 && while test ! -e stopped/logs/executions.log && test $n -lt 600
+	do sleep 0.1; n=$((n + 1)); done &&
+	sleep 2 && kill -INT $pid &&
 	wait $pid; rc=$? &&
 	test $rc -eq 130 &&
 	test_grep "^perun fuzz: interrupted" stop.txt &&
