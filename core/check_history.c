@@ -297,6 +297,39 @@ int perun_check_minor_series(struct perun_instance *inst, const struct perun_che
 	return rc;
 }
 
+/* Were baseline and target collected in one interleaved run (perun run
+ * --rounds)? */
+static int interleaved_with(const struct perun_profile *baseline,
+			    const struct perun_profile *target)
+{
+	const char *a = perun_profile_header(baseline, "interleaved_run");
+	const char *b = perun_profile_header(target, "interleaved_run");
+	return a && b && *b && !strcmp(a, b);
+}
+
+/*
+ * Has the parent's index a profile compatible with target and collected
+ * with it in one interleaved run?  Then only that pair is compared: the
+ * parent's other profiles were measured at other times, under the
+ * machine's drift the interleaving cancels.
+ */
+static int has_same_run(struct perun_instance *inst, struct perun_check_cache *cache,
+			const struct perun_index *pidx, const struct perun_profile *target,
+			int *found, struct perun_error *err)
+{
+	*found = 0;
+	const char *run = perun_profile_header(target, "interleaved_run");
+	for (size_t b = 0; run && *run && b < pidx->n && !*found; b++) {
+		const struct perun_profile *baseline;
+		if (!compatible(&pidx->entries[b], target))
+			continue;
+		if (cache_load(inst, cache, pidx->entries[b].checksum, &baseline, err))
+			return -err->code;
+		*found = interleaved_with(baseline, target);
+	}
+	return 0;
+}
+
 int perun_check_minor(struct perun_check_ctx *ctx, struct perun_instance *inst,
 		      const struct perun_check_version *version, struct perun_check_cache *cache,
 		      struct perun_check_series_set *series, struct perun_error *err)
@@ -314,16 +347,20 @@ int perun_check_minor(struct perun_check_ctx *ctx, struct perun_instance *inst,
 		for (size_t k = 0; k < version->nparents && !rc; k++) {
 			const char *parent = version->parents[k];
 			rc = perun_minor_index_read(inst, parent, &pidx, err);
+			int same_run = 0;
+			if (!rc)
+				rc = has_same_run(inst, cache, &pidx, target, &same_run, err);
 			for (size_t b = 0; b < pidx.n && !rc; b++) {
 				const struct perun_index_entry *be = &pidx.entries[b];
 				if (!compatible(be, target))
 					continue;
 				const struct perun_profile *baseline;
 				rc = cache_load(inst, cache, be->checksum, &baseline, err);
-				char *blabel = rc ? NULL : label_dup(parent, be->path);
-				if (!rc)
-					rc = perun_check_pair(ctx, baseline, target, blabel, tlabel,
-							      version->sha, parent, err);
+				if (rc || (same_run && !interleaved_with(baseline, target)))
+					continue;
+				char *blabel = label_dup(parent, be->path);
+				rc = perun_check_pair(ctx, baseline, target, blabel, tlabel,
+						      version->sha, parent, err);
 				free(blabel);
 			}
 			perun_index_release(&pidx);

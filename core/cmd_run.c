@@ -105,6 +105,13 @@ static int run_matrix(struct perun_cli *cli, struct perun_instance *inst, struct
 		.profile_template = perun_params_string(group, "output-filename-template", NULL),
 		.progress = !quiet && isatty(STDERR_FILENO),
 	};
+	long long rounds = perun_params_int(group, "rounds", 1);
+	if (rounds < 1 || rounds > 1000) {
+		free(revs);
+		return perun_fail(PERUN_EXIT_USAGE, "run: --rounds %lld: not between 1 and 1000",
+				  rounds);
+	}
+	opts.rounds = (size_t)rounds;
 	const char *shard = perun_params_string(group, "shard", NULL);
 	if ((shard && perun_shard_parse(shard, &opts.shard_index, &opts.shard_count, &tmp)) ||
 	    perun_runner_timeout(group, &inst->config, &opts.timeout, &tmp)) {
@@ -247,6 +254,10 @@ static const struct perun_option run_options[] = {
 	  "stop a collection that runs longer; the job fails (default: execute.timeout)", 0 },
 	{ "shard", NULL, PERUN_OPTION_STRING, NULL, NULL, "<i>/<n>",
 	  "run only shard <i> of <n> of the jobs, so that <n> runs cover each once", 0 },
+	{ "rounds", NULL, PERUN_OPTION_INT, NULL, NULL, "<n>",
+	  "visit the versions <n> times, alternating their order, one profile per job "
+	  "and version of all rounds (A/B runs a check can trust)",
+	  0 },
 	{ NULL },
 };
 
@@ -267,5 +278,13 @@ const struct perun_command perun_cmd_run = {
 		       "<n> shards and only shard <i> runs: <n> CI jobs or a Slurm array\n"
 		       "(--shard $((SLURM_ARRAY_TASK_ID+1))/$SLURM_ARRAY_TASK_COUNT) cover\n"
 		       "the matrix exactly once.  Versions without jobs in the shard are not\n"
-		       "checked out.",
+		       "checked out.\n"
+		       "\n"
+		       "With --rounds <n> the versions are visited <n> times, every other\n"
+		       "round in reverse (A B, B A, A B ...), and each job's collections of\n"
+		       "all rounds make one profile per version, marked with the run\n"
+		       "(header interleaved_run): the machine's drift over the run falls\n"
+		       "alike on the baseline and the target, and perun check compares a\n"
+		       "target with its baseline of the same run.  perun run -m HEAD~ -m\n"
+		       "HEAD --rounds 5 matrix, then perun check head, is the A/B gate.",
 };

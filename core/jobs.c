@@ -137,7 +137,13 @@ int perun_jobs_each_version(struct perun_instance *inst, const struct perun_vers
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	int saved = 0;
-	for (size_t i = 0; i < list.n && !rc && !interrupted(); i++) {
+	size_t rounds = v->rounds > 1 ? v->rounds : 1, visits = list.n * rounds;
+	for (size_t k = 0; k < visits && !rc && !interrupted(); k++) {
+		size_t round = k / list.n, i = k % list.n;
+		if (round % 2)
+			i = list.n - 1 - i;
+		if (v->round)
+			*v->round = round;
 		const char *at = list.sha[i];
 		if (v->wanted && !v->wanted(i, list.n, v->data))
 			continue;
@@ -336,7 +342,15 @@ struct run {
 	size_t per_version; /* jobs at one version */
 	size_t done;	    /* jobs done so far over all versions */
 	size_t total;
-	size_t vi;		    /* the version being visited */
+	size_t vi;	   /* the version being visited */
+	size_t round;	   /* its round (perun_run_opts.rounds) */
+	struct gathered {  /* a job's profile over the rounds so far */
+		char *key; /* job, newline, workload */
+		struct perun_profile *profile;
+		size_t rounds;
+	} * gathered;
+	size_t ngathered;
+	char run_id[96];	    /* header interleaved_run of the rounds' profiles */
 	char dirty[PERUN_SHA1_HEX]; /* its uncommitted changes' diff, or "" */
 	int progress_shown;
 };
@@ -362,7 +376,7 @@ static int version_wanted(size_t vi, size_t nv, void *data)
 	struct run *r = data;
 	if (r->total == 0)
 		for (size_t i = 0; i < nv; i++)
-			r->total += shard_jobs(r, i);
+			r->total += shard_jobs(r, i) * (r->opts->rounds > 1 ? r->opts->rounds : 1);
 	r->vi = vi;
 	return shard_jobs(r, vi) > 0;
 }
@@ -455,6 +469,103 @@ static void keep_raw(struct run *r, const char *raw, size_t len, const char *job
 	log_line(r, "kept %s unpostprocessed: %s", job, path);
 }
 
+static int merge_tagged(struct perun_profile **into, struct perun_profile *from,
+			const json_t *value, const json_t *props, struct perun_error *err);
+
+/*
+ * Interleaved rounds: gather profile (a job's collection in this round)
+ * into the job's profile of the earlier rounds.  Sets *whole to the
+ * profile of every round, the caller's to store, after the last round;
+ * to NULL before it.
+ */
+static int gather_round(struct run *r, struct perun_profile *profile, const char *job,
+			struct perun_profile **whole, struct perun_error *err)
+{
+	char *key;
+	*whole = NULL;
+	if (asprintf(&key, "%s\n%s", job, perun_profile_header(profile, "workload")) < 0)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	size_t i = 0;
+	while (i < r->ngathered && strcmp(r->gathered[i].key, key))
+		i++;
+	if (i == r->ngathered) {
+		struct gathered *g = realloc(r->gathered, (i + 1) * sizeof(*g));
+		if (!g) {
+			free(key);
+			return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		}
+		r->gathered = g;
+		g[i] = (struct gathered){ .key = key };
+		r->ngathered++;
+	} else {
+		free(key);
+	}
+	struct gathered *g = &r->gathered[i];
+	if (merge_tagged(&g->profile, profile, NULL, NULL, err))
+		return -err->code;
+	g->rounds++;
+	if (r->round + 1 < r->opts->rounds)
+		return 0;
+	*whole = g->profile;
+	free(g->key);
+	r->gathered[i] = r->gathered[--r->ngathered];
+	return 0;
+}
+
+static int store_profile(struct run *r, struct perun_profile *profile, const char *job,
+			 struct perun_error *err);
+
+/* A job's profile of this round: stored now, or gathered over the rounds. */
+static int finish_profile(struct run *r, struct perun_profile *profile, const char *job,
+			  struct perun_error *err)
+{
+	if (r->opts->rounds <= 1)
+		return store_profile(r, profile, job, err);
+	struct perun_profile *whole;
+	if (gather_round(r, profile, job, &whole, err)) {
+		record_failure(r, err, "%s", job);
+		return -1;
+	}
+	if (!whole) {
+		log_line(r, "gathered %s: round %zu of %zu", job, r->round + 1, r->opts->rounds);
+		return 0;
+	}
+	int rc = perun_profile_set_header(whole, "interleaved_run", r->run_id);
+	if (rc) {
+		perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		record_failure(r, err, "%s", job);
+	} else {
+		rc = store_profile(r, whole, job, err);
+	}
+	perun_profile_free(whole);
+	return rc;
+}
+
+/* Profiles of jobs that failed in a later round: stored with the rounds
+ * they have (the failure is already recorded), unless interrupted. */
+static void store_gathered_rest(struct run *r)
+{
+	for (size_t i = 0; i < r->ngathered; i++) {
+		struct gathered *g = &r->gathered[i];
+		struct perun_error err = { 0 };
+		char *job = g->key;
+		job[strcspn(job, "\n")] = '\0';
+		if (r->res->interrupted) {
+			log_line(r, "dropped %s: interrupted after %zu of %zu rounds", job,
+				 g->rounds, r->opts->rounds);
+		} else {
+			log_line(r, "%s: only %zu of %zu rounds", job, g->rounds, r->opts->rounds);
+			if (!perun_profile_set_header(g->profile, "interleaved_run", r->run_id))
+				store_profile(r, g->profile, job, &err);
+		}
+		perun_profile_free(g->profile);
+		free(g->key);
+	}
+	free(r->gathered);
+	r->gathered = NULL;
+	r->ngathered = 0;
+}
+
 static int store_profile(struct run *r, struct perun_profile *profile, const char *job,
 			 struct perun_error *err)
 {
@@ -493,13 +604,16 @@ static int add_tagged_resources(const json_t *row, void *data)
 {
 	void **ctx = data;
 	json_t *copy = json_copy((json_t *)row);
-	json_object_set((json_t *)copy, "workload", (json_t *)ctx[1]);
-	json_object_update(copy, (json_t *)ctx[2]);
+	if (ctx[1])
+		json_object_set((json_t *)copy, "workload", (json_t *)ctx[1]);
+	if (ctx[2])
+		json_object_update(copy, (json_t *)ctx[2]);
 	int rc = perun_profile_add_resource(ctx[0], copy, ctx[3]);
 	json_decref(copy);
 	return rc;
 }
 
+/* value and props NULL: the resources as they are. */
 static int merge_tagged(struct perun_profile **into, struct perun_profile *from,
 			const json_t *value, const json_t *props, struct perun_error *err)
 {
@@ -563,7 +677,7 @@ static int run_job(struct run *r, const char *sha, const struct perun_unit *c, c
 			log_line(r, "%s workload '%s': the collector made no profile on purpose",
 				 job, text);
 		} else if (!generated) {
-			if (store_profile(r, profile, job, &err))
+			if (finish_profile(r, profile, job, &err))
 				failed = 1;
 		} else if (for_each) {
 			struct perun_profile *tagged = NULL;
@@ -576,7 +690,7 @@ static int run_job(struct run *r, const char *sha, const struct perun_unit *c, c
 				failed = 1;
 			} else {
 				perun_profile_set_header(tagged, "workload", name);
-				if (store_profile(r, tagged, job, &err))
+				if (finish_profile(r, tagged, job, &err))
 					failed = 1;
 			}
 			perun_profile_free(tagged);
@@ -592,7 +706,7 @@ static int run_job(struct run *r, const char *sha, const struct perun_unit *c, c
 	}
 	if (merged && !failed) {
 		perun_profile_set_header(merged, "workload", workload);
-		if (store_profile(r, merged, job, &err))
+		if (finish_profile(r, merged, job, &err))
 			failed = 1;
 	}
 	perun_profile_free(merged);
@@ -670,7 +784,8 @@ int perun_jobs_run(struct perun_instance *inst, const struct perun_matrix *m,
 		struct tm tm;
 		localtime_r(&now, &tm);
 		strftime(stamp, sizeof(stamp), "%Y-%m-%d-%H-%M-%S", &tm);
-		if (asprintf(&res->log_path, "%s/run-%s-%d.log", logs, stamp, (int)getpid()) < 0)
+		snprintf(r.run_id, sizeof(r.run_id), "%s-%d", stamp, (int)getpid());
+		if (asprintf(&res->log_path, "%s/run-%s.log", logs, r.run_id) < 0)
 			res->log_path = NULL;
 		r.log = res->log_path ? fopen(res->log_path, "w") : NULL;
 		if (!r.log)
@@ -689,6 +804,8 @@ int perun_jobs_run(struct perun_instance *inst, const struct perun_matrix *m,
 		.version_failed = version_failed,
 		.wanted = version_wanted,
 		.data = &r,
+		.rounds = opts->rounds,
+		.round = &r.round,
 	};
 	if (v.pre_run && !json_is_array(v.pre_run)) {
 		rc = perun_error_set(err, PERUN_EINVAL, "config 'execute.pre_run' is not a list");
@@ -699,6 +816,7 @@ int perun_jobs_run(struct perun_instance *inst, const struct perun_matrix *m,
 		res->interrupted = 1;
 		rc = 0;
 	}
+	store_gathered_rest(&r);
 	log_line(&r, "%zu jobs, %zu failed, %zu profiles stored, %zu kept raw, %.3fs%s", res->jobs,
 		 res->failed, res->stored, res->kept_raw, elapsed(&r),
 		 res->interrupted ? ", interrupted" : "");

@@ -31,6 +31,12 @@ struct perun_versions {
 	 * One that is not is neither checked out nor pre_run. */
 	int (*wanted)(size_t index, size_t count, void *data);
 	void *data;
+	/* Visit the versions this many times (0 or 1: once), every other
+	 * round in reverse order (A B, B A, A B ...), so that a drift of the
+	 * machine over time falls alike on every version.  The round being
+	 * visited is written to *round when round is not NULL. */
+	size_t rounds;
+	size_t *round;
 };
 
 /*
@@ -91,6 +97,11 @@ struct perun_run_opts {
 	 * order, only those whose number modulo shard_count is shard_index
 	 * run.  shard_count 0 or 1: every job. */
 	size_t shard_index, shard_count;
+	/* Interleaved rounds (perun_versions.rounds): each job's profile of a
+	 * version gathers its collections of every round, and is stored
+	 * after the last one, marked with the run (header interleaved_run)
+	 * so that perun check pairs it with the baseline of the same run. */
+	size_t rounds;
 };
 
 /* Parse "I/N" (1 <= I <= N) into a 0-based index and a count. */

@@ -94,8 +94,10 @@ TESTS += %reldir%/profile-tape-test %reldir%/t0302-profile-tape.sh %reldir%/t030
 EXTRA_DIST += %reldir%/t0302-profile-tape.sh %reldir%/t0303-profile-streamed.sh
 
 TESTS += tests/t0900-docs.sh
-TESTS += tests/t1000-run-job.sh tests/t1001-run-matrix.sh tests/t1002-run-shard.sh
-EXTRA_DIST += tests/t1000-run-job.sh tests/t1001-run-matrix.sh tests/t1002-run-shard.sh
+TESTS += tests/t1000-run-job.sh tests/t1001-run-matrix.sh tests/t1002-run-shard.sh \
+	tests/t1003-run-rounds.sh
+EXTRA_DIST += tests/t1000-run-job.sh tests/t1001-run-matrix.sh tests/t1002-run-shard.sh \
+	tests/t1003-run-rounds.sh
 TESTS += tests/t2000-check-profiles.sh tests/t2001-check-history.sh tests/t2002-check-upstream.sh
 EXTRA_DIST += tests/t2000-check-profiles.sh tests/t2001-check-history.sh \
 	tests/t2002-check-upstream.sh
