@@ -26,6 +26,9 @@
 #   FA_TRACE_SIZE=2000         N of the traced run of ./all (one run a commit)
 #   FA_TRACE=auto|no           the trace collector (auto: when it runs here)
 #   FA_METHODS="aat bmoe ..."  methods checked (default all nine)
+#   FA_ROUNDS=3                A/B: each commit profiled with its parent in
+#                              one perun run --rounds 3 (interleaved), so
+#                              the gate compares the two under one drift
 #   FA_KEEP=<dir>              keep the profiled project there, to check again
 #   FA_PROJECT=<dir>           check a kept project again (no collection)
 set -eu
@@ -73,9 +76,13 @@ else
 	n=$(wc -l <../history.tsv) i=0
 	while IFS="$(printf '\t')" read -r sha kind fn dir factor subject; do
 		i=$((i + 1)) s=$(now_ns)
-		"$PERUN" run -m "$sha" matrix </dev/null >/dev/null 2>"$work/err" ||
+		# A/B: the parent again beside the commit, in alternating rounds
+		versions="-m $sha"
+		[ "${FA_ROUNDS:-1}" -gt 1 ] && [ $i -gt 1 ] &&
+			versions="-m $sha~1 -m $sha --rounds $FA_ROUNDS"
+		"$PERUN" run $versions matrix </dev/null >/dev/null 2>"$work/err" ||
 			{ cat "$work/err" >&2; exit 3; }
-		if [ "$trace" != no ] && ! "$PERUN" run -m "$sha" job -b ./all \
+		if [ "$trace" != no ] && ! "$PERUN" run $versions job -b ./all \
 			-w "${FA_TRACE_SIZE:-2000}" -c trace -cp trace \
 			'{func: [hash, xorshift, modsum, lcg, fold]}' </dev/null >/dev/null 2>"$work/err"; then
 			[ "$trace" = auto ] && [ $i = 1 ] || { cat "$work/err" >&2; exit 3; }
@@ -125,8 +132,9 @@ echo
 python3 "$here/false-alarms/classify.py" ../history.tsv "$work/out" $done_methods
 echo
 [ -n "${FA_KEEP:-}" ] && cp -a "$work/out" "$FA_KEEP/"
-[ -z "${FA_PROJECT:-}" ] && printf '# sizes %s, %s repetitions (+%s warm-up), trace at %s\n' "$*" \
-	"${FA_REPEAT:-3}" "${FA_WARMUP:-1}" "${FA_TRACE_SIZE:-2000}"
+[ -z "${FA_PROJECT:-}" ] &&
+	printf '# sizes %s, %s repetitions (+%s warm-up), trace at %s, %s round(s)\n' "$*" \
+		"${FA_REPEAT:-3}" "${FA_WARMUP:-1}" "${FA_TRACE_SIZE:-2000}" "${FA_ROUNDS:-1}"
 printf '# load average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN {
 	printf "# wall: %.0f s (profiling %.0f s, checking %.0f s)\n", (c - a) / 1e9, (b - a) / 1e9, (c - b) / 1e9 }'

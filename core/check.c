@@ -269,6 +269,12 @@ static int rule_applies(const json_t *rule, const struct perun_profile *profile)
 		} else if (!strcmp(key, "collector")) {
 			if (!json_equal(json_object_get(collector, "name"), value))
 				return 0;
+		} else if (!strcmp(key, "interleaved")) {
+			/* collected by perun run --rounds (header interleaved_run) */
+			const char *run =
+				json_string_value(json_object_get(header, "interleaved_run"));
+			if ((run && *run) != json_is_true(value))
+				return 0;
 		} else if (!json_equal(json_object_get(header, key), value)) {
 			return 0;
 		}

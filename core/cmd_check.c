@@ -845,7 +845,8 @@ const struct perun_command perun_cmd_check = {
 	.plugin_kind = PERUN_KIND_CHECK,
 	.summary = "detect performance changes between versions or profiles",
 	.description = "Runs the degradation methods that degradation.strategies selects\n"
-		       "(rules matched on collector, postprocessor and header keys;\n"
+		       "(rules matched on collector, postprocessor and header keys, and\n"
+		       "interleaved: true|false for profiles of perun run --rounds;\n"
 		       "degradation.apply says whether the first or all applicable rules\n"
 		       "count).  The rules of local.yml come before the shared ones; a\n"
 		       "rule of method 'none' ends the rules for the profiles it matches,\n"

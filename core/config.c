@@ -31,6 +31,8 @@ static const char shared_defaults[] =
 	"degradation:\n"
 	"  apply: all\n"
 	"  strategies:\n"
+	"    - {interleaved: true, method: average_amount_threshold, options: {threshold: 1.05}}\n"
+	"    - {interleaved: true, method: none}\n"
 	"    - method: average_amount_threshold\n"
 	"generators:\n"
 	"  workload:\n"

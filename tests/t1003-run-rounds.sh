@@ -107,4 +107,36 @@ test_expect_success 'a job failing in its last round keeps the rounds it had' '
 	test_cmp expect counts
 '
 
+# The shared rules judge a pair of one interleaved run with aat at a ratio
+# of 1.05 (the noise weighing still applies), any other pair at Perun's 2.
+test_expect_success 'shared rules: aat at 1.05 within one A/B run, at 2 across runs' '
+	cd proj && rm -f .perun/jobs/*.perf &&
+	perun run --rounds 2 job -c time -cp time "{repeat: 2, warmup: 0}" -b /bin/true \
+		>/dev/null &&
+	jq ".resources |= with_entries(.value.amount = [1, 1.01, 0.99, 1] |
+		.value.order = [1, 2, 3, 4])" .perun/jobs/*.perf >../base.perf &&
+	jq ".resources |= with_entries(.value.amount |= map(. * 1.5))" ../base.perf \
+		>../target.perf &&
+	perun check --format json profiles ../base.perf ../target.perf >ab.json &&
+	test "$(jq -r "[.changes[] | select(.location == \"/bin/true:real\")] |
+		.[0].result" ab.json)" = Degradation &&
+	for f in base target; do
+		jq "del(.header.interleaved_run)" ../$f.perf >../$f-apart.perf || return 1
+	done &&
+	perun check --format json profiles ../base-apart.perf ../target-apart.perf >apart.json &&
+	test "$(jq ".changes | length" apart.json)" = 0 &&
+	test "$(jq -r "[.verdicts[] | select(.location == \"/bin/true:real\")] |
+		.[0].result" apart.json)" = NoChange
+'
+
+test_expect_success 'aat refuses a threshold that is not a ratio above 1' '
+	cd proj &&
+	perun config --local set degradation.strategies \
+		"[{method: aat, options: {threshold: 0.9}}]" >/dev/null &&
+	test_must_fail perun check profiles ../base-apart.perf ../target-apart.perf \
+		>out 2>err &&
+	test_grep "threshold. must be a ratio above 1, not 0.9" err &&
+	perun config --local set degradation.strategies "[]" >/dev/null
+'
+
 test_done

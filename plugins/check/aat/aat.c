@@ -11,8 +11,10 @@
 
 #include <perun/perun.h>
 
-#define DEGRADATION_THRESHOLD  2.0
-#define OPTIMIZATION_THRESHOLD 0.5
+/* Perun's thresholds: a ratio of 2 or more, or 0.5 or less.  --threshold
+ * sets another ratio r (and 1/r); the shared config's rule for profiles
+ * of one interleaved run (perun run --rounds) uses a small one. */
+#define DEGRADATION_THRESHOLD 2.0
 /* tools.APPROX_ZERO of Perun: what safe_division divides by instead of 0. */
 #define APPROX_ZERO 0.000001
 
@@ -197,7 +199,12 @@ static int aat_compare(const struct perun_profile *baseline, const struct perun_
 		       const struct perun_params *params, perun_check_emit_fn emit, void *data,
 		       struct perun_error *err)
 {
-	(void)params;
+	double degradation = perun_params_float(params, "threshold", DEGRADATION_THRESHOLD);
+	double optimization = 1.0 / degradation;
+	if (!(degradation > 1.0) || !isfinite(degradation))
+		return perun_error_set(err, PERUN_EINVAL,
+				       "aat: option '--threshold' must be a ratio above 1, not %g",
+				       degradation);
 	struct averages base, targ;
 	if (averages_of(baseline, "baseline", &base, err))
 		return -err->code;
@@ -216,9 +223,9 @@ static int aat_compare(const struct perun_profile *baseline, const struct perun_
 		/* A NaN mean (no amounts) compares false everywhere: NoChange. */
 		double ratio = bavg != 0.0 ? tavg / bavg : tavg / APPROX_ZERO;
 		enum perun_change change = PERUN_CHANGE_NO_CHANGE;
-		if (ratio >= DEGRADATION_THRESHOLD)
+		if (ratio >= degradation)
 			change = PERUN_CHANGE_DEGRADATION;
-		else if (ratio > 0.0 && ratio <= OPTIMIZATION_THRESHOLD)
+		else if (ratio > 0.0 && ratio <= optimization)
 			change = PERUN_CHANGE_OPTIMIZATION;
 		char from[96], to[96];
 		/* Perun prints the first unit for all; a memory series is not s */
@@ -248,6 +255,14 @@ static int aat_compare(const struct perun_profile *baseline, const struct perun_
 	return rc;
 }
 
+static const struct perun_option aat_options[] = {
+	{ "threshold", NULL, PERUN_OPTION_FLOAT, "2.0", NULL, "<ratio>",
+	  "a mean ratio target/baseline of <ratio> or more is a Degradation, of 1/<ratio> "
+	  "or less an Optimization (Perun: 2)",
+	  0 },
+	{ NULL },
+};
+
 static const struct perun_check_ops aat_ops = {
 	.size = sizeof(aat_ops),
 	.compare = aat_compare,
@@ -257,4 +272,4 @@ static const struct perun_check_ops aat_ops = {
 
 PERUN_PLUGIN_DEFINE(aat, PERUN_KIND_CHECK, .version = "1.0",
 		    .summary = "average amount threshold: mean amount per uid, ratio 2 or 0.5",
-		    .ops = &aat_ops);
+		    .options = aat_options, .ops = &aat_ops);
