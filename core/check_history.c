@@ -330,6 +330,38 @@ static int has_same_run(struct perun_instance *inst, struct perun_check_cache *c
 	return 0;
 }
 
+/*
+ * The target profile of *te's configuration to compare with the parent
+ * (index pidx): *te itself (Perun: the last registered), unless it has no
+ * baseline of its interleaved run there and an older profile of the same
+ * configuration has one: a version profiled A/B with its parent and
+ * later again as the baseline of its child is judged by the first pair.
+ */
+static int ab_target(struct perun_instance *inst, struct perun_check_cache *cache,
+		     const struct perun_index *idx, const struct perun_index *pidx,
+		     const struct perun_index_entry **te, const struct perun_profile **target,
+		     int *same_run, struct perun_error *err)
+{
+	int rc = cache_load(inst, cache, (*te)->checksum, target, err);
+	if (!rc)
+		rc = has_same_run(inst, cache, pidx, *target, same_run, err);
+	char *key = rc || *same_run ? NULL : config_key_dup(*te);
+	for (size_t i = idx->n; key && i-- > 0 && !rc && !*same_run;) {
+		const struct perun_index_entry *e = &idx->entries[i];
+		char *other = e == *te ? NULL : config_key_dup(e);
+		const struct perun_profile *p;
+		if (other && !strcmp(other, key) &&
+		    !(rc = cache_load(inst, cache, e->checksum, &p, err)) &&
+		    !(rc = has_same_run(inst, cache, pidx, p, same_run, err)) && *same_run) {
+			*te = e;
+			*target = p;
+		}
+		free(other);
+	}
+	free(key);
+	return rc;
+}
+
 int perun_check_minor(struct perun_check_ctx *ctx, struct perun_instance *inst,
 		      const struct perun_check_version *version, struct perun_check_cache *cache,
 		      struct perun_check_series_set *series, struct perun_error *err)
@@ -340,16 +372,15 @@ int perun_check_minor(struct perun_check_ctx *ctx, struct perun_instance *inst,
 		return -err->code;
 	int rc = version_queue(inst, version->sha, &idx, &order, &n, err);
 	for (size_t q = 0; q < n && !rc; q++) {
-		const struct perun_index_entry *te = &idx.entries[order[q]];
-		const struct perun_profile *target;
-		rc = cache_load(inst, cache, te->checksum, &target, err);
-		char *tlabel = rc ? NULL : label_dup(version->sha, te->path);
 		for (size_t k = 0; k < version->nparents && !rc; k++) {
 			const char *parent = version->parents[k];
-			rc = perun_minor_index_read(inst, parent, &pidx, err);
+			const struct perun_index_entry *te = &idx.entries[order[q]];
+			const struct perun_profile *target;
 			int same_run = 0;
+			rc = perun_minor_index_read(inst, parent, &pidx, err);
 			if (!rc)
-				rc = has_same_run(inst, cache, &pidx, target, &same_run, err);
+				rc = ab_target(inst, cache, &idx, &pidx, &te, &target, &same_run,
+					       err);
 			for (size_t b = 0; b < pidx.n && !rc; b++) {
 				const struct perun_index_entry *be = &pidx.entries[b];
 				if (!compatible(be, target))
@@ -359,13 +390,14 @@ int perun_check_minor(struct perun_check_ctx *ctx, struct perun_instance *inst,
 				if (rc || (same_run && !interleaved_with(baseline, target)))
 					continue;
 				char *blabel = label_dup(parent, be->path);
+				char *tlabel = label_dup(version->sha, te->path);
 				rc = perun_check_pair(ctx, baseline, target, blabel, tlabel,
 						      version->sha, parent, err);
 				free(blabel);
+				free(tlabel);
 			}
 			perun_index_release(&pidx);
 		}
-		free(tlabel);
 	}
 	free(order);
 	perun_index_release(&idx);

@@ -70,13 +70,16 @@ test_expect_success 'check head compares the target with its baseline of the sam
 	test_must_fail grep once- baseline
 '
 
-test_expect_success 'without a same-run baseline: every compatible one (here two)' '
+test_expect_success 'profiled again alone, a version is still judged by its A/B pair' '
 	cd proj &&
-	perun run -m HEAD --rounds 2 matrix >out &&
+	jq -r ".pairs[0].target" check.json >ab-target &&
+	sleep 1 && perun run -m HEAD --rounds 2 matrix >out &&
 	test_grep "^2 jobs run, 1 profile stored$" out &&
 	perun add -m HEAD .perun/jobs/*.perf >/dev/null &&
 	perun check --format json head >check.json &&
-	test "$(jq ".pairs | length" check.json)" = 2
+	test "$(jq ".pairs | length" check.json)" = 1 &&
+	jq -r ".pairs[0].target" check.json >target &&
+	test_cmp ab-target target
 '
 
 test_expect_success 'bad --rounds: a usage error, nothing run or stored' '
@@ -107,9 +110,14 @@ test_expect_success 'a job failing in its last round keeps the rounds it had' '
 	test_cmp expect counts
 '
 
-# The shared rules judge a pair of one interleaved run with aat at a ratio
-# of 1.05 (the noise weighing still applies), any other pair at Perun's 2.
-test_expect_success 'shared rules: aat at 1.05 within one A/B run, at 2 across runs' '
+# The shared rules judge the user time of a pair of one interleaved run
+# with aat at a ratio of 1.05 (the noise weighing still applies), the
+# other series and pairs across runs at Perun's 2.
+result() {
+	jq -r "[.verdicts[] | select(.location == \"/bin/true:$2\")] | .[0].result" "$1"
+}
+
+test_expect_success 'shared rules: user time at 1.05 within one A/B run, else at 2' '
 	cd proj && rm -f .perun/jobs/*.perf &&
 	perun run --rounds 2 job -c time -cp time "{repeat: 2, warmup: 0}" -b /bin/true \
 		>/dev/null &&
@@ -118,15 +126,14 @@ test_expect_success 'shared rules: aat at 1.05 within one A/B run, at 2 across r
 	jq ".resources |= with_entries(.value.amount |= map(. * 1.5))" ../base.perf \
 		>../target.perf &&
 	perun check --format json profiles ../base.perf ../target.perf >ab.json &&
-	test "$(jq -r "[.changes[] | select(.location == \"/bin/true:real\")] |
-		.[0].result" ab.json)" = Degradation &&
+	test "$(result ab.json user)" = Degradation &&
+	test "$(result ab.json real)" = NoChange &&
 	for f in base target; do
 		jq "del(.header.interleaved_run)" ../$f.perf >../$f-apart.perf || return 1
 	done &&
 	perun check --format json profiles ../base-apart.perf ../target-apart.perf >apart.json &&
 	test "$(jq ".changes | length" apart.json)" = 0 &&
-	test "$(jq -r "[.verdicts[] | select(.location == \"/bin/true:real\")] |
-		.[0].result" apart.json)" = NoChange
+	test "$(result apart.json user)" = NoChange
 '
 
 test_expect_success 'aat refuses a threshold that is not a ratio above 1' '

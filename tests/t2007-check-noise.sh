@@ -52,7 +52,7 @@ test_expect_success 'an outlier run: the median did not move; unreliable, no gat
 	 test_grep "^no changes found$" out &&
 	 test_grep "^1 verdict within the noise, not reported (-v shows it)$" out &&
 	 perun -v check profiles base-runs.perf outlier-runs.perf >out &&
-	 test_grep "^  f: time Degradation by aat from 1.0s to 2.6s: effect 1.6 within the method.s noise 1.6; runs 5 -> 5 (\$ prog in)$" out &&
+	 test_grep "^  f: time Degradation by aat from 1.0s to 2.6s: effect 1.6 within the method.s noise 3.2; runs 5 -> 5 (\$ prog in)$" out &&
 	 test_grep "runs 5 -> 5" out)
 '
 

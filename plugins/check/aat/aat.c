@@ -15,6 +15,10 @@
  * sets another ratio r (and 1/r); the shared config's rule for profiles
  * of one interleaved run (perun run --rounds) uses a small one. */
 #define DEGRADATION_THRESHOLD 2.0
+/* The noise is the half-width of a 95% interval of the change: two
+ * standard errors, so an effect within it is one chance alone explains
+ * one time in twenty. */
+#define NOISE_Z 2.0
 /* tools.APPROX_ZERO of Perun: what safe_division divides by instead of 0. */
 #define APPROX_ZERO 0.000001
 
@@ -26,6 +30,20 @@ struct uid_stat {
 	double sum, comp;
 	double mean, m2;
 	size_t n;
+	/* The amounts per workload value (a matrix's sizes): the noise is
+	 * their spread within a size, not the sizes' spread. */
+	struct workload_stat {
+		const char *text; /* a string workload, or NULL for a number */
+		double number;
+		size_t n;
+		double mean, m2;
+		/* The means of its collections (a resource type each: the
+		 * rounds of perun run --rounds), whose spread includes the
+		 * machine's drift between rounds that runs of one round share. */
+		size_t cluster, cluster_n, nclusters;
+		double cluster_sum, cmean, cm2;
+	} * workloads;
+	size_t nworkloads;
 };
 
 struct averages {
@@ -36,10 +54,20 @@ struct averages {
 
 static void averages_release(struct averages *a)
 {
-	for (size_t i = 0; i < a->n; i++)
+	for (size_t i = 0; i < a->n; i++) {
 		free(a->items[i].uid);
+		free(a->items[i].workloads);
+	}
 	free(a->items);
 	json_decref(a->index);
+}
+
+static void welford_add(size_t *n, double *mean, double *m2, double x)
+{
+	(*n)++;
+	double delta = x - *mean;
+	*mean += delta / (double)*n;
+	*m2 += delta * (x - *mean);
 }
 
 static void kahan_add(struct uid_stat *s, double x)
@@ -47,10 +75,48 @@ static void kahan_add(struct uid_stat *s, double x)
 	double y = x - s->comp, t = s->sum + y;
 	s->comp = (t - s->sum) - y;
 	s->sum = t;
-	s->n++;
-	double delta = x - s->mean;
-	s->mean += delta / (double)s->n;
-	s->m2 += delta * (x - s->mean);
+	welford_add(&s->n, &s->mean, &s->m2, x);
+}
+
+static void cluster_flush(struct workload_stat *g)
+{
+	if (g->cluster_n)
+		welford_add(&g->nclusters, &g->cmean, &g->cm2,
+			    g->cluster_sum / (double)g->cluster_n);
+	g->cluster_n = 0;
+	g->cluster_sum = 0;
+}
+
+/* Count x of resource type number type under its workload value w (a
+ * number or a string). */
+static int workload_add(struct uid_stat *s, const struct perun_jv *w, size_t type, double x)
+{
+	double number = 0;
+	const char *text = perun_jv_is_string(w) ? perun_jv_string(w) : NULL;
+	if (!text && perun_jv_number(w, &number))
+		return 0; /* neither: no workload to group by */
+	size_t i = 0;
+	while (i < s->nworkloads &&
+	       !(text ? s->workloads[i].text && !strcmp(s->workloads[i].text, text)
+		      : !s->workloads[i].text && s->workloads[i].number == number))
+		i++;
+	if (i == s->nworkloads) {
+		struct workload_stat *grown = realloc(s->workloads, (i + 1) * sizeof(*grown));
+		if (!grown)
+			return -1;
+		s->workloads = grown;
+		grown[i] = (struct workload_stat){ .text = text, .number = number };
+		s->nworkloads++;
+	}
+	struct workload_stat *g = &s->workloads[i];
+	welford_add(&g->n, &g->mean, &g->m2, x);
+	if (g->cluster != type + 1) {
+		cluster_flush(g);
+		g->cluster = type + 1;
+	}
+	g->cluster_sum += x;
+	g->cluster_n++;
+	return 0;
 }
 
 static int stat_of(struct averages *a, const char *uid, struct uid_stat **out)
@@ -113,12 +179,27 @@ static int averages_of(const struct perun_profile *profile, const char *name, st
 				json_object_get(perun_profile_get(profile, "header"), "units"),
 				kind));
 		const struct perun_jv *amounts = perun_jv_get(types.types[t].columns, "amount"), *v;
+		/* the workload: one per type (when the type map splits by it) or
+		 * a column beside the amounts */
+		const struct perun_jv *one_size =
+			perun_jv_get(types.types[t].persistent, "workload");
+		const struct perun_jv *sizes = perun_jv_get(types.types[t].columns, "workload");
 		size_t i;
 		if (!amounts || perun_jv_type(amounts) != PERUN_JV_ARRAY)
 			continue;
+		/* the workload column, walked beside the amounts */
+		const struct perun_jv *w =
+			perun_jv_type(sizes) == PERUN_JV_ARRAY &&
+					perun_jv_len(sizes) == perun_jv_len(amounts) &&
+					perun_jv_len(sizes)
+				? sizes + 1
+				: NULL;
 		perun_jv_array_foreach(amounts, i, v)
 		{
 			double x;
+			const struct perun_jv *size = w ? w : one_size;
+			if (w && i + 1 < perun_jv_len(sizes))
+				w = perun_jv_skip(w);
 			if (perun_jv_type(v) == PERUN_JV_NULL)
 				continue;
 			if (perun_jv_number(v, &x)) {
@@ -127,10 +208,16 @@ static int averages_of(const struct perun_profile *profile, const char *name, st
 						     name, types.types[t].id);
 				goto out;
 			}
-			if (!isnan(x))
-				kahan_add(s, x);
+			if (isnan(x))
+				continue;
+			kahan_add(s, x);
+			if (size && workload_add(s, size, t, x))
+				goto nomem;
 		}
 	}
+	for (size_t i = 0; i < a->n; i++)
+		for (size_t g = 0; g < a->items[i].nworkloads; g++)
+			cluster_flush(&a->items[i].workloads[g]);
 	if (a->n)
 		qsort(a->items, a->n, sizeof(*a->items), uid_cmp);
 	json_object_clear(a->index);
@@ -157,6 +244,45 @@ static double mean_of(const struct uid_stat *s, int any_amount)
 }
 
 /*
+ * The variance of s's mean from the spread of its collections' means per
+ * workload (the sum over sizes of share^2 s_c^2 / collections): profiles
+ * of several rounds, whose runs of one round share the drift of its
+ * minute and are not independent.  NaN without two collections a size.
+ */
+static double between_collections(const struct uid_stat *s)
+{
+	double v = 0;
+	for (size_t g = 0; g < s->nworkloads; g++) {
+		const struct workload_stat *w = &s->workloads[g];
+		if (w->nclusters < 2)
+			return NAN;
+		double share = (double)w->n / (double)s->n;
+		v += share * share * (w->cm2 / (double)(w->nclusters - 1)) / (double)w->nclusters;
+	}
+	return s->nworkloads ? v : NAN;
+}
+
+/*
+ * The variance of s's mean when its amounts come from several workloads
+ * (the sizes of a matrix, fixed by the design): the sum over the sizes of
+ * n_g times their sample variance, over n squared.  NaN without two sizes
+ * or without two amounts of every size.
+ */
+static double within_workloads(const struct uid_stat *s)
+{
+	double v = 0;
+	if (s->nworkloads < 2)
+		return NAN;
+	for (size_t g = 0; g < s->nworkloads; g++) {
+		const struct workload_stat *w = &s->workloads[g];
+		if (w->n < 2)
+			return NAN;
+		v += (double)w->n * (w->m2 / (double)(w->n - 1));
+	}
+	return v / ((double)s->n * (double)s->n);
+}
+
+/*
  * The noise the effect (the relative change of the means) is judged
  * against: the standard error of the difference of the means, relative
  * to the baseline's (Welch's); NaN without two amounts a side.  Not the
@@ -166,8 +292,16 @@ static double noise_of(const struct uid_stat *b, const struct uid_stat *t)
 {
 	if (b->n < 2 || t->n < 2 || b->mean == 0.0)
 		return NAN;
-	double vb = b->m2 / (double)(b->n - 1), vt = t->m2 / (double)(t->n - 1);
-	return sqrt(vb / (double)b->n + vt / (double)t->n) / fabs(b->mean);
+	double eb = between_collections(b), et = between_collections(t);
+	if (isnan(eb) || isnan(et)) {
+		eb = within_workloads(b);
+		et = within_workloads(t);
+	}
+	if (isnan(eb) || isnan(et)) {
+		eb = b->m2 / (double)(b->n - 1) / (double)b->n;
+		et = t->m2 / (double)(t->n - 1) / (double)t->n;
+	}
+	return NOISE_Z * sqrt(eb + et) / fabs(b->mean);
 }
 
 static int any_amount(const struct averages *a)

@@ -97,14 +97,14 @@ prof() {
 	EOF
 }
 
-test_expect_success 'thresholds: ratio 2 degrades, 0.5 optimizes; effect size and its standard error' '
+test_expect_success 'thresholds: ratio 2 degrades, 0.5 optimizes; effect size and its 95% half-width (two standard errors)' '
 	(cd proj && prof b.perf "1, 2, 3" "10, 10" && prof t.perf "4, 4, 4" "5, 5.5" &&
 	 perun check profiles b.perf t.perf --format json >out.json &&
 	 jq -r ".verdicts[] | [.location, .result, .from, .to, .rate, .effect_size,
 		(.noise * 1000 | round / 1000)] | join(\"|\")" out.json >actual &&
 	 cat >expect <<-EOF &&
-	f|Degradation|2.0s|4.0s|2|1|0.289
-	g|NoChange|10.0s|5.25s|0.525|-0.475|0.025
+	f|Degradation|2.0s|4.0s|2|1|0.577
+	g|NoChange|10.0s|5.25s|0.525|-0.475|0.05
 	EOF
 	 test_cmp expect actual &&
 	 prof t2.perf "3.9999, 4, 4" "5, 5" &&
@@ -119,6 +119,39 @@ test_expect_success 'a non-numeric amount is bad input (exit 2), store untouched
 	 test_exit_code 2 perun check profiles "$own/single-target.perf" bad.perf 2>err &&
 	 test_grep "check method .aat.: target: resource .* has a non-numeric amount" err &&
 	 store_snapshot >after && test_cmp before after)
+'
+
+# sized <name> <scale> <amounts per type...>: uid f in a type per
+# argument, the first half of the types at workload 1000, the rest 3000.
+sized() {
+	name=$1 scale=$2 && shift 2 && n=$# && i=0 && res= && map=
+	for a in "$@"; do
+		size=$((i < n / 2 ? 1000 : 3000))
+		[ $n = 3 ] && size=1000
+		res="$res${res:+, }\"f#$i\": {\"amount\": [$a]}"
+		map="$map${map:+, }\"f#$i\": {\"uid\": \"f\", \"type\": \"time\", \"workload\": $size}"
+		i=$((i + 1))
+	done
+	jq ".resources |= map_values(.amount |= map(. * $scale))" >"$name" <<-EOF
+	{"header": {"type": "time", "cmd": "c", "workload": "w", "units": {"time": "s"}},
+	 "collector_info": {"name": "time", "params": {}}, "postprocessors": [],
+	 "resources": {$res}, "resource_type_map": {$map}, "models": []}
+	EOF
+}
+
+test_expect_success 'noise: the spread within each workload, not between the sizes' '
+	(cd proj && sized b2.perf 1 "1.0, 1.1" "10.0, 10.2" && sized t2.perf 1.1 "1.0, 1.1" "10.0, 10.2" &&
+	 perun config --local set degradation.noise.enabled false &&
+	 perun check profiles b2.perf t2.perf --format json >out.json &&
+	 perun config --local set degradation.noise.enabled true &&
+	 test "$(jq -r ".verdicts[0] | [.effect_size, .noise] | map(. * 1000 | round) |
+		join(\" \")" out.json)" = "100 30")
+'
+
+test_expect_success 'noise: the spread between collections (rounds) of one workload' '
+	(cd proj && sized b3.perf 1 "1, 1" "1.2, 1.2" "0.8, 0.8" &&
+	 perun check profiles b3.perf b3.perf --format json >out.json &&
+	 test "$(jq -r ".verdicts[0].noise * 1000 | round" out.json)" = 327)
 '
 
 test_done
