@@ -1838,19 +1838,28 @@ static int guarded_decrement(struct fn *f, const struct site *st)
 		return 0;
 	/* the margin its guard keeps v above zero */
 	long long margin = 0;
-	CXCursor todo[16];
-	size_t nt = 0;
-	todo[nt++] = cond;
-	while (nt) {
-		CXCursor a = strip(todo[--nt]);
+	/* the atoms of the guard's && still to look at; grows as needed */
+	size_t npending = 0, cap = 8;
+	CXCursor *pending = malloc(cap * sizeof(*pending));
+	if (!pending)
+		abort();
+	pending[npending++] = cond;
+	while (npending) {
+		CXCursor a = strip(pending[--npending]);
 		char op[12] = "";
 		struct kids ak = kids_of(a);
 		if (clang_getCursorKind(a) == CXCursor_BinaryOperator && ak.n == 2)
 			op_of(f->tu, a, op, sizeof(op));
 		long long k;
-		if (!strcmp(op, "&&") && nt + 2 <= 16) {
-			todo[nt++] = ak.c[0];
-			todo[nt++] = ak.c[1];
+		if (!strcmp(op, "&&")) {
+			if (npending + 2 > cap) {
+				cap *= 2;
+				pending = realloc(pending, cap * sizeof(*pending));
+				if (!pending)
+					abort();
+			}
+			pending[npending++] = ak.c[0];
+			pending[npending++] = ak.c[1];
 		} else if (ak.n == 2 && var_of(f, ak.c[0]) == st->var &&
 			   const_of(strip(ak.c[1]), &k)) {
 			long long m = !strcmp(op, ">")		    ? k + 1
@@ -1863,6 +1872,7 @@ static int guarded_decrement(struct fn *f, const struct site *st)
 		}
 		free(ak.c);
 	}
+	free(pending);
 	if (margin < 1)
 		return 0;
 	struct sites ss = { NULL, 0, 0, 0, 0 };
