@@ -18,9 +18,10 @@
  *    times per entry, r0 bounded above from the entry state; a halved
  *    counter gives 1 + log2(r0), a doubled one 1 + log2 of its limit;
  *  - its local bound: entries times that (a product over nests), or,
- *    amortised over the enclosing loop (the paper's reset and increment
- *    reasoning), the counter's value where that loop starts plus all
- *    increments it gets there, whichever is of lower class.
+ *    amortised over a loop around it, the enclosing one or one further
+ *    out (the paper's reset and increment reasoning), the counter's value
+ *    where that loop starts plus all increments it gets there and in the
+ *    loops between, whichever is of lower class.
  * The total bound of a function is the sum of its local bounds.
  * Integers are mathematical (no overflow), except that an unsigned
  * counter counting down must provably stop above zero.
@@ -1747,6 +1748,14 @@ static void rank_atom(struct fn *f, struct loop *l, struct paths *it, CXCursor a
 	const struct sym *r0 = lin_bound(f, &r, l->entry, 1);
 	if (!r0) {
 		rk->why = "the start of its counter or its limit is unknown";
+		/* no bound per entry, but one amortised over a loop around
+		 * it may still be found from the rank (run_loop) */
+		if (!ne) {
+			rk->d = -dmax;
+			rk->linear = 1;
+			rk->r = r;
+			r.coef = NULL;
+		}
 		goto out;
 	}
 	if (ne && l->kind == CXCursor_DoStmt) {
@@ -1796,8 +1805,11 @@ static void rank_guard(struct fn *f, struct loop *l, struct paths *it, CXCursor 
 		struct rank a = { 0 }, b = { 0 };
 		rank_guard(f, l, it, ks.c[0], positive, &a);
 		rank_guard(f, l, it, ks.c[1], positive, &b);
+		/* neither bounded per entry: one that may be amortised */
 		int pick_b =
-			!a.P || (b.P && sym_class_cmp(sym_class_of(b.P), sym_class_of(a.P)) < 0);
+			!a.P && !b.P ? !a.linear && b.linear
+			: !a.P	     ? 1
+			       : b.P && sym_class_cmp(sym_class_of(b.P), sym_class_of(a.P)) < 0;
 		*best = pick_b ? b : a;
 		free(pick_b ? a.r.coef : b.r.coef);
 		if (!best->P)
@@ -2013,13 +2025,81 @@ static void emit_loop(struct fn *f, CXCursor at, int total, const struct sym *b,
 
 static int walk(struct fn *f, struct range *s, CXCursor c, struct loop *ctx);
 
-/* Amortised over the parent q: r's value where q starts, plus what q adds
- * to it outside l, shared by all of l's runs in q. */
+/* Does the extent of a hold the start of b? */
+static int holds(CXCursor a, CXCursor b)
+{
+	return !clang_Cursor_isNull(a) && !clang_Cursor_isNull(b) && start_of(a) <= start_of(b) &&
+	       start_of(b) < end_of(a);
+}
+
+/*
+ * How often, in one call, a site of ancestor a runs that is not in l:
+ * directly in a, a's runs (one more each entry in its guard); in a loop q
+ * between a and l (an enclosing loop of l), q's runs (one more each entry
+ * outside its body and increment); NULL in any other loop (its runs are
+ * not known here).
+ */
+static const struct sym *site_runs(struct fn *f, const struct loop *l, const struct loop *a,
+				   const struct site *st)
+{
+	struct sym_ctx *sc = f->sc;
+	if (clang_Cursor_isNull(st->nested))
+		return st->in_cond ? sym_add(sc, a->T, a->E) : a->T;
+	for (const struct loop *q = l->parent; q && q != a; q = q->parent) {
+		if (!same_stmt(st->inner, q->cur))
+			continue;
+		if (!q->T || !q->E)
+			return NULL;
+		if (holds(q->body, st->expr) || holds(q->inc, st->expr))
+			return q->T;
+		return sym_add(sc, q->T, q->E);
+	}
+	return NULL;
+}
+
+/*
+ * Amortised over a, the parent of l or a loop around it (the paper's
+ * reasoning over difference constraints, through any depth of nesting):
+ * r's value where a starts, at each of a's entries, plus all that a adds
+ * to it outside l, directly or in the loops between a and l, is shared
+ * by all of l's runs in a.  Anything else in a that resets or raises r
+ * (an assignment, a change not followed, an increment in a loop beside
+ * l) and a is not used.
+ */
+static const struct sym *amortised_over(struct fn *f, struct loop *l, const struct rank *rk,
+					struct loop *a)
+{
+	struct sym_ctx *sc = f->sc;
+	if (!a->T || !a->E)
+		return NULL;
+	const struct sym *r0 = lin_bound(f, &rk->r, a->entry, 1);
+	if (!r0)
+		return NULL;
+	const struct sym *sum = sym_mul(sc, a->E, sym_max0(sc, r0));
+	for (size_t i = 0; i < a->sites.n && sum; i++) {
+		const struct site *st = &a->sites.s[i];
+		long long coef = rk->r.coef[st->var];
+		if (!coef || holds(l->cur, st->expr) ||
+		    (!clang_Cursor_isNull(st->nested) && same_stmt(st->nested, l->cur)))
+			continue;
+		if (st->kind != S_ADD)
+			return NULL;
+		long long up = coef * st->c;
+		if (up <= 0)
+			continue;
+		const struct sym *cnt = site_runs(f, l, a, st);
+		if (!cnt)
+			return NULL;
+		sum = sym_add(sc, sum, sym_scale(sc, cnt, up));
+	}
+	return sum ? sym_cdiv(sc, sum, rk->d) : NULL;
+}
+
+/* Amortised over the enclosing loop, or one further out, whichever
+ * gives the lowest class (the nearest of equal ones). */
 static const struct sym *amortised(struct fn *f, struct loop *l, const struct rank *rk)
 {
-	struct loop *q = l->parent;
-	struct sym_ctx *sc = f->sc;
-	if (!q || !rk->linear || rk->r.opaque || !q->T || !q->E)
+	if (!l->parent || !rk->linear || rk->r.opaque)
 		return NULL;
 	/* The init of a for loop runs at each of its entries: a reset. */
 	if (!clang_Cursor_isNull(l->init)) {
@@ -2033,26 +2113,16 @@ static const struct sym *amortised(struct fn *f, struct loop *l, const struct ra
 		if (reset)
 			return NULL;
 	}
-	const struct sym *r0 = lin_bound(f, &rk->r, q->entry, 1);
-	if (!r0)
-		return NULL;
-	const struct sym *sum = sym_mul(sc, q->E, sym_max0(sc, r0));
-	for (size_t i = 0; i < q->sites.n && sum; i++) {
-		const struct site *st = &q->sites.s[i];
-		long long coef = rk->r.coef[st->var];
-		if (!coef || (!clang_Cursor_isNull(st->nested) && same_stmt(st->nested, l->cur)))
-			continue;
-		if (st->kind != S_ADD)
-			return NULL;
-		long long up = coef * st->c;
-		if (up <= 0)
-			continue;
-		if (!clang_Cursor_isNull(st->nested))
-			return NULL;
-		const struct sym *cnt = st->in_cond ? sym_add(sc, q->T, q->E) : q->T;
-		sum = sym_add(sc, sum, sym_scale(sc, cnt, up));
+	const struct sym *best = NULL;
+	for (struct loop *a = l->parent; a; a = a->parent) {
+		const struct sym *b = amortised_over(f, l, rk, a);
+		if (b && (!best || sym_class_cmp(sym_class_of(b), sym_class_of(best)) < 0))
+			best = b;
+		/* a goto loop's parts are not those of a statement */
+		if (!clang_Cursor_isNull(a->label))
+			break;
 	}
-	return sym_cdiv(sc, sum, rk->d);
+	return best;
 }
 
 static void run_loop(struct fn *f, struct range *s, struct loop *lp, struct loop *ctx,
@@ -2189,13 +2259,14 @@ static void run_loop(struct fn *f, struct range *s, struct loop *lp, struct loop
 			why = rk.why;
 	}
 	/* A do loop runs its body once before the first test. */
-	if (kind == CXCursor_DoStmt && rk.P) {
-		rk.P = sym_add(f->sc, rk.P, sym_const(f->sc, 1));
+	if (kind == CXCursor_DoStmt) {
+		if (rk.P)
+			rk.P = sym_add(f->sc, rk.P, sym_const(f->sc, 1));
 		rk.linear = 0;
 	}
 	l.P = rk.P;
 	const struct sym *prod = sym_mul(f->sc, l.E, l.P);
-	const struct sym *am = l.P ? amortised(f, &l, &rk) : NULL;
+	const struct sym *am = rk.linear ? amortised(f, &l, &rk) : NULL;
 	l.T = prod;
 	if (am && (!prod || sym_class_cmp(sym_class_of(am), sym_class_of(prod)) < 0))
 		l.T = am;

@@ -609,3 +609,94 @@ int c61_unsigned_limit_guarded(unsigned n) /* T: max(0, (n + -1)) | O(n^1) */
 		s++;
 	return s;
 }
+
+/* Amortised through two levels: pending is raised by the outer loop only
+ * and consumed two levels down; the inner loop runs n times in all, not
+ * n × m × n. */
+int c56_amortised_two_levels(unsigned n, unsigned m) /* T: m × n + 2 × n | O(n^2) */
+{
+	unsigned pending = 0;
+	int s = 0;
+	for (unsigned i = 0; i < n; i++) { /* L: n | O(n^1) */
+		pending++;
+		for (unsigned j = 0; j < m; j++) /* L: m × n | O(n^2) */
+			if (nondet())
+				while (pending > 0) { /* L: n | O(n^1) */
+					pending--;
+					s++;
+				}
+	}
+	return s;
+}
+
+/* Through three levels. */
+int c57_amortised_three_levels(unsigned n, unsigned m) /* T: m × m × n + m × n + 3 × n | O(n^3) */
+{
+	unsigned pending = 0;
+	int s = 0;
+	for (unsigned i = 0; i < n; i++) { /* L: n | O(n^1) */
+		pending += 2;
+		for (unsigned j = 0; j < m; j++) /* L: m × n | O(n^2) */
+			for (unsigned k = 0; k < m; k++) /* L: m × m × n | O(n^3) */
+				while (pending > 0 && nondet()) { /* L: 2 × n | O(n^1) */
+					pending--;
+					s++;
+				}
+	}
+	return s;
+}
+
+/* Raised in the middle loop, consumed in the innermost, never reset:
+ * amortised over the outer loop, n × m runs in all. */
+int c58_amortised_middle(unsigned n, unsigned m) /* T: 2 × m × n + n | O(n^2) */
+{
+	unsigned pending = 0;
+	int s = 0;
+	for (unsigned i = 0; i < n; i++) /* L: n | O(n^1) */
+		for (unsigned j = 0; j < m; j++) { /* L: m × n | O(n^2) */
+			pending++;
+			if (nondet())
+				while (pending > 0) { /* L: m × n | O(n^2) */
+					pending--;
+					s++;
+				}
+		}
+	return s;
+}
+
+/* Not amortised: the middle loop resets pending to n at each of its runs,
+ * so the inner loop may run n times for each of them. */
+int c59_reset_in_the_middle(unsigned n, unsigned m) /* T: m × n × n + m × n + n | O(n^3) */
+{
+	unsigned pending = 0;
+	int s = 0;
+	for (unsigned i = 0; i < n; i++) { /* L: n | O(n^1) */
+		pending++;
+		for (unsigned j = 0; j < m; j++) { /* L: m × n | O(n^2) */
+			pending = n;
+			while (pending > 0) { /* L: m × n × n | O(n^3) */
+				pending--;
+				s++;
+			}
+		}
+	}
+	return s;
+}
+
+/* Not amortised: a loop beside the inner one raises pending m times for
+ * each outer run; the increments in that loop are not counted here. */
+int c60_raised_beside(unsigned n, unsigned m) /* T: ∞ | O(∞) */
+{
+	unsigned pending = 0;
+	int s = 0;
+	for (unsigned i = 0; i < n; i++) { /* L: n | O(n^1) */
+		for (unsigned j = 0; j < m; j++) /* L: m × n | O(n^2) */
+			pending++;
+		for (unsigned j = 0; j < m; j++) /* L: m × n | O(n^2) */
+			while (pending > 0 && nondet()) { /* L: ∞ | O(∞) */
+				pending--;
+				s++;
+			}
+	}
+	return s;
+}
