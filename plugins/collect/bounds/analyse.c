@@ -87,6 +87,13 @@ static unsigned end_of(CXCursor c)
 	return offset_of(clang_getRangeEnd(clang_getCursorExtent(c)));
 }
 
+/* Does the extent of a hold the start of b? */
+static int holds(CXCursor a, CXCursor b)
+{
+	return !clang_Cursor_isNull(a) && !clang_Cursor_isNull(b) && start_of(a) <= start_of(b) &&
+	       start_of(b) < end_of(a);
+}
+
 static int is_loop(CXCursor c)
 {
 	enum CXCursorKind k = clang_getCursorKind(c);
@@ -1907,6 +1914,50 @@ static int guarded_decrement(struct fn *f, const struct site *st)
 	return ok && sum <= margin;
 }
 
+/*
+ * The state where the assignment st of loop l takes its value, from the
+ * loop-wide one: a variable raised only by constants, each time after st
+ * in the body (or in the increment of a for), has had at most P - 1
+ * iterations' increments there (st runs, so the loop does, P >= 1):
+ * "x = i + 2; i++;" gives x <= i0 + (P - 1) + 2, not i0 + P + 2.  NULL
+ * when that tells nothing new.
+ */
+static struct range *before_increments(struct fn *f, const struct loop *l, const struct site *st,
+				       const struct range *base, const struct sym *P)
+{
+	struct sym_ctx *sc = f->sc;
+	if (!P || !clang_Cursor_isNull(l->label) || !clang_Cursor_isNull(st->nested) ||
+	    st->in_cond || clang_Cursor_isNull(st->expr))
+		return NULL;
+	int in_body = 0;
+	for (size_t i = 0; i < l->nstmts && !in_body; i++)
+		in_body = holds(l->stmts[i], st->expr);
+	if (!in_body)
+		return NULL;
+	unsigned after = end_of(st->expr);
+	struct range *pre = NULL;
+	for (size_t v = 0; v < f->nvars; v++) {
+		long long up = 0;
+		int ok = base[v].ub != NULL;
+		for (size_t i = 0; i < l->sites.n && ok; i++) {
+			const struct site *u = &l->sites.s[i];
+			if ((size_t)u->var != v)
+				continue;
+			ok = u->kind == S_ADD && clang_Cursor_isNull(u->nested) && !u->in_cond &&
+			     !clang_Cursor_isNull(u->expr) &&
+			     (holds(l->inc, u->expr) || start_of(u->expr) >= after);
+			if (ok && u->c > 0)
+				up += u->c;
+		}
+		if (!ok || !up)
+			continue;
+		if (!pre)
+			pre = state_dup(f, base);
+		pre[v].ub = sym_add(sc, base[v].ub, sym_const(sc, -up));
+	}
+	return pre;
+}
+
 /* The loop-wide state: bounds valid wherever in the loop, from the entry
  * state, the sites and P iterations per entry (NULL: unknown). */
 static struct range *loop_wide(struct fn *f, struct loop *l, const struct sym *P)
@@ -1959,7 +2010,12 @@ static struct range *loop_wide(struct fn *f, struct loop *l, const struct sym *P
 						r = unknown();
 						break;
 					}
-					struct range e = eval(f, base, st->expr);
+					struct range *pre =
+						st->kind == S_ASSIGN
+							? before_increments(f, l, st, base, P)
+							: NULL;
+					struct range e = eval(f, pre ? pre : base, st->expr);
+					free(pre);
 					if (st->kind == S_ADDE) {
 						if (e.lb && sym_nonneg(sc, e.lb))
 							r.ub = sym_add(sc, r.ub,
@@ -2024,13 +2080,6 @@ static void emit_loop(struct fn *f, CXCursor at, int total, const struct sym *b,
 }
 
 static int walk(struct fn *f, struct range *s, CXCursor c, struct loop *ctx);
-
-/* Does the extent of a hold the start of b? */
-static int holds(CXCursor a, CXCursor b)
-{
-	return !clang_Cursor_isNull(a) && !clang_Cursor_isNull(b) && start_of(a) <= start_of(b) &&
-	       start_of(b) < end_of(a);
-}
 
 /*
  * How often, in one call, a site of ancestor a runs that is not in l:
@@ -2272,13 +2321,24 @@ static void run_loop(struct fn *f, struct range *s, struct loop *lp, struct loop
 		l.T = am;
 	if (!l.T && !why)
 		why = "it runs in a loop that is not bounded";
-	emit_loop(f, c, 0, l.T, why);
-	if (!l.T) {
+	/*
+	 * The local bound counts the tests of the guard the loop pays for,
+	 * as Loopus did: each one that lets the body run (l.T, which the
+	 * loops inside take as their entries), and the last one that ends
+	 * it, once, for a loop tested first and not inside another loop.
+	 * A nested loop's last tests, one per run of the loop around it at
+	 * most, are paid by those runs.  A do loop's tests are its runs.
+	 */
+	const struct sym *tests = l.T;
+	if (tests && !ctx && kind != CXCursor_DoStmt)
+		tests = sym_add(f->sc, tests, sym_const(f->sc, 1));
+	emit_loop(f, c, 0, tests, why);
+	if (!tests) {
 		f->total = NULL;
 		if (!f->total_reason)
 			f->total_reason = "a loop of it is not bounded";
 	} else {
-		f->total = sym_add(f->sc, f->total, l.T);
+		f->total = sym_add(f->sc, f->total, tests);
 	}
 
 	l.wide = loop_wide(f, &l, l.P);
