@@ -703,3 +703,30 @@ int c60_raised_beside(unsigned n, unsigned m) /* T: ∞ | O(∞) */
 	}
 	return s;
 }
+
+/* A value taken from a counter before its increment: the last iteration's
+ * counter, n - 1, so last <= n and the second loop runs n times, not n + 1. */
+int c61_last_before_increment(int n) /* T: 2 + 2 × max(0, n) | O(n^1) */
+{
+	int last = 0, i = 0, s = 0;
+	while (i < n) { /* L: 1 + max(0, n) | O(n^1) */
+		last = i + 1;
+		i++;
+	}
+	for (int j = 0; j < last; j++) /* L: 1 + max(0, n) | O(n^1) */
+		s++;
+	return s;
+}
+
+/* Taken after the increment: the counter's final value, n. */
+int c62_last_after_increment(int n) /* T: 3 + 2 × max(0, n) | O(n^1) */
+{
+	int last = 0, i = 0, s = 0;
+	while (i < n) { /* L: 1 + max(0, n) | O(n^1) */
+		i++;
+		last = i + 1;
+	}
+	for (int j = 0; j < last; j++) /* L: 2 + max(0, n) | O(n^1) */
+		s++;
+	return s;
+}
