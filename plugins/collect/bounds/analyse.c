@@ -21,7 +21,9 @@
  *    amortised over a loop around it, the enclosing one or one further
  *    out (the paper's reset and increment reasoning), the counter's value
  *    where that loop starts plus all increments it gets there and in the
- *    loops between, whichever is of lower class.
+ *    loops between, whichever is of lower class; reported as the tests
+ *    of its guard, as Loopus did: those runs, plus the last test for a
+ *    loop tested first and not inside another loop.
  * The total bound of a function is the sum of its local bounds.
  * Integers are mathematical (no overflow), except that an unsigned
  * counter counting down must provably stop above zero.
