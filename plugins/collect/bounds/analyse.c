@@ -18,9 +18,12 @@
  *    times per entry, r0 bounded above from the entry state; a halved
  *    counter gives 1 + log2(r0), a doubled one 1 + log2 of its limit;
  *  - its local bound: entries times that (a product over nests), or,
- *    amortised over the enclosing loop (the paper's reset and increment
- *    reasoning), the counter's value where that loop starts plus all
- *    increments it gets there, whichever is of lower class.
+ *    amortised over a loop around it, the enclosing one or one further
+ *    out (the paper's reset and increment reasoning), the counter's value
+ *    where that loop starts plus all increments it gets there and in the
+ *    loops between, whichever is of lower class; reported as the tests
+ *    of its guard, as Loopus did: those runs, plus the last test for a
+ *    loop tested first and not inside another loop.
  * The total bound of a function is the sum of its local bounds.
  * Integers are mathematical (no overflow), except that an unsigned
  * counter counting down must provably stop above zero.
@@ -84,6 +87,13 @@ static unsigned start_of(CXCursor c)
 static unsigned end_of(CXCursor c)
 {
 	return offset_of(clang_getRangeEnd(clang_getCursorExtent(c)));
+}
+
+/* Does the extent of a hold the start of b? */
+static int holds(CXCursor a, CXCursor b)
+{
+	return !clang_Cursor_isNull(a) && !clang_Cursor_isNull(b) && start_of(a) <= start_of(b) &&
+	       start_of(b) < end_of(a);
 }
 
 static int is_loop(CXCursor c)
@@ -1747,6 +1757,14 @@ static void rank_atom(struct fn *f, struct loop *l, struct paths *it, CXCursor a
 	const struct sym *r0 = lin_bound(f, &r, l->entry, 1);
 	if (!r0) {
 		rk->why = "the start of its counter or its limit is unknown";
+		/* no bound per entry, but one amortised over a loop around
+		 * it may still be found from the rank (run_loop) */
+		if (!ne) {
+			rk->d = -dmax;
+			rk->linear = 1;
+			rk->r = r;
+			r.coef = NULL;
+		}
 		goto out;
 	}
 	if (ne && l->kind == CXCursor_DoStmt) {
@@ -1796,8 +1814,11 @@ static void rank_guard(struct fn *f, struct loop *l, struct paths *it, CXCursor 
 		struct rank a = { 0 }, b = { 0 };
 		rank_guard(f, l, it, ks.c[0], positive, &a);
 		rank_guard(f, l, it, ks.c[1], positive, &b);
+		/* neither bounded per entry: one that may be amortised */
 		int pick_b =
-			!a.P || (b.P && sym_class_cmp(sym_class_of(b.P), sym_class_of(a.P)) < 0);
+			!a.P && !b.P ? !a.linear && b.linear
+			: !a.P	     ? 1
+			       : b.P && sym_class_cmp(sym_class_of(b.P), sym_class_of(a.P)) < 0;
 		*best = pick_b ? b : a;
 		free(pick_b ? a.r.coef : b.r.coef);
 		if (!best->P)
@@ -1838,19 +1859,28 @@ static int guarded_decrement(struct fn *f, const struct site *st)
 		return 0;
 	/* the margin its guard keeps v above zero */
 	long long margin = 0;
-	CXCursor todo[16];
-	size_t nt = 0;
-	todo[nt++] = cond;
-	while (nt) {
-		CXCursor a = strip(todo[--nt]);
+	/* the atoms of the guard's && still to look at; grows as needed */
+	size_t npending = 0, cap = 8;
+	CXCursor *pending = malloc(cap * sizeof(*pending));
+	if (!pending)
+		abort();
+	pending[npending++] = cond;
+	while (npending) {
+		CXCursor a = strip(pending[--npending]);
 		char op[12] = "";
 		struct kids ak = kids_of(a);
 		if (clang_getCursorKind(a) == CXCursor_BinaryOperator && ak.n == 2)
 			op_of(f->tu, a, op, sizeof(op));
 		long long k;
-		if (!strcmp(op, "&&") && nt + 2 <= 16) {
-			todo[nt++] = ak.c[0];
-			todo[nt++] = ak.c[1];
+		if (!strcmp(op, "&&")) {
+			if (npending + 2 > cap) {
+				cap *= 2;
+				pending = realloc(pending, cap * sizeof(*pending));
+				if (!pending)
+					abort();
+			}
+			pending[npending++] = ak.c[0];
+			pending[npending++] = ak.c[1];
 		} else if (ak.n == 2 && var_of(f, ak.c[0]) == st->var &&
 			   const_of(strip(ak.c[1]), &k)) {
 			long long m = !strcmp(op, ">")		    ? k + 1
@@ -1863,6 +1893,7 @@ static int guarded_decrement(struct fn *f, const struct site *st)
 		}
 		free(ak.c);
 	}
+	free(pending);
 	if (margin < 1)
 		return 0;
 	struct sites ss = { NULL, 0, 0, 0, 0 };
@@ -1883,6 +1914,50 @@ static int guarded_decrement(struct fn *f, const struct site *st)
 	}
 	free(ss.s);
 	return ok && sum <= margin;
+}
+
+/*
+ * The state where the assignment st of loop l takes its value, from the
+ * loop-wide one: a variable raised only by constants, each time after st
+ * in the body (or in the increment of a for), has had at most P - 1
+ * iterations' increments there (st runs, so the loop does, P >= 1):
+ * "x = i + 2; i++;" gives x <= i0 + (P - 1) + 2, not i0 + P + 2.  NULL
+ * when that tells nothing new.
+ */
+static struct range *before_increments(struct fn *f, const struct loop *l, const struct site *st,
+				       const struct range *base, const struct sym *P)
+{
+	struct sym_ctx *sc = f->sc;
+	if (!P || !clang_Cursor_isNull(l->label) || !clang_Cursor_isNull(st->nested) ||
+	    st->in_cond || clang_Cursor_isNull(st->expr))
+		return NULL;
+	int in_body = 0;
+	for (size_t i = 0; i < l->nstmts && !in_body; i++)
+		in_body = holds(l->stmts[i], st->expr);
+	if (!in_body)
+		return NULL;
+	unsigned after = end_of(st->expr);
+	struct range *pre = NULL;
+	for (size_t v = 0; v < f->nvars; v++) {
+		long long up = 0;
+		int ok = base[v].ub != NULL;
+		for (size_t i = 0; i < l->sites.n && ok; i++) {
+			const struct site *u = &l->sites.s[i];
+			if ((size_t)u->var != v)
+				continue;
+			ok = u->kind == S_ADD && clang_Cursor_isNull(u->nested) && !u->in_cond &&
+			     !clang_Cursor_isNull(u->expr) &&
+			     (holds(l->inc, u->expr) || start_of(u->expr) >= after);
+			if (ok && u->c > 0)
+				up += u->c;
+		}
+		if (!ok || !up)
+			continue;
+		if (!pre)
+			pre = state_dup(f, base);
+		pre[v].ub = sym_add(sc, base[v].ub, sym_const(sc, -up));
+	}
+	return pre;
 }
 
 /* The loop-wide state: bounds valid wherever in the loop, from the entry
@@ -1937,7 +2012,12 @@ static struct range *loop_wide(struct fn *f, struct loop *l, const struct sym *P
 						r = unknown();
 						break;
 					}
-					struct range e = eval(f, base, st->expr);
+					struct range *pre =
+						st->kind == S_ASSIGN
+							? before_increments(f, l, st, base, P)
+							: NULL;
+					struct range e = eval(f, pre ? pre : base, st->expr);
+					free(pre);
 					if (st->kind == S_ADDE) {
 						if (e.lb && sym_nonneg(sc, e.lb))
 							r.ub = sym_add(sc, r.ub,
@@ -2003,13 +2083,74 @@ static void emit_loop(struct fn *f, CXCursor at, int total, const struct sym *b,
 
 static int walk(struct fn *f, struct range *s, CXCursor c, struct loop *ctx);
 
-/* Amortised over the parent q: r's value where q starts, plus what q adds
- * to it outside l, shared by all of l's runs in q. */
+/*
+ * How often, in one call, a site of ancestor a runs that is not in l:
+ * directly in a, a's runs (one more each entry in its guard); in a loop q
+ * between a and l (an enclosing loop of l), q's runs (one more each entry
+ * outside its body and increment); NULL in any other loop (its runs are
+ * not known here).
+ */
+static const struct sym *site_runs(struct fn *f, const struct loop *l, const struct loop *a,
+				   const struct site *st)
+{
+	struct sym_ctx *sc = f->sc;
+	if (clang_Cursor_isNull(st->nested))
+		return st->in_cond ? sym_add(sc, a->T, a->E) : a->T;
+	for (const struct loop *q = l->parent; q && q != a; q = q->parent) {
+		if (!same_stmt(st->inner, q->cur))
+			continue;
+		if (!q->T || !q->E)
+			return NULL;
+		if (holds(q->body, st->expr) || holds(q->inc, st->expr))
+			return q->T;
+		return sym_add(sc, q->T, q->E);
+	}
+	return NULL;
+}
+
+/*
+ * Amortised over a, the parent of l or a loop around it (the paper's
+ * reasoning over difference constraints, through any depth of nesting):
+ * r's value where a starts, at each of a's entries, plus all that a adds
+ * to it outside l, directly or in the loops between a and l, is shared
+ * by all of l's runs in a.  Anything else in a that resets or raises r
+ * (an assignment, a change not followed, an increment in a loop beside
+ * l) and a is not used.
+ */
+static const struct sym *amortised_over(struct fn *f, struct loop *l, const struct rank *rk,
+					struct loop *a)
+{
+	struct sym_ctx *sc = f->sc;
+	if (!a->T || !a->E)
+		return NULL;
+	const struct sym *r0 = lin_bound(f, &rk->r, a->entry, 1);
+	if (!r0)
+		return NULL;
+	const struct sym *sum = sym_mul(sc, a->E, sym_max0(sc, r0));
+	for (size_t i = 0; i < a->sites.n && sum; i++) {
+		const struct site *st = &a->sites.s[i];
+		long long coef = rk->r.coef[st->var];
+		if (!coef || holds(l->cur, st->expr) ||
+		    (!clang_Cursor_isNull(st->nested) && same_stmt(st->nested, l->cur)))
+			continue;
+		if (st->kind != S_ADD)
+			return NULL;
+		long long up = coef * st->c;
+		if (up <= 0)
+			continue;
+		const struct sym *cnt = site_runs(f, l, a, st);
+		if (!cnt)
+			return NULL;
+		sum = sym_add(sc, sum, sym_scale(sc, cnt, up));
+	}
+	return sum ? sym_cdiv(sc, sum, rk->d) : NULL;
+}
+
+/* Amortised over the enclosing loop, or one further out, whichever
+ * gives the lowest class (the nearest of equal ones). */
 static const struct sym *amortised(struct fn *f, struct loop *l, const struct rank *rk)
 {
-	struct loop *q = l->parent;
-	struct sym_ctx *sc = f->sc;
-	if (!q || !rk->linear || rk->r.opaque || !q->T || !q->E)
+	if (!l->parent || !rk->linear || rk->r.opaque)
 		return NULL;
 	/* The init of a for loop runs at each of its entries: a reset. */
 	if (!clang_Cursor_isNull(l->init)) {
@@ -2023,26 +2164,16 @@ static const struct sym *amortised(struct fn *f, struct loop *l, const struct ra
 		if (reset)
 			return NULL;
 	}
-	const struct sym *r0 = lin_bound(f, &rk->r, q->entry, 1);
-	if (!r0)
-		return NULL;
-	const struct sym *sum = sym_mul(sc, q->E, sym_max0(sc, r0));
-	for (size_t i = 0; i < q->sites.n && sum; i++) {
-		const struct site *st = &q->sites.s[i];
-		long long coef = rk->r.coef[st->var];
-		if (!coef || (!clang_Cursor_isNull(st->nested) && same_stmt(st->nested, l->cur)))
-			continue;
-		if (st->kind != S_ADD)
-			return NULL;
-		long long up = coef * st->c;
-		if (up <= 0)
-			continue;
-		if (!clang_Cursor_isNull(st->nested))
-			return NULL;
-		const struct sym *cnt = st->in_cond ? sym_add(sc, q->T, q->E) : q->T;
-		sum = sym_add(sc, sum, sym_scale(sc, cnt, up));
+	const struct sym *best = NULL;
+	for (struct loop *a = l->parent; a; a = a->parent) {
+		const struct sym *b = amortised_over(f, l, rk, a);
+		if (b && (!best || sym_class_cmp(sym_class_of(b), sym_class_of(best)) < 0))
+			best = b;
+		/* a goto loop's parts are not those of a statement */
+		if (!clang_Cursor_isNull(a->label))
+			break;
 	}
-	return sym_cdiv(sc, sum, rk->d);
+	return best;
 }
 
 static void run_loop(struct fn *f, struct range *s, struct loop *lp, struct loop *ctx,
@@ -2179,25 +2310,37 @@ static void run_loop(struct fn *f, struct range *s, struct loop *lp, struct loop
 			why = rk.why;
 	}
 	/* A do loop runs its body once before the first test. */
-	if (kind == CXCursor_DoStmt && rk.P) {
-		rk.P = sym_add(f->sc, rk.P, sym_const(f->sc, 1));
+	if (kind == CXCursor_DoStmt) {
+		if (rk.P)
+			rk.P = sym_add(f->sc, rk.P, sym_const(f->sc, 1));
 		rk.linear = 0;
 	}
 	l.P = rk.P;
 	const struct sym *prod = sym_mul(f->sc, l.E, l.P);
-	const struct sym *am = l.P ? amortised(f, &l, &rk) : NULL;
+	const struct sym *am = rk.linear ? amortised(f, &l, &rk) : NULL;
 	l.T = prod;
 	if (am && (!prod || sym_class_cmp(sym_class_of(am), sym_class_of(prod)) < 0))
 		l.T = am;
 	if (!l.T && !why)
 		why = "it runs in a loop that is not bounded";
-	emit_loop(f, c, 0, l.T, why);
-	if (!l.T) {
+	/*
+	 * The local bound counts the tests of the guard the loop pays for,
+	 * as Loopus did: each one that lets the body run (l.T, which the
+	 * loops inside take as their entries), and the last one that ends
+	 * it, once, for a loop tested first and not inside another loop.
+	 * A nested loop's last tests, one per run of the loop around it at
+	 * most, are paid by those runs.  A do loop's tests are its runs.
+	 */
+	const struct sym *tests = l.T;
+	if (tests && !ctx && kind != CXCursor_DoStmt)
+		tests = sym_add(f->sc, tests, sym_const(f->sc, 1));
+	emit_loop(f, c, 0, tests, why);
+	if (!tests) {
 		f->total = NULL;
 		if (!f->total_reason)
 			f->total_reason = "a loop of it is not bounded";
 	} else {
-		f->total = sym_add(f->sc, f->total, l.T);
+		f->total = sym_add(f->sc, f->total, tests);
 	}
 
 	l.wide = loop_wide(f, &l, l.P);

@@ -175,6 +175,71 @@ class Gen:
         self.emit("}", depth + 1)
         self.emit("}", depth)
 
+    def amortised_deep(self, depth, fn_vars):
+        """A counter raised at some level of a nest of 2 or 3 loops and
+        spent by a loop at the bottom, maybe reset on the way."""
+        levels = self.r.randint(2, 3)
+        K = self.k
+        self.k += levels + 1
+        p = self.fresh()
+        fn_vars.append(("unsigned", p, None))
+        raise_at = self.r.randrange(levels)
+        reset_at = self.r.randrange(levels) if self.r.random() < 0.25 else -1
+        self.emit("%s = 0;" % p, depth)
+        for j in range(levels):
+            i = self.fresh()
+            fn_vars.append(("int", i, None))
+            lim = self.r.choice(["n", "m", "(int)u", str(self.r.randint(0, 4))])
+            self.loop_lines[K + j] = len(self.lines) + 1
+            self.emit("for (%s = 0; %s < %s; %s++) {" % (i, i, lim, i), depth + j)
+            self.emit("__c[%d]++;" % (K + j), depth + j + 1)
+            if j == raise_at:
+                self.emit("%s += %d;" % (p, self.r.randint(1, 2)), depth + j + 1)
+            if j == reset_at:
+                self.emit("%s = u;" % p, depth + j + 1)
+        d = depth + levels
+        self.emit("if (nd()) {", d)
+        self.loop_lines[K + levels] = len(self.lines) + 1
+        guard = self.r.choice(["%s > 0", "%s > 0 && nd()", "%s != 0"]) % p
+        self.emit("while (%s) {" % guard, d + 1)
+        self.emit("__c[%d]++;" % (K + levels), d + 2)
+        self.emit("%s--;" % p, d + 2)
+        self.emit("}", d + 1)
+        self.emit("}", d)
+        for j in reversed(range(levels)):
+            self.emit("}", depth + j)
+
+    def last_value(self, depth, fn_vars):
+        """A variable set from a counter, before or after its increment,
+        bounding a later loop."""
+        K = self.k
+        self.k += 2
+        i, last, j = self.fresh(), self.fresh(), self.fresh()
+        fn_vars += [("int", i, None), ("int", last, None), ("int", j, None)]
+        lim = self.r.choice(["n", "m", "(int)u", str(self.r.randint(0, 6))])
+        step = self.r.choice([1, 1, 2])
+        self.emit("%s = %d;" % (last, self.r.randint(0, 3)), depth)
+        self.emit("%s = %s;" % (i, self.r.choice(["0", "1", "n"])), depth)
+        self.loop_lines[K] = len(self.lines) + 1
+        self.emit("while (%s < %s) {" % (i, lim), depth)
+        self.emit("__c[%d]++;" % K, depth + 1)
+        set_last = "%s = %s + %d;" % (last, i, self.r.randint(0, 3))
+        if self.r.random() < 0.3:
+            set_last = "if (nd()) " + set_last
+        before = self.r.random() < 0.6
+        if before:
+            self.emit(set_last, depth + 1)
+        self.emit("%s += %d;" % (i, step), depth + 1)
+        if not before:
+            self.emit(set_last, depth + 1)
+        self.emit("}", depth)
+        self.emit("%s = 0;" % j, depth)
+        self.loop_lines[K + 1] = len(self.lines) + 1
+        self.emit("while (%s < %s) {" % (j, last), depth)
+        self.emit("__c[%d]++;" % (K + 1), depth + 1)
+        self.emit("%s++;" % j, depth + 1)
+        self.emit("}", depth)
+
     def function(self, idx):
         first = len(self.lines)
         fn_vars = []
@@ -186,6 +251,10 @@ class Gen:
         k0 = self.k
         if self.r.random() < 0.1:
             self.amortised(1, fn_vars)
+        if self.r.random() < 0.1:
+            self.amortised_deep(1, fn_vars)
+        if self.r.random() < 0.1:
+            self.last_value(1, fn_vars)
         for _ in range(self.r.randint(1, 2)):
             self.loop(1, [], fn_vars)
         self.emit("return s;", 1)

@@ -2,10 +2,13 @@
 /*
  * The corpus of t9101: small functions with their bounds written by hand.
  * A loop's line ends with "L: <local bound> | <class>", a function's
- * first line with "T: <total bound> | <class>".  A bound here is how often
- * the loop's body runs in one call; each was checked to be no lower than
- * the real count.  O(∞) where the analysis cannot prove one (some of
- * those loops do not end).
+ * first line with "T: <total bound> | <class>".  A bound here counts the
+ * tests of the loop's guard in one call, as Loopus did: how often its body
+ * runs, plus the last test that ends it for a loop tested first and not
+ * inside another loop (a nested loop's last tests are paid by the runs of
+ * the loop around it; a do loop's tests are its runs).  Each was checked
+ * to be no lower than the real count.  O(∞) where the analysis cannot
+ * prove one (some of those loops do not end).
  */
 struct node {
 	struct node *next;
@@ -15,58 +18,58 @@ int g_n;
 extern int nondet(void);
 extern void work(int);
 
-int c01_const(void) /* T: 10 | O(1) */
+int c01_const(void) /* T: 11 | O(1) */
 {
 	int s = 0;
-	for (int i = 0; i < 10; i++) /* L: 10 | O(1) */
+	for (int i = 0; i < 10; i++) /* L: 11 | O(1) */
 		s += i;
 	return s;
 }
 
-int c02_param(int n) /* T: max(0, n) | O(n^1) */
+int c02_param(int n) /* T: 1 + max(0, n) | O(n^1) */
 {
 	int s = 0;
-	for (int i = 0; i < n; i++) /* L: max(0, n) | O(n^1) */
+	for (int i = 0; i < n; i++) /* L: 1 + max(0, n) | O(n^1) */
 		s++;
 	return s;
 }
 
-int c03_param_le(int n) /* T: max(0, (n + 1)) | O(n^1) */
+int c03_param_le(int n) /* T: 1 + max(0, (n + 1)) | O(n^1) */
 {
 	int s = 0;
-	for (int i = 0; i <= n; i++) /* L: max(0, (n + 1)) | O(n^1) */
+	for (int i = 0; i <= n; i++) /* L: 1 + max(0, (n + 1)) | O(n^1) */
 		s++;
 	return s;
 }
 
-int c04_down(int n) /* T: max(0, n) | O(n^1) */
+int c04_down(int n) /* T: 1 + max(0, n) | O(n^1) */
 {
 	int s = 0;
-	for (int i = n; i > 0; i--) /* L: max(0, n) | O(n^1) */
+	for (int i = n; i > 0; i--) /* L: 1 + max(0, n) | O(n^1) */
 		s++;
 	return s;
 }
 
-int c05_step(int n) /* T: max(0, n) / 3 | O(n^1) */
+int c05_step(int n) /* T: 1 + max(0, n) / 3 | O(n^1) */
 {
 	int s = 0;
-	for (int i = 0; i < n; i += 3) /* L: max(0, n) / 3 | O(n^1) */
+	for (int i = 0; i < n; i += 3) /* L: 1 + max(0, n) / 3 | O(n^1) */
 		s++;
 	return s;
 }
 
-int c06_from_to(int a, int b) /* T: max(0, (-1 × a + b)) | O(n^1) */
+int c06_from_to(int a, int b) /* T: 1 + max(0, (-1 × a + b)) | O(n^1) */
 {
 	int s = 0;
-	for (int i = a; i < b; i++) /* L: max(0, (-1 × a + b)) | O(n^1) */
+	for (int i = a; i < b; i++) /* L: 1 + max(0, (-1 × a + b)) | O(n^1) */
 		s++;
 	return s;
 }
 
-int c07_while(unsigned n) /* T: n | O(n^1) */
+int c07_while(unsigned n) /* T: 1 + n | O(n^1) */
 {
 	unsigned s = 0;
-	while (n > 0) { /* L: n | O(n^1) */
+	while (n > 0) { /* L: 1 + n | O(n^1) */
 		n--;
 		s++;
 	}
@@ -82,67 +85,67 @@ int c08_do(int n) /* T: 1 + max(0, n) | O(n^1) */
 	return i;
 }
 
-int c09_nested(int n, int m) /* T: max(0, m) × max(0, n) + max(0, n) | O(n^2) */
+int c09_nested(int n, int m) /* T: 1 + max(0, m) × max(0, n) + max(0, n) | O(n^2) */
 {
 	int s = 0;
-	for (int i = 0; i < n; i++) /* L: max(0, n) | O(n^1) */
+	for (int i = 0; i < n; i++) /* L: 1 + max(0, n) | O(n^1) */
 		for (int j = 0; j < m; j++) /* L: max(0, m) × max(0, n) | O(n^2) */
 			s++;
 	return s;
 }
 
-int c10_square(int n) /* T: max(0, n) × max(0, n) + max(0, n) | O(n^2) */
+int c10_square(int n) /* T: 1 + max(0, n) × max(0, n) + max(0, n) | O(n^2) */
 {
 	int s = 0;
-	for (int i = 0; i < n; i++) /* L: max(0, n) | O(n^1) */
+	for (int i = 0; i < n; i++) /* L: 1 + max(0, n) | O(n^1) */
 		for (int j = 0; j < n; j++) /* L: max(0, n) × max(0, n) | O(n^2) */
 			s++;
 	return s;
 }
 
-int c11_triangular(int n) /* T: max(0, (n + -1)) × max(0, n) + max(0, n) | O(n^2) */
+int c11_triangular(int n) /* T: 1 + max(0, (n + -1)) × max(0, n) + max(0, n) | O(n^2) */
 {
 	int s = 0;
-	for (int i = 0; i < n; i++) /* L: max(0, n) | O(n^1) */
+	for (int i = 0; i < n; i++) /* L: 1 + max(0, n) | O(n^1) */
 		for (int j = 0; j < i; j++) /* L: max(0, (n + -1)) × max(0, n) | O(n^2) */
 			s++;
 	return s;
 }
 
-int c12_cubic(int n) /* T: max(0, n) × max(0, n) × max(0, n) + max(0, n) × max(0, n) + max(0, n) | O(n^3) */
+int c12_cubic(int n) /* T: 1 + max(0, n) × max(0, n) × max(0, n) + max(0, n) × max(0, n) + max(0, n) | O(n^3) */
 {
 	int s = 0;
-	for (int i = 0; i < n; i++) /* L: max(0, n) | O(n^1) */
+	for (int i = 0; i < n; i++) /* L: 1 + max(0, n) | O(n^1) */
 		for (int j = 0; j < n; j++) /* L: max(0, n) × max(0, n) | O(n^2) */
 			for (int k = 0; k < n; k++) /* L: max(0, n) × max(0, n) × max(0, n) | O(n^3) */
 				s++;
 	return s;
 }
 
-int c13_halve(unsigned n) /* T: 1 + log2(n) | O(log n) */
+int c13_halve(unsigned n) /* T: 2 + log2(n) | O(log n) */
 {
 	int s = 0;
-	while (n > 0) { /* L: 1 + log2(n) | O(log n) */
+	while (n > 0) { /* L: 2 + log2(n) | O(log n) */
 		n /= 2;
 		s++;
 	}
 	return s;
 }
 
-int c14_shift(unsigned n) /* T: 1 + log2(n) | O(log n) */
+int c14_shift(unsigned n) /* T: 2 + log2(n) | O(log n) */
 {
 	int s = 0;
-	while (n) { /* L: 1 + log2(n) | O(log n) */
+	while (n) { /* L: 2 + log2(n) | O(log n) */
 		n >>= 1;
 		s++;
 	}
 	return s;
 }
 
-int c15_double(int n) /* T: 1 + log2(n) | O(log n) */
+int c15_double(int n) /* T: 2 + log2(n) | O(log n) */
 {
 	int s = 0;
-	for (int i = 1; i < n; i *= 2) /* L: 1 + log2(n) | O(log n) */
+	for (int i = 1; i < n; i *= 2) /* L: 2 + log2(n) | O(log n) */
 		s++;
 	return s;
 }
@@ -155,27 +158,27 @@ int c16_double_zero(int n) /* T: ∞ | O(∞) */
 	return s;
 }
 
-int c17_break(int n, int *a) /* T: max(0, n) | O(n^1) */
+int c17_break(int n, int *a) /* T: 1 + max(0, n) | O(n^1) */
 {
 	int i;
-	for (i = 0; i < n; i++) /* L: max(0, n) | O(n^1) */
+	for (i = 0; i < n; i++) /* L: 1 + max(0, n) | O(n^1) */
 		if (a[i] == 0)
 			break;
 	return i;
 }
 
-int c18_return(int n, int *a) /* T: max(0, n) | O(n^1) */
+int c18_return(int n, int *a) /* T: 1 + max(0, n) | O(n^1) */
 {
-	for (int i = 0; i < n; i++) /* L: max(0, n) | O(n^1) */
+	for (int i = 0; i < n; i++) /* L: 1 + max(0, n) | O(n^1) */
 		if (a[i])
 			return i;
 	return -1;
 }
 
-int c19_continue(int n) /* T: max(0, n) | O(n^1) */
+int c19_continue(int n) /* T: 1 + max(0, n) | O(n^1) */
 {
 	int s = 0;
-	for (int i = 0; i < n; i++) { /* L: max(0, n) | O(n^1) */
+	for (int i = 0; i < n; i++) { /* L: 1 + max(0, n) | O(n^1) */
 		if (i % 2)
 			continue;
 		s++;
@@ -194,28 +197,28 @@ int c20_continue_skips_update(int n) /* T: ∞ | O(∞) */
 	return i;
 }
 
-int c21_two_counters(int n, int m) /* T: max(0, n) | O(n^1) */
+int c21_two_counters(int n, int m) /* T: 1 + max(0, n) | O(n^1) */
 {
 	int s = 0;
-	for (int i = 0, j = 0; i < n && j < m; i++, j++) /* L: max(0, n) | O(n^1) */
+	for (int i = 0, j = 0; i < n && j < m; i++, j++) /* L: 1 + max(0, n) | O(n^1) */
 		s++;
 	return s;
 }
 
-int c22_either_counter(int n, int m) /* T: max(0, m) + max(0, n) | O(n^1) */
+int c22_either_counter(int n, int m) /* T: 1 + max(0, m) + max(0, n) | O(n^1) */
 {
 	int i = 0, j = 0;
-	while (i < n || j < m) { /* L: max(0, m) + max(0, n) | O(n^1) */
+	while (i < n || j < m) { /* L: 1 + max(0, m) + max(0, n) | O(n^1) */
 		i++;
 		j++;
 	}
 	return i;
 }
 
-int c23_counters_meet(int n) /* T: max(0, n) | O(n^1) */
+int c23_counters_meet(int n) /* T: 1 + max(0, n) | O(n^1) */
 {
 	int i = 0, j = n;
-	while (i < j) { /* L: max(0, n) | O(n^1) */
+	while (i < j) { /* L: 1 + max(0, n) | O(n^1) */
 		if (nondet())
 			i++;
 		else
@@ -224,12 +227,12 @@ int c23_counters_meet(int n) /* T: max(0, n) | O(n^1) */
 	return i;
 }
 
-int c24_step_by_variable(int n, int k) /* T: max(0, n) | O(n^1) */
+int c24_step_by_variable(int n, int k) /* T: 1 + max(0, n) | O(n^1) */
 {
 	int s = 0;
 	if (k < 1)
 		return 0;
-	for (int i = 0; i < n; i += k) /* L: max(0, n) | O(n^1) */
+	for (int i = 0; i < n; i += k) /* L: 1 + max(0, n) | O(n^1) */
 		s++;
 	return s;
 }
@@ -244,11 +247,11 @@ int c25_list(struct node *p) /* T: ∞ | O(∞) */
 	return s;
 }
 
-int c26_list_companion(struct node *p, unsigned len) /* T: len | O(n^1) */
+int c26_list_companion(struct node *p, unsigned len) /* T: 1 + len | O(n^1) */
 {
 	int s = 0;
 	unsigned c = len;
-	while (c > 0 && p) { /* L: len | O(n^1) */
+	while (c > 0 && p) { /* L: 1 + len | O(n^1) */
 		p = p->next;
 		c--;
 		s++;
@@ -256,11 +259,11 @@ int c26_list_companion(struct node *p, unsigned len) /* T: len | O(n^1) */
 	return s;
 }
 
-int c27_amortised(unsigned n) /* T: 2 × n | O(n^1) */
+int c27_amortised(unsigned n) /* T: 1 + 2 × n | O(n^1) */
 {
 	unsigned pending = 0;
 	int s = 0;
-	for (unsigned i = 0; i < n; i++) { /* L: n | O(n^1) */
+	for (unsigned i = 0; i < n; i++) { /* L: 1 + n | O(n^1) */
 		pending++;
 		if (nondet())
 			while (pending > 0) { /* L: n | O(n^1) */
@@ -289,10 +292,10 @@ int c29_recursive(int n) /* T: ∞ | O(∞) */
 	return 1 + c29_recursive(n - 1);
 }
 
-int c30_goto(int n) /* T: max(0, n) | O(n^1) */
+int c30_goto(int n) /* T: 1 + max(0, n) | O(n^1) */
 {
 	int i = 0;
-again: /* L: max(0, n) | O(n^1) */
+again: /* L: 1 + max(0, n) | O(n^1) */
 	if (i < n) {
 		i++;
 		goto again;
@@ -300,10 +303,10 @@ again: /* L: max(0, n) | O(n^1) */
 	return i;
 }
 
-int c31_global(void) /* T: max(0, g_n) | O(n^1) */
+int c31_global(void) /* T: 1 + max(0, g_n) | O(n^1) */
 {
 	int s = 0;
-	for (int i = 0; i < g_n; i++) /* L: max(0, g_n) | O(n^1) */
+	for (int i = 0; i < g_n; i++) /* L: 1 + max(0, g_n) | O(n^1) */
 		s++;
 	return s;
 }
@@ -334,10 +337,10 @@ int c34_wrong_direction(int n) /* T: ∞ | O(∞) */
 	return s;
 }
 
-int c35_not_equal(unsigned n) /* T: n | O(n^1) */
+int c35_not_equal(unsigned n) /* T: 1 + n | O(n^1) */
 {
 	unsigned s = 0;
-	for (unsigned i = 0; i != n; i++) /* L: n | O(n^1) */
+	for (unsigned i = 0; i != n; i++) /* L: 1 + n | O(n^1) */
 		s++;
 	return (int)s;
 }
@@ -358,37 +361,37 @@ int c37_unsigned_wraps(unsigned n) /* T: ∞ | O(∞) */
 	return s;
 }
 
-int c38_sequence(int n, int m) /* T: max(0, m) + max(0, n) | O(n^1) */
+int c38_sequence(int n, int m) /* T: 2 + max(0, m) + max(0, n) | O(n^1) */
 {
 	int s = 0;
-	for (int i = 0; i < n; i++) /* L: max(0, n) | O(n^1) */
+	for (int i = 0; i < n; i++) /* L: 1 + max(0, n) | O(n^1) */
 		s++;
-	for (int j = 0; j < m; j++) /* L: max(0, m) | O(n^1) */
+	for (int j = 0; j < m; j++) /* L: 1 + max(0, m) | O(n^1) */
 		s++;
 	return s;
 }
 
-int c39_local_limit(int n) /* T: max(0, (2 × n + 1)) | O(n^1) */
+int c39_local_limit(int n) /* T: 1 + max(0, (2 × n + 1)) | O(n^1) */
 {
 	int s = 0;
 	int m = 2 * n + 1;
-	for (int i = 0; i < m; i++) /* L: max(0, (2 × n + 1)) | O(n^1) */
+	for (int i = 0; i < m; i++) /* L: 1 + max(0, (2 × n + 1)) | O(n^1) */
 		s++;
 	return s;
 }
 
-int c40_postdecrement(unsigned n) /* T: n | O(n^1) */
+int c40_postdecrement(unsigned n) /* T: 1 + n | O(n^1) */
 {
 	int s = 0;
-	while (n--) /* L: n | O(n^1) */
+	while (n--) /* L: 1 + n | O(n^1) */
 		s++;
 	return s;
 }
 
-int c41_linear_times_log(unsigned n) /* T: log2(n) × n + 2 × n | O(n^1 log n) */
+int c41_linear_times_log(unsigned n) /* T: 1 + log2(n) × n + 2 × n | O(n^1 log n) */
 {
 	int s = 0;
-	for (unsigned i = 0; i < n; i++) /* L: n | O(n^1) */
+	for (unsigned i = 0; i < n; i++) /* L: 1 + n | O(n^1) */
 		for (unsigned j = n; j > 0; j /= 2) /* L: log2(n) × n + n | O(n^1 log n) */
 			s++;
 	return s;
@@ -406,10 +409,10 @@ int c42_address_taken(int n) /* T: ∞ | O(∞) */
 	return s;
 }
 
-int c43_early_exit_nested(int n, int *a) /* T: max(0, n) × max(0, n) + max(0, n) | O(n^2) */
+int c43_early_exit_nested(int n, int *a) /* T: 1 + max(0, n) × max(0, n) + max(0, n) | O(n^2) */
 {
 	int s = 0;
-	for (int i = 0; i < n; i++) { /* L: max(0, n) | O(n^1) */
+	for (int i = 0; i < n; i++) { /* L: 1 + max(0, n) | O(n^1) */
 		for (int j = i; j < n; j++) { /* L: max(0, n) × max(0, n) | O(n^2) */
 			if (a[j])
 				break;
@@ -438,30 +441,30 @@ int c45_memory_limit(int *a) /* T: ∞ | O(∞) */
 	return s;
 }
 
-int c46_product_limit(unsigned n, unsigned m) /* T: m × n | O(n^2) */
+int c46_product_limit(unsigned n, unsigned m) /* T: 1 + m × n | O(n^2) */
 {
 	int s = 0;
-	for (unsigned i = 0; i < n * m; i++) /* L: m × n | O(n^2) */
+	for (unsigned i = 0; i < n * m; i++) /* L: 1 + m × n | O(n^2) */
 		s++;
 	return s;
 }
 
-int c47_two_phase(unsigned n) /* T: 2 × n | O(n^1) */
+int c47_two_phase(unsigned n) /* T: 2 + 2 × n | O(n^1) */
 {
 	unsigned a = 0, b = 0;
-	while (a < n) { /* L: n | O(n^1) */
+	while (a < n) { /* L: 1 + n | O(n^1) */
 		a++;
 		b++;
 	}
-	while (b > 0) /* L: n | O(n^1) */
+	while (b > 0) /* L: 1 + n | O(n^1) */
 		b--;
 	return (int)a;
 }
 
-int c48_inner_reset(int n, int m) /* T: max(0, m) × max(0, n) + max(0, n) | O(n^2) */
+int c48_inner_reset(int n, int m) /* T: 1 + max(0, m) × max(0, n) + max(0, n) | O(n^2) */
 {
 	int s = 0;
-	for (int i = 0; i < n; i++) { /* L: max(0, n) | O(n^1) */
+	for (int i = 0; i < n; i++) { /* L: 1 + max(0, n) | O(n^1) */
 		int j = 0;
 		while (j < m) /* L: max(0, m) × max(0, n) | O(n^2) */
 			j++;
@@ -470,11 +473,11 @@ int c48_inner_reset(int n, int m) /* T: max(0, m) × max(0, n) + max(0, n) | O(n
 	return s;
 }
 
-int c49_limit_from_a_call(void) /* T: max(0, m) × max(0, m) + max(0, m) | O(n^2) */
+int c49_limit_from_a_call(void) /* T: 1 + max(0, m) × max(0, m) + max(0, m) | O(n^2) */
 {
 	int m = nondet();
 	int s = 0;
-	for (int i = 0; i < m; i++) /* L: max(0, m) | O(n^1) */
+	for (int i = 0; i < m; i++) /* L: 1 + max(0, m) | O(n^1) */
 		for (int j = 0; j < m; j++) /* L: max(0, m) × max(0, m) | O(n^2) */
 			s++;
 	return s;
@@ -490,10 +493,10 @@ int c50_limit_set_twice(void) /* T: ∞ | O(∞) */
 	return s + m;
 }
 
-int c51_inner_for_reset(unsigned n, unsigned m) /* T: m × n + n | O(n^2) */
+int c51_inner_for_reset(unsigned n, unsigned m) /* T: 1 + m × n + n | O(n^2) */
 {
 	int s = 0;
-	for (unsigned i = 0; i < n; i++) /* L: n | O(n^1) */
+	for (unsigned i = 0; i < n; i++) /* L: 1 + n | O(n^1) */
 		for (unsigned j = 0; j < m; j++) /* L: m × n | O(n^2) */
 			s++;
 	return s;
@@ -521,10 +524,10 @@ a: /* L: ∞ | O(∞) */
 	return i;
 }
 
-int c54_goto_early_exit(int n) /* T: max(0, n) / 2 | O(n^1) */
+int c54_goto_early_exit(int n) /* T: 1 + max(0, n) / 2 | O(n^1) */
 {
 	int i = 0;
-c: /* L: max(0, n) / 2 | O(n^1) */
+c: /* L: 1 + max(0, n) / 2 | O(n^1) */
 	if (i < n) {
 		if (nondet())
 			goto out;
@@ -576,10 +579,10 @@ int c57_reset_by_a_macro(int n) /* T: ∞ | O(∞) */
 	return s;
 }
 
-int c58_limit_from_a_macro(void) /* T: 64 | O(1) */
+int c58_limit_from_a_macro(void) /* T: 65 | O(1) */
 {
 	int s = 0;
-	for (int i = 0; i < LIMIT; i++) /* L: 64 | O(1) */
+	for (int i = 0; i < LIMIT; i++) /* L: 65 | O(1) */
 		s++;
 	return s;
 }
@@ -600,12 +603,130 @@ int c60_unsigned_limit_may_wrap(unsigned n) /* T: ∞ | O(∞) */
 	return s;
 }
 
-int c61_unsigned_limit_guarded(unsigned n) /* T: max(0, (n + -1)) | O(n^1) */
+int c61_unsigned_limit_guarded(unsigned n) /* T: 1 + max(0, (n + -1)) | O(n^1) */
 {
 	int s = 0;
 	if (n == 0)
 		return 0;
-	for (unsigned i = 0; i < n - 1; i++) /* L: max(0, (n + -1)) | O(n^1) */
+	for (unsigned i = 0; i < n - 1; i++) /* L: 1 + max(0, (n + -1)) | O(n^1) */
+		s++;
+	return s;
+}
+
+/* Amortised through two levels: pending is raised by the outer loop only
+ * and consumed two levels down; the inner loop runs n times in all, not
+ * n × m × n. */
+int c56_amortised_two_levels(unsigned n, unsigned m) /* T: 1 + m × n + 2 × n | O(n^2) */
+{
+	unsigned pending = 0;
+	int s = 0;
+	for (unsigned i = 0; i < n; i++) { /* L: 1 + n | O(n^1) */
+		pending++;
+		for (unsigned j = 0; j < m; j++) /* L: m × n | O(n^2) */
+			if (nondet())
+				while (pending > 0) { /* L: n | O(n^1) */
+					pending--;
+					s++;
+				}
+	}
+	return s;
+}
+
+/* Through three levels. */
+int c57_amortised_three_levels(unsigned n, unsigned m) /* T: 1 + m × m × n + m × n + 3 × n | O(n^3) */
+{
+	unsigned pending = 0;
+	int s = 0;
+	for (unsigned i = 0; i < n; i++) { /* L: 1 + n | O(n^1) */
+		pending += 2;
+		for (unsigned j = 0; j < m; j++) /* L: m × n | O(n^2) */
+			for (unsigned k = 0; k < m; k++) /* L: m × m × n | O(n^3) */
+				while (pending > 0 && nondet()) { /* L: 2 × n | O(n^1) */
+					pending--;
+					s++;
+				}
+	}
+	return s;
+}
+
+/* Raised in the middle loop, consumed in the innermost, never reset:
+ * amortised over the outer loop, n × m runs in all. */
+int c58_amortised_middle(unsigned n, unsigned m) /* T: 1 + 2 × m × n + n | O(n^2) */
+{
+	unsigned pending = 0;
+	int s = 0;
+	for (unsigned i = 0; i < n; i++) /* L: 1 + n | O(n^1) */
+		for (unsigned j = 0; j < m; j++) { /* L: m × n | O(n^2) */
+			pending++;
+			if (nondet())
+				while (pending > 0) { /* L: m × n | O(n^2) */
+					pending--;
+					s++;
+				}
+		}
+	return s;
+}
+
+/* Not amortised: the middle loop resets pending to n at each of its runs,
+ * so the inner loop may run n times for each of them. */
+int c59_reset_in_the_middle(unsigned n, unsigned m) /* T: 1 + m × n × n + m × n + n | O(n^3) */
+{
+	unsigned pending = 0;
+	int s = 0;
+	for (unsigned i = 0; i < n; i++) { /* L: 1 + n | O(n^1) */
+		pending++;
+		for (unsigned j = 0; j < m; j++) { /* L: m × n | O(n^2) */
+			pending = n;
+			while (pending > 0) { /* L: m × n × n | O(n^3) */
+				pending--;
+				s++;
+			}
+		}
+	}
+	return s;
+}
+
+/* Not amortised: a loop beside the inner one raises pending m times for
+ * each outer run; the increments in that loop are not counted here. */
+int c60_raised_beside(unsigned n, unsigned m) /* T: ∞ | O(∞) */
+{
+	unsigned pending = 0;
+	int s = 0;
+	for (unsigned i = 0; i < n; i++) { /* L: 1 + n | O(n^1) */
+		for (unsigned j = 0; j < m; j++) /* L: m × n | O(n^2) */
+			pending++;
+		for (unsigned j = 0; j < m; j++) /* L: m × n | O(n^2) */
+			while (pending > 0 && nondet()) { /* L: ∞ | O(∞) */
+				pending--;
+				s++;
+			}
+	}
+	return s;
+}
+
+/* A value taken from a counter before its increment: the last iteration's
+ * counter, n - 1, so last <= n and the second loop runs n times, not n + 1. */
+int c61_last_before_increment(int n) /* T: 2 + 2 × max(0, n) | O(n^1) */
+{
+	int last = 0, i = 0, s = 0;
+	while (i < n) { /* L: 1 + max(0, n) | O(n^1) */
+		last = i + 1;
+		i++;
+	}
+	for (int j = 0; j < last; j++) /* L: 1 + max(0, n) | O(n^1) */
+		s++;
+	return s;
+}
+
+/* Taken after the increment: the counter's final value, n. */
+int c62_last_after_increment(int n) /* T: 3 + 2 × max(0, n) | O(n^1) */
+{
+	int last = 0, i = 0, s = 0;
+	while (i < n) { /* L: 1 + max(0, n) | O(n^1) */
+		i++;
+		last = i + 1;
+	}
+	for (int j = 0; j < last; j++) /* L: 2 + max(0, n) | O(n^1) */
 		s++;
 	return s;
 }
