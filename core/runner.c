@@ -8,6 +8,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysinfo.h>
@@ -294,10 +295,21 @@ static void sanitize_into(const char *s, char *out, size_t len)
 
 static int counter;
 
+/* Append s to *buf; out of memory, *buf is freed and NULL, and stays so
+ * (*len SIZE_MAX) for the appends after it. */
 static void append_str(char **buf, size_t *len, const char *s)
 {
+	if (*len == SIZE_MAX)
+		return;
 	size_t n = strlen(s);
-	*buf = realloc(*buf, *len + n + 1);
+	char *grown = realloc(*buf, *len + n + 1);
+	if (!grown) {
+		free(*buf);
+		*buf = NULL;
+		*len = SIZE_MAX;
+		return;
+	}
+	*buf = grown;
 	memcpy(*buf + *len, s, n + 1);
 	*len += n;
 }
@@ -399,6 +411,10 @@ char *perun_profile_name_dup(const struct perun_profile *p, const char *tmpl,
 			return NULL;
 		}
 	}
+	if (!out) {
+		perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		return NULL;
+	}
 	counter++;
 	return out;
 }
@@ -417,7 +433,8 @@ int perun_runner_store(struct perun_instance *inst, struct perun_profile *profil
 						  "%collector%-%cmd%-%workload%-%date%"),
 			       err);
 	if (!base)
-		return -err->code;
+		return err->code ? -err->code
+				 : perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	size_t blen = strlen(base);
 	if (blen > 5 && !strcmp(base + blen - 5, ".perf"))
 		base[blen - 5] = '\0';

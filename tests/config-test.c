@@ -234,6 +234,10 @@ static void test_levels(void)
 	char *got = dump(all);
 	tap_is_str(got,
 		   "[{\"method\":\"run\"},{\"method\":\"loc\"},"
+		   "{\"interleaved\":true,\"subtype\":\"user\","
+		   "\"method\":\"average_amount_threshold\",\"options\":{\"threshold\":1.05}},"
+		   "{\"interleaved\":true,\"method\":\"average_amount_threshold\"},"
+		   "{\"interleaved\":true,\"method\":\"none\"},"
 		   "{\"method\":\"average_amount_threshold\"}]",
 		   "gather concatenates runtime, local and shared");
 	free(got);
