@@ -11,6 +11,7 @@
 
 #include "check_history.h"
 #include "profiles.h"
+#include "share.h"
 #include "store.h"
 
 void perun_check_versions_release(struct perun_check_versions *v)
@@ -103,7 +104,19 @@ void perun_check_cache_release(struct perun_check_cache *cache)
 		perun_profile_free(cache->items[i].profile);
 	free(cache->items);
 	json_decref(cache->index);
+	perun_share_view_close(cache->view);
 	memset(cache, 0, sizeof(*cache));
+}
+
+/* The fetched remotes' profiles, opened once: NULL when nothing was
+ * fetched; a fetched ref git cannot read is an error. */
+static int cache_view(struct perun_instance *inst, struct perun_check_cache *cache,
+		      struct perun_error *err)
+{
+	if (cache->view_opened)
+		return 0;
+	cache->view_opened = 1;
+	return perun_share_view_open_strict(inst, &cache->view, err);
 }
 
 static int cache_load(struct perun_instance *inst, struct perun_check_cache *cache,
@@ -121,6 +134,14 @@ static int cache_load(struct perun_instance *inst, struct perun_check_cache *cac
 	char *objects = perun_instance_path(inst, "objects");
 	int rc = perun_store_read_profile(objects, checksum, &p, err);
 	free(objects);
+	if (rc && err->code == PERUN_ENOTFOUND) { /* a fetched baseline? */
+		struct perun_error local = *err;
+		rc = cache_view(inst, cache, err);
+		if (!rc && cache->view)
+			rc = perun_share_view_load(cache->view, checksum, &p, err);
+		else if (!rc)
+			rc = -(*err = local).code;
+	}
 	if (rc)
 		return rc;
 	struct cached *grown = realloc(cache->items, (cache->n + 1) * sizeof(*grown));
@@ -314,6 +335,10 @@ int perun_check_minor(struct perun_check_ctx *ctx, struct perun_instance *inst,
 		for (size_t k = 0; k < version->nparents && !rc; k++) {
 			const char *parent = version->parents[k];
 			rc = perun_minor_index_read(inst, parent, &pidx, err);
+			if (!rc)
+				rc = cache_view(inst, cache, err);
+			if (!rc)
+				rc = perun_share_view_add_index(cache->view, parent, &pidx, err);
 			for (size_t b = 0; b < pidx.n && !rc; b++) {
 				const struct perun_index_entry *be = &pidx.entries[b];
 				if (!compatible(be, target))

@@ -29,11 +29,16 @@ int perun_check_versions_walk(struct perun_instance *inst, const char *sha, size
 			      struct perun_check_versions *out, struct perun_error *err);
 void perun_check_versions_release(struct perun_check_versions *v);
 
-/* Profiles loaded once per object for the whole check. */
+/* Profiles loaded once per object for the whole check; baselines come
+ * from the store and from the remotes perun fetch brought (the view,
+ * opened at the first baseline). */
+struct perun_share_view;
 struct perun_check_cache {
 	struct cached *items;
 	size_t n;
 	json_t *index;
+	struct perun_share_view *view;
+	int view_opened;
 };
 void perun_check_cache_release(struct perun_check_cache *cache);
 
@@ -53,7 +58,8 @@ void perun_check_series_set_release(struct perun_check_series_set *set);
 
 /*
  * Perun's degradation_in_minor: every profile of version (the last one of
- * each configuration) against each compatible profile of each parent.
+ * each configuration) against each compatible profile of each parent,
+ * registered in the store or fetched from a remote (perun fetch).
  * With series, the version's profiles are also added to the series of
  * their configurations.
  */

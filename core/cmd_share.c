@@ -90,7 +90,8 @@ const struct perun_command perun_cmd_fetch = {
 	.description =
 		"Brings the remote's profiles to refs/perun/remotes/<remote>/profiles;\n"
 		"perun status then tells the profiles on the remote only from the\n"
-		"local ones.  The store is not changed: perun pull takes them in.\n"
+		"local ones, and perun check takes them as baselines (verified by\n"
+		"their SHA-1).  The store is not changed: perun pull takes them in.\n"
 		"A remote whose store format is newer than this perun's is refused.\n" REMOTE_HELP,
 	.see_also = "perun-pull(1), perun-push(1)",
 };

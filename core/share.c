@@ -935,7 +935,10 @@ int perun_share_push(struct perun_instance *inst, const char *remote,
 struct perun_share_view {
 	git_repository *repo;
 	git_tree **trees; /* of each fetched remote's tip */
+	char **refs;	  /* the tracking ref of each */
 	size_t n;
+	int strict;		 /* a ref or object git cannot read is an error */
+	struct perun_error *err; /* of a strict open */
 };
 
 static int view_add(const char *refname, void *data)
@@ -944,35 +947,51 @@ static int view_add(const char *refname, void *data)
 	size_t len = strlen(refname), tail = strlen("/profiles");
 	git_oid id;
 	git_tree *tree;
-	if (len < tail || strcmp(refname + len - tail, "/profiles") ||
-	    git_reference_name_to_id(&id, v->repo, refname) || commit_tree(v->repo, &id, &tree))
+	if (len < tail || strcmp(refname + len - tail, "/profiles"))
 		return 0;
-	git_tree **grown = realloc(v->trees, (v->n + 1) * sizeof(*grown));
-	if (!grown) {
-		git_tree_free(tree);
-		return -1;
+	if (git_reference_name_to_id(&id, v->repo, refname) || commit_tree(v->repo, &id, &tree)) {
+		if (!v->strict)
+			return 0;
+		git_fail(v->err, PERUN_EGENERIC, "fetched ref %s is unreadable", refname);
+		return GIT_EUSER;
 	}
-	v->trees = grown;
+	git_tree **grown = realloc(v->trees, (v->n + 1) * sizeof(*grown));
+	char **names = grown ? realloc(v->refs, (v->n + 1) * sizeof(*names)) : NULL;
+	if (grown)
+		v->trees = grown;
+	if (names)
+		v->refs = names;
+	if (!names || !(names[v->n] = strdup(refname))) {
+		git_tree_free(tree);
+		perun_error_set(v->err, PERUN_EGENERIC, "out of memory");
+		return GIT_EUSER;
+	}
 	v->trees[v->n++] = tree;
 	return 0;
 }
 
-int perun_share_view_open(const struct perun_instance *inst, struct perun_share_view **out,
-			  struct perun_error *err)
+static int view_open(const struct perun_instance *inst, int strict, struct perun_share_view **out,
+		     struct perun_error *err)
 {
 	*out = NULL;
 	struct perun_share_view *v = calloc(1, sizeof(*v));
 	if (!v)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	v->strict = strict;
+	v->err = err;
 	git_libgit2_init();
 	if (git_repository_open_ext(&v->repo, inst->root, 0, NULL)) {
 		perun_share_view_close(v);
 		return 0;
 	}
-	if (git_reference_foreach_glob(v->repo, "refs/perun/remotes/*", view_add, v) < 0) {
+	int rc = git_reference_foreach_glob(v->repo, "refs/perun/remotes/*", view_add, v);
+	if (rc < 0) {
+		if (rc != GIT_EUSER)
+			git_fail(err, PERUN_EGENERIC, "cannot read the fetched refs/perun/remotes");
 		perun_share_view_close(v);
-		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		return -err->code;
 	}
+	v->err = NULL;
 	if (!v->n) {
 		perun_share_view_close(v);
 		return 0;
@@ -981,36 +1000,83 @@ int perun_share_view_open(const struct perun_instance *inst, struct perun_share_
 	return 0;
 }
 
+int perun_share_view_open(const struct perun_instance *inst, struct perun_share_view **out,
+			  struct perun_error *err)
+{
+	return view_open(inst, 0, out, err);
+}
+
+int perun_share_view_open_strict(const struct perun_instance *inst, struct perun_share_view **out,
+				 struct perun_error *err)
+{
+	return view_open(inst, 1, out, err);
+}
+
 void perun_share_view_close(struct perun_share_view *v)
 {
 	if (!v)
 		return;
-	for (size_t i = 0; i < v->n; i++)
+	for (size_t i = 0; i < v->n; i++) {
 		git_tree_free(v->trees[i]);
+		free(v->refs[i]);
+	}
 	free(v->trees);
+	free(v->refs);
 	git_repository_free(v->repo);
 	free(v);
 	git_libgit2_shutdown();
+}
+
+/* The blob at path of remote r's tree into *blob (NULL when the tree has
+ * no such path); an entry git cannot read is an error of a strict view. */
+static int view_blob(struct perun_share_view *v, size_t r, const char *path, git_blob **blob,
+		     struct perun_error *err)
+{
+	git_tree_entry *entry;
+	*blob = NULL;
+	if (git_tree_entry_bypath(&entry, v->trees[r], path))
+		return 0;
+	int rc = 0;
+	if ((git_tree_entry_type(entry) != GIT_OBJECT_BLOB ||
+	     git_blob_lookup(blob, v->repo, git_tree_entry_id(entry))) &&
+	    v->strict)
+		rc = git_fail(err, PERUN_EGENERIC,
+			      "fetched ref %s: %s (git object %s) is unreadable", v->refs[r], path,
+			      git_oid_tostr_s(git_tree_entry_id(entry)));
+	git_tree_entry_free(entry);
+	return rc;
+}
+
+/* The index of minor sha on remote r into *idx; 1 when r has one. */
+static int view_index(struct perun_share_view *v, size_t r, const char *sha,
+		      struct perun_index *idx, struct perun_error *err)
+{
+	char path[64], name[512];
+	git_blob *blob;
+	snprintf(path, sizeof(path), "index/%.2s/%s", sha, sha + 2);
+	int rc = view_blob(v, r, path, &blob, err);
+	if (rc || !blob)
+		return rc;
+	snprintf(name, sizeof(name), "the index of %.12s fetched to %s", sha, v->refs[r]);
+	rc = perun_index_parse(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob), name, idx,
+			       err);
+	git_blob_free(blob);
+	return rc ? rc : 1;
 }
 
 int perun_share_view_compare(struct perun_share_view *v, const char *sha, const char *const *local,
 			     size_t n, int *on, struct perun_index *remote_only,
 			     struct perun_error *err)
 {
-	char path[64];
 	int rc = 0;
-	snprintf(path, sizeof(path), "index/%.2s/%s", sha, sha + 2);
 	memset(on, 0, n * sizeof(*on));
 	if (remote_only)
 		memset(remote_only, 0, sizeof(*remote_only));
-	for (size_t r = 0; !rc && r < v->n; r++) {
-		git_blob *blob = blob_at(v->repo, v->trees[r], path);
+	for (size_t r = 0; rc >= 0 && r < v->n; r++) {
 		struct perun_index idx;
-		if (!blob)
+		if ((rc = view_index(v, r, sha, &idx, err)) <= 0)
 			continue;
-		rc = perun_index_parse(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob),
-				       "a fetched remote's index", &idx, err);
-		git_blob_free(blob);
+		rc = 0;
 		for (size_t e = 0; !rc && e < idx.n; e++) {
 			const struct perun_index_entry *entry = &idx.entries[e];
 			int here = 0;
@@ -1029,7 +1095,56 @@ int perun_share_view_compare(struct perun_share_view *v, const char *sha, const 
 	}
 	if (rc && remote_only)
 		perun_index_release(remote_only);
-	return rc;
+	return rc < 0 ? rc : 0;
+}
+
+int perun_share_view_add_index(struct perun_share_view *v, const char *sha, struct perun_index *idx,
+			       struct perun_error *err)
+{
+	int rc = 0;
+	for (size_t r = 0; v && rc >= 0 && r < v->n; r++) {
+		struct perun_index theirs;
+		if ((rc = view_index(v, r, sha, &theirs, err)) <= 0)
+			continue;
+		rc = 0;
+		for (size_t e = 0; !rc && e < theirs.n; e++) {
+			struct perun_index_entry copy;
+			if (index_has(idx, &theirs.entries[e]))
+				continue;
+			if (entry_dup(&copy, &theirs.entries[e]) ||
+			    perun_index_insert(idx, &copy) < 0)
+				rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		}
+		perun_index_release(&theirs);
+	}
+	return rc < 0 ? rc : 0;
+}
+
+int perun_share_view_load(struct perun_share_view *v, const char *checksum,
+			  struct perun_profile **out, struct perun_error *err)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "objects/%.2s/%s", checksum, checksum + 2);
+	for (size_t r = 0; v && r < v->n; r++) {
+		git_blob *blob;
+		int rc = view_blob(v, r, path, &blob, err);
+		if (rc)
+			return rc;
+		if (!blob)
+			continue;
+		rc = perun_store_load_packed(git_blob_rawcontent(blob),
+					     (size_t)git_blob_rawsize(blob), checksum, out, err);
+		git_blob_free(blob);
+		if (rc) {
+			perun_error_prefix(err, "fetched ref %s: corrupt object", v->refs[r]);
+			err->code = PERUN_EGENERIC;
+		}
+		return rc;
+	}
+	return perun_error_set(err, PERUN_ENOTFOUND,
+			       "profile object %s is missing from the store and the fetched "
+			       "remotes",
+			       checksum);
 }
 
 #else /* !HAVE_LIBGIT2 */
@@ -1065,8 +1180,28 @@ int perun_share_view_open(const struct perun_instance *inst, struct perun_share_
 	return 0;
 }
 
+int perun_share_view_open_strict(const struct perun_instance *inst, struct perun_share_view **out,
+				 struct perun_error *err)
+{
+	*out = NULL;
+	return 0;
+}
+
 void perun_share_view_close(struct perun_share_view *view)
 {
+}
+
+int perun_share_view_add_index(struct perun_share_view *view, const char *sha,
+			       struct perun_index *idx, struct perun_error *err)
+{
+	return 0;
+}
+
+int perun_share_view_load(struct perun_share_view *view, const char *checksum,
+			  struct perun_profile **out, struct perun_error *err)
+{
+	return perun_error_set(err, PERUN_ENOTFOUND, "profile object %s is missing from the store",
+			       checksum);
 }
 
 int perun_share_view_compare(struct perun_share_view *view, const char *sha,
