@@ -119,9 +119,9 @@ static int cache_view(struct perun_instance *inst, struct perun_check_cache *cac
 	return perun_share_view_open_strict(inst, &cache->view, err);
 }
 
-static int cache_load(struct perun_instance *inst, struct perun_check_cache *cache,
-		      const char *checksum, const struct perun_profile **out,
-		      struct perun_error *err)
+int perun_check_cache_load(struct perun_instance *inst, struct perun_check_cache *cache,
+			   const char *checksum, const struct perun_profile **out,
+			   struct perun_error *err)
 {
 	if (!cache->index && !(cache->index = json_object()))
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
@@ -156,6 +156,14 @@ static int cache_load(struct perun_instance *inst, struct perun_check_cache *cac
 	cache->n++;
 	*out = p;
 	return 0;
+}
+
+int perun_check_fetched_index(struct perun_instance *inst, struct perun_check_cache *cache,
+			      const char *sha, struct perun_index *idx, struct perun_error *err)
+{
+	memset(idx, 0, sizeof(*idx));
+	int rc = cache_view(inst, cache, err);
+	return rc ? rc : perun_share_view_add_index(cache->view, sha, idx, err);
 }
 
 /* ---- the profiles of one version ---------------------------------------- */
@@ -309,7 +317,7 @@ int perun_check_minor_series(struct perun_instance *inst, const struct perun_che
 	for (size_t q = 0; q < n && !rc; q++) {
 		const struct perun_index_entry *te = &idx.entries[order[q]];
 		const struct perun_profile *target;
-		rc = cache_load(inst, cache, te->checksum, &target, err);
+		rc = perun_check_cache_load(inst, cache, te->checksum, &target, err);
 		if (!rc)
 			rc = series_add(series, te, version->sha, target, err);
 	}
@@ -330,7 +338,7 @@ int perun_check_minor(struct perun_check_ctx *ctx, struct perun_instance *inst,
 	for (size_t q = 0; q < n && !rc; q++) {
 		const struct perun_index_entry *te = &idx.entries[order[q]];
 		const struct perun_profile *target;
-		rc = cache_load(inst, cache, te->checksum, &target, err);
+		rc = perun_check_cache_load(inst, cache, te->checksum, &target, err);
 		char *tlabel = rc ? NULL : label_dup(version->sha, te->path);
 		for (size_t k = 0; k < version->nparents && !rc; k++) {
 			const char *parent = version->parents[k];
@@ -344,7 +352,8 @@ int perun_check_minor(struct perun_check_ctx *ctx, struct perun_instance *inst,
 				if (!compatible(be, target))
 					continue;
 				const struct perun_profile *baseline;
-				rc = cache_load(inst, cache, be->checksum, &baseline, err);
+				rc = perun_check_cache_load(inst, cache, be->checksum, &baseline,
+							    err);
 				char *blabel = rc ? NULL : label_dup(parent, be->path);
 				if (!rc)
 					rc = perun_check_pair(ctx, baseline, target, blabel, tlabel,

@@ -8,6 +8,7 @@
 #define PERUN_CORE_CHECK_HISTORY_H
 
 #include "check.h"
+#include "index.h"
 
 /* A minor version with what the graph and the pairing need. */
 struct perun_check_version {
@@ -41,6 +42,17 @@ struct perun_check_cache {
 	int view_opened;
 };
 void perun_check_cache_release(struct perun_check_cache *cache);
+
+/* A profile of the store, or of a remote perun fetch brought (verified by
+ * its SHA-1), loaded once per check: the cache owns *out. */
+int perun_check_cache_load(struct perun_instance *inst, struct perun_check_cache *cache,
+			   const char *checksum, const struct perun_profile **out,
+			   struct perun_error *err);
+
+/* The entries of minor sha's index on the fetched remotes into idx (made
+ * empty first; released by the caller). */
+int perun_check_fetched_index(struct perun_instance *inst, struct perun_check_cache *cache,
+			      const char *sha, struct perun_index *idx, struct perun_error *err);
 
 /* The profiles of one configuration, in walk order (newest first). */
 struct perun_check_series {

@@ -62,6 +62,27 @@ test_expect_success 'check --format json names the fetched baseline as a pair' '
 	jq -e ".pairs | length >= 1" out.json >/dev/null
 '
 
+test_expect_success 'check worktree takes HEAD'"'"'s fetched profile as the baseline' '
+	git init -q --bare wt.git &&
+	mkdir w && (cd w && git init -q &&
+	 printf "#!/bin/sh\nsleep 0.02\n" >run.sh && chmod +x run.sh &&
+	 git add run.sh && git commit -q -m fast && git push -q ../wt.git master &&
+	 perun init >/dev/null && printf ".perun\n" >.git/info/exclude &&
+	 printf "vcs:\n  type: git\n  url: ../\ncmds: [./run.sh]\ncollectors:\n  - name: time\n    params: {repeat: 5, warmup: 0}\n" >../matrix.yml &&
+	 cp ../matrix.yml .perun/local.yml &&
+	 perun run matrix >/dev/null && perun add 0@p >/dev/null && perun push ../wt.git >/dev/null) &&
+	git clone -q wt.git x &&
+	(cd x && perun init >/dev/null && printf ".perun\n" >.git/info/exclude &&
+	 cp ../matrix.yml .perun/local.yml &&
+	 printf "#!/bin/sh\nsleep 0.3\n" >run.sh && perun run matrix >/dev/null &&
+	 test_exit_code 4 perun check worktree --fail-on degradation >../out 2>../err &&
+	 perun fetch >/dev/null &&
+	 test_exit_code 1 perun check worktree --fail-on degradation >../out) &&
+	test_grep "Degradation" out &&
+	(cd x && perun status >../out) &&
+	test_grep "^Shared: 0 on a remote too, 0 local only, 1 remote only" out
+'
+
 test_expect_success 'a corrupt fetched object: one line naming it, store unchanged' '
 	git clone -q --mirror remote.git bad.git &&
 	obj=$(grep "^objects/" tree) &&
