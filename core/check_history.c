@@ -11,6 +11,7 @@
 
 #include "check_history.h"
 #include "profiles.h"
+#include "share.h"
 #include "store.h"
 
 void perun_check_versions_release(struct perun_check_versions *v)
@@ -103,12 +104,24 @@ void perun_check_cache_release(struct perun_check_cache *cache)
 		perun_profile_free(cache->items[i].profile);
 	free(cache->items);
 	json_decref(cache->index);
+	perun_share_view_close(cache->view);
 	memset(cache, 0, sizeof(*cache));
 }
 
-static int cache_load(struct perun_instance *inst, struct perun_check_cache *cache,
-		      const char *checksum, const struct perun_profile **out,
+/* The fetched remotes' profiles, opened once: NULL when nothing was
+ * fetched; a fetched ref git cannot read is an error. */
+static int cache_view(struct perun_instance *inst, struct perun_check_cache *cache,
 		      struct perun_error *err)
+{
+	if (cache->view_opened)
+		return 0;
+	cache->view_opened = 1;
+	return perun_share_view_open_strict(inst, &cache->view, err);
+}
+
+int perun_check_cache_load(struct perun_instance *inst, struct perun_check_cache *cache,
+			   const char *checksum, const struct perun_profile **out,
+			   struct perun_error *err)
 {
 	if (!cache->index && !(cache->index = json_object()))
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
@@ -121,6 +134,14 @@ static int cache_load(struct perun_instance *inst, struct perun_check_cache *cac
 	char *objects = perun_instance_path(inst, "objects");
 	int rc = perun_store_read_profile(objects, checksum, &p, err);
 	free(objects);
+	if (rc && err->code == PERUN_ENOTFOUND) { /* a fetched baseline? */
+		struct perun_error local = *err;
+		rc = cache_view(inst, cache, err);
+		if (!rc && cache->view)
+			rc = perun_share_view_load(cache->view, checksum, &p, err);
+		else if (!rc)
+			rc = -(*err = local).code;
+	}
 	if (rc)
 		return rc;
 	struct cached *grown = realloc(cache->items, (cache->n + 1) * sizeof(*grown));
@@ -135,6 +156,14 @@ static int cache_load(struct perun_instance *inst, struct perun_check_cache *cac
 	cache->n++;
 	*out = p;
 	return 0;
+}
+
+int perun_check_fetched_index(struct perun_instance *inst, struct perun_check_cache *cache,
+			      const char *sha, struct perun_index *idx, struct perun_error *err)
+{
+	memset(idx, 0, sizeof(*idx));
+	int rc = cache_view(inst, cache, err);
+	return rc ? rc : perun_share_view_add_index(cache->view, sha, idx, err);
 }
 
 /* ---- the profiles of one version ---------------------------------------- */
@@ -288,7 +317,7 @@ int perun_check_minor_series(struct perun_instance *inst, const struct perun_che
 	for (size_t q = 0; q < n && !rc; q++) {
 		const struct perun_index_entry *te = &idx.entries[order[q]];
 		const struct perun_profile *target;
-		rc = cache_load(inst, cache, te->checksum, &target, err);
+		rc = perun_check_cache_load(inst, cache, te->checksum, &target, err);
 		if (!rc)
 			rc = series_add(series, te, version->sha, target, err);
 	}
@@ -323,7 +352,7 @@ static int has_same_run(struct perun_instance *inst, struct perun_check_cache *c
 		const struct perun_profile *baseline;
 		if (!compatible(&pidx->entries[b], target))
 			continue;
-		if (cache_load(inst, cache, pidx->entries[b].checksum, &baseline, err))
+		if (perun_check_cache_load(inst, cache, pidx->entries[b].checksum, &baseline, err))
 			return -err->code;
 		*found = interleaved_with(baseline, target);
 	}
@@ -342,7 +371,7 @@ static int ab_target(struct perun_instance *inst, struct perun_check_cache *cach
 		     const struct perun_index_entry **te, const struct perun_profile **target,
 		     int *same_run, struct perun_error *err)
 {
-	int rc = cache_load(inst, cache, (*te)->checksum, target, err);
+	int rc = perun_check_cache_load(inst, cache, (*te)->checksum, target, err);
 	if (!rc)
 		rc = has_same_run(inst, cache, pidx, *target, same_run, err);
 	char *key = rc || *same_run ? NULL : config_key_dup(*te);
@@ -351,7 +380,7 @@ static int ab_target(struct perun_instance *inst, struct perun_check_cache *cach
 		char *other = e == *te ? NULL : config_key_dup(e);
 		const struct perun_profile *p;
 		if (other && !strcmp(other, key) &&
-		    !(rc = cache_load(inst, cache, e->checksum, &p, err)) &&
+		    !(rc = perun_check_cache_load(inst, cache, e->checksum, &p, err)) &&
 		    !(rc = has_same_run(inst, cache, pidx, p, same_run, err)) && *same_run) {
 			*te = e;
 			*target = p;
@@ -379,6 +408,10 @@ int perun_check_minor(struct perun_check_ctx *ctx, struct perun_instance *inst,
 			int same_run = 0;
 			rc = perun_minor_index_read(inst, parent, &pidx, err);
 			if (!rc)
+				rc = cache_view(inst, cache, err);
+			if (!rc)
+				rc = perun_share_view_add_index(cache->view, parent, &pidx, err);
+			if (!rc)
 				rc = ab_target(inst, cache, &idx, &pidx, &te, &target, &same_run,
 					       err);
 			for (size_t b = 0; b < pidx.n && !rc; b++) {
@@ -386,7 +419,8 @@ int perun_check_minor(struct perun_check_ctx *ctx, struct perun_instance *inst,
 				if (!compatible(be, target))
 					continue;
 				const struct perun_profile *baseline;
-				rc = cache_load(inst, cache, be->checksum, &baseline, err);
+				rc = perun_check_cache_load(inst, cache, be->checksum, &baseline,
+							    err);
 				if (rc || (same_run && !interleaved_with(baseline, target)))
 					continue;
 				char *blabel = label_dup(parent, be->path);

@@ -8,6 +8,7 @@
 #define PERUN_CORE_CHECK_HISTORY_H
 
 #include "check.h"
+#include "index.h"
 
 /* A minor version with what the graph and the pairing need. */
 struct perun_check_version {
@@ -29,13 +30,29 @@ int perun_check_versions_walk(struct perun_instance *inst, const char *sha, size
 			      struct perun_check_versions *out, struct perun_error *err);
 void perun_check_versions_release(struct perun_check_versions *v);
 
-/* Profiles loaded once per object for the whole check. */
+/* Profiles loaded once per object for the whole check; baselines come
+ * from the store and from the remotes perun fetch brought (the view,
+ * opened at the first baseline). */
+struct perun_share_view;
 struct perun_check_cache {
 	struct cached *items;
 	size_t n;
 	json_t *index;
+	struct perun_share_view *view;
+	int view_opened;
 };
 void perun_check_cache_release(struct perun_check_cache *cache);
+
+/* A profile of the store, or of a remote perun fetch brought (verified by
+ * its SHA-1), loaded once per check: the cache owns *out. */
+int perun_check_cache_load(struct perun_instance *inst, struct perun_check_cache *cache,
+			   const char *checksum, const struct perun_profile **out,
+			   struct perun_error *err);
+
+/* The entries of minor sha's index on the fetched remotes into idx (made
+ * empty first; released by the caller). */
+int perun_check_fetched_index(struct perun_instance *inst, struct perun_check_cache *cache,
+			      const char *sha, struct perun_index *idx, struct perun_error *err);
 
 /* The profiles of one configuration, in walk order (newest first). */
 struct perun_check_series {
@@ -53,7 +70,8 @@ void perun_check_series_set_release(struct perun_check_series_set *set);
 
 /*
  * Perun's degradation_in_minor: every profile of version (the last one of
- * each configuration) against each compatible profile of each parent.
+ * each configuration) against each compatible profile of each parent,
+ * registered in the store or fetched from a remote (perun fetch).
  * With series, the version's profiles are also added to the series of
  * their configurations.
  */

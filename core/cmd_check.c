@@ -183,24 +183,41 @@ out:
 	return exit_code;
 }
 
+/* Is e a clean profile (not of uncommitted changes) configured as t is? */
+static int clean_like(const struct perun_index_entry *e, const struct perun_index_entry *t)
+{
+	return !strstr(e->path, "-dirty-") && !strcmp(e->type, t->type) &&
+	       !strcmp(e->cmd, t->cmd) && !strcmp(e->workload, t->workload) &&
+	       !strcmp(e->collector, t->collector);
+}
+
 /* The newest clean profile of tracked configured as target is, or -1. */
 static long clean_baseline(const struct perun_profile_list *tracked,
 			   const struct perun_index_entry *t)
 {
-	for (size_t i = 0; i < tracked->n; i++) {
-		const struct perun_index_entry *e = &tracked->items[i].entry;
-		if (!strstr(e->path, "-dirty-") && !strcmp(e->type, t->type) &&
-		    !strcmp(e->cmd, t->cmd) && !strcmp(e->workload, t->workload) &&
-		    !strcmp(e->collector, t->collector))
+	for (size_t i = 0; i < tracked->n; i++)
+		if (clean_like(&tracked->items[i].entry, t))
 			return (long)i;
-	}
 	return -1;
+}
+
+/* The newest clean profile of fetched configured as target is, or NULL. */
+static const struct perun_index_entry *clean_fetched(const struct perun_index *fetched,
+						     const struct perun_index_entry *t)
+{
+	const struct perun_index_entry *best = NULL;
+	for (size_t i = 0; i < fetched->n; i++)
+		if (clean_like(&fetched->entries[i], t) &&
+		    (!best || fetched->entries[i].mtime > best->mtime))
+			best = &fetched->entries[i];
+	return best;
 }
 
 /*
  * perun check worktree: the profiles collected on the uncommitted changes
  * of the working tree (marked with the diff's hash, pending or registered
- * at HEAD) against HEAD's own clean profiles of the same configuration.
+ * at HEAD) against HEAD's own clean profiles of the same configuration:
+ * the store's, else the newest a fetched remote has (perun fetch).
  */
 static int cmd_check_worktree(const struct perun_command *cmd, struct perun_cli *cli,
 			      const struct perun_params *params, int argc, char **argv)
@@ -209,6 +226,9 @@ static int cmd_check_worktree(const struct perun_command *cmd, struct perun_cli 
 	struct perun_error err = { 0 };
 	struct perun_check_ctx ctx = { 0 };
 	struct perun_profile_list tracked = { 0 }, pending = { 0 };
+	struct perun_check_cache cache = { 0 };
+	struct perun_index fetched = { 0 };
+	int fetched_read = 0;
 	struct check_opts o;
 	char sha[65], diff[PERUN_SHA1_HEX], mark[32], nothing[160];
 	int exit_code;
@@ -241,18 +261,29 @@ static int cmd_check_worktree(const struct perun_command *cmd, struct perun_cli 
 				continue;
 			targets++;
 			long b = clean_baseline(&tracked, &t->entry);
-			if (b < 0)
+			const struct perun_index_entry *fb = NULL;
+			if (b < 0 && !fetched_read) {
+				if (perun_check_fetched_index(&inst, &cache, sha, &fetched, &err))
+					goto fail;
+				fetched_read = 1;
+			}
+			if (b < 0 && !(fb = clean_fetched(&fetched, &t->entry)))
 				continue;
-			struct perun_profile *pair[2] = { NULL, NULL };
-			int rc = perun_profile_info_load(&inst, &tracked.items[b], &pair[0], &err);
+			struct perun_profile *own = NULL, *target = NULL;
+			const struct perun_profile *base = NULL;
+			int rc = fb ? perun_check_cache_load(&inst, &cache, fb->checksum, &base,
+							     &err)
+				    : perun_profile_info_load(&inst, &tracked.items[b], &own, &err);
+			if (!fb)
+				base = own;
 			if (!rc)
-				rc = perun_profile_info_load(&inst, t, &pair[1], &err);
-			if (!rc && (o.force || perun_check_same_config(pair[0], pair[1])))
-				rc = perun_check_pair(&ctx, pair[0], pair[1],
-						      tracked.items[b].entry.path, t->entry.path,
-						      sha, sha, &err);
-			perun_profile_free(pair[0]);
-			perun_profile_free(pair[1]);
+				rc = perun_profile_info_load(&inst, t, &target, &err);
+			if (!rc && (o.force || perun_check_same_config(base, target)))
+				rc = perun_check_pair(&ctx, base, target,
+						      fb ? fb->path : tracked.items[b].entry.path,
+						      t->entry.path, sha, sha, &err);
+			perun_profile_free(own);
+			perun_profile_free(target);
 			if (rc)
 				goto fail;
 		}
@@ -281,6 +312,8 @@ fail:
 	exit_code = perun_error_exit(&err);
 out:
 	perun_check_release(&ctx);
+	perun_index_release(&fetched);
+	perun_check_cache_release(&cache);
 	perun_profile_list_release(&tracked);
 	perun_profile_list_release(&pending);
 	perun_instance_close(&inst);

@@ -64,7 +64,9 @@ static const struct perun_option no_options[] = {
 #define REMOTE_HELP                                                                                \
 	"<remote> is a git remote of the project (git remote add), a URL or a path;\n"             \
 	"by default the config's share.remote, else origin.  Authentication is git's:\n"           \
-	"an ssh agent, git's credential helpers, or nothing for paths and file://.\n"              \
+	"an ssh agent (the host's key in ~/.ssh/known_hosts or\n"                                  \
+	"/etc/ssh/ssh_known_hosts), git's credential helpers, or nothing for paths\n"              \
+	"and file://.\n"                                                                           \
 	"The profiles travel as git objects under refs/perun/ (never a branch or\n"                \
 	"notes), so any git host or bare repository holds them."
 
@@ -90,7 +92,8 @@ const struct perun_command perun_cmd_fetch = {
 	.description =
 		"Brings the remote's profiles to refs/perun/remotes/<remote>/profiles;\n"
 		"perun status then tells the profiles on the remote only from the\n"
-		"local ones.  The store is not changed: perun pull takes them in.\n"
+		"local ones, and perun check takes them as baselines (verified by\n"
+		"their SHA-1).  The store is not changed: perun pull takes them in.\n"
 		"A remote whose store format is newer than this perun's is refused.\n" REMOTE_HELP,
 	.see_also = "perun-pull(1), perun-push(1)",
 };

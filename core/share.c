@@ -4,6 +4,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <nettle/base64.h>
+#include <nettle/hmac.h>
+#include <pwd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,6 +88,158 @@ static void local_path_of(const char *url, char *out, size_t len)
 	snprintf(out, len, "%s", url);
 }
 
+/* Is url one git reaches over ssh (ssh://, git+ssh://, host:path)? */
+static int is_ssh_url(const char *url)
+{
+	if (!strncmp(url, "ssh://", 6) || !strncmp(url, "git+ssh://", 10) ||
+	    !strncmp(url, "ssh+git://", 10))
+		return 1;
+	const char *colon = strchr(url, ':'), *slash = strchr(url, '/');
+	return !strstr(url, "://") && colon && (!slash || colon < slash);
+}
+
+/* The host and port of an ssh URL, as known_hosts names it: "host" on
+ * port 22, else "[host]:port". */
+static void known_hosts_name(const char *url, char *out, size_t len)
+{
+	const char *p = strstr(url, "://"), *end;
+	int scp = !p;
+	p = p ? p + 3 : url;
+	end = p + strcspn(p, scp ? ":" : "/");
+	const char *at = memchr(p, '@', (size_t)(end - p));
+	if (at)
+		p = at + 1;
+	const char *host = p, *host_end = end, *port = NULL;
+	if (*p == '[' && (host_end = memchr(p, ']', (size_t)(end - p)))) {
+		host = p + 1;
+		port = host_end[1] == ':' ? host_end + 2 : NULL;
+	} else if (!scp && (port = memchr(p, ':', (size_t)(end - p)))) {
+		host_end = port++;
+	} else {
+		host_end = end;
+	}
+	int n = (int)(host_end - host), plen = port ? (int)(end - port) : 0;
+	if (!port || (plen == 2 && !strncmp(port, "22", 2)))
+		snprintf(out, len, "%.*s", n, host);
+	else
+		snprintf(out, len, "[%.*s]:%.*s", n, host, plen, port);
+}
+
+/* Does a known_hosts host pattern list (plain names or one "|1|salt|hash"
+ * of OpenSSH's HashKnownHosts) name host? */
+static int known_hosts_names(const char *list, size_t len, const char *host)
+{
+	if (len > 3 && !strncmp(list, "|1|", 3)) {
+		char salt64[64], hash64[64];
+		const char *bar = memchr(list + 3, '|', len - 3);
+		if (!bar || (size_t)(bar - list - 3) >= sizeof(salt64) ||
+		    (size_t)(list + len - bar - 1) >= sizeof(hash64))
+			return 0;
+		snprintf(salt64, sizeof(salt64), "%.*s", (int)(bar - list - 3), list + 3);
+		snprintf(hash64, sizeof(hash64), "%.*s", (int)(list + len - bar - 1), bar + 1);
+		uint8_t salt[64], digest[SHA1_DIGEST_SIZE];
+		char mine[BASE64_ENCODE_RAW_LENGTH(SHA1_DIGEST_SIZE) + 1];
+		size_t salt_len = sizeof(salt);
+		struct base64_decode_ctx b64;
+		base64_decode_init(&b64);
+		if (!base64_decode_update(&b64, &salt_len, salt, strlen(salt64), salt64) ||
+		    !base64_decode_final(&b64))
+			return 0;
+		struct hmac_sha1_ctx mac;
+		hmac_sha1_set_key(&mac, salt_len, salt);
+		hmac_sha1_update(&mac, strlen(host), (const uint8_t *)host);
+		hmac_sha1_digest(&mac, sizeof(digest), digest);
+		base64_encode_raw(mine, sizeof(digest), digest);
+		mine[BASE64_ENCODE_RAW_LENGTH(SHA1_DIGEST_SIZE)] = '\0';
+		return !strcmp(mine, hash64);
+	}
+	for (const char *p = list; p < list + len;) {
+		size_t n = strcspn(p, ",");
+		if (p + n > list + len)
+			n = (size_t)(list + len - p);
+		if (n == strlen(host) && !strncmp(p, host, n))
+			return 1;
+		p += n + 1;
+	}
+	return 0;
+}
+
+/* Look host's key up in a known_hosts file: 1 when a line has this key
+ * for it, -1 when lines name the host with other keys only, else 0. */
+static int known_hosts_check(const char *file, const char *host, const char *key64)
+{
+	FILE *f = fopen(file, "r");
+	char line[16384];
+	int found = 0;
+	while (f && found != 1 && fgets(line, sizeof(line), f)) {
+		char *p = line + strspn(line, " \t");
+		if (*p == '#' || *p == '\n' || *p == '@' || !*p)
+			continue; /* markers (@revoked, @cert-authority): not taken */
+		size_t hl = strcspn(p, " \t");
+		char *type = p + hl + strspn(p + hl, " \t");
+		char *key = type + strcspn(type, " \t");
+		key += strspn(key, " \t");
+		key[strcspn(key, " \t\r\n")] = '\0';
+		if (known_hosts_names(p, hl, host))
+			found = !strcmp(key, key64) ? 1 : -1;
+	}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/*
+ * The ssh host key, checked as ssh checks it: libgit2 found it in
+ * ~/.ssh/known_hosts (valid), or the system's /etc/ssh/ssh_known_hosts
+ * has it.  Anything else is refused with a line saying what to do; the
+ * certificates of https are libgit2's to judge.
+ */
+static int on_certificate(git_cert *cert, int valid, const char *host, void *payload)
+{
+	struct share *s = payload;
+	if (cert->cert_type != GIT_CERT_HOSTKEY_LIBSSH2)
+		return GIT_PASSTHROUGH;
+	if (valid)
+		return 0;
+	const git_cert_hostkey *hk = (const git_cert_hostkey *)cert;
+	char name[300], *key64 = NULL;
+	known_hosts_name(git_remote_url(s->remote), name, sizeof(name));
+	int known = 0;
+	if ((hk->type & GIT_CERT_SSH_RAW) &&
+	    (key64 = malloc(BASE64_ENCODE_RAW_LENGTH(hk->hostkey_len) + 1))) {
+		base64_encode_raw(key64, hk->hostkey_len, (const uint8_t *)hk->hostkey);
+		key64[BASE64_ENCODE_RAW_LENGTH(hk->hostkey_len)] = '\0';
+		char user[PATH_MAX];
+		const char *home = getenv("HOME");
+		snprintf(user, sizeof(user), "%s/.ssh/known_hosts", home ? home : "");
+		known = known_hosts_check("/etc/ssh/ssh_known_hosts", name, key64);
+		if (known != 1 && home && known_hosts_check(user, name, key64) == -1)
+			known = -1;
+		free(key64);
+	}
+	if (known == 1)
+		return 0;
+	if (known == -1)
+		git_error_set(GIT_ERROR_SSH,
+			      "the ssh host key of %s is not the one known_hosts has for it "
+			      "(a changed key, or someone in between): refused",
+			      name);
+	else
+		git_error_set(GIT_ERROR_SSH,
+			      "the ssh host key of %s is unknown: it is in neither "
+			      "~/.ssh/known_hosts nor /etc/ssh/ssh_known_hosts (ssh to it once "
+			      "to check and accept it)",
+			      name);
+	return GIT_ECERTIFICATE;
+}
+
+/* The user ssh logs in as when the URL names none: the local one. */
+static const char *ssh_user(const char *user)
+{
+	const struct passwd *pw = user ? NULL : getpwuid(getuid());
+	return user ? user : pw && pw->pw_name ? pw->pw_name : "git";
+}
+
 static int on_credentials(git_credential **out, const char *url, const char *user,
 			  unsigned int allowed, void *payload)
 {
@@ -93,8 +248,17 @@ static int on_credentials(git_credential **out, const char *url, const char *use
 		git_error_set_str(GIT_ERROR_NET, "authentication failed");
 		return GIT_EAUTH;
 	}
+	if (allowed & GIT_CREDENTIAL_USERNAME)
+		return git_credential_username_new(out, ssh_user(user));
+	if ((allowed & GIT_CREDENTIAL_SSH_KEY) && !getenv("SSH_AUTH_SOCK")) {
+		git_error_set_str(GIT_ERROR_SSH,
+				  "no ssh agent to authenticate with "
+				  "(SSH_AUTH_SOCK is not set): start one and ssh-add "
+				  "a key");
+		return GIT_EAUTH;
+	}
 	if (allowed & GIT_CREDENTIAL_SSH_KEY)
-		return git_credential_ssh_key_from_agent(out, user ? user : "git");
+		return git_credential_ssh_key_from_agent(out, ssh_user(user));
 	if (allowed & GIT_CREDENTIAL_USERPASS_PLAINTEXT) {
 		/* What git's credential helpers know, through git itself;
 		 * the URL goes by the environment, never through a shell's
@@ -145,6 +309,7 @@ static git_remote_callbacks callbacks(struct share *s)
 	git_remote_callbacks cb;
 	git_remote_init_callbacks(&cb, GIT_REMOTE_CALLBACKS_VERSION);
 	cb.credentials = on_credentials;
+	cb.certificate_check = on_certificate;
 	cb.push_update_reference = on_push_update;
 	cb.push_transfer_progress = on_push_progress;
 	cb.payload = s;
@@ -191,6 +356,12 @@ static int share_open(struct share *s, struct perun_instance *inst, const char *
 	safe[i] = '\0';
 	snprintf(s->track, sizeof(s->track), "refs/perun/remotes/%s/profiles", safe);
 	local_path_of(git_remote_url(s->remote), s->local_path, sizeof(s->local_path));
+	if (is_ssh_url(git_remote_url(s->remote)) && !(git_libgit2_features() & GIT_FEATURE_SSH))
+		return perun_error_set(
+			err, PERUN_EGENERIC,
+			"cannot reach remote '%s' over ssh: the libgit2 of this perun "
+			"was built without ssh",
+			remote);
 	return 0;
 }
 
@@ -935,7 +1106,10 @@ int perun_share_push(struct perun_instance *inst, const char *remote,
 struct perun_share_view {
 	git_repository *repo;
 	git_tree **trees; /* of each fetched remote's tip */
+	char **refs;	  /* the tracking ref of each */
 	size_t n;
+	int strict;		 /* a ref or object git cannot read is an error */
+	struct perun_error *err; /* of a strict open */
 };
 
 static int view_add(const char *refname, void *data)
@@ -944,35 +1118,51 @@ static int view_add(const char *refname, void *data)
 	size_t len = strlen(refname), tail = strlen("/profiles");
 	git_oid id;
 	git_tree *tree;
-	if (len < tail || strcmp(refname + len - tail, "/profiles") ||
-	    git_reference_name_to_id(&id, v->repo, refname) || commit_tree(v->repo, &id, &tree))
+	if (len < tail || strcmp(refname + len - tail, "/profiles"))
 		return 0;
-	git_tree **grown = realloc(v->trees, (v->n + 1) * sizeof(*grown));
-	if (!grown) {
-		git_tree_free(tree);
-		return -1;
+	if (git_reference_name_to_id(&id, v->repo, refname) || commit_tree(v->repo, &id, &tree)) {
+		if (!v->strict)
+			return 0;
+		git_fail(v->err, PERUN_EGENERIC, "fetched ref %s is unreadable", refname);
+		return GIT_EUSER;
 	}
-	v->trees = grown;
+	git_tree **grown = realloc(v->trees, (v->n + 1) * sizeof(*grown));
+	char **names = grown ? realloc(v->refs, (v->n + 1) * sizeof(*names)) : NULL;
+	if (grown)
+		v->trees = grown;
+	if (names)
+		v->refs = names;
+	if (!names || !(names[v->n] = strdup(refname))) {
+		git_tree_free(tree);
+		perun_error_set(v->err, PERUN_EGENERIC, "out of memory");
+		return GIT_EUSER;
+	}
 	v->trees[v->n++] = tree;
 	return 0;
 }
 
-int perun_share_view_open(const struct perun_instance *inst, struct perun_share_view **out,
-			  struct perun_error *err)
+static int view_open(const struct perun_instance *inst, int strict, struct perun_share_view **out,
+		     struct perun_error *err)
 {
 	*out = NULL;
 	struct perun_share_view *v = calloc(1, sizeof(*v));
 	if (!v)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	v->strict = strict;
+	v->err = err;
 	git_libgit2_init();
 	if (git_repository_open_ext(&v->repo, inst->root, 0, NULL)) {
 		perun_share_view_close(v);
 		return 0;
 	}
-	if (git_reference_foreach_glob(v->repo, "refs/perun/remotes/*", view_add, v) < 0) {
+	int rc = git_reference_foreach_glob(v->repo, "refs/perun/remotes/*", view_add, v);
+	if (rc < 0) {
+		if (rc != GIT_EUSER)
+			git_fail(err, PERUN_EGENERIC, "cannot read the fetched refs/perun/remotes");
 		perun_share_view_close(v);
-		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		return -err->code;
 	}
+	v->err = NULL;
 	if (!v->n) {
 		perun_share_view_close(v);
 		return 0;
@@ -981,36 +1171,83 @@ int perun_share_view_open(const struct perun_instance *inst, struct perun_share_
 	return 0;
 }
 
+int perun_share_view_open(const struct perun_instance *inst, struct perun_share_view **out,
+			  struct perun_error *err)
+{
+	return view_open(inst, 0, out, err);
+}
+
+int perun_share_view_open_strict(const struct perun_instance *inst, struct perun_share_view **out,
+				 struct perun_error *err)
+{
+	return view_open(inst, 1, out, err);
+}
+
 void perun_share_view_close(struct perun_share_view *v)
 {
 	if (!v)
 		return;
-	for (size_t i = 0; i < v->n; i++)
+	for (size_t i = 0; i < v->n; i++) {
 		git_tree_free(v->trees[i]);
+		free(v->refs[i]);
+	}
 	free(v->trees);
+	free(v->refs);
 	git_repository_free(v->repo);
 	free(v);
 	git_libgit2_shutdown();
+}
+
+/* The blob at path of remote r's tree into *blob (NULL when the tree has
+ * no such path); an entry git cannot read is an error of a strict view. */
+static int view_blob(struct perun_share_view *v, size_t r, const char *path, git_blob **blob,
+		     struct perun_error *err)
+{
+	git_tree_entry *entry;
+	*blob = NULL;
+	if (git_tree_entry_bypath(&entry, v->trees[r], path))
+		return 0;
+	int rc = 0;
+	if ((git_tree_entry_type(entry) != GIT_OBJECT_BLOB ||
+	     git_blob_lookup(blob, v->repo, git_tree_entry_id(entry))) &&
+	    v->strict)
+		rc = git_fail(err, PERUN_EGENERIC,
+			      "fetched ref %s: %s (git object %s) is unreadable", v->refs[r], path,
+			      git_oid_tostr_s(git_tree_entry_id(entry)));
+	git_tree_entry_free(entry);
+	return rc;
+}
+
+/* The index of minor sha on remote r into *idx; 1 when r has one. */
+static int view_index(struct perun_share_view *v, size_t r, const char *sha,
+		      struct perun_index *idx, struct perun_error *err)
+{
+	char path[64], name[512];
+	git_blob *blob;
+	snprintf(path, sizeof(path), "index/%.2s/%s", sha, sha + 2);
+	int rc = view_blob(v, r, path, &blob, err);
+	if (rc || !blob)
+		return rc;
+	snprintf(name, sizeof(name), "the index of %.12s fetched to %s", sha, v->refs[r]);
+	rc = perun_index_parse(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob), name, idx,
+			       err);
+	git_blob_free(blob);
+	return rc ? rc : 1;
 }
 
 int perun_share_view_compare(struct perun_share_view *v, const char *sha, const char *const *local,
 			     size_t n, int *on, struct perun_index *remote_only,
 			     struct perun_error *err)
 {
-	char path[64];
 	int rc = 0;
-	snprintf(path, sizeof(path), "index/%.2s/%s", sha, sha + 2);
 	memset(on, 0, n * sizeof(*on));
 	if (remote_only)
 		memset(remote_only, 0, sizeof(*remote_only));
-	for (size_t r = 0; !rc && r < v->n; r++) {
-		git_blob *blob = blob_at(v->repo, v->trees[r], path);
+	for (size_t r = 0; rc >= 0 && r < v->n; r++) {
 		struct perun_index idx;
-		if (!blob)
+		if ((rc = view_index(v, r, sha, &idx, err)) <= 0)
 			continue;
-		rc = perun_index_parse(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob),
-				       "a fetched remote's index", &idx, err);
-		git_blob_free(blob);
+		rc = 0;
 		for (size_t e = 0; !rc && e < idx.n; e++) {
 			const struct perun_index_entry *entry = &idx.entries[e];
 			int here = 0;
@@ -1029,7 +1266,56 @@ int perun_share_view_compare(struct perun_share_view *v, const char *sha, const 
 	}
 	if (rc && remote_only)
 		perun_index_release(remote_only);
-	return rc;
+	return rc < 0 ? rc : 0;
+}
+
+int perun_share_view_add_index(struct perun_share_view *v, const char *sha, struct perun_index *idx,
+			       struct perun_error *err)
+{
+	int rc = 0;
+	for (size_t r = 0; v && rc >= 0 && r < v->n; r++) {
+		struct perun_index theirs;
+		if ((rc = view_index(v, r, sha, &theirs, err)) <= 0)
+			continue;
+		rc = 0;
+		for (size_t e = 0; !rc && e < theirs.n; e++) {
+			struct perun_index_entry copy;
+			if (index_has(idx, &theirs.entries[e]))
+				continue;
+			if (entry_dup(&copy, &theirs.entries[e]) ||
+			    perun_index_insert(idx, &copy) < 0)
+				rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		}
+		perun_index_release(&theirs);
+	}
+	return rc < 0 ? rc : 0;
+}
+
+int perun_share_view_load(struct perun_share_view *v, const char *checksum,
+			  struct perun_profile **out, struct perun_error *err)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "objects/%.2s/%s", checksum, checksum + 2);
+	for (size_t r = 0; v && r < v->n; r++) {
+		git_blob *blob;
+		int rc = view_blob(v, r, path, &blob, err);
+		if (rc)
+			return rc;
+		if (!blob)
+			continue;
+		rc = perun_store_load_packed(git_blob_rawcontent(blob),
+					     (size_t)git_blob_rawsize(blob), checksum, out, err);
+		git_blob_free(blob);
+		if (rc) {
+			perun_error_prefix(err, "fetched ref %s: corrupt object", v->refs[r]);
+			err->code = PERUN_EGENERIC;
+		}
+		return rc;
+	}
+	return perun_error_set(err, PERUN_ENOTFOUND,
+			       "profile object %s is missing from the store and the fetched "
+			       "remotes",
+			       checksum);
 }
 
 #else /* !HAVE_LIBGIT2 */
@@ -1065,8 +1351,28 @@ int perun_share_view_open(const struct perun_instance *inst, struct perun_share_
 	return 0;
 }
 
+int perun_share_view_open_strict(const struct perun_instance *inst, struct perun_share_view **out,
+				 struct perun_error *err)
+{
+	*out = NULL;
+	return 0;
+}
+
 void perun_share_view_close(struct perun_share_view *view)
 {
+}
+
+int perun_share_view_add_index(struct perun_share_view *view, const char *sha,
+			       struct perun_index *idx, struct perun_error *err)
+{
+	return 0;
+}
+
+int perun_share_view_load(struct perun_share_view *view, const char *checksum,
+			  struct perun_profile **out, struct perun_error *err)
+{
+	return perun_error_set(err, PERUN_ENOTFOUND, "profile object %s is missing from the store",
+			       checksum);
 }
 
 int perun_share_view_compare(struct perun_share_view *view, const char *sha,

@@ -52,7 +52,21 @@ struct perun_share_view;
  */
 int perun_share_view_open(const struct perun_instance *inst, struct perun_share_view **out,
 			  struct perun_error *err);
+/* The same, but a fetched ref or git object that cannot be read is an
+ * error naming it (check, which takes baselines from the view). */
+int perun_share_view_open_strict(const struct perun_instance *inst, struct perun_share_view **out,
+				 struct perun_error *err);
 void perun_share_view_close(struct perun_share_view *view);
+
+/* Add to idx the entries of minor sha's index on the fetched remotes that
+ * it lacks (by name and time); view may be NULL (nothing fetched). */
+int perun_share_view_add_index(struct perun_share_view *view, const char *sha,
+			       struct perun_index *idx, struct perun_error *err);
+
+/* Load profile object checksum from a fetched remote, verified by its
+ * SHA-1 (the store is not changed); PERUN_ENOTFOUND when none has it. */
+int perun_share_view_load(struct perun_share_view *view, const char *checksum,
+			  struct perun_profile **out, struct perun_error *err);
 
 /*
  * Compare the n local profiles of minor sha (their object checksums) with

@@ -253,37 +253,56 @@ static int read_packed(const char *objects_dir, const char *sha, char **packed, 
 	return rc;
 }
 
-int perun_store_read_profile(const char *objects_dir, const char *sha, struct perun_profile **out,
-			     struct perun_error *err)
+/* The profile of packed (an object's zlib bytes, named sha); with verify,
+ * only when its payload hashes to sha. */
+static int load_packed(const char *packed, size_t packed_len, const char *sha, int verify,
+		       struct perun_profile **out, struct perun_error *err)
 {
-	char *packed = NULL, *payload = NULL;
-	size_t packed_len, payload_len = 0;
-	int rc = read_packed(objects_dir, sha, &packed, &packed_len, err);
+	char *payload = NULL, type[16], actual[PERUN_SHA1_HEX];
+	size_t payload_len = 0, size;
+	int rc = inflate_object((const unsigned char *)packed, packed_len, sha, &payload,
+				&payload_len, type, &size, err);
 	if (rc)
 		return rc;
-	char type[16];
-	size_t size;
-	rc = inflate_object((unsigned char *)packed, packed_len, sha, &payload, &payload_len, type,
-			    &size, err);
-	if (rc)
-		goto out;
 	const char *nul = memchr(payload, '\0', payload_len);
 	const char *body = nul + 1;
 	size_t body_len = payload_len - (size_t)(body - payload);
-	if (utf8_length(body, body_len) != size) {
+	if (verify)
+		perun_sha1_hex(payload, payload_len, actual);
+	if (verify && strcmp(actual, sha))
+		rc = perun_error_set(err, PERUN_EINVAL,
+				     "profile object %s does not match its SHA-1 (it hashes to %s)",
+				     sha, actual);
+	else if (utf8_length(body, body_len) != size)
 		rc = perun_error_set(err, PERUN_EINVAL,
 				     "malformed profile object %s: header says %zu characters, "
 				     "body has %zu",
 				     sha, size, utf8_length(body, body_len));
-		goto out;
+	if (!rc) {
+		char name[64];
+		snprintf(name, sizeof(name), "object %.12s", sha);
+		rc = perun_profile_load_buffer(body, body_len, name, out, err);
 	}
-	char name[64];
-	snprintf(name, sizeof(name), "object %.12s", sha);
-	rc = perun_profile_load_buffer(body, body_len, name, out, err);
-out:
-	free(packed);
 	free(payload);
 	return rc;
+}
+
+int perun_store_read_profile(const char *objects_dir, const char *sha, struct perun_profile **out,
+			     struct perun_error *err)
+{
+	char *packed = NULL;
+	size_t packed_len;
+	int rc = read_packed(objects_dir, sha, &packed, &packed_len, err);
+	if (!rc)
+		rc = load_packed(packed, packed_len, sha, 0, out, err);
+	free(packed);
+	return rc;
+}
+
+int perun_store_load_packed(const void *packed, size_t len, const char *sha,
+			    struct perun_profile **out, struct perun_error *err)
+{
+	return load_packed(packed, len, sha, 1, out, err);
 }
 
 /*

@@ -49,6 +49,10 @@ int perun_store_read_profile_streamed(const char *objects_dir, const char *sha,
  * is sha?  0, or an error naming the object. */
 int perun_store_verify_packed(const void *packed, size_t len, const char *sha,
 			      struct perun_error *err);
+/* The profile of packed (an object's zlib bytes from elsewhere than the
+ * store), only when its payload hashes to sha; *out is the caller's. */
+int perun_store_load_packed(const void *packed, size_t len, const char *sha,
+			    struct perun_profile **out, struct perun_error *err);
 /* Write packed as object sha after verifying it (perun_durable_write, so
  * inside a batch it is pending until the commit); one there already is
  * kept.  *created says whether this call wrote it. */

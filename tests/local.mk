@@ -110,9 +110,11 @@ tests_check_series_probe_la_LIBADD = $(top_builddir)/sdk/libperun.la
 EXTRA_DIST += tests/t0900-docs.sh
 TESTS += %reldir%/t0400-store.sh
 TESTS += %reldir%/t0430-share.sh %reldir%/t0431-share-ci-examples.sh \
-	%reldir%/t0432-share-http.sh %reldir%/t0440-worktree-dirty.sh
+	%reldir%/t0432-share-http.sh %reldir%/t0433-share-fetched-baselines.sh %reldir%/t0434-share-ssh.sh \
+	%reldir%/t0440-worktree-dirty.sh
 EXTRA_DIST += %reldir%/t0430-share.sh %reldir%/t0431-share-ci-examples.sh \
-	%reldir%/t0432-share-http.sh %reldir%/t0440-worktree-dirty.sh
+	%reldir%/t0432-share-http.sh %reldir%/t0433-share-fetched-baselines.sh %reldir%/t0434-share-ssh.sh \
+	%reldir%/t0440-worktree-dirty.sh
 TESTS += %reldir%/t0420-showdiff.sh
 EXTRA_DIST += %reldir%/t0420-showdiff.sh
 TESTS += %reldir%/t0450-utils-temp.sh

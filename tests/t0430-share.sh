@@ -268,18 +268,6 @@ test_expect_success 'a remote without write permission: one line, store unchange
 '
 fi
 
-# forge <repo> <file> <blob>: a commit on refs/perun/profiles of repo
-# whose tree is the current one with <file> the blob <blob>.
-forge() {
-	GIT_INDEX_FILE="$TRASH_DIRECTORY/forge.idx" && export GIT_INDEX_FILE &&
-	git --git-dir="$1" read-tree refs/perun/profiles &&
-	git --git-dir="$1" update-index --add --cacheinfo 100644 "$3" "$2" &&
-	tree=$(git --git-dir="$1" write-tree) &&
-	commit=$(echo forged | git --git-dir="$1" commit-tree "$tree" -p refs/perun/profiles) &&
-	git --git-dir="$1" update-ref refs/perun/profiles "$commit" &&
-	rm -f "$GIT_INDEX_FILE" && unset GIT_INDEX_FILE
-}
-
 # text_blob <repo> <text>: the id of a blob of text written to repo.
 text_blob() {
 	printf "%s" "$2" | git --git-dir="$1" hash-object -w --stdin
@@ -287,7 +275,7 @@ text_blob() {
 
 test_expect_success 'a remote with a newer store format is refused' '
 	git clone -q --mirror remote.git newer.git &&
-	forge newer.git perun-store $(text_blob newer.git "perun-share 2") &&
+	test_forge_profiles newer.git perun-store $(text_blob newer.git "perun-share 2") &&
 	git clone -q remote.git e && (cd e && perun init >/dev/null) &&
 	store_snapshot e >before &&
 	(cd e && test_exit_code 3 perun pull ../newer.git 2>../err) &&
@@ -299,7 +287,7 @@ test_expect_success 'a remote with a newer store format is refused' '
 test_expect_success 'a corrupt profile object on the remote is refused, nothing taken' '
 	git clone -q --mirror remote.git bad.git &&
 	obj=$(git --git-dir=bad.git ls-tree -r --name-only refs/perun/profiles | grep "^objects/" | tail -1) &&
-	forge bad.git "$obj" $(text_blob bad.git "not a profile") &&
+	test_forge_profiles bad.git "$obj" $(text_blob bad.git "not a profile") &&
 	git clone -q remote.git f && (cd f && perun init >/dev/null) &&
 	store_snapshot f >before &&
 	(cd f && test_exit_code 3 perun pull ../bad.git 2>../err) &&
@@ -312,7 +300,7 @@ test_expect_success 'a remote object that does not hash to its name is refused' 
 	git clone -q --mirror remote.git swap.git &&
 	git --git-dir=swap.git ls-tree -r refs/perun/profiles | grep "	objects/" >objs &&
 	one=$(sed -n 1p objs | cut -f2) && other=$(sed -n 2p objs | cut -d" " -f3 | cut -f1) &&
-	forge swap.git "$one" "$other" &&
+	test_forge_profiles swap.git "$one" "$other" &&
 	git clone -q remote.git g && (cd g && perun init >/dev/null) &&
 	store_snapshot g >before &&
 	(cd g && test_exit_code 3 perun pull ../swap.git 2>../err) &&

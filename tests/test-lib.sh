@@ -140,6 +140,19 @@ store_snapshot() {
 		xargs -0 sha1sum 2>/dev/null)
 }
 
+# test_forge_profiles <repo> <file> <blob>: a commit on refs/perun/profiles
+# of repo (the share tests' remote) whose tree is the current one with
+# <file> the blob <blob>: a remote with a corrupt or foreign object.
+test_forge_profiles() {
+	GIT_INDEX_FILE="$TRASH_DIRECTORY/forge.idx" && export GIT_INDEX_FILE &&
+	git --git-dir="$1" read-tree refs/perun/profiles &&
+	git --git-dir="$1" update-index --add --cacheinfo 100644 "$3" "$2" &&
+	tree=$(git --git-dir="$1" write-tree) &&
+	commit=$(echo forged | git --git-dir="$1" commit-tree "$tree" -p refs/perun/profiles) &&
+	git --git-dir="$1" update-ref refs/perun/profiles "$commit" &&
+	rm -f "$GIT_INDEX_FILE" && unset GIT_INDEX_FILE
+}
+
 # The fault-injection sweeps (t0404, t0405; tests/helpers/fault-inject.c).
 # test_fault_snapshot <dir>: the store as a sweep compares it: all of it,
 # or with scratch set (run matrix, status) all but the log, scratch and pending
