@@ -46,6 +46,31 @@ test_expect_success '--usable leaves out what does not count; --all adds absent 
 	grep -q "::" everything
 '
 
+test_expect_success 'in an instance, the events its profiles counted most come first' '
+	helper="$TEST_BUILDDIR/plugins/collect/counters/tests/counters-helper" &&
+	test_make_git_project proj &&
+	(
+		cd proj && perun init >/dev/null &&
+		perun collect -c "$helper" -a "pages 1" counters -e cpu-migrations >/dev/null &&
+		perun collect -c "$helper" -a "pages 1" counters \
+			-e cpu-migrations,minor-faults >/dev/null &&
+		perun add "$(ls .perun/jobs/*.perf | head -n 1)" >/dev/null &&
+		perun collect -c "$helper" -a "pages 1" counters -e cpu-migrations >/dev/null &&
+		mkdir -p sub && cd sub &&
+		perun events >../../table &&
+		perun events --format json >../../out.json
+	) &&
+	sed -n "2p" table | grep -q "^cpu-migrations  " &&
+	sed -n "3p" table | grep -q "^minor-faults  " &&
+	python3 - out.json <<-\PY
+	import json, sys
+	ev = json.load(open(sys.argv[1]))["events"]
+	assert [(e["name"], e["used"]) for e in ev[:2]] == [
+	    ("cpu-migrations", 3), ("minor-faults", 1)], ev[:3]
+	assert all(e["used"] == 0 for e in ev[2:]), [e for e in ev[2:] if e["used"]]
+	PY
+'
+
 test_expect_success 'bad usage: exit 2, one line' '
 	test_exit_code 2 perun events --format xml 2>err &&
 	test $(wc -l <err) = 1 &&
