@@ -236,11 +236,13 @@ static int run_once(struct perun_collect_ctx *ctx, struct kperf_state *st, size_
 		handler.sample = kperf_unwind_sample;
 
 	if (st->pid) {
+		/* The events first: for another user's process they fail
+		 * naming perf_event_paranoid, where its maps say only EACCES. */
 		rc = threads_of(st->pid, &tids, &ntids, err);
 		if (!rc)
-			rc = kperf_procs_read_maps(procs, st->pid, err);
-		if (!rc)
 			rc = kperf_sampler_open(st->sampler, tids, ntids, 0, err);
+		if (!rc)
+			rc = kperf_procs_read_maps(procs, st->pid, err);
 	} else {
 		rc = counters_child_spawn(&child, st->cl.argv, st->cl.path,
 					  st->to_stderr ? STDERR_FILENO : -1, err);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -162,6 +163,16 @@ static int paranoid_level(void)
 	return (int)(long long)level;
 }
 
+/* pid runs as another user than perun: perf_event_open wants ptrace
+ * access to it, whatever perf_event_paranoid says. */
+static int owned_by_another(int pid)
+{
+	char path[32];
+	struct stat st;
+	snprintf(path, sizeof(path), "/proc/%d", pid);
+	return !stat(path, &st) && st.st_uid != geteuid();
+}
+
 static int open_attr(struct perf_event_attr *attr, int pid, int cpu)
 {
 	return (int)syscall(__NR_perf_event_open, attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
@@ -181,17 +192,30 @@ int counters_event_open_cpu(const struct counters_event *ev, int pid, int cpu,
 	int fd = open_attr(&attr, pid, cpu);
 	/* Not allowed to count the kernel (perf_event_paranoid >= 2 without
 	 * CAP_PERFMON): count user space only, as perf stat does. */
+	int denied = 0;
 	if (fd < 0 && (errno == EACCES || errno == EPERM) && !attr.exclude_kernel) {
+		denied = errno;
 		attr.exclude_kernel = attr.exclude_hv = 1;
 		fd = open_attr(&attr, pid, cpu);
 	}
 	if (fd >= 0)
 		return fd;
 	int e = errno;
+	/* An event that counts in the kernel only (msr/tsc/, a tracepoint)
+	 * refuses user space only with EINVAL or EOPNOTSUPP: the cause is
+	 * the permission the first try lacked. */
+	if (denied && e != ESRCH && e != EACCES && e != EPERM)
+		e = denied;
 	switch (e) {
 	case ESRCH: return perun_error_set(err, PERUN_ENOTFOUND, "no process with pid %d", pid);
 	case EACCES:
 	case EPERM:
+		if (pid > 0 && owned_by_another(pid))
+			return perun_error_set(err, PERUN_ETOOL,
+					       "not permitted to count '%s' of process %d: it is "
+					       "another user's (needs root, or CAP_SYS_PTRACE and "
+					       "CAP_PERFMON)",
+					       ev->name, pid);
 		return perun_error_set(
 			err, PERUN_ETOOL,
 			"not permitted to count '%s'%s: "
