@@ -95,6 +95,33 @@ test_expect_success '--interval-ms: a row per interval, adding up to the whole' 
 	test "$(cut -d, -f1 series | sort -n | tail -n 1)" = "$rows"
 '
 
+test_expect_success '--interval-ms 100 of a 1 s sleep: about 10 rows' '
+	cd proj &&
+	perun collect -c sleep -a 1 counters -I 100 -e task-clock >/dev/null &&
+	rows=$(amounts task-clock | wc -l) &&
+	echo "rows: $rows" &&
+	test "$rows" -ge 9 && test "$rows" -le 12 &&
+	perun show "$(newest_profile)" tableof --format csv -h timestamp resources |
+		tail -n +2 | sort -g | tail -n 1 >last &&
+	awk "{ exit !(\$1 >= 0.95 && \$1 < 1.5) }" last
+'
+
+test_expect_success 'tracepoints: sched:sched_switch of 50 sleeps (tracefs of its own)' '
+	cd proj &&
+	tp=/sys/kernel/tracing &&
+	if test -d $tp/events/sched; then
+		perun collect -c "$helper" -a "sleeps 50" counters -e sched:sched_switch >/dev/null
+	elif test "$(id -u)" = 0 && command -v unshare >/dev/null &&
+		unshare -m sh -c "mount -t tracefs nodev $tp" 2>/dev/null; then
+		unshare -m sh -c "mount -t tracefs nodev $tp &&
+			perun collect -c \"$helper\" -a \"sleeps 50\" counters -e sched:sched_switch" \
+			>/dev/null
+	else
+		echo "no tracefs and no way to mount one: skipped"; return 0
+	fi &&
+	test "$(amounts sched:sched_switch)" -ge 50
+'
+
 test_expect_success '--pid counts a running process for --duration' '
 	cd proj &&
 	{ "$helper" sleeps 100000 & } &&
