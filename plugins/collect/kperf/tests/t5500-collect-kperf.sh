@@ -153,4 +153,50 @@ test_expect_success '--pid samples a running process for --duration' '
 	test_grep "hot_loop" pid.folded
 '
 
+test_expect_success '--pid of a process that exits: sampled until then, a note' '
+	cd proj &&
+	{ ./hot-fp $LOOPS & } &&
+	pid=$! &&
+	perun collect -c hot-fp kperf --pid $pid --duration 60 >out 2>err &&
+	test_grep "^perun: process $pid exited after [0-9.]* s; sampled until then$" err &&
+	test_grep "^Collected profile" out
+'
+
+test_expect_success '--pid without --duration: Ctrl-C ends it, the profile is kept' '
+	cd proj || return 1
+	./hot-fp 2000000000 &
+	pid=$!
+	perun collect -c hot-fp kperf --pid $pid >out 2>err &
+	perun=$!
+	sleep 1
+	kill -INT $perun
+	wait $perun
+	rc=$?; kill $pid; wait $pid
+	test $rc = 0 &&
+	test_grep "^perun: kperf: sampling of process $pid stopped by Ctrl-C after" err &&
+	test_grep "^Collected profile" out &&
+	perun show "$(newest_profile)" folded -o int.folded &&
+	test_grep "hot_loop" int.folded
+'
+
+test_expect_success 'kernel frames follow the user frames, in both modes' '
+	cd proj &&
+	cat >sys.c <<-\EOF &&
+	#include <fcntl.h>
+	#include <unistd.h>
+	__attribute__((noinline)) void writer(int fd, long n)
+	{ char b[4096] = { 0 }; for (long i = 0; i < n; i++) if (write(fd, b, sizeof b) < 0) return; }
+	int main(void) { writer(open("/dev/null", O_WRONLY), 2000000); return 0; }
+	EOF
+	cc -O1 -g -fno-omit-frame-pointer -o sys sys.c &&
+	awk "{ print \$3 }" /proc/kallsyms | sort -u >ksyms &&
+	for g in fp dwarf; do
+		perun collect -c "$PWD/sys" kperf -g $g >/dev/null &&
+		perun show "$(newest_profile)" folded -o sys-$g.folded &&
+		grep "main;" sys-$g.folded | sed "s/ [0-9]*$//" | tr ";" "\n" | sort -u >frames &&
+		comm -12 frames ksyms >kernel-frames &&
+		test -s kernel-frames || { echo "-g $g: no kernel frame"; return 1; }
+	done
+'
+
 test_done
