@@ -143,6 +143,34 @@ test_expect_success '--pid of a process that exits: counted until then' '
 	test "$(amounts context-switches)" -gt 0
 '
 
+test_expect_success '--pid without --duration: Ctrl-C ends the counting, profile kept' '
+	cd proj || return 1
+	"$helper" sleeps 100000 &
+	pid=$!
+	perun collect -c sleeper counters --pid $pid -e context-switches >out 2>err &
+	perun=$!
+	sleep 0.5
+	kill -INT $perun
+	wait $perun
+	rc=$?; kill $pid; wait $pid
+	test $rc = 0 &&
+	test_grep "^Collected profile" out &&
+	test "$(amounts context-switches)" -gt 0
+'
+
+test_expect_success 'libpfm4 names with a PMU prefix; a raw code is a raw event' '
+	cd proj &&
+	perun collect -c "$helper" -a "pages 500" counters \
+		-e perf::PERF_COUNT_SW_PAGE_FAULTS >/dev/null &&
+	test "$(amounts perf::PERF_COUNT_SW_PAGE_FAULTS)" -ge 500 &&
+	if perun events --usable --format json | grep -q "\"pmu\": \"hardware\""; then
+		perun collect -c "$helper" -a "pages 1" counters -e r00c0 >/dev/null
+	else
+		test_exit_code 3 perun collect -c "$helper" -a "pages 1" counters -e r00c0 2>err &&
+		test_grep "event .r00c0. (raw) is not supported by this machine" err
+	fi
+'
+
 test_expect_success 'errors: one line, non-zero, the store as it was' '
 	cd proj &&
 	store_snapshot >before &&
