@@ -113,6 +113,29 @@ static void closest_events(const char *name, char *buf, size_t len)
 	counters_event_list_release(&list);
 }
 
+/* For an event this machine lacks: the closest names that count here,
+ * else, for a hardware event, the software clocks that count its time. */
+static void closest_usable(const struct counters_event *ev, char *buf, size_t len)
+{
+	struct counters_event_list list = { 0 };
+	buf[0] = '\0';
+	if (!counters_event_list(&list, 0, NULL)) {
+		const char **names = calloc(list.count ? list.count : 1, sizeof(*names));
+		size_t n = 0;
+		for (size_t i = 0; names && i < list.count; i++)
+			if (list.events[i].usable && strcmp(list.events[i].name, ev->name))
+				names[n++] = list.events[i].name;
+		if (names)
+			perun_suggest(ev->name, names, n, "", buf, len);
+		free(names);
+	}
+	counters_event_list_release(&list);
+	if (!buf[0] && ev->attr.type != PERF_TYPE_SOFTWARE && ev->attr.type != PERF_TYPE_TRACEPOINT)
+		snprintf(buf, len,
+			 "; what counts here instead: 'task-clock' or 'cpu-clock' (time), "
+			 "'page-faults', 'context-switches'");
+}
+
 int counters_event_resolve(const char *name, struct counters_event *ev, struct perun_error *err)
 {
 	memset(ev, 0, sizeof(*ev));
@@ -224,12 +247,16 @@ int counters_event_open_cpu(const struct counters_event *ev, int pid, int cpu,
 			ev->name, pid > 0 ? " of that process" : "", paranoid_level());
 	case ENOENT:
 	case EOPNOTSUPP:
-	case ENODEV:
+	case ENODEV: {
+		char hint[512] = "";
+		if (err) /* not for the trial opens of the list itself */
+			closest_usable(ev, hint, sizeof(hint));
 		return perun_error_set(err, PERUN_ETOOL,
 				       "event '%s' (%s) is not supported by this machine (virtual "
-				       "machines often have no PMU; see 'perun events' for what "
-				       "counts here)",
-				       ev->name, ev->pmu);
+				       "machines often have no PMU)%s; see 'perun events --usable' "
+				       "for what counts here",
+				       ev->name, ev->pmu, hint);
+	}
 	case EMFILE:
 		return perun_error_set_errno(err, PERUN_ETOOL, e,
 					     "too many events to count at once ('%s')", ev->name);

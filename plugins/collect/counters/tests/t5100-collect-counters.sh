@@ -232,7 +232,9 @@ else
 		test_exit_code 3 perun collect -c "$helper" -a "pages 1" counters -e cycles \
 			2>err &&
 		test_grep "event .cycles. (hardware) is not supported by this machine" err &&
-		test_grep "virtual machines often have no PMU" err
+		test_grep "virtual machines often have no PMU" err &&
+		test_grep "what counts here instead: .task-clock. or .cpu-clock." err &&
+		test $(wc -l <err) = 2
 	'
 fi
 
