@@ -73,6 +73,14 @@ test_expect_success '--repeat 2: an amount per run; --period instead of --freque
 	PY
 '
 
+test_expect_success 'another sampling event: task-clock every 1 ms of it' '
+	cd proj &&
+	perun collect -c "$PWD/hot-fp" -a $LOOPS kperf -e task-clock -c 1000000 >out &&
+	test_grep "^kperf: [0-9]* samples of .* (task-clock, frame pointers)" out &&
+	perun show "$(newest_profile)" folded -o tc.folded &&
+	test "$(share_under hot_loop tc.folded)" -ge 80
+'
+
 test_expect_success 'flamegraph and pprof views of a kperf profile' '
 	cd proj &&
 	prof=$(newest_profile) &&
