@@ -97,7 +97,8 @@ test_expect_success '--interval-ms: a row per interval, adding up to the whole' 
 
 test_expect_success '--interval-ms 100 of a 1 s sleep: about 10 rows' '
 	cd proj &&
-	perun collect -c sleep -a 1 counters -I 100 -e task-clock >/dev/null &&
+	perun collect -c sleep -a 1 counters -I 100 -e task-clock >out &&
+	test_grep "^ *0\.1[0-9]*  *[0-9]*\.[0-9][0-9] msec task-clock" out &&
 	rows=$(amounts task-clock | wc -l) &&
 	echo "rows: $rows" &&
 	test "$rows" -ge 9 && test "$rows" -le 12 &&
