@@ -267,6 +267,11 @@ int main(int argc, char **argv)
 		counters_event_list_release(&list);
 		return 3;
 	}
+	/* The list has no tracepoints without tracefs: say why. */
+	if (access("/sys/kernel/tracing/events", F_OK) &&
+	    access("/sys/kernel/debug/tracing/events", F_OK))
+		fprintf(stderr, "perun: events: no tracepoints listed: tracefs is not mounted "
+				"(mount -t tracefs nodev /sys/kernel/tracing)\n");
 	count_store_uses(&list);
 	size_t *order = order_by_uses(&list);
 	int rc = order ? 0 : 3;
