@@ -134,6 +134,28 @@ test_expect_success '--pid counts a running process for --duration' '
 	test "$(amounts context-switches)" -gt 0
 '
 
+test_expect_success '--pid counts the threads running already, not the main one only' '
+	cd proj || return 1
+	cat >mt.c <<-\EOF &&
+	#include <pthread.h>
+	#include <unistd.h>
+	static volatile unsigned long sink;
+	static void *spin(void *a) { (void)a; for (;;) sink++; return 0; }
+	int main(void)
+	{ pthread_t t[2]; for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, spin, 0); sleep(100); return 0; }
+	EOF
+	cc -O1 -pthread -o mt mt.c || return 1
+	./mt &
+	pid=$!
+	sleep 0.2
+	perun collect -c mt counters --pid $pid --duration 0.5 -e task-clock >out;
+	rc=$?; kill $pid; wait $pid;
+	test $rc = 0 &&
+	ms=$(amounts task-clock | awk "{ printf \"%d\", \$1 / 1e6 }") &&
+	echo "task-clock of the spinning threads: $ms ms" &&
+	test "$ms" -ge 100
+'
+
 test_expect_success '--pid of a process that exits: counted until then' '
 	cd proj &&
 	{ "$helper" sleeps 200 & } &&
