@@ -11,9 +11,10 @@
 #   the program alone, in a shell loop (the floor)
 #   perf stat -r N -e <events> -- <program>
 #   perun collect -c <program> counters -r N -e <events>  (profile stored)
-# and the ratio perun / perf of the totals and of the overhead above the
-# floor.  perf is looked for as perf, then /usr/bin/perf_* (Debian:
-# linux-perf).  Figures only; nothing is asserted.
+# and the ratio perun / perf of the totals, of the overhead above the
+# floor and of the CPU time (the steadier figure on a shared machine).
+# perf is looked for as perf, then /usr/bin/perf_* (Debian: linux-perf).
+# Figures only; nothing is asserted.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/bench-lib.sh"
@@ -44,8 +45,9 @@ for pages in 100 20000; do
 		set -- $row
 		printf '%-22s %-8s %10s %10s\n' "pages $pages x$n" "$1" "$2" "$3"
 	done
-	echo "$perun_wall $perf_wall $bare_wall" | awk '{
+	echo "$perun_wall $perf_wall $bare_wall $perun_cpu $perf_cpu" | awk '{
 		printf "  perun/perf: total %.2fx", $1 / $2
 		if ($2 - $3 > 0.001) printf ", overhead above the program alone %.2fx", ($1 - $3) / ($2 - $3)
+		if ($5 > 0.001) printf "; cpu %.2fx", $4 / $5
 		printf "\n" }'
 done

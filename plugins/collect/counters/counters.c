@@ -231,7 +231,12 @@ static int on_tick(void *data, const struct counters_tick *tick, struct perun_er
 	struct counters_state *st = data;
 	for (size_t e = 0; e < st->nevents; e++) {
 		const struct counters_reading *d = &tick->delta[e];
-		printf("%12.3f %18.0f  %-24s", tick->seconds, d->value, st->events[e].name);
+		/* As perf stat -I: clocks in msec, the profile keeps ns. */
+		if (st->events[e].counts_ns)
+			printf("%12.3f %18.2f msec %-24s", tick->seconds, d->value / 1e6,
+			       st->events[e].name);
+		else
+			printf("%12.3f %18.0f  %-24s", tick->seconds, d->value, st->events[e].name);
 		if (d->running_ns != d->enabled_ns && d->enabled_ns)
 			printf("  (%.2f%%)", 100.0 * (double)d->running_ns / (double)d->enabled_ns);
 		putchar('\n');

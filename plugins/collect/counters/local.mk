@@ -13,9 +13,10 @@ plugin_collect_LTLIBRARIES += %reldir%/counters.la
 # built at the top of the build tree, beside perun, where tests find it.
 bin_PROGRAMS += perun-events
 perun_events_SOURCES = %reldir%/perun-events.c
-perun_events_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+perun_events_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) $(ZLIB_CFLAGS)
 perun_events_CPPFLAGS = $(AM_CPPFLAGS) $(PERUN_LIB_COUNTERS_CPPFLAGS)
-perun_events_LDADD = $(PERUN_LIB_COUNTERS_LIBADD) $(top_builddir)/sdk/libperun.la $(JANSSON_LIBS)
+perun_events_LDADD = $(PERUN_LIB_COUNTERS_LIBADD) $(top_builddir)/sdk/libperun.la $(JANSSON_LIBS) \
+	$(ZLIB_LIBS)
 
 check_PROGRAMS += %reldir%/tests/counters-helper
 %canon_reldir%_tests_counters_helper_SOURCES = %reldir%/tests/counters-helper.c

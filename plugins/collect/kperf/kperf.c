@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,16 +189,45 @@ static int threads_of(int pid, pid_t **tids, size_t *n, struct perun_error *err)
 	return rc;
 }
 
+/* A SIGINT blocked by sample_until_end is pending: take it. */
+static int took_sigint(void)
+{
+	sigset_t set;
+	struct timespec zero = { 0, 0 };
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	return sigtimedwait(&set, NULL, &zero) == SIGINT;
+}
+
 /* One run's end: the command's or the process's exit, the duration,
- * or a signal.  Drains the rings meanwhile. */
+ * or a signal.  Drains the rings meanwhile.  An attached process without
+ * --duration is sampled until Ctrl-C (perf record -p), which then ends
+ * the sampling and keeps the profile: SIGINT is blocked meanwhile and
+ * taken here, never reaching perun's handler. */
 static int sample_until_end(struct perun_collect_ctx *ctx, struct kperf_state *st,
 			    struct kperf_procs *procs, const struct kperf_sample_handler *h,
 			    int exit_fd, double start, struct perun_error *err)
 {
+	sigset_t set, old;
+	int until_sigint = st->pid && st->duration <= 0, rc = 0;
+	if (until_sigint) {
+		sigemptyset(&set);
+		sigaddset(&set, SIGINT);
+		sigprocmask(SIG_BLOCK, &set, &old);
+	}
 	for (;;) {
-		if (*(volatile int *)&ctx->interrupted)
-			return perun_error_set(err, PERUN_EINTR, "interrupted while sampling '%s'",
-					       st->command);
+		if (*(volatile int *)&ctx->interrupted) {
+			rc = perun_error_set(err, PERUN_EINTR, "interrupted while sampling '%s'",
+					     st->command);
+			break;
+		}
+		if (until_sigint && took_sigint()) {
+			fprintf(stderr,
+				"perun: kperf: sampling of process %d stopped by Ctrl-C after %.3f "
+				"s\n",
+				st->pid, now() - start);
+			break;
+		}
 		int wait = DRAIN_MS;
 		if (st->duration > 0) {
 			double left = st->duration - (now() - start);
@@ -207,13 +237,28 @@ static int sample_until_end(struct perun_collect_ctx *ctx, struct kperf_state *s
 				wait = (int)(left * 1000) + 1;
 		}
 		int ended = kperf_sampler_drain(st->sampler, procs, h, exit_fd, wait, err);
-		if (ended < 0)
-			return ended;
-		if (ended)
+		if (ended < 0) {
+			rc = ended;
 			break;
+		}
+		if (ended) {
+			if (st->pid && st->duration > 0)
+				fprintf(stderr,
+					"perun: process %d exited after %.3f s; sampled until "
+					"then\n",
+					st->pid, now() - start);
+			break;
+		}
 	}
+	if (until_sigint) {
+		while (took_sigint())
+			;
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	}
+	if (rc)
+		return rc;
 	/* What the last moments left in the rings. */
-	int rc = kperf_sampler_drain(st->sampler, procs, h, -1, 0, err);
+	rc = kperf_sampler_drain(st->sampler, procs, h, -1, 0, err);
 	return rc < 0 ? rc : 0;
 }
 
@@ -236,11 +281,13 @@ static int run_once(struct perun_collect_ctx *ctx, struct kperf_state *st, size_
 		handler.sample = kperf_unwind_sample;
 
 	if (st->pid) {
+		/* The events first: for another user's process they fail
+		 * naming perf_event_paranoid, where its maps say only EACCES. */
 		rc = threads_of(st->pid, &tids, &ntids, err);
 		if (!rc)
-			rc = kperf_procs_read_maps(procs, st->pid, err);
-		if (!rc)
 			rc = kperf_sampler_open(st->sampler, tids, ntids, 0, err);
+		if (!rc)
+			rc = kperf_procs_read_maps(procs, st->pid, err);
 	} else {
 		rc = counters_child_spawn(&child, st->cl.argv, st->cl.path,
 					  st->to_stderr ? STDERR_FILENO : -1, err);

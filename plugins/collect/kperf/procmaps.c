@@ -383,6 +383,15 @@ static char *name_in_module(struct kperf_procs *procs, Dwfl_Module *mod, uint64_
 	return name;
 }
 
+/* The mapping of p that holds addr, or NULL. */
+static const struct mapping *mapping_at(const struct proc *p, uint64_t addr)
+{
+	for (size_t i = 0; i < p->nmaps; i++)
+		if (p->maps[i].m.start <= addr && addr < p->maps[i].m.end)
+			return &p->maps[i];
+	return NULL;
+}
+
 const char *kperf_procs_frame(struct kperf_procs *procs, pid_t pid, uint64_t addr)
 {
 	struct proc *p = find(procs, pid, 0);
@@ -395,9 +404,18 @@ const char *kperf_procs_frame(struct kperf_procs *procs, pid_t pid, uint64_t add
 		return json_string_value(cached);
 	Dwfl *dwfl = kperf_procs_dwfl(procs, pid);
 	p = find(procs, pid, 0);
-	Dwfl_Module *mod = dwfl ? dwfl_addrmodule(dwfl, addr) : NULL;
+	/* Only code of a file names a frame.  A frame-pointer walk through
+	 * a function without one reads any word as a return address; and
+	 * libdwfl, given the maps as text, has no image of [vdso] and
+	 * answers for it with the module of a file once mapped nearby
+	 * (ld.so.cache, unmapped by then), which then warned of "no
+	 * symbols in ld.so.cache".  Such frames are [vdso] or [unknown]. */
+	const struct mapping *m = mapping_at(p, addr);
+	int code = m && (!m->m.perms[0] || m->m.perms[2] == 'x');
+	int pseudo = code && m->path && m->path[0] == '[';
+	Dwfl_Module *mod = dwfl && code && !pseudo ? dwfl_addrmodule(dwfl, addr) : NULL;
 	char *name = mod ? name_in_module(procs, mod, addr) : NULL;
-	json_t *value = json_string(name ? name : "[unknown]");
+	json_t *value = json_string(name ? name : pseudo ? m->path : "[unknown]");
 	free(name);
 	if (!value || json_object_set_new(p->frames, key, value))
 		return "[unknown]";

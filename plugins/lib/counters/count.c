@@ -7,6 +7,7 @@
  * when attached, a signalfd for SIGINT.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -32,7 +33,8 @@ struct counting {
 	const struct counters_event *events;
 	size_t n;
 	const struct counters_target *target;
-	int *fds;
+	int *fds;		       /* n per thread: fds[thread * n + event] */
+	size_t nthreads;	       /* 1, or the threads of an attached process */
 	struct counters_reading *last; /* at the previous tick */
 	struct counters_reading *delta;
 	struct counters_child child; /* started command, pid 0 if none */
@@ -54,35 +56,77 @@ static void scale(struct counters_reading *r)
 				 : 0.0;
 }
 
+/* Each event's counts summed over the threads, then scaled (perf stat's
+ * aggregation: counts, enabled and running times added up). */
 static int read_all(struct counting *c, struct counters_reading *out, struct perun_error *err)
 {
 	for (size_t i = 0; i < c->n; i++) {
-		unsigned long long v[3];
-		if (read(c->fds[i], v, sizeof(v)) != (ssize_t)sizeof(v))
-			return perun_error_set_errno(err, PERUN_ETOOL, errno,
-						     "cannot read the counter of '%s'",
-						     c->events[i].name);
-		out[i].raw = v[0];
-		out[i].enabled_ns = v[1];
-		out[i].running_ns = v[2];
+		out[i].raw = out[i].enabled_ns = out[i].running_ns = 0;
+		for (size_t t = 0; t < c->nthreads; t++) {
+			unsigned long long v[3];
+			if (read(c->fds[t * c->n + i], v, sizeof(v)) != (ssize_t)sizeof(v))
+				return perun_error_set_errno(err, PERUN_ETOOL, errno,
+							     "cannot read the counter of '%s'",
+							     c->events[i].name);
+			out[i].raw += v[0];
+			out[i].enabled_ns += v[1];
+			out[i].running_ns += v[2];
+		}
 		scale(&out[i]);
 	}
 	return 0;
 }
 
-static int open_all(struct counting *c, int pid, int on_exec, struct perun_error *err)
+/* The events of thread number t (tid). */
+static int open_all(struct counting *c, size_t t, int tid, int on_exec, struct perun_error *err)
 {
 	for (size_t i = 0; i < c->n; i++) {
 		struct counters_event ev = c->events[i];
 		ev.attr.disabled = 1;
 		ev.attr.enable_on_exec = on_exec;
 		ev.attr.inherit = c->target->inherit ? 1 : 0;
-		int fd = counters_event_open(&ev, pid, err);
+		int fd = counters_event_open(&ev, tid, err);
 		if (fd < 0)
 			return fd;
-		c->fds[i] = fd;
+		c->fds[t * c->n + i] = fd;
 	}
 	return 0;
+}
+
+/* An attached process's threads: a counter opened for a pid counts its
+ * main thread only, and inherit reaches only threads started later, so
+ * each thread running now gets its own (as perf stat -p opens them). */
+static int open_threads(struct counting *c, int pid, struct perun_error *err)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	DIR *d = opendir(path);
+	if (!d) /* pidfd_open succeeded: the process is gone meanwhile */
+		return perun_error_set(err, PERUN_ENOTFOUND, "no process with pid %d", pid);
+	int rc = 0;
+	c->nthreads = 0;
+	for (struct dirent *e; !rc && (e = readdir(d));) {
+		int tid = atoi(e->d_name);
+		if (tid <= 0)
+			continue;
+		int *grown = realloc(c->fds, (c->nthreads + 1) * c->n * sizeof(*grown));
+		if (!grown) {
+			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+			break;
+		}
+		c->fds = grown;
+		for (size_t i = 0; i < c->n; i++)
+			c->fds[c->nthreads * c->n + i] = -1;
+		c->nthreads++;
+		rc = open_all(c, c->nthreads - 1, tid, 0, err);
+		/* A thread that ended since the listing is not an error. */
+		if (rc == -PERUN_ENOTFOUND && tid != pid) {
+			perun_error_clear(err);
+			rc = 0;
+		}
+	}
+	closedir(d);
+	return rc;
 }
 
 static int start_command(struct counting *c, struct perun_error *err)
@@ -90,7 +134,7 @@ static int start_command(struct counting *c, struct perun_error *err)
 	const struct counters_target *t = c->target;
 	int rc = counters_child_spawn(&c->child, t->argv, t->path, t->output_fd, err);
 	if (!rc)
-		rc = open_all(c, c->child.pid, 1, err);
+		rc = open_all(c, 0, c->child.pid, 1, err);
 	if (rc)
 		return rc; /* releasing the child makes it exit unrun */
 	clock_gettime(CLOCK_MONOTONIC, &c->start);
@@ -103,7 +147,7 @@ static int attach(struct counting *c, struct perun_error *err)
 	c->pidfd = counters_pid_watch(t->pid, err);
 	if (c->pidfd < 0)
 		return c->pidfd;
-	int rc = open_all(c, t->pid, 0, err);
+	int rc = open_threads(c, t->pid, err);
 	if (rc)
 		return rc;
 	/* SIGINT ends the counting of an attached process (perf stat -p):
@@ -116,8 +160,9 @@ static int attach(struct counting *c, struct perun_error *err)
 		c->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &c->start);
-	for (size_t i = 0; i < c->n; i++)
-		ioctl(c->fds[i], PERF_EVENT_IOC_ENABLE, 0);
+	for (size_t i = 0; i < c->nthreads * c->n; i++)
+		if (c->fds[i] >= 0)
+			ioctl(c->fds[i], PERF_EVENT_IOC_ENABLE, 0);
 	return 0;
 }
 
@@ -200,6 +245,7 @@ int counters_count(const struct counters_event *events, size_t n,
 		.events = events,
 		.n = n,
 		.target = target,
+		.nthreads = 1,
 		.pidfd = -1,
 		.sigfd = -1,
 		.child = { .pidfd = -1, .go = -1, .report = -1 },
@@ -234,7 +280,7 @@ out:
 	}
 	if (c.pidfd >= 0)
 		close(c.pidfd);
-	for (size_t i = 0; c.fds && i < n; i++)
+	for (size_t i = 0; c.fds && i < c.nthreads * n; i++)
 		if (c.fds[i] >= 0)
 			close(c.fds[i]);
 	free(c.fds);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -112,6 +113,29 @@ static void closest_events(const char *name, char *buf, size_t len)
 	counters_event_list_release(&list);
 }
 
+/* For an event this machine lacks: the closest names that count here,
+ * else, for a hardware event, the software clocks that count its time. */
+static void closest_usable(const struct counters_event *ev, char *buf, size_t len)
+{
+	struct counters_event_list list = { 0 };
+	buf[0] = '\0';
+	if (!counters_event_list(&list, 0, NULL)) {
+		const char **names = calloc(list.count ? list.count : 1, sizeof(*names));
+		size_t n = 0;
+		for (size_t i = 0; names && i < list.count; i++)
+			if (list.events[i].usable && strcmp(list.events[i].name, ev->name))
+				names[n++] = list.events[i].name;
+		if (names)
+			perun_suggest(ev->name, names, n, "", buf, len);
+		free(names);
+	}
+	counters_event_list_release(&list);
+	if (!buf[0] && ev->attr.type != PERF_TYPE_SOFTWARE && ev->attr.type != PERF_TYPE_TRACEPOINT)
+		snprintf(buf, len,
+			 "; what counts here instead: 'task-clock' or 'cpu-clock' (time), "
+			 "'page-faults', 'context-switches'");
+}
+
 int counters_event_resolve(const char *name, struct counters_event *ev, struct perun_error *err)
 {
 	memset(ev, 0, sizeof(*ev));
@@ -162,6 +186,16 @@ static int paranoid_level(void)
 	return (int)(long long)level;
 }
 
+/* pid runs as another user than perun: perf_event_open wants ptrace
+ * access to it, whatever perf_event_paranoid says. */
+static int owned_by_another(int pid)
+{
+	char path[32];
+	struct stat st;
+	snprintf(path, sizeof(path), "/proc/%d", pid);
+	return !stat(path, &st) && st.st_uid != geteuid();
+}
+
 static int open_attr(struct perf_event_attr *attr, int pid, int cpu)
 {
 	return (int)syscall(__NR_perf_event_open, attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
@@ -181,17 +215,30 @@ int counters_event_open_cpu(const struct counters_event *ev, int pid, int cpu,
 	int fd = open_attr(&attr, pid, cpu);
 	/* Not allowed to count the kernel (perf_event_paranoid >= 2 without
 	 * CAP_PERFMON): count user space only, as perf stat does. */
+	int denied = 0;
 	if (fd < 0 && (errno == EACCES || errno == EPERM) && !attr.exclude_kernel) {
+		denied = errno;
 		attr.exclude_kernel = attr.exclude_hv = 1;
 		fd = open_attr(&attr, pid, cpu);
 	}
 	if (fd >= 0)
 		return fd;
 	int e = errno;
+	/* An event that counts in the kernel only (msr/tsc/, a tracepoint)
+	 * refuses user space only with EINVAL or EOPNOTSUPP: the cause is
+	 * the permission the first try lacked. */
+	if (denied && e != ESRCH && e != EACCES && e != EPERM)
+		e = denied;
 	switch (e) {
 	case ESRCH: return perun_error_set(err, PERUN_ENOTFOUND, "no process with pid %d", pid);
 	case EACCES:
 	case EPERM:
+		if (pid > 0 && owned_by_another(pid))
+			return perun_error_set(err, PERUN_ETOOL,
+					       "not permitted to count '%s' of process %d: it is "
+					       "another user's (needs root, or CAP_SYS_PTRACE and "
+					       "CAP_PERFMON)",
+					       ev->name, pid);
 		return perun_error_set(
 			err, PERUN_ETOOL,
 			"not permitted to count '%s'%s: "
@@ -200,12 +247,16 @@ int counters_event_open_cpu(const struct counters_event *ev, int pid, int cpu,
 			ev->name, pid > 0 ? " of that process" : "", paranoid_level());
 	case ENOENT:
 	case EOPNOTSUPP:
-	case ENODEV:
+	case ENODEV: {
+		char hint[512] = "";
+		if (err) /* not for the trial opens of the list itself */
+			closest_usable(ev, hint, sizeof(hint));
 		return perun_error_set(err, PERUN_ETOOL,
 				       "event '%s' (%s) is not supported by this machine (virtual "
-				       "machines often have no PMU; see 'perun events' for what "
-				       "counts here)",
-				       ev->name, ev->pmu);
+				       "machines often have no PMU)%s; see 'perun events --usable' "
+				       "for what counts here",
+				       ev->name, ev->pmu, hint);
+	}
 	case EMFILE:
 		return perun_error_set_errno(err, PERUN_ETOOL, e,
 					     "too many events to count at once ('%s')", ev->name);

@@ -95,6 +95,34 @@ test_expect_success '--interval-ms: a row per interval, adding up to the whole' 
 	test "$(cut -d, -f1 series | sort -n | tail -n 1)" = "$rows"
 '
 
+test_expect_success '--interval-ms 100 of a 1 s sleep: about 10 rows' '
+	cd proj &&
+	perun collect -c sleep -a 1 counters -I 100 -e task-clock >out &&
+	test_grep "^ *0\.1[0-9]*  *[0-9]*\.[0-9][0-9] msec task-clock" out &&
+	rows=$(amounts task-clock | wc -l) &&
+	echo "rows: $rows" &&
+	test "$rows" -ge 9 && test "$rows" -le 12 &&
+	perun show "$(newest_profile)" tableof --format csv -h timestamp resources |
+		tail -n +2 | sort -g | tail -n 1 >last &&
+	awk "{ exit !(\$1 >= 0.95 && \$1 < 1.5) }" last
+'
+
+test_expect_success 'tracepoints: sched:sched_switch of 50 sleeps (tracefs of its own)' '
+	cd proj &&
+	tp=/sys/kernel/tracing &&
+	if test -d $tp/events/sched; then
+		perun collect -c "$helper" -a "sleeps 50" counters -e sched:sched_switch >/dev/null
+	elif test "$(id -u)" = 0 && command -v unshare >/dev/null &&
+		unshare -m sh -c "mount -t tracefs nodev $tp" 2>/dev/null; then
+		unshare -m sh -c "mount -t tracefs nodev $tp &&
+			perun collect -c \"$helper\" -a \"sleeps 50\" counters -e sched:sched_switch" \
+			>/dev/null
+	else
+		echo "no tracefs and no way to mount one: skipped"; return 0
+	fi &&
+	test "$(amounts sched:sched_switch)" -ge 50
+'
+
 test_expect_success '--pid counts a running process for --duration' '
 	cd proj &&
 	{ "$helper" sleeps 100000 & } &&
@@ -106,6 +134,29 @@ test_expect_success '--pid counts a running process for --duration' '
 	test "$(amounts context-switches)" -gt 0
 '
 
+test_expect_success '--pid counts the threads running already, not the main one only' '
+	cd proj || return 1
+	command -v cc >/dev/null || { echo "no C compiler: skipped"; return 0; }
+	cat >mt.c <<-\EOF &&
+	#include <pthread.h>
+	#include <unistd.h>
+	static volatile unsigned long sink;
+	static void *spin(void *a) { (void)a; for (;;) sink++; return 0; }
+	int main(void)
+	{ pthread_t t[2]; for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, spin, 0); sleep(100); return 0; }
+	EOF
+	cc -O1 -pthread -o mt mt.c || return 1
+	./mt &
+	pid=$!
+	sleep 0.2
+	perun collect -c mt counters --pid $pid --duration 0.5 -e task-clock >out;
+	rc=$?; kill $pid; wait $pid;
+	test $rc = 0 &&
+	ms=$(amounts task-clock | awk "{ printf \"%d\", \$1 / 1e6 }") &&
+	echo "task-clock of the spinning threads: $ms ms" &&
+	test "$ms" -ge 100
+'
+
 test_expect_success '--pid of a process that exits: counted until then' '
 	cd proj &&
 	{ "$helper" sleeps 200 & } &&
@@ -114,6 +165,34 @@ test_expect_success '--pid of a process that exits: counted until then' '
 		>out 2>err &&
 	test_grep "process $pid exited after" err &&
 	test "$(amounts context-switches)" -gt 0
+'
+
+test_expect_success '--pid without --duration: Ctrl-C ends the counting, profile kept' '
+	cd proj || return 1
+	"$helper" sleeps 100000 &
+	pid=$!
+	perun collect -c sleeper counters --pid $pid -e context-switches >out 2>err &
+	perun=$!
+	sleep 0.5
+	kill -INT $perun
+	wait $perun
+	rc=$?; kill $pid; wait $pid
+	test $rc = 0 &&
+	test_grep "^Collected profile" out &&
+	test "$(amounts context-switches)" -gt 0
+'
+
+test_expect_success 'libpfm4 names with a PMU prefix; a raw code is a raw event' '
+	cd proj &&
+	perun collect -c "$helper" -a "pages 500" counters \
+		-e perf::PERF_COUNT_SW_PAGE_FAULTS >/dev/null &&
+	test "$(amounts perf::PERF_COUNT_SW_PAGE_FAULTS)" -ge 500 &&
+	if perun events --usable --format json | grep -q "\"pmu\": \"hardware\""; then
+		perun collect -c "$helper" -a "pages 1" counters -e r00c0 >/dev/null
+	else
+		test_exit_code 3 perun collect -c "$helper" -a "pages 1" counters -e r00c0 2>err &&
+		test_grep "event .r00c0. (raw) is not supported by this machine" err
+	fi
 '
 
 test_expect_success 'errors: one line, non-zero, the store as it was' '
@@ -135,6 +214,34 @@ test_expect_success 'errors: one line, non-zero, the store as it was' '
 	test_cmp before after
 '
 
+test_expect_success 'not permitted: another user'"'"'s process, perf_event_paranoid' '
+	test "$(id -u)" = 0 && command -v setpriv >/dev/null ||
+		{ echo "needs root and setpriv to drop privileges: skipped"; return 0; }
+	mkdir -p nobody && cp "$helper" nobody/ && chown -R 65534:65534 nobody &&
+	{ "$helper" sleeps 100000 & } &&
+	pid=$! &&
+	(
+		cd nobody &&
+		setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$PWD" sh -c "
+			git init -q . &&
+			git -c user.email=t@t -c user.name=t commit -q --allow-empty -m i &&
+			perun init >/dev/null &&
+			! perun collect -c sleeper counters --pid $pid --duration 0.2 2>err &&
+			if test -d /sys/bus/event_source/devices/msr &&
+				test \$(cat /proc/sys/kernel/perf_event_paranoid) -ge 2; then
+				! perun collect -c ./counters-helper -a \"pages 1\" counters \
+					-e msr/tsc/ 2>msr-err
+			else
+				echo paranoid >msr-err
+			fi"
+	);
+	rc=$?; kill $pid; wait $pid;
+	test $rc = 0 &&
+	test_grep "not permitted to count .task-clock. of process $pid: it is another user.s (needs root, or CAP_SYS_PTRACE" nobody/err &&
+	test $(wc -l <nobody/err) = 2 &&
+	test_grep "paranoid" nobody/msr-err
+'
+
 if perun events --usable --format json instructions | grep -q "\"name\": \"instructions\""; then
 	test_expect_success 'hardware: instructions of a busy loop (this machine has a PMU)' '
 		cd proj &&
@@ -149,7 +256,9 @@ else
 		test_exit_code 3 perun collect -c "$helper" -a "pages 1" counters -e cycles \
 			2>err &&
 		test_grep "event .cycles. (hardware) is not supported by this machine" err &&
-		test_grep "virtual machines often have no PMU" err
+		test_grep "virtual machines often have no PMU" err &&
+		test_grep "what counts here instead: .task-clock. or .cpu-clock." err &&
+		test $(wc -l <err) = 2
 	'
 fi
 

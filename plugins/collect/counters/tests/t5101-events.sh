@@ -46,6 +46,52 @@ test_expect_success '--usable leaves out what does not count; --all adds absent 
 	grep -q "::" everything
 '
 
+test_expect_success 'in an instance, the events its profiles counted most come first' '
+	helper="$TEST_BUILDDIR/plugins/collect/counters/tests/counters-helper" &&
+	test_make_git_project proj &&
+	(
+		cd proj && perun init >/dev/null &&
+		perun collect -c "$helper" -a "pages 1" counters -e cpu-migrations >/dev/null &&
+		perun collect -c "$helper" -a "pages 1" counters \
+			-e cpu-migrations,minor-faults >/dev/null &&
+		perun add "$(ls .perun/jobs/*.perf | head -n 1)" >/dev/null &&
+		perun collect -c "$helper" -a "pages 1" counters -e cpu-migrations >/dev/null &&
+		mkdir -p sub && cd sub &&
+		perun events >../../table &&
+		perun events --format json >../../out.json
+	) &&
+	sed -n "2p" table | grep -q "^cpu-migrations  " &&
+	sed -n "3p" table | grep -q "^minor-faults  " &&
+	python3 - out.json <<-\PY
+	import json, sys
+	ev = json.load(open(sys.argv[1]))["events"]
+	assert [(e["name"], e["used"]) for e in ev[:2]] == [
+	    ("cpu-migrations", 3), ("minor-faults", 1)], ev[:3]
+	assert all(e["used"] == 0 for e in ev[2:]), [e for e in ev[2:] if e["used"]]
+	PY
+'
+
+test_expect_success 'tracepoints where tracefs is mounted; a note where it is not' '
+	tp=/sys/kernel/tracing &&
+	if test -d $tp/events/sched; then
+		perun events --format json sched_switch >out.json
+	elif test "$(id -u)" = 0 && command -v unshare >/dev/null &&
+		unshare -m sh -c "mount -t tracefs nodev $tp" 2>/dev/null; then
+		perun events sched_switch >/dev/null 2>err &&
+		test_grep "^perun: events: no tracepoints listed: tracefs is not mounted" err &&
+		unshare -m sh -c "mount -t tracefs nodev $tp &&
+			perun events --format json sched_switch" >out.json
+	else
+		echo "no tracefs and no way to mount one: skipped"; return 0
+	fi &&
+	python3 - out.json <<-\PY
+	import json, sys
+	ev = {e["name"]: e for e in json.load(open(sys.argv[1]))["events"]}
+	e = ev["sched:sched_switch"]
+	assert e["pmu"] == "tracepoint" and e["source"] == "tracefs" and e["usable"], e
+	PY
+'
+
 test_expect_success 'bad usage: exit 2, one line' '
 	test_exit_code 2 perun events --format xml 2>err &&
 	test $(wc -l <err) = 1 &&

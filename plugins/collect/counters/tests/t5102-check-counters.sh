@@ -39,4 +39,26 @@ test_expect_success 'views and postprocessors take the profile (per repetition)'
 	 perun postprocessby $p moving-average --per-key order >/dev/null)
 '
 
+test_expect_success 'every check method but eto finds the grown counter' '
+	(cd proj &&
+	 for m in aat bclass bmoe cpd fast int loc lreg preg; do
+		perun config --local set degradation.strategies "[{method: $m}]" >/dev/null &&
+		perun check profiles .perun/jobs/base.perf .perun/jobs/grown.perf >out-$m &&
+		grep -q "^at page-faults:" out-$m &&
+		grep -q "Degradation" out-$m || { echo "method $m"; cat out-$m; return 1; }
+	 done &&
+	 perun config --local set degradation.strategies "[{method: eto}]" >/dev/null &&
+	 test_exit_code 2 perun check profiles .perun/jobs/base.perf .perun/jobs/grown.perf \
+		2>err &&
+	 grep -q "needs a trace profile with exclusive times" err)
+'
+
+test_expect_success 'tableof and flow show it too' '
+	(cd proj && p=.perun/jobs/grown.perf &&
+	 perun show $p tableof --format csv -h uid -h order -h amount resources >t.csv &&
+	 test $(grep -c "^page-faults,[123]," t.csv) = 3 &&
+	 perun show $p flow -o amount -t order -b uid -f "$PWD/fl" >/dev/null &&
+	 test -s fl.svg && grep -q page-faults fl.svg)
+'
+
 test_done

@@ -77,4 +77,23 @@ test_expect_success 'no BPF permission: the error names CAP_BPF; dwarf mode work
 	test_grep "^Collected profile" nobody/out
 '
 
+test_expect_success 'another user'"'"'s process: not permitted, saying why' '
+	test "$(id -u)" = 0 && command -v setpriv >/dev/null ||
+		{ echo "needs root and setpriv to drop privileges: skipped"; return 0; }
+	mkdir -p other && chown 65534:65534 other &&
+	{ sleep 100 & } &&
+	pid=$! &&
+	(
+		cd other &&
+		setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$PWD" sh -c "
+			git init -q . &&
+			git -c user.email=t@t -c user.name=t commit -q --allow-empty -m i &&
+			perun init >/dev/null &&
+			! perun collect -c sleep kperf --pid $pid -g dwarf --duration 0.2 2>err"
+	);
+	rc=$?; kill $pid; wait $pid;
+	test $rc = 0 &&
+	test_grep "not permitted to count .cpu-clock. of process $pid: it is another user.s" other/err
+'
+
 test_done
