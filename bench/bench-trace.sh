@@ -12,6 +12,8 @@
 #   bpftrace                   uprobe + uretprobe on f, a duration histogram
 #   perun trace -e instrument  -finstrument-functions build, preloaded runtime
 #   uftrace record             the same -finstrument-functions build
+# Then the whole commands (perun collect trace to its profile on disk;
+# uftrace record plus uftrace report; bpftrace), wall, CPU and peak memory.
 # Then bench-trace-transform turns EVENTS (10,000,000) raw events into a
 # profile and its JSON.  Needs root for the eBPF tracers.  Prints figures,
 # asserts nothing.
@@ -97,6 +99,25 @@ if command -v uftrace >/dev/null; then
 		report "uftrace record" "$t" "$base"
 else
 	echo "uftrace: not installed (Debian: uftrace)"
+fi
+
+# The whole command as a user runs it, profile (or report) included
+# (issue 21: at or under the peer's): wall, user+system and peak memory.
+BENCH_RUNS=$repeat
+echo "bench-trace: whole commands, $calls calls (best of $repeat); load $(cut -d' ' -f1 /proc/loadavg)"
+bench_measure "perun collect trace -e instrument" \
+	"$PERUN" collect -c ./icalls -a "loop.txt $calls" trace -e instrument -f f
+if command -v uftrace >/dev/null; then
+	bench_measure "uftrace record + uftrace report" sh -c \
+		"rm -rf u.data && uftrace record -d u.data ./icalls loop.txt $calls && uftrace report -d u.data"
+fi
+if [ "$(id -u)" = 0 ]; then
+	bench_measure "perun collect trace -e ebpf" \
+		"$PERUN" collect -c ./calls -a "loop.txt $calls" trace -e ebpf -f f
+	command -v bpftrace >/dev/null &&
+		bench_measure "bpftrace (histogram)" bpftrace -e \
+			"uprobe:./calls:f { @s[tid] = nsecs; } uretprobe:./calls:f /@s[tid]/ { @d = hist(nsecs - @s[tid]); delete(@s[tid]); }" \
+			-c "./calls loop.txt $calls"
 fi
 
 if [ -x "$builddir/bench/bench-trace-transform" ]; then

@@ -109,6 +109,18 @@ static void test_numbers(void)
 	tap_ok(perun_sum_pairwise(a, 100) == 0x1.ef4b851eb8520p+8, "numpy.sum of 100");
 	tap_ok(perun_sum_pairwise(a, 9) == 0x1.cf9db22d0e560p+1, "numpy.sum of 9");
 	tap_ok(perun_sum_pairwise(a, 5) == 0x1.028f5c28f5c2ap+0, "numpy.sum of 5");
+	/* Around the unrolled blocks of 8 up to 128 and past them, as the
+	 * eight sums kept in an array gave them (numpy's order). */
+	const struct {
+		size_t n;
+		double sum;
+	} blocks[] = { { 8, 0x1.6916872b020c4p+1 },	{ 15, 0x1.515810624dd2fp+3 },
+		       { 127, 0x1.903d2f1a9fbe6p+9 },	{ 128, 0x1.9696e978d4fep+9 },
+		       { 129, 0x1.9cfd916872b03p+9 },	{ 1000, 0x1.8641fe76c8b44p+15 },
+		       { 2186, 0x1.d27586c8b4396p+17 }, { 8193, 0x1.99a72afbe76c9p+21 } };
+	for (size_t k = 0; k < sizeof(blocks) / sizeof(blocks[0]); k++)
+		tap_ok(perun_sum_pairwise(a, blocks[k].n) == blocks[k].sum, "numpy.sum of %zu: %a",
+		       blocks[k].n, perun_sum_pairwise(a, blocks[k].n));
 	tap_ok(perun_mean(a, 5) == 0x1.028f5c28f5c2ap+0 / 5, "numpy.mean");
 	free(a);
 

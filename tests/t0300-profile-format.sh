@@ -87,6 +87,32 @@ test_expect_success 'floats are written in their shortest form, like repr()' '
 	test_cmp expect actual
 '
 
+test_expect_success 'floats of few decimals are written as repr() writes them too' '
+	python3 - <<-PY &&
+	import json, random, struct
+	r = random.Random(21)
+	v = [n / 1000 for n in range(1, 3000)]
+	for digits in range(1, 17):
+	    v += [r.randrange(1, 10 ** digits) / 1000 for _ in range(3000)]
+	v += [r.randrange(1, 10 ** 6) / 10 ** r.randrange(0, 7) for _ in range(20000)]
+	v += [1e12 - k / 1000 for k in range(1, 300)] + [1e12 + k / 1000 for k in range(300)]
+	v += [1e-3 * (1 + k * 2 ** -52) for k in range(-300, 300)]
+	v += [0.001, 0.1, 0.3, 1 / 3, 2 / 3, 999.9995, 0.0005, 123456789.125, 2.0 ** 40]
+	v += [r.uniform(-1e13, 1e13) for _ in range(20000)]
+	v += [struct.unpack("d", struct.pack("Q", r.getrandbits(64)))[0] for _ in range(20000)]
+	v = [x for x in v if x == x and abs(x) != float("inf")]
+	v += [-x for x in v[::7]]
+	json.dump({"header": {"type": "time", "cmd": "x", "workload": "", "units": {"time": "s"}},
+	           "collector_info": {"name": "time", "params": {}}, "postprocessors": [],
+	           "models": [], "resources": {"x#0": {"amount": v}},
+	           "resource_type_map": {"x#0": {"uid": "x", "type": "time"}}},
+	          open("decimals.perf", "w"))
+	PY
+	python3 py_dump.py compact decimals.perf >expect &&
+	"$TOOL" compact decimals.perf >actual &&
+	test_cmp expect actual
+'
+
 for bad in "$FIXTURES"/corrupted/*.perf $(test_have_shared &&
 	cd "$TESTDATA" && ls "$PWD/corrupted_profiles/corrupted-global.perf" \
 		"$PWD/corrupted_profiles/corrupted-snapshots.perf" "$PWD/to_add_profiles/err-prof-1-incomplete.perf"); do

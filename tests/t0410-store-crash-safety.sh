@@ -63,4 +63,33 @@ assert all(\"p%03d.perf\" % i in have for i in range(30)), sorted(have)
 	test_grep "^ok [0-9]* objects$" out
 '
 
+# One durable commit per command: add of 40 profiles (40 object
+# directories) syncs the data once and the directories' entries once, not
+# each directory.
+if command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null; then
+	test_expect_success 'add of 40 profiles: two syncfs, no fsync of each directory' '
+		git init -q syncs &&
+		(cd syncs && perun init >/dev/null && git commit -q --allow-empty -m v1 &&
+		 head=$(git rev-parse HEAD) && i=0 &&
+		 while [ $i -lt 40 ]; do
+			test_time_profile $i.5 "$head" >.perun/jobs/p$i.perf || return 1
+			i=$((i + 1))
+		 done &&
+		 strace -f -qq -o ../syncs.log -e trace=fsync,fdatasync,syncfs \
+			perun add .perun/jobs/p*.perf >/dev/null &&
+		 test "$(find .perun/objects -type f | wc -l)" -ge 40) &&
+		test "$(grep -c "syncfs(" syncs.log)" = 2 &&
+		! grep "fsync(" syncs.log
+	'
+	test_expect_success 'the 40 profiles added are all in the index, shown by their tag' '
+		(cd syncs && i=0 &&
+		 while [ $i -lt 40 ]; do
+			perun show $i@i tableof resources >/dev/null || return 1
+			i=$((i + 1))
+		 done)
+	'
+else
+	say "strace cannot run here: the syncs of add are not counted"
+fi
+
 test_done

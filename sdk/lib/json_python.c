@@ -224,7 +224,29 @@ void json_python_format_double(double value, char out[32])
 	double magnitude = fabs(value);
 	uint64_t c;
 	int exp10;
-	if (magnitude >= 1e-10 && magnitude < 1e16 && !shortest_digits(magnitude, &c, &exp10)) {
+	int found = 0;
+	/*
+	 * Most measured values have at most three decimals (times in
+	 * microseconds of nanosecond clocks, sizes, counts).  When n / 1000,
+	 * n an integer, reads back as the value, n's digits are the shortest
+	 * that do: below 1e12 the value's rounding interval is narrower than
+	 * 0.001, so it holds no other multiple of 0.001, and a decimal of no
+	 * more digits that it held would be one (1e-3 and up).
+	 */
+	if (magnitude >= 1e-3 && magnitude < 1e12) {
+		uint64_t n = (uint64_t)(magnitude * 1000.0 + 0.5);
+		if ((double)n / 1000.0 == magnitude) {
+			exp10 = -4;
+			for (uint64_t t = n; t; t /= 10)
+				exp10++;
+			while (n % 10 == 0)
+				n /= 10;
+			c = n;
+			found = 1;
+		}
+	}
+	if (found ||
+	    (magnitude >= 1e-10 && magnitude < 1e16 && !shortest_digits(magnitude, &c, &exp10))) {
 		char digits[24];
 		int nd = 0;
 		char rev[24];

@@ -292,14 +292,23 @@ static double pairwise(const double *a, size_t n)
 		return res;
 	}
 	if (n <= 128) {
-		double r[8], res;
+		/* Eight named sums, not an array: the compiler kept an array's
+		 * in memory, a store and a reload per add (kernel_regression's
+		 * estimators sum four windows per point). */
+		double r0 = a[0], r1 = a[1], r2 = a[2], r3 = a[3];
+		double r4 = a[4], r5 = a[5], r6 = a[6], r7 = a[7], res;
 		size_t i;
-		for (int j = 0; j < 8; j++)
-			r[j] = a[j];
-		for (i = 8; i < n - (n % 8); i += 8)
-			for (int j = 0; j < 8; j++)
-				r[j] += a[i + j];
-		res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+		for (i = 8; i < n - (n % 8); i += 8) {
+			r0 += a[i];
+			r1 += a[i + 1];
+			r2 += a[i + 2];
+			r3 += a[i + 3];
+			r4 += a[i + 4];
+			r5 += a[i + 5];
+			r6 += a[i + 6];
+			r7 += a[i + 7];
+		}
+		res = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7));
 		for (; i < n; i++)
 			res += a[i];
 		return res;
