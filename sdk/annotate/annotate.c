@@ -213,11 +213,19 @@ static int parse_options(const char *text)
 
 /* ---- formatting ------------------------------------------------------- */
 
+/*
+ * The wall clock in ns, down to a multiple of 250: readers parse "ts" as a
+ * double, which holds microseconds since the epoch (about 2^50.6 now)
+ * only to a quarter of one.  Exact quarters keep ts + dur of a region
+ * equal to the ts of what follows it, where finer digits rounded either
+ * way and made speedscope see an end after the next begin.
+ */
 static uint64_t now_ns(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	uint64_t ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return ns - ns % 250;
 }
 
 static uint64_t cpu_ns(void)
