@@ -123,7 +123,10 @@ test_expect_success 'a directory with compile_commands.json: its flags are used'
 	EOF
 	cd proj &&
 	rm -f .perun/jobs/* &&
-	perun collect -c lim bounds -d ../cc >/dev/null 2>err &&
+	# LeakSanitizer's tracer dies of SIGSEGV (addr 0x4b8) stopping the
+	# threads of this run under the sanitizers: leak checks off for it only
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		perun collect -c lim bounds -d ../cc >/dev/null 2>err &&
 	test_cmp /dev/null err &&
 	jq -r ".resource_type_map[] | [.uid.line, .bound] | @tsv" .perun/jobs/bounds-*.perf |
 		sort -n >actual &&
