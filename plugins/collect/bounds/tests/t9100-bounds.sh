@@ -123,7 +123,7 @@ test_expect_success 'a directory with compile_commands.json: its flags are used'
 	EOF
 	cd proj &&
 	rm -f .perun/jobs/* &&
-	# LeakSanitizer's tracer dies of SIGSEGV (addr 0x4b8) stopping the
+	# the tracer of LeakSanitizer dies of SIGSEGV (addr 0x4b8) stopping the
 	# threads of this run under the sanitizers: leak checks off for it only
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 		perun collect -c lim bounds -d ../cc >/dev/null 2>err &&
