@@ -374,7 +374,16 @@ static int ab_target(struct perun_instance *inst, struct perun_check_cache *cach
 	int rc = perun_check_cache_load(inst, cache, (*te)->checksum, target, err);
 	if (!rc)
 		rc = has_same_run(inst, cache, pidx, *target, same_run, err);
-	char *key = rc || *same_run ? NULL : config_key_dup(*te);
+	/* Older profiles of the version are read only when the parent has an
+	 * interleaved one they could pair with (those are read anyway). */
+	int any = 0;
+	for (size_t b = 0; !rc && !*same_run && !any && b < pidx->n; b++) {
+		const struct perun_profile *p;
+		if (compatible(&pidx->entries[b], *target) &&
+		    !(rc = perun_check_cache_load(inst, cache, pidx->entries[b].checksum, &p, err)))
+			any = *perun_profile_header(p, "interleaved_run") != '\0';
+	}
+	char *key = rc || *same_run || !any ? NULL : config_key_dup(*te);
 	for (size_t i = idx->n; key && i-- > 0 && !rc && !*same_run;) {
 		const struct perun_index_entry *e = &idx->entries[i];
 		char *other = e == *te ? NULL : config_key_dup(e);

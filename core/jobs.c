@@ -515,6 +515,18 @@ static int gather_round(struct run *r, struct perun_profile *profile, const char
 static int store_profile(struct run *r, struct perun_profile *profile, const char *job,
 			 struct perun_error *err);
 
+/* Store the profile of a job's rounds, marked with the run. */
+static int store_rounds(struct run *r, struct perun_profile *whole, const char *job,
+			struct perun_error *err)
+{
+	if (perun_profile_set_header(whole, "interleaved_run", r->run_id)) {
+		perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		record_failure(r, err, "%s", job);
+		return -1;
+	}
+	return store_profile(r, whole, job, err);
+}
+
 /* A job's profile of this round: stored now, or gathered over the rounds. */
 static int finish_profile(struct run *r, struct perun_profile *profile, const char *job,
 			  struct perun_error *err)
@@ -530,13 +542,7 @@ static int finish_profile(struct run *r, struct perun_profile *profile, const ch
 		log_line(r, "gathered %s: round %zu of %zu", job, r->round + 1, r->opts->rounds);
 		return 0;
 	}
-	int rc = perun_profile_set_header(whole, "interleaved_run", r->run_id);
-	if (rc) {
-		perun_error_set(err, PERUN_EGENERIC, "out of memory");
-		record_failure(r, err, "%s", job);
-	} else {
-		rc = store_profile(r, whole, job, err);
-	}
+	int rc = store_rounds(r, whole, job, err);
 	perun_profile_free(whole);
 	return rc;
 }
@@ -550,13 +556,14 @@ static void store_gathered_rest(struct run *r)
 		struct perun_error err = { 0 };
 		char *job = g->key;
 		job[strcspn(job, "\n")] = '\0';
-		if (r->res->interrupted) {
+		if (!g->profile) {
+			/* its first round failed to gather: recorded already */
+		} else if (r->res->interrupted) {
 			log_line(r, "dropped %s: interrupted after %zu of %zu rounds", job,
 				 g->rounds, r->opts->rounds);
 		} else {
 			log_line(r, "%s: only %zu of %zu rounds", job, g->rounds, r->opts->rounds);
-			if (!perun_profile_set_header(g->profile, "interleaved_run", r->run_id))
-				store_profile(r, g->profile, job, &err);
+			store_rounds(r, g->profile, job, &err);
 		}
 		perun_profile_free(g->profile);
 		free(g->key);
