@@ -163,12 +163,9 @@ test_expect_success 'SIGINT during pre_run stops the run, restores the tree, exi
 	    - touch started && sleep 30
 	EOC
 	tree_state >../before &&
-	{ perun run -m HEAD~2 -m HEAD~1 job -b ./prog -c time -cp time "repeat: 1" >out 2>err & } &&
-	pid=$! &&
-	i=0 && while ! test -f started && test $i -lt 200; do sleep 0.05; i=$((i+1)); done &&
+	test_exit_code 130 test_interrupt "test -f started" \
+		perun run -m HEAD~2 -m HEAD~1 job -b ./prog -c time -cp time "repeat: 1" >out 2>err &&
 	test -f started &&
-	kill -INT $pid &&
-	test_exit_code 130 wait $pid &&
 	tree_state >../after &&
 	test_cmp ../before ../after &&
 	test_grep "interrupted" err &&

@@ -120,6 +120,45 @@ test_exit_code() {
 	fi
 }
 
+# test_interrupt CONDITION COMMAND...: run COMMAND in the background, wait
+# until the shell CONDITION holds (at most 30 s; "sleep 1" waits a second),
+# press Ctrl-C (SIGINT) and return COMMAND's exit status.  The call's
+# redirections are COMMAND's.
+test_interrupt() {
+	_ti_condition=$1
+	shift
+	"$@" &
+	_ti_pid=$!
+	_ti_n=0
+	while ! eval "$_ti_condition" >/dev/null 2>&1 && [ $_ti_n -lt 300 ]; do
+		sleep 0.1
+		_ti_n=$((_ti_n + 1))
+	done
+	kill -INT $_ti_pid
+	wait $_ti_pid
+}
+
+# Permission errors are tested as nobody (65534), which needs root and
+# setpriv: test_can_drop_privileges says so when they are missing (the
+# test then passes, as one that does not apply here).
+test_can_drop_privileges() {
+	test "$(id -u)" = 0 && command -v setpriv >/dev/null && return 0
+	echo "needs root and setpriv to drop privileges: skipped"
+	return 1
+}
+
+# test_as_nobody DIR SCRIPT: DIR (made if missing, given to nobody) becomes
+# a git repository with a perun instance, and SCRIPT runs there as nobody.
+test_as_nobody() {
+	mkdir -p "$1" && chown -R 65534:65534 "$1" && (
+		cd "$1" &&
+		setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$PWD" sh -c "
+			git init -q . &&
+			git -c user.email=t@t -c user.name=t commit -q --allow-empty -m i &&
+			perun init >/dev/null && $2"
+	)
+}
+
 test_cmp() {
 	diff -u "$1" "$2"
 }

@@ -171,11 +171,8 @@ test_expect_success '--pid without --duration: Ctrl-C ends the counting, profile
 	cd proj || return 1
 	"$helper" sleeps 100000 &
 	pid=$!
-	perun collect -c sleeper counters --pid $pid -e context-switches >out 2>err &
-	perun=$!
-	sleep 0.5
-	kill -INT $perun
-	wait $perun
+	test_interrupt "sleep 0.5" perun collect -c sleeper counters --pid $pid \
+		-e context-switches >out 2>err
 	rc=$?; kill $pid; wait $pid
 	test $rc = 0 &&
 	test_grep "^Collected profile" out &&
@@ -215,26 +212,19 @@ test_expect_success 'errors: one line, non-zero, the store as it was' '
 '
 
 test_expect_success 'not permitted: another user'"'"'s process, perf_event_paranoid' '
-	test "$(id -u)" = 0 && command -v setpriv >/dev/null ||
-		{ echo "needs root and setpriv to drop privileges: skipped"; return 0; }
-	mkdir -p nobody && cp "$helper" nobody/ && chown -R 65534:65534 nobody &&
+	test_can_drop_privileges || return 0
+	mkdir -p nobody && cp "$helper" nobody/ &&
 	{ "$helper" sleeps 100000 & } &&
 	pid=$! &&
-	(
-		cd nobody &&
-		setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$PWD" sh -c "
-			git init -q . &&
-			git -c user.email=t@t -c user.name=t commit -q --allow-empty -m i &&
-			perun init >/dev/null &&
-			! perun collect -c sleeper counters --pid $pid --duration 0.2 2>err &&
-			if test -d /sys/bus/event_source/devices/msr &&
-				test \$(cat /proc/sys/kernel/perf_event_paranoid) -ge 2; then
-				! perun collect -c ./counters-helper -a \"pages 1\" counters \
-					-e msr/tsc/ 2>msr-err
-			else
-				echo paranoid >msr-err
-			fi"
-	);
+	test_as_nobody nobody "
+		! perun collect -c sleeper counters --pid $pid --duration 0.2 2>err &&
+		if test -d /sys/bus/event_source/devices/msr &&
+			test \$(cat /proc/sys/kernel/perf_event_paranoid) -ge 2; then
+			! perun collect -c ./counters-helper -a \"pages 1\" counters \
+				-e msr/tsc/ 2>msr-err
+		else
+			echo paranoid >msr-err
+		fi";
 	rc=$?; kill $pid; wait $pid;
 	test $rc = 0 &&
 	test_grep "not permitted to count .task-clock. of process $pid: it is another user.s (needs root, or CAP_SYS_PTRACE" nobody/err &&

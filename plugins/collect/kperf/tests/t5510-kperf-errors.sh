@@ -59,38 +59,21 @@ test_expect_success 'a command that fails: an error, unless --ignore-failure' '
 '
 
 test_expect_success 'no BPF permission: the error names CAP_BPF; dwarf mode works' '
-	test "$(id -u)" = 0 && command -v setpriv >/dev/null ||
-		{ echo "needs root and setpriv to drop privileges: skipped"; return 0; }
-	mkdir -p nobody &&
-	cp proj/hot-fp nobody/ &&
-	chown -R 65534:65534 nobody &&
-	(
-		cd nobody &&
-		setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$PWD" sh -c "
-			git init -q . &&
-			git -c user.email=t@t -c user.name=t commit -q --allow-empty -m i &&
-			perun init >/dev/null &&
-			! perun collect -c ./hot-fp -a $LOOPS kperf 2>err &&
-			perun collect -c ./hot-fp -a $LOOPS kperf -g dwarf >out"
-	) &&
+	test_can_drop_privileges || return 0
+	mkdir -p nobody && cp proj/hot-fp nobody/ &&
+	test_as_nobody nobody "
+		! perun collect -c ./hot-fp -a $LOOPS kperf 2>err &&
+		perun collect -c ./hot-fp -a $LOOPS kperf -g dwarf >out" &&
 	test_grep "not permitted to load the BPF stack sampler (needs root, or CAP_BPF" nobody/err &&
 	test_grep "^Collected profile" nobody/out
 '
 
 test_expect_success 'another user'"'"'s process: not permitted, saying why' '
-	test "$(id -u)" = 0 && command -v setpriv >/dev/null ||
-		{ echo "needs root and setpriv to drop privileges: skipped"; return 0; }
-	mkdir -p other && chown 65534:65534 other &&
+	test_can_drop_privileges || return 0
 	{ sleep 100 & } &&
 	pid=$! &&
-	(
-		cd other &&
-		setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$PWD" sh -c "
-			git init -q . &&
-			git -c user.email=t@t -c user.name=t commit -q --allow-empty -m i &&
-			perun init >/dev/null &&
-			! perun collect -c sleep kperf --pid $pid -g dwarf --duration 0.2 2>err"
-	);
+	test_as_nobody other "
+		! perun collect -c sleep kperf --pid $pid -g dwarf --duration 0.2 2>err";
 	rc=$?; kill $pid; wait $pid;
 	test $rc = 0 &&
 	test_grep "not permitted to count .cpu-clock. of process $pid: it is another user.s" other/err
