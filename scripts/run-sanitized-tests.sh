@@ -19,7 +19,9 @@ export LSAN_OPTIONS=exitcode=0:print_suppressions=0:suppressions=$top/scripts/ls
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=1:log_path=$logs/ubsan
 # Tests that cannot run under the sanitizers skip (test_skip_sanitized).
 export PERUN_TEST_SANITIZED=1
-rm -rf "$logs" && mkdir -p "$logs"
+# World-writable: tests run some commands as nobody, whose reports
+# would otherwise go to a stderr the test may discard.
+rm -rf "$logs" && mkdir -p "$logs" && chmod 1777 "$logs"
 PERUN_BUILD_DIR=$dir "$top/scripts/build.sh" --enable-sanitizers
 status=0
 "$top/scripts/make-check.sh" "$dir" || status=$?

@@ -52,13 +52,18 @@ static char *read_all(FILE *f)
 }
 
 /* "ffffffff81000000 T _stext [module]": by hand, as sscanf over a
- * hundred thousand lines took most of perun's start. */
+ * hundred thousand lines took most of perun's start.  Each line is cut
+ * at its end first, so no string function reads past it (ASan's strict
+ * string checks read a whole string: quadratic over one text). */
 static int parse(struct kperf_kallsyms *ks)
 {
 	size_t cap = 0;
-	for (char *line = ks->text, *next; *line; line = next) {
-		char *end = strchr(line, '\n');
-		next = end ? end + 1 : line + strlen(line);
+	char *text_end = ks->text + strlen(ks->text);
+	for (char *line = ks->text, *next; line < text_end; line = next) {
+		char *end = memchr(line, '\n', (size_t)(text_end - line));
+		next = end ? end + 1 : text_end;
+		if (end)
+			*end = '\0';
 		char *p;
 		uint64_t addr = strtoull(line, &p, 16);
 		if (!addr || p[0] != ' ' || !p[1] || p[2] != ' ')
@@ -68,7 +73,7 @@ static int parse(struct kperf_kallsyms *ks)
 		if (type != 't' && type != 'T' && type != 'W' && type != 'w')
 			continue;
 		char *name = p + 3;
-		name[strcspn(name, " \t\n")] = '\0';
+		name[strcspn(name, " \t")] = '\0';
 		if (ks->n == cap) {
 			size_t ncap = cap ? 2 * cap : 65536;
 			struct kernel_symbol *grown = realloc(ks->syms, ncap * sizeof(*grown));
@@ -93,7 +98,8 @@ struct kperf_kallsyms *kperf_kallsyms_load(void)
 	fclose(f);
 	if (!ks->text || parse(ks))
 		ks->n = 0;
-	qsort(ks->syms, ks->n, sizeof(*ks->syms), by_address);
+	if (ks->n) /* none without root: kallsyms shows no addresses */
+		qsort(ks->syms, ks->n, sizeof(*ks->syms), by_address);
 	return ks;
 }
 

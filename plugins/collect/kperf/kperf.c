@@ -214,6 +214,8 @@ static int sample_until_end(struct perun_collect_ctx *ctx, struct kperf_state *s
 		sigemptyset(&set);
 		sigaddset(&set, SIGINT);
 		sigprocmask(SIG_BLOCK, &set, &old);
+		/* Said once the sampling runs: a Ctrl-C before it interrupts perun. */
+		fprintf(stderr, "perun: kperf: sampling process %d until Ctrl-C\n", st->pid);
 	}
 	for (;;) {
 		if (*(volatile int *)&ctx->interrupted) {

@@ -242,7 +242,8 @@ static const Dwfl_Callbacks dwfl_callbacks = {
 
 static Dwfl *build_dwfl(struct proc *p)
 {
-	qsort(p->maps, p->nmaps, sizeof(*p->maps), by_start);
+	if (p->nmaps)
+		qsort(p->maps, p->nmaps, sizeof(*p->maps), by_start);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);

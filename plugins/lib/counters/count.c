@@ -163,6 +163,9 @@ static int attach(struct counting *c, struct perun_error *err)
 	for (size_t i = 0; i < c->nthreads * c->n; i++)
 		if (c->fds[i] >= 0)
 			ioctl(c->fds[i], PERF_EVENT_IOC_ENABLE, 0);
+	/* Said once the counting runs: a Ctrl-C before it interrupts perun. */
+	if (t->duration <= 0)
+		fprintf(stderr, "perun: counters: counting process %d until Ctrl-C\n", t->pid);
 	return 0;
 }
 

@@ -204,7 +204,8 @@ int counters_event_list(struct counters_event_list *list, unsigned flags, struct
 	if (rc)
 		return rc;
 	probe_all(list, flags);
-	qsort(list->events, list->count, sizeof(*list->events), by_pmu_then_name);
+	if (list->count)
+		qsort(list->events, list->count, sizeof(*list->events), by_pmu_then_name);
 	return 0;
 }
 

@@ -171,7 +171,7 @@ test_expect_success '--pid without --duration: Ctrl-C ends the counting, profile
 	cd proj || return 1
 	"$helper" sleeps 100000 &
 	pid=$!
-	test_interrupt "sleep 0.5" perun collect -c sleeper counters --pid $pid \
+	test_interrupt "grep -q \"until Ctrl-C\" err" perun collect -c sleeper counters --pid $pid \
 		-e context-switches >out 2>err
 	rc=$?; kill $pid; wait $pid
 	test $rc = 0 &&

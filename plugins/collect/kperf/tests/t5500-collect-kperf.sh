@@ -207,7 +207,7 @@ test_expect_success '--pid without --duration: Ctrl-C ends it, the profile is ke
 	cd proj || return 1
 	./hot-fp 2000000000 &
 	pid=$!
-	test_interrupt "sleep 1" perun collect -c hot-fp kperf --pid $pid >out 2>err
+	test_interrupt "grep -q \"until Ctrl-C\" err" perun collect -c hot-fp kperf --pid $pid >out 2>err
 	rc=$?; kill $pid; wait $pid
 	test $rc = 0 &&
 	test_grep "^perun: kperf: sampling of process $pid stopped by Ctrl-C after" err &&
