@@ -47,7 +47,8 @@ nodist_perun_SOURCES = core/serve_assets.c
 perun_CFLAGS += $(MHD_CFLAGS)
 perun_LDADD += $(MHD_LIBS)
 endif
-serve_assets = core/serve-assets/project.html \
+serve_assets = core/serve-assets/project.html core/serve-assets/profile.html \
+	core/serve-assets/compare.html \
 	core/serve-assets/perun.css core/serve-assets/perun.js
 EXTRA_DIST += $(serve_assets) scripts/embed-assets.sh
 CLEANFILES += core/serve_assets.c
