@@ -8,9 +8,11 @@
 #define _GNU_SOURCE /* strcasestr, qsort_r */
 #include <dirent.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -125,41 +127,125 @@ static int log_add_profiles(struct perun_instance *inst, json_t *doc, struct per
 	return 0;
 }
 
+/*
+ * What the log depends on in the store, as one number: the entries of
+ * .perun and of its subdirectories (objects/<aa>/ holds the indexes and
+ * .changes files, which are replaced by renames, so the directory's
+ * time changes with each) with their times and sizes, and the shared
+ * configuration.  A change anywhere gives another number.
+ */
+static void stamp_add(uint64_t *h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	for (size_t i = 0; i < len; i++)
+		*h = (*h ^ p[i]) * 1099511628211ULL;
+}
+
+static void stamp_stat(uint64_t *h, const char *path)
+{
+	struct stat st;
+	stamp_add(h, path, strlen(path) + 1);
+	if (stat(path, &st))
+		return;
+	stamp_add(h, &st.st_mtim, sizeof(st.st_mtim));
+	stamp_add(h, &st.st_size, sizeof(st.st_size));
+	stamp_add(h, &st.st_ino, sizeof(st.st_ino));
+}
+
+/* dir and what is in it down to depth levels (0: the directory only). */
+static void stamp_dir(uint64_t *h, const char *dir, int depth)
+{
+	stamp_stat(h, dir);
+	if (!depth)
+		return;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[4200];
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "lock"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (e->d_type == DT_DIR)
+			stamp_dir(h, path, depth - 1);
+		else
+			stamp_stat(h, path);
+	}
+	if (d)
+		closedir(d);
+}
+
+static uint64_t store_stamp(const struct perun_instance *inst)
+{
+	uint64_t h = 14695981039346656037ULL;
+	const char *cfg = getenv("PERUN_CONFIG_DIR"), *xdg = getenv("XDG_CONFIG_HOME"),
+		   *home = getenv("HOME");
+	char path[4200];
+	stamp_dir(&h, inst->dir, 2);
+	if (cfg && *cfg)
+		snprintf(path, sizeof(path), "%s/shared.yml", cfg);
+	else if (xdg && *xdg)
+		snprintf(path, sizeof(path), "%s/perun/shared.yml", xdg);
+	else
+		snprintf(path, sizeof(path), "%s/.config/perun/shared.yml", home ? home : "");
+	stamp_stat(&h, path);
+	return h;
+}
+
+/* The last /api/log reply of each kind, kept while the store and the
+ * history stay as they were (under the core lock). */
+static struct log_cache {
+	char key[256];
+	char *text;
+	size_t len;
+} log_cache[2];
+
 void serve_api_log(struct perun_serve_request *req, struct perun_serve_reply *reply)
 {
 	struct perun_instance inst;
 	struct perun_error err = { 0 };
 	json_t *doc = NULL;
+	char sha[65], key[256];
 	const char *rev = perun_serve_query(req, "rev", NULL);
 	const char *profiles = perun_serve_query(req, "profiles", "0");
 	if (strcmp(profiles, "0") && strcmp(profiles, "1")) {
-		perun_serve_reply_error(reply, 400,
-					"query parameter 'profiles': '%s' is not 0 or 1", profiles);
+		perun_serve_reply_error(reply, 400, "query parameter 'profiles': '%s' is not 0 or 1",
+					profiles);
 		return;
 	}
-	if (rev && rev[0] == '-') {
-		perun_serve_reply_error(reply, 400, "revision '%s' starts with '-'", rev);
-		return;
-	}
+	int with = !strcmp(profiles, "1");
 	perun_serve_lock();
 	if (open_instance(&inst, reply)) {
 		perun_serve_unlock();
 		return;
 	}
-	int rc = perun_log_json(&inst, rev, &doc, &err);
-	if (!rc && !strcmp(profiles, "1"))
+	if (resolve_rev(&inst, rev, sha, reply))
+		goto out;
+	snprintf(key, sizeof(key), "%s %016llx", sha, (unsigned long long)store_stamp(&inst));
+	struct log_cache *c = &log_cache[with];
+	if (c->text && !strcmp(c->key, key)) {
+		char *copy = perun_xmalloc(c->len + 1);
+		memcpy(copy, c->text, c->len + 1);
+		perun_serve_reply_buffer(reply, 200, "application/json", copy, c->len);
+		goto out;
+	}
+	int rc = perun_log_json(&inst, sha, &doc, &err);
+	if (!rc && with)
 		rc = log_add_profiles(&inst, doc, &err);
-	perun_instance_close(&inst);
-	perun_serve_unlock();
 	if (rc) {
 		json_decref(doc);
-		/* A revision that does not resolve is not there. */
-		if (rev && err.code != PERUN_EGENERIC)
-			err.code = PERUN_ENOTFOUND;
 		perun_serve_reply_perun_error(reply, &err);
-	} else {
-		perun_serve_reply_json(reply, 200, doc);
+		goto out;
 	}
+	perun_serve_reply_json(reply, 200, doc);
+	free(c->text);
+	size_t len;
+	const char *body = perun_serve_reply_body(reply, &len);
+	c->text = perun_xstrndup(body, len);
+	c->len = len;
+	snprintf(c->key, sizeof(c->key), "%s", key);
+out:
+	perun_instance_close(&inst);
+	perun_serve_unlock();
 }
 
 static void commit_reply(struct perun_serve_request *req, struct perun_serve_reply *reply,

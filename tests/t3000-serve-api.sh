@@ -260,6 +260,22 @@ test_expect_success 'after the bad requests it still serves, and the store is as
 	store_snapshot proj >after && test_cmp before after
 '
 
+test_expect_success 'the log follows the store: a profile added or removed while it runs' '
+	serve_load &&
+	test "$(api "/api/log?profiles=1")" = 200 && cp body log1 &&
+	test "$(api "/api/log?profiles=1")" = 200 && test_cmp log1 body &&
+	(cd proj && perun collect -c ./prog -w third time --repeat 1 --warmup 0 >/dev/null 2>&1 &&
+	 perun add 0@p >/dev/null) &&
+	test "$(api "/api/log?profiles=1")" = 200 &&
+	jq -e "[.minor_versions[].tracked | length] == [3, 1]" body &&
+	jq -e "[.minor_versions[0].tracked[].workload] | index(\"third\") != null" body &&
+	test "$(api "/api/log")" = 200 && jq -e ".minor_versions[0].profiles.all == 3" body &&
+	tag=$(api "/api/commits/HEAD/profiles" >/dev/null && jq -r ".tracked[] | select(.workload == \"third\") | .id" body) &&
+	(cd proj && perun rm "$tag" >/dev/null) &&
+	test "$(api "/api/log?profiles=1")" = 200 &&
+	jq -e "[.minor_versions[].tracked | length] == [2, 1]" body
+'
+
 test_expect_success 'SIGTERM ends it with 0' '
 	serve_stop TERM &&
 	test_grep "stopped (SIGTERM)" serve.err
