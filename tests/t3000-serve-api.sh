@@ -276,6 +276,22 @@ test_expect_success 'the log follows the store: a profile added or removed while
 	jq -e "[.minor_versions[].tracked | length] == [2, 1]" body
 '
 
+test_expect_success 'a new commit and a changed configuration show while it runs' '
+	serve_load &&
+	git -C proj commit -q --allow-empty -m "third version" &&
+	test "$(api /api/info)" = 200 &&
+	test "$(jq -r .head body)" = "$(git -C proj rev-parse HEAD)" &&
+	test "$(api "/api/log?profiles=1")" = 200 &&
+	jq -e "[.minor_versions[].tracked | length] == [0, 2, 1]" body &&
+	test "$(api "/api/profile?p=HEAD~1%5E0@i")" = 200 &&
+	first=$(jq -r .profile.workload body) &&
+	(cd proj && perun config --local set format.sort_profiles_by workload >/dev/null) &&
+	test "$(api "/api/profile?p=HEAD~1%5E0@i")" = 200 &&
+	test "$(jq -r .profile.workload body)" != "$first" &&
+	(cd proj && perun config --local set format.sort_profiles_by time >/dev/null &&
+	 git reset -q --hard HEAD~1)
+'
+
 test_expect_success 'SIGTERM ends it with 0' '
 	serve_stop TERM &&
 	test_grep "stopped (SIGTERM)" serve.err
