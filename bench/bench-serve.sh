@@ -43,11 +43,12 @@ time_get() {
 	done | sort -n | awk '{ t[NR] = $1 * 1000 } END { printf "%8.1f %8.1f\n", t[11], t[1] }'
 }
 
-# The first call of the project page's data walks the whole history; the
-# reply is then kept until the store changes.
+# The project page's data is made as the server starts (a walk of the
+# whole history) and kept until the store changes: the first call right
+# after the start may wait for it.
 first=$(curl -s -o /dev/null -H "$auth" -w "%{time_total}" "$base/api/log?profiles=1")
 echo
-echo "the first GET /api/log?profiles=1 (nothing kept yet): $(echo "$first * 1000" | bc) ms"
+echo "the first GET /api/log?profiles=1, right after the start: $(echo "$first * 1000" | bc) ms"
 echo "one request at a time (ms)               median     best"
 for path in / /assets/perun.js "/api/log" "/api/log?profiles=1" "/api/commits/HEAD/profiles" \
 	"/api/profile?p=0@i" "/api/profile/resources?p=0@i" "/api/profile/views/bars?p=0@i"; do

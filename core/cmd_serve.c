@@ -8,7 +8,7 @@
 #include "command_list.h"
 #include "instance.h"
 #ifdef HAVE_LIBMICROHTTPD
-#include "serve_http.h"
+#include "serve_routes.h"
 #endif
 
 static int cmd_serve(const struct perun_command *cmd, struct perun_cli *cli,
@@ -32,7 +32,7 @@ static int cmd_serve(const struct perun_command *cmd, struct perun_cli *cli,
 		.cli = cli,
 	};
 	cli->no_pager = 1;
-	if (perun_serve_run(&config, &err))
+	if (perun_serve_run(&config, serve_api_warm, &err))
 		return perun_error_exit(&err);
 	return PERUN_EXIT_OK;
 #else

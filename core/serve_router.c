@@ -760,7 +760,14 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
 	vfprintf(stderr, fmt, ap);
 }
 
-int perun_serve_run(const struct perun_serve_config *config, struct perun_error *err)
+static void *warm_thread(void *fn)
+{
+	((void (*)(void))fn)();
+	return NULL;
+}
+
+int perun_serve_run(const struct perun_serve_config *config, void (*warm)(void),
+		    struct perun_error *err)
 {
 	char host[128];
 	int port = 0;
@@ -790,6 +797,8 @@ int perun_serve_run(const struct perun_serve_config *config, struct perun_error 
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		return perun_error_set(err, PERUN_EGENERIC, "serve: libmicrohttpd did not start");
 	}
+	pthread_t warmer;
+	int warming = warm && !pthread_create(&warmer, NULL, warm_thread, (void *)warm);
 	int v6 = strchr(host, ':') != NULL;
 	printf("perun serve%s: http://%s%s%s:%d/?token=%s\n",
 	       config->read_only ? " (read-only)" : "", v6 ? "[" : "", host, v6 ? "]" : "", port,
@@ -800,6 +809,8 @@ int perun_serve_run(const struct perun_serve_config *config, struct perun_error 
 		;
 	stopping = 1;
 	MHD_stop_daemon(d);
+	if (warming)
+		pthread_join(warmer, NULL);
 	close(fd);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	fprintf(stderr, "perun: serve: stopped (%s)\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
