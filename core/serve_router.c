@@ -784,6 +784,11 @@ int perun_serve_run(const struct perun_serve_config *config, void (*warm)(void),
 	sigaddset(&stop_signals, SIGINT);
 	sigaddset(&stop_signals, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &stop_signals, &old);
+	/* A background job of a shell starts with SIGINT ignored, and an
+	 * ignored signal never reaches sigwait: taken as default, blocked. */
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, old_int, old_term;
+	sigaction(SIGINT, &dfl, &old_int);
+	sigaction(SIGTERM, &dfl, &old_term);
 	signal(SIGPIPE, SIG_IGN);
 	struct MHD_Daemon *d = MHD_start_daemon(
 		MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_AUTO |
@@ -794,6 +799,8 @@ int perun_serve_run(const struct perun_serve_config *config, void (*warm)(void),
 		(unsigned)1000, MHD_OPTION_END);
 	if (!d) {
 		close(fd);
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		return perun_error_set(err, PERUN_EGENERIC, "serve: libmicrohttpd did not start");
 	}
@@ -812,6 +819,8 @@ int perun_serve_run(const struct perun_serve_config *config, void (*warm)(void),
 	if (warming)
 		pthread_join(warmer, NULL);
 	close(fd);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	fprintf(stderr, "perun: serve: stopped (%s)\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
 	return 0;
