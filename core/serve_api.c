@@ -348,6 +348,25 @@ void serve_api_commit_check(struct perun_serve_request *req, struct perun_serve_
 	commit_reply(req, reply, 0);
 }
 
+void serve_api_pending(struct perun_serve_request *req, struct perun_serve_reply *reply)
+{
+	(void)req;
+	struct perun_instance *inst;
+	struct perun_error err = { 0 };
+	struct perun_profile_list pending = { 0 };
+	perun_serve_lock();
+	if ((inst = instance_get(reply))) {
+		if (perun_profiles_pending(inst, &pending, &err))
+			perun_serve_reply_perun_error(reply, &err);
+		else
+			perun_serve_reply_json(reply, 200,
+					       json_pack("{s:i,s:o}", "schema", 1, "pending",
+							 perun_profile_list_json(&pending, 'p')));
+		perun_profile_list_release(&pending);
+	}
+	perun_serve_unlock();
+}
+
 /* ---- Profiles ---- */
 
 /* The profiles named by the query parameters names[0..n) (tracked at the
