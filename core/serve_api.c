@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * perun serve's JSON API (docs/perun-serve.md): the data of the CLI
- * commands (log, show, check, plugins) in their --format json shapes,
- * made by the same code.  Each handler opens the instance for itself,
- * holding the core lock (serve_http.h).
+ * perun serve's JSON API (docs/serve.md): the data of the CLI commands
+ * (log, status, show, showdiff, check, plugins) in their --format json
+ * shapes, made by the same code.  Handlers use the one open instance
+ * (instance_get) holding the core lock (serve_http.h).
  */
 #define _GNU_SOURCE /* strcasestr, qsort_r */
 #include <dirent.h>

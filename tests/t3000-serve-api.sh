@@ -327,6 +327,15 @@ test_expect_success 'bad --listen values and a busy port: one line, exit 2 or 3'
 	test_exit_code 2 perun serve extra 2>err && test_grep "usage: perun serve" err
 '
 
+test_expect_success 'a repository without commits: no head, the log is 404' '
+	mkdir fresh && (cd fresh && git init -q && perun init >/dev/null) &&
+	serve_start fresh &&
+	test "$(api /api/info)" = 200 && jq -e ".head == null" body &&
+	test "$(api /api/log)" = 404 && jq -e ".error" body &&
+	test "$(api /)" = 200 &&
+	serve_stop
+'
+
 test_expect_success 'outside an instance it does not start' '
 	mkdir -p empty && cd empty &&
 	test_must_fail perun serve --listen 127.0.0.1:0 2>err &&
