@@ -22,7 +22,7 @@ test_expect_success 'setup: two versions with a time profile each, checked' '
 	perun init >/dev/null &&
 	perun collect -c ./prog -w in time --repeat 5 --warmup 0 >/dev/null 2>&1 &&
 	perun add 0@p >/dev/null &&
-	printf "#!/bin/sh\nsleep 0.1\n" >prog &&
+	printf "#!/bin/sh\nsleep 0.4\n" >prog &&
 	git commit -q -am "slow version" &&
 	perun collect -c ./prog -w in time --repeat 5 --warmup 0 >/dev/null 2>&1 &&
 	perun collect -c ./prog -w other time --repeat 2 --warmup 0 >/dev/null 2>&1 &&
