@@ -21,7 +21,8 @@ CORE_TESTS = tests/t0004-build-lists.sh tests/t0005-layers.sh tests/t0006-plugin
 	tests/t0401-selectors.sh tests/t0402-store-objects.sh tests/t0403-fsck-gc.sh \
 	tests/t0404-faults.sh tests/t0405-alloc-faults.sh tests/t0520-annotate.sh tests/t0521-import-chrome.sh tests/t0522-annotate-python.sh tests/t0523-annotate-importers.sh tests/t0970-fuzz-targets.sh \
 	tests/t2003-check-nothing-compared.sh tests/t2004-check-strategies.sh \
-	tests/t2005-check-sarif.sh tests/t2007-check-noise.sh tests/t2008-check-rule-options.sh
+	tests/t2005-check-sarif.sh tests/t2007-check-noise.sh tests/t2008-check-rule-options.sh \
+	tests/t8450-serve-runs.sh
 TESTS += $(CORE_TESTS)
 EXTRA_DIST += $(CORE_TESTS) tests/annotate tests/schemas/sarif-2.1.0-rtm.5.json tests/schemas/README.md
 check_PROGRAMS += tests/config-test
@@ -43,6 +44,13 @@ check_PROGRAMS += %reldir%/helpers/profile-tool
 %canon_reldir%_helpers_profile_tool_SOURCES = %reldir%/helpers/profile-tool.c
 %canon_reldir%_helpers_profile_tool_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 %canon_reldir%_helpers_profile_tool_LDADD = sdk/libperun.la $(JANSSON_LIBS)
+# Drives core/serve_runs.c (perun serve's runs and sessions) without HTTP.
+check_PROGRAMS += %reldir%/helpers/serve-runs-driver
+%canon_reldir%_helpers_serve_runs_driver_SOURCES = %reldir%/helpers/serve-runs-driver.c \
+	core/serve_runs.c core/serve_runs.h core/serve_runs_internal.h core/serve_sessions.c
+%canon_reldir%_helpers_serve_runs_driver_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) -I$(top_srcdir)/core -pthread
+%canon_reldir%_helpers_serve_runs_driver_LDADD = sdk/libperun.la $(JANSSON_LIBS)
+%canon_reldir%_helpers_serve_runs_driver_LDFLAGS = $(AM_LDFLAGS) -pthread
 check_PROGRAMS += %reldir%/helpers/models-cmp
 %canon_reldir%_helpers_models_cmp_SOURCES = %reldir%/helpers/models-cmp.c
 %canon_reldir%_helpers_models_cmp_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
