@@ -11,6 +11,7 @@
 #include "format.h"
 #include "index.h"
 #include "profiles.h"
+#include "json_reports.h"
 #include "share.h"
 #include "xalloc.h"
 
@@ -335,7 +336,8 @@ static int print_short(const struct log_walk *walk, const char *fmt_text, struct
 	return 0;
 }
 
-static void print_json(const struct log_walk *walk)
+/* The document of perun log --format json. */
+static json_t *log_json(const struct log_walk *walk)
 {
 	json_t *list = json_array();
 	for (size_t i = 0; i < walk->n; i++) {
@@ -362,10 +364,30 @@ static void print_json(const struct log_walk *walk)
 						      "remote_only", (json_int_t)r->remote_only));
 		json_array_append_new(list, row);
 	}
-	json_t *doc = json_pack("{s:i,s:o}", "schema", 1, "minor_versions", list);
-	json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-	putchar('\n');
-	json_decref(doc);
+	return json_pack("{s:i,s:o}", "schema", 1, "minor_versions", list);
+}
+
+/* Walk the history from rev (NULL: HEAD) into walk->rows. */
+static int log_walk_run(struct log_walk *walk, const char *rev, struct perun_error *err)
+{
+	char sha[65];
+	int rc = perun_resolve_minor(walk->inst, rev, sha, err);
+	if (!rc)
+		rc = perun_share_view_open(walk->inst, &walk->view, err);
+	if (!rc)
+		rc = perun_vcs_walk(&walk->inst->vcs, sha, collect_row, walk, err);
+	return rc;
+}
+
+int perun_log_json(struct perun_instance *inst, const char *rev, json_t **out,
+		   struct perun_error *err)
+{
+	struct log_walk walk = { .inst = inst };
+	int rc = log_walk_run(&walk, rev, err);
+	*out = rc ? NULL : log_json(&walk);
+	rows_release(&walk);
+	perun_share_view_close(walk.view);
+	return rc;
 }
 
 static int cmd_log(const struct perun_command *cmd, struct perun_cli *cli,
@@ -373,22 +395,20 @@ static int cmd_log(const struct perun_command *cmd, struct perun_cli *cli,
 {
 	struct perun_instance inst;
 	struct log_walk walk = { 0 };
-	char sha[65];
 	if (argc > 1)
 		return perun_fail(PERUN_EXIT_USAGE, "log takes at most one revision");
 	if (perun_instance_open(&inst, &walk.err))
 		return perun_error_exit(&walk.err);
 	walk.inst = &inst;
-	int rc = perun_resolve_minor(&inst, argc ? argv[0] : NULL, sha, &walk.err);
-	if (!rc)
-		rc = perun_share_view_open(&inst, &walk.view, &walk.err);
-	if (!rc)
-		rc = perun_vcs_walk(&inst.vcs, sha, collect_row, &walk, &walk.err);
+	int rc = log_walk_run(&walk, argc ? argv[0] : NULL, &walk.err);
 	if (!rc) {
 		perun_pager_start(cli, &inst.config, "log");
-		if (!strcmp(perun_params_string(params, "format", "text"), "json"))
-			print_json(&walk);
-		else if (perun_params_bool(params, "short", 0))
+		if (!strcmp(perun_params_string(params, "format", "text"), "json")) {
+			json_t *doc = log_json(&walk);
+			json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+			putchar('\n');
+			json_decref(doc);
+		} else if (perun_params_bool(params, "short", 0))
 			rc = print_short(&walk,
 					 perun_config_lookup_string(
 						 &inst.config, "format.shortlog",

@@ -25,6 +25,7 @@
 	X(postprocessby)                                                                           \
 	X(run)                                                                                     \
 	X(check)                                                                                   \
+	X(serve)                                                                                   \
 	X(push)                                                                                    \
 	X(fetch)                                                                                   \
 	X(pull)                                                                                    \

@@ -128,3 +128,55 @@ void perun_plugin_options_print(const struct perun_loaded_plugin *p, FILE *out)
 		fprintf(out, "  (none)\n");
 	perun_options_print(p->desc->options, u.key_prefix, out);
 }
+
+static const char *type_name(enum perun_option_type type)
+{
+	switch (type) {
+	case PERUN_OPTION_BOOL: return "flag";
+	case PERUN_OPTION_INT: return "int";
+	case PERUN_OPTION_FLOAT: return "float";
+	case PERUN_OPTION_STRING: return "string";
+	case PERUN_OPTION_CHOICE: return "choice";
+	}
+	return "?";
+}
+
+json_t *perun_plugin_entry_json(const struct perun_loaded_plugin *e, int with_options)
+{
+	json_t *obj = json_pack("{s:s,s:s?,s:s}", "name", e->name, "kind",
+				perun_plugin_kind_name(e->kind), "path", e->path);
+	if (e->desc) {
+		json_object_set_new(obj, "version",
+				    json_string(e->desc->version ? e->desc->version : ""));
+		json_object_set_new(obj, "summary",
+				    json_string(e->desc->summary ? e->desc->summary : ""));
+		char abi[32];
+		snprintf(abi, sizeof(abi), "%u.%u", e->desc->abi_major, e->desc->abi_minor);
+		json_object_set_new(obj, "abi", json_string(abi));
+		if (e->kind == PERUN_KIND_CHECK && !e->error) {
+			const char *method = perun_check_method_name(e);
+			json_object_set_new(obj, "method",
+					    method ? json_string(method) : json_null());
+			json_object_set_new(obj, "title", json_string(perun_check_method_title(e)));
+		}
+	}
+	json_object_set_new(obj, "status",
+			    json_string(e->error	 ? "rejected"
+					: e->shadowed_by ? "shadowed"
+							 : "ok"));
+	if (e->error)
+		json_object_set_new(obj, "error", json_string(e->error));
+	if (e->shadowed_by)
+		json_object_set_new(obj, "shadowed_by", json_string(e->shadowed_by));
+	if (with_options && e->desc) {
+		json_t *opts = json_array();
+		for (const struct perun_option *o = e->desc->options; o && o->name; o++)
+			json_array_append_new(
+				opts, json_pack("{s:s,s:s?,s:s,s:s?,s:s?,s:s?}", "name", o->name,
+						"short", o->short_name, "type", type_name(o->type),
+						"default", o->default_value, "choices", o->choices,
+						"help", o->help));
+		json_object_set_new(obj, "options", opts);
+	}
+	return obj;
+}

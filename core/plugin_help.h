@@ -9,6 +9,8 @@
 
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "plugin_loader.h"
 
 /* How a plugin is used: by which command, with which words. */
@@ -43,5 +45,9 @@ void perun_plugin_help(const struct perun_loaded_plugin *p, FILE *out);
 /* "options:" (or "configuration:" for keys) and one line per option of
  * p, or "(none)": the part of the help "plugins inspect" shows too. */
 void perun_plugin_options_print(const struct perun_loaded_plugin *p, FILE *out);
+
+/* The plugin as "perun plugins list --format json" shows it (with its
+ * declared options when with_options): perun plugins and perun serve. */
+json_t *perun_plugin_entry_json(const struct perun_loaded_plugin *e, int with_options);
 
 #endif

@@ -43,3 +43,11 @@ char *perun_xstrdup(const char *s)
 		out_of_memory(strlen(s) + 1);
 	return copy;
 }
+
+char *perun_xstrndup(const char *s, size_t n)
+{
+	char *copy = strndup(s, n);
+	if (!copy)
+		out_of_memory(n + 1);
+	return copy;
+}

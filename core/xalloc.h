@@ -14,5 +14,7 @@ void *perun_xmalloc(size_t size);
 void *perun_xcalloc(size_t n, size_t size);
 void *perun_xrealloc(void *p, size_t size);
 char *perun_xstrdup(const char *s);
+/* The first n bytes of s (fewer when it ends before). */
+char *perun_xstrndup(const char *s, size_t n);
 
 #endif

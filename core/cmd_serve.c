@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* perun serve: the store, its views and runs in a browser (serve_*.c). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "autoconfig.h"
+#include "cmd_util.h"
+#include "command_list.h"
+#include "instance.h"
+#ifdef HAVE_LIBMICROHTTPD
+#include "serve_http.h"
+#endif
+
+static int cmd_serve(const struct perun_command *cmd, struct perun_cli *cli,
+		     const struct perun_params *params, int argc, char **argv)
+{
+	(void)cmd;
+	(void)argv;
+	if (argc)
+		return perun_fail(PERUN_EXIT_USAGE,
+				  "usage: perun serve [--listen ADDR:PORT] [--read-only]");
+#ifdef HAVE_LIBMICROHTTPD
+	struct perun_error err = { 0 };
+	struct perun_instance inst;
+	/* Served from an instance: refuse to start outside one. */
+	if (perun_instance_open(&inst, &err))
+		return perun_error_exit(&err);
+	perun_instance_close(&inst);
+	struct perun_serve_config config = {
+		.listen = perun_params_string(params, "listen", "127.0.0.1:8080"),
+		.read_only = perun_params_bool(params, "read-only", 0),
+		.cli = cli,
+	};
+	cli->no_pager = 1;
+	if (perun_serve_run(&config, &err))
+		return perun_error_exit(&err);
+	return PERUN_EXIT_OK;
+#else
+	(void)cli;
+	(void)params;
+	return perun_fail(PERUN_EXIT_FAILURE,
+			  "serve: this perun was built without libmicrohttpd (Debian: "
+			  "libmicrohttpd-dev); rebuild with it to serve");
+#endif
+}
+
+static const struct perun_option serve_options[] = {
+	{ "listen", "l", PERUN_OPTION_STRING, "127.0.0.1:8080", NULL, "<addr:port>",
+	  "address and port to listen on (port 0: any free one)", 0 },
+	{ "read-only", NULL, PERUN_OPTION_BOOL, NULL, NULL, NULL,
+	  "refuse every request that would change something (403)", 0 },
+	{ NULL },
+};
+
+const struct perun_command perun_cmd_serve = {
+	.name = "serve",
+	.fn = cmd_serve,
+	.options = serve_options,
+	.args = "",
+	.summary = "serve the store, its views and runs in a browser",
+	.description = "Serves the instance over HTTP: the project page (the history with each\n"
+		       "version's profiles and degradations), a page per profile with its\n"
+		       "resources and views, a compare page, and the JSON API under /api/\n"
+		       "that the pages use (see perun-serve(1) for the endpoints).  It prints\n"
+		       "its URL with an access token, as Jupyter does, and every request\n"
+		       "needs that token (the ?token= query, the cookie set on the first\n"
+		       "visit, or 'Authorization: Bearer'); requests that change something\n"
+		       "also need the CSRF token of GET /api/csrf in an X-CSRF-Token header.\n"
+		       "It listens on 127.0.0.1:8080 unless --listen says otherwise, and runs\n"
+		       "until SIGINT or SIGTERM.",
+	.see_also = "perun-show(1), perun-log(1), perun-check(1)",
+};

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The route table of perun serve, in one place: a route is one line
+ * X(method, pattern, handler, flags) here, its handler a function
+ * "void handler(struct perun_serve_request *, struct perun_serve_reply *)"
+ * in a core/serve_*.c file (declared by this list).  Patterns are matched
+ * in order; "{name}" matches one path segment, "{name*}" the rest of the
+ * path (PERUN_SERVE_REST).  The router checks the access token (unless
+ * PERUN_SERVE_PUBLIC), --read-only and the CSRF token of POST, PUT and
+ * DELETE before the handler runs.  docs/perun-serve.md documents the API.
+ */
+#ifndef PERUN_CORE_SERVE_ROUTES_H
+#define PERUN_CORE_SERVE_ROUTES_H
+
+#include "serve_http.h"
+
+#define PERUN_SERVE_ROUTES(X)                                                                      \
+	/* Pages (serve_pages.c) */                                                                \
+	X("GET", "/", serve_page_project, 0)                                                       \
+	X("GET", "/profile", serve_page_profile, 0)                                                \
+	X("GET", "/compare", serve_page_compare, 0)                                                \
+	X("GET", "/assets/{file*}", serve_page_asset, PERUN_SERVE_REST)                            \
+	/* The JSON API (serve_api.c) */                                                           \
+	X("GET", "/api/csrf", serve_api_csrf, 0)                                                   \
+	X("GET", "/api/info", serve_api_info, 0)                                                   \
+	X("GET", "/api/log", serve_api_log, 0)                                                     \
+	X("GET", "/api/plugins", serve_api_plugins, 0)                                             \
+	/* Runs, sessions and history (serve_runs*.c) go here */
+
+#define PERUN_SERVE_ROUTE_DECLARE(method, pattern, handler, flags)                                 \
+	void handler(struct perun_serve_request *req, struct perun_serve_reply *reply);
+PERUN_SERVE_ROUTES(PERUN_SERVE_ROUTE_DECLARE)
+#undef PERUN_SERVE_ROUTE_DECLARE
+
+#endif
