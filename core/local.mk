@@ -43,13 +43,14 @@ perun_LDFLAGS = $(AM_LDFLAGS) -pthread
 # embedded at build time (core/serve_assets.c, from core/serve-assets/).
 if HAVE_LIBMICROHTTPD
 perun_SOURCES += core/serve_http.h core/serve_routes.h core/serve_router.c \
-	core/serve_api.c core/serve_pages.c core/serve_assets.h
+	core/serve_api.c core/serve_pages.c core/serve_assets.h core/serve_runs_api.c
 nodist_perun_SOURCES = core/serve_assets.c
 perun_CFLAGS += $(MHD_CFLAGS)
 perun_LDADD += $(MHD_LIBS)
 endif
 serve_assets = core/serve-assets/project.html \
-	core/serve-assets/perun.css core/serve-assets/perun.js
+	core/serve-assets/perun.css core/serve-assets/perun.js \
+	core/serve-assets/runs.html core/serve-assets/runs.js
 EXTRA_DIST += $(serve_assets) scripts/embed-assets.sh
 CLEANFILES += core/serve_assets.c
 core/serve_assets.c: $(serve_assets) $(top_srcdir)/scripts/embed-assets.sh

@@ -629,7 +629,7 @@ static void argv_free(struct argv_list *a)
 }
 
 /* A unit's options as its command line: --name value, repeated for a list,
- * alone for true, left out for false and null. */
+ * --name for true, --no-name for false, nothing for null. */
 static void argv_options(struct argv_list *a, const json_t *opts)
 {
 	const char *key;
@@ -638,7 +638,10 @@ static void argv_options(struct argv_list *a, const json_t *opts)
 	{
 		char flag[80], text[64];
 		snprintf(flag, sizeof(flag), "--%s", key);
-		if (json_is_true(v)) {
+		if (json_is_boolean(v)) {
+			/* false undoes a flag that defaults to true */
+			if (json_is_false(v))
+				snprintf(flag, sizeof(flag), "--no-%s", key);
 			argv_add(a, flag);
 			continue;
 		}

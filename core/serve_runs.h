@@ -96,4 +96,9 @@ json_t *perun_serve_counters_sample(const char *line);
  * no '/', no "..", no control character. */
 int perun_serve_name_ok(const char *name);
 
+/* The runs of the running perun serve (serve_runs_api.c): opened on the
+ * instance at root before serving, closed after. */
+int perun_serve_runs_start(const char *root, struct perun_error *err);
+void perun_serve_runs_stop(void);
+
 #endif
