@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "command_list.h"
+#include "json_reports.h"
 #include "pager.h"
 #include "cmd_util.h"
 #include "format.h"
@@ -139,23 +140,27 @@ static void print_table(const struct perun_format *fmt, const struct perun_profi
 	free(widths);
 }
 
-static json_t *list_json(const struct perun_profile_list *list, char id_char)
+json_t *perun_profile_info_json(const struct perun_profile_info *info, const char *id)
+{
+	json_t *item =
+		json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}", "id", id, "source", info->entry.path,
+			  "type", info->entry.type, "time", info->entry.time, "cmd",
+			  info->entry.cmd, "workload", info->entry.workload, "collector",
+			  info->entry.collector, "postprocessors", info->entry.postprocessors);
+	if (!info->pending)
+		json_object_set_new(item, "checksum", json_string(info->entry.checksum));
+	else
+		json_object_set_new(item, "path", json_string(info->file));
+	return item;
+}
+
+json_t *perun_profile_list_json(const struct perun_profile_list *list, char id_char)
 {
 	json_t *arr = json_array();
 	for (size_t i = 0; i < list->n; i++) {
-		const struct perun_profile_info *info = &list->items[i];
 		char id[32];
 		snprintf(id, sizeof(id), "%zu@%c", i, id_char);
-		json_t *item = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}", "id", id, "source",
-					 info->entry.path, "type", info->entry.type, "time",
-					 info->entry.time, "cmd", info->entry.cmd, "workload",
-					 info->entry.workload, "collector", info->entry.collector,
-					 "postprocessors", info->entry.postprocessors);
-		if (!info->pending)
-			json_object_set_new(item, "checksum", json_string(info->entry.checksum));
-		else
-			json_object_set_new(item, "path", json_string(info->file));
-		json_array_append_new(arr, item);
+		json_array_append_new(arr, perun_profile_info_json(&list->items[i], id));
 	}
 	return arr;
 }
@@ -306,10 +311,10 @@ static int cmd_status(const struct perun_command *cmd, struct perun_cli *cli,
 	size_t dirty_profiles = worktree_profiles(diff, &tracked, &pending);
 
 	if (json) {
-		json_t *doc =
-			json_pack("{s:i,s:s,s:s,s:o,s:o}", "schema", 1, "major_version", branch,
-				  "minor_version", sha, "tracked", list_json(&tracked, 'i'),
-				  "pending", list_json(&pending, 'p'));
+		json_t *doc = json_pack("{s:i,s:s,s:s,s:o,s:o}", "schema", 1, "major_version",
+					branch, "minor_version", sha, "tracked",
+					perun_profile_list_json(&tracked, 'i'), "pending",
+					perun_profile_list_json(&pending, 'p'));
 		json_t *changes;
 		if (perun_check_changes_json(&inst, sha, &changes, &err)) {
 			json_decref(doc);

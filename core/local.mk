@@ -48,9 +48,11 @@ nodist_perun_SOURCES = core/serve_assets.c
 perun_CFLAGS += $(MHD_CFLAGS)
 perun_LDADD += $(MHD_LIBS)
 endif
-serve_assets = core/serve-assets/project.html \
-	core/serve-assets/perun.css core/serve-assets/perun.js \
-	core/serve-assets/runs.html core/serve-assets/runs.js
+serve_assets = core/serve-assets/project.html core/serve-assets/profile.html \
+	core/serve-assets/compare.html \
+	core/serve-assets/perun.css core/serve-assets/perun.js
+# The Runs page (serve_runs_api.c).
+serve_assets += core/serve-assets/runs.html core/serve-assets/runs.js
 EXTRA_DIST += $(serve_assets) scripts/embed-assets.sh
 CLEANFILES += core/serve_assets.c
 core/serve_assets.c: $(serve_assets) $(top_srcdir)/scripts/embed-assets.sh

@@ -47,6 +47,11 @@ const char *perun_serve_param(const struct perun_serve_request *req, const char 
 /* A query parameter (URL-decoded), or def when absent. */
 const char *perun_serve_query(const struct perun_serve_request *req, const char *name,
 			      const char *def);
+/* Call fn for each query parameter (URL-decoded; value "" when it has
+ * none) in the order given; a non-zero return stops and is returned. */
+typedef int (*perun_serve_query_fn)(const char *name, const char *value, void *data);
+int perun_serve_query_each(const struct perun_serve_request *req, perun_serve_query_fn fn,
+			   void *data);
 /* A query parameter as a whole number in [min, max]: def when absent,
  * -1 after replying 400 when it is not one. */
 int perun_serve_query_long(const struct perun_serve_request *req, struct perun_serve_reply *reply,
@@ -73,6 +78,13 @@ void perun_serve_reply_buffer(struct perun_serve_reply *reply, unsigned status, 
 			      char *data, size_t len);
 /* A file by path, its MIME type from its extension; 404 when it is not. */
 void perun_serve_reply_file(struct perun_serve_reply *reply, const char *path);
+
+/* A reply of one's own, to call a handler's helpers for their answer
+ * (e.g. to try a view): its status (0 while unset) and body. */
+struct perun_serve_reply *perun_serve_reply_new(void);
+unsigned perun_serve_reply_status(const struct perun_serve_reply *reply);
+const char *perun_serve_reply_body(const struct perun_serve_reply *reply, size_t *len);
+void perun_serve_reply_free(struct perun_serve_reply *reply);
 
 /*
  * A streamed reply (Server-Sent Events: mime "text/event-stream"): fn is

@@ -147,6 +147,29 @@ const char *perun_serve_query(const struct perun_serve_request *req, const char 
 	return v ? v : def;
 }
 
+struct query_walk {
+	perun_serve_query_fn fn;
+	void *data;
+	int rc;
+};
+
+static enum MHD_Result query_one(void *cls, enum MHD_ValueKind kind, const char *key,
+				 const char *value)
+{
+	(void)kind;
+	struct query_walk *w = cls;
+	w->rc = w->fn(key, value ? value : "", w->data);
+	return w->rc ? MHD_NO : MHD_YES;
+}
+
+int perun_serve_query_each(const struct perun_serve_request *req, perun_serve_query_fn fn,
+			   void *data)
+{
+	struct query_walk w = { fn, data, 0 };
+	MHD_get_connection_values(req->conn, MHD_GET_ARGUMENT_KIND, query_one, &w);
+	return w.rc;
+}
+
 int perun_serve_query_long(const struct perun_serve_request *req, struct perun_serve_reply *reply,
 			   const char *name, long def, long min, long max, long *out)
 {
@@ -287,6 +310,31 @@ void perun_serve_reply_stream(struct perun_serve_reply *reply, const char *mime,
 	reply->stream_free = free_fn;
 }
 
+struct perun_serve_reply *perun_serve_reply_new(void)
+{
+	return perun_xcalloc(1, sizeof(struct perun_serve_reply));
+}
+
+unsigned perun_serve_reply_status(const struct perun_serve_reply *reply)
+{
+	return reply->status;
+}
+
+const char *perun_serve_reply_body(const struct perun_serve_reply *reply, size_t *len)
+{
+	if (len)
+		*len = reply->len;
+	return reply->data ? reply->data : "";
+}
+
+void perun_serve_reply_free(struct perun_serve_reply *reply)
+{
+	if (!reply)
+		return;
+	reply_reset(reply);
+	free(reply);
+}
+
 /* ---- Routing ---- */
 
 static const struct perun_serve_route routes[] = {
@@ -372,6 +420,53 @@ static unsigned check_token(struct perun_serve_request *req, struct perun_serve_
 	return q || bearer || cookie ? 403 : 401;
 }
 
+struct location {
+	char *text;
+	size_t len;
+	FILE *f;
+};
+
+/* One query parameter of the URL redirected to, the token left out. */
+static enum MHD_Result add_to_location(void *cls, enum MHD_ValueKind kind, const char *key,
+				       const char *value)
+{
+	(void)kind;
+	struct location *loc = cls;
+	if (!strcmp(key, "token"))
+		return MHD_YES;
+	fputc(ftell(loc->f) ? '&' : '?', loc->f);
+	for (int part = 0; part < 2; part++) {
+		const char *text = part ? value : key;
+		if (part && !value)
+			break;
+		if (part)
+			fputc('=', loc->f);
+		for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
+			if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+			    (*c >= '0' && *c <= '9') || strchr("-._~@^", *c))
+				fputc(*c, loc->f);
+			else
+				fprintf(loc->f, "%%%02X", *c);
+		}
+	}
+	return MHD_YES;
+}
+
+/* The path requested with its query but without the token. */
+static char *location_without_token(struct perun_serve_request *req)
+{
+	struct location loc = { 0 };
+	loc.f = open_memstream(&loc.text, &loc.len);
+	if (!loc.f)
+		return perun_xstrdup(req->path);
+	MHD_get_connection_values(req->conn, MHD_GET_ARGUMENT_KIND, add_to_location, &loc);
+	fclose(loc.f);
+	char *url = perun_xmalloc(strlen(req->path) + loc.len + 1);
+	sprintf(url, "%s%s", req->path, loc.text ? loc.text : "");
+	free(loc.text);
+	return url;
+}
+
 static void dispatch(struct perun_serve_request *req, struct perun_serve_reply *reply)
 {
 	const char *problem = path_problem(req->path);
@@ -436,7 +531,7 @@ static void dispatch(struct perun_serve_request *req, struct perun_serve_reply *
 	if (reply->set_cookie && strncmp(req->path, "/api/", 5) && !strcmp(method, "GET")) {
 		reply_reset(reply);
 		reply->status = 303;
-		reply->location = perun_xstrdup(req->path);
+		reply->location = location_without_token(req);
 		reply->mime = perun_xstrdup("text/plain");
 		return;
 	}

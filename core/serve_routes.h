@@ -24,6 +24,14 @@
 	X("GET", "/api/csrf", serve_api_csrf, 0)                                                   \
 	X("GET", "/api/info", serve_api_info, 0)                                                   \
 	X("GET", "/api/log", serve_api_log, 0)                                                     \
+	X("GET", "/api/commits/{rev}/profiles", serve_api_commit_profiles, 0)                      \
+	X("GET", "/api/commits/{rev}/check", serve_api_commit_check, 0)                            \
+	X("GET", "/api/profile", serve_api_profile, 0)                                             \
+	X("GET", "/api/profile/resources", serve_api_resources, 0)                                 \
+	X("GET", "/api/profile/views", serve_api_views, 0)                                         \
+	X("GET", "/api/profile/views/{view}", serve_api_view, 0)                                   \
+	X("GET", "/api/compare/views", serve_api_compare_views, 0)                                 \
+	X("GET", "/api/compare/views/{view}", serve_api_compare_view, 0)                           \
 	X("GET", "/api/plugins", serve_api_plugins, 0)                                             \
 	/* Runs, sessions and history (serve_runs_api.c) */                                        \
 	X("GET", "/runs", serve_page_runs, 0)                                                      \

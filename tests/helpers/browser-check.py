@@ -3,6 +3,10 @@
 """Open a local HTML or SVG file in headless Chromium and report on it.
 
     browser-check.py [options] FILE
+    browser-check.py [options] http://127.0.0.1:PORT/PAGE
+
+A page served on the loopback interface (perun serve) may also load what
+its own server serves; any other request is an error as for files.
 
 Chromium is driven over the DevTools protocol (a websocket, spoken here
 with the standard library only), so the page under test is not modified:
@@ -11,6 +15,8 @@ with the standard library only), so the page under test is not modified:
     offline);
   * --count SELECTOR prints "count <selector> <n>" (document.querySelectorAll);
   * --eval EXPR prints "eval <expr> <JSON result>";
+  * --wait EXPR waits (up to --timeout) until EXPR is true before the
+    counts, evals and screenshot: for pages that fill in after loading;
   * --screenshot PNG saves a full-page screenshot.
 Output is one line per item on stdout; errors go as "error: <text>".
 
@@ -174,8 +180,17 @@ def describe_exception(params):
     return f"{text.splitlines()[0]} ({where})"
 
 
+def loopback_origin(url):
+    """scheme://host:port of an http URL on the loopback interface, else None."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme != "http" or parts.hostname not in ("127.0.0.1", "localhost", "::1"):
+        return None
+    return f"{parts.scheme}://{parts.netloc}"
+
+
 def collect_errors(events, page_url):
     errors = []
+    origin = loopback_origin(page_url)
     for ev in events:
         method, params = ev["method"], ev.get("params", {})
         if method == "Runtime.exceptionThrown":
@@ -187,6 +202,8 @@ def collect_errors(events, page_url):
             errors.append("log: " + params["entry"].get("text", ""))
         elif method == "Network.requestWillBeSent":
             url = params.get("request", {}).get("url", "")
+            if origin and (url == origin or url.startswith(origin + "/")):
+                continue
             if not url.startswith(("file:", "data:", "blob:", "about:")):
                 errors.append("network request (the page must work offline): " + url)
     return errors
@@ -197,6 +214,7 @@ def main():
     ap.add_argument("file")
     ap.add_argument("--count", action="append", default=[], metavar="SELECTOR")
     ap.add_argument("--eval", action="append", default=[], metavar="EXPR")
+    ap.add_argument("--wait", action="append", default=[], metavar="EXPR")
     ap.add_argument("--screenshot", metavar="PNG")
     ap.add_argument("--width", type=int, default=1200)
     ap.add_argument("--height", type=int, default=900)
@@ -205,7 +223,8 @@ def main():
                     help="seconds to keep listening after the load event")
     args = ap.parse_args()
 
-    if not os.path.isfile(args.file):
+    served = loopback_origin(args.file)
+    if not served and not os.path.isfile(args.file):
         print(f"browser-check: no such file: {args.file}", file=sys.stderr)
         return 2
     chromium = find_chromium()
@@ -213,7 +232,7 @@ def main():
         print("browser-check: chromium not found (Debian: apt-get install chromium)",
               file=sys.stderr)
         return SKIP
-    page_url = "file://" + urllib.parse.quote(os.path.abspath(args.file))
+    page_url = args.file if served else "file://" + urllib.parse.quote(os.path.abspath(args.file))
 
     profile_dir = tempfile.mkdtemp(prefix="perun-chromium-")
     cmd = [chromium, "--headless=new", "--remote-debugging-port=0",
@@ -221,7 +240,9 @@ def main():
            "--disable-gpu", "--disable-dev-shm-usage", "--disable-extensions",
            "--disable-background-networking", "--disable-component-update",
            "--disable-sync", "--metrics-recording-only", "--mute-audio",
-           "--host-resolver-rules=MAP * ~NOTFOUND",  # offline: nothing resolves
+           # offline: nothing resolves but a served page's loopback host
+           "--host-resolver-rules=MAP * ~NOTFOUND" +
+           (f", EXCLUDE {urllib.parse.urlsplit(args.file).hostname}" if served else ""),
            f"--window-size={args.width},{args.height}", "about:blank"]
     if os.geteuid() == 0:
         cmd.insert(1, "--no-sandbox")  # Chromium refuses to run its sandbox as root
@@ -256,6 +277,15 @@ def main():
                   file=sys.stderr)
             return 2
         cdp.drain(args.settle)
+        for expr in args.wait:
+            while True:
+                res = cdp.call("Runtime.evaluate", expression=expr, returnByValue=True)
+                if res.get("result", {}).get("value"):
+                    break
+                if time.monotonic() > deadline:
+                    print(f"browser-check: waited {args.timeout} s for {expr}", file=sys.stderr)
+                    return 2
+                cdp.drain(0.1)
 
         for sel in args.count:
             res = cdp.call("Runtime.evaluate", returnByValue=True,
