@@ -21,8 +21,7 @@ CORE_TESTS = tests/t0004-build-lists.sh tests/t0005-layers.sh tests/t0006-plugin
 	tests/t0401-selectors.sh tests/t0402-store-objects.sh tests/t0403-fsck-gc.sh \
 	tests/t0404-faults.sh tests/t0405-alloc-faults.sh tests/t0520-annotate.sh tests/t0521-import-chrome.sh tests/t0522-annotate-python.sh tests/t0523-annotate-importers.sh tests/t0970-fuzz-targets.sh \
 	tests/t2003-check-nothing-compared.sh tests/t2004-check-strategies.sh \
-	tests/t2005-check-sarif.sh tests/t2007-check-noise.sh tests/t2008-check-rule-options.sh \
-	tests/t8450-serve-runs.sh
+	tests/t2005-check-sarif.sh tests/t2007-check-noise.sh tests/t2008-check-rule-options.sh
 TESTS += $(CORE_TESTS)
 EXTRA_DIST += $(CORE_TESTS) tests/annotate tests/schemas/sarif-2.1.0-rtm.5.json tests/schemas/README.md
 check_PROGRAMS += tests/config-test
@@ -177,6 +176,10 @@ EXTRA_DIST += tests/t2100-check-e2e.sh tests/t2102-check-e2e-annotated.sh tests/
 TESTS += %reldir%/t8200-browser-check.sh
 EXTRA_DIST += %reldir%/t8200-browser-check.sh %reldir%/helpers/browser-check.py \
 	%reldir%/helpers/browser-lib.sh
+# perun serve: its runs and sessions (the library, the API, the Runs page).
+SERVE_RUNS_TESTS = %reldir%/t8450-serve-runs.sh %reldir%/t8451-serve-runs-api.sh
+TESTS += $(SERVE_RUNS_TESTS)
+EXTRA_DIST += $(SERVE_RUNS_TESTS) %reldir%/helpers/serve-runs-lib.sh %reldir%/helpers/browser-steps.py
 # False alarms of every check method on a seeded synthetic history of
 # identical and planted versions (issue 22; the cases that fail today are TODO).
 TESTS += tests/t2006-check-false-alarms.sh

@@ -10,6 +10,8 @@
 
 command -v jq >/dev/null || test_skip_all "jq is needed to read the answers"
 command -v mkfifo >/dev/null || test_skip_all "mkfifo is needed to talk to the driver"
+. "$TEST_SRCDIR/tests/helpers/serve-runs-lib.sh"
+counters_require
 
 driver="$TEST_BUILDDIR/tests/helpers/serve-runs-driver"
 perun_exe="$TEST_BUILDDIR/perun"

@@ -14,24 +14,22 @@ It reuses browser-check.py's DevTools client.  Steps run in order:
   goto:URL              load another URL (a path is taken on the same origin)
   shot:PNG              a full-page screenshot
   sleep:SECONDS         let the page work
+  run:COMMAND           run a shell command (in the current directory)
 Each step prints one line; the first that fails prints "error: ..." and
-stops.  Any JavaScript exception, console error, browser log error or
-request to another origin than the server's is an error too.
+stops.  What browser-check.py counts as an error (an exception, a console
+or log error, a request leaving the machine) is one here too, and so is
+a response with a status of 400 or more.
 
 Exit: 0 all steps passed without errors, 1 a step failed or errors, 2 usage
 or page not loaded, 77 no Chromium.
 """
-import base64
 import importlib.util
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.parse
-import urllib.request
 
 here = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("browser_check", os.path.join(here, "browser-check.py"))
@@ -39,25 +37,14 @@ bc = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(bc)
 
 
-def errors_of(events, origin):
-    errors = []
+def errors_of(events, page_url):
+    """browser-check's errors, and every response of status 400 or more."""
+    errors = bc.collect_errors(events, page_url)
     for ev in events:
-        method, params = ev["method"], ev.get("params", {})
-        if method == "Runtime.exceptionThrown":
-            errors.append("exception: " + bc.describe_exception(params))
-        elif method == "Runtime.consoleAPICalled" and params.get("type") in ("error", "assert"):
-            args = [a.get("value", a.get("description", "")) for a in params.get("args", [])]
-            errors.append("console.error: " + " ".join(str(a) for a in args))
-        elif method == "Log.entryAdded" and params.get("entry", {}).get("level") == "error":
-            errors.append("log: " + params["entry"].get("text", ""))
-        elif method == "Network.responseReceived":
-            resp = params.get("response", {})
+        if ev["method"] == "Network.responseReceived":
+            resp = ev.get("params", {}).get("response", {})
             if resp.get("status", 200) >= 400:
                 errors.append(f"HTTP {resp['status']}: {resp.get('url', '')}")
-        elif method == "Network.requestWillBeSent":
-            url = params.get("request", {}).get("url", "")
-            if not url.startswith((origin + "/", "data:", "blob:", "about:")):
-                errors.append("network request to another origin: " + url)
     return errors
 
 
@@ -111,14 +98,10 @@ class Page:
         elif kind == "goto":
             self.navigate(arg if "://" in arg else origin + arg)
         elif kind == "shot":
-            metrics = self.cdp.call("Page.getLayoutMetrics")
-            size = metrics.get("cssContentSize") or metrics.get("contentSize")
-            width, height = max(1200, int(size["width"])), min(max(900, int(size["height"])), 16000)
-            shot = self.cdp.call("Page.captureScreenshot", format="png", captureBeyondViewport=True,
-                                 clip={"x": 0, "y": 0, "width": width, "height": height, "scale": 1})
-            os.makedirs(os.path.dirname(os.path.abspath(arg)), exist_ok=True)
-            with open(arg, "wb") as f:
-                f.write(base64.b64decode(shot["data"]))
+            bc.screenshot(self.cdp, arg, 1200, 900)
+        elif kind == "run":
+            if subprocess.run(arg, shell=True).returncode:
+                raise RuntimeError(f"command failed: {arg}")
         elif kind == "sleep":
             self.cdp.drain(float(arg))
         else:
@@ -142,37 +125,12 @@ def main():
         print("browser-steps: chromium not found (Debian: apt-get install chromium)",
               file=sys.stderr)
         return bc.SKIP
-    profile_dir = tempfile.mkdtemp(prefix="perun-chromium-")
-    cmd = [chromium, "--headless=new", "--remote-debugging-port=0",
-           f"--user-data-dir={profile_dir}", "--no-first-run", "--no-default-browser-check",
-           "--disable-gpu", "--disable-dev-shm-usage", "--disable-extensions",
-           "--disable-background-networking", "--disable-component-update",
-           "--disable-sync", "--metrics-recording-only", "--mute-audio",
-           # offline: nothing resolves but the loopback server
-           "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1",
-           "--window-size=1200,900", "about:blank"]
-    if os.geteuid() == 0:
-        cmd.insert(1, "--no-sandbox")
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            start_new_session=True)
     try:
-        port_file = os.path.join(profile_dir, "DevToolsActivePort")
-        deadline = time.monotonic() + timeout
-        while not os.path.exists(port_file) or os.path.getsize(port_file) == 0:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                print("browser-steps: chromium did not start", file=sys.stderr)
-                return 2
-            time.sleep(0.05)
-        time.sleep(0.05)
-        with open(port_file) as f:
-            port = int(f.readline())
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as r:
-            targets = json.load(r)
-        target = next(t for t in targets if t.get("type") == "page")
-        cdp = bc.DevTools(bc.WebSocket(target["webSocketDebuggerUrl"], timeout), timeout)
-        for domain in ("Page", "Runtime", "Log", "Network"):
-            cdp.call(f"{domain}.enable")
-        cdp.events.clear()
+        proc, profile_dir, cdp = bc.launch(chromium, 1200, 900, timeout, parts.hostname)
+    except RuntimeError as e:
+        print(f"browser-steps: {e}", file=sys.stderr)
+        return 2
+    try:
         page = Page(cdp, timeout)
         failed = False
         try:
@@ -184,22 +142,13 @@ def main():
             print(f"error: {e}")
             failed = True
         cdp.drain(0.1)
-        errors = errors_of(cdp.events, origin)
+        errors = errors_of(cdp.events, url)
         for e in errors:
             print("error: " + e)
         print(f"errors {len(errors)}")
         return 1 if errors or failed else 0
     finally:
-        try:
-            os.killpg(proc.pid, 15)
-        except ProcessLookupError:
-            pass
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, 9)
-            proc.wait()
-        shutil.rmtree(profile_dir, ignore_errors=True)
+        bc.shutdown(proc, profile_dir)
 
 
 if __name__ == "__main__":
