@@ -177,7 +177,8 @@ TESTS += %reldir%/t8200-browser-check.sh
 EXTRA_DIST += %reldir%/t8200-browser-check.sh %reldir%/helpers/browser-check.py \
 	%reldir%/helpers/browser-lib.sh
 # perun serve: its runs and sessions (the library, the API, the Runs page).
-SERVE_RUNS_TESTS = %reldir%/t8450-serve-runs.sh %reldir%/t8451-serve-runs-api.sh
+SERVE_RUNS_TESTS = %reldir%/t8450-serve-runs.sh %reldir%/t8451-serve-runs-api.sh \
+	%reldir%/t8452-serve-runs-browser.sh
 TESTS += $(SERVE_RUNS_TESTS)
 EXTRA_DIST += $(SERVE_RUNS_TESTS) %reldir%/helpers/serve-runs-lib.sh %reldir%/helpers/browser-steps.py
 # False alarms of every check method on a seeded synthetic history of
