@@ -58,6 +58,8 @@ EXTRA_DIST += bench/bench-regressogram.sh bench/bench-moving-average.sh \
 EXTRA_DIST += bench/bench-false-alarms.sh bench/false-alarms/gen-history.py \
 	bench/false-alarms/classify.py
 EXTRA_DIST += bench/bench-annotate.sh
+# bench/bench-serve.sh: perun serve under 100 clients (wrk).
+EXTRA_DIST += bench/bench-serve.sh
 # bench/bench-perun-fuzz.sh: the paper's Tables III and IV with perun fuzz.
 EXTRA_DIST += bench/bench-perun-fuzz.sh bench/perun-fuzz/regex.cc bench/perun-fuzz/wordfreq.c \
 	bench/perun-fuzz/nop.c bench/perun-fuzz/spawn-loop.c bench/perun-fuzz/cputime.c

@@ -62,15 +62,27 @@ const struct perun_command perun_cmd_serve = {
 	.options = serve_options,
 	.args = "",
 	.summary = "serve the store, its views and runs in a browser",
-	.description = "Serves the instance over HTTP: the project page (the history with each\n"
-		       "version's profiles and degradations), a page per profile with its\n"
-		       "resources and views, a compare page, and the JSON API under /api/\n"
-		       "that the pages use (see perun-serve(1) for the endpoints).  It prints\n"
-		       "its URL with an access token, as Jupyter does, and every request\n"
-		       "needs that token (the ?token= query, the cookie set on the first\n"
-		       "visit, or 'Authorization: Bearer'); requests that change something\n"
-		       "also need the CSRF token of GET /api/csrf in an X-CSRF-Token header.\n"
-		       "It listens on 127.0.0.1:8080 unless --listen says otherwise, and runs\n"
-		       "until SIGINT or SIGTERM.",
+	.description =
+		"Serves the instance over HTTP: the project page (the history with each\n"
+		"version's profiles, filters by collector, command, workload and tag,\n"
+		"degradations found by perun check marked), a page per profile (header,\n"
+		"metadata, the resources paged, sorted and filtered, and each view that\n"
+		"fits it, drawn by the view plugins of perun show), a compare page (the\n"
+		"views of perun showdiff), and the JSON API under /api/ that the pages\n"
+		"use.  docs/serve.md describes every endpoint.\n"
+		"\n"
+		"It prints its URL with an access token, as Jupyter does; every request\n"
+		"needs the token: the ?token= query (a page opened with it sets a cookie\n"
+		"and drops it from the URL), that cookie, or 'Authorization: Bearer\n"
+		"<token>'.  POST, PUT and DELETE also need the CSRF token of GET\n"
+		"/api/csrf in an X-CSRF-Token header, and --read-only refuses them.\n"
+		"Bad requests get an HTTP error with {\"error\": \"<message>\"}: 401 or 403\n"
+		"for a missing or wrong token, 400 for '..' or odd bytes in a path or a\n"
+		"body that is not JSON, 404 for what is not there, 405 for a method a\n"
+		"path does not take, 413 for a body over 1 MiB.\n"
+		"\n"
+		"It listens on 127.0.0.1:8080 unless --listen says otherwise (port 0:\n"
+		"a free one, shown in the URL) and runs until SIGINT or SIGTERM, which\n"
+		"end it with exit 0.",
 	.see_also = "perun-show(1), perun-log(1), perun-check(1)",
 };

@@ -8,9 +8,11 @@
 #define _GNU_SOURCE /* strcasestr, qsort_r */
 #include <dirent.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -25,14 +27,33 @@
 #include "views.h"
 #include "xalloc.h"
 
-/* Open the instance, or reply with its error; 0 when open. */
-static int open_instance(struct perun_instance *inst, struct perun_serve_reply *reply)
+/*
+ * The instance, opened once and kept (its configuration, the VCS): a
+ * request costs no open.  It is opened again when a configuration file
+ * changes, as a new perun would read it.  Used holding the core lock;
+ * NULL after replying with the error.
+ */
+static struct perun_instance served;
+static int served_open;
+static uint64_t served_config;
+
+static uint64_t config_stamp(void);
+
+static struct perun_instance *instance_get(struct perun_serve_reply *reply)
 {
 	struct perun_error err = { 0 };
-	if (!perun_instance_open(inst, &err))
-		return 0;
-	perun_serve_reply_perun_error(reply, &err);
-	return -1;
+	uint64_t stamp = config_stamp();
+	if (served_open && stamp == served_config)
+		return &served;
+	if (served_open)
+		perun_instance_close(&served);
+	served_open = !perun_instance_open(&served, &err);
+	if (!served_open) {
+		perun_serve_reply_perun_error(reply, &err);
+		return NULL;
+	}
+	served_config = stamp;
+	return &served;
 }
 
 void serve_api_csrf(struct perun_serve_request *req, struct perun_serve_reply *reply)
@@ -42,22 +63,21 @@ void serve_api_csrf(struct perun_serve_request *req, struct perun_serve_reply *r
 
 void serve_api_info(struct perun_serve_request *req, struct perun_serve_reply *reply)
 {
-	struct perun_instance inst;
+	struct perun_instance *inst;
 	struct perun_error err = { 0 };
 	char head[65] = "";
 	perun_serve_lock();
-	if (open_instance(&inst, reply)) {
+	if (!(inst = instance_get(reply))) {
 		perun_serve_unlock();
 		return;
 	}
 	/* A repository without commits has no HEAD yet: null then. */
-	int no_head = perun_resolve_minor(&inst, NULL, head, &err);
+	int no_head = perun_resolve_minor(inst, NULL, head, &err);
 	json_t *doc = json_pack(
 		"{s:i,s:s,s:s,s:s,s:o,s:b,s:s}", "schema", 1, "version", PACKAGE_VERSION, "root",
-		inst.root, "vcs", inst.vcs.type ? inst.vcs.type : "", "head",
+		inst->root, "vcs", inst->vcs.type ? inst->vcs.type : "", "head",
 		no_head ? json_null() : json_string(head), "read_only",
 		perun_serve_config(req)->read_only, "listen", perun_serve_config(req)->listen);
-	perun_instance_close(&inst);
 	perun_serve_unlock();
 	perun_serve_reply_json(reply, 200, doc);
 }
@@ -125,11 +145,104 @@ static int log_add_profiles(struct perun_instance *inst, json_t *doc, struct per
 	return 0;
 }
 
+/*
+ * What the log depends on in the store, as one number: the entries of
+ * .perun and of its subdirectories (objects/<aa>/ holds the indexes and
+ * .changes files, which are replaced by renames, so the directory's
+ * time changes with each) with their times and sizes, and the shared
+ * configuration.  A change anywhere gives another number.
+ */
+static void stamp_add(uint64_t *h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+	for (size_t i = 0; i < len; i++)
+		*h = (*h ^ p[i]) * 1099511628211ULL;
+}
+
+static void stamp_stat(uint64_t *h, const char *path)
+{
+	struct stat st;
+	stamp_add(h, path, strlen(path) + 1);
+	if (stat(path, &st))
+		return;
+	stamp_add(h, &st.st_mtim, sizeof(st.st_mtim));
+	stamp_add(h, &st.st_size, sizeof(st.st_size));
+	stamp_add(h, &st.st_ino, sizeof(st.st_ino));
+}
+
+/* dir and what is in it down to depth levels (0: the directory only). */
+static void stamp_dir(uint64_t *h, const char *dir, int depth)
+{
+	stamp_stat(h, dir);
+	if (!depth)
+		return;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[4200];
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "lock"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (e->d_type == DT_DIR)
+			stamp_dir(h, path, depth - 1);
+		else
+			stamp_stat(h, path);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* The shared configuration file (config.c's rule: $PERUN_CONFIG_DIR,
+ * $XDG_CONFIG_HOME/perun, ~/.config/perun). */
+static void stamp_shared_config(uint64_t *h)
+{
+	const char *cfg = getenv("PERUN_CONFIG_DIR"), *xdg = getenv("XDG_CONFIG_HOME"),
+		   *home = getenv("HOME");
+	char path[4200];
+	if (cfg && *cfg)
+		snprintf(path, sizeof(path), "%s/shared.yml", cfg);
+	else if (xdg && *xdg)
+		snprintf(path, sizeof(path), "%s/perun/shared.yml", xdg);
+	else
+		snprintf(path, sizeof(path), "%s/.config/perun/shared.yml", home ? home : "");
+	stamp_stat(h, path);
+}
+
+static uint64_t store_stamp(const struct perun_instance *inst)
+{
+	uint64_t h = 14695981039346656037ULL;
+	stamp_dir(&h, inst->dir, 2);
+	stamp_shared_config(&h);
+	return h;
+}
+
+/* The configuration files of the served instance (0 before it opened). */
+static uint64_t config_stamp(void)
+{
+	uint64_t h = 14695981039346656037ULL;
+	if (!served_open)
+		return 0;
+	char *local = perun_instance_path(&served, "local.yml");
+	stamp_stat(&h, local);
+	free(local);
+	stamp_shared_config(&h);
+	return h;
+}
+
+/* The last /api/log reply of each kind, kept while the store and the
+ * history stay as they were (under the core lock). */
+static struct log_cache {
+	char key[256];
+	char *text;
+	size_t len;
+} log_cache[2];
+
 void serve_api_log(struct perun_serve_request *req, struct perun_serve_reply *reply)
 {
-	struct perun_instance inst;
+	struct perun_instance *inst;
 	struct perun_error err = { 0 };
 	json_t *doc = NULL;
+	char sha[65], key[256];
 	const char *rev = perun_serve_query(req, "rev", NULL);
 	const char *profiles = perun_serve_query(req, "profiles", "0");
 	if (strcmp(profiles, "0") && strcmp(profiles, "1")) {
@@ -137,53 +250,63 @@ void serve_api_log(struct perun_serve_request *req, struct perun_serve_reply *re
 					"query parameter 'profiles': '%s' is not 0 or 1", profiles);
 		return;
 	}
-	if (rev && rev[0] == '-') {
-		perun_serve_reply_error(reply, 400, "revision '%s' starts with '-'", rev);
-		return;
-	}
+	int with = !strcmp(profiles, "1");
 	perun_serve_lock();
-	if (open_instance(&inst, reply)) {
+	if (!(inst = instance_get(reply))) {
 		perun_serve_unlock();
 		return;
 	}
-	int rc = perun_log_json(&inst, rev, &doc, &err);
-	if (!rc && !strcmp(profiles, "1"))
-		rc = log_add_profiles(&inst, doc, &err);
-	perun_instance_close(&inst);
-	perun_serve_unlock();
+	if (resolve_rev(inst, rev, sha, reply))
+		goto out;
+	snprintf(key, sizeof(key), "%s %016llx", sha, (unsigned long long)store_stamp(inst));
+	struct log_cache *c = &log_cache[with];
+	if (c->text && !strcmp(c->key, key)) {
+		char *copy = perun_xmalloc(c->len + 1);
+		memcpy(copy, c->text, c->len + 1);
+		perun_serve_reply_buffer(reply, 200, "application/json", copy, c->len);
+		goto out;
+	}
+	int rc = perun_log_json(inst, sha, &doc, &err);
+	if (!rc && with)
+		rc = log_add_profiles(inst, doc, &err);
 	if (rc) {
 		json_decref(doc);
-		/* A revision that does not resolve is not there. */
-		if (rev && err.code != PERUN_EGENERIC)
-			err.code = PERUN_ENOTFOUND;
 		perun_serve_reply_perun_error(reply, &err);
-	} else {
-		perun_serve_reply_json(reply, 200, doc);
+		goto out;
 	}
+	perun_serve_reply_json(reply, 200, doc);
+	free(c->text);
+	size_t len;
+	const char *body = perun_serve_reply_body(reply, &len);
+	c->text = perun_xstrndup(body, len);
+	c->len = len;
+	snprintf(c->key, sizeof(c->key), "%s", key);
+out:
+	perun_serve_unlock();
 }
 
 static void commit_reply(struct perun_serve_request *req, struct perun_serve_reply *reply,
 			 int with_profiles)
 {
-	struct perun_instance inst;
+	struct perun_instance *inst;
 	struct perun_error err = { 0 };
 	struct perun_profile_list tracked = { 0 };
 	char sha[65];
 	json_t *changes = NULL;
 	perun_serve_lock();
-	if (open_instance(&inst, reply)) {
+	if (!(inst = instance_get(reply))) {
 		perun_serve_unlock();
 		return;
 	}
 	int rc = 0;
-	if (resolve_rev(&inst, perun_serve_param(req, "rev"), sha, reply))
+	if (resolve_rev(inst, perun_serve_param(req, "rev"), sha, reply))
 		goto out;
-	if ((rc = perun_check_changes_json(&inst, sha, &changes, &err)))
+	if ((rc = perun_check_changes_json(inst, sha, &changes, &err)))
 		goto out;
 	json_t *doc =
 		json_pack("{s:i,s:s,s:o}", "schema", 1, "minor_version", sha, "changes", changes);
 	if (with_profiles) {
-		if ((rc = perun_profiles_tracked(&inst, sha, &tracked, &err))) {
+		if ((rc = perun_profiles_tracked(inst, sha, &tracked, &err))) {
 			json_decref(doc);
 			goto out;
 		}
@@ -194,7 +317,6 @@ out:
 	if (rc)
 		perun_serve_reply_perun_error(reply, &err);
 	perun_profile_list_release(&tracked);
-	perun_instance_close(&inst);
 	perun_serve_unlock();
 }
 
@@ -279,16 +401,16 @@ static int add_keys(const json_t *row, void *data)
 
 void serve_api_profile(struct perun_serve_request *req, struct perun_serve_reply *reply)
 {
-	struct perun_instance inst;
+	struct perun_instance *inst;
 	struct perun_profile *prof[2] = { NULL, NULL };
 	json_t *info[2] = { NULL, NULL };
 	static const char *const names[] = { "p" };
 	perun_serve_lock();
-	if (open_instance(&inst, reply)) {
+	if (!(inst = instance_get(reply))) {
 		perun_serve_unlock();
 		return;
 	}
-	if (!load_selected(req, reply, &inst, names, 1, prof, info)) {
+	if (!load_selected(req, reply, inst, names, 1, prof, info)) {
 		struct keys_walk kw = { json_array(), 0 };
 		perun_profile_foreach_resource(prof[0], add_keys, &kw);
 		json_t *models = perun_profile_get(prof[0], "models");
@@ -303,7 +425,6 @@ void serve_api_profile(struct perun_serve_request *req, struct perun_serve_reply
 		perun_serve_reply_json(reply, 200, doc);
 	}
 	perun_profile_free(prof[0]);
-	perun_instance_close(&inst);
 	perun_serve_unlock();
 }
 
@@ -433,7 +554,7 @@ static void sort_rows(json_t *rows, const char *key, int desc)
 
 void serve_api_resources(struct perun_serve_request *req, struct perun_serve_reply *reply)
 {
-	struct perun_instance inst;
+	struct perun_instance *inst;
 	struct perun_profile *prof[2] = { NULL, NULL };
 	static const char *const names[] = { "p" };
 	long offset, limit;
@@ -455,17 +576,16 @@ void serve_api_resources(struct perun_serve_request *req, struct perun_serve_rep
 		return;
 	}
 	perun_serve_lock();
-	if (open_instance(&inst, reply)) {
+	if (!(inst = instance_get(reply))) {
 		perun_serve_unlock();
 		return;
 	}
-	int loaded = !load_selected(req, reply, &inst, names, 1, prof, NULL);
+	int loaded = !load_selected(req, reply, inst, names, 1, prof, NULL);
 	if (loaded) {
 		w.rows = json_array();
 		perun_profile_foreach_resource(prof[0], collect_rows, &w);
 	}
 	perun_profile_free(prof[0]);
-	perun_instance_close(&inst);
 	perun_serve_unlock();
 	if (!loaded)
 		return;
@@ -651,7 +771,7 @@ static int render_view(struct perun_serve_request *req, struct perun_serve_reply
 		       const struct web_view *wv, struct rendered *out)
 {
 	static const char *const one[] = { "p" }, *const two[] = { "baseline", "target" };
-	struct perun_instance inst;
+	struct perun_instance *inst;
 	struct perun_error err = { 0 };
 	struct perun_profile *prof[2] = { NULL, NULL };
 	struct view_words w = { 0 };
@@ -662,9 +782,9 @@ static int render_view(struct perun_serve_request *req, struct perun_serve_reply
 		perun_serve_reply_perun_error(reply, &err);
 		return -1;
 	}
-	if (open_instance(&inst, reply))
+	if (!(inst = instance_get(reply)))
 		return -1;
-	if (load_selected(req, reply, &inst, wv->n == 2 ? two : one, wv->n, prof, NULL))
+	if (load_selected(req, reply, inst, wv->n == 2 ? two : one, wv->n, prof, NULL))
 		goto out;
 	for (int i = 0; wv->defaults[i]; i += 2) {
 		if (perun_serve_query_each(req, query_sets, (void *)wv->defaults[i]))
@@ -721,7 +841,6 @@ out:
 		remove_dir(dir);
 	words_release(&w);
 	perun_profiles_free_two(prof);
-	perun_instance_close(&inst);
 	return rc;
 }
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * perun serve's pages: plain HTML and JavaScript embedded at build time
- * (core/serve-assets/), reading the JSON API; Chart.js from Debian's
- * libjs-chart.js, as the HTML views inline it.
+ * (core/serve-assets/), reading the JSON API.  The views they show are
+ * the view plugins' own pages, with Chart.js inlined from Debian's
+ * libjs-chart.js as perun show does.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -10,8 +11,6 @@
 #include "serve_assets.h"
 #include "serve_routes.h"
 #include "xalloc.h"
-
-#define CHARTJS_PATH "/usr/share/javascript/chart.js/chart.min.js"
 
 static void reply_asset(struct perun_serve_reply *reply, const char *name, const char *mime)
 {
@@ -53,10 +52,6 @@ void serve_page_runs(struct perun_serve_request *req, struct perun_serve_reply *
 void serve_page_asset(struct perun_serve_request *req, struct perun_serve_reply *reply)
 {
 	const char *file = perun_serve_param(req, "file");
-	if (!strcmp(file, "chart.min.js")) {
-		perun_serve_reply_file(reply, CHARTJS_PATH);
-		return;
-	}
 	const char *dot = strrchr(file, '.');
 	if (strchr(file, '/') || !dot || strstr(file, ".html")) {
 		perun_serve_reply_error(reply, 404, "no asset '%s'", file);

@@ -512,6 +512,23 @@ static void dispatch(struct perun_serve_request *req, struct perun_serve_reply *
 			reply, 403, "the X-CSRF-Token header is missing or wrong (GET /api/csrf)");
 		return;
 	}
+	if (req->too_big) {
+		perun_serve_reply_error(reply, 413, "the body is larger than %d bytes",
+					PERUN_SERVE_BODY_MAX);
+		return;
+	}
+	/* Every body the API takes is JSON: handlers get nothing else. */
+	if (req->body_len) {
+		json_error_t jerr;
+		json_t *doc = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &jerr);
+		if (!doc) {
+			perun_serve_reply_error(reply, 400,
+						"the body is not JSON: %s (line %d, column %d)",
+						jerr.text, jerr.line, jerr.column);
+			return;
+		}
+		json_decref(doc);
+	}
 	if (!found) {
 		if (other_method)
 			perun_serve_reply_error(reply, 405, "%s is not served for '%s'",
@@ -521,11 +538,6 @@ static void dispatch(struct perun_serve_request *req, struct perun_serve_reply *
 		return;
 	}
 	req->route = found;
-	if (req->too_big) {
-		perun_serve_reply_error(reply, 413, "the body is larger than %d bytes",
-					PERUN_SERVE_BODY_MAX);
-		return;
-	}
 	/* A page visited with the token in its URL: the cookie carries it
 	 * from now on, and the URL without it stays out of the history. */
 	if (reply->set_cookie && strncmp(req->path, "/api/", 5) && !strcmp(method, "GET")) {

@@ -9,6 +9,7 @@ packages=(
 	libjansson-dev libyaml-dev zlib1g-dev libzstd-dev nettle-dev libgit2-dev libgsl-dev
 	libmicrohttpd-dev
 	git python3 python3-jsonschema hyperfine jq groff-base clang-format openssh-server
+	curl wrk
 	chromium libjs-chart.js
 	libprotobuf-c-dev protobuf-c-compiler
 	libbpf-dev bpftool clang llvm libelf-dev libdw-dev libiberty-dev systemtap-sdt-dev

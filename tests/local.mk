@@ -105,6 +105,8 @@ TESTS += tests/t1000-run-job.sh tests/t1001-run-matrix.sh tests/t1002-run-shard.
 	tests/t1003-run-rounds.sh
 EXTRA_DIST += tests/t1000-run-job.sh tests/t1001-run-matrix.sh tests/t1002-run-shard.sh \
 	tests/t1003-run-rounds.sh
+TESTS += tests/t3000-serve-api.sh tests/t3001-serve-pages.sh
+EXTRA_DIST += tests/t3000-serve-api.sh tests/t3001-serve-pages.sh tests/helpers/serve-lib.sh
 TESTS += tests/t2000-check-profiles.sh tests/t2001-check-history.sh tests/t2002-check-upstream.sh
 EXTRA_DIST += tests/t2000-check-profiles.sh tests/t2001-check-history.sh \
 	tests/t2002-check-upstream.sh

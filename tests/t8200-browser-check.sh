@@ -42,6 +42,31 @@ test_expect_success 'a page that needs the network fails the check' '
 	test_grep "network request (the page must work offline): https://cdn.example.com/chart.js" err
 '
 
+# A page served on the loopback interface (perun serve) may load what
+# its own server serves; another origin is still a request leaving.
+test_expect_success 'a page served on loopback: its own origin allowed, others not; --wait' '
+	mkdir site &&
+	cat >site/page.html <<-\EOH &&
+	<html><head><link rel="icon" href="data:,"></head><body><script src="/own.js"></script></body></html>
+	EOH
+	echo "setTimeout(() => { document.body.dataset.ready = \"yes\"; }, 300);" >site/own.js &&
+	cat >site/cdn.html <<-\EOH &&
+	<html><head><link rel="icon" href="data:,"></head><body><script src="http://127.0.0.2:9/x.js"></script></body></html>
+	EOH
+	(cd site && exec python3 -m http.server 0 --bind 127.0.0.1 >../http.out 2>&1) &
+	i=0 && until grep -q "port" http.out; do
+		i=$((i + 1)) && test $i -lt 100 && sleep 0.1 || return 1
+	done &&
+	port=$(sed -n "s/.* port \([0-9]*\) .*/\1/p" http.out) &&
+	browser_check "http://127.0.0.1:$port/page.html" served --wait document.body.dataset.ready \
+		--eval document.body.dataset.ready &&
+	test "$(browser_eval document.body.dataset.ready)" = "\"yes\"" &&
+	test_must_fail browser_check "http://127.0.0.1:$port/cdn.html" served-cdn 2>err;
+	rc=$?;
+	kill $! && test $rc = 0 &&
+	test_grep "network request (the page must work offline): http://127.0.0.2:9/x.js" err
+'
+
 test_expect_success 'SVG files: elements counted, script errors seen' '
 	cat >ok.svg <<-\EOS &&
 	<svg xmlns="http://www.w3.org/2000/svg" width="100" height="50"><path d="M0 0L9 9"/><path d="M1 1L5 5"/></svg>
