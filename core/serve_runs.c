@@ -523,6 +523,9 @@ static void remove_pending(struct perun_serve_runs *rs, const char *path)
 		return;
 	pid_t pid = fork();
 	if (pid == 0) {
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
 		int null = open("/dev/null", O_RDWR);
 		dup2(null, STDIN_FILENO);
 		dup2(null, STDOUT_FILENO);
@@ -710,6 +713,10 @@ static int step_run(struct perun_serve_runs *rs, struct step *st, char **argv, c
 		return -1;
 	}
 	if (pid == 0) {
+		/* The worker blocks every signal; the run must not. */
+		sigset_t none;
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
 		setpgid(0, 0);
 		int null = open("/dev/null", O_RDONLY);
 		dup2(null, STDIN_FILENO);
@@ -1003,8 +1010,14 @@ int perun_serve_runs_open(struct perun_serve_runs **out, const char *root, const
 		}
 	}
 	json_decref(runs);
+	/* The worker takes no signal: the server waits for its own (sigwait
+	 * in one thread), and a SIGTERM landing here would kill it. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	if (!rc && pthread_create(&rs->worker, NULL, worker, rs))
 		rc = perun_error_set(err, PERUN_EGENERIC, "cannot start the runs' worker");
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	rs->worker_started = !rc;
 	if (rc) {
 		perun_serve_runs_close(rs);

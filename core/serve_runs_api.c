@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -297,6 +298,16 @@ void serve_api_run_events(struct perun_serve_request *req, struct perun_serve_re
 	perun_serve_reply_stream(reply, "text/event-stream", sse_next, s, sse_free);
 }
 
+/* Chart.js for the live plot: Debian's libjs-chart.js, where the views
+ * take it from ($PERUN_CHARTJS, as plugins/lib/view/html.c). */
+void serve_page_runs_chartjs(struct perun_serve_request *req, struct perun_serve_reply *reply)
+{
+	(void)req;
+	const char *env = getenv("PERUN_CHARTJS");
+	perun_serve_reply_file(reply,
+			       env && *env ? env : "/usr/share/javascript/chart.js/chart.min.js");
+}
+
 /* The events of 'perun events --format json' (most used first), from
  * this perun, for the counters event picker. */
 void serve_api_events(struct perun_serve_request *req, struct perun_serve_reply *reply)
@@ -312,6 +323,9 @@ void serve_api_events(struct perun_serve_request *req, struct perun_serve_reply 
 	self[n] = '\0';
 	pid_t pid = fork();
 	if (pid == 0) {
+		sigset_t none; /* the server's threads block its stop signals */
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
 		int null = open("/dev/null", O_RDWR);
 		dup2(null, STDIN_FILENO);
 		dup2(fds[1], STDOUT_FILENO);

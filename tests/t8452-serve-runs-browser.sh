@@ -24,7 +24,8 @@ steps() {
 	_page=$1
 	shift
 	case $_page in *\?*) _sep="&" ;; *) _sep="?" ;; esac
-	python3 "$STEPS" --timeout 60 "$(cat serve.base)$_page${_sep}token=$(cat serve.token)" \
+	serve_load || return 1
+	python3 "$STEPS" --timeout 60 "$SERVE_BASE$_page${_sep}token=$SERVE_TOKEN" \
 		"$@" >steps.out 2>steps.err
 	_rc=$?
 	cat steps.out
@@ -42,18 +43,18 @@ evaluated() {
 test_expect_success 'setup: an instance, programs to run, a server' '
 	test_make_git_project proj &&
 	cd proj && perun init >/dev/null &&
-	printf "serve.*\nresp\ngo\n*.sh\nsteps.*\n" >>.git/info/exclude &&
+	printf "resp\ngo\n*.sh\nsteps.*\n" >>.git/info/exclude &&
 	cat >waiter.sh <<-EOS &&
 	#!/bin/sh
 	while [ ! -e go ]; do i=0; while [ \$i -lt 3000 ]; do i=\$((i+1)); done; done
 	EOS
 	printf "#!/bin/sh\necho boom >&2\nexit 3\n" >fails.sh &&
 	chmod +x waiter.sh fails.sh &&
-	serve_start
+	serve_start .
 '
 
 test_expect_success 'a counters run from the form: its plot grows while it runs' '
-	cd proj &&
+	cd proj && serve_load &&
 	rm -f go &&
 	steps /runs \
 		"wait:document.querySelectorAll(\"#collector option\").length > 0" \
@@ -83,14 +84,14 @@ test_expect_success 'a counters run from the form: its plot grows while it runs'
 	test "$early" -ge 2 && test "$later" -gt "$early" &&
 	test "$(evaluated "document.getElementById(\"run-state\").textContent")" = "\"running\"" &&
 	test "$(evaluated "document.querySelectorAll(\"#history tbody tr\").length")" = 1 &&
-	api GET /api/runs >/dev/null &&
+	req GET /api/runs >/dev/null &&
 	jq -e ".runs | length == 1 and .[0].status == \"done\" and .[0].request.env.RUN_MARK == \"browser\"" resp &&
 	jq -e ".runs[0].request.collector_options == {\"interval-ms\": 100, \"event\": \"task-clock\"}" resp &&
 	jq -r ".runs[0].id" resp >run.id && jq -r ".runs[0].session" resp >session.id
 '
 
 test_expect_success 'the run: reloaded, linked, downloaded' '
-	cd proj &&
+	cd proj && serve_load &&
 	id=$(cat run.id) &&
 	steps "/runs?session=$(cat session.id)" \
 		"wait:document.querySelector(\"#history .run-reload\")" \
@@ -120,7 +121,7 @@ test_expect_success 'the run: reloaded, linked, downloaded' '
 '
 
 test_expect_success 'a failed run shows its error log in the history' '
-	cd proj &&
+	cd proj && serve_load &&
 	steps "/runs?session=$(cat session.id)" \
 		"wait:document.querySelectorAll(\"#collector option\").length > 0" \
 		"select:#collector=time" \
@@ -133,8 +134,8 @@ test_expect_success 'a failed run shows its error log in the history' '
 '
 
 test_expect_success 'a restarted server shows the same history' '
-	cd proj &&
-	serve_stop && serve_start &&
+	cd proj && serve_load &&
+	serve_stop && serve_start . &&
 	steps "/runs?session=$(cat session.id)" \
 		"wait:document.querySelectorAll(\"#history tbody tr\").length === 2" \
 		"eval:[...document.querySelectorAll(\"#history tbody tr\")].map((r) => r.dataset.id).includes(\"$(cat run.id)\")" \
@@ -145,8 +146,8 @@ test_expect_success 'a restarted server shows the same history' '
 '
 
 test_expect_success 'the run is deleted from the history, with its profile' '
-	cd proj &&
-	api GET "/api/runs/$(cat run.id)" >/dev/null && profile=$(jq -r .profile resp) &&
+	cd proj && serve_load &&
+	req GET "/api/runs/$(cat run.id)" >/dev/null && profile=$(jq -r .profile resp) &&
 	test -f "$profile" &&
 	steps "/runs?session=$(cat session.id)" \
 		"wait:document.querySelector(\"#history tr[data-id=\\\"$(cat run.id)\\\"] .run-delete\")" \
@@ -154,11 +155,11 @@ test_expect_success 'the run is deleted from the history, with its profile' '
 		"click:#history tr[data-id=\"$(cat run.id)\"] .run-delete" \
 		"wait:document.querySelectorAll(\"#history tbody tr\").length === 1" &&
 	test ! -e "$profile" &&
-	test "$(api GET "/api/runs/$(cat run.id)")" = 404
+	test "$(req GET "/api/runs/$(cat run.id)")" = 404
 '
 
 test_expect_success 'a session: created, found by search, renamed, deleted' '
-	cd proj &&
+	cd proj && serve_load &&
 	steps /runs \
 		"wait:document.querySelectorAll(\"#session-list li\").length === 1" \
 		"type:#session-name=findme please" "click:#session-create" \
@@ -177,7 +178,7 @@ test_expect_success 'a session: created, found by search, renamed, deleted' '
 		"type:#session-search=" \
 		"wait:document.querySelectorAll(\"#session-list li\").length === 1" &&
 	test "$(evaluated "document.querySelector(\"#session-list .session-name\").textContent")" = "\"findme please\"" &&
-	api GET /api/sessions >/dev/null &&
+	req GET /api/sessions >/dev/null &&
 	jq -e ".sessions | length == 1 and .[0].name == \"browser session\"" resp
 '
 

@@ -40,7 +40,9 @@ serve_start() {
 	shift
 	rm -f "$SERVE_STATE".*
 	(
-		cd "$_ss_dir" &&
+		# Not "cd && perun serve &": that backgrounds a subshell, and $!
+		# (which serve_stop signals) would not be the server.
+		cd "$_ss_dir" || exit 1
 		perun serve --listen 127.0.0.1:0 "$@" >"$SERVE_STATE.out" 2>"$SERVE_STATE.err" &
 		echo $! >"$SERVE_STATE.pid"
 		wait $!

@@ -1,26 +1,18 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
-# serve-runs-lib.sh - a perun serve of the current instance for shell tests.
+# serve-runs-lib.sh - what the tests of perun serve's runs add to
+# serve-lib.sh (which it sources: serve_require, serve_start, serve_stop,
+# serve_load, api).
 #
 #   . "$TEST_SRCDIR/tests/helpers/serve-runs-lib.sh"   (after test-lib.sh)
-#   serve_require           skip the whole file when perun cannot serve
-#   counters_require        skip it when the counters collector cannot
-#                           count task-clock here
-#   serve_start [options]   start 'perun serve --listen 127.0.0.1:0' here,
-#                           read its URL from its first line of output and
-#                           write serve.base (http://127.0.0.1:PORT),
-#                           serve.token, serve.csrf and serve.pid
-#   serve_stop              SIGTERM, and wait until it has exited
-#   api METHOD PATH [BODY]  request with the token (and the CSRF token for
-#                           POST, PUT, DELETE): the status on stdout, the
-#                           body in ./resp
+#   counters_require        skip the file when the counters collector
+#                           cannot count task-clock here
+#   req METHOD PATH [curl args]
+#                           api with the method and, for POST, PUT and
+#                           DELETE, the CSRF token: the status on stdout,
+#                           the body in ./resp
 #   wait_for CMD...         run CMD until it succeeds (up to a minute)
 
-serve_require() {
-	command -v jq >/dev/null || test_skip_all "jq is needed to read the answers"
-	command -v curl >/dev/null || test_skip_all "curl is needed to talk to the server"
-	grep -q "define HAVE_LIBMICROHTTPD 1" "$TEST_BUILDDIR/autoconfig.h" ||
-		test_skip_all "perun was built without libmicrohttpd"
-}
+. "$TEST_SRCDIR/tests/helpers/serve-lib.sh"
 
 counters_require() {
 	test -e "$PERUN_PLUGIN_PATH/collect/counters.so" ||
@@ -32,38 +24,25 @@ counters_require() {
 	rm -rf counters-probe
 }
 
-serve_start() {
-	rm -f serve.out serve.err
-	perun serve --listen 127.0.0.1:0 "$@" >serve.out 2>serve.err &
-	echo $! >serve.pid
-	wait_for grep -q "token=" serve.out || { cat serve.err >&2; return 1; }
-	url=$(sed -n "1s/.*\(http:[^ ]*\).*/\1/p" serve.out)
-	echo "${url%%/?token=*}" >serve.base
-	echo "${url##*token=}" >serve.token
-	curl -sf -H "Authorization: Bearer $(cat serve.token)" "$(cat serve.base)/api/csrf" |
-		jq -r .csrf >serve.csrf
-	test -s serve.csrf
-}
-
-serve_stop() {
-	kill "$(cat serve.pid)" 2>/dev/null
-	wait_for sh -c "! kill -0 $(cat serve.pid) 2>/dev/null"
-}
-
-api() {
-	_m=$1 _p=$2
+req() {
+	_rq_m=$1 _rq_p=$2
 	shift 2
-	set -- -s -o resp -w "%{http_code}" -X "$_m" \
-		-H "Authorization: Bearer $(cat serve.token)" "$@"
-	case $_m in POST | PUT | DELETE) set -- "$@" -H "X-CSRF-Token: $(cat serve.csrf)" ;; esac
-	curl "$@" "$(cat serve.base)$_p"
+	case $_rq_m in
+	POST | PUT | DELETE)
+		api /api/csrf >/dev/null || return 1
+		set -- -H "X-CSRF-Token: $(jq -r .csrf body)" "$@"
+		;;
+	esac
+	_rq_status=$(api "$_rq_p" -X "$_rq_m" "$@") || return 1
+	mv body resp
+	echo "$_rq_status"
 }
 
 wait_for() {
-	_i=0
+	_wf_i=0
 	until "$@" 2>/dev/null; do
-		_i=$((_i + 1))
-		[ $_i -gt 1200 ] && { echo "wait_for: still failing: $*" >&2; return 1; }
+		_wf_i=$((_wf_i + 1))
+		[ $_wf_i -gt 1200 ] && { echo "wait_for: still failing: $*" >&2; return 1; }
 		sleep 0.05
 	done
 }
