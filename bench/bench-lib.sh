@@ -165,3 +165,36 @@ bench_workdir() {
 	[ -n "${KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
 	export PERUN_CONFIG_DIR="$work/config" HOME="$work"
 }
+
+# bench_profile_store <commits> <per_commit>: in the current directory, a
+# git repository "repo" of <commits> commits (bench_commits) with a perun
+# instance whose every version has <per_commit> time profiles (one
+# collected profile of /bin/true, copied with workloads w0, w1, ...);
+# leaves the current directory in repo.  Uses $bin (bench_binary).
+bench_profile_store() {
+	git init -q repo && cd repo
+	git config user.name Bench && git config user.email bench@example.com
+	bench_commits "$1"
+	"$bin" init >/dev/null
+	"$bin" collect -c /bin/true time -r 3 -w 0 >/dev/null
+	_bps_template=$(ls .perun/jobs/*.perf | head -1)
+	python3 - "$_bps_template" "$2" "$(git rev-list master | tr '\n' ' ')" <<-'PY'
+	import json, os, sys
+	t = json.load(open(sys.argv[1]))
+	per = int(sys.argv[2])
+	os.makedirs("gen", exist_ok=True)
+	for sha in sys.argv[3].split():
+	    d = os.path.join("gen", sha)
+	    os.makedirs(d)
+	    for k in range(per):
+	        t["origin"] = sha
+	        t["header"]["workload"] = f"w{k}"
+	        json.dump(t, open(os.path.join(d, f"time-{k}.perf"), "w"))
+	PY
+	rm -f .perun/jobs/*.perf
+	for _bps_d in gen/*; do
+		"$bin" add -m "${_bps_d#gen/}" "$_bps_d"/*.perf >/dev/null
+	done
+	rm -rf gen
+	echo "store: $(find .perun/objects -type f | wc -l) files, $(du -sh .perun | cut -f1)"
+}

@@ -24,33 +24,7 @@ command -v curl >/dev/null || { echo "bench-serve: curl is needed" >&2; exit 2; 
 
 echo "building a repository of $commits commits with $per_commit profiles each in $work"
 cd "$work"
-git init -q repo && cd repo
-git config user.name Bench && git config user.email bench@example.com
-bench_commits "$commits"
-"$bin" init >/dev/null
-
-# One collected profile as a template for all the others (as bench-store.sh).
-"$bin" collect -c /bin/true time -r 3 -w 0 >/dev/null
-template=$(ls .perun/jobs/*.perf | head -1)
-python3 - "$template" "$per_commit" "$(git rev-list master | tr '\n' ' ')" <<'PY'
-import json, os, sys
-t = json.load(open(sys.argv[1]))
-per = int(sys.argv[2])
-os.makedirs("gen", exist_ok=True)
-for sha in sys.argv[3].split():
-    d = os.path.join("gen", sha)
-    os.makedirs(d)
-    for k in range(per):
-        t["origin"] = sha
-        t["header"]["workload"] = f"w{k}"
-        json.dump(t, open(os.path.join(d, f"time-{k}.perf"), "w"))
-PY
-rm -f .perun/jobs/*.perf
-for d in gen/*; do
-	"$bin" add -m "${d#gen/}" "$d"/*.perf >/dev/null
-done
-rm -rf gen
-echo "store: $(find .perun/objects -type f | wc -l) files, $(du -sh .perun | cut -f1)"
+bench_profile_store "$commits" "$per_commit"
 
 "$bin" serve --listen 127.0.0.1:0 >"$work/serve.out" 2>"$work/serve.err" &
 serve_pid=$!
@@ -69,11 +43,12 @@ time_get() {
 	done | sort -n | awk '{ t[NR] = $1 * 1000 } END { printf "%8.1f %8.1f\n", t[11], t[1] }'
 }
 
-# The first call of the project page's data walks the whole history; the
-# reply is then kept until the store changes.
+# The project page's data is made as the server starts (a walk of the
+# whole history) and kept until the store changes: the first call right
+# after the start may wait for it.
 first=$(curl -s -o /dev/null -H "$auth" -w "%{time_total}" "$base/api/log?profiles=1")
 echo
-echo "the first GET /api/log?profiles=1 (nothing kept yet): $(echo "$first * 1000" | bc) ms"
+echo "the first GET /api/log?profiles=1, right after the start: $(echo "$first * 1000" | bc) ms"
 echo "one request at a time (ms)               median     best"
 for path in / /assets/perun.js "/api/log" "/api/log?profiles=1" "/api/commits/HEAD/profiles" \
 	"/api/profile?p=0@i" "/api/profile/resources?p=0@i" "/api/profile/views/bars?p=0@i"; do

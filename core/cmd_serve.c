@@ -8,7 +8,7 @@
 #include "command_list.h"
 #include "instance.h"
 #ifdef HAVE_LIBMICROHTTPD
-#include "serve_http.h"
+#include "serve_routes.h"
 #include "serve_runs.h"
 #endif
 
@@ -36,7 +36,7 @@ static int cmd_serve(const struct perun_command *cmd, struct perun_cli *cli,
 		.cli = cli,
 	};
 	cli->no_pager = 1;
-	rc = perun_serve_run(&config, &err);
+	rc = perun_serve_run(&config, serve_api_warm, &err);
 	perun_serve_runs_stop();
 	return rc ? perun_error_exit(&err) : PERUN_EXIT_OK;
 #else

@@ -237,12 +237,39 @@ static struct log_cache {
 	size_t len;
 } log_cache[2];
 
+/* The log from sha (with each version's profiles when with) into the
+ * cache, unless it holds it for the store as it is; the cache entry, or
+ * NULL with err.  Called holding the core lock. */
+static struct log_cache *log_cached(struct perun_instance *inst, const char *sha, int with,
+				    struct perun_error *err)
+{
+	char key[256];
+	json_t *doc = NULL;
+	struct log_cache *c = &log_cache[with];
+	snprintf(key, sizeof(key), "%s %016llx", sha, (unsigned long long)store_stamp(inst));
+	if (c->text && !strcmp(c->key, key))
+		return c;
+	int rc = perun_log_json(inst, sha, &doc, err);
+	if (!rc && with)
+		rc = log_add_profiles(inst, doc, err);
+	char *text = rc ? NULL : json_dumps(doc, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(doc);
+	if (!rc && !text)
+		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	if (rc)
+		return NULL;
+	free(c->text);
+	c->text = text;
+	c->len = strlen(text);
+	snprintf(c->key, sizeof(c->key), "%s", key);
+	return c;
+}
+
 void serve_api_log(struct perun_serve_request *req, struct perun_serve_reply *reply)
 {
 	struct perun_instance *inst;
 	struct perun_error err = { 0 };
-	json_t *doc = NULL;
-	char sha[65], key[256];
+	char sha[65];
 	const char *rev = perun_serve_query(req, "rev", NULL);
 	const char *profiles = perun_serve_query(req, "profiles", "0");
 	if (strcmp(profiles, "0") && strcmp(profiles, "1")) {
@@ -250,39 +277,30 @@ void serve_api_log(struct perun_serve_request *req, struct perun_serve_reply *re
 					"query parameter 'profiles': '%s' is not 0 or 1", profiles);
 		return;
 	}
-	int with = !strcmp(profiles, "1");
 	perun_serve_lock();
-	if (!(inst = instance_get(reply))) {
-		perun_serve_unlock();
-		return;
+	if ((inst = instance_get(reply)) && !resolve_rev(inst, rev, sha, reply)) {
+		struct log_cache *c = log_cached(inst, sha, !strcmp(profiles, "1"), &err);
+		if (c)
+			perun_serve_reply_buffer(reply, 200, "application/json",
+						 perun_xstrndup(c->text, c->len), c->len);
+		else
+			perun_serve_reply_perun_error(reply, &err);
 	}
-	if (resolve_rev(inst, rev, sha, reply))
-		goto out;
-	snprintf(key, sizeof(key), "%s %016llx", sha, (unsigned long long)store_stamp(inst));
-	struct log_cache *c = &log_cache[with];
-	if (c->text && !strcmp(c->key, key)) {
-		char *copy = perun_xmalloc(c->len + 1);
-		memcpy(copy, c->text, c->len + 1);
-		perun_serve_reply_buffer(reply, 200, "application/json", copy, c->len);
-		goto out;
-	}
-	int rc = perun_log_json(inst, sha, &doc, &err);
-	if (!rc && with)
-		rc = log_add_profiles(inst, doc, &err);
-	if (rc) {
-		json_decref(doc);
-		perun_serve_reply_perun_error(reply, &err);
-		goto out;
-	}
-	perun_serve_reply_json(reply, 200, doc);
-	free(c->text);
-	size_t len;
-	const char *body = perun_serve_reply_body(reply, &len);
-	c->text = perun_xstrndup(body, len);
-	c->len = len;
-	snprintf(c->key, sizeof(c->key), "%s", key);
-out:
 	perun_serve_unlock();
+}
+
+void serve_api_warm(void)
+{
+	struct perun_serve_reply *scratch = perun_serve_reply_new();
+	struct perun_instance *inst;
+	struct perun_error err = { 0 };
+	char sha[65];
+	perun_serve_lock();
+	/* A history without commits, or a broken one, is left to requests. */
+	if ((inst = instance_get(scratch)) && !perun_resolve_minor(inst, NULL, sha, &err))
+		log_cached(inst, sha, 1, &err);
+	perun_serve_unlock();
+	perun_serve_reply_free(scratch);
 }
 
 static void commit_reply(struct perun_serve_request *req, struct perun_serve_reply *reply,

@@ -123,7 +123,9 @@ struct perun_serve_route {
 	unsigned flags;
 };
 
-/* Run the server until SIGINT/SIGTERM; prints the URL with the token. */
-int perun_serve_run(const struct perun_serve_config *config, struct perun_error *err);
+/* Run the server until SIGINT/SIGTERM; prints the URL with the token.
+ * warm (or NULL) runs in a thread of its own meanwhile, to fill caches. */
+int perun_serve_run(const struct perun_serve_config *config, void (*warm)(void),
+		    struct perun_error *err);
 
 #endif

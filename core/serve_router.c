@@ -760,7 +760,14 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
 	vfprintf(stderr, fmt, ap);
 }
 
-int perun_serve_run(const struct perun_serve_config *config, struct perun_error *err)
+static void *warm_thread(void *fn)
+{
+	((void (*)(void))fn)();
+	return NULL;
+}
+
+int perun_serve_run(const struct perun_serve_config *config, void (*warm)(void),
+		    struct perun_error *err)
 {
 	char host[128];
 	int port = 0;
@@ -777,6 +784,11 @@ int perun_serve_run(const struct perun_serve_config *config, struct perun_error 
 	sigaddset(&stop_signals, SIGINT);
 	sigaddset(&stop_signals, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &stop_signals, &old);
+	/* A background job of a shell starts with SIGINT ignored, and an
+	 * ignored signal never reaches sigwait: taken as default, blocked. */
+	struct sigaction dfl = { .sa_handler = SIG_DFL }, old_int, old_term;
+	sigaction(SIGINT, &dfl, &old_int);
+	sigaction(SIGTERM, &dfl, &old_term);
 	signal(SIGPIPE, SIG_IGN);
 	struct MHD_Daemon *d = MHD_start_daemon(
 		MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_AUTO |
@@ -787,9 +799,13 @@ int perun_serve_run(const struct perun_serve_config *config, struct perun_error 
 		(unsigned)1000, MHD_OPTION_END);
 	if (!d) {
 		close(fd);
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		return perun_error_set(err, PERUN_EGENERIC, "serve: libmicrohttpd did not start");
 	}
+	pthread_t warmer;
+	int warming = warm && !pthread_create(&warmer, NULL, warm_thread, (void *)warm);
 	int v6 = strchr(host, ':') != NULL;
 	printf("perun serve%s: http://%s%s%s:%d/?token=%s\n",
 	       config->read_only ? " (read-only)" : "", v6 ? "[" : "", host, v6 ? "]" : "", port,
@@ -800,7 +816,11 @@ int perun_serve_run(const struct perun_serve_config *config, struct perun_error 
 		;
 	stopping = 1;
 	MHD_stop_daemon(d);
+	if (warming)
+		pthread_join(warmer, NULL);
 	close(fd);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	fprintf(stderr, "perun: serve: stopped (%s)\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
 	return 0;

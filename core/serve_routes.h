@@ -55,4 +55,8 @@
 PERUN_SERVE_ROUTES(PERUN_SERVE_ROUTE_DECLARE)
 #undef PERUN_SERVE_ROUTE_DECLARE
 
+/* Run once at the start, beside the first requests: the project page's
+ * data (the log with every version's profiles) made before it is asked. */
+void serve_api_warm(void);
+
 #endif

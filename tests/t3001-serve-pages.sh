@@ -3,10 +3,10 @@
 # perun serve's pages in headless Chromium: the project page (history,
 # filters, the degradation marked and its changes), the profile page
 # (resources paged, sorted and filtered; the views that fit, a flame
-# graph for a memory profile) and the compare page, each without a
-# JavaScript or console error and without a request leaving the machine
-# (only the server itself is asked).  Screenshots are kept in
-# tests/artifacts/t3001-serve-pages/.
+# graph for a memory profile, in a sandboxed frame) and the compare
+# page, each without a JavaScript or console error and without a request
+# leaving the machine (only the server itself is asked).  Screenshots
+# are kept in tests/artifacts/t3001-serve-pages/.
 . "$srcdir/tests/test-lib.sh"
 . "$TEST_SRCDIR/tests/helpers/browser-lib.sh"
 . "$TEST_SRCDIR/tests/helpers/serve-lib.sh"
@@ -100,7 +100,7 @@ test_expect_success 'profile page of the memory profile: its flame graph' '
 	tag=$(tag_at HEAD~1 memory) && test -n "$tag" &&
 	browser_check "$SERVE_BASE/profile?p=HEAD~1%5E$tag&token=$SERVE_TOKEN" profile-memory --wait "$READY" \
 		--count "button[data-view=flamegraph]" --count "iframe.view[data-view=flamegraph]" \
-		--eval "new Promise((ok) => { const f = document.querySelector(\"iframe.view\"); const t = setInterval(() => { const d = f.contentDocument; if (d && d.querySelector(\"svg\")) { clearInterval(t); ok(d.body.textContent.includes(\"mid\")); } }, 50); })" &&
+		--eval "(() => { const f = document.querySelector(\"iframe.view\"); return f.sandbox.value === \"allow-scripts\" && f.contentDocument === null && f.srcdoc.includes(\"<svg\") && f.srcdoc.includes(\"mid()\"); })()" &&
 	test "$(browser_count "button[data-view=flamegraph]")" = 1 &&
 	test "$(browser_count "iframe.view[data-view=flamegraph]")" = 1 &&
 	test_grep "^eval .* true$" browser.out &&

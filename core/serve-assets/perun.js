@@ -79,7 +79,10 @@ perun.showViews = async function (box, list, urlOf) {
 			else if (got.mime.startsWith("text/plain"))
 				shown[name] = perun.el("pre", { class: "view", "data-view": name }, got.text);
 			else {
-				shown[name] = perun.el("iframe", { class: "view", "data-view": name, title: name });
+				/* The view's page runs its scripts in an origin of its
+				 * own: it reaches neither this page nor the token. */
+				shown[name] = perun.el("iframe", { class: "view", "data-view": name, title: name,
+					sandbox: "allow-scripts" });
 				shown[name].srcdoc = got.text;
 			}
 		}

@@ -40,9 +40,8 @@ serve_start() {
 	shift
 	rm -f "$SERVE_STATE".*
 	(
-		# Not "cd && perun serve &": that backgrounds a subshell, and $!
-		# (which serve_stop signals) would not be the server.
 		cd "$_ss_dir" || exit 1
+		# A simple command, so that $! is perun itself in every shell.
 		perun serve --listen 127.0.0.1:0 "$@" >"$SERVE_STATE.out" 2>"$SERVE_STATE.err" &
 		echo $! >"$SERVE_STATE.pid"
 		wait $!
