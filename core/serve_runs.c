@@ -147,6 +147,14 @@ static void events_add_line(struct serve_events *ev, const char *line)
 	json_t *sample = perun_serve_counters_sample(line);
 	if (sample)
 		json_object_set_new(e, "sample", sample);
+	/* kperf --top-every-ms: the top functions so far. */
+	static const char top[] = "perun-kperf-top ";
+	json_t *doc = strncmp(line, top, sizeof(top) - 1)
+			      ? NULL
+			      : json_loads(line + sizeof(top) - 1, 0, NULL);
+	if (json_is_object(doc))
+		json_object_set(e, "top", doc);
+	json_decref(doc);
 	json_array_append_new(ev->events, e);
 }
 

@@ -81,7 +81,8 @@ int perun_serve_run_file(struct perun_serve_runs *rs, const char *id,
 
 /* The events of run id numbered after `after`, waiting up to timeout_ms
  * for one when there is none yet.  *events (a new array of {"n", "line"
- * [, "sample": {"t", "event", "value", "unit"}]}) holds at most max of
+ * [, "sample": {"t", "event", "value", "unit"}] [, "top": kperf's top
+ * functions so far]}) holds at most max of
  * them; *ended is set when the run ended and *events holds its last. */
 int perun_serve_run_events(struct perun_serve_runs *rs, const char *id, unsigned long after,
 			   size_t max, int timeout_ms, json_t **events, int *ended,

@@ -244,6 +244,40 @@ test_expect_success 'deleting a session deletes its runs' '
 	ask sessions >all && jq -e "length == 1" all
 '
 
+# kperf where it can sample here: its top functions so far as events.
+if test -e "$PERUN_PLUGIN_PATH/collect/kperf.so" &&
+	(cd proj && perun collect -c dd -a "if=/dev/zero of=/dev/null bs=1k count=300000" \
+		kperf >/dev/null 2>&1); then
+test_expect_success 'a kperf run streams its top functions while it runs' '
+	cd proj &&
+	rm -f go &&
+	ask submit "{\"session\":\"$(jq -r .id s2)\",\"collector\":\"kperf\",\"collector_options\":{\"top-every-ms\":200},\"command\":\"./waiter.sh\"}" >k &&
+	id=$(jq -r .id k) &&
+	ask events "$id 0 30000" >ev &&
+	i=0 && while ! jq -e "[.events[] | select(.top)] | length >= 2" ev >/dev/null; do
+		i=$((i + 1)); test $i -lt 100 || return 1
+		ask events "$id $(jq ".events | length" ev) 30000" >more &&
+		jq -s "{events: (.[0].events + .[1].events), ended: .[1].ended}" ev more >ev2 &&
+		mv ev2 ev || return 1
+	done &&
+	jq -e ".ended == false" ev &&
+	jq -e "[.events[] | select(.top)][1] | .top.samples > 0 and (.top.top | length) >= 1 and .top.top[0].name != null" ev &&
+	touch go &&
+	ask wait "$id" >all && jq -e ".ended" all &&
+	ask run "$id" >r && jq -e ".status == \"done\"" r
+'
+
+test_expect_success 'kperf --top-every-ms below 100: the run fails saying so' '
+	cd proj &&
+	ask submit "{\"session\":\"$(jq -r .id s2)\",\"collector\":\"kperf\",\"collector_options\":{\"top-every-ms\":5},\"command\":\"true\"}" >k &&
+	ask wait "$(jq -r .id k)" >all &&
+	ask run "$(jq -r .id k)" >r &&
+	jq -e ".status == \"failed\" and (.error | test(\"top-every-ms. must be 100 or more\"))" r
+'
+else
+	say "kperf cannot sample here: its live top functions are not tested"
+fi
+
 test_expect_success 'counters lines as samples; other lines are none' '
 	cd proj &&
 	ask sample "       0.101               1.44 msec task-clock" >s &&

@@ -182,6 +182,31 @@ test_expect_success 'a session: created, found by search, renamed, deleted' '
 	jq -e ".sessions | length == 1 and .[0].name == \"browser session\"" resp
 '
 
+if test -e "$PERUN_PLUGIN_PATH/collect/kperf.so" &&
+	(cd proj && perun collect -c dd -a "if=/dev/zero of=/dev/null bs=1k count=300000" \
+		kperf >/dev/null 2>&1); then
+test_expect_success 'a kperf run shows its top functions while it runs' '
+	cd proj && serve_load &&
+	rm -f go &&
+	steps /runs \
+		"wait:document.querySelector(\"#session-list li\")" \
+		"click:#session-list li .session-name" \
+		"wait:document.querySelector(\"#session-list li.current\")" \
+		"select:#collector=kperf" \
+		"type:.opt[data-name=\"top-every-ms\"]=200" \
+		"type:#command=./waiter.sh" \
+		"click:#run-submit" \
+		"wait:document.querySelectorAll(\"#top tbody tr\").length >= 1" \
+		"eval:document.getElementById(\"run-state\").textContent" \
+		"shot:$SHOTS/kperf-top.png" \
+		"run:touch go" \
+		"wait:document.getElementById(\"run-state\").textContent === \"done\"" &&
+	test "$(evaluated "document.getElementById(\"run-state\").textContent")" = "\"running\""
+'
+else
+	say "kperf cannot sample here: its live top functions are not tested"
+fi
+
 test_expect_success 'cleanup: the server stops' '
 	cd proj && serve_stop
 '

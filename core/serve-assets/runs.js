@@ -311,11 +311,20 @@ function addSample(s) {
 	runs.points++;
 }
 
+/* kperf --top-every-ms: the top functions so far. */
+function showTop(top) {
+	$("top").hidden = false;
+	$("top").dataset.samples = top.samples;
+	document.querySelector("#top tbody").replaceChildren(...top.top.map((f) =>
+		perun.el("tr", {}, perun.el("td", {}, perun.el("code", {}, f.name)), perun.el("td", {}, f.samples))));
+}
+
 /* Show run: its events from the first, live while it goes. */
 function watch(run) {
 	if (runs.watching)
 		runs.watching.close();
 	resetChart();
+	$("top").hidden = true;
 	const out = $("output");
 	out.textContent = "";
 	$("live-title").textContent = run.request.collector + " " + run.request.command + " (" + run.id + ")";
@@ -333,6 +342,8 @@ function watch(run) {
 		out.append(e.line + "\n");
 		if (e.sample)
 			addSample(e.sample);
+		if (e.top)
+			showTop(e.top);
 		if (!pending) {
 			/* One redraw per animation frame, however many events came. */
 			pending = true;
