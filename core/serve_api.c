@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * perun serve's JSON API (docs/perun-serve.md): the data of the CLI
- * commands (log, show, check, plugins) in their --format json shapes,
- * made by the same code.  Each handler opens the instance for itself,
- * holding the core lock (serve_http.h).
+ * perun serve's JSON API (docs/serve.md): the data of the CLI commands
+ * (log, status, show, showdiff, check, plugins) in their --format json
+ * shapes, made by the same code.  Handlers use the one open instance
+ * (instance_get) holding the core lock (serve_http.h).
  */
 #define _GNU_SOURCE /* strcasestr, qsort_r */
 #include <dirent.h>
@@ -346,6 +346,25 @@ void serve_api_commit_profiles(struct perun_serve_request *req, struct perun_ser
 void serve_api_commit_check(struct perun_serve_request *req, struct perun_serve_reply *reply)
 {
 	commit_reply(req, reply, 0);
+}
+
+void serve_api_pending(struct perun_serve_request *req, struct perun_serve_reply *reply)
+{
+	(void)req;
+	struct perun_instance *inst;
+	struct perun_error err = { 0 };
+	struct perun_profile_list pending = { 0 };
+	perun_serve_lock();
+	if ((inst = instance_get(reply))) {
+		if (perun_profiles_pending(inst, &pending, &err))
+			perun_serve_reply_perun_error(reply, &err);
+		else
+			perun_serve_reply_json(reply, 200,
+					       json_pack("{s:i,s:o}", "schema", 1, "pending",
+							 perun_profile_list_json(&pending, 'p')));
+		perun_profile_list_release(&pending);
+	}
+	perun_serve_unlock();
 }
 
 /* ---- Profiles ---- */

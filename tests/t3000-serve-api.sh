@@ -28,7 +28,9 @@ test_expect_success 'setup: two versions with a time profile each, checked' '
 	perun collect -c ./prog -w other time --repeat 2 --warmup 0 >/dev/null 2>&1 &&
 	perun add 0@p 1@p >/dev/null &&
 	perun check head >/dev/null &&
+	perun collect -c ./prog -w waiting time --repeat 1 --warmup 0 >/dev/null 2>&1 &&
 	perun status --format json >../status.json &&
+	jq -e "[.pending[].workload] == [\"waiting\"]" ../status.json &&
 	jq -e "[.changes[] | select(.result == \"Degradation\")] | length > 0" ../status.json
 '
 
@@ -84,7 +86,7 @@ test_expect_success '/api/log is perun log --format json; profiles=1 adds each v
 	test "$(api "/api/log?profiles=2")" = 400 && jq -e ".error | test(\"profiles\")" body
 '
 
-test_expect_success '/api/commits/REV/profiles and /check are what perun status shows' '
+test_expect_success '/api/commits/REV/profiles, /check and /api/pending are what perun status shows' '
 	serve_load &&
 	test "$(api /api/commits/HEAD/profiles)" = 200 &&
 	jq -S .tracked status.json >want && jq -S .tracked body >got && test_cmp want got &&
@@ -93,6 +95,8 @@ test_expect_success '/api/commits/REV/profiles and /check are what perun status 
 	jq -S .changes body >got && test_cmp want got &&
 	test "$(jq -r .minor_version body)" = "$(git -C proj rev-parse HEAD)" &&
 	test "$(api /api/commits/HEAD~1/check)" = 200 && jq -e ".changes == []" body &&
+	test "$(api /api/pending)" = 200 &&
+	jq -S .pending status.json >want && jq -S .pending body >got && test_cmp want got &&
 	test "$(api /api/commits/nope/profiles)" = 404 &&
 	test "$(api /api/commits/-x/check)" = 400
 '
@@ -321,6 +325,15 @@ test_expect_success 'bad --listen values and a busy port: one line, exit 2 or 3'
 	test_grep "cannot listen: Address already in use" err &&
 	(cd .. && serve_stop) &&
 	test_exit_code 2 perun serve extra 2>err && test_grep "usage: perun serve" err
+'
+
+test_expect_success 'a repository without commits: no head, the log is 404' '
+	mkdir fresh && (cd fresh && git init -q && perun init >/dev/null) &&
+	serve_start fresh &&
+	test "$(api /api/info)" = 200 && jq -e ".head == null" body &&
+	test "$(api /api/log)" = 404 && jq -e ".error" body &&
+	test "$(api /)" = 200 &&
+	serve_stop
 '
 
 test_expect_success 'outside an instance it does not start' '
