@@ -26,7 +26,7 @@ static int cmd_serve(const struct perun_command *cmd, struct perun_cli *cli,
 	/* Served from an instance: refuse to start outside one. */
 	if (perun_instance_open(&inst, &err))
 		return perun_error_exit(&err);
-	int rc = perun_serve_runs_start(inst.root, &err);
+	int rc = perun_serve_runs_start(inst.root, perun_params_bool(params, "read-only", 0), &err);
 	perun_instance_close(&inst);
 	if (rc)
 		return perun_error_exit(&err);

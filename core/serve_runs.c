@@ -963,7 +963,7 @@ static void *worker(void *data)
 }
 
 int perun_serve_runs_open(struct perun_serve_runs **out, const char *root, const char *exe,
-			  struct perun_error *err)
+			  int read_only, struct perun_error *err)
 {
 	struct perun_serve_runs *rs = calloc(1, sizeof(*rs));
 	char self[PATH_MAX];
@@ -990,13 +990,18 @@ int perun_serve_runs_open(struct perun_serve_runs **out, const char *root, const
 	char sub[4200];
 	int rc = 0;
 	const char *kinds[] = { "sessions", "runs" };
-	for (size_t i = 0; i < 2 && !rc; i++) {
+	for (size_t i = 0; i < 2 && !rc && !read_only; i++) {
 		snprintf(sub, sizeof(sub), "%s/%s", rs->dir, kinds[i]);
 		rc = perun_mkdirs(sub, 0755, err);
 	}
 	if (rc) {
 		perun_serve_runs_close(rs);
 		return rc;
+	}
+	if (read_only) {
+		/* Nothing written, nothing run: the runs are only shown. */
+		*out = rs;
+		return 0;
 	}
 	/* A run that was running when a server stopped cannot go on. */
 	json_t *runs = serve_load_all(rs, "runs");

@@ -33,10 +33,11 @@ struct perun_serve_runs;
 /* Open the runs of the instance at root (its .perun/serve is made when
  * missing), mark the runs that were running when a server stopped as
  * failed, queue again the queued ones and start the worker.  exe is the
- * perun program the runs spawn (NULL: /proc/self/exe).  The caller owns
- * *out and frees it with perun_serve_runs_close. */
+ * perun program the runs spawn (NULL: /proc/self/exe).  read_only: none
+ * of that, the runs are only read (the caller refuses changes).  The
+ * caller owns *out and frees it with perun_serve_runs_close. */
 int perun_serve_runs_open(struct perun_serve_runs **out, const char *root, const char *exe,
-			  struct perun_error *err);
+			  int read_only, struct perun_error *err);
 /* Stop the worker (a running run is killed and marked failed) and free. */
 void perun_serve_runs_close(struct perun_serve_runs *rs);
 
@@ -99,7 +100,7 @@ int perun_serve_name_ok(const char *name);
 
 /* The runs of the running perun serve (serve_runs_api.c): opened on the
  * instance at root before serving, closed after. */
-int perun_serve_runs_start(const char *root, struct perun_error *err);
+int perun_serve_runs_start(const char *root, int read_only, struct perun_error *err);
 void perun_serve_runs_stop(void);
 
 #endif

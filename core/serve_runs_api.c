@@ -26,9 +26,9 @@
 
 static struct perun_serve_runs *runs;
 
-int perun_serve_runs_start(const char *root, struct perun_error *err)
+int perun_serve_runs_start(const char *root, int read_only, struct perun_error *err)
 {
-	return perun_serve_runs_open(&runs, root, NULL, err);
+	return perun_serve_runs_open(&runs, root, NULL, read_only, err);
 }
 
 void perun_serve_runs_stop(void)

@@ -173,6 +173,28 @@ test_expect_success 'delete a session: its runs go' '
 	test "$(req GET /api/sessions)" = 200 && jq -e ".sessions | length == 1" resp
 '
 
+test_expect_success 'read-only: a queued run is shown, not run' '
+	cd proj && serve_load &&
+	sid=$(jq -r .id s1) && id=0123456789abcdef &&
+	printf "{\"id\":\"%s\",\"session\":\"%s\",\"created\":\"2026-01-01T00:00:00.000Z\",\"status\":\"queued\",\"request\":{\"session\":\"%s\",\"collector\":\"time\",\"collector_options\":{},\"postprocessors\":[],\"command\":\"true\",\"args\":\"\",\"workload\":\"\",\"env\":{}}}" \
+		$id "$sid" "$sid" >.perun/serve/runs/$id.json &&
+	cp .perun/serve/runs/$id.json queued.json &&
+	serve_stop && serve_start . --read-only &&
+	test "$(req GET /api/runs/$id)" = 200 && jq -e ".status == \"queued\"" resp &&
+	sleep 1 &&
+	test "$(req GET /api/runs/$id)" = 200 && jq -e ".status == \"queued\"" resp &&
+	cmp queued.json .perun/serve/runs/$id.json &&
+	test ! -e .perun/serve/runs/$id.log
+'
+
+test_expect_success 'a queued run left by a server runs after a restart' '
+	cd proj && serve_load &&
+	serve_stop && serve_start . &&
+	wait_for sh -c "jq -e \".status == \\\"done\\\"\" .perun/serve/runs/0123456789abcdef.json" &&
+	test "$(req GET /api/runs/0123456789abcdef)" = 200 &&
+	jq -e ".status == \"done\" and .profile" resp
+'
+
 test_expect_success 'read-only: runs and sessions cannot change' '
 	cd proj && serve_load &&
 	serve_stop && serve_start . --read-only &&

@@ -123,7 +123,7 @@ test_expect_success 'the run: reloaded, linked, downloaded' '
 test_expect_success 'a failed run shows its error log in the history' '
 	cd proj && serve_load &&
 	steps "/runs?session=$(cat session.id)" \
-		"wait:document.querySelectorAll(\"#collector option\").length > 0" \
+		"wait:document.querySelector(\"#session-list li.current\")" \
 		"select:#collector=time" \
 		"type:#command=./fails.sh" \
 		"click:#run-submit" \

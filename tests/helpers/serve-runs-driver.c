@@ -65,7 +65,7 @@ int main(int argc, char **argv)
 	}
 	struct perun_serve_runs *rs;
 	struct perun_error err = { 0 };
-	if (perun_serve_runs_open(&rs, argv[2], argv[1], &err)) {
+	if (perun_serve_runs_open(&rs, argv[2], argv[1], 0, &err)) {
 		fprintf(stderr, "serve-runs-driver: %s\n", err.message);
 		return 1;
 	}
