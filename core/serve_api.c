@@ -367,6 +367,63 @@ void serve_api_pending(struct perun_serve_request *req, struct perun_serve_reply
 	perun_serve_unlock();
 }
 
+/* ---- Events: the store changed ---- */
+
+struct events {
+	char head[65];
+	uint64_t stamp;
+	int sent;	/* the first event went out */
+	unsigned quiet; /* ticks since the last bytes sent */
+};
+
+#define EVENTS_TICK_US	       250000
+#define EVENTS_KEEPALIVE_TICKS 60 /* 15 s: a closed client is noticed */
+
+/* One tick of GET /api/events: an event when the history or the store
+ * changed since the last one (and at once on connecting), a comment now
+ * and then to keep the connection, else nothing (called again). */
+static long events_next(void *data, char *buf, size_t max)
+{
+	struct events *e = data;
+	if (e->sent)
+		usleep(EVENTS_TICK_US);
+	struct perun_serve_reply *scratch = perun_serve_reply_new();
+	struct perun_error err = { 0 };
+	struct perun_instance *inst;
+	char head[65] = "";
+	uint64_t stamp = 0;
+	perun_serve_lock();
+	int ok = (inst = instance_get(scratch)) != NULL;
+	if (ok) {
+		if (perun_resolve_minor(inst, NULL, head, &err))
+			head[0] = '\0';
+		stamp = store_stamp(inst);
+	}
+	perun_serve_unlock();
+	perun_serve_reply_free(scratch);
+	if (!ok)
+		return -1;
+	if (!e->sent || stamp != e->stamp || strcmp(head, e->head)) {
+		e->sent = 1;
+		e->stamp = stamp;
+		e->quiet = 0;
+		snprintf(e->head, sizeof(e->head), "%s", head);
+		return snprintf(buf, max, "event: store\ndata: {\"head\": %s%s%s}\n\n",
+				*head ? "\"" : "", *head ? head : "null", *head ? "\"" : "");
+	}
+	if (++e->quiet < EVENTS_KEEPALIVE_TICKS)
+		return 0;
+	e->quiet = 0;
+	return snprintf(buf, max, ": still here\n\n");
+}
+
+void serve_api_events(struct perun_serve_request *req, struct perun_serve_reply *reply)
+{
+	(void)req;
+	perun_serve_reply_stream(reply, "text/event-stream", events_next,
+				 perun_xcalloc(1, sizeof(struct events)), free);
+}
+
 /* ---- Profiles ---- */
 
 /* The profiles named by the query parameters names[0..n) (tracked at the

@@ -26,6 +26,7 @@
 	X("GET", "/api/log", serve_api_log, 0)                                                     \
 	X("GET", "/api/commits/{rev}/profiles", serve_api_commit_profiles, 0)                      \
 	X("GET", "/api/commits/{rev}/check", serve_api_commit_check, 0)                            \
+	X("GET", "/api/events", serve_api_events, 0)                                               \
 	X("GET", "/api/pending", serve_api_pending, 0)                                             \
 	X("GET", "/api/profile", serve_api_profile, 0)                                             \
 	X("GET", "/api/profile/resources", serve_api_resources, 0)                                 \

@@ -280,6 +280,27 @@ test_expect_success 'the log follows the store: a profile added or removed while
 	jq -e "[.minor_versions[].tracked | length] == [2, 1]" body
 '
 
+# wait_events N: until ./events holds N events (10 s at most).
+wait_events() {
+	i=0
+	until [ "$(grep -c "^event: store$" events)" -ge "$1" ]; do
+		i=$((i + 1)) && test $i -lt 100 || return 1
+		sleep 0.1
+	done
+}
+
+test_expect_success '/api/events streams an event at once and one when the store changes' '
+	serve_load || return 1
+	curl -s -N -H "Authorization: Bearer $SERVE_TOKEN" "$SERVE_BASE/api/events" >events &
+	pid=$!
+	wait_events 1 &&
+	(cd proj && perun collect -c ./prog -w evented time --repeat 1 --warmup 0 >/dev/null 2>&1) &&
+	wait_events 2 && kill $pid &&
+	test "$(grep -c "^data: {\"head\": \"$(git -C proj rev-parse HEAD)\"}$" events)" = 2 &&
+	curl -s -D head -o /dev/null -m 1 -H "Authorization: Bearer $SERVE_TOKEN" "$SERVE_BASE/api/events";
+	tr -d "\r" <head | grep -q "^Content-Type: text/event-stream$"
+'
+
 test_expect_success 'a new commit and a changed configuration show while it runs' '
 	serve_load &&
 	git -C proj commit -q --allow-empty -m "third version" &&
@@ -287,13 +308,13 @@ test_expect_success 'a new commit and a changed configuration show while it runs
 	test "$(jq -r .head body)" = "$(git -C proj rev-parse HEAD)" &&
 	test "$(api "/api/log?profiles=1")" = 200 &&
 	jq -e "[.minor_versions[].tracked | length] == [0, 2, 1]" body &&
-	test "$(api "/api/profile?p=HEAD~1%5E0@i")" = 200 &&
-	first=$(jq -r .profile.workload body) &&
-	(cd proj && perun config --local set format.sort_profiles_by workload >/dev/null) &&
-	test "$(api "/api/profile?p=HEAD~1%5E0@i")" = 200 &&
-	test "$(jq -r .profile.workload body)" != "$first" &&
-	(cd proj && perun config --local set format.sort_profiles_by time >/dev/null &&
-	 git reset -q --hard HEAD~1)
+	(cd proj && git reset -q --hard HEAD~1 &&
+	 perun config --local set format.sort_profiles_by workload >/dev/null &&
+	 perun status --format json) >st.json &&
+	test "$(api "/api/commits/HEAD/profiles")" = 200 &&
+	jq -S .tracked st.json >want && jq -S .tracked body >got && test_cmp want got &&
+	jq -e "[.tracked[].workload] == ([.tracked[].workload] | sort | reverse)" body &&
+	(cd proj && perun config --local set format.sort_profiles_by time >/dev/null)
 '
 
 test_expect_success 'SIGTERM ends it with 0' '

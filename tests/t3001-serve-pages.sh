@@ -77,6 +77,20 @@ test_expect_success 'project page: the history, the degradation marked, the filt
 	test -s "$BROWSER_ARTIFACTS/project.png"
 '
 
+test_expect_success 'project page: a profile added meanwhile shows without a reload' '
+	serve_load || return 1
+	(sleep 10 && cd proj && perun collect -c ./prog -w later time --repeat 1 --warmup 0 &&
+	 perun add 0@p) >live.out 2>&1 &
+	browser_check "$SERVE_BASE/?token=$SERVE_TOKEN" project-live --wait "$READY" --timeout 90 \
+		--eval "new Promise((ok) => { const t = setInterval(() => { if (document.querySelectorAll(\"#history li\").length === 4) { clearInterval(t); ok(Number(document.body.dataset.reloads)); } }, 100); })" &&
+	wait &&
+	test_grep "^eval .* [1-9][0-9]*$" browser.out &&
+	test_grep "^errors 0$" browser.out &&
+	api /api/commits/HEAD/profiles >/dev/null &&
+	later=$(jq -r ".tracked[] | select(.workload == \"later\") | .id" body) &&
+	(cd proj && perun rm "$later" >/dev/null)
+'
+
 test_expect_success 'profile page: header, resources sorted and filtered, the views that fit' '
 	serve_load &&
 	browser_check "$SERVE_BASE/profile?p=0@i&token=$SERVE_TOKEN" profile-time --wait "$READY" \
