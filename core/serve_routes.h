@@ -38,7 +38,7 @@
 	/* Runs, sessions and history (serve_runs_api.c) */                                        \
 	X("GET", "/runs", serve_page_runs, 0)                                                      \
 	X("GET", "/runs/chart.min.js", serve_page_runs_chartjs, 0)                                 \
-	X("GET", "/api/events", serve_api_events, 0)                                               \
+	X("GET", "/api/counters/events", serve_api_counters_events, 0)                             \
 	X("GET", "/api/sessions", serve_api_sessions, 0)                                           \
 	X("POST", "/api/sessions", serve_api_session_create, 0)                                    \
 	X("GET", "/api/sessions/{id}", serve_api_session_get, 0)                                   \

@@ -310,7 +310,7 @@ void serve_page_runs_chartjs(struct perun_serve_request *req, struct perun_serve
 
 /* The events of 'perun events --format json' (most used first), from
  * this perun, for the counters event picker. */
-void serve_api_events(struct perun_serve_request *req, struct perun_serve_reply *reply)
+void serve_api_counters_events(struct perun_serve_request *req, struct perun_serve_reply *reply)
 {
 	(void)req;
 	int fds[2];

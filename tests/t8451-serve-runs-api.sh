@@ -139,7 +139,7 @@ test_expect_success 'a failed run shows its error' '
 
 test_expect_success 'the event list of the picker: perun events, most used first' '
 	cd proj && serve_load &&
-	test "$(req GET /api/events)" = 200 &&
+	test "$(req GET /api/counters/events)" = 200 &&
 	jq -e ".events | map(.name) | index(\"task-clock\") != null" resp &&
 	jq -e ".events[0].name == \"task-clock\" and .events[0].used >= 1" resp
 '

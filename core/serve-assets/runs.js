@@ -2,7 +2,7 @@
 /*
  * perun serve: the Runs page.  Sessions (search, create, rename, delete),
  * a run form generated from the options each collector and postprocessor
- * declares (GET /api/plugins), the counters event picker (GET /api/events,
+ * declares (GET /api/plugins), the counters event picker (GET /api/counters/events,
  * most used first), the live output and plot of a run (Server-Sent Events
  * of GET /api/runs/<id>/events) and the history of the session's runs.
  * Links: /runs?session=<id>, /runs?run=<id> (a run, reloaded).
@@ -193,7 +193,7 @@ function renderPostprocessors() {
 
 async function loadEvents() {
 	if (!runs.events)
-		runs.events = (await perun.api("/api/events")).events;
+		runs.events = (await perun.api("/api/counters/events")).events;
 	renderPicker();
 }
 
