@@ -63,3 +63,5 @@ EXTRA_DIST += bench/bench-serve.sh
 # bench/bench-perun-fuzz.sh: the paper's Tables III and IV with perun fuzz.
 EXTRA_DIST += bench/bench-perun-fuzz.sh bench/perun-fuzz/regex.cc bench/perun-fuzz/wordfreq.c \
 	bench/perun-fuzz/nop.c bench/perun-fuzz/spawn-loop.c bench/perun-fuzz/cputime.c
+# bench/bench-serve-runs.sh: perun serve, a counter sample to an SSE client.
+EXTRA_DIST += bench/bench-serve-runs.sh

@@ -9,6 +9,7 @@
 #include "instance.h"
 #ifdef HAVE_LIBMICROHTTPD
 #include "serve_routes.h"
+#include "serve_runs.h"
 #endif
 
 static int cmd_serve(const struct perun_command *cmd, struct perun_cli *cli,
@@ -25,16 +26,19 @@ static int cmd_serve(const struct perun_command *cmd, struct perun_cli *cli,
 	/* Served from an instance: refuse to start outside one. */
 	if (perun_instance_open(&inst, &err))
 		return perun_error_exit(&err);
+	int rc = perun_serve_runs_start(inst.root, perun_params_bool(params, "read-only", 0), &err);
 	perun_instance_close(&inst);
+	if (rc)
+		return perun_error_exit(&err);
 	struct perun_serve_config config = {
 		.listen = perun_params_string(params, "listen", "127.0.0.1:8080"),
 		.read_only = perun_params_bool(params, "read-only", 0),
 		.cli = cli,
 	};
 	cli->no_pager = 1;
-	if (perun_serve_run(&config, serve_api_warm, &err))
-		return perun_error_exit(&err);
-	return PERUN_EXIT_OK;
+	rc = perun_serve_run(&config, serve_api_warm, &err);
+	perun_serve_runs_stop();
+	return rc ? perun_error_exit(&err) : PERUN_EXIT_OK;
 #else
 	(void)cli;
 	(void)params;

@@ -32,7 +32,8 @@ perun_SOURCES = \
 	core/perf_script.c core/perf_script.h core/folded_stacks.c core/folded_stacks.h \
 	core/check.c core/check.h core/check_changes.c core/check_output.c core/cmd_check.c \
 	core/check_history.c core/check_history.h core/check_evidence.c core/check_evidence.h \
-	core/cmd_serve.c
+	core/cmd_serve.c \
+	core/serve_runs.c core/serve_runs.h core/serve_runs_internal.h core/serve_sessions.c
 perun_CFLAGS = $(AM_CFLAGS) $(LIBGIT2_CFLAGS) $(JANSSON_CFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(ZSTD_CFLAGS) $(NETTLE_CFLAGS) $(GSL_CFLAGS) -pthread
 perun_LDADD = sdk/libperun.la $(LIBGIT2_LIBS) $(JANSSON_LIBS) $(YAML_LIBS) $(ZLIB_LIBS) $(ZSTD_LIBS) $(NETTLE_LIBS) $(GSL_LIBS) -lm
 # check profiles parses its two profiles in two threads.
@@ -42,7 +43,7 @@ perun_LDFLAGS = $(AM_LDFLAGS) -pthread
 # embedded at build time (core/serve_assets.c, from core/serve-assets/).
 if HAVE_LIBMICROHTTPD
 perun_SOURCES += core/serve_http.h core/serve_routes.h core/serve_router.c \
-	core/serve_api.c core/serve_pages.c core/serve_assets.h
+	core/serve_api.c core/serve_pages.c core/serve_assets.h core/serve_runs_api.c
 nodist_perun_SOURCES = core/serve_assets.c
 perun_CFLAGS += $(MHD_CFLAGS)
 perun_LDADD += $(MHD_LIBS)
@@ -50,6 +51,8 @@ endif
 serve_assets = core/serve-assets/project.html core/serve-assets/profile.html \
 	core/serve-assets/compare.html \
 	core/serve-assets/perun.css core/serve-assets/perun.js
+# The Runs page (serve_runs_api.c).
+serve_assets += core/serve-assets/runs.html core/serve-assets/runs.js
 EXTRA_DIST += $(serve_assets) scripts/embed-assets.sh
 CLEANFILES += core/serve_assets.c
 core/serve_assets.c: $(serve_assets) $(top_srcdir)/scripts/embed-assets.sh

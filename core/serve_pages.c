@@ -43,6 +43,12 @@ void serve_page_compare(struct perun_serve_request *req, struct perun_serve_repl
 	reply_asset(reply, "compare.html", "text/html; charset=utf-8");
 }
 
+void serve_page_runs(struct perun_serve_request *req, struct perun_serve_reply *reply)
+{
+	(void)req;
+	reply_asset(reply, "runs.html", "text/html; charset=utf-8");
+}
+
 void serve_page_asset(struct perun_serve_request *req, struct perun_serve_reply *reply)
 {
 	const char *file = perun_serve_param(req, "file");

@@ -35,7 +35,22 @@
 	X("GET", "/api/compare/views", serve_api_compare_views, 0)                                 \
 	X("GET", "/api/compare/views/{view}", serve_api_compare_view, 0)                           \
 	X("GET", "/api/plugins", serve_api_plugins, 0)                                             \
-	/* Runs, sessions and history (serve_runs*.c) go here */
+	/* Runs, sessions and history (serve_runs_api.c) */                                        \
+	X("GET", "/runs", serve_page_runs, 0)                                                      \
+	X("GET", "/runs/chart.min.js", serve_page_runs_chartjs, 0)                                 \
+	X("GET", "/api/counters/events", serve_api_counters_events, 0)                             \
+	X("GET", "/api/sessions", serve_api_sessions, 0)                                           \
+	X("POST", "/api/sessions", serve_api_session_create, 0)                                    \
+	X("GET", "/api/sessions/{id}", serve_api_session_get, 0)                                   \
+	X("PUT", "/api/sessions/{id}", serve_api_session_rename, 0)                                \
+	X("DELETE", "/api/sessions/{id}", serve_api_session_delete, 0)                             \
+	X("GET", "/api/runs", serve_api_runs, 0)                                                   \
+	X("POST", "/api/runs", serve_api_run_submit, 0)                                            \
+	X("GET", "/api/runs/{id}", serve_api_run_get, 0)                                           \
+	X("DELETE", "/api/runs/{id}", serve_api_run_delete, 0)                                     \
+	X("GET", "/api/runs/{id}/log", serve_api_run_log, 0)                                       \
+	X("GET", "/api/runs/{id}/profile", serve_api_run_profile, 0)                               \
+	X("GET", "/api/runs/{id}/events", serve_api_run_events, 0)
 
 #define PERUN_SERVE_ROUTE_DECLARE(method, pattern, handler, flags)                                 \
 	void handler(struct perun_serve_request *req, struct perun_serve_reply *reply);

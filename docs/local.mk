@@ -8,7 +8,7 @@
 noinst_DATA += %reldir%/man1/stamp %reldir%/perun.bash-completion
 docs_man1dir = $(mandir)/man1
 EXTRA_DIST += %reldir%/plugin-guide.md %reldir%/adding-an-in-tree-plugin.md \
-	%reldir%/adding-a-command.md %reldir%/sharing.md %reldir%/serve.md \
+	%reldir%/adding-a-command.md %reldir%/sharing.md %reldir%/serve.md %reldir%/serve-runs.md \
 	%reldir%/ci/github-actions.yml %reldir%/ci/gitlab-ci.yml %reldir%/ci/slurm-array.sh
 # The annotation API's page is written by hand (it documents a header).
 dist_man3_MANS = %reldir%/man3/perun-annotate.3

@@ -43,6 +43,13 @@ check_PROGRAMS += %reldir%/helpers/profile-tool
 %canon_reldir%_helpers_profile_tool_SOURCES = %reldir%/helpers/profile-tool.c
 %canon_reldir%_helpers_profile_tool_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
 %canon_reldir%_helpers_profile_tool_LDADD = sdk/libperun.la $(JANSSON_LIBS)
+# Drives core/serve_runs.c (perun serve's runs and sessions) without HTTP.
+check_PROGRAMS += %reldir%/helpers/serve-runs-driver
+%canon_reldir%_helpers_serve_runs_driver_SOURCES = %reldir%/helpers/serve-runs-driver.c \
+	core/serve_runs.c core/serve_runs.h core/serve_runs_internal.h core/serve_sessions.c
+%canon_reldir%_helpers_serve_runs_driver_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) -I$(top_srcdir)/core -pthread
+%canon_reldir%_helpers_serve_runs_driver_LDADD = sdk/libperun.la $(JANSSON_LIBS)
+%canon_reldir%_helpers_serve_runs_driver_LDFLAGS = $(AM_LDFLAGS) -pthread
 check_PROGRAMS += %reldir%/helpers/models-cmp
 %canon_reldir%_helpers_models_cmp_SOURCES = %reldir%/helpers/models-cmp.c
 %canon_reldir%_helpers_models_cmp_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
@@ -171,6 +178,11 @@ EXTRA_DIST += tests/t2100-check-e2e.sh tests/t2102-check-e2e-annotated.sh tests/
 TESTS += %reldir%/t8200-browser-check.sh
 EXTRA_DIST += %reldir%/t8200-browser-check.sh %reldir%/helpers/browser-check.py \
 	%reldir%/helpers/browser-lib.sh
+# perun serve: its runs and sessions (the library, the API, the Runs page).
+SERVE_RUNS_TESTS = %reldir%/t8450-serve-runs.sh %reldir%/t8451-serve-runs-api.sh \
+	%reldir%/t8452-serve-runs-browser.sh
+TESTS += $(SERVE_RUNS_TESTS)
+EXTRA_DIST += $(SERVE_RUNS_TESTS) %reldir%/helpers/serve-runs-lib.sh %reldir%/helpers/browser-steps.py
 # False alarms of every check method on a seeded synthetic history of
 # identical and planted versions (issue 22; the cases that fail today are TODO).
 TESTS += tests/t2006-check-false-alarms.sh

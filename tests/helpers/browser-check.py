@@ -209,6 +209,74 @@ def collect_errors(events, page_url):
     return errors
 
 
+def launch(chromium, width, height, timeout, host=None):
+    """Start headless Chromium, offline but for host (a served page's
+    loopback host): (process, profile dir, DevTools of its page with the
+    Page, Runtime, Log and Network domains on).  RuntimeError if it
+    cannot; shutdown() stops it either way."""
+    profile_dir = tempfile.mkdtemp(prefix="perun-chromium-")
+    cmd = [chromium, "--headless=new", "--remote-debugging-port=0",
+           f"--user-data-dir={profile_dir}", "--no-first-run", "--no-default-browser-check",
+           "--disable-gpu", "--disable-dev-shm-usage", "--disable-extensions",
+           "--disable-background-networking", "--disable-component-update",
+           "--disable-sync", "--metrics-recording-only", "--mute-audio",
+           # offline: nothing resolves but a served page's loopback host
+           "--host-resolver-rules=MAP * ~NOTFOUND" + (f", EXCLUDE {host}" if host else ""),
+           f"--window-size={width},{height}", "about:blank"]
+    if os.geteuid() == 0:
+        cmd.insert(1, "--no-sandbox")  # Chromium refuses to run its sandbox as root
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        port_file = os.path.join(profile_dir, "DevToolsActivePort")
+        deadline = time.monotonic() + timeout
+        while not os.path.exists(port_file) or os.path.getsize(port_file) == 0:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                err = proc.stderr.read().decode(errors="replace") if proc.poll() is not None else ""
+                raise RuntimeError("chromium did not start: " + err.strip()[-500:])
+            time.sleep(0.05)
+        time.sleep(0.05)
+        with open(port_file) as f:
+            port = int(f.readline())
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as r:
+            targets = json.load(r)
+        page = next(t for t in targets if t.get("type") == "page")
+        cdp = DevTools(WebSocket(page["webSocketDebuggerUrl"], timeout), timeout)
+        for domain in ("Page", "Runtime", "Log", "Network"):
+            cdp.call(f"{domain}.enable")
+        cdp.events.clear()  # about:blank's own events
+    except BaseException:
+        shutdown(proc, profile_dir)
+        raise
+    return proc, profile_dir, cdp
+
+
+def shutdown(proc, profile_dir):
+    try:
+        os.killpg(proc.pid, 15)
+    except ProcessLookupError:
+        pass
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, 9)
+        proc.wait()
+    shutil.rmtree(profile_dir, ignore_errors=True)
+
+
+def screenshot(cdp, path, width, height):
+    """A full-page PNG at least width x height."""
+    metrics = cdp.call("Page.getLayoutMetrics")
+    size = metrics.get("cssContentSize") or metrics.get("contentSize")
+    width = max(width, int(size["width"]))
+    height = min(max(height, int(size["height"])), 16000)
+    shot = cdp.call("Page.captureScreenshot", format="png", captureBeyondViewport=True,
+                    clip={"x": 0, "y": 0, "width": width, "height": height, "scale": 1})
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(base64.b64decode(shot["data"]))
+
+
 def main():
     ap = argparse.ArgumentParser(description="check a local page in headless Chromium")
     ap.add_argument("file")
@@ -234,40 +302,15 @@ def main():
         return SKIP
     page_url = args.file if served else "file://" + urllib.parse.quote(os.path.abspath(args.file))
 
-    profile_dir = tempfile.mkdtemp(prefix="perun-chromium-")
-    cmd = [chromium, "--headless=new", "--remote-debugging-port=0",
-           f"--user-data-dir={profile_dir}", "--no-first-run", "--no-default-browser-check",
-           "--disable-gpu", "--disable-dev-shm-usage", "--disable-extensions",
-           "--disable-background-networking", "--disable-component-update",
-           "--disable-sync", "--metrics-recording-only", "--mute-audio",
-           # offline: nothing resolves but a served page's loopback host
-           "--host-resolver-rules=MAP * ~NOTFOUND" +
-           (f", EXCLUDE {urllib.parse.urlsplit(args.file).hostname}" if served else ""),
-           f"--window-size={args.width},{args.height}", "about:blank"]
-    if os.geteuid() == 0:
-        cmd.insert(1, "--no-sandbox")  # Chromium refuses to run its sandbox as root
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            start_new_session=True)
     try:
-        port_file = os.path.join(profile_dir, "DevToolsActivePort")
-        deadline = time.monotonic() + args.timeout
-        while not os.path.exists(port_file) or os.path.getsize(port_file) == 0:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                err = proc.stderr.read().decode(errors="replace") if proc.poll() is not None else ""
-                print("browser-check: chromium did not start: " + err.strip()[-500:],
-                      file=sys.stderr)
-                return 2
-            time.sleep(0.05)
-        time.sleep(0.05)
-        with open(port_file) as f:
-            port = int(f.readline())
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as r:
-            targets = json.load(r)
-        page = next(t for t in targets if t.get("type") == "page")
-        cdp = DevTools(WebSocket(page["webSocketDebuggerUrl"], args.timeout), args.timeout)
-        for domain in ("Page", "Runtime", "Log", "Network"):
-            cdp.call(f"{domain}.enable")
-        cdp.events.clear()  # about:blank's own events
+        proc, profile_dir, cdp = launch(
+            chromium, args.width, args.height, args.timeout,
+            urllib.parse.urlsplit(args.file).hostname if served else None)
+    except RuntimeError as e:
+        print(f"browser-check: {e}", file=sys.stderr)
+        return 2
+    deadline = time.monotonic() + args.timeout
+    try:
         nav = cdp.call("Page.navigate", url=page_url)
         if nav.get("errorText"):
             print(f"browser-check: cannot load {args.file}: {nav['errorText']}", file=sys.stderr)
@@ -304,15 +347,7 @@ def main():
                 value = res["result"].get("value")
             print(f"eval {expr} {json.dumps(value)}")
         if args.screenshot:
-            metrics = cdp.call("Page.getLayoutMetrics")
-            size = metrics.get("cssContentSize") or metrics.get("contentSize")
-            width = max(args.width, int(size["width"]))
-            height = min(max(args.height, int(size["height"])), 16000)
-            shot = cdp.call("Page.captureScreenshot", format="png", captureBeyondViewport=True,
-                            clip={"x": 0, "y": 0, "width": width, "height": height, "scale": 1})
-            os.makedirs(os.path.dirname(os.path.abspath(args.screenshot)), exist_ok=True)
-            with open(args.screenshot, "wb") as f:
-                f.write(base64.b64decode(shot["data"]))
+            screenshot(cdp, args.screenshot, args.width, args.height)
             print(f"screenshot {args.screenshot}")
         cdp.drain(0.05)
         errors = collect_errors(cdp.events, page_url)
@@ -321,16 +356,7 @@ def main():
         print(f"errors {len(errors)}")
         return 1 if errors else 0
     finally:
-        try:
-            os.killpg(proc.pid, 15)
-        except ProcessLookupError:
-            pass
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, 9)
-            proc.wait()
-        shutil.rmtree(profile_dir, ignore_errors=True)
+        shutdown(proc, profile_dir)
 
 
 if __name__ == "__main__":

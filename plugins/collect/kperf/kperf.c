@@ -56,6 +56,10 @@ static const struct perun_option kperf_options[] = {
 	  "where the command's stdout and stderr go", 0 },
 	{ "verbose", "v", PERUN_OPTION_BOOL, NULL, NULL, NULL,
 	  "show libbpf's messages when the BPF program does not load", 0 },
+	{ "top-every-ms", NULL, PERUN_OPTION_INT, "0", NULL, "<ms>",
+	  "while sampling, print the top functions so far every <ms> ms as a line "
+	  "'perun-kperf-top <JSON>' (perun serve shows them live); 0: never",
+	  0 },
 	{ NULL, NULL, 0, NULL, NULL, NULL, NULL, 0 },
 };
 
@@ -66,6 +70,7 @@ struct kperf_state {
 	int pid;
 	double duration;
 	int ignore_failure, to_stderr, verbose;
+	long long top_ms; /* --top-every-ms */
 	struct kperf_sampler *sampler;
 	struct kperf_kallsyms *kallsyms;
 	struct kperf_stacks *stacks;
@@ -105,6 +110,11 @@ static int read_options(struct perun_collect_ctx *ctx, struct kperf_state *st,
 	st->ignore_failure = perun_params_bool(p, "ignore-failure", 0);
 	st->to_stderr = !strcmp(perun_params_string(p, "output", "discard"), "stderr");
 	st->verbose = perun_params_bool(p, "verbose", 0);
+	st->top_ms = perun_params_int(p, "top-every-ms", 0);
+	if (st->top_ms && (st->top_ms < 100 || st->top_ms > 86400000))
+		return perun_error_set(err, PERUN_EINVAL,
+				       "option '--top-every-ms' must be 100 or more, not %lld",
+				       st->top_ms);
 	if (st->how.frequency < 1 || st->how.frequency > 1000000)
 		return perun_error_set(err, PERUN_EINVAL,
 				       "option '--frequency' must be 1 to 1000000, not %lld",
@@ -199,6 +209,35 @@ static int took_sigint(void)
 	return sigtimedwait(&set, NULL, &zero) == SIGINT;
 }
 
+/* One line "perun-kperf-top {"t", "samples", "top": [{"name", "samples"}]}"
+ * of the samples so far: the unwound stacks (dwarf), or the BPF map read
+ * into a scratch set (fp: the map holds totals, reading leaves them). */
+static void print_top(struct kperf_state *st, struct kperf_bpf *bpf, struct kperf_procs *procs,
+		      size_t run, double seconds)
+{
+	struct kperf_stacks *scratch = bpf ? kperf_stacks_new() : NULL;
+	struct kperf_stacks *from = bpf ? scratch : st->stacks;
+	size_t at = bpf ? 0 : run;
+	uint64_t dropped = 0;
+	struct perun_error err = { 0 };
+	if (!from ||
+	    (bpf && kperf_bpf_collect(bpf, scratch, procs, st->kallsyms, 0, &dropped, &err))) {
+		kperf_stacks_free(scratch);
+		return;
+	}
+	json_t *line = json_pack("{s:f, s:I, s:o}", "t", seconds, "samples",
+				 (json_int_t)kperf_stacks_total(from, at), "top",
+				 kperf_stacks_top(from, at, 10));
+	char *text = line ? json_dumps(line, JSON_COMPACT | JSON_REAL_PRECISION(6)) : NULL;
+	if (text) {
+		printf("perun-kperf-top %s\n", text);
+		fflush(stdout);
+	}
+	free(text);
+	json_decref(line);
+	kperf_stacks_free(scratch);
+}
+
 /* One run's end: the command's or the process's exit, the duration,
  * or a signal.  Drains the rings meanwhile.  An attached process without
  * --duration is sampled until Ctrl-C (perf record -p), which then ends
@@ -206,8 +245,10 @@ static int took_sigint(void)
  * taken here, never reaching perun's handler. */
 static int sample_until_end(struct perun_collect_ctx *ctx, struct kperf_state *st,
 			    struct kperf_procs *procs, const struct kperf_sample_handler *h,
-			    int exit_fd, double start, struct perun_error *err)
+			    struct kperf_bpf *bpf, size_t run, int exit_fd, double start,
+			    struct perun_error *err)
 {
+	double last_top = start;
 	sigset_t set, old;
 	int until_sigint = st->pid && st->duration <= 0, rc = 0;
 	if (until_sigint) {
@@ -239,6 +280,10 @@ static int sample_until_end(struct perun_collect_ctx *ctx, struct kperf_state *s
 				wait = (int)(left * 1000) + 1;
 		}
 		int ended = kperf_sampler_drain(st->sampler, procs, h, exit_fd, wait, err);
+		if (ended >= 0 && st->top_ms && now() - last_top >= (double)st->top_ms / 1000) {
+			last_top = now();
+			print_top(st, bpf, procs, run, last_top - start);
+		}
 		if (ended < 0) {
 			rc = ended;
 			break;
@@ -313,7 +358,8 @@ static int run_once(struct perun_collect_ctx *ctx, struct kperf_state *st, size_
 		watch = child.pidfd;
 	}
 	if (!rc)
-		rc = sample_until_end(ctx, st, procs, &handler, watch, start, err);
+		rc = sample_until_end(ctx, st, procs, &handler, recorded ? bpf : NULL, run, watch,
+				      start, err);
 	double seconds = now() - start;
 	if (!rc && child.pid)
 		exit_code = counters_child_reap(&child);

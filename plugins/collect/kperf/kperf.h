@@ -84,6 +84,9 @@ void kperf_stacks_free(struct kperf_stacks *st);
 int kperf_stacks_add(struct kperf_stacks *st, const char *const *names, size_t n, size_t run,
 		     uint64_t count);
 uint64_t kperf_stacks_total(const struct kperf_stacks *st, size_t run);
+/* The n functions with the most samples of run as their innermost frame
+ * (self samples) so far: a new array of {"name", "samples"}, most first. */
+json_t *kperf_stacks_top(const struct kperf_stacks *st, size_t run, size_t n);
 /* Each stack and run with samples as Python Perun's kperf resource. */
 int kperf_stacks_to_profile(const struct kperf_stacks *st, const char *command, double seconds,
 			    struct perun_profile *profile, struct perun_error *err);

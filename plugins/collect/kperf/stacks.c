@@ -92,6 +92,48 @@ int kperf_stacks_add(struct kperf_stacks *st, const char *const *names, size_t n
 	return 0;
 }
 
+struct top_item {
+	const char *name;
+	json_int_t samples;
+};
+
+static int most_first(const void *a, const void *b)
+{
+	const struct top_item *x = a, *y = b;
+	return x->samples != y->samples ? (x->samples < y->samples ? 1 : -1)
+					: strcmp(x->name, y->name);
+}
+
+json_t *kperf_stacks_top(const struct kperf_stacks *st, size_t run, size_t n)
+{
+	json_t *self = json_object(), *out = json_array(), *runs;
+	const char *key;
+	json_object_foreach(st->counts, key, runs)
+	{
+		json_int_t count = json_integer_value(json_array_get(runs, run));
+		const char *leaf = strrchr(key, SEPARATOR);
+		leaf = leaf ? leaf + 1 : key;
+		json_t *cell = json_object_get(self, leaf);
+		if (cell)
+			json_integer_set(cell, json_integer_value(cell) + count);
+		else if (count)
+			json_object_set_new(self, leaf, json_integer(count));
+	}
+	size_t m = json_object_size(self), i = 0;
+	struct top_item *items = calloc(m ? m : 1, sizeof(*items));
+	json_t *v;
+	json_object_foreach(self, key, v) if (items) items[i++] =
+		(struct top_item){ key, json_integer_value(v) };
+	if (items)
+		qsort(items, m, sizeof(*items), most_first);
+	for (i = 0; items && i < m && i < n; i++)
+		json_array_append_new(out, json_pack("{s:s, s:I}", "name", items[i].name, "samples",
+						     items[i].samples));
+	free(items);
+	json_decref(self);
+	return out;
+}
+
 int kperf_stacks_add_addresses(struct kperf_stacks *st, struct kperf_procs *procs,
 			       struct kperf_kallsyms *ks, pid_t pid, const uint64_t *kernel,
 			       size_t nkernel, const uint64_t *user, size_t nuser, size_t run,
