@@ -16,8 +16,8 @@ EXTRA_DIST += %reldir%/README.md %reldir%/build.sh %reldir%/replay.sh \
 if ENABLE_FUZZING
 FUZZ_CFLAGS = $(AM_CFLAGS) -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
 	-fno-sanitize-recover=undefined -I$(top_srcdir)/core \
-	$(JANSSON_CFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(ZSTD_CFLAGS) $(NETTLE_CFLAGS) -pthread
-FUZZ_LINK_LIBS = %reldir%/libfuzz.a $(JANSSON_LIBS) $(YAML_LIBS) $(ZLIB_LIBS) $(ZSTD_LIBS) $(NETTLE_LIBS) \
+	$(JANSSON_CFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(LIBDEFLATE_CFLAGS) $(ZSTD_CFLAGS) $(NETTLE_CFLAGS) -pthread
+FUZZ_LINK_LIBS = %reldir%/libfuzz.a $(JANSSON_LIBS) $(YAML_LIBS) $(ZLIB_LIBS) $(LIBDEFLATE_LIBS) $(ZSTD_LIBS) $(NETTLE_LIBS) \
 	-lm -lpthread
 FUZZ_LINK_FLAGS = -fsanitize=fuzzer,address,undefined
 # libperun and the core parsers, compiled once with the sanitizers.

@@ -57,6 +57,32 @@ test_expect_success 'a bad header, and data that is not zlib' '
 	refused "not zlib data"
 '
 
+test_expect_success 'a body longer than its header says, within what it allows' '
+	put_object "zlib.compress(b\"profile time 2\\0{}\" + b\" \" * 5)" &&
+	refused "header says 2 characters, body has 7"
+'
+
+test_expect_success 'an object of more bytes than characters reads, whole and streamed' '
+	(cd proj && cp ../object.good "$(cat ../object)" &&
+	 perun show 0@i tableof resources >../ascii.table) &&
+	(cd proj && chmod u+w "$(cat ../object)" &&
+	 python3 -c "import json, sys, zlib
+body = zlib.decompress(open(sys.argv[1], \"rb\").read()).split(b\"\\0\", 1)[1]
+j = json.loads(body)
+j[\"header\"][\"workload\"] = \"w\u00f6rk \u00e9\u00e9\"
+b = json.dumps(j, ensure_ascii=False).encode()
+open(sys.argv[2], \"wb\").write(zlib.compress(b\"profile time %d\\0\" % len(b.decode()) + b))" \
+		../object.good "$(cat ../object)" &&
+	 perun show 0@i tableof resources >out && test_cmp ../ascii.table out &&
+	 test_exit_code 2 perun show 0@i folded 2>err &&
+	 test_grep "has no call stacks" err)
+'
+
+test_expect_success 'bytes after the zlib stream are ignored, as zlib ignores them' '
+	put_object "open(\"../object.good\", \"rb\").read() + b\"trailing\"" &&
+	(cd proj && perun show 0@i tableof resources >out && test_cmp ../ascii.table out)
+'
+
 test_expect_success 'store.max_object_size refuses a bigger header before inflating' '
 	(cd proj && cp ../object.good "$(cat ../object)" &&
 	 perun config --local set store.max_object_size 10 &&

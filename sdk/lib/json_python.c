@@ -221,6 +221,11 @@ void json_python_format_double(double value, char out[32])
 		strcpy(out, value > 0 ? "Infinity" : "-Infinity");
 		return;
 	}
+	/* Zero, the amount of every record one profile lacks: no search. */
+	if (value == 0) {
+		strcpy(out, signbit(value) ? "-0.0" : "0.0");
+		return;
+	}
 	double magnitude = fabs(value);
 	uint64_t c;
 	int exp10;

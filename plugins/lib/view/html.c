@@ -56,21 +56,27 @@ void viewlib_html_escape(struct perun_strbuf *sb, const char *s)
 	perun_strbuf_add(sb, run, (size_t)(s - run));
 }
 
+/* The bytes a JavaScript string in a page escapes (and the NUL that ends
+ * it): a table, as pages carry millions of strings. */
+static const unsigned char js_special[256] = {
+	[0 ... 0x1f] = 1, ['"'] = 1, ['\\'] = 1, ['<'] = 1, ['>'] = 1, ['&'] = 1,
+};
+
 void viewlib_js_string(struct perun_strbuf *sb, const char *s)
 {
 	perun_strbuf_addch(sb, '"');
-	const char *run = s;
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	for (;;) {
+		const char *run = s;
+		while (!js_special[(unsigned char)*s])
+			s++;
+		perun_strbuf_add(sb, run, (size_t)(s - run));
+		if (!*s)
+			break;
 		char esc[8];
-		if (c == '"' || c == '\\' || c < 0x20 || c == '<' || c == '>' || c == '&') {
-			perun_strbuf_add(sb, run, (size_t)(s - run));
-			snprintf(esc, sizeof(esc), "\\u%04x", c);
-			perun_strbuf_addstr(sb, esc);
-			run = s + 1;
-		}
+		snprintf(esc, sizeof(esc), "\\u%04x", (unsigned char)*s);
+		perun_strbuf_add(sb, esc, 6);
+		s++;
 	}
-	perun_strbuf_add(sb, run, (size_t)(s - run));
 	perun_strbuf_addch(sb, '"');
 }
 

@@ -227,7 +227,7 @@ static struct viewlib_stack_edge *edge_slot(const struct viewlib_stacks *s, uint
 
 uint32_t viewlib_stacks_child(const struct viewlib_stacks *s, uint32_t node, uint32_t frame)
 {
-	if (frame == VIEWLIB_STACKS_NONE || node >= s->nnodes)
+	if (frame == VIEWLIB_STACKS_NONE || node >= s->nnodes || !s->links)
 		return VIEWLIB_STACKS_NONE;
 	const struct viewlib_stack_link *link = &s->links[node];
 	if (link->eldest == VIEWLIB_STACKS_NONE || link->frame == frame)
@@ -707,6 +707,15 @@ static void sort_keys(uint64_t *keys, uint32_t n)
 			keys[j] = keys[j - 1];
 		keys[j] = k;
 	}
+}
+
+void viewlib_stacks_drop_lookup(struct viewlib_stacks *s)
+{
+	free(s->links);
+	free(s->edges);
+	s->links = NULL;
+	s->edges = NULL;
+	s->edge_mask = s->nedges = 0;
 }
 
 int viewlib_stacks_in_walk_order(const struct viewlib_stacks *s, struct viewlib_stack_step **out,

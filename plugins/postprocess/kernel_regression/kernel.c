@@ -169,7 +169,17 @@ static double gauss(double h, double d)
 
 struct np_work {
 	double *a, *b, *c, *d;
-	int integer_x;	 /* every x an integer below INTEGER_MAX in magnitude */
+	int integer_x; /* every x an integer below INTEGER_MAX in magnitude */
+	int even_x;    /* and evenly spaced: x[j] - x[i] depends on j - i only */
+	/* The terms of the local linear fit that depend on x alone (its
+	 * weights, d times them, m22) of the last window, for evenly spaced x:
+	 * every window of the same shape (length, left-out point, bandwidth)
+	 * has them, bit for bit. */
+	double *xa, *xb, xm22;
+	size_t xlen, xskip; /* the window's shape: SIZE_MAX, none yet */
+	const double *xweights;
+	double xbw, xdivisor, xd0; /* and its first point's d */
+	int xnegate;
 	double *weights; /* gauss(bw, d) / divisor for d = 0 .. nweights - 1 */
 	size_t nweights, weights_alloc;
 	double weights_bw, weights_divisor;
@@ -183,16 +193,29 @@ static int all_integers(const double *x, size_t n)
 	return 1;
 }
 
+/* Integers x evenly spaced (their differences exact). */
+static int evenly_spaced(const double *x, size_t n)
+{
+	for (size_t i = 2; i < n; i++)
+		if (x[i] - x[i - 1] != x[1] - x[0])
+			return 0;
+	return 1;
+}
+
 static int work_alloc(struct np_work *w, const double *x, size_t n)
 {
 	memset(w, 0, sizeof(*w));
-	w->a = malloc(4 * (n ? n : 1) * sizeof(double));
+	w->a = malloc(6 * (n ? n : 1) * sizeof(double));
 	if (!w->a)
 		return -1;
 	w->b = w->a + n;
 	w->c = w->b + n;
 	w->d = w->c + n;
+	w->xa = w->d + n;
+	w->xb = w->xa + n;
+	w->xlen = SIZE_MAX;
 	w->integer_x = all_integers(x, n);
+	w->even_x = w->integer_x && evenly_spaced(x, n);
 	return 0;
 }
 
@@ -265,7 +288,7 @@ static double local_linear_terms(const double *x, const double *y, size_t from, 
 {
 	for (size_t j = from, m = 0; j < to; j++, m++) {
 		double d = negate ? p - x[j] : x[j] - p;
-		double ker = weights[(size_t)fabs(d)];
+		double ker = weights[(int64_t)fabs(d)];
 		wa[m] = ker;
 		wb[m] = d * ker;
 		m22 += d * (d * ker);
@@ -273,6 +296,39 @@ static double local_linear_terms(const double *x, const double *y, size_t from, 
 		wd[m] = d * wc[m];
 	}
 	return m22;
+}
+
+/* GCC vectorizes at -O2 only loops of a trip count it knows: these
+ * loops over whole windows are worth the vector code. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define KR_VECTORIZE __attribute__((optimize("tree-vectorize", "vect-cost-model=dynamic")))
+#else
+#define KR_VECTORIZE
+#endif
+
+/* The terms of the points from .. to - 1 that depend on y, given the
+ * weights wa of those points (see local_linear_terms). */
+KR_VECTORIZE static void local_linear_y_terms(const double *restrict x, const double *restrict y,
+					      size_t from, size_t to, double p, int negate,
+					      const double *restrict wa, double *restrict wc,
+					      double *restrict wd)
+{
+	size_t n = to > from ? to - from : 0;
+	x += from;
+	y += from;
+	if (negate) {
+		for (size_t m = 0; m < n; m++) {
+			double c = wa[m] * y[m];
+			wc[m] = c;
+			wd[m] = (p - x[m]) * c;
+		}
+	} else {
+		for (size_t m = 0; m < n; m++) {
+			double c = wa[m] * y[m];
+			wc[m] = c;
+			wd[m] = (x[m] - p) * c;
+		}
+	}
 }
 
 /*
@@ -303,7 +359,7 @@ static double np_estimate(enum kr_reg_type type, double bw, const double *x, con
 				continue;
 			if (!(x[j] == last_x)) {
 				/* gauss(h, d) / 1 is gauss(h, d) */
-				k = weights ? weights[(size_t)fabs(x[j] - p)]
+				k = weights ? weights[(int64_t)fabs(x[j] - p)]
 					    : gauss(bw, negate ? p - x[j] : x[j] - p);
 				last_x = x[j];
 			}
@@ -320,11 +376,41 @@ static double np_estimate(enum kr_reg_type type, double bw, const double *x, con
 		/* Equal x meet equal distances in the table: no test of the
 		 * last x, and the skipped point splits the loop in two. */
 		size_t split = skip >= lo && skip < hi ? skip : hi;
-		m22 = local_linear_terms(x, y, lo, split, p, negate, weights, wa, wb, wc, wd, 0);
 		m = split - lo;
-		if (split < hi)
-			m22 = local_linear_terms(x, y, split + 1, hi, p, negate, weights, wa + m,
-						 wb + m, wc + m, wd + m, m22);
+		double d0 = negate ? p - x[lo] : x[lo] - p;
+		if (w->even_x && w->xlen == hi - lo && w->xd0 == d0 && w->xskip == split - lo &&
+		    w->xweights == weights && w->xnegate == negate &&
+		    !memcmp(&w->weights_bw, &w->xbw, sizeof(bw)) &&
+		    !memcmp(&w->weights_divisor, &w->xdivisor, sizeof(bw))) {
+			/* A window of the shape before: its x terms are those. */
+			wa = w->xa;
+			wb = w->xb;
+			m22 = w->xm22;
+			local_linear_y_terms(x, y, lo, split, p, negate, wa, wc, wd);
+			if (split < hi)
+				local_linear_y_terms(x, y, split + 1, hi, p, negate, wa + m, wc + m,
+						     wd + m);
+		} else {
+			if (w->even_x) {
+				wa = w->xa;
+				wb = w->xb;
+			}
+			m22 = local_linear_terms(x, y, lo, split, p, negate, weights, wa, wb, wc,
+						 wd, 0);
+			if (split < hi)
+				m22 = local_linear_terms(x, y, split + 1, hi, p, negate, weights,
+							 wa + m, wb + m, wc + m, wd + m, m22);
+			if (w->even_x) {
+				w->xlen = hi - lo;
+				w->xskip = split - lo;
+				w->xweights = weights;
+				w->xnegate = negate;
+				w->xbw = w->weights_bw;
+				w->xdivisor = w->weights_divisor;
+				w->xd0 = d0;
+				w->xm22 = m22;
+			}
+		}
 		m = hi - lo - (split < hi);
 		return pinv_first(sum_window(wa, off, m, len), sum_window(wb, off, m, len), m22,
 				  sum_window(wc, off, m, len), sum_window(wd, off, m, len));
@@ -334,7 +420,7 @@ static double np_estimate(enum kr_reg_type type, double bw, const double *x, con
 			continue;
 		if (!(x[j] == last_x)) {
 			d = negate ? p - x[j] : x[j] - p;
-			ker = weights ? weights[(size_t)fabs(d)] : gauss(bw, d) / nobs;
+			ker = weights ? weights[(int64_t)fabs(d)] : gauss(bw, d) / nobs;
 			last_x = x[j];
 		}
 		wa[m] = ker;

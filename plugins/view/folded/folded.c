@@ -93,8 +93,10 @@ static int folded_show(struct perun_view_ctx *ctx, struct perun_error *err)
 	if (ctx->argc > 0)
 		return perun_error_set(err, PERUN_EINVAL, "unexpected argument '%s'", ctx->argv[0]);
 	/* Every node is visited: in walk order, front to back. */
-	if ((rc = viewlib_stacks_from_view(&s, ctx->profile, ctx->params, err)) ||
-	    (rc = viewlib_stacks_in_walk_order(&s, &steps, err)))
+	if ((rc = viewlib_stacks_from_view(&s, ctx->profile, ctx->params, err)))
+		goto out;
+	viewlib_stacks_drop_lookup(&s);
+	if ((rc = viewlib_stacks_in_walk_order(&s, &steps, err)))
 		goto out;
 	if ((rc = viewlib_stream_open(&f.stream,
 				      perun_params_string(ctx->params, "output-file", "-"),

@@ -183,11 +183,77 @@ static void test_quantiles(void)
 	       "no rule-of-thumb bandwidth for equal x: %s", fail.message);
 }
 
+/* KernelReg's leave-one-out estimate at x[skip] (the points negated, as
+ * cv_loo passes them) with every other point weighed. */
+static double dense_loo(double bw, const double *x, const double *y, size_t n, size_t skip,
+			double *a, double *b, double *c, double *d)
+{
+	double m22 = 0, p = x[skip];
+	size_t m = 0;
+	for (size_t j = 0; j < n; j++) {
+		if (j == skip)
+			continue;
+		double dd = p - x[j], ker = gauss(bw, dd) / (double)(n - 1);
+		a[m] = ker;
+		b[m] = dd * ker;
+		m22 += dd * (dd * ker);
+		c[m] = ker * y[j];
+		d[m] = dd * c[m];
+		m++;
+	}
+	return pinv_first(perun_sum_pairwise(a, m), perun_sum_pairwise(b, m), m22,
+			  perun_sum_pairwise(c, m), perun_sum_pairwise(d, m));
+}
+
+/*
+ * Evenly spaced integer x, whose windows of one shape share their x terms:
+ * every estimate, near the ends (windows cut short, of equal lengths on
+ * both sides) and in the middle, with and without the point left out.
+ */
+static void test_even_x(size_t n, double bw)
+{
+	double *x = malloc(n * sizeof(double)), *y = malloc(n * sizeof(double));
+	double *out = malloc(n * sizeof(double)), *a = malloc(4 * n * sizeof(double));
+	struct kr_fail fail;
+	struct np_work w;
+	for (size_t i = 0; i < n; i++) {
+		x[i] = 5 + 3 * (double)i;
+		y[i] = 3 * x[i] + 20 * sin(x[i] / 50) + next_random() * 10;
+	}
+	int ok = !kr_np_fit(KR_LL, bw, x, y, n, out, &fail) && !work_alloc(&w, x, n) && w.even_x;
+	size_t bad = n;
+	for (size_t i = 0; ok && i < n; i++)
+		if (!same(out[i],
+			  dense_np(KR_LL, bw, x, y, n, x[i], a, a + n, a + 2 * n, a + 3 * n)))
+			ok = 0, bad = i;
+	tap_ok(ok,
+	       "ll fit on %zu evenly spaced points (bandwidth %g) equals the dense one (first "
+	       "difference: %zu)",
+	       n, bw, bad);
+	ok = 1;
+	for (size_t i = 0; ok && i < n; i++)
+		if (!same(np_estimate(KR_LL, bw, x, y, n, 1, i, x[i], 1, &w),
+			  dense_loo(bw, x, y, n, i, a, a + n, a + 2 * n, a + 3 * n)))
+			ok = 0, bad = i;
+	tap_ok(ok,
+	       "ll leave-one-out on %zu evenly spaced points equals the dense one (first "
+	       "difference: %zu)",
+	       n, bad);
+	work_free(&w);
+	free(x);
+	free(y);
+	free(out);
+	free(a);
+}
+
 int main(void)
 {
 	test_sum_window();
 	test_estimators(3000);
 	test_estimators(9000);
+	test_even_x(600, 20);
+	test_even_x(200, 100);
+	test_even_x(3000, 2.5);
 	test_quantiles();
 	return tap_done();
 }

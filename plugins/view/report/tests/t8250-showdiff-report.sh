@@ -7,9 +7,26 @@
 test_fixtures
 . "$TEST_SRCDIR/tests/helpers/browser-lib.sh"
 
-browser_require
 base="$FIXTURES/kperf/kperf-baseline.perf"
 targ="$FIXTURES/kperf/kperf-target.perf"
+
+test_expect_success 'strings escape quotes, markup, backslashes and control bytes' '
+	python3 - "$base" odd.perf <<-\EOP &&
+	import json, sys
+	p = json.load(open(sys.argv[1]))
+	for t in p["resource_type_map"].values():
+	    t["uid"] = "a\"b<c>&d\\e\tf\u00e9g"
+	json.dump(p, open(sys.argv[2], "w"))
+	EOP
+	perun showdiff odd.perf "$targ" report -o - >odd.html &&
+	python3 - odd.html <<-\EOP
+	import sys
+	want = "\"a\\u0022b\\u003cc\\u003e\\u0026d\\u005ce\\u0009f\u00e9g\""
+	sys.exit(want not in open(sys.argv[1], encoding="utf-8").read())
+	EOP
+'
+
+browser_require
 page=report-diff-of-kperf-baseline-and-kperf-target.html
 
 test_expect_success 'the page: every record, amounts as python sums them' '
