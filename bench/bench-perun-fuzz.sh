@@ -7,7 +7,8 @@
 #    ReDoS list on a ~19 kB seed of class names (T3_SECONDS, default 240).
 #  Table IV: a word-frequency counter on a hash table, Java 1.1 string
 #    hash against DJB's; the Java variant is fuzzed with gcov coverage
-#    (T4_SECONDS, default 90) and both time the inputs found.
+#    (T4_SECONDS, default 150) and both time the generations of the
+#    lineage of the worst input found.
 #  Overhead: executions of a program that only reads its input, by perun
 #    fuzz (no coverage, no candidates) against a bare posix_spawn/wait loop.
 #
@@ -110,24 +111,34 @@ open("seed.txt", "w").write("\n".join(out) + "\n")
 PY
 t0=$(now_ns)
 (cd cov && "$PERUN" fuzz --cmd ./java11 -w ../seed.txt -o ../out --seed 1 \
-	--timeout "${T4_SECONDS:-90}" --hang-timeout 10 --max-size-ratio 5 \
-	--coverage-increase-rate 1.0 --exec-limit 20 --interesting-files-limit 5 \
-	--collector-params "--repeat 1 --warmup 0" >../summary.txt)
+	--timeout "${T4_SECONDS:-150}" --hang-timeout 10 --max-size-ratio 5 \
+	--coverage-increase-rate 1.0 --exec-limit 20 --interesting-files-limit 3 \
+	--coverage-reader gcda --collector-params "--repeat 1 --warmup 0" >../summary.txt)
 t4_secs=$(( ($(now_ns) - t0) / 1000000000 ))
-echo "Table IV: word frequencies on a hash table, Java 1.1 hash against DJB (fuzzing: ${t4_secs} s)"
-printf '%-8s %10s %10s %10s %10s %10s\n' Input 'Size [kB]' 'Java [s]' Slowdown 'DJB [s]' Slowdown
+# The rows are the generations of one lineage, as the paper's w_i: the
+# worst-case mutation and those of its ancestors that were findings
+# (kept in out/), from the seed on; at most eight, evenly spaced.
+worst=$(sed -n 's/^  worst-case mutation *\([^ ]*\) .*/\1/p' summary.txt)
+f=$worst
+while [ -n "$f" ]; do
+	[ -f "out/$f" ] && echo "$f"
+	f=$(awk -v f="$f" '$5 == f { print $3; exit }' out/logs/executions.log)
+done | tac >lineage
+n=$(wc -l <lineage)
+awk -v n="$n" 'BEGIN { m = n < 8 ? n : 8; for (i = 1; i <= m; i++) print int((i * n + m - 1) / m) }' |
+	while read -r k; do sed -n "${k}p" lineage; done | uniq >rows
+echo "Table IV: word frequencies on a hash table, Java 1.1 hash against DJB (fuzzing the Java 1.1 build with gcov: ${t4_secs} s)"
+printf '%-8s %10s %10s %10s %10s %10s %6s\n' Input 'Size [kB]' 'Java [s]' Slowdown 'DJB [s]' Slowdown Rules
 js=$(best ./java11 seed.txt) ds=$(best ./djb seed.txt)
-printf '%-8s %10s %10s %10s %10s %10s\n' seed "$(kb seed.txt)" "$js" - "$ds" -
-# the found inputs by size: the median one and the two largest
-ls -S out/*.txt 2>/dev/null | head -n 3 >largest || true
-k=0
-for f in $(tac largest); do
-	k=$((k + 1))
-	jt=$(best ./java11 "$f") dt=$(best ./djb "$f")
-	printf '%-8s %10s %10s %10s %10s %10s\n' "w_$k" "$(kb "$f")" "$jt" \
+printf '%-8s %10s %10s %10s %10s %10s %6s\n' seed "$(kb seed.txt)" "$js" - "$ds" - -
+for f in $(cat rows); do
+	d=$(rules out "$f")
+	jt=$(best ./java11 "out/$f") dt=$(best ./djb "out/$f")
+	printf '%-8s %10s %10s %10s %10s %10s %6s\n' "w_$d" "$(kb "out/$f")" "$jt" \
 		"$(awk -v a="$jt" -v b="$js" 'BEGIN { printf "%.2f", a / b }')" "$dt" \
-		"$(awk -v a="$dt" -v b="$ds" 'BEGIN { printf "%.2f", a / b }')"
+		"$(awk -v a="$dt" -v b="$ds" 'BEGIN { printf "%.2f", a / b }')" "$d"
 done
+echo "  (lineage of $worst: $n findings; $(ls out/*.txt 2>/dev/null | wc -l) in all; rules: $(awk -v f="$worst" '$5 == f { print $4 }' out/logs/executions.log) last)"
 echo
 cd ..
 ;; esac
