@@ -7,12 +7,14 @@
 #    ReDoS list on a ~19 kB seed of class names (T3_SECONDS, default 240).
 #  Table IV: a word-frequency counter on a hash table, Java 1.1 string
 #    hash against DJB's; the Java variant is fuzzed with gcov coverage
-#    (T4_SECONDS, default 90) and both time the inputs found.
+#    (T4_SECONDS, default 150) and both time the generations of the
+#    lineage of the worst input found.
 #  Overhead: executions of a program that only reads its input, by perun
 #    fuzz (no coverage, no candidates) against a bare posix_spawn/wait loop.
 #
-# Times are CPU seconds (user + system), the least of five runs; inputs
-# running past HANG_LIMIT (default 60) wall seconds show as timeouts.
+# Times are CPU seconds (user + system), the least of five runs (21 in
+# Table IV, whose times are milliseconds); inputs running past HANG_LIMIT
+# (default 60) wall seconds show as timeouts.
 # PARTS="3 4 o" picks the tables (Table III, Table IV, overhead).
 # Usage: bench/bench-perun-fuzz.sh [build-dir]
 set -eu
@@ -110,24 +112,42 @@ open("seed.txt", "w").write("\n".join(out) + "\n")
 PY
 t0=$(now_ns)
 (cd cov && "$PERUN" fuzz --cmd ./java11 -w ../seed.txt -o ../out --seed 1 \
-	--timeout "${T4_SECONDS:-90}" --hang-timeout 10 --max-size-ratio 5 \
-	--coverage-increase-rate 1.0 --exec-limit 20 --interesting-files-limit 5 \
-	--collector-params "--repeat 1 --warmup 0" >../summary.txt)
+	--timeout "${T4_SECONDS:-150}" --hang-timeout 10 --max-size-ratio 5 \
+	--coverage-increase-rate 1.0 --exec-limit 20 --interesting-files-limit 3 \
+	--coverage-reader gcda --collector-params "--repeat 1 --warmup 0" >../summary.txt)
 t4_secs=$(( ($(now_ns) - t0) / 1000000000 ))
-echo "Table IV: word frequencies on a hash table, Java 1.1 hash against DJB (fuzzing: ${t4_secs} s)"
-printf '%-8s %10s %10s %10s %10s %10s\n' Input 'Size [kB]' 'Java [s]' Slowdown 'DJB [s]' Slowdown
-js=$(best ./java11 seed.txt) ds=$(best ./djb seed.txt)
-printf '%-8s %10s %10s %10s %10s %10s\n' seed "$(kb seed.txt)" "$js" - "$ds" -
-# the found inputs by size: the median one and the two largest
-ls -S out/*.txt 2>/dev/null | head -n 3 >largest || true
-k=0
-for f in $(tac largest); do
-	k=$((k + 1))
-	jt=$(best ./java11 "$f") dt=$(best ./djb "$f")
-	printf '%-8s %10s %10s %10s %10s %10s\n' "w_$k" "$(kb "$f")" "$jt" \
+# The rows are the generations of one lineage, as the paper's w_i: the
+# worst-case mutation and those of its ancestors that were findings
+# (kept in out/), from the seed on; at most eight, evenly spaced.
+worst=$(sed -n 's/^  worst-case mutation *\([^ ]*\) .*/\1/p' summary.txt)
+f=$worst
+while [ -n "$f" ]; do
+	p=$(awk -v f="$f" '$5 == f { print $3, $4; exit }' out/logs/executions.log)
+	[ -n "$p" ] && echo "$f ${p#* }"
+	f=${p%% *}
+done | tac >chain
+while read -r f r; do
+	if [ -f "out/$f" ]; then echo "$f"; fi
+done <chain >lineage
+n=$(wc -l <lineage)
+awk -v n="$n" 'BEGIN { m = n < 8 ? n : 8; for (i = 1; i <= m; i++) print int((i * n + m - 1) / m) }' |
+	while read -r k; do sed -n "${k}p" lineage; done | uniq >rows
+# used <file>: the rules from the seed to it, "T.16x5 T.1x2", most used first
+used() {
+	awk -v f="$1" '{ n[$2]++ } $1 == f { exit } END { for (r in n) print n[r], r }' chain |
+		sort -k1,1nr -k2,2 | awk '{ printf "%s%sx%d", (NR > 1 ? " " : ""), $2, $1 }'
+}
+echo "Table IV: word frequencies on a hash table, Java 1.1 hash against DJB (fuzzing the Java 1.1 build with gcov: ${t4_secs} s)"
+printf '%-8s %10s %10s %10s %10s %10s  %s\n' Input 'Size [kB]' 'Java [s]' Slowdown 'DJB [s]' Slowdown 'Rules used'
+js=$(best ./java11 seed.txt 21) ds=$(best ./djb seed.txt 21)
+printf '%-8s %10s %10s %10s %10s %10s  %s\n' seed "$(kb seed.txt)" "$js" - "$ds" - -
+for f in $(cat rows); do
+	jt=$(best ./java11 "out/$f" 21) dt=$(best ./djb "out/$f" 21)
+	printf '%-8s %10s %10s %10s %10s %10s  %s\n' "w_$(rules out "$f")" "$(kb "out/$f")" "$jt" \
 		"$(awk -v a="$jt" -v b="$js" 'BEGIN { printf "%.2f", a / b }')" "$dt" \
-		"$(awk -v a="$dt" -v b="$ds" 'BEGIN { printf "%.2f", a / b }')"
+		"$(awk -v a="$dt" -v b="$ds" 'BEGIN { printf "%.2f", a / b }')" "$(used "$f")"
 done
+echo "  (w_i: the generation i of the lineage of the worst input; $n of its $(wc -l <chain) generations were findings, $(ls out/*.txt 2>/dev/null | wc -l) findings in all)"
 echo
 cd ..
 ;; esac

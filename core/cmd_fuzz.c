@@ -298,7 +298,7 @@ static const struct perun_option fuzz_options[] = {
 	  "extra rules: a YAML mapping of regex to replacement", 0 },
 	{ "no-plotting", "np", PERUN_OPTION_BOOL, "0", NULL, NULL, "write no graphs", 0 },
 	{ "seed", NULL, PERUN_OPTION_INT, NULL, NULL, "<n>",
-	  "seed of the random choices, to repeat a run exactly", 0 },
+	  "seed of the random choices; the mutants repeat exactly (see above)", 0 },
 	{ "max-executions", NULL, PERUN_OPTION_INT, "0", NULL, "<n>",
 	  "stop after <n> executions (0: no limit)", 0 },
 	{ NULL },
@@ -313,5 +313,16 @@ const struct perun_command perun_cmd_fuzz = {
 		       "bugs, keeps mutants that raise gcov coverage (or, with\n"
 		       "--skip-coverage-testing, run time), profiles them with the collector\n"
 		       "and keeps those the check methods of degradation.strategies find\n"
-		       "degraded against their seed.  Results go to --output-dir.",
+		       "degraded against their seed.  Results go to --output-dir.\n"
+		       "\n"
+		       "With --seed, a run with the same options and seeds makes the same\n"
+		       "mutants in the same order (logs/executions.log names each by size and\n"
+		       "content hash), whatever the load of the machine: gcov counts are\n"
+		       "exact, and the verdicts of the check methods, which rest on measured\n"
+		       "time, only decide which candidates are findings and no longer raise\n"
+		       "a mutant's fitness or its rule's count.  What stays load-dependent:\n"
+		       "those verdicts (so the findings and the slowdowns reported), the\n"
+		       "--hang-timeout verdict of a run that takes about that long, where a\n"
+		       "--timeout cuts the run, and with --skip-coverage-testing which\n"
+		       "mutants are candidates, as CPU time then stands in for coverage.",
 };

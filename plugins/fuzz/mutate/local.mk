@@ -13,7 +13,9 @@ check_PROGRAMS += %reldir%/tests/test-rules
 %canon_reldir%_tests_test_rules_CFLAGS = $(AM_CFLAGS) $(YAML_CFLAGS)
 %canon_reldir%_tests_test_rules_LDADD = $(top_builddir)/sdk/libperun.la $(JANSSON_LIBS) $(YAML_LIBS)
 TESTS += %reldir%/tests/test-rules %reldir%/tests/t9600-fuzz-errors.sh \
-	%reldir%/tests/t9601-fuzz-slow-paths.sh
+	%reldir%/tests/t9601-fuzz-slow-paths.sh \
+	%reldir%/tests/t9602-fuzz-seed-repeats.sh
 endif
 EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md %reldir%/tests/progs \
-	%reldir%/tests/t9600-fuzz-errors.sh %reldir%/tests/t9601-fuzz-slow-paths.sh
+	%reldir%/tests/t9600-fuzz-errors.sh %reldir%/tests/t9601-fuzz-slow-paths.sh \
+	%reldir%/tests/t9602-fuzz-seed-repeats.sh

@@ -32,6 +32,9 @@ struct fuzz {
 	struct mut_rng rng;
 	char *out_dir, *work_dir;
 	int coverage;
+	/* --seed: only exact signals (coverage) steer the search, never a
+	 * verdict on measured time */
+	int repeatable;
 	struct mut_input *seeds;
 	size_t nseeds;
 	struct perun_profile **seed_profiles;
@@ -349,13 +352,41 @@ static void keep_bad(struct fuzz *fz, const char *folder, const char *name, cons
 	free(path);
 }
 
+/* FNV-1a of a mutant's bytes: the log names each mutant by content too,
+ * so two runs can be compared byte for byte without keeping every one. */
+static uint64_t content_hash(const struct mut_buf *b)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (size_t i = 0; i < b->len; i++)
+		h = (h ^ b->data[i]) * 0x100000001b3ull;
+	return h;
+}
+
 static void log_exec(struct fuzz *fz, const struct mut_input *parent, const char *rule,
-		     const char *name, const char *what, double cov)
+		     const char *name, const char *what, double cov, const struct mut_buf *b)
 {
 	if (fz->exec_log)
-		fprintf(fz->exec_log, "%zu %zu %s %s %s %s %.0f %zu\n", fz->round,
+		fprintf(fz->exec_log, "%zu %zu %s %s %s %s %.0f %zu %zu %016llx\n", fz->round,
 			fz->rep.executions, parent->name, rule, name, what,
-			fz->coverage ? cov : 0.0, parent->depth + 1);
+			fz->coverage ? cov : 0.0, parent->depth + 1, b->len,
+			(unsigned long long)content_hash(b));
+}
+
+/* Upstream rates an input by its coverage ratio c/c0 (c0 the seeds'
+ * median) alone, so an input grown by copying what it has ranks above one
+ * that makes the program work harder per byte.  Here the ratio is per
+ * byte, (c/c0) / (s/s0) with s0 the size of its seed: inputs whose cost
+ * grows faster than their size (collisions, backtracking, quadratic
+ * paths) breed first, while a candidate must still raise the coverage
+ * itself past the adapting threshold and its parent's. */
+static double fitness_of(const struct fuzz *fz, double metric, size_t len, size_t seed)
+{
+	double base = fz->coverage ? fz->base_cov : fz->base_time;
+	if (base <= 0)
+		return 1;
+	double ratio = metric / base;
+	double size = fz->seeds[seed].data.len ? (double)len / (double)fz->seeds[seed].data.len : 1;
+	return ratio / (size > 0 ? size : 1);
 }
 
 /* Make, run and judge the mutants of one parent; candidates grow. */
@@ -365,8 +396,10 @@ static int breed(struct fuzz *fz, struct mut_input *parent, struct candidate **c
 	for (size_t r = 0; r < fz->rules.n; r++) {
 		size_t k = mutations_for(fz, r);
 		for (size_t j = 0; j < k; j++) {
-			if (should_stop(fz) || *round_execs >= fz->exec_limit ||
-			    (long long)*ncand >= fz->files_limit)
+			/* As upstream, every mutant of a parent runs: the round's
+			 * limits count between parents, else the rules late in
+			 * the set would rarely get a turn. */
+			if (should_stop(fz))
 				return 0;
 			struct mut_buf b = { 0 };
 			mut_buf_set(&b, parent->data.data, parent->data.len);
@@ -413,17 +446,17 @@ static int breed(struct fuzz *fz, struct mut_input *parent, struct candidate **c
 			if (res == MUT_RUN_HANG) {
 				fz->rep.hangs++;
 				keep_bad(fz, "hangs", name, &b);
-				log_exec(fz, parent, rid, name, "hang", cov);
+				log_exec(fz, parent, rid, name, "hang", cov, &b);
 			} else if (res == MUT_RUN_FAULT) {
 				fz->rep.faults++;
 				keep_bad(fz, "faults", name, &b);
-				log_exec(fz, parent, rid, name, "fault", cov);
+				log_exec(fz, parent, rid, name, "fault", cov, &b);
 			} else {
 				double base = fz->coverage ? fz->base_cov : fz->base_time;
 				keep = metric > floor(base * fz->cov_rate) && metric > parent->cov;
 				if (base > 0 && metric / base > fz->rep.max_cov_ratio)
 					fz->rep.max_cov_ratio = metric / base;
-				log_exec(fz, parent, rid, name, keep ? "candidate" : "-", cov);
+				log_exec(fz, parent, rid, name, keep ? "candidate" : "-", cov, &b);
 			}
 			if (!keep) {
 				free(path);
@@ -449,6 +482,13 @@ static int breed(struct fuzz *fz, struct mut_input *parent, struct candidate **c
 				in->time = cpu;
 				in->rule = (int)r;
 				in->depth = parent->depth + 1;
+				/* rated by its coverage now (upstream's rate_parent);
+				 * a degradation found later raises it */
+				in->fitness = fitness_of(fz, metric, b.len, parent->seed);
+				if (fz->coverage) { /* upstream counts the rule's hit here too */
+					fz->rules.hits[r]++;
+					fz->rules.total_hits++;
+				}
 				char trail[sizeof(in->trail) + 32];
 				size_t tl = strlen(parent->trail);
 				memcpy(trail, parent->trail, tl);
@@ -505,12 +545,15 @@ static int judge(struct fuzz *fz, struct candidate *c, struct perun_error *err)
 	if (rc)
 		return rc;
 	c->in->deg_ratio = results ? (double)degs / (double)results : 0;
-	double base = fz->coverage ? fz->base_cov : fz->base_time;
-	c->in->fitness = (base > 0 ? c->in->cov / base : 1) + c->in->deg_ratio;
 	if (c->in->deg_ratio > 0) {
-		c->parent->fitness *= 1 + c->in->deg_ratio;
-		fz->rules.hits[c->in->rule]++;
-		fz->rules.total_hits++;
+		/* Upstream's update_parent_rate: the degrading mutant (a parent
+		 * now) rates higher and its rule counts a hit.  Verdicts come
+		 * from measured time, so with --seed they only make findings. */
+		if (!fz->repeatable) {
+			c->in->fitness *= 1 + c->in->deg_ratio;
+			fz->rules.hits[c->in->rule]++;
+			fz->rules.total_hits++;
+		}
 		fz->rep.degradations++;
 		fz->findings = realloc(fz->findings, (fz->nfindings + 1) * sizeof(*fz->findings));
 		fz->findings[fz->nfindings++] = c->in;
@@ -548,12 +591,7 @@ static int fuzz_loop(struct fuzz *fz, struct perun_error *err)
 		for (size_t i = 0; i < ncand; i++) {
 			if (!rc && !*fz->ctx->interrupted)
 				rc = judge(fz, &cand[i], err);
-			/* Every candidate becomes a parent, fitness set by judge
-			 * (or by its coverage when it was not judged). */
-			if (!cand[i].in->fitness) {
-				double base = fz->coverage ? fz->base_cov : fz->base_time;
-				cand[i].in->fitness = base > 0 ? cand[i].in->cov / base : 1;
-			}
+			/* every candidate becomes a parent */
 			fz->parents =
 				realloc(fz->parents, (fz->nparents + 1) * sizeof(*fz->parents));
 			fz->parents[fz->nparents++] = cand[i].in;
@@ -667,6 +705,7 @@ static int setup(struct fuzz *fz, struct perun_error *err)
 		       : !strcmp(mpr, "proportional")  ? PER_PROPORTIONAL
 		       : !strcmp(mpr, "probabilistic") ? PER_PROBABILISTIC
 						       : PER_MIXED;
+	fz->repeatable = perun_params_has(p, "seed");
 	fz->rng.s = perun_params_has(p, "seed") ? (uint64_t)perun_params_int(p, "seed", 0)
 						: (uint64_t)time(NULL) ^ (uint64_t)getpid() << 32;
 	if ((rc = load_seeds(fz, err)))

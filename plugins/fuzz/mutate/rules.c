@@ -232,6 +232,33 @@ static int t_repeat_word(const struct mut_rule *rule, struct mut_buf *b, struct 
 	return 1;
 }
 
+/* T.16 append 100 variants of a random word of a line to it, each with
+ * one character changed to another printable one (hash flooding: keys
+ * alike but for a character collide in a hash that reads only part of
+ * the key, as Java 1.1's String.hashCode did; they are distinct keys,
+ * so a table keeps each) */
+static int t_word_variants(const struct mut_rule *rule, struct mut_buf *b, struct mut_rng *r)
+{
+	(void)rule;
+	struct span l, w;
+	if (!random_word(b, r, &l, &w, NULL))
+		return 0;
+	size_t n = w.end - w.start;
+	struct perun_strbuf sb = PERUN_STRBUF_INIT;
+	for (int i = 0; i < 100; i++) {
+		perun_strbuf_addch(&sb, ' ');
+		size_t at = sb.len + mut_rng_range(r, 0, n - 1);
+		perun_strbuf_add(&sb, (const char *)b->data + w.start, n);
+		/* one of the other 93 printable non-blank characters */
+		unsigned char c = (unsigned char)sb.buf[at];
+		unsigned off = (unsigned)mut_rng_range(r, 1, 93);
+		sb.buf[at] = (char)(c >= 33 && c <= 126 ? 33 + (c - 33 + off) % 94 : 32 + off);
+	}
+	mut_buf_splice(b, l.end, 0, sb.buf, sb.len);
+	perun_strbuf_release(&sb);
+	return 1;
+}
+
 static int all_numbers(const struct mut_buf *b, const struct words *ws)
 {
 	for (size_t i = 0; i < ws->n; i++) {
@@ -451,6 +478,12 @@ const struct mut_rule mut_text_rules[] = {
 	  NULL,
 	  NULL },
 	{ "T.15", "delete a character", t_delete_char, { 0 }, NULL, NULL },
+	{ "T.16",
+	  "append 100 variants of a word of a line, one character changed",
+	  t_word_variants,
+	  { 0 },
+	  NULL,
+	  NULL },
 };
 const size_t mut_text_nrules = sizeof(mut_text_rules) / sizeof(mut_text_rules[0]);
 

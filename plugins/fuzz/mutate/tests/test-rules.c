@@ -154,24 +154,77 @@ static int c_change_char(char **in, size_t nin, const struct mut_buf *b, char **
 	return b->len == strlen(text) && diff <= 1;
 }
 
+/* The line the rule changed, when it is the input line followed by 100
+ * blank-led words of one length: that tail, *line the input line and
+ * *wl the length; NULL otherwise. */
+static const char *hundred_words(char **in, size_t nin, char **o, size_t no, const char **line,
+				 size_t *wl)
+{
+	long k = one_changed(in, nin, o, no);
+	if (k < 0 || strncmp(o[k], in[k], strlen(in[k])))
+		return NULL;
+	const char *tail = o[k] + strlen(in[k]);
+	const char *sp = strchr(tail + 1, ' ');
+	*wl = sp ? (size_t)(sp - tail - 1) : strlen(tail + 1);
+	*line = in[k];
+	return *wl && strlen(tail) == 100 * (*wl + 1) ? tail : NULL;
+}
+
 static int c_repeat_word(char **in, size_t nin, const struct mut_buf *b, char **o, size_t no)
 {
 	(void)b;
-	long k = one_changed(in, nin, o, no);
-	if (k < 0 || strncmp(o[k], in[k], strlen(in[k])))
-		return 0;
+	const char *line;
+	size_t wl;
 	/* the tail is " w" 100 times for one word w of the line */
-	const char *tail = o[k] + strlen(in[k]);
-	const char *sp = strchr(tail + 1, ' ');
-	size_t wl = sp ? (size_t)(sp - tail - 1) : strlen(tail + 1);
-	if (!wl || strlen(tail) != 100 * (wl + 1))
+	const char *tail = hundred_words(in, nin, o, no, &line, &wl);
+	if (!tail)
 		return 0;
 	for (int i = 0; i < 100; i++)
 		if (tail[i * (wl + 1)] != ' ' || strncmp(tail + i * (wl + 1) + 1, tail + 1, wl))
 			return 0;
 	char word[64];
 	snprintf(word, sizeof(word), "%.*s", (int)wl, tail + 1);
-	return strstr(in[k], word) != NULL;
+	return strstr(line, word) != NULL;
+}
+
+/* one byte of a and b (n bytes each) differs, and b has a printable,
+ * non-blank byte there */
+static int one_byte_apart(const char *a, const char *b, size_t n)
+{
+	size_t diff = 0;
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i]) {
+			diff++;
+			if ((unsigned char)b[i] < 33 || (unsigned char)b[i] > 126)
+				return 0;
+		}
+	return diff == 1;
+}
+
+static int c_word_variants(char **in, size_t nin, const struct mut_buf *b, char **o, size_t no)
+{
+	(void)b;
+	const char *line;
+	size_t wl;
+	/* the tail is " v" 100 times, each v a word of the line with one
+	 * character changed: the same word each time */
+	const char *tail = hundred_words(in, nin, o, no, &line, &wl);
+	if (!tail)
+		return 0;
+	/* a one-character word has many candidates: any will do */
+	for (const char *w = line; *w; w++) {
+		if ((w != line && w[-1] != ' ') || strnlen(w, wl) != wl || (w[wl] != ' ' && w[wl]))
+			continue;
+		int ok = 1, distinct = 0;
+		for (int i = 0; i < 100 && ok; i++) {
+			const char *v = tail + i * (wl + 1);
+			ok = *v == ' ' && one_byte_apart(w, v + 1, wl);
+			distinct += i && strncmp(v + 1, tail + 1, wl);
+		}
+		if (ok && distinct)
+			return 1;
+	}
+	return 0;
 }
 
 static int sorted_line(const char *line, int reverse, int numeric)
@@ -457,8 +510,8 @@ int main(void)
 {
 	const struct mut_rule *T = mut_text_rules;
 	size_t nt = mut_text_nrules;
-	tap_ok(nt == 15 && mut_binary_nrules == 6 && mut_xml_nrules == 4,
-	       "15 text, 6 binary and 4 XML rules");
+	tap_ok(nt == 16 && mut_binary_nrules == 6 && mut_xml_nrules == 4,
+	       "16 text, 6 binary and 4 XML rules");
 	each_seed(T, nt, "T.1", text, c_double, "doubles one line");
 	each_seed(T, nt, "T.2", text, c_dup, "duplicates one line");
 	each_seed(T, nt, "T.3", text, c_split, "splits one line in two");
@@ -474,6 +527,8 @@ int main(void)
 	each_seed(T, nt, "T.13", text, c_delete_line, "deletes one line");
 	each_seed(T, nt, "T.14", text, c_delete_word, "deletes every copy of a word of a line");
 	each_seed(T, nt, "T.15", text, c_delete_char, "deletes one byte");
+	each_seed(T, nt, "T.16", text, c_word_variants,
+		  "appends 100 variants of a word, one character changed in each");
 
 	binary_rule("B.1", -1, "removes a zero byte", c_b1);
 	binary_rule("B.2", 1, "inserts a zero byte", c_b2);
@@ -514,7 +569,7 @@ int main(void)
 	struct mut_ruleset set;
 	struct perun_error err = { 0 };
 	int rc = mut_ruleset_init(&set, MUT_FILE_TEXT, path, &err);
-	tap_ok(!rc && set.nregex == 2 && set.n == 17, "2 regex rules before the 15 text rules");
+	tap_ok(!rc && set.nregex == 2 && set.n == 18, "2 regex rules before the 16 text rules");
 	if (!rc) {
 		struct mut_rng r = { 1 };
 		struct mut_buf b = { 0 };
