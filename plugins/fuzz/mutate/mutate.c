@@ -330,11 +330,6 @@ static int should_stop(struct fuzz *fz)
 
 /* ---- the loop ----------------------------------------------------------- */
 
-struct candidate {
-	struct mut_input *in;
-	struct mut_input *parent;
-};
-
 static char *scratch_path(const struct fuzz *fz, size_t seed)
 {
 	char name[300];
@@ -390,7 +385,7 @@ static double fitness_of(const struct fuzz *fz, double metric, size_t len, size_
 }
 
 /* Make, run and judge the mutants of one parent; candidates grow. */
-static int breed(struct fuzz *fz, struct mut_input *parent, struct candidate **cand, size_t *ncand,
+static int breed(struct fuzz *fz, struct mut_input *parent, struct mut_input ***cand, size_t *ncand,
 		 long long *round_execs, struct perun_error *err)
 {
 	for (size_t r = 0; r < fz->rules.n; r++) {
@@ -499,7 +494,7 @@ static int breed(struct fuzz *fz, struct mut_input *parent, struct candidate **c
 				/* keep the newest rules */
 				strcpy(in->trail, trail + (tl > 80 ? tl - 60 : 0));
 				*cand = realloc(*cand, (*ncand + 1) * sizeof(**cand));
-				(*cand)[(*ncand)++] = (struct candidate){ in, parent };
+				(*cand)[(*ncand)++] = in;
 			}
 			sample(fz, 0);
 			progress(fz, 0);
@@ -523,45 +518,45 @@ static int seed_profile(struct fuzz *fz, size_t seed, struct perun_error *err)
 }
 
 /* Profile a candidate and judge it against its seed. */
-static int judge(struct fuzz *fz, struct candidate *c, struct perun_error *err)
+static int judge(struct fuzz *fz, struct mut_input *in, struct perun_error *err)
 {
 	const struct perun_fuzz_host *h = fz->ctx->host;
-	if (seed_profile(fz, c->in->seed, err))
+	if (seed_profile(fz, in->seed, err))
 		return -err->code;
 	if (*fz->ctx->interrupted)
 		return 0;
 	struct perun_profile *prof = NULL;
 	struct perun_error perr = { 0 };
-	if (h->profile(h->data, c->in->path, &prof, &perr)) {
+	if (h->profile(h->data, in->path, &prof, &perr)) {
 		if (*fz->ctx->interrupted)
 			return 0;
-		fprintf(stderr, "perun: warning: fuzz: mutant '%s' not profiled: %s\n", c->in->name,
+		fprintf(stderr, "perun: warning: fuzz: mutant '%s' not profiled: %s\n", in->name,
 			perr.message);
 		return 0;
 	}
 	size_t degs = 0, results = 0;
-	int rc = h->compare(h->data, fz->seed_profiles[c->in->seed], prof, &degs, &results, err);
+	int rc = h->compare(h->data, fz->seed_profiles[in->seed], prof, &degs, &results, err);
 	h->release(h->data, prof);
 	if (rc)
 		return rc;
-	c->in->deg_ratio = results ? (double)degs / (double)results : 0;
-	if (c->in->deg_ratio > 0) {
+	in->deg_ratio = results ? (double)degs / (double)results : 0;
+	if (in->deg_ratio > 0) {
 		/* Upstream's update_parent_rate: the degrading mutant (a parent
 		 * now) rates higher and its rule counts a hit.  Verdicts come
 		 * from measured time, so with --seed they only make findings. */
 		if (!fz->repeatable) {
-			c->in->fitness *= 1 + c->in->deg_ratio;
-			fz->rules.hits[c->in->rule]++;
+			in->fitness *= 1 + in->deg_ratio;
+			fz->rules.hits[in->rule]++;
 			fz->rules.total_hits++;
 		}
 		fz->rep.degradations++;
 		fz->findings = realloc(fz->findings, (fz->nfindings + 1) * sizeof(*fz->findings));
-		fz->findings[fz->nfindings++] = c->in;
+		fz->findings[fz->nfindings++] = in;
 		/* the finding itself goes to the output directory */
-		char *final = join(fz->out_dir, c->in->name);
-		write_file(final, &c->in->data);
+		char *final = join(fz->out_dir, in->name);
+		write_file(final, &in->data);
 		free(final);
-		if (mut_report_diff(fz->out_dir, &fz->seeds[c->in->seed], c->in, err))
+		if (mut_report_diff(fz->out_dir, &fz->seeds[in->seed], in, err))
 			return -err->code;
 	}
 	return 0;
@@ -571,7 +566,7 @@ static int fuzz_loop(struct fuzz *fz, struct perun_error *err)
 {
 	while (!should_stop(fz)) {
 		fz->round++;
-		struct candidate *cand = NULL;
+		struct mut_input **cand = NULL;
 		size_t ncand = 0;
 		long long round_execs = 0;
 		int rc = 0;
@@ -590,11 +585,11 @@ static int fuzz_loop(struct fuzz *fz, struct perun_error *err)
 			fz->cov_rate -= 0.01;
 		for (size_t i = 0; i < ncand; i++) {
 			if (!rc && !*fz->ctx->interrupted)
-				rc = judge(fz, &cand[i], err);
+				rc = judge(fz, cand[i], err);
 			/* every candidate becomes a parent */
 			fz->parents =
 				realloc(fz->parents, (fz->nparents + 1) * sizeof(*fz->parents));
-			fz->parents[fz->nparents++] = cand[i].in;
+			fz->parents[fz->nparents++] = cand[i];
 		}
 		free(cand);
 		qsort(fz->parents, fz->nparents, sizeof(*fz->parents), parent_cmp);
