@@ -12,15 +12,7 @@ serve_require
 counters_require
 
 test_expect_success 'setup: an instance, programs to run, a server' '
-	test_make_git_project proj &&
-	cd proj && perun init >/dev/null &&
-	printf "resp\ngo\n*.sh\nsse*\n" >>.git/info/exclude &&
-	cat >waiter.sh <<-EOS &&
-	#!/bin/sh
-	while [ ! -e go ]; do i=0; while [ \$i -lt 3000 ]; do i=\$((i+1)); done; done
-	EOS
-	printf "#!/bin/sh\necho boom >&2\nexit 3\n" >fails.sh &&
-	chmod +x waiter.sh fails.sh &&
+	runs_project "sse*" &&
 	serve_start .
 '
 

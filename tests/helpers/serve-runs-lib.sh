@@ -11,8 +11,24 @@
 #                           DELETE, the CSRF token: the status on stdout,
 #                           the body in ./resp
 #   wait_for CMD...         run CMD until it succeeds (up to a minute)
+#   runs_project EXCLUDE    proj: a git project with an instance, waiter.sh
+#                           (busy until ./go exists) and fails.sh (exit 3),
+#                           EXCLUDE and the files the tests make ignored by
+#                           git; the working directory ends in it
 
 . "$TEST_SRCDIR/tests/helpers/serve-lib.sh"
+
+runs_project() {
+	test_make_git_project proj &&
+	cd proj && perun init >/dev/null &&
+	printf "resp\ngo\n*.sh\n%s\n" "$1" >>.git/info/exclude &&
+	cat >waiter.sh <<-EOS &&
+	#!/bin/sh
+	while [ ! -e go ]; do i=0; while [ \$i -lt 3000 ]; do i=\$((i+1)); done; done
+	EOS
+	printf "#!/bin/sh\necho boom >&2\nexit 3\n" >fails.sh &&
+	chmod +x waiter.sh fails.sh
+}
 
 counters_require() {
 	test -e "$PERUN_PLUGIN_PATH/collect/counters.so" ||
