@@ -418,8 +418,15 @@ static int request_normal(struct perun_serve_runs *rs, const json_t *req, json_t
 					key);
 		}
 	}
+	/* Attached to a running process (--pid of counters and kperf), the
+	 * command only names the profile, as for perun collect -c. */
+	json_t *pid = json_object_get(json_object_get(req, "collector_options"), "pid");
+	const char *pid_text = json_string_value(pid);
+	int attached = json_is_integer(pid) ? json_integer_value(pid) != 0
+		       : pid_text	    ? *pid_text && strcmp(pid_text, "0")
+					    : 0;
 	char word[256];
-	if (!rc && !command_found(rs->root, command, word, sizeof(word)))
+	if (!rc && !attached && !command_found(rs->root, command, word, sizeof(word)))
 		rc = perun_error_set(err, PERUN_EINVAL, "command '%s': no such program", word);
 	if (rc) {
 		json_decref(postn);

@@ -129,6 +129,18 @@ test_expect_success 'a failed run shows its error' '
 	test "$(req GET "/api/runs/$id/profile")" = 404
 '
 
+test_expect_success 'attached to a running process: --pid, no program to start' '
+	cd proj && serve_load &&
+	{ sleep 30 & } && pid=$! &&
+	test "$(req POST /api/runs -d "{\"session\":\"$(jq -r .id s2)\",\"collector\":\"counters\",\"collector_options\":{\"pid\":\"$pid\",\"duration\":\"0.3\",\"event\":[\"task-clock\"]},\"command\":\"sleeper\"}")" = 201 &&
+	id=$(jq -r .id resp) &&
+	wait_for sh -c "curl -s -H \"Authorization: Bearer $SERVE_TOKEN\" $SERVE_BASE/api/runs/$id | jq -e \".status == \\\"done\\\"\"" ;
+	rc=$?; kill $pid; wait $pid;
+	test $rc = 0 &&
+	test "$(req GET "/api/runs/$id/profile")" = 200 &&
+	jq -e ".collector_info.name == \"counters\" and .header.cmd == \"sleeper\"" resp
+'
+
 test_expect_success 'the event list of the picker: perun events, most used first' '
 	cd proj && serve_load &&
 	test "$(req GET /api/counters/events)" = 200 &&
