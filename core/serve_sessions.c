@@ -151,8 +151,8 @@ json_t *serve_load_all(const struct perun_serve_runs *rs, const char *kind)
 }
 
 /* Session id into *out, its file's path into path. */
-static int session_load(struct perun_serve_runs *rs, const char *id, json_t **out,
-			char path[4096], struct perun_error *err)
+static int session_load(struct perun_serve_runs *rs, const char *id, json_t **out, char path[4096],
+			struct perun_error *err)
 {
 	int rc = serve_path(rs, "sessions", id, "json", path, 4096, err);
 	if (rc)
