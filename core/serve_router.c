@@ -23,6 +23,7 @@
 
 #include "cmd_util.h"
 #include "serve_http.h"
+#include "serve_request.h"
 #include "serve_routes.h"
 #include "xalloc.h"
 
@@ -380,23 +381,6 @@ static int route_match(struct perun_serve_request *req, const struct perun_serve
 	return !*s;
 }
 
-/* A path to refuse: ".." or "." segments, backslashes, bytes outside
- * printable ASCII (after the URL's %-decoding). */
-static const char *path_problem(const char *path)
-{
-	if (path[0] != '/')
-		return "does not start with '/'";
-	for (const unsigned char *c = (const unsigned char *)path; *c; c++)
-		if (*c < 0x21 || *c > 0x7e || *c == '\\')
-			return "holds a byte that no name here has";
-	for (const char *seg = path; seg; seg = strchr(seg + 1, '/')) {
-		size_t len = strcspn(seg + 1, "/");
-		if ((len == 2 && !strncmp(seg + 1, "..", 2)) || (len == 1 && seg[1] == '.'))
-			return "has a '.' or '..' component";
-	}
-	return NULL;
-}
-
 static int state_changing(const char *method)
 {
 	return !strcmp(method, "POST") || !strcmp(method, "PUT") || !strcmp(method, "DELETE");
@@ -469,7 +453,7 @@ static char *location_without_token(struct perun_serve_request *req)
 
 static void dispatch(struct perun_serve_request *req, struct perun_serve_reply *reply)
 {
-	const char *problem = path_problem(req->path);
+	const char *problem = perun_serve_path_problem(req->path);
 	if (problem) {
 		perun_serve_reply_error(reply, 400, "path '%s' %s", req->path, problem);
 		return;

@@ -30,26 +30,6 @@ void serve_new_id(char id[SERVE_ID_LEN + 1])
 		sprintf(id + 2 * i, "%02x", raw[i]);
 }
 
-int serve_id_ok(const char *id)
-{
-	if (!id || strlen(id) != SERVE_ID_LEN)
-		return 0;
-	for (const char *p = id; *p; p++)
-		if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
-			return 0;
-	return 1;
-}
-
-int perun_serve_name_ok(const char *name)
-{
-	if (!name || !*name || strlen(name) > 200 || strstr(name, "..") || strchr(name, '/'))
-		return 0;
-	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-		if (*p < 0x20 || *p == 0x7f)
-			return 0;
-	return 1;
-}
-
 void serve_now(char buf[32])
 {
 	struct timespec ts;

@@ -4,13 +4,13 @@
 # Each target replays its regression corpus (every input that ever
 # failed) in tests/t0970-fuzz-targets.sh and make fuzz-smoke.
 FUZZ_TARGETS = profile_load config_yaml index_read store_object selector perf_script \
-	chrome_trace
+	chrome_trace serve_request
 # (automake's default "cru" makes binutils warn about its u)
 ARFLAGS = cr
 EXTRA_DIST += %reldir%/README.md %reldir%/build.sh %reldir%/replay.sh \
 	%reldir%/fuzz_profile_load.c %reldir%/fuzz_config_yaml.c \
 	%reldir%/fuzz_index_read.c %reldir%/fuzz_store_object.c %reldir%/fuzz_selector.c \
-	%reldir%/fuzz_perf_script.c %reldir%/fuzz_chrome_trace.c \
+	%reldir%/fuzz_perf_script.c %reldir%/fuzz_chrome_trace.c %reldir%/fuzz_serve_request.c \
 	%reldir%/corpus %reldir%/regression
 
 if ENABLE_FUZZING
@@ -24,11 +24,12 @@ FUZZ_LINK_FLAGS = -fsanitize=fuzzer,address,undefined
 noinst_LIBRARIES += %reldir%/libfuzz.a
 %canon_reldir%_libfuzz_a_SOURCES = $(sdk_libperun_la_SOURCES) \
 	core/durable.c core/index.c core/store.c core/config_yaml.c core/selector.c \
-	core/perf_script.c core/folded_stacks.c core/compressed.c core/import_chrome.c
+	core/perf_script.c core/folded_stacks.c core/compressed.c core/import_chrome.c \
+	core/serve_request.c
 %canon_reldir%_libfuzz_a_CFLAGS = $(FUZZ_CFLAGS)
 noinst_PROGRAMS += %reldir%/fuzz_profile_load %reldir%/fuzz_config_yaml \
 	%reldir%/fuzz_index_read %reldir%/fuzz_store_object %reldir%/fuzz_selector \
-	%reldir%/fuzz_perf_script %reldir%/fuzz_chrome_trace
+	%reldir%/fuzz_perf_script %reldir%/fuzz_chrome_trace %reldir%/fuzz_serve_request
 %canon_reldir%_fuzz_profile_load_CFLAGS = $(FUZZ_CFLAGS)
 %canon_reldir%_fuzz_profile_load_LDFLAGS = $(FUZZ_LINK_FLAGS)
 %canon_reldir%_fuzz_profile_load_LDADD = $(FUZZ_LINK_LIBS)
@@ -50,12 +51,15 @@ noinst_PROGRAMS += %reldir%/fuzz_profile_load %reldir%/fuzz_config_yaml \
 %canon_reldir%_fuzz_chrome_trace_CFLAGS = $(FUZZ_CFLAGS)
 %canon_reldir%_fuzz_chrome_trace_LDFLAGS = $(FUZZ_LINK_FLAGS)
 %canon_reldir%_fuzz_chrome_trace_LDADD = $(FUZZ_LINK_LIBS)
+%canon_reldir%_fuzz_serve_request_CFLAGS = $(FUZZ_CFLAGS)
+%canon_reldir%_fuzz_serve_request_LDFLAGS = $(FUZZ_LINK_FLAGS)
+%canon_reldir%_fuzz_serve_request_LDADD = $(FUZZ_LINK_LIBS)
 # Where the targets are: here, or in the build fuzz/build.sh makes.
 FUZZ_BINDIR = %reldir%
 fuzz-targets: %reldir%/fuzz_profile_load$(EXEEXT) %reldir%/fuzz_config_yaml$(EXEEXT) \
 	%reldir%/fuzz_index_read$(EXEEXT) %reldir%/fuzz_store_object$(EXEEXT) \
 	%reldir%/fuzz_selector$(EXEEXT) %reldir%/fuzz_perf_script$(EXEEXT) \
-	%reldir%/fuzz_chrome_trace$(EXEEXT)
+	%reldir%/fuzz_chrome_trace$(EXEEXT) %reldir%/fuzz_serve_request$(EXEEXT)
 fuzz-bin: fuzz-targets
 else
 FUZZ_BINDIR = %reldir%/out

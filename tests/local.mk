@@ -46,7 +46,8 @@ check_PROGRAMS += %reldir%/helpers/profile-tool
 # Drives core/serve_runs.c (perun serve's runs and sessions) without HTTP.
 check_PROGRAMS += %reldir%/helpers/serve-runs-driver
 %canon_reldir%_helpers_serve_runs_driver_SOURCES = %reldir%/helpers/serve-runs-driver.c \
-	core/serve_runs.c core/serve_runs.h core/serve_runs_internal.h core/serve_sessions.c
+	core/serve_runs.c core/serve_runs.h core/serve_runs_internal.h core/serve_sessions.c \
+	core/serve_request.c core/serve_request.h
 %canon_reldir%_helpers_serve_runs_driver_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS) -I$(top_srcdir)/core -pthread
 %canon_reldir%_helpers_serve_runs_driver_LDADD = sdk/libperun.la $(JANSSON_LIBS)
 %canon_reldir%_helpers_serve_runs_driver_LDFLAGS = $(AM_LDFLAGS) -pthread

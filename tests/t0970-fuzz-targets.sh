@@ -8,7 +8,7 @@
 # bench/bench-fuzz.sh.
 . "$srcdir/tests/test-lib.sh"
 
-TARGETS="profile_load config_yaml index_read store_object selector perf_script chrome_trace"
+TARGETS="profile_load config_yaml index_read store_object selector perf_script chrome_trace serve_request"
 
 test_expect_success 'configure --enable-fuzzing refuses a compiler that is not clang' '
 	command -v gcc >/dev/null || { say "no gcc"; return 0; }
@@ -43,7 +43,7 @@ test_expect_success 'every target replays its regression corpus' '
 	done &&
 	sh "$TEST_SRCDIR/fuzz/replay.sh" "$BIN" "$TEST_SRCDIR/fuzz/regression" >replay.out &&
 	cat replay.out &&
-	test $(grep -c "regression inputs pass$" replay.out) = 7
+	test $(grep -c "regression inputs pass$" replay.out) = 8
 '
 
 for t in $TARGETS; do
