@@ -92,35 +92,70 @@ test_expect_success 'unreliable verdicts go to no report format as findings' '
 	 perun status >after && test_cmp before after)
 '
 
-# run <file> <factor of f> <factor of the others>: one traced run of
-# five functions called 40 times each, per-call times spread a little.
-run() {
+# trace <file> <uid>:<us per call>:<factor>[:<stretched>:<by>:<calls>]...:
+# one traced run, each function called <calls> times (40), per-call times
+# spread a little, its last <stretched> calls <by> times as long (100: a
+# preempted moment); self times beside the calls, and the whole process,
+# !ProcessResource!, without.
+trace() {
 	python3 - "$@" <<-'PY'
 	import json, sys
-	out, ff, fo = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
-	res, tmap = {}, {}
-	for i, fn in enumerate("fghjk"):
-	    base = 100.0 * (i + 1)
+	res, tmap, total = {}, {}, 0.0
+	for spec in sys.argv[2:] + ["!ProcessResource!"]:
+	    fn, base, factor, stretched, by, calls = (spec.split(":") + ["0", "1", "0", "100", "40"][
+	        len(spec.split(":")) - 1:])[:6]
+	    n = int(calls)
+	    amounts = [total] if fn == "!ProcessResource!" else [
+	        float(base) * float(factor) * (1 + 0.01 * (c % 5)) *
+	        (float(by) if c >= n - int(stretched) else 1) for c in range(n)]
+	    total += sum(amounts)
 	    key = fn + "#0"
 	    tmap[key] = {"uid": fn, "type": "mixed", "subtype": "time delta"}
-	    res[key] = {"amount": [base * (ff if fn == "f" else fo) * (1 + 0.01 * (c % 5))
-	                           for c in range(40)]}
+	    res[key] = {"amount": amounts}
+	    if fn != "!ProcessResource!":
+	        res[key]["exclusive"] = amounts
 	json.dump({"header": {"type": "mixed", "cmd": "prog", "args": "", "workload": "in",
 	                      "units": {"mixed(time delta)": "us"}},
 	           "collector_info": {"name": "trace", "params": {}}, "postprocessors": [],
 	           "models": [], "origin": "", "resources": res,
-	           "resource_type_map": tmap}, open(out, "w"))
+	           "resource_type_map": tmap}, open(sys.argv[1], "w"))
 	PY
 }
+
+# five functions, f at factor $2, the others at $3
+run() { trace "$1" f:100:"$2" g:200:"$3" h:300:"$3" j:400:"$3" k:500:"$3"; }
 
 test_expect_success 'a whole traced run 2.2x slower (a loaded machine) is no finding' '
 	(cd proj && run r1.perf 1 1 && run loaded.perf 2.2 2.2 && run slow-f.perf 2.2 1 &&
 	 perun check profiles r1.perf loaded.perf --fail-on degradation --format json >out.json &&
-	 jq -e "[.verdicts[] | select(.result == \"Degradation\")] | length == 5 and
+	 jq -e "[.verdicts[] | select(.result == \"Degradation\")] | length == 6 and
 		all(.unreliable | test(\"moved with the whole run\"))" out.json &&
 	 test_exit_code 1 perun check profiles r1.perf slow-f.perf --fail-on degradation \
 		--format json >out.json &&
 	 jq -e "[.changes[] | .location] == [\"f\"]" out.json)
+'
+
+test_expect_success 'two of three functions 10x slower in one run: both found' '
+	(cd proj && trace t3.perf f:100:1 g:100:1 h:1:1 && trace t3-two.perf f:100:10 g:100:10 h:1:1 &&
+	 test_exit_code 1 perun check profiles t3.perf t3-two.perf --fail-on degradation \
+		--format json >out.json &&
+	 jq -e "[.changes[] | .location] == [\"f\", \"g\"]" out.json)
+'
+
+# As fib(19) on a busy machine: the mean of 2,000 calls 3x, by 2% of them
+# (the preempted ones); the tail of a real change moves a quartile.  The
+# whole process, one wall time a side, still moved: it is reported.
+test_expect_success 'a few calls stretched by a busy machine are no finding' '
+	(cd proj && trace t4.perf f:100:1:0:1:2000 g:100:1 h:1:1 &&
+	 trace t4-stretched.perf f:100:1:40:100:2000 g:100:1 h:1:1 &&
+	 perun check profiles t4.perf t4-stretched.perf --format json >out.json &&
+	 jq -e "[.verdicts[] | select(.location == \"f\")] | length == 1 and
+		(.[0].unreliable | test(\"a few calls made the change, not the bulk\"))" out.json &&
+	 jq -e "[.changes[] | .location] | index(\"f\") == null" out.json &&
+	 trace t4-tail.perf f:100:1:600:5:2000 g:100:1 h:1:1 &&
+	 test_exit_code 1 perun check profiles t4.perf t4-tail.perf --fail-on degradation \
+		--format json >out.json &&
+	 jq -e "[.changes[] | .location] | index(\"f\")" out.json)
 '
 
 # rss <file> <bytes>: a time profile with real time and max-rss.
