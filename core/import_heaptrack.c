@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <perun/array.h>
+
 #include "compressed.h"
 #include "import.h"
 
@@ -80,22 +82,6 @@ struct heaptrack {
 	struct perun_error *err;
 };
 
-static int grow(void **v, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	size_t n = *cap ? *cap : 64;
-	while (n < need)
-		n *= 2;
-	void *p = realloc(*v, n * size);
-	if (!p)
-		return -1;
-	memset((char *)p + *cap * size, 0, (n - *cap) * size);
-	*v = p;
-	*cap = n;
-	return 0;
-}
-
 static int bad(struct heaptrack *h, const char *problem)
 {
 	return perun_error_set(h->err, PERUN_EINVAL, "heaptrack file '%s': line %zu: %s", h->path,
@@ -138,7 +124,8 @@ static int add_string(struct heaptrack *h, char *rest, size_t len)
 			return bad(h, "a string whose length does not match");
 		text = end + 1;
 	}
-	if (grow((void **)&h->strings, &h->strings_cap, h->nstrings + 1, sizeof(*h->strings)) ||
+	if (perun_array_grow((void **)&h->strings, &h->strings_cap, h->nstrings + 1,
+			     sizeof(*h->strings)) ||
 	    !(h->strings[h->nstrings] = strdup(text)))
 		return oom(h);
 	h->nstrings++;
@@ -151,7 +138,7 @@ static int add_ip(struct heaptrack *h, char *rest)
 	int n = numbers(rest, v, (int)(sizeof(v) / sizeof(*v)));
 	if (n < 2 || (n > 3 && (n - 2) % 3 != 0))
 		return bad(h, "an instruction pointer line is malformed");
-	if (grow((void **)&h->ips, &h->ips_cap, h->nips + 1, sizeof(*h->ips)))
+	if (perun_array_grow((void **)&h->ips, &h->ips_cap, h->nips + 1, sizeof(*h->ips)))
 		return oom(h);
 	struct ip *ip = &h->ips[h->nips++];
 	uint32_t nframes = n == 3 ? 1 : (uint32_t)(n - 2) / 3;
@@ -180,7 +167,8 @@ static int flush_point(struct heaptrack *h, uint32_t trace)
 {
 	struct unit *u = &h->units[trace];
 	if (u->pending && u->delta) {
-		if (grow((void **)&h->points, &h->points_cap, h->npoints + 1, sizeof(*h->points)))
+		if (perun_array_grow((void **)&h->points, &h->points_cap, h->npoints + 1,
+				     sizeof(*h->points)))
 			return oom(h);
 		h->points[h->npoints++] =
 			(struct point){ trace, u->snapshot, u->delta, u->live, u->calls };
@@ -260,8 +248,10 @@ static int read_line(struct heaptrack *h, char *line, size_t len)
 			return bad(h, "a trace line is malformed");
 		if (v[0] == 0 || v[0] > h->nips || v[1] > h->ntraces)
 			return bad(h, "a trace refers to an ip or trace not defined before");
-		if (grow((void **)&h->traces, &h->traces_cap, h->ntraces + 2, sizeof(*h->traces)) ||
-		    grow((void **)&h->units, &h->units_cap, h->ntraces + 2, sizeof(*h->units)))
+		if (perun_array_grow((void **)&h->traces, &h->traces_cap, h->ntraces + 2,
+				     sizeof(*h->traces)) ||
+		    perun_array_grow((void **)&h->units, &h->units_cap, h->ntraces + 2,
+				     sizeof(*h->units)))
 			return oom(h);
 		h->traces[++h->ntraces] = (struct trace_node){ (uint32_t)v[0], (uint32_t)v[1] };
 		return 0;
@@ -270,14 +260,16 @@ static int read_line(struct heaptrack *h, char *line, size_t len)
 			return bad(h, "an allocation info line is malformed");
 		if (v[1] == 0 || v[1] > h->ntraces)
 			return bad(h, "an allocation info refers to a trace not defined before");
-		if (grow((void **)&h->infos, &h->infos_cap, h->ninfos + 1, sizeof(*h->infos)))
+		if (perun_array_grow((void **)&h->infos, &h->infos_cap, h->ninfos + 1,
+				     sizeof(*h->infos)))
 			return oom(h);
 		h->infos[h->ninfos++] = (struct alloc_info){ v[0], (uint32_t)v[1] };
 		return 0;
 	case 'c':
 		if (numbers(rest, v, 1) != 1)
 			return bad(h, "a timestamp line is malformed");
-		if (grow((void **)&h->times, &h->times_cap, h->ntimes + 1, sizeof(*h->times)))
+		if (perun_array_grow((void **)&h->times, &h->times_cap, h->ntimes + 1,
+				     sizeof(*h->times)))
 			return oom(h);
 		h->times[h->ntimes++] = (double)v[0] / 1000.0;
 		return 0;

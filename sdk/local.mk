@@ -3,6 +3,7 @@
 lib_LTLIBRARIES += %reldir%/libperun.la
 %canon_reldir%_libperun_la_SOURCES = \
 	%reldir%/lib/error.c \
+	%reldir%/lib/array.c \
 	%reldir%/lib/strbuf.c \
 	%reldir%/lib/fsutil.c \
 	%reldir%/lib/params.c \
@@ -25,7 +26,7 @@ lib_LTLIBRARIES += %reldir%/libperun.la
 %canon_reldir%_libperun_la_LIBADD = $(JANSSON_LIBS) -lm -lpthread
 # libtool version current:revision:age, independent of the plugin ABI;
 # what each interface number added or changed, and the rules: ChangeLog-ABI.
-%canon_reldir%_libperun_la_LDFLAGS = $(AM_LDFLAGS) -version-info 4:0:3 -no-undefined
+%canon_reldir%_libperun_la_LDFLAGS = $(AM_LDFLAGS) -version-info 5:0:4 -no-undefined
 
 perunincludedir = $(includedir)/perun-$(PERUN_ABI_MAJOR)/perun
 peruninclude_HEADERS = \
@@ -36,6 +37,7 @@ peruninclude_HEADERS = \
 	%reldir%/include/perun/profile.h \
 	%reldir%/include/perun/fsutil.h \
 	%reldir%/include/perun/strbuf.h \
+	%reldir%/include/perun/array.h \
 	%reldir%/include/perun/points.h \
 	%reldir%/include/perun/jsonview.h \
 	%reldir%/include/perun/suggest.h \

@@ -69,6 +69,10 @@ check_PROGRAMS += %reldir%/flatten-test
 TESTS += %reldir%/flatten-test
 
 # libperun's postprocessor points, numpy's sums and sklearn's r^2.
+check_PROGRAMS += %reldir%/array-test
+%canon_reldir%_array_test_SOURCES = %reldir%/array-test.c %reldir%/tap.h
+%canon_reldir%_array_test_LDADD = sdk/libperun.la
+TESTS += %reldir%/array-test
 check_PROGRAMS += %reldir%/points-test
 %canon_reldir%_points_test_SOURCES = %reldir%/points-test.c %reldir%/tap.h
 %canon_reldir%_points_test_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)

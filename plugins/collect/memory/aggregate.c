@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <perun/array.h>
+
 #include "live-map.h"
 #include "stacks.h"
 #include "trace.h"
@@ -69,15 +71,15 @@ static struct unit *unit_of(struct aggregation *a, uint32_t stack, uint32_t proc
 {
 	if (stack >= a->units_of_cap) {
 		size_t old = a->units_of_cap;
-		if (memory_grow((void **)&a->units_of, &a->units_of_cap, (size_t)stack + 1,
-				sizeof(*a->units_of)))
+		if (perun_array_grow((void **)&a->units_of, &a->units_of_cap, (size_t)stack + 1,
+				     sizeof(*a->units_of)))
 			return NULL;
 		memset(a->units_of + old, 0xff, (a->units_of_cap - old) * sizeof(*a->units_of));
 	}
 	uint32_t *slot = &a->units_of[stack][allocator];
 	if (*slot == NO_UNIT) {
-		if (memory_grow((void **)&a->units, &a->units_cap, a->nunits + 1,
-				sizeof(*a->units)))
+		if (perun_array_grow((void **)&a->units, &a->units_cap, a->nunits + 1,
+				     sizeof(*a->units)))
 			return NULL;
 		a->units[a->nunits] = (struct unit){ .stack = stack,
 						     .proc = proc,
@@ -95,7 +97,8 @@ static int flush_point(struct aggregation *a, struct unit *u)
 		u->calls = 0;
 		return 0;
 	}
-	if (memory_grow((void **)&a->points, &a->points_cap, a->npoints + 1, sizeof(*a->points)))
+	if (perun_array_grow((void **)&a->points, &a->points_cap, a->npoints + 1,
+			     sizeof(*a->points)))
 		return -1;
 	a->points[a->npoints++] = (struct point){ .unit = (uint32_t)(u - a->units),
 						  .snapshot = u->snapshot,

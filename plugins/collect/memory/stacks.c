@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <perun/array.h>
+
 #include "stacks.h"
 #include "symbols.h"
 
@@ -100,7 +102,7 @@ int memory_stacks_intern(struct memory_stacks *s, struct memory_trace *t,
 			return 0;
 		}
 	}
-	if (memory_grow((void **)&s->entries, &s->cap, s->count + 1, sizeof(*s->entries)))
+	if (perun_array_grow((void **)&s->entries, &s->cap, s->count + 1, sizeof(*s->entries)))
 		return -1;
 	s->entries[s->count] = (struct entry){ .pub.proc = e->proc, .hash = hash, .stack = st };
 	s->index[k] = (uint32_t)s->count + 1;

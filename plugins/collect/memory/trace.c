@@ -19,6 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <perun/array.h>
+
 #include "record.h"
 #include "symbols.h"
 #include "trace.h"
@@ -99,22 +101,6 @@ void memory_snapshots_time(double interval, char *buf, size_t size)
 
 /* ---- loading -------------------------------------------------------- */
 
-int memory_grow(void **v, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return 0;
-	size_t n = *cap ? *cap : 16;
-	while (n < need)
-		n *= 2;
-	void *p = realloc(*v, n * size);
-	if (!p)
-		return -1;
-	memset((char *)p + *cap * size, 0, (n - *cap) * size);
-	*v = p;
-	*cap = n;
-	return 0;
-}
-
 static char *read_text(const char *path)
 {
 	FILE *f = fopen(path, "re");
@@ -123,7 +109,7 @@ static char *read_text(const char *path)
 	if (!f)
 		return NULL;
 	for (;;) {
-		if (memory_grow((void **)&buf, &cap, len + 4097, 1)) {
+		if (perun_array_grow((void **)&buf, &cap, len + 4097, 1)) {
 			free(buf);
 			buf = NULL;
 			break;
@@ -231,7 +217,7 @@ static enum decoded decode_record(const unsigned char *b, size_t room, size_t *p
 
 static int add_stack(struct thread *th, const struct pmem_stack *s)
 {
-	if (memory_grow((void **)&th->stacks, &th->cap, th->count + 1, sizeof(*th->stacks)))
+	if (perun_array_grow((void **)&th->stacks, &th->cap, th->count + 1, sizeof(*th->stacks)))
 		return -1;
 	th->stacks[th->count++].stack = s;
 	return 0;
@@ -268,7 +254,7 @@ static struct thread *thread_of(struct process *p, uint32_t serial)
 {
 	if (serial >= p->nthreads) {
 		size_t cap = p->nthreads;
-		if (memory_grow((void **)&p->threads, &cap, serial + 1, sizeof(*p->threads)))
+		if (perun_array_grow((void **)&p->threads, &cap, serial + 1, sizeof(*p->threads)))
 			return NULL;
 		p->nthreads = cap;
 	}
@@ -289,8 +275,8 @@ static int take_block(struct memory_trace *t, uint32_t pi, uint64_t off,
 	if (!th)
 		return -1;
 	if (!keep_events) {
-		if (memory_grow((void **)&th->blocks, &th->blocks_cap, th->nblocks + 1,
-				sizeof(*th->blocks)))
+		if (perun_array_grow((void **)&th->blocks, &th->blocks_cap, th->nblocks + 1,
+				     sizeof(*th->blocks)))
 			return -1;
 		th->blocks[th->nblocks++] = off;
 		return 0;
@@ -299,7 +285,7 @@ static int take_block(struct memory_trace *t, uint32_t pi, uint64_t off,
 	struct memory_event e = { .proc = pi, .thread = serial };
 	int rc;
 	while ((rc = block_next(t, th, p->map + off, &pos, &e)) == 1) {
-		if (memory_grow((void **)&t->events, &t->cap, t->nevents + 1, sizeof(e)))
+		if (perun_array_grow((void **)&t->events, &t->cap, t->nevents + 1, sizeof(e)))
 			return -1;
 		t->events[t->nevents++] = e;
 	}
@@ -414,7 +400,7 @@ int memory_trace_load(const char *dir, const char *cmd, int keep_events, struct 
 	for (struct dirent *de; (de = readdir(d));) {
 		if (!is_trace_name(de->d_name))
 			continue;
-		if (memory_grow((void **)&names, &cap, n + 1, sizeof(*names)) ||
+		if (perun_array_grow((void **)&names, &cap, n + 1, sizeof(*names)) ||
 		    !(names[n] = strdup(de->d_name))) {
 			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 			goto out;

@@ -70,10 +70,6 @@ uint32_t *memory_trace_stack_tag(struct memory_trace *trace, const struct memory
 /* The symbol resolver of process proc; borrowed. */
 struct memory_symbols *memory_trace_symbols(struct memory_trace *trace, uint32_t proc);
 
-/* Make room for need elements of size bytes in *v (*cap of them now; new
- * ones zeroed): 0, or -1 without memory. */
-int memory_grow(void **v, size_t *cap, size_t need, size_t size);
-
 /* Perun's subtype of an allocator. */
 const char *memory_allocator_name(unsigned allocator);
 

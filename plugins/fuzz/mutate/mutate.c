@@ -36,12 +36,12 @@ struct fuzz {
 	 * verdict on measured time */
 	int repeatable;
 	struct mut_input *seeds;
-	size_t nseeds;
+	size_t nseeds, seeds_cap;
 	struct perun_profile **seed_profiles;
 	struct mut_input **parents; /* seeds first, then kept mutants */
-	size_t nparents;
+	size_t nparents, parents_cap;
 	struct mut_input **findings;
-	size_t nfindings;
+	size_t nfindings, findings_cap;
 	double base_cov, base_time, cov_rate;
 	size_t max_size;
 	enum per_rule per_rule;
@@ -97,7 +97,7 @@ static void add_seed(struct fuzz *fz, const char *path, const regex_t *filter)
 		mut_buf_release(&b);
 		return;
 	}
-	fz->seeds = realloc(fz->seeds, (fz->nseeds + 1) * sizeof(*fz->seeds));
+	mut_grow((void **)&fz->seeds, &fz->seeds_cap, fz->nseeds + 1, sizeof(*fz->seeds));
 	struct mut_input *s = &fz->seeds[fz->nseeds];
 	memset(s, 0, sizeof(*s));
 	const char *base = strrchr(path, '/');
@@ -283,11 +283,9 @@ static void sample(struct fuzz *fz, int force)
 	if (!force && t - fz->last_sample < 1)
 		return;
 	fz->last_sample = t;
-	if (fz->rep.nts == fz->ts_cap) {
-		fz->ts_cap = fz->ts_cap ? fz->ts_cap * 2 : 64;
-		fz->rep.cov_ts = realloc(fz->rep.cov_ts, fz->ts_cap * sizeof(*fz->rep.cov_ts));
-		fz->rep.deg_ts = realloc(fz->rep.deg_ts, fz->ts_cap * sizeof(*fz->rep.deg_ts));
-	}
+	size_t deg_cap = fz->ts_cap;
+	mut_grow((void **)&fz->rep.cov_ts, &fz->ts_cap, fz->rep.nts + 1, sizeof(*fz->rep.cov_ts));
+	mut_grow((void **)&fz->rep.deg_ts, &deg_cap, fz->rep.nts + 1, sizeof(*fz->rep.deg_ts));
 	fz->rep.cov_ts[fz->rep.nts] = (struct mut_sample){ t, fz->rep.max_cov_ratio };
 	fz->rep.deg_ts[fz->rep.nts] = (struct mut_sample){ t, (double)fz->rep.degradations };
 	fz->rep.nts++;
@@ -386,7 +384,7 @@ static double fitness_of(const struct fuzz *fz, double metric, size_t len, size_
 
 /* Make, run and judge the mutants of one parent; candidates grow. */
 static int breed(struct fuzz *fz, struct mut_input *parent, struct mut_input ***cand, size_t *ncand,
-		 long long *round_execs, struct perun_error *err)
+		 size_t *cand_cap, long long *round_execs, struct perun_error *err)
 {
 	for (size_t r = 0; r < fz->rules.n; r++) {
 		size_t k = mutations_for(fz, r);
@@ -493,7 +491,7 @@ static int breed(struct fuzz *fz, struct mut_input *parent, struct mut_input ***
 				tl = strlen(trail);
 				/* keep the newest rules */
 				strcpy(in->trail, trail + (tl > 80 ? tl - 60 : 0));
-				*cand = realloc(*cand, (*ncand + 1) * sizeof(**cand));
+				mut_grow((void **)cand, cand_cap, *ncand + 1, sizeof(**cand));
 				(*cand)[(*ncand)++] = in;
 			}
 			sample(fz, 0);
@@ -550,7 +548,8 @@ static int judge(struct fuzz *fz, struct mut_input *in, struct perun_error *err)
 			fz->rules.total_hits++;
 		}
 		fz->rep.degradations++;
-		fz->findings = realloc(fz->findings, (fz->nfindings + 1) * sizeof(*fz->findings));
+		mut_grow((void **)&fz->findings, &fz->findings_cap, fz->nfindings + 1,
+			 sizeof(*fz->findings));
 		fz->findings[fz->nfindings++] = in;
 		/* the finding itself goes to the output directory */
 		char *final = join(fz->out_dir, in->name);
@@ -567,13 +566,14 @@ static int fuzz_loop(struct fuzz *fz, struct perun_error *err)
 	while (!should_stop(fz)) {
 		fz->round++;
 		struct mut_input **cand = NULL;
-		size_t ncand = 0;
+		size_t ncand = 0, cand_cap = 0;
 		long long round_execs = 0;
 		int rc = 0;
 		while (!rc && !should_stop(fz) && round_execs < fz->exec_limit &&
 		       (long long)ncand < fz->files_limit) {
 			long long before = round_execs;
-			rc = breed(fz, select_parent(fz), &cand, &ncand, &round_execs, err);
+			rc = breed(fz, select_parent(fz), &cand, &ncand, &cand_cap, &round_execs,
+				   err);
 			/* A parent whose every mutant was dropped still counts
 			 * towards the round, or the round could spin. */
 			if (round_execs == before)
@@ -587,8 +587,8 @@ static int fuzz_loop(struct fuzz *fz, struct perun_error *err)
 			if (!rc && !*fz->ctx->interrupted)
 				rc = judge(fz, cand[i], err);
 			/* every candidate becomes a parent */
-			fz->parents =
-				realloc(fz->parents, (fz->nparents + 1) * sizeof(*fz->parents));
+			mut_grow((void **)&fz->parents, &fz->parents_cap, fz->nparents + 1,
+				 sizeof(*fz->parents));
 			fz->parents[fz->nparents++] = cand[i];
 		}
 		free(cand);
@@ -737,7 +737,7 @@ static int setup(struct fuzz *fz, struct perun_error *err)
 	if ((rc = prepare_output(fz, err)))
 		return rc;
 	fz->seed_profiles = calloc(fz->nseeds, sizeof(*fz->seed_profiles));
-	fz->parents = calloc(fz->nseeds, sizeof(*fz->parents));
+	mut_grow((void **)&fz->parents, &fz->parents_cap, fz->nseeds, sizeof(*fz->parents));
 	fz->rep.rule_tries = calloc(fz->rules.n, sizeof(size_t));
 	char *log = join(fz->out_dir, "logs/executions.log");
 	fz->exec_log = fopen(log, "w");

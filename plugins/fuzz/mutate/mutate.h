@@ -33,12 +33,12 @@ enum mut_run_result {
 
 struct mut_runner {
 	char **argv; /* cmd words, args words, then the input (last slot) */
-	size_t argc;
+	size_t argc, argv_cap;
 	double hang_timeout;
 	/* gcov coverage; gcno_dir NULL when skipped */
 	const char *gcno_dir;
 	char **gcno; /* .gcno files */
-	size_t ngcno;
+	size_t ngcno, gcno_cap;
 	int gcda; /* read .gcda arc counters in process instead of gcov */
 	const volatile int *interrupted;
 };

@@ -29,11 +29,9 @@ static struct lines split_lines(const struct mut_buf *b)
 		if (i == b->len || b->data[i] == '\n') {
 			if (i == b->len && s == i && l.n)
 				break;
-			if (l.n == cap) {
-				cap = cap ? cap * 2 : 64;
-				l.p = realloc(l.p, cap * sizeof(*l.p));
-				l.len = realloc(l.len, cap * sizeof(*l.len));
-			}
+			size_t cap_len = cap;
+			mut_grow((void **)&l.p, &cap, l.n + 1, sizeof(*l.p));
+			mut_grow((void **)&l.len, &cap_len, l.n + 1, sizeof(*l.len));
 			l.p[l.n] = (const char *)b->data + s;
 			l.len[l.n++] = i - s;
 			s = i + 1;

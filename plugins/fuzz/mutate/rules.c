@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <yaml.h>
 
+#include <perun/array.h>
 #include <perun/error.h>
 #include <perun/strbuf.h>
 
@@ -35,18 +36,17 @@ double mut_rng_unit(struct mut_rng *r)
 	return (double)(mut_rng_next(r) >> 11) / (double)(1ull << 53);
 }
 
+void mut_grow(void **items, size_t *cap, size_t need, size_t size)
+{
+	if (perun_array_grow(items, cap, need, size)) {
+		fputs("perun fuzz: out of memory\n", stderr);
+		abort(); /* a mutant the size of memory: nothing sensible to do */
+	}
+}
+
 static void buf_reserve(struct mut_buf *b, size_t need)
 {
-	if (need + 1 <= b->alloc)
-		return;
-	size_t a = b->alloc ? b->alloc : 64;
-	while (a < need + 1)
-		a *= 2;
-	unsigned char *p = realloc(b->data, a);
-	if (!p)
-		abort(); /* a mutant the size of memory: nothing sensible to do */
-	b->data = p;
-	b->alloc = a;
+	mut_grow((void **)&b->data, &b->alloc, need + 1, 1);
 }
 
 void mut_buf_set(struct mut_buf *b, const void *data, size_t len)
@@ -133,12 +133,7 @@ static struct words line_words(const struct mut_buf *b, struct span line)
 		size_t s = i;
 		while (i < line.end && !is_blank(b->data[i]))
 			i++;
-		if (ws.n == cap) {
-			cap = cap ? cap * 2 : 16;
-			ws.w = realloc(ws.w, cap * sizeof(*ws.w));
-			if (!ws.w)
-				abort();
-		}
+		mut_grow((void **)&ws.w, &cap, ws.n + 1, sizeof(*ws.w));
 		ws.w[ws.n++] = (struct span){ s, i };
 	}
 	return ws;

@@ -28,6 +28,11 @@ struct mut_buf {
 	unsigned char *data;
 	size_t len, alloc;
 };
+/* Room for need elements of size bytes in *items (*cap of them now; see
+ * perun_array_grow); out of memory, a message and abort: the fuzzer has
+ * no sensible way on. */
+void mut_grow(void **items, size_t *cap, size_t need, size_t size);
+
 void mut_buf_set(struct mut_buf *b, const void *data, size_t len);
 void mut_buf_release(struct mut_buf *b);
 /* Replace the bytes [at, at + del) by ins of ins_len bytes. */

@@ -29,12 +29,13 @@ extern char **environ;
 
 #include "mutate.h"
 
-static void split_words(const char *s, char ***argv, size_t *argc)
+/* Append the words of s to run's argv, with room for two more. */
+static void split_words(const char *s, struct mut_runner *run)
 {
 	char *copy = strdup(s ? s : ""), *save;
 	for (char *w = strtok_r(copy, " \t\n", &save); w; w = strtok_r(NULL, " \t\n", &save)) {
-		*argv = realloc(*argv, (*argc + 3) * sizeof(**argv));
-		(*argv)[(*argc)++] = strdup(w);
+		mut_grow((void **)&run->argv, &run->argv_cap, run->argc + 3, sizeof(*run->argv));
+		run->argv[run->argc++] = strdup(w);
 	}
 	free(copy);
 }
@@ -49,10 +50,10 @@ int mut_runner_init(struct mut_runner *run, const char *cmd, const char *args,
 		    struct perun_error *err)
 {
 	memset(run, 0, sizeof(*run));
-	split_words(cmd, &run->argv, &run->argc);
+	split_words(cmd, run);
 	if (!run->argc)
 		return perun_error_set(err, PERUN_EINVAL, "fuzz: --cmd is empty");
-	split_words(args, &run->argv, &run->argc);
+	split_words(args, run);
 	run->argv[run->argc] = NULL;
 	run->argv[run->argc + 1] = NULL;
 	const char *prog = run->argv[0];
@@ -103,7 +104,8 @@ int mut_runner_coverage(struct mut_runner *run, const char *dir, struct perun_er
 		if (has_suffix(e->d_name, ".gcno")) {
 			char full[4096];
 			snprintf(full, sizeof(full), "%s/%s", dir, e->d_name);
-			run->gcno = realloc(run->gcno, (run->ngcno + 1) * sizeof(*run->gcno));
+			mut_grow((void **)&run->gcno, &run->gcno_cap, run->ngcno + 1,
+				 sizeof(*run->gcno));
 			run->gcno[run->ngcno++] = strdup(full);
 		}
 	closedir(d);

@@ -9,6 +9,7 @@
 #include <perun/profile.h>
 #include <perun/fsutil.h>
 #include <perun/strbuf.h>
+#include <perun/array.h>
 #include <perun/points.h>
 #include <perun/suggest.h>
 
