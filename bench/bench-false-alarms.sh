@@ -22,6 +22,8 @@
 # Asserts nothing; prints the tables and the wall time.
 #
 #   FA_SIZES="1000 3000 1000"  min, max, step of N (a run lasts ~0.05 s per 1000)
+#   FA_COLLECTOR=time          or instructions: counted by Valgrind, one
+#                              run a version (FA_REPEAT=1), no trace
 #   FA_REPEAT=3 FA_WARMUP=1    time collector repetitions and warm-up runs
 #   FA_TRACE_SIZE=2000         N of the traced run of ./all (one run a commit)
 #   FA_TRACE=auto|no           the trace collector (auto: when it runs here)
@@ -48,6 +50,8 @@ if [ -n "${FA_PROJECT:-}" ]; then
 	cd "$work/proj"
 else
 	python3 "$here/false-alarms/gen-history.py" "$work/proj" "$1"
+	collector_params="{repeat: ${FA_REPEAT:-3}, warmup: ${FA_WARMUP:-1}}"
+	[ "${FA_COLLECTOR:-time}" = instructions ] && collector_params="{repeat: ${FA_REPEAT:-1}}"
 	cat >.perun/local.yml <<-EOF
 	vcs:
 	  type: git
@@ -58,8 +62,8 @@ else
 	  workload:
 	    - {id: sizes, type: integer, min_range: $1, max_range: $2, step: $3}
 	collectors:
-	  - name: time
-	    params: {repeat: ${FA_REPEAT:-3}, warmup: ${FA_WARMUP:-1}}
+	  - name: ${FA_COLLECTOR:-time}
+	    params: $collector_params
 	postprocessors:
 	  - name: regression_analysis
 	    params: {method: full, per_key: workload}
@@ -72,6 +76,7 @@ else
 	# child follows the size of the perun that starts it (t2100).  auto:
 	# when it fails at the first commit (no eBPF here), time profiles only.
 	trace=${FA_TRACE:-auto}
+	[ "${FA_COLLECTOR:-time}" = instructions ] && trace=${FA_TRACE:-no}
 	printf '# load average: %s; trace: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)" "$trace"
 	n=$(wc -l <../history.tsv) i=0
 	while IFS="$(printf '\t')" read -r sha kind fn dir factor subject; do
@@ -133,8 +138,9 @@ python3 "$here/false-alarms/classify.py" ../history.tsv "$work/out" $done_method
 echo
 [ -n "${FA_KEEP:-}" ] && cp -a "$work/out" "$FA_KEEP/"
 [ -z "${FA_PROJECT:-}" ] &&
-	printf '# sizes %s, %s repetitions (+%s warm-up), trace at %s, %s round(s)\n' "$*" \
-		"${FA_REPEAT:-3}" "${FA_WARMUP:-1}" "${FA_TRACE_SIZE:-2000}" "${FA_ROUNDS:-1}"
+	printf '# %s collector, sizes %s, %s repetitions (+%s warm-up), trace at %s, %s round(s)\n' \
+		"${FA_COLLECTOR:-time}" "$*" "${FA_REPEAT:-3}" "${FA_WARMUP:-1}" \
+		"${FA_TRACE_SIZE:-2000}" "${FA_ROUNDS:-1}"
 printf '# load average: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
 awk -v a="$t0" -v b="$t1" -v c="$t2" 'BEGIN {
 	printf "# wall: %.0f s (profiling %.0f s, checking %.0f s)\n", (c - a) / 1e9, (b - a) / 1e9, (c - b) / 1e9 }'

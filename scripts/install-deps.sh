@@ -13,7 +13,7 @@ packages=(
 	chromium libjs-chart.js
 	libprotobuf-c-dev protobuf-c-compiler
 	libbpf-dev bpftool clang llvm libelf-dev libdw-dev libiberty-dev systemtap-sdt-dev
-	bpftrace uftrace
+	bpftrace uftrace valgrind
 	libunwind-dev heaptrack
 	libpfm4-dev linux-perf
 	debhelper dpkg-dev lintian

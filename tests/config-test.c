@@ -234,6 +234,9 @@ static void test_levels(void)
 	char *got = dump(all);
 	tap_is_str(got,
 		   "[{\"method\":\"run\"},{\"method\":\"loc\"},"
+		   "{\"collector\":\"instructions\",\"method\":\"average_amount_threshold\","
+		   "\"options\":{\"threshold\":1.05}},"
+		   "{\"collector\":\"instructions\",\"method\":\"none\"},"
 		   "{\"interleaved\":true,\"subtype\":\"user\","
 		   "\"method\":\"average_amount_threshold\",\"options\":{\"threshold\":1.05}},"
 		   "{\"interleaved\":true,\"method\":\"average_amount_threshold\"},"

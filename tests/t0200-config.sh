@@ -5,7 +5,7 @@
 
 SHARED="$PERUN_CONFIG_DIR/shared.yml"
 
-test_expect_success 'the shared configuration: Perun'"'"'s defaults, a finer aat for A/B runs' '
+test_expect_success 'the shared configuration: Perun'"'"'s defaults, a finer aat for A/B runs and instruction counts' '
 	! test -e "$SHARED" &&
 	for key in general.editor general.paging format.status format.shortlog \
 		format.output_profile_template format.output_show_template \
@@ -22,7 +22,7 @@ test_expect_success 'the shared configuration: Perun'"'"'s defaults, a finer aat
 	format.output_show_template: %collector%-%cmd%-%workload%-%date%
 	format.sort_profiles_by: time
 	degradation.apply: all
-	degradation.strategies: [{interleaved: true, subtype: user, method: average_amount_threshold, options: {threshold: 1.05}}, {interleaved: true, method: average_amount_threshold}, {interleaved: true, method: none}, {method: average_amount_threshold}]
+	degradation.strategies: [{collector: instructions, method: average_amount_threshold, options: {threshold: 1.05}}, {collector: instructions, method: none}, {interleaved: true, subtype: user, method: average_amount_threshold, options: {threshold: 1.05}}, {interleaved: true, method: average_amount_threshold}, {interleaved: true, method: none}, {method: average_amount_threshold}]
 	generators.workload: [{id: basic_strings, type: string, min_len: 8, max_len: 128, step: 8}, {id: basic_integers, type: integer, min_range: 100, max_range: 10000, step: 200}, {id: basic_files, type: textfile, min_lines: 10, max_lines: 10000, step: 1000}]
 	EOF
 	test_cmp expect actual &&
