@@ -12,6 +12,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -44,18 +45,69 @@ static const struct perun_option tableof_options[] = {
 
 /* ---- cells -------------------------------------------------------------- */
 
-/* A number, including the NaN/Infinity markers of loaded profiles. */
-static int cell_number(const json_t *v, double *out)
+/*
+ * A cell is a scalar node of the profile's compact form (perun/jsonview.h):
+ * a column's value read in place, where a table of a million resources has
+ * most of its cells, or a node of the table's own for the values that come
+ * as jansson ones (persistent keys and models, flattened by perun_items_of).
+ * NULL is a missing value.  Python's NaN and infinities are reals.
+ */
+
+/* A number: integers and reals, NaN and the infinities included. */
+static int cell_number(const struct perun_jv *v, double *out)
 {
 	double unused;
-	return v && perun_json_number(v, out ? out : &unused) == 0;
+	return perun_jv_number(v, out ? out : &unused) == 0;
+}
+
+/* A string cell's text, up to a NUL as C's strings end; its length. */
+static size_t cell_string_len(const struct perun_jv *v)
+{
+	return strnlen(v->u.s, perun_jv_len(v));
+}
+
+/* Python's str() of a cell (perun_value_flatten_add's text of the same
+ * value), appended to b; nothing for a missing one. */
+static void add_cell_str(struct perun_strbuf *b, const struct perun_jv *v)
+{
+	char num[32];
+	switch (perun_jv_type(v)) {
+	case PERUN_JV_STRING: perun_strbuf_add(b, v->u.s, cell_string_len(v)); return;
+	case PERUN_JV_INTEGER: {
+		/* Not printf: tables have millions of these. */
+		unsigned long long u =
+			v->u.i < 0 ? 0ull - (unsigned long long)v->u.i : (unsigned long long)v->u.i;
+		char *p = num + sizeof(num);
+		do
+			*--p = (char)('0' + u % 10);
+		while (u /= 10);
+		if (v->u.i < 0)
+			*--p = '-';
+		perun_strbuf_add(b, p, (size_t)(num + sizeof(num) - p));
+		return;
+	}
+	case PERUN_JV_REAL: perun_python_float_str(v->u.d, num); break;
+	case PERUN_JV_TRUE: strcpy(num, "True"); break;
+	case PERUN_JV_FALSE: strcpy(num, "False"); break;
+	default: strcpy(num, v ? "None" : ""); break;
+	}
+	perun_strbuf_addstr(b, num);
+}
+
+/* The same text as a string of its own; NULL without memory. */
+static char *cell_str_dup(const struct perun_jv *v)
+{
+	struct perun_strbuf b = PERUN_STRBUF_INIT;
+	perun_strbuf_add(&b, "", 0);
+	add_cell_str(&b, v);
+	return perun_strbuf_detach(&b, NULL);
 }
 
 /* ---- the table ---------------------------------------------------------- */
 
 /*
  * Rows are arrays of cells by column id rather than JSON objects, so that a
- * table of a million resources is a few pointers a cell.  A row's cells are
+ * table of a million resources is a pointer a cell.  A row's cells are
  * cells[start .. start + len); a column first seen after the row, or one
  * the row lacks, is NULL there: missing.
  */
@@ -67,7 +119,7 @@ struct table {
 	json_t *fields; /* column name -> its id, an integer */
 	char **names;	/* column names by id */
 	size_t nfields, names_alloc;
-	json_t **cells; /* references, or NULL */
+	const struct perun_jv **cells;
 	size_t ncells, cells_alloc;
 	struct row_span *rows;
 	size_t nrows, rows_alloc;
@@ -78,8 +130,12 @@ struct table {
 	size_t ncolumns;
 	size_t *last_ids; /* ids of the previous row's items, in order */
 	size_t nlast, last_alloc, item;
-	json_t *zero; /* "snapshots" of a row without "snapshot" */
+	struct perun_jv **owned; /* the nodes of jansson values */
+	size_t nowned, owned_alloc;
 };
+
+/* "snapshots" of a row without "snapshot" */
+static const struct perun_jv zero_node = { PERUN_JV_INTEGER, 1, { .i = 0 } };
 
 /* Room for need elements of size in *v; 0, or -1 without memory. */
 static int reserve(void *v, size_t *alloc, size_t need, size_t size)
@@ -98,12 +154,55 @@ static int reserve(void *v, size_t *alloc, size_t need, size_t size)
 	return 0;
 }
 
+/* A node of the table's own for an item's value (a scalar or a string, the
+ * markers of non-finite numbers as reals); NULL without memory. */
+static const struct perun_jv *own_node(struct table *t, const json_t *value)
+{
+	struct perun_jv *v = calloc(1, sizeof(*v));
+	double d;
+	if (!v || reserve(&t->owned, &t->owned_alloc, t->nowned + 1, sizeof(*t->owned))) {
+		free(v);
+		return NULL;
+	}
+	v->next = 1;
+	if (json_is_integer(value)) {
+		v->tag = PERUN_JV_INTEGER;
+		v->u.i = json_integer_value(value);
+	} else if (!perun_json_number(value, &d)) {
+		v->tag = PERUN_JV_REAL;
+		v->u.d = d;
+	} else if (json_is_string(value)) {
+		size_t len = json_string_length(value);
+		char *s = len <= PERUN_JV_MAX_LEN ? malloc(len + 1) : NULL;
+		if (!s) {
+			free(v);
+			return NULL;
+		}
+		memcpy(s, json_string_value(value), len + 1);
+		v->tag = PERUN_JV_STRING | (uint32_t)len << 3;
+		v->u.s = s;
+	} else {
+		v->tag = json_is_true(value)	? PERUN_JV_TRUE
+			 : json_is_false(value) ? PERUN_JV_FALSE
+						: PERUN_JV_NULL;
+	}
+	t->owned[t->nowned++] = v;
+	return v;
+}
+
+/* The id of column key, or -1 when there is none. */
+static long known_id(const struct table *t, const char *key)
+{
+	json_t *id = json_object_get(t->fields, key);
+	return id ? (long)json_integer_value(id) : -1;
+}
+
 /* The id of column key, a new one when it is new; -1 without memory. */
 static long field_id(struct table *t, const char *key)
 {
-	json_t *id = json_object_get(t->fields, key);
-	if (id)
-		return (long)json_integer_value(id);
+	long known = known_id(t, key);
+	if (known >= 0)
+		return known;
 	if (reserve(&t->names, &t->names_alloc, t->nfields + 1, sizeof(*t->names)))
 		return -1;
 	char *name = strdup(key);
@@ -115,27 +214,37 @@ static long field_id(struct table *t, const char *key)
 	return (long)t->nfields++;
 }
 
-static json_t *cell_of(const struct table *t, size_t row, size_t id)
+static const struct perun_jv *cell_of(const struct table *t, size_t row, size_t id)
 {
 	const struct row_span *r = &t->rows[row];
 	return id < r->len ? t->cells[r->start + id] : NULL;
 }
 
-/* Set column id of the last row to value, whose reference it takes. */
-static int set_cell(struct table *t, size_t id, json_t *value)
+/* A new last row, of every column known, all missing. */
+static int new_row(struct table *t)
+{
+	if (reserve(&t->rows, &t->rows_alloc, t->nrows + 1, sizeof(*t->rows)) ||
+	    reserve(&t->cells, &t->cells_alloc, t->ncells + t->nfields, sizeof(*t->cells)))
+		return -1;
+	memset(t->cells + t->ncells, 0, t->nfields * sizeof(*t->cells));
+	t->rows[t->nrows++] = (struct row_span){ t->ncells, t->nfields };
+	t->ncells += t->nfields;
+	t->item = 0;
+	return 0;
+}
+
+/* Set column id of the last row to value. */
+static int set_cell(struct table *t, size_t id, const struct perun_jv *value)
 {
 	struct row_span *r = &t->rows[t->nrows - 1];
 	if (id >= r->len) {
 		/* The last row grows in place to every column known. */
-		if (reserve(&t->cells, &t->cells_alloc, r->start + t->nfields, sizeof(*t->cells))) {
-			json_decref(value);
+		if (reserve(&t->cells, &t->cells_alloc, r->start + t->nfields, sizeof(*t->cells)))
 			return -1;
-		}
 		memset(t->cells + r->start + r->len, 0, (t->nfields - r->len) * sizeof(*t->cells));
 		r->len = t->nfields;
 		t->ncells = r->start + r->len;
 	}
-	json_decref(t->cells[r->start + id]);
 	t->cells[r->start + id] = value;
 	return 0;
 }
@@ -145,8 +254,11 @@ static int add_item(const char *key, const json_t *value, void *data)
 	struct table *t = data;
 	size_t i = t->item++;
 	long id;
-	/* Rows of one resource type have the same items in the same order:
-	 * the previous row's column of this item is tried before a lookup. */
+	const struct perun_jv *node = own_node(t, value);
+	if (!node)
+		return -PERUN_EGENERIC;
+	/* Records of one kind have the same items in the same order: the
+	 * previous record's column of this item is tried before a lookup. */
 	if (i < t->nlast && !strcmp(t->names[t->last_ids[i]], key))
 		id = (long)t->last_ids[i];
 	else if ((id = field_id(t, key)) < 0)
@@ -154,41 +266,134 @@ static int add_item(const char *key, const json_t *value, void *data)
 	if (reserve(&t->last_ids, &t->last_alloc, i + 1, sizeof(*t->last_ids)))
 		return -PERUN_EGENERIC;
 	t->last_ids[i] = (size_t)id;
-	return set_cell(t, (size_t)id, json_incref((json_t *)value)) ? -PERUN_EGENERIC : 0;
+	return set_cell(t, (size_t)id, node) ? -PERUN_EGENERIC : 0;
 }
 
-/* Flatten one record into a row; resources also get "snapshots". */
-static int add_row(struct table *t, const json_t *record, int is_resource)
+/* The flattened items of record into the last row. */
+static int add_items(struct table *t, const json_t *record)
 {
-	if (reserve(&t->rows, &t->rows_alloc, t->nrows + 1, sizeof(*t->rows)))
-		return -1;
-	t->rows[t->nrows++] = (struct row_span){ t->ncells, 0 };
 	t->item = 0;
 	int rc = perun_items_of(record, add_item, t, NULL);
 	t->nlast = t->item;
-	if (!rc && is_resource) {
-		json_t *id = json_object_get(t->fields, "snapshot");
-		json_t *snapshot =
-			id ? cell_of(t, t->nrows - 1, (size_t)json_integer_value(id)) : NULL;
-		long snapshots = field_id(t, "snapshots");
-		rc = snapshots < 0 ? -1
-				   : set_cell(t, (size_t)snapshots,
-					      json_incref(snapshot ? snapshot : t->zero));
-	}
 	return rc;
 }
 
-static int add_resource_row(const json_t *row, void *data)
+/* A model's row. */
+static int add_model_row(struct table *t, const json_t *model)
 {
-	return add_row(data, row, 1);
+	return new_row(t) || add_items(t, model);
+}
+
+/*
+ * The rows of one resource type, as Python Perun flattens the resources
+ * (perun_profile_foreach_resource's rows): the persistent items, then
+ * every column's value, then "snapshots", the value of "snapshot" or 0.
+ * The persistent items are flattened once and shared; a column of scalars
+ * is read in place, a value per row, with no allocation; only a column
+ * holding lists or objects is flattened row by row.
+ */
+static int add_type_rows(struct table *t, const struct perun_type_ref *type)
+{
+	const struct perun_jv *cols = type->columns, *name, *values;
+	size_t ncols = perun_jv_len(cols), nrows = ncols ? perun_jv_len(cols + 2) : 1, c;
+	size_t npersist = 0;
+	long *ids = NULL;
+	const struct perun_jv **at = NULL, **persist = NULL;
+	unsigned char *scalars = NULL;
+	json_t *persistent = NULL;
+	int rc = -1;
+	if (!nrows)
+		return 0; /* no row: none of its columns is seen */
+	ids = calloc(ncols + 1, sizeof(*ids));
+	at = calloc(ncols + 1, sizeof(*at));
+	scalars = calloc(ncols + 1, 1);
+	persistent = perun_jv_to_json(type->persistent);
+	if (!ids || !at || !scalars || !persistent || new_row(t) || add_items(t, persistent))
+		goto out;
+	/* The first row's persistent items, which the others copy. */
+	npersist = t->rows[t->nrows - 1].len;
+	if (!(persist = malloc((npersist + 1) * sizeof(*persist))))
+		goto out;
+	memcpy(persist, t->cells + t->rows[t->nrows - 1].start, npersist * sizeof(*persist));
+	perun_jv_object_foreach(cols, c, name, values)
+	{
+		size_t i;
+		const struct perun_jv *v;
+		scalars[c] = 1;
+		perun_jv_array_foreach(values, i, v) if (perun_jv_type(v) >= PERUN_JV_ARRAY)
+			scalars[c] = 0;
+		at[c] = perun_jv_len(values) ? values + 1 : NULL;
+		if (scalars[c] && (ids[c] = field_id(t, perun_jv_string(name))) < 0)
+			goto out;
+	}
+	long snapshots = field_id(t, "snapshots");
+	if (snapshots < 0)
+		goto out;
+	for (size_t r = 0; r < nrows; r++) {
+		if (r && new_row(t))
+			goto out;
+		if (r)
+			memcpy(t->cells + t->rows[t->nrows - 1].start, persist,
+			       npersist * sizeof(*persist));
+		perun_jv_object_foreach(cols, c, name, values)
+		{
+			const struct perun_jv *v = at[c];
+			if (!v)
+				continue; /* shorter than the first column */
+			at[c] = r + 1 < perun_jv_len(values) ? perun_jv_skip(v) : NULL;
+			if (scalars[c]) {
+				if (set_cell(t, (size_t)ids[c], v))
+					goto out;
+				continue;
+			}
+			json_t *value = perun_jv_to_json(v), *record = json_object();
+			int failed = !value || !record ||
+				     json_object_set(record, perun_jv_string(name), value) ||
+				     add_items(t, record);
+			json_decref(value);
+			json_decref(record);
+			if (failed)
+				goto out;
+		}
+		long snapshot = known_id(t, "snapshot");
+		const struct perun_jv *s =
+			snapshot >= 0 ? cell_of(t, t->nrows - 1, (size_t)snapshot) : NULL;
+		if (set_cell(t, (size_t)snapshots, s ? s : &zero_node))
+			goto out;
+	}
+	rc = 0;
+out:
+	free(ids);
+	free(at);
+	free(persist);
+	free(scalars);
+	json_decref(persistent);
+	return rc;
+}
+
+/* The rows of every resource, in the order of "resources". */
+static int add_resource_rows(struct table *t, const struct perun_profile *profile,
+			     struct perun_error *err)
+{
+	struct perun_type_list types = { 0 };
+	int rc = perun_profile_types(profile, &types, err);
+	for (size_t i = 0; !rc && i < types.n; i++)
+		if (add_type_rows(t, &types.types[i]))
+			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	perun_type_list_release(&types);
+	return rc;
 }
 
 static void table_release(struct table *t)
 {
-	for (size_t i = 0; i < t->ncells; i++)
-		json_decref(t->cells[i]);
+	for (size_t i = 0; i < t->nowned; i++) {
+		if (perun_jv_type(t->owned[i]) == PERUN_JV_STRING)
+			free((char *)t->owned[i]->u.s);
+		free(t->owned[i]);
+	}
 	for (size_t i = 0; i < t->nfields; i++)
 		free(t->names[i]);
+	free(t->owned);
 	free(t->cells);
 	free(t->names);
 	free(t->rows);
@@ -197,7 +402,6 @@ static void table_release(struct table *t)
 	free(t->colids);
 	free(t->last_ids);
 	json_decref(t->fields);
-	json_decref(t->zero);
 }
 
 static int strcmp_ptr(const void *a, const void *b)
@@ -230,9 +434,9 @@ static char *field_list(const struct table *t)
 static int check_key(const struct table *t, const char *key, const char *what, size_t *id,
 		     struct perun_error *err)
 {
-	json_t *known = json_object_get(t->fields, key);
-	if (known) {
-		*id = (size_t)json_integer_value(known);
+	long known = known_id(t, key);
+	if (known >= 0) {
+		*id = (size_t)known;
 		return 0;
 	}
 	char *valid = field_list(t);
@@ -269,13 +473,12 @@ static int choose_columns(struct table *t, const struct perun_params *params,
 	json_object_foreach(t->fields, key, unused) t->columns[t->ncolumns++] = key;
 	qsort(t->columns, t->ncolumns, sizeof(*t->columns), strcmp_ptr);
 	for (size_t i = 0; i < n; i++)
-		t->colids[i] =
-			(size_t)json_integer_value(json_object_get(t->fields, t->columns[i]));
+		t->colids[i] = (size_t)known_id(t, t->columns[i]);
 	return 0;
 }
 
 /* Does a cell equal a --filter-by value?  Numbers compare as numbers. */
-static int cell_matches(const json_t *cell, const char *wanted)
+static int cell_matches(const struct perun_jv *cell, const char *wanted)
 {
 	if (!cell)
 		return 0;
@@ -286,7 +489,7 @@ static int cell_matches(const json_t *cell, const char *wanted)
 		double w = strtod(wanted, &end);
 		return *wanted && !*end && !errno && w == d;
 	}
-	char *text = perun_value_flatten_dup(cell);
+	char *text = cell_str_dup(cell);
 	int same = text && !strcmp(text, wanted);
 	free(text);
 	return same;
@@ -340,8 +543,9 @@ out:
 
 struct sort_entry {
 	size_t row;
-	const json_t *cell;
-	char *text;
+	const struct perun_jv *cell;
+	const char *text; /* a string's own, or dup */
+	char *dup;
 	size_t pos;
 };
 
@@ -392,14 +596,17 @@ static int apply_sort(struct table *t, const char *key, struct perun_error *err)
 			sort_numeric = 0;
 	}
 	int oom = 0;
-	for (size_t i = 0; !sort_numeric && i < n; i++)
-		if (e[i].cell && !(e[i].text = perun_value_flatten_dup(e[i].cell)))
+	for (size_t i = 0; !sort_numeric && i < n; i++) {
+		if (perun_jv_is_string(e[i].cell))
+			e[i].text = e[i].cell->u.s; /* up to a NUL, as its text */
+		else if (e[i].cell && !(e[i].text = e[i].dup = cell_str_dup(e[i].cell)))
 			oom = 1;
+	}
 	if (!oom)
 		qsort_r(e, n, sizeof(*e), sort_cmp, &sort_numeric);
 	for (size_t i = 0; i < n; i++) {
 		t->order[i] = e[i].row;
-		free(e[i].text);
+		free(e[i].dup);
 	}
 	free(e);
 	return oom ? perun_error_set(err, PERUN_EGENERIC, "out of memory") : 0;
@@ -909,81 +1116,84 @@ static char *padded(const char *s, size_t width, int left)
 	return perun_strbuf_detach(&b, NULL);
 }
 
-/*
- * Python's str() of a cell value into the arena (NaN for a missing one, as
- * pandas has; "" for None), and its type by tabulate's rules.  Integers and
- * reals are known by their JSON type: their texts always read back as one.
- */
-static enum cell_type cell_source(struct layout *l, struct cell *cell, const json_t *v,
-				  int rst_escape)
+/* Is s, up to a NUL, only white space (or nothing)? */
+static int all_space(const char *s)
 {
-	size_t off = l->arena.len;
-	if (!v)
-		perun_strbuf_addstr(&l->arena, "nan");
-	else if (!json_is_null(v))
-		perun_value_flatten_add(&l->arena, v);
-	if (l->arena.failed)
-		return T_NONE;
-	/* Text ends at a NUL, as the strings of C do; only a string can
-	 * have one. */
-	size_t len = l->arena.len - off;
-	if (len && !json_is_integer(v) && !json_is_real(v))
-		len = strlen(l->arena.buf + off);
-	if (rst_escape && json_is_string(v)) {
-		size_t i = 0;
-		while (i < len && is_space(l->arena.buf[off + i]))
-			i++;
-		if (i == len) {
-			l->arena.len = off;
-			perun_strbuf_addstr(&l->arena, "..");
-			len = 2;
-		}
-	}
-	*cell = (struct cell){ off, (uint32_t)len, -1 };
-	if (json_is_null(v))
-		return T_NONE;
-	if (json_is_integer(v))
-		return T_INT;
-	if (json_is_real(v))
-		return T_FLOAT;
-	/* The arena ends with this text, so it is a C string. */
-	return len ? text_type(l->arena.buf + off) : text_type("");
+	while (is_space(*s))
+		s++;
+	return !*s;
 }
 
-/* The text tabulate shows for a cell of a column of type and align. */
-static void cell_format(struct layout *l, struct cell *cell, const json_t *v, enum cell_type type,
-			enum align align)
+/*
+ * tabulate's type of a cell by its value (as pandas has it, NaN for a
+ * missing one): numbers by their JSON type, whose texts always read back
+ * as one, strings by their text; rst's ".." for an empty first cell is text.
+ */
+static enum cell_type value_type(const struct perun_jv *v, int rst_escape)
 {
-	if (json_is_null(v)) {
+	switch (perun_jv_type(v)) {
+	case PERUN_JV_NULL: return v ? T_NONE : T_FLOAT; /* a missing one is NaN */
+	case PERUN_JV_INTEGER: return T_INT;
+	case PERUN_JV_REAL: return T_FLOAT; /* "nan" and "inf" too */
+	case PERUN_JV_STRING: return rst_escape && all_space(v->u.s) ? T_TEXT : text_type(v->u.s);
+	default: return T_BOOL; /* True, False */
+	}
+}
+
+/*
+ * The text tabulate shows for a cell of a column of type and align, into
+ * the arena: Python's str() of its value ("nan" for a missing one, "" for
+ * None), as format(float(str), "g") in float columns and stripped in text
+ * columns; rst_escape makes an empty first cell "..".
+ */
+static void cell_format(struct layout *l, struct cell *cell, const struct perun_jv *v,
+			enum cell_type type, enum align align, int rst_escape)
+{
+	enum perun_jv_type vt = perun_jv_type(v);
+	size_t off = l->arena.len;
+	if (v && vt == PERUN_JV_NULL) {
 		*cell = (struct cell){ 0, 0, -1 };
-	} else if (type == T_FLOAT) {
+		return;
+	}
+	if (type == T_FLOAT) {
+		/* The source text, kept apart from the arena. */
+		struct perun_strbuf *source = &l->scratch;
+		source->len = 0;
+		if (v)
+			add_cell_str(source, v);
+		else
+			perun_strbuf_addstr(source, "nan");
+		perun_strbuf_add(source, "", 0);
+		if (source->failed) {
+			l->arena.failed = 1;
+			return;
+		}
 		double d = 0;
 		/* Integers beyond 2^53 are not what d holds: printf rounds d.
 		 * Subnormal reals have too few digits for six. */
-		int exact = (json_is_real(v) && (fpclassify(json_real_value(v)) == FP_NORMAL ||
-						 json_real_value(v) == 0)) ||
-			    (json_is_integer(v) && json_integer_value(v) < (1ll << 53) &&
-			     json_integer_value(v) > -(1ll << 53));
-		if (json_is_integer(v))
-			d = (double)json_integer_value(v);
-		else if (json_is_real(v))
-			d = json_real_value(v);
-		else if (json_is_boolean(v))
-			d = json_is_true(v); /* float(True) is 1.0 */
-		else if (cell_string(l, cell))
-			parses_as_number(l->scratch.buf, &d);
-		size_t off = l->arena.len;
-		/* The source text is the arena's own: copy it out first. */
-		char source[40];
-		if (exact && cell->len < sizeof(source))
-			memcpy(source, cell_text(l, cell), cell->len);
-		if (!exact || cell->len >= sizeof(source) ||
-		    !add_format_g_of(&l->arena, source, cell->len))
+		int exact =
+			(vt == PERUN_JV_REAL && (fpclassify(v->u.d) == FP_NORMAL || v->u.d == 0)) ||
+			(vt == PERUN_JV_INTEGER && v->u.i < (1ll << 53) && v->u.i > -(1ll << 53));
+		if (vt == PERUN_JV_INTEGER || vt == PERUN_JV_REAL)
+			cell_number(v, &d);
+		else if (vt == PERUN_JV_TRUE || vt == PERUN_JV_FALSE)
+			d = vt == PERUN_JV_TRUE; /* float(True) is 1.0 */
+		else
+			parses_as_number(source->buf, &d);
+		if (!exact || !add_format_g_of(&l->arena, source->buf, source->len))
 			add_format_g(&l->arena, d);
 		*cell = (struct cell){ off, (uint32_t)(l->arena.len - off), 0 };
 		cell->after = l->arena.failed ? -1 : after_point_g(l->arena.buf + off, cell->len);
 		return;
-	} else if (align == ALIGN_LEFT) {
+	}
+	if (rst_escape && vt == PERUN_JV_STRING && all_space(v->u.s))
+		perun_strbuf_addstr(&l->arena, "..");
+	else if (v)
+		add_cell_str(&l->arena, v); /* a string up to a NUL */
+	else
+		perun_strbuf_addstr(&l->arena, "nan");
+	*cell = (struct cell){ off, (uint32_t)(l->arena.len - off), -1 };
+	if (align == ALIGN_LEFT) {
 		const char *text = cell_text(l, cell);
 		while (cell->len && is_space(*text)) {
 			text++;
@@ -992,88 +1202,105 @@ static void cell_format(struct layout *l, struct cell *cell, const json_t *v, en
 		}
 		while (cell->len && is_space(text[cell->len - 1]))
 			cell->len--;
+	} else if (vt != PERUN_JV_INTEGER && cell->len && cell_string(l, cell)) {
+		cell->after = after_point(l->scratch.buf); /* "" and integers have none */
 	}
-	if (align == ALIGN_DECIMAL && !json_is_integer(v) && cell->len)
-		cell->after = cell_string(l, cell) ? after_point(l->scratch.buf) : -1;
-	else
-		cell->after = -1; /* "" and integers have no point */
 }
 
+/*
+ * The cells' texts, types and the columns' widths, in two passes over the
+ * rows (the types first, then the texts), row by row: a table is stored so.
+ * Rows of a resource type share its values (uid, type, ...), and rows that
+ * lack a column share NULL: a value the row before had gets that row's
+ * cell, its text made once.
+ */
 static int layout_build(struct layout *l, const struct table *t, const struct table_format *fmt)
 {
-	l->ncols = t->ncolumns;
+	size_t nc = t->ncolumns;
+	l->ncols = nc;
 	l->nrows = t->nshown;
-	l->headers = calloc(l->ncols + 1, sizeof(*l->headers));
+	l->headers = calloc(nc + 1, sizeof(*l->headers));
 	/* Big untouched memory (a million rows: 100 MB of cells) faults in
 	 * huge pages, a tenth of the page faults' time. */
-	l->cells = malloc((l->ncols * l->nrows + 1) * sizeof(*l->cells));
+	l->cells = malloc((nc * l->nrows + 1) * sizeof(*l->cells));
 	if (l->cells)
-		perun_advise_huge_pages(l->cells, (l->ncols * l->nrows + 1) * sizeof(*l->cells));
-	l->widths = calloc(l->ncols + 1, sizeof(*l->widths));
-	l->max_after = calloc(l->ncols + 1, sizeof(*l->max_after));
-	l->aligns = calloc(l->ncols + 1, sizeof(*l->aligns));
-	if (!l->headers || !l->cells || !l->widths || !l->max_after || !l->aligns)
-		return -1;
+		perun_advise_huge_pages(l->cells, (nc * l->nrows + 1) * sizeof(*l->cells));
+	l->widths = calloc(nc + 1, sizeof(*l->widths));
+	l->max_after = calloc(nc + 1, sizeof(*l->max_after));
+	l->aligns = calloc(nc + 1, sizeof(*l->aligns));
+	enum cell_type *types = calloc(nc + 1, sizeof(*types));
+	const struct perun_jv **prev = calloc(nc + 1, sizeof(*prev));
+	/* The widest text of a column, and in decimal columns its digits
+	 * before the point (width - after). */
+	long *widest = calloc(nc + 1, sizeof(*widest));
+	int rc = -1;
+	if (!l->headers || !l->cells || !l->widths || !l->max_after || !l->aligns || !types ||
+	    !prev || !widest)
+		goto out;
 	l->have_aligns = l->nrows > 0;
-	for (size_t c = 0; c < l->ncols; c++) {
+	for (size_t c = 0; c < nc; c++)
+		types[c] = T_BOOL;
+	for (size_t r = 0; r < l->nrows; r++) {
+		for (size_t c = 0; c < nc; c++) {
+			const struct perun_jv *v = cell_of(t, t->order[r], t->colids[c]);
+			if (r && v == prev[c])
+				continue;
+			prev[c] = v;
+			enum cell_type ct = value_type(v, fmt->rst_escape && c == 0);
+			if (ct > types[c])
+				types[c] = ct;
+		}
+	}
+	for (size_t c = 0; c < nc; c++) {
+		l->aligns[c] =
+			types[c] == T_INT || types[c] == T_FLOAT ? ALIGN_DECIMAL : ALIGN_LEFT;
+		l->max_after[c] = -1;
+		widest[c] = LONG_MIN;
+	}
+	for (size_t r = 0; r < l->nrows; r++) {
+		struct cell *row = &l->cells[r * nc];
+		for (size_t c = 0; c < nc; c++) {
+			const struct perun_jv *v = cell_of(t, t->order[r], t->colids[c]);
+			if (r && v == prev[c]) {
+				row[c] = row[c - nc];
+				continue;
+			}
+			prev[c] = v;
+			cell_format(l, &row[c], v, types[c], l->aligns[c],
+				    fmt->rst_escape && c == 0);
+			if (l->arena.failed || l->scratch.failed)
+				goto out;
+			long w = (long)text_width_n(cell_text(l, &row[c]), row[c].len);
+			if (l->aligns[c] == ALIGN_DECIMAL) {
+				w -= row[c].after;
+				if (row[c].after > l->max_after[c])
+					l->max_after[c] = row[c].after;
+			}
+			if (w > widest[c])
+				widest[c] = w;
+		}
+	}
+	for (size_t c = 0; c < nc; c++) {
 		const char *name = t->columns[c];
-		size_t id = t->colids[c];
 		if (fmt->rst_escape && c == 0 && !*name)
 			name = "..";
 		size_t width = text_width(name) + 2; /* tabulate's MIN_PADDING */
-		enum cell_type type = T_BOOL, ct = T_BOOL;
-		/* Rows of a resource type share its values (uid, type, ...), and
-		 * rows that lack a column share NULL: a value the row before had
-		 * gets that row's cell, its text made once. */
-		const json_t *prev = NULL;
-		for (size_t r = 0; r < l->nrows; r++) {
-			struct cell *cell = &l->cells[r * l->ncols + c];
-			const json_t *v = cell_of(t, t->order[r], id);
-			if (r && v == prev)
-				*cell = cell[-(ptrdiff_t)l->ncols];
-			else
-				ct = cell_source(l, cell, v, fmt->rst_escape && c == 0);
-			prev = v;
-			if (ct > type)
-				type = ct;
-		}
-		if (l->arena.failed)
-			return -1;
-		enum align align = type == T_INT || type == T_FLOAT ? ALIGN_DECIMAL : ALIGN_LEFT;
-		int max_after = -1;
-		for (size_t r = 0; r < l->nrows; r++) {
-			struct cell *cell = &l->cells[r * l->ncols + c];
-			const json_t *v = cell_of(t, t->order[r], id);
-			if (r && v == prev)
-				*cell = cell[-(ptrdiff_t)l->ncols];
-			else
-				cell_format(l, cell, v, type, align);
-			prev = v;
-			if (align == ALIGN_DECIMAL && cell->after > max_after)
-				max_after = cell->after;
-		}
-		if (l->arena.failed || l->scratch.failed)
-			return -1;
-		size_t w = 0;
-		for (size_t r = 0; r < l->nrows; r++) {
-			const struct cell *cell = &l->cells[r * l->ncols + c];
-			if (!r || cell->off != cell[-(ptrdiff_t)l->ncols].off ||
-			    cell->len != cell[-(ptrdiff_t)l->ncols].len)
-				w = text_width_n(cell_text(l, cell), cell->len);
-			size_t shown = w;
-			if (align == ALIGN_DECIMAL)
-				shown += (size_t)(max_after - cell->after);
-			if (shown > width)
-				width = shown;
-		}
+		long shown = widest[c];
+		if (l->nrows && l->aligns[c] == ALIGN_DECIMAL)
+			shown += l->max_after[c];
+		if (l->nrows && shown > (long)width)
+			width = (size_t)shown;
 		l->widths[c] = width;
-		l->max_after[c] = max_after;
-		l->aligns[c] = align;
-		l->headers[c] = padded(name, width, l->nrows && align == ALIGN_DECIMAL);
+		l->headers[c] = padded(name, width, l->nrows && l->aligns[c] == ALIGN_DECIMAL);
 		if (!l->headers[c])
-			return -1;
+			goto out;
 	}
-	return 0;
+	rc = 0;
+out:
+	free(types);
+	free(prev);
+	free(widest);
+	return rc;
 }
 
 static void layout_release(struct layout *l)
@@ -1293,11 +1520,11 @@ static char *render_csv(const struct table *t)
 		perun_strbuf_addstr(&b, "\n");
 	for (size_t r = 0; r < t->nshown; r++) {
 		for (size_t c = 0; c < t->ncolumns; c++) {
-			json_t *v = cell_of(t, t->order[r], t->colids[c]);
+			const struct perun_jv *v = cell_of(t, t->order[r], t->colids[c]);
 			text.len = 0;
 			perun_strbuf_add(&text, "", 0);
-			if (v && !json_is_null(v))
-				perun_value_flatten_add(&text, v);
+			if (perun_jv_type(v) != PERUN_JV_NULL)
+				add_cell_str(&text, v);
 			if (c)
 				perun_strbuf_addstr(&b, ",");
 			if (!text.failed)
@@ -1311,42 +1538,38 @@ static char *render_csv(const struct table *t)
 	return perun_strbuf_detach(&b, NULL);
 }
 
-static void add_json_value(struct perun_strbuf *b, const json_t *v)
+/* The JSON text of a string, ASCII only, appended to b. */
+static void add_json_string(struct perun_strbuf *b, const char *s, size_t len)
+{
+	json_t *v = json_stringn(s, len);
+	char *text = v ? json_dumps(v, JSON_ENCODE_ANY | JSON_ENSURE_ASCII) : NULL;
+	if (text)
+		perun_strbuf_addstr(b, text);
+	else
+		b->failed = 1;
+	free(text);
+	json_decref(v);
+}
+
+static void add_json_value(struct perun_strbuf *b, const struct perun_jv *v)
 {
 	double d;
-	if (!v || json_is_null(v) || (cell_number(v, &d) && !isfinite(d))) {
+	enum perun_jv_type type = perun_jv_type(v);
+	if (type == PERUN_JV_NULL || (cell_number(v, &d) && !isfinite(d)))
 		perun_strbuf_addstr(b, "null");
-	} else if (json_is_string(v)) {
-		char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_ENSURE_ASCII);
-		if (s)
-			perun_strbuf_addstr(b, s);
-		else
-			b->failed = 1;
-		free(s);
-	} else if (json_is_number(v)) {
-		/* Numbers in Python's shortest form. */
-		perun_value_flatten_add(b, v);
-	} else {
-		/* Booleans lowercase; the rest flattened, up to a NUL. */
-		char *s = json_is_boolean(v) ? strdup(json_is_true(v) ? "true" : "false")
-					     : perun_value_flatten_dup(v);
-		if (s)
-			perun_strbuf_addstr(b, s);
-		else
-			b->failed = 1;
-		free(s);
-	}
+	else if (type == PERUN_JV_STRING)
+		add_json_string(b, v->u.s, perun_jv_len(v));
+	else if (type == PERUN_JV_TRUE || type == PERUN_JV_FALSE)
+		perun_strbuf_addstr(b, type == PERUN_JV_TRUE ? "true" : "false");
+	else
+		add_cell_str(b, v); /* numbers in Python's shortest form */
 }
 
 /* The JSON text of a string, for names; NULL without memory. */
 static char *json_text(const char *s)
 {
 	struct perun_strbuf b = PERUN_STRBUF_INIT;
-	json_t *v = json_string(s);
-	if (!v)
-		return NULL;
-	add_json_value(&b, v);
-	json_decref(v);
+	add_json_string(&b, s, strlen(s));
 	return perun_strbuf_detach(&b, NULL);
 }
 
@@ -1357,7 +1580,7 @@ static char *render_json(const struct table *t, const char *what)
 	char **names = calloc(t->ncolumns + 1, sizeof(*names));
 	/* Rows of a type share their persistent values: the text of the
 	 * column's last one is kept. */
-	const json_t **last = calloc(t->ncolumns + 1, sizeof(*last));
+	const struct perun_jv **last = calloc(t->ncolumns + 1, sizeof(*last));
 	struct perun_strbuf *texts = calloc(t->ncolumns + 1, sizeof(*texts));
 	char *name = json_text(what);
 	if (!names || !last || !texts || !name)
@@ -1376,11 +1599,11 @@ static char *render_json(const struct table *t, const char *what)
 	for (size_t r = 0; !b.failed && r < t->nshown; r++) {
 		perun_strbuf_addstr(&b, r ? ",\n    {" : "\n    {");
 		for (size_t c = 0; c < t->ncolumns; c++) {
-			const json_t *v = cell_of(t, t->order[r], t->colids[c]);
+			const struct perun_jv *v = cell_of(t, t->order[r], t->colids[c]);
 			perun_strbuf_addstr(&b, c ? ", " : "");
 			perun_strbuf_addstr(&b, names[c]);
 			perun_strbuf_addstr(&b, ": ");
-			if (!json_is_string(v)) {
+			if (!perun_jv_is_string(v)) {
 				add_json_value(&b, v);
 				continue;
 			}
@@ -1455,22 +1678,24 @@ static int tableof_show(struct perun_view_ctx *ctx, struct perun_error *err)
 				       "'--output-file'");
 
 	t.fields = json_object();
-	t.zero = json_integer(0);
-	if (!t.fields || !t.zero) {
+	if (!t.fields) {
 		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 		goto out;
 	}
 	if (is_resources) {
 		/* Python Perun always has the "snapshots" column. */
-		rc = field_id(&t, "snapshots") < 0;
-		if (!rc)
-			rc = perun_profile_foreach_resource(ctx->profile, add_resource_row, &t);
+		if (field_id(&t, "snapshots") < 0) {
+			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+			goto out;
+		}
+		if ((rc = add_resource_rows(&t, ctx->profile, err)))
+			goto out;
 	} else {
 		size_t i;
 		json_t *model;
 		json_array_foreach(perun_profile_get(ctx->profile, "models"), i, model)
 		{
-			if (json_is_object(model) && (rc = add_row(&t, model, 0)))
+			if (json_is_object(model) && (rc = add_model_row(&t, model)))
 				break;
 		}
 	}
