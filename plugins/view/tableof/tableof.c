@@ -106,12 +106,17 @@ static char *cell_str_dup(const struct perun_jv *v)
 /* ---- the table ---------------------------------------------------------- */
 
 /*
- * Rows are arrays of cells by column id rather than JSON objects, so that a
- * table of a million resources is a pointer a cell.  A row's cells are
- * cells[start .. start + len); a column first seen after the row, or one
- * the row lacks, is NULL there: missing.
+ * Rows come in segments: a resource type's rows, or a row of its own (a
+ * model, a row of a type whose columns hold lists or objects).  A segment's
+ * cells by column id, cells[start .. start + len), are its values, or for
+ * a type's column of scalars (is_column set) the first row's value: the
+ * column's values are nodes one after another, so row r's is that plus r.
+ * So a table of a million resources is a few pointers a resource type, not
+ * one a cell.  A column first seen after the segment, or one it lacks, is
+ * NULL there: missing.
  */
-struct row_span {
+struct segment {
+	size_t first; /* its first row */
 	size_t start, len;
 };
 
@@ -120,9 +125,12 @@ struct table {
 	char **names;	/* column names by id */
 	size_t nfields, names_alloc;
 	const struct perun_jv **cells;
-	size_t ncells, cells_alloc;
-	struct row_span *rows;
-	size_t nrows, rows_alloc;
+	unsigned char *is_column;
+	size_t ncells, cells_alloc, is_column_alloc;
+	struct segment *segs;
+	size_t nsegs, segs_alloc;
+	uint32_t *row_seg; /* a row's segment */
+	size_t nrows, row_seg_alloc;
 	size_t *order; /* the rows shown, in order */
 	size_t nshown;
 	const char **columns; /* the shown columns */
@@ -216,37 +224,67 @@ static long field_id(struct table *t, const char *key)
 
 static const struct perun_jv *cell_of(const struct table *t, size_t row, size_t id)
 {
-	const struct row_span *r = &t->rows[row];
-	return id < r->len ? t->cells[r->start + id] : NULL;
+	const struct segment *s = &t->segs[t->row_seg[row]];
+	if (id >= s->len)
+		return NULL;
+	const struct perun_jv *v = t->cells[s->start + id];
+	return t->is_column[s->start + id] ? v + (row - s->first) : v;
 }
 
-/* A new last row, of every column known, all missing. */
-static int new_row(struct table *t)
+/* Room for the cells of every column known after the last segment's. */
+static int reserve_cells(struct table *t, size_t start)
 {
-	if (reserve(&t->rows, &t->rows_alloc, t->nrows + 1, sizeof(*t->rows)) ||
-	    reserve(&t->cells, &t->cells_alloc, t->ncells + t->nfields, sizeof(*t->cells)))
+	return reserve(&t->cells, &t->cells_alloc, start + t->nfields, sizeof(*t->cells)) ||
+	       reserve(&t->is_column, &t->is_column_alloc, start + t->nfields, 1);
+}
+
+/* A new last segment of nrows rows, of every column known, all missing. */
+static int new_segment(struct table *t, size_t nrows)
+{
+	if (t->nsegs >= UINT32_MAX ||
+	    reserve(&t->segs, &t->segs_alloc, t->nsegs + 1, sizeof(*t->segs)) ||
+	    reserve(&t->row_seg, &t->row_seg_alloc, t->nrows + nrows, sizeof(*t->row_seg)) ||
+	    reserve_cells(t, t->ncells))
 		return -1;
 	memset(t->cells + t->ncells, 0, t->nfields * sizeof(*t->cells));
-	t->rows[t->nrows++] = (struct row_span){ t->ncells, t->nfields };
+	memset(t->is_column + t->ncells, 0, t->nfields);
+	t->segs[t->nsegs] = (struct segment){ t->nrows, t->ncells, t->nfields };
+	for (size_t r = 0; r < nrows; r++)
+		t->row_seg[t->nrows + r] = (uint32_t)t->nsegs;
+	t->nsegs++;
+	t->nrows += nrows;
 	t->ncells += t->nfields;
 	t->item = 0;
 	return 0;
 }
 
-/* Set column id of the last row to value. */
+static int new_row(struct table *t)
+{
+	return new_segment(t, 1);
+}
+
+/* Set column id of the last segment to value, a column's first value when
+ * is_column is set. */
+static int set_segment_cell(struct table *t, size_t id, const struct perun_jv *value, int is_column)
+{
+	struct segment *s = &t->segs[t->nsegs - 1];
+	if (id >= s->len) {
+		/* The last segment grows in place to every column known. */
+		if (reserve_cells(t, s->start))
+			return -1;
+		memset(t->cells + s->start + s->len, 0, (t->nfields - s->len) * sizeof(*t->cells));
+		memset(t->is_column + s->start + s->len, 0, t->nfields - s->len);
+		s->len = t->nfields;
+		t->ncells = s->start + s->len;
+	}
+	t->cells[s->start + id] = value;
+	t->is_column[s->start + id] = (unsigned char)is_column;
+	return 0;
+}
+
 static int set_cell(struct table *t, size_t id, const struct perun_jv *value)
 {
-	struct row_span *r = &t->rows[t->nrows - 1];
-	if (id >= r->len) {
-		/* The last row grows in place to every column known. */
-		if (reserve(&t->cells, &t->cells_alloc, r->start + t->nfields, sizeof(*t->cells)))
-			return -1;
-		memset(t->cells + r->start + r->len, 0, (t->nfields - r->len) * sizeof(*t->cells));
-		r->len = t->nfields;
-		t->ncells = r->start + r->len;
-	}
-	t->cells[r->start + id] = value;
-	return 0;
+	return set_segment_cell(t, id, value, 0);
 }
 
 static int add_item(const char *key, const json_t *value, void *data)
@@ -284,13 +322,24 @@ static int add_model_row(struct table *t, const json_t *model)
 	return new_row(t) || add_items(t, model);
 }
 
+/* The "snapshots" of the last segment: its "snapshot", or 0. */
+static int set_snapshots(struct table *t, size_t snapshots)
+{
+	const struct segment *s = &t->segs[t->nsegs - 1];
+	long id = known_id(t, "snapshot");
+	if (id < 0 || (size_t)id >= s->len || !t->cells[s->start + (size_t)id])
+		return set_cell(t, snapshots, &zero_node);
+	return set_segment_cell(t, snapshots, t->cells[s->start + (size_t)id],
+				t->is_column[s->start + (size_t)id]);
+}
+
 /*
  * The rows of one resource type, as Python Perun flattens the resources
  * (perun_profile_foreach_resource's rows): the persistent items, then
  * every column's value, then "snapshots", the value of "snapshot" or 0.
- * The persistent items are flattened once and shared; a column of scalars
- * is read in place, a value per row, with no allocation; only a column
- * holding lists or objects is flattened row by row.
+ * The persistent items are flattened once.  A type whose columns hold
+ * scalars is one segment, its columns read in place; a type with a column
+ * holding lists or objects is flattened row by row, a segment a row.
  */
 static int add_type_rows(struct table *t, const struct perun_type_ref *type)
 {
@@ -301,39 +350,54 @@ static int add_type_rows(struct table *t, const struct perun_type_ref *type)
 	const struct perun_jv **at = NULL, **persist = NULL;
 	unsigned char *scalars = NULL;
 	json_t *persistent = NULL;
-	int rc = -1;
+	int rc = -1, all_scalars = 1;
 	if (!nrows)
 		return 0; /* no row: none of its columns is seen */
 	ids = calloc(ncols + 1, sizeof(*ids));
 	at = calloc(ncols + 1, sizeof(*at));
 	scalars = calloc(ncols + 1, 1);
 	persistent = perun_jv_to_json(type->persistent);
-	if (!ids || !at || !scalars || !persistent || new_row(t) || add_items(t, persistent))
+	if (!ids || !at || !scalars || !persistent)
 		goto out;
-	/* The first row's persistent items, which the others copy. */
-	npersist = t->rows[t->nrows - 1].len;
-	if (!(persist = malloc((npersist + 1) * sizeof(*persist))))
-		goto out;
-	memcpy(persist, t->cells + t->rows[t->nrows - 1].start, npersist * sizeof(*persist));
 	perun_jv_object_foreach(cols, c, name, values)
 	{
 		size_t i;
 		const struct perun_jv *v;
-		scalars[c] = 1;
+		scalars[c] = perun_jv_len(values) == nrows;
 		perun_jv_array_foreach(values, i, v) if (perun_jv_type(v) >= PERUN_JV_ARRAY)
 			scalars[c] = 0;
+		all_scalars &= scalars[c];
 		at[c] = perun_jv_len(values) ? values + 1 : NULL;
+	}
+	if (new_segment(t, all_scalars ? nrows : 1) || add_items(t, persistent))
+		goto out;
+	perun_jv_object_foreach(cols, c, name, values)
+	{
 		if (scalars[c] && (ids[c] = field_id(t, perun_jv_string(name))) < 0)
 			goto out;
 	}
 	long snapshots = field_id(t, "snapshots");
 	if (snapshots < 0)
 		goto out;
+	if (all_scalars) {
+		perun_jv_object_foreach(cols, c, name, values)
+		{
+			if (set_segment_cell(t, (size_t)ids[c], at[c], 1))
+				goto out;
+		}
+		rc = set_snapshots(t, (size_t)snapshots);
+		goto out;
+	}
+	/* The first row's persistent items, which the others copy. */
+	npersist = t->segs[t->nsegs - 1].len;
+	if (!(persist = malloc((npersist + 1) * sizeof(*persist))))
+		goto out;
+	memcpy(persist, t->cells + t->segs[t->nsegs - 1].start, npersist * sizeof(*persist));
 	for (size_t r = 0; r < nrows; r++) {
 		if (r && new_row(t))
 			goto out;
 		if (r)
-			memcpy(t->cells + t->rows[t->nrows - 1].start, persist,
+			memcpy(t->cells + t->segs[t->nsegs - 1].start, persist,
 			       npersist * sizeof(*persist));
 		perun_jv_object_foreach(cols, c, name, values)
 		{
@@ -355,10 +419,7 @@ static int add_type_rows(struct table *t, const struct perun_type_ref *type)
 			if (failed)
 				goto out;
 		}
-		long snapshot = known_id(t, "snapshot");
-		const struct perun_jv *s =
-			snapshot >= 0 ? cell_of(t, t->nrows - 1, (size_t)snapshot) : NULL;
-		if (set_cell(t, (size_t)snapshots, s ? s : &zero_node))
+		if (set_snapshots(t, (size_t)snapshots))
 			goto out;
 	}
 	rc = 0;
@@ -395,8 +456,10 @@ static void table_release(struct table *t)
 		free(t->names[i]);
 	free(t->owned);
 	free(t->cells);
+	free(t->is_column);
 	free(t->names);
-	free(t->rows);
+	free(t->segs);
+	free(t->row_seg);
 	free(t->order);
 	free(t->columns);
 	free(t->colids);
