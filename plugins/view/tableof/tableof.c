@@ -1116,39 +1116,47 @@ static int after_point_g(const char *s, size_t len)
 	return p ? (int)(len - (size_t)(p - s) - 1) : -1;
 }
 
-/*
- * A cell's text: an offset into the layout's arena rather than a string of
- * its own, as a big table has millions of cells.
- */
+/* A cell's text: its place in the buffer it was made in. */
 struct cell {
 	size_t off;
 	uint32_t len;
 	int32_t after; /* tabulate's _afterpoint, in decimal columns */
 };
 
+/*
+ * The columns' types and widths.  The cells' texts are not kept: a table of
+ * a million rows would hold a hundred megabytes of them.  They are made
+ * once to measure them and again as the rows are written, a row's in its
+ * columns' buffers, kept while the next row's value is the same.
+ */
 struct layout {
 	size_t ncols, nrows;
-	char **headers;	    /* padded */
-	struct cell *cells; /* nrows * ncols, as tabulate formats them */
+	char **headers; /* padded */
 	struct perun_strbuf arena;
 	struct perun_strbuf scratch;
 	size_t *widths;
 	int *max_after; /* of the column's cells */
 	enum align *aligns;
+	enum cell_type *types;
 	int have_aligns; /* tabulate has no alignments for an empty table */
+	/* The row being written: */
+	const struct perun_jv **values;
+	struct cell *cells;
+	struct perun_strbuf *texts; /* the cells' buffers */
 };
 
-static const char *cell_text(const struct layout *l, const struct cell *cell)
+static const char *cell_text(const struct perun_strbuf *b, const struct cell *cell)
 {
-	return cell->len ? l->arena.buf + cell->off : "";
+	return cell->len ? b->buf + cell->off : "";
 }
 
 /* A cell's text as a string of its own (in the layout's scratch buffer),
  * for the readers of C strings; NULL without memory. */
-static const char *cell_string(struct layout *l, const struct cell *cell)
+static const char *cell_string(struct layout *l, const struct perun_strbuf *b,
+			       const struct cell *cell)
 {
 	l->scratch.len = 0;
-	perun_strbuf_add(&l->scratch, cell_text(l, cell), cell->len);
+	perun_strbuf_add(&l->scratch, cell_text(b, cell), cell->len);
 	perun_strbuf_add(&l->scratch, "", 0);
 	return l->scratch.failed ? NULL : l->scratch.buf;
 }
@@ -1205,15 +1213,16 @@ static enum cell_type value_type(const struct perun_jv *v, int rst_escape)
 
 /*
  * The text tabulate shows for a cell of a column of type and align, into
- * the arena: Python's str() of its value ("nan" for a missing one, "" for
+ * b: Python's str() of its value ("nan" for a missing one, "" for
  * None), as format(float(str), "g") in float columns and stripped in text
  * columns; rst_escape makes an empty first cell "..".
  */
-static void cell_format(struct layout *l, struct cell *cell, const struct perun_jv *v,
-			enum cell_type type, enum align align, int rst_escape)
+static void cell_format(struct layout *l, struct perun_strbuf *b, struct cell *cell,
+			const struct perun_jv *v, enum cell_type type, enum align align,
+			int rst_escape)
 {
 	enum perun_jv_type vt = perun_jv_type(v);
-	size_t off = l->arena.len;
+	size_t off = b->len;
 	if (v && vt == PERUN_JV_NULL) {
 		*cell = (struct cell){ 0, 0, -1 };
 		return;
@@ -1228,7 +1237,7 @@ static void cell_format(struct layout *l, struct cell *cell, const struct perun_
 			perun_strbuf_addstr(source, "nan");
 		perun_strbuf_add(source, "", 0);
 		if (source->failed) {
-			l->arena.failed = 1;
+			b->failed = 1;
 			return;
 		}
 		double d = 0;
@@ -1243,21 +1252,21 @@ static void cell_format(struct layout *l, struct cell *cell, const struct perun_
 			d = vt == PERUN_JV_TRUE; /* float(True) is 1.0 */
 		else
 			parses_as_number(source->buf, &d);
-		if (!exact || !add_format_g_of(&l->arena, source->buf, source->len))
-			add_format_g(&l->arena, d);
-		*cell = (struct cell){ off, (uint32_t)(l->arena.len - off), 0 };
-		cell->after = l->arena.failed ? -1 : after_point_g(l->arena.buf + off, cell->len);
+		if (!exact || !add_format_g_of(b, source->buf, source->len))
+			add_format_g(b, d);
+		*cell = (struct cell){ off, (uint32_t)(b->len - off), 0 };
+		cell->after = b->failed ? -1 : after_point_g(b->buf + off, cell->len);
 		return;
 	}
 	if (rst_escape && vt == PERUN_JV_STRING && all_space(v->u.s))
-		perun_strbuf_addstr(&l->arena, "..");
+		perun_strbuf_addstr(b, "..");
 	else if (v)
-		add_cell_str(&l->arena, v); /* a string up to a NUL */
+		add_cell_str(b, v); /* a string up to a NUL */
 	else
-		perun_strbuf_addstr(&l->arena, "nan");
-	*cell = (struct cell){ off, (uint32_t)(l->arena.len - off), -1 };
+		perun_strbuf_addstr(b, "nan");
+	*cell = (struct cell){ off, (uint32_t)(b->len - off), -1 };
 	if (align == ALIGN_LEFT) {
-		const char *text = cell_text(l, cell);
+		const char *text = cell_text(b, cell);
 		while (cell->len && is_space(*text)) {
 			text++;
 			cell->off++;
@@ -1265,17 +1274,28 @@ static void cell_format(struct layout *l, struct cell *cell, const struct perun_
 		}
 		while (cell->len && is_space(text[cell->len - 1]))
 			cell->len--;
-	} else if (vt != PERUN_JV_INTEGER && cell->len && cell_string(l, cell)) {
+	} else if (vt != PERUN_JV_INTEGER && cell->len && cell_string(l, b, cell)) {
 		cell->after = after_point(l->scratch.buf); /* "" and integers have none */
 	}
 }
 
+/* The values of row r's shown columns, in l->values. */
+static void row_values(struct layout *l, const struct table *t, size_t r)
+{
+	size_t row = t->order[r];
+	const struct segment *s = &t->segs[t->row_seg[row]];
+	for (size_t c = 0; c < l->ncols; c++) {
+		size_t id = t->colids[c];
+		const struct perun_jv *v = id < s->len ? t->cells[s->start + id] : NULL;
+		l->values[c] = v && t->is_column[s->start + id] ? v + (row - s->first) : v;
+	}
+}
+
 /*
- * The cells' texts, types and the columns' widths, in two passes over the
- * rows (the types first, then the texts), row by row: a table is stored so.
- * Rows of a resource type share its values (uid, type, ...), and rows that
- * lack a column share NULL: a value the row before had gets that row's
- * cell, its text made once.
+ * The columns' types and widths, in two passes over the rows (the types
+ * first, then the texts), row by row: a table is stored so.  Rows of a
+ * resource type share its values (uid, type, ...), and rows that lack a
+ * column share NULL: a value the row before had is not looked at again.
  */
 static int layout_build(struct layout *l, const struct table *t, const struct table_format *fmt)
 {
@@ -1283,61 +1303,60 @@ static int layout_build(struct layout *l, const struct table *t, const struct ta
 	l->ncols = nc;
 	l->nrows = t->nshown;
 	l->headers = calloc(nc + 1, sizeof(*l->headers));
-	/* Big untouched memory (a million rows: 100 MB of cells) faults in
-	 * huge pages, a tenth of the page faults' time. */
-	l->cells = malloc((nc * l->nrows + 1) * sizeof(*l->cells));
-	if (l->cells)
-		perun_advise_huge_pages(l->cells, (nc * l->nrows + 1) * sizeof(*l->cells));
 	l->widths = calloc(nc + 1, sizeof(*l->widths));
 	l->max_after = calloc(nc + 1, sizeof(*l->max_after));
 	l->aligns = calloc(nc + 1, sizeof(*l->aligns));
-	enum cell_type *types = calloc(nc + 1, sizeof(*types));
+	l->types = calloc(nc + 1, sizeof(*l->types));
+	l->values = calloc(nc + 1, sizeof(*l->values));
+	l->cells = calloc(nc + 1, sizeof(*l->cells));
+	l->texts = calloc(nc + 1, sizeof(*l->texts));
 	const struct perun_jv **prev = calloc(nc + 1, sizeof(*prev));
 	/* The widest text of a column, and in decimal columns its digits
 	 * before the point (width - after). */
 	long *widest = calloc(nc + 1, sizeof(*widest));
 	int rc = -1;
-	if (!l->headers || !l->cells || !l->widths || !l->max_after || !l->aligns || !types ||
-	    !prev || !widest)
+	if (!l->headers || !l->widths || !l->max_after || !l->aligns || !l->types || !l->values ||
+	    !l->cells || !l->texts || !prev || !widest)
 		goto out;
 	l->have_aligns = l->nrows > 0;
 	for (size_t c = 0; c < nc; c++)
-		types[c] = T_BOOL;
+		l->types[c] = T_BOOL;
 	for (size_t r = 0; r < l->nrows; r++) {
+		row_values(l, t, r);
 		for (size_t c = 0; c < nc; c++) {
-			const struct perun_jv *v = cell_of(t, t->order[r], t->colids[c]);
+			const struct perun_jv *v = l->values[c];
 			if (r && v == prev[c])
 				continue;
 			prev[c] = v;
 			enum cell_type ct = value_type(v, fmt->rst_escape && c == 0);
-			if (ct > types[c])
-				types[c] = ct;
+			if (ct > l->types[c])
+				l->types[c] = ct;
 		}
 	}
 	for (size_t c = 0; c < nc; c++) {
 		l->aligns[c] =
-			types[c] == T_INT || types[c] == T_FLOAT ? ALIGN_DECIMAL : ALIGN_LEFT;
+			l->types[c] == T_INT || l->types[c] == T_FLOAT ? ALIGN_DECIMAL : ALIGN_LEFT;
 		l->max_after[c] = -1;
 		widest[c] = LONG_MIN;
 	}
 	for (size_t r = 0; r < l->nrows; r++) {
-		struct cell *row = &l->cells[r * nc];
+		row_values(l, t, r);
 		for (size_t c = 0; c < nc; c++) {
-			const struct perun_jv *v = cell_of(t, t->order[r], t->colids[c]);
-			if (r && v == prev[c]) {
-				row[c] = row[c - nc];
+			const struct perun_jv *v = l->values[c];
+			struct cell cell;
+			if (r && v == prev[c])
 				continue;
-			}
 			prev[c] = v;
-			cell_format(l, &row[c], v, types[c], l->aligns[c],
+			l->arena.len = 0;
+			cell_format(l, &l->arena, &cell, v, l->types[c], l->aligns[c],
 				    fmt->rst_escape && c == 0);
 			if (l->arena.failed || l->scratch.failed)
 				goto out;
-			long w = (long)text_width_n(cell_text(l, &row[c]), row[c].len);
+			long w = (long)text_width_n(cell_text(&l->arena, &cell), cell.len);
 			if (l->aligns[c] == ALIGN_DECIMAL) {
-				w -= row[c].after;
-				if (row[c].after > l->max_after[c])
-					l->max_after[c] = row[c].after;
+				w -= cell.after;
+				if (cell.after > l->max_after[c])
+					l->max_after[c] = cell.after;
 			}
 			if (w > widest[c])
 				widest[c] = w;
@@ -1360,10 +1379,29 @@ static int layout_build(struct layout *l, const struct table *t, const struct ta
 	}
 	rc = 0;
 out:
-	free(types);
 	free(prev);
 	free(widest);
 	return rc;
+}
+
+/* The texts of row r in l->cells, made in the columns' buffers unless the
+ * row before had the same value; 0, or -1 without memory. */
+static int row_texts(struct layout *l, const struct table *t, size_t r, int rst_escape)
+{
+	const struct perun_jv **prev = l->values;
+	size_t nc = l->ncols;
+	for (size_t c = 0; c < nc; c++) {
+		const struct perun_jv *v = cell_of(t, t->order[r], t->colids[c]);
+		if (r && v == prev[c])
+			continue;
+		prev[c] = v;
+		l->texts[c].len = 0;
+		cell_format(l, &l->texts[c], &l->cells[c], v, l->types[c], l->aligns[c],
+			    rst_escape && c == 0);
+		if (l->texts[c].failed || l->scratch.failed)
+			return -1;
+	}
+	return 0;
 }
 
 static void layout_release(struct layout *l)
@@ -1371,7 +1409,12 @@ static void layout_release(struct layout *l)
 	for (size_t c = 0; l->headers && c < l->ncols; c++)
 		free(l->headers[c]);
 	free(l->headers);
+	for (size_t c = 0; l->texts && c < l->ncols; c++)
+		perun_strbuf_release(&l->texts[c]);
+	free(l->texts);
 	free(l->cells);
+	free(l->values);
+	free(l->types);
 	free(l->widths);
 	free(l->max_after);
 	free(l->aligns);
@@ -1469,7 +1512,7 @@ static void add_cells_line(struct perun_strbuf *out, const struct table_format *
 	size_t start = out->len, seplen = strlen(rf->sep), pad = (size_t)fmt->padding;
 	perun_strbuf_addstr(out, rf->begin);
 	for (size_t c = 0; c < l->ncols; c++) {
-		const char *text = row ? cell_text(l, &row[c]) : l->headers[c];
+		const char *text = row ? cell_text(&l->texts[c], &row[c]) : l->headers[c];
 		size_t len = row ? row[c].len : strlen(text), before = 0, after = 0;
 		if (row) {
 			/* Decimal columns: right-aligned, points one above another. */
@@ -1534,7 +1577,12 @@ static char *render_tabulate(const struct table *t, const struct table_format *f
 	for (size_t r = 0; r < l.nrows; r++) {
 		if (r && fmt->between.begin)
 			add_line(&out, &l, fmt, &fmt->between, LINE_PLAIN);
-		add_cells_line(&out, fmt, &fmt->data, &l, &l.cells[r * l.ncols]);
+		if (row_texts(&l, t, r, fmt->rst_escape)) {
+			perun_strbuf_release(&out);
+			layout_release(&l);
+			return NULL;
+		}
+		add_cells_line(&out, fmt, &fmt->data, &l, l.cells);
 		if (stream && !out.failed && out.len >= (1u << 20)) {
 			errno = 0;
 			if (fwrite(out.buf, 1, out.len, stream) != out.len) {
