@@ -1140,8 +1140,9 @@ struct layout {
 	enum cell_type *types;
 	int have_aligns; /* tabulate has no alignments for an empty table */
 	/* The row being written: */
-	const struct perun_jv **values;
+	const struct perun_jv **values, **prev;
 	struct cell *cells;
+	size_t *cell_widths;
 	struct perun_strbuf *texts; /* the cells' buffers */
 };
 
@@ -1308,7 +1309,9 @@ static int layout_build(struct layout *l, const struct table *t, const struct ta
 	l->aligns = calloc(nc + 1, sizeof(*l->aligns));
 	l->types = calloc(nc + 1, sizeof(*l->types));
 	l->values = calloc(nc + 1, sizeof(*l->values));
+	l->prev = calloc(nc + 1, sizeof(*l->prev));
 	l->cells = calloc(nc + 1, sizeof(*l->cells));
+	l->cell_widths = calloc(nc + 1, sizeof(*l->cell_widths));
 	l->texts = calloc(nc + 1, sizeof(*l->texts));
 	const struct perun_jv **prev = calloc(nc + 1, sizeof(*prev));
 	/* The widest text of a column, and in decimal columns its digits
@@ -1316,7 +1319,7 @@ static int layout_build(struct layout *l, const struct table *t, const struct ta
 	long *widest = calloc(nc + 1, sizeof(*widest));
 	int rc = -1;
 	if (!l->headers || !l->widths || !l->max_after || !l->aligns || !l->types || !l->values ||
-	    !l->cells || !l->texts || !prev || !widest)
+	    !l->prev || !l->cells || !l->cell_widths || !l->texts || !prev || !widest)
 		goto out;
 	l->have_aligns = l->nrows > 0;
 	for (size_t c = 0; c < nc; c++)
@@ -1388,18 +1391,19 @@ out:
  * row before had the same value; 0, or -1 without memory. */
 static int row_texts(struct layout *l, const struct table *t, size_t r, int rst_escape)
 {
-	const struct perun_jv **prev = l->values;
-	size_t nc = l->ncols;
-	for (size_t c = 0; c < nc; c++) {
-		const struct perun_jv *v = cell_of(t, t->order[r], t->colids[c]);
-		if (r && v == prev[c])
+	row_values(l, t, r);
+	for (size_t c = 0; c < l->ncols; c++) {
+		const struct perun_jv *v = l->values[c];
+		if (r && v == l->prev[c])
 			continue;
-		prev[c] = v;
+		l->prev[c] = v;
 		l->texts[c].len = 0;
 		cell_format(l, &l->texts[c], &l->cells[c], v, l->types[c], l->aligns[c],
 			    rst_escape && c == 0);
 		if (l->texts[c].failed || l->scratch.failed)
 			return -1;
+		l->cell_widths[c] =
+			text_width_n(cell_text(&l->texts[c], &l->cells[c]), l->cells[c].len);
 	}
 	return 0;
 }
@@ -1413,7 +1417,9 @@ static void layout_release(struct layout *l)
 		perun_strbuf_release(&l->texts[c]);
 	free(l->texts);
 	free(l->cells);
+	free(l->cell_widths);
 	free(l->values);
+	free(l->prev);
 	free(l->types);
 	free(l->widths);
 	free(l->max_after);
@@ -1504,13 +1510,24 @@ static void add_latex_escaped(struct perun_strbuf *b, const char *s, size_t len)
 	}
 }
 
-/* The header line (row NULL, headers padded already) or a row's line,
- * each cell padded to its column's width as it is written. */
+/* The header line (row NULL, headers padded already) or a row's line (the
+ * cells row_texts made), each cell padded to its column's width as it is
+ * written. */
 static void add_cells_line(struct perun_strbuf *out, const struct table_format *fmt,
 			   const struct row_fmt *rf, const struct layout *l, const struct cell *row)
 {
-	size_t start = out->len, seplen = strlen(rf->sep), pad = (size_t)fmt->padding;
-	perun_strbuf_addstr(out, rf->begin);
+	size_t start = out->len, pad = (size_t)fmt->padding;
+	size_t beginlen = strlen(rf->begin), seplen = strlen(rf->sep), endlen = strlen(rf->end);
+	/* Rows are written in place, with no call a cell: tables have
+	 * millions of cells.  No cell takes more than its text and its
+	 * column's width and padding. */
+	int in_place = row && !fmt->latex_escape;
+	size_t need = beginlen + endlen;
+	for (size_t c = 0; in_place && c < l->ncols; c++)
+		need += seplen + 2 * pad + l->widths[c] + row[c].len;
+	if (in_place && perun_strbuf_grow(out, need))
+		return;
+	perun_strbuf_add(out, rf->begin, beginlen);
 	for (size_t c = 0; c < l->ncols; c++) {
 		const char *text = row ? cell_text(&l->texts[c], &row[c]) : l->headers[c];
 		size_t len = row ? row[c].len : strlen(text), before = 0, after = 0;
@@ -1518,31 +1535,35 @@ static void add_cells_line(struct perun_strbuf *out, const struct table_format *
 			/* Decimal columns: right-aligned, points one above another. */
 			int decimal = l->aligns[c] == ALIGN_DECIMAL;
 			size_t points = decimal ? (size_t)(l->max_after[c] - row[c].after) : 0;
-			size_t w = text_width_n(text, len) + points;
+			size_t w = l->cell_widths[c] + points;
 			size_t fill = l->widths[c] > w ? l->widths[c] - w : 0;
 			before = decimal ? fill : 0;
 			after = decimal ? points : fill;
 		}
-		if (c)
-			perun_strbuf_add(out, rf->sep, seplen);
-		if (fmt->latex_escape) {
-			perun_strbuf_addrepeat(out, " ", pad + before);
-			add_latex_escaped(out, text, len);
-			perun_strbuf_addrepeat(out, " ", after + pad);
+		if (in_place) {
+			char *p = out->buf + out->len;
+			if (c) {
+				memcpy(p, rf->sep, seplen);
+				p += seplen;
+			}
+			memset(p, ' ', pad + before);
+			p += pad + before;
+			memcpy(p, text, len);
+			p += len;
+			memset(p, ' ', after + pad);
+			out->len = (size_t)(p + after + pad - out->buf);
 			continue;
 		}
-		/* Written in place: tables have millions of cells. */
-		if (perun_strbuf_grow(out, pad + before + len + after + pad))
-			return;
-		char *p = out->buf + out->len;
-		memset(p, ' ', pad + before);
-		p += pad + before;
-		memcpy(p, text, len);
-		p += len;
-		memset(p, ' ', after + pad);
-		out->len += pad + before + len + after + pad;
+		if (c)
+			perun_strbuf_add(out, rf->sep, seplen);
+		perun_strbuf_addrepeat(out, " ", pad + before);
+		if (fmt->latex_escape)
+			add_latex_escaped(out, text, len);
+		else
+			perun_strbuf_add(out, text, len);
+		perun_strbuf_addrepeat(out, " ", after + pad);
 	}
-	perun_strbuf_addstr(out, rf->end);
+	perun_strbuf_add(out, rf->end, endlen);
 	end_line(out, start);
 }
 
