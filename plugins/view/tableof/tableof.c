@@ -66,6 +66,29 @@ static size_t cell_string_len(const struct perun_jv *v)
 	return strnlen(v->u.s, perun_jv_len(v));
 }
 
+/* Python's str() of a number cell (an integer or a real) in out; its
+ * length. */
+static size_t number_str(const struct perun_jv *v, char out[32])
+{
+	if (perun_jv_type(v) == PERUN_JV_REAL) {
+		perun_python_float_str(v->u.d, out);
+		return strlen(out);
+	}
+	/* Not printf: tables have millions of these. */
+	unsigned long long u =
+		v->u.i < 0 ? 0ull - (unsigned long long)v->u.i : (unsigned long long)v->u.i;
+	char digits[24], *p = digits + sizeof(digits);
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v->u.i < 0)
+		*--p = '-';
+	size_t len = (size_t)(digits + sizeof(digits) - p);
+	memcpy(out, p, len);
+	out[len] = '\0';
+	return len;
+}
+
 /* Python's str() of a cell (perun_value_flatten_add's text of the same
  * value), appended to b; nothing for a missing one. */
 static void add_cell_str(struct perun_strbuf *b, const struct perun_jv *v)
@@ -73,20 +96,8 @@ static void add_cell_str(struct perun_strbuf *b, const struct perun_jv *v)
 	char num[32];
 	switch (perun_jv_type(v)) {
 	case PERUN_JV_STRING: perun_strbuf_add(b, v->u.s, cell_string_len(v)); return;
-	case PERUN_JV_INTEGER: {
-		/* Not printf: tables have millions of these. */
-		unsigned long long u =
-			v->u.i < 0 ? 0ull - (unsigned long long)v->u.i : (unsigned long long)v->u.i;
-		char *p = num + sizeof(num);
-		do
-			*--p = (char)('0' + u % 10);
-		while (u /= 10);
-		if (v->u.i < 0)
-			*--p = '-';
-		perun_strbuf_add(b, p, (size_t)(num + sizeof(num) - p));
-		return;
-	}
-	case PERUN_JV_REAL: perun_python_float_str(v->u.d, num); break;
+	case PERUN_JV_INTEGER:
+	case PERUN_JV_REAL: perun_strbuf_add(b, num, number_str(v, num)); return;
 	case PERUN_JV_TRUE: strcpy(num, "True"); break;
 	case PERUN_JV_FALSE: strcpy(num, "False"); break;
 	default: strcpy(num, v ? "None" : ""); break;
@@ -465,6 +476,54 @@ static void table_release(struct table *t)
 	free(t->colids);
 	free(t->last_ids);
 	json_decref(t->fields);
+}
+
+/*
+ * The values of the shown columns, row by row in the order shown: the row
+ * after the one read before, in its segment, has the same values but the
+ * next of every column's.
+ */
+struct row_reader {
+	const struct table *t;
+	const struct perun_jv **values; /* by shown column */
+	unsigned char *is_column;
+	size_t row; /* the row read last, or SIZE_MAX */
+};
+
+static int row_reader_init(struct row_reader *rd, const struct table *t)
+{
+	rd->t = t;
+	rd->values = calloc(t->ncolumns + 1, sizeof(*rd->values));
+	rd->is_column = calloc(t->ncolumns + 1, 1);
+	rd->row = SIZE_MAX;
+	return rd->values && rd->is_column ? 0 : -1;
+}
+
+static void row_reader_release(struct row_reader *rd)
+{
+	free(rd->values);
+	free(rd->is_column);
+}
+
+/* The values of the r-th row shown, in rd->values. */
+static void row_read(struct row_reader *rd, size_t r)
+{
+	const struct table *t = rd->t;
+	size_t row = t->order[r];
+	if (rd->row != SIZE_MAX && row == rd->row + 1 && t->row_seg[row] == t->row_seg[rd->row]) {
+		for (size_t c = 0; c < t->ncolumns; c++)
+			rd->values[c] += rd->is_column[c];
+		rd->row = row;
+		return;
+	}
+	const struct segment *s = &t->segs[t->row_seg[row]];
+	for (size_t c = 0; c < t->ncolumns; c++) {
+		size_t id = t->colids[c];
+		const struct perun_jv *v = id < s->len ? t->cells[s->start + id] : NULL;
+		rd->is_column[c] = v && t->is_column[s->start + id];
+		rd->values[c] = rd->is_column[c] ? v + (row - s->first) : v;
+	}
+	rd->row = row;
 }
 
 static int strcmp_ptr(const void *a, const void *b)
@@ -1019,11 +1078,13 @@ static void add_format_g(struct perun_strbuf *b, double d)
  * (Python's repr of it, or an integer's digits when d holds it exactly),
  * without printf's exact arithmetic: the six-digit decimal nearest to d is
  * the nearest to s, unless s lies right between two of them (its digits
- * after the sixth are one 5), where d may lie on either side.  Appends to b
- * and returns 1, or returns 0 for such a tie and texts it does not read.
+ * after the sixth are one 5), where d may lie on either side.  Writes out
+ * and returns its length, or returns 0 for such a tie and texts it does not
+ * read.
  */
-static int add_format_g_of(struct perun_strbuf *b, const char *s, size_t len)
+static size_t format_g_of(char out[40], const char *s, size_t len)
 {
+	char *o = out;
 	char m[24];
 	size_t n = 0, i = 0;
 	long point = -1, exp = 0;
@@ -1058,10 +1119,12 @@ static int add_format_g_of(struct perun_strbuf *b, const char *s, size_t len)
 	while (n && m[n - 1] == '0')
 		n--;
 	if (!n) {
-		perun_strbuf_addstr(b, negative ? "-0" : "0");
-		return 1;
+		strcpy(out, negative ? "-0" : "0");
+		return strlen(out);
 	}
 	long x = point - 1 + exp; /* the exponent of the first digit */
+	if (x < -9999 || x > 9999)
+		return 0; /* no double's */
 	if (n > 6) {
 		if (m[6] == '5' && n == 7)
 			return 0;
@@ -1079,32 +1142,36 @@ static int add_format_g_of(struct perun_strbuf *b, const char *s, size_t len)
 		while (n && m[n - 1] == '0')
 			n--;
 	}
+	/* At most "-d.ddddde-dddd", or "-0.000dddddd", or "-dddddd". */
 	if (negative)
-		perun_strbuf_addch(b, '-');
+		*o++ = '-';
 	if (x < -4 || x >= 6) {
-		char e[16];
-		perun_strbuf_add(b, m, 1);
+		*o++ = m[0];
 		if (n > 1) {
-			perun_strbuf_addch(b, '.');
-			perun_strbuf_add(b, m + 1, n - 1);
+			*o++ = '.';
+			memcpy(o, m + 1, n - 1);
+			o += n - 1;
 		}
-		perun_strbuf_add(b, e,
-				 (size_t)snprintf(e, sizeof(e), "e%c%02ld", x < 0 ? '-' : '+',
-						  x < 0 ? -x : x));
+		o += snprintf(o, 8, "e%c%02ld", x < 0 ? '-' : '+', x < 0 ? -x : x);
 	} else if (x < 0) {
-		perun_strbuf_addstr(b, "0.");
-		perun_strbuf_addrepeat(b, "0", (size_t)(-x - 1));
-		perun_strbuf_add(b, m, n);
+		memcpy(o, "0.", 2);
+		memset(o + 2, '0', (size_t)(-x - 1));
+		o += 2 + (size_t)(-x - 1);
+		memcpy(o, m, n);
+		o += n;
 	} else {
 		size_t whole = (size_t)x + 1;
-		perun_strbuf_add(b, m, n < whole ? n : whole);
-		perun_strbuf_addrepeat(b, "0", n < whole ? whole - n : 0);
+		memcpy(o, m, n < whole ? n : whole);
+		o += n < whole ? n : whole;
+		memset(o, '0', n < whole ? whole - n : 0);
+		o += n < whole ? whole - n : 0;
 		if (n > whole) {
-			perun_strbuf_addch(b, '.');
-			perun_strbuf_add(b, m + whole, n - whole);
+			*o++ = '.';
+			memcpy(o, m + whole, n - whole);
+			o += n - whole;
 		}
 	}
-	return 1;
+	return (size_t)(o - out);
 }
 
 /* after_point of a text %g made: no number to read again. */
@@ -1139,8 +1206,9 @@ struct layout {
 	enum align *aligns;
 	enum cell_type *types;
 	int have_aligns; /* tabulate has no alignments for an empty table */
+	struct row_reader rows;
 	/* The row being written: */
-	const struct perun_jv **values, **prev;
+	const struct perun_jv **prev;
 	struct cell *cells;
 	size_t *cell_widths;
 	struct perun_strbuf *texts; /* the cells' buffers */
@@ -1229,32 +1297,27 @@ static void cell_format(struct layout *l, struct perun_strbuf *b, struct cell *c
 		return;
 	}
 	if (type == T_FLOAT) {
-		/* The source text, kept apart from the arena. */
-		struct perun_strbuf *source = &l->scratch;
-		source->len = 0;
-		if (v)
-			add_cell_str(source, v);
-		else
-			perun_strbuf_addstr(source, "nan");
-		perun_strbuf_add(source, "", 0);
-		if (source->failed) {
-			b->failed = 1;
-			return;
-		}
+		char source[32], text[40];
+		size_t n = 0;
 		double d = 0;
 		/* Integers beyond 2^53 are not what d holds: printf rounds d.
 		 * Subnormal reals have too few digits for six. */
 		int exact =
 			(vt == PERUN_JV_REAL && (fpclassify(v->u.d) == FP_NORMAL || v->u.d == 0)) ||
 			(vt == PERUN_JV_INTEGER && v->u.i < (1ll << 53) && v->u.i > -(1ll << 53));
-		if (vt == PERUN_JV_INTEGER || vt == PERUN_JV_REAL)
-			cell_number(v, &d);
-		else if (vt == PERUN_JV_TRUE || vt == PERUN_JV_FALSE)
-			d = vt == PERUN_JV_TRUE; /* float(True) is 1.0 */
-		else
-			parses_as_number(source->buf, &d);
-		if (!exact || !add_format_g_of(b, source->buf, source->len))
+		if (exact)
+			n = format_g_of(text, source, number_str(v, source));
+		if (n) {
+			perun_strbuf_add(b, text, n);
+		} else {
+			if (vt == PERUN_JV_INTEGER || vt == PERUN_JV_REAL)
+				cell_number(v, &d);
+			else if (vt == PERUN_JV_TRUE || vt == PERUN_JV_FALSE)
+				d = vt == PERUN_JV_TRUE; /* float(True) is 1.0 */
+			else /* a string up to a NUL, or a missing one: "nan" */
+				parses_as_number(v ? v->u.s : "nan", &d);
 			add_format_g(b, d);
+		}
 		*cell = (struct cell){ off, (uint32_t)(b->len - off), 0 };
 		cell->after = b->failed ? -1 : after_point_g(b->buf + off, cell->len);
 		return;
@@ -1280,18 +1343,6 @@ static void cell_format(struct layout *l, struct perun_strbuf *b, struct cell *c
 	}
 }
 
-/* The values of row r's shown columns, in l->values. */
-static void row_values(struct layout *l, const struct table *t, size_t r)
-{
-	size_t row = t->order[r];
-	const struct segment *s = &t->segs[t->row_seg[row]];
-	for (size_t c = 0; c < l->ncols; c++) {
-		size_t id = t->colids[c];
-		const struct perun_jv *v = id < s->len ? t->cells[s->start + id] : NULL;
-		l->values[c] = v && t->is_column[s->start + id] ? v + (row - s->first) : v;
-	}
-}
-
 /*
  * The columns' types and widths, in two passes over the rows (the types
  * first, then the texts), row by row: a table is stored so.  Rows of a
@@ -1308,7 +1359,6 @@ static int layout_build(struct layout *l, const struct table *t, const struct ta
 	l->max_after = calloc(nc + 1, sizeof(*l->max_after));
 	l->aligns = calloc(nc + 1, sizeof(*l->aligns));
 	l->types = calloc(nc + 1, sizeof(*l->types));
-	l->values = calloc(nc + 1, sizeof(*l->values));
 	l->prev = calloc(nc + 1, sizeof(*l->prev));
 	l->cells = calloc(nc + 1, sizeof(*l->cells));
 	l->cell_widths = calloc(nc + 1, sizeof(*l->cell_widths));
@@ -1318,16 +1368,17 @@ static int layout_build(struct layout *l, const struct table *t, const struct ta
 	 * before the point (width - after). */
 	long *widest = calloc(nc + 1, sizeof(*widest));
 	int rc = -1;
-	if (!l->headers || !l->widths || !l->max_after || !l->aligns || !l->types || !l->values ||
-	    !l->prev || !l->cells || !l->cell_widths || !l->texts || !prev || !widest)
+	if (!l->headers || !l->widths || !l->max_after || !l->aligns || !l->types ||
+	    row_reader_init(&l->rows, t) || !l->prev || !l->cells || !l->cell_widths || !l->texts ||
+	    !prev || !widest)
 		goto out;
 	l->have_aligns = l->nrows > 0;
 	for (size_t c = 0; c < nc; c++)
 		l->types[c] = T_BOOL;
 	for (size_t r = 0; r < l->nrows; r++) {
-		row_values(l, t, r);
+		row_read(&l->rows, r);
 		for (size_t c = 0; c < nc; c++) {
-			const struct perun_jv *v = l->values[c];
+			const struct perun_jv *v = l->rows.values[c];
 			if (r && v == prev[c])
 				continue;
 			prev[c] = v;
@@ -1343,9 +1394,9 @@ static int layout_build(struct layout *l, const struct table *t, const struct ta
 		widest[c] = LONG_MIN;
 	}
 	for (size_t r = 0; r < l->nrows; r++) {
-		row_values(l, t, r);
+		row_read(&l->rows, r);
 		for (size_t c = 0; c < nc; c++) {
-			const struct perun_jv *v = l->values[c];
+			const struct perun_jv *v = l->rows.values[c];
 			struct cell cell;
 			if (r && v == prev[c])
 				continue;
@@ -1389,11 +1440,11 @@ out:
 
 /* The texts of row r in l->cells, made in the columns' buffers unless the
  * row before had the same value; 0, or -1 without memory. */
-static int row_texts(struct layout *l, const struct table *t, size_t r, int rst_escape)
+static int row_texts(struct layout *l, size_t r, int rst_escape)
 {
-	row_values(l, t, r);
+	row_read(&l->rows, r);
 	for (size_t c = 0; c < l->ncols; c++) {
-		const struct perun_jv *v = l->values[c];
+		const struct perun_jv *v = l->rows.values[c];
 		if (r && v == l->prev[c])
 			continue;
 		l->prev[c] = v;
@@ -1418,7 +1469,7 @@ static void layout_release(struct layout *l)
 	free(l->texts);
 	free(l->cells);
 	free(l->cell_widths);
-	free(l->values);
+	row_reader_release(&l->rows);
 	free(l->prev);
 	free(l->types);
 	free(l->widths);
@@ -1598,7 +1649,7 @@ static char *render_tabulate(const struct table *t, const struct table_format *f
 	for (size_t r = 0; r < l.nrows; r++) {
 		if (r && fmt->between.begin)
 			add_line(&out, &l, fmt, &fmt->between, LINE_PLAIN);
-		if (row_texts(&l, t, r, fmt->rst_escape)) {
+		if (row_texts(&l, r, fmt->rst_escape)) {
 			perun_strbuf_release(&out);
 			layout_release(&l);
 			return NULL;
