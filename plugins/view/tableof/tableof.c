@@ -1619,11 +1619,28 @@ static void add_cells_line(struct perun_strbuf *out, const struct table_format *
 }
 
 /*
+ * With stream set, what out gathered is written there once it is a
+ * megabyte, so that a table of millions of rows is never held whole: the
+ * renderers return only the rest.  0, or -1 with *write_errno set when
+ * writing failed.
+ */
+static int flush_out(struct perun_strbuf *out, FILE *stream, int *write_errno)
+{
+	if (!stream || out->failed || out->len < (1u << 20))
+		return 0;
+	errno = 0;
+	if (fwrite(out->buf, 1, out->len, stream) != out->len) {
+		*write_errno = errno ? errno : EIO;
+		return -1;
+	}
+	out->len = 0;
+	return 0;
+}
+
+/*
  * The table as tabulate would print it; "" for no columns and no rows.
- * With stream set, whole lines are written there as they gather, so that
- * a table of millions of rows is never held whole, and only the rest is
- * returned; NULL without memory or, with *write_errno set, when writing
- * failed.
+ * With stream set, what is not returned was written there (flush_out);
+ * NULL without memory or, with *write_errno set, when writing failed.
  */
 static char *render_tabulate(const struct table *t, const struct table_format *fmt, FILE *stream,
 			     int *write_errno)
@@ -1655,15 +1672,10 @@ static char *render_tabulate(const struct table *t, const struct table_format *f
 			return NULL;
 		}
 		add_cells_line(&out, fmt, &fmt->data, &l, l.cells);
-		if (stream && !out.failed && out.len >= (1u << 20)) {
-			errno = 0;
-			if (fwrite(out.buf, 1, out.len, stream) != out.len) {
-				*write_errno = errno ? errno : EIO;
-				perun_strbuf_release(&out);
-				layout_release(&l);
-				return NULL;
-			}
-			out.len = 0;
+		if (flush_out(&out, stream, write_errno)) {
+			perun_strbuf_release(&out);
+			layout_release(&l);
+			return NULL;
 		}
 	}
 	if (fmt->below.begin && !(has_headers && fmt->hide_below_with_headers))
@@ -1690,35 +1702,44 @@ static void add_csv_field(struct perun_strbuf *b, const char *s)
 	perun_strbuf_addstr(b, "\"");
 }
 
-/* RFC 4180 fields, raw values (no rounding), missing values empty. */
-static char *render_csv(const struct table *t)
+/* RFC 4180 fields, raw values (no rounding), missing values empty; with
+ * stream set, as render_tabulate. */
+static char *render_csv(const struct table *t, FILE *stream, int *write_errno)
 {
-	struct perun_strbuf b = PERUN_STRBUF_INIT, text = PERUN_STRBUF_INIT;
+	struct perun_strbuf b = PERUN_STRBUF_INIT;
+	struct row_reader rows;
+	if (row_reader_init(&rows, t)) {
+		row_reader_release(&rows);
+		return NULL;
+	}
 	for (size_t c = 0; c < t->ncolumns; c++) {
 		if (c)
-			perun_strbuf_addstr(&b, ",");
+			perun_strbuf_addch(&b, ',');
 		add_csv_field(&b, t->columns[c]);
 	}
 	if (t->ncolumns)
-		perun_strbuf_addstr(&b, "\n");
+		perun_strbuf_addch(&b, '\n');
 	for (size_t r = 0; r < t->nshown; r++) {
+		row_read(&rows, r);
 		for (size_t c = 0; c < t->ncolumns; c++) {
-			const struct perun_jv *v = cell_of(t, t->order[r], t->colids[c]);
-			text.len = 0;
-			perun_strbuf_add(&text, "", 0);
-			if (perun_jv_type(v) != PERUN_JV_NULL)
-				add_cell_str(&text, v);
+			const struct perun_jv *v = rows.values[c];
 			if (c)
-				perun_strbuf_addstr(&b, ",");
-			if (!text.failed)
-				add_csv_field(&b, text.buf);
+				perun_strbuf_addch(&b, ',');
+			/* A string up to a NUL, as its text; other texts need
+			 * no quotes. */
+			if (perun_jv_is_string(v))
+				add_csv_field(&b, v->u.s);
+			else if (perun_jv_type(v) != PERUN_JV_NULL)
+				add_cell_str(&b, v);
 		}
-		perun_strbuf_addstr(&b, "\n");
+		perun_strbuf_addch(&b, '\n');
+		if (flush_out(&b, stream, write_errno))
+			break;
 	}
-	if (text.failed)
-		b.failed = 1;
-	perun_strbuf_release(&text);
-	return perun_strbuf_detach(&b, NULL);
+	row_reader_release(&rows);
+	if (*write_errno)
+		perun_strbuf_release(&b);
+	return *write_errno ? NULL : perun_strbuf_detach(&b, NULL);
 }
 
 /* The JSON text of a string, ASCII only, appended to b. */
@@ -1757,16 +1778,17 @@ static char *json_text(const char *s)
 }
 
 /* {"version": 1, "table": ..., "headers": [...], "rows": [{...}, ...]} */
-static char *render_json(const struct table *t, const char *what)
+static char *render_json(const struct table *t, const char *what, FILE *stream, int *write_errno)
 {
 	struct perun_strbuf b = PERUN_STRBUF_INIT;
+	struct row_reader rows;
 	char **names = calloc(t->ncolumns + 1, sizeof(*names));
 	/* Rows of a type share their persistent values: the text of the
 	 * column's last one is kept. */
 	const struct perun_jv **last = calloc(t->ncolumns + 1, sizeof(*last));
 	struct perun_strbuf *texts = calloc(t->ncolumns + 1, sizeof(*texts));
 	char *name = json_text(what);
-	if (!names || !last || !texts || !name)
+	if (row_reader_init(&rows, t) || !names || !last || !texts || !name)
 		b.failed = 1;
 	for (size_t c = 0; !b.failed && c < t->ncolumns; c++)
 		if (!(names[c] = json_text(t->columns[c])))
@@ -1781,8 +1803,9 @@ static char *render_json(const struct table *t, const char *what)
 	perun_strbuf_addstr(&b, "],\n  \"rows\": [");
 	for (size_t r = 0; !b.failed && r < t->nshown; r++) {
 		perun_strbuf_addstr(&b, r ? ",\n    {" : "\n    {");
+		row_read(&rows, r);
 		for (size_t c = 0; c < t->ncolumns; c++) {
-			const struct perun_jv *v = cell_of(t, t->order[r], t->colids[c]);
+			const struct perun_jv *v = rows.values[c];
 			perun_strbuf_addstr(&b, c ? ", " : "");
 			perun_strbuf_addstr(&b, names[c]);
 			perun_strbuf_addstr(&b, ": ");
@@ -1800,7 +1823,9 @@ static char *render_json(const struct table *t, const char *what)
 			else
 				perun_strbuf_add(&b, texts[c].buf, texts[c].len);
 		}
-		perun_strbuf_addstr(&b, "}");
+		perun_strbuf_addch(&b, '}');
+		if (flush_out(&b, stream, write_errno))
+			break;
 	}
 	perun_strbuf_addstr(&b, t->nshown ? "\n  ]\n}" : "]\n}");
 	for (size_t c = 0; names && c < t->ncolumns; c++)
@@ -1811,7 +1836,10 @@ static char *render_json(const struct table *t, const char *what)
 	free(last);
 	free(texts);
 	free(name);
-	return perun_strbuf_detach(&b, NULL);
+	row_reader_release(&rows);
+	if (*write_errno)
+		perun_strbuf_release(&b);
+	return *write_errno ? NULL : perun_strbuf_detach(&b, NULL);
 }
 
 /* ---- output ------------------------------------------------------------- */
@@ -1902,9 +1930,9 @@ static int tableof_show(struct perun_view_ctx *ctx, struct perun_error *err)
 
 	const char *format = perun_params_string(params, "format", "simple");
 	if (!strcmp(format, "csv")) {
-		text = render_csv(&t);
+		text = render_csv(&t, to_file ? NULL : ctx->out, &write_errno);
 	} else if (!strcmp(format, "json")) {
-		text = render_json(&t, what);
+		text = render_json(&t, what, to_file ? NULL : ctx->out, &write_errno);
 	} else {
 		const struct table_format *fmt = &formats[0];
 		if (!strcmp(format, "markdown"))
