@@ -505,11 +505,10 @@ static void row_reader_release(struct row_reader *rd)
 	free(rd->is_column);
 }
 
-/* The values of the r-th row shown, in rd->values. */
-static void row_read(struct row_reader *rd, size_t r)
+/* The values of row, in rd->values. */
+static void row_read_at(struct row_reader *rd, size_t row)
 {
 	const struct table *t = rd->t;
-	size_t row = t->order[r];
 	if (rd->row != SIZE_MAX && row == rd->row + 1 && t->row_seg[row] == t->row_seg[rd->row]) {
 		for (size_t c = 0; c < t->ncolumns; c++)
 			rd->values[c] += rd->is_column[c];
@@ -524,6 +523,44 @@ static void row_read(struct row_reader *rd, size_t r)
 		rd->values[c] = rd->is_column[c] ? v + (row - s->first) : v;
 	}
 	rd->row = row;
+}
+
+/* Ask for the values of row, which a later row_read_at reads. */
+static void prefetch_row(const struct table *t, size_t row)
+{
+	const struct segment *s = &t->segs[t->row_seg[row]];
+	for (size_t c = 0; c < t->ncolumns; c++) {
+		size_t id = t->colids[c];
+		if (id < s->len && t->is_column[s->start + id])
+			__builtin_prefetch(t->cells[s->start + id] + (row - s->first));
+	}
+}
+
+/* The values of the r-th row shown, in rd->values.  A sorted table's rows
+ * lie all over the profile: what the rows a few ahead need is fetched
+ * meanwhile, their segments first. */
+static void row_read(struct row_reader *rd, size_t r)
+{
+	const struct table *t = rd->t;
+	if (r + 16 < t->nshown && t->order[r + 16] != t->order[r] + 16)
+		__builtin_prefetch(&t->row_seg[t->order[r + 16]]);
+	if (r + 8 < t->nshown && t->order[r + 8] != t->order[r] + 8)
+		prefetch_row(t, t->order[r + 8]);
+	row_read_at(rd, t->order[r]);
+}
+
+/*
+ * The rows shown, in the order they are stored, for what does not depend
+ * on the order shown: a sorted table's rows are read where they lie, one
+ * after another, instead of all over the profile.  A bit a row, set for
+ * those shown; NULL without memory.
+ */
+static uint64_t *shown_rows(const struct table *t)
+{
+	uint64_t *bits = calloc(t->nrows / 64 + 1, sizeof(*bits));
+	for (size_t r = 0; bits && r < t->nshown; r++)
+		bits[t->order[r] / 64] |= 1ull << (t->order[r] % 64);
+	return bits;
 }
 
 static int strcmp_ptr(const void *a, const void *b)
@@ -663,74 +700,104 @@ out:
 	return rc;
 }
 
-struct sort_entry {
+/* A row's sort key: its number, or its text (a string's own, or dup). */
+struct sort_key {
+	union {
+		double x;
+		const char *text;
+	} u;
 	size_t row;
-	const struct perun_jv *cell;
-	const char *text; /* a string's own, or dup */
 	char *dup;
-	size_t pos;
 };
 
-static int sort_cmp(const void *pa, const void *pb, void *numeric)
+static int number_less(const struct sort_key *a, const struct sort_key *b)
 {
-	const struct sort_entry *a = pa, *b = pb;
-	int sort_numeric = *(const int *)numeric;
-	/* Missing values last, like pandas' NaN. */
-	if (!a->cell != !b->cell)
-		return a->cell ? -1 : 1;
-	if (a->cell) {
-		int c;
-		if (sort_numeric) {
-			double x = 0, y = 0;
-			cell_number(a->cell, &x);
-			cell_number(b->cell, &y);
-			/* NaN sorts last, as pandas puts it. */
-			if (isnan(x) || isnan(y))
-				c = isnan(x) - isnan(y);
-			else
-				c = x < y ? -1 : x > y;
-		} else {
-			c = strcmp(a->text ? a->text : "", b->text ? b->text : "");
-		}
-		if (c)
-			return c;
-	}
-	return a->pos < b->pos ? -1 : a->pos > b->pos;
+	return a->u.x < b->u.x;
 }
 
-/* A stable sort: numerically when every present value is a number. */
+static int text_less(const struct sort_key *a, const struct sort_key *b)
+{
+	return strcmp(a->u.text, b->u.text) < 0;
+}
+
+/* Sort k[0 .. n) stably (ties keep their order), with tmp as much room:
+ * a merge sort, whose keys are read where they lie, one after another. */
+static void merge_sort(struct sort_key *k, struct sort_key *tmp, size_t n,
+		       int (*less)(const struct sort_key *, const struct sort_key *))
+{
+	struct sort_key *from = k, *to = tmp, *swap;
+	for (size_t width = 1; width < n; width *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * width) {
+			size_t mid = n - lo > width ? lo + width : n;
+			size_t hi = n - mid > width ? mid + width : n;
+			size_t i = lo, j = mid, o = lo;
+			while (i < mid && j < hi)
+				to[o++] = less(&from[j], &from[i]) ? from[j++] : from[i++];
+			while (i < mid)
+				to[o++] = from[i++];
+			while (j < hi)
+				to[o++] = from[j++];
+		}
+		swap = from;
+		from = to;
+		to = swap;
+	}
+	if (from != k)
+		memcpy(k, from, n * sizeof(*k));
+}
+
+/*
+ * A stable sort: numerically when every present value is a number, NaN
+ * after the other numbers; missing values last, like pandas' NaN.
+ */
 static int apply_sort(struct table *t, const char *key, struct perun_error *err)
 {
 	size_t id;
 	int rc = check_key(t, key, "key choice for sorting the table", &id, err);
 	if (rc)
 		return rc;
-	size_t n = t->nshown;
-	struct sort_entry *e = calloc(n + 1, sizeof(*e));
-	if (!e)
-		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	int sort_numeric = 1;
-	for (size_t i = 0; i < n; i++) {
-		e[i].row = t->order[i];
-		e[i].cell = cell_of(t, e[i].row, id);
-		e[i].pos = i;
-		if (e[i].cell && !cell_number(e[i].cell, NULL))
-			sort_numeric = 0;
+	size_t n = t->nshown, nkeys = 0, k = 0;
+	struct sort_key *keys = malloc((n + 1) * sizeof(*keys));
+	struct sort_key *tmp = malloc((n + 1) * sizeof(*tmp));
+	size_t *rows = malloc((n + 1) * sizeof(*rows));
+	int numeric = 1, oom = !keys || !tmp || !rows;
+	for (size_t i = 0; !oom && i < n; i++) {
+		const struct perun_jv *cell = cell_of(t, t->order[i], id);
+		if (cell && !cell_number(cell, NULL))
+			numeric = 0;
 	}
-	int oom = 0;
-	for (size_t i = 0; !sort_numeric && i < n; i++) {
-		if (perun_jv_is_string(e[i].cell))
-			e[i].text = e[i].cell->u.s; /* up to a NUL, as its text */
-		else if (e[i].cell && !(e[i].text = e[i].dup = cell_str_dup(e[i].cell)))
+	for (size_t i = 0; !oom && i < n; i++) {
+		const struct perun_jv *cell = cell_of(t, t->order[i], id);
+		struct sort_key *sk = &keys[nkeys];
+		rows[i] = t->order[i];
+		*sk = (struct sort_key){ .row = rows[i] };
+		if (!cell || (numeric && (cell_number(cell, &sk->u.x), isnan(sk->u.x))))
+			continue; /* after the rest */
+		if (perun_jv_is_string(cell) && !numeric)
+			sk->u.text = cell->u.s; /* up to a NUL, as its text */
+		else if (!numeric && !(sk->u.text = sk->dup = cell_str_dup(cell)))
 			oom = 1;
+		nkeys++;
 	}
-	if (!oom)
-		qsort_r(e, n, sizeof(*e), sort_cmp, &sort_numeric);
-	for (size_t i = 0; i < n; i++) {
-		t->order[i] = e[i].row;
-		free(e[i].dup);
+	if (!oom) {
+		merge_sort(keys, tmp, nkeys, numeric ? number_less : text_less);
+		for (k = 0; k < nkeys; k++)
+			t->order[k] = keys[k].row;
+		/* NaN, then missing values, in the order they had. */
+		for (int missing = 0; missing < 2; missing++)
+			for (size_t i = 0; i < n; i++) {
+				const struct perun_jv *cell = cell_of(t, rows[i], id);
+				double x = 0;
+				if (missing ? !cell
+					    : cell && numeric && (cell_number(cell, &x), isnan(x)))
+					t->order[k++] = rows[i];
+			}
 	}
-	free(e);
+	for (size_t i = 0; keys && i < nkeys; i++)
+		free(keys[i].dup);
+	free(keys);
+	free(tmp);
+	free(rows);
 	return oom ? perun_error_set(err, PERUN_EGENERIC, "out of memory") : 0;
 }
 
@@ -1344,8 +1411,8 @@ static void cell_format(struct layout *l, struct perun_strbuf *b, struct cell *c
 }
 
 /*
- * The columns' types and widths, in two passes over the rows (the types
- * first, then the texts), row by row: a table is stored so.  Rows of a
+ * The columns' types and widths, in two passes over the rows shown (the
+ * types first, then the texts), row by row as they are stored.  Rows of a
  * resource type share its values (uid, type, ...), and rows that lack a
  * column share NULL: a value the row before had is not looked at again.
  */
@@ -1367,25 +1434,29 @@ static int layout_build(struct layout *l, const struct table *t, const struct ta
 	/* The widest text of a column, and in decimal columns its digits
 	 * before the point (width - after). */
 	long *widest = calloc(nc + 1, sizeof(*widest));
+	uint64_t *shown = shown_rows(t);
 	int rc = -1;
 	if (!l->headers || !l->widths || !l->max_after || !l->aligns || !l->types ||
 	    row_reader_init(&l->rows, t) || !l->prev || !l->cells || !l->cell_widths || !l->texts ||
-	    !prev || !widest)
+	    !prev || !widest || !shown)
 		goto out;
 	l->have_aligns = l->nrows > 0;
 	for (size_t c = 0; c < nc; c++)
 		l->types[c] = T_BOOL;
-	for (size_t r = 0; r < l->nrows; r++) {
-		row_read(&l->rows, r);
+	for (size_t r = 0, first = 1; r < t->nrows; r++) {
+		if (!(shown[r / 64] >> (r % 64) & 1))
+			continue;
+		row_read_at(&l->rows, r);
 		for (size_t c = 0; c < nc; c++) {
 			const struct perun_jv *v = l->rows.values[c];
-			if (r && v == prev[c])
+			if (!first && v == prev[c])
 				continue;
 			prev[c] = v;
 			enum cell_type ct = value_type(v, fmt->rst_escape && c == 0);
 			if (ct > l->types[c])
 				l->types[c] = ct;
 		}
+		first = 0;
 	}
 	for (size_t c = 0; c < nc; c++) {
 		l->aligns[c] =
@@ -1393,12 +1464,14 @@ static int layout_build(struct layout *l, const struct table *t, const struct ta
 		l->max_after[c] = -1;
 		widest[c] = LONG_MIN;
 	}
-	for (size_t r = 0; r < l->nrows; r++) {
-		row_read(&l->rows, r);
+	for (size_t r = 0, first = 1; r < t->nrows; r++) {
+		if (!(shown[r / 64] >> (r % 64) & 1))
+			continue;
+		row_read_at(&l->rows, r);
 		for (size_t c = 0; c < nc; c++) {
 			const struct perun_jv *v = l->rows.values[c];
 			struct cell cell;
-			if (r && v == prev[c])
+			if (!first && v == prev[c])
 				continue;
 			prev[c] = v;
 			l->arena.len = 0;
@@ -1415,17 +1488,18 @@ static int layout_build(struct layout *l, const struct table *t, const struct ta
 			if (w > widest[c])
 				widest[c] = w;
 		}
+		first = 0;
 	}
 	for (size_t c = 0; c < nc; c++) {
 		const char *name = t->columns[c];
 		if (fmt->rst_escape && c == 0 && !*name)
 			name = "..";
 		size_t width = text_width(name) + 2; /* tabulate's MIN_PADDING */
-		long shown = widest[c];
+		long most = widest[c];
 		if (l->nrows && l->aligns[c] == ALIGN_DECIMAL)
-			shown += l->max_after[c];
-		if (l->nrows && shown > (long)width)
-			width = (size_t)shown;
+			most += l->max_after[c];
+		if (l->nrows && most > (long)width)
+			width = (size_t)most;
 		l->widths[c] = width;
 		l->headers[c] = padded(name, width, l->nrows && l->aligns[c] == ALIGN_DECIMAL);
 		if (!l->headers[c])
@@ -1435,6 +1509,7 @@ static int layout_build(struct layout *l, const struct table *t, const struct ta
 out:
 	free(prev);
 	free(widest);
+	free(shown);
 	return rc;
 }
 
