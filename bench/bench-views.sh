@@ -1,6 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The graphical and diff views on big profiles (issue 6: under two seconds).
+# The graphical and diff views on big profiles (issue 6: under two seconds;
+# issue 21: tableof resources of a million rows under one second).
 #
 #   bench/bench-views.sh [builddir] [resources]
 #
@@ -18,6 +19,10 @@
 #   perun showdiff <kperf> <kperf, shifted> report
 # and the time perun takes just to load each profile (perun show <p>
 # tableof models: an empty or tiny table), which is part of every figure.
+# tableof resources at 1,000,000 rows, 2 cores: 0.44 s wall and CPU, 71 MB
+# peak (before issue 21: 0.92 s, 297 MB); 0.82 s wall, 0.52 s CPU with the
+# machine loaded at 6.  Of the CPU, loading takes 0.05 s and building the
+# table 0.06 s (tableof -f uid none resources: no row shown).
 # Figures only; nothing is asserted.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
