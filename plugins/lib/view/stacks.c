@@ -843,27 +843,63 @@ struct listed_key {
 	uint32_t stack;
 };
 
-static int listed_key_cmp(const void *a, const void *b)
+/*
+ * Sort k[0..n) by key, equal keys in the order given: by the bytes of the
+ * keys from the lowest (those all keys share are skipped), through tmp
+ * (room for n); a few keys by insertion.
+ */
+static void sort_keys_stable(struct listed_key *k, struct listed_key *tmp, size_t n)
 {
-	const struct listed_key *x = a, *y = b;
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return x->stack < y->stack ? -1 : x->stack > y->stack;
+	if (n < 32) {
+		for (size_t i = 1; i < n; i++) {
+			struct listed_key x = k[i];
+			size_t j = i;
+			for (; j && k[j - 1].key > x.key; j--)
+				k[j] = k[j - 1];
+			k[j] = x;
+		}
+		return;
+	}
+	uint64_t differ = 0;
+	for (size_t i = 1; i < n; i++)
+		differ |= k[i].key ^ k[0].key;
+	struct listed_key *from = k, *to = tmp;
+	for (unsigned shift = 0; shift < 64; shift += 8) {
+		size_t count[256] = { 0 };
+		if (!((differ >> shift) & 0xff))
+			continue;
+		for (size_t i = 0; i < n; i++)
+			count[(from[i].key >> shift) & 0xff]++;
+		for (size_t b = 0, sum = 0; b < 256; b++) {
+			size_t c = count[b];
+			count[b] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			to[count[(from[i].key >> shift) & 0xff]++] = from[i];
+		struct listed_key *t = from;
+		from = to;
+		to = t;
+	}
+	if (from != k)
+		memcpy(k, from, n * sizeof(*k));
 }
 
 struct list_sort {
 	const struct viewlib_stacks *s;
 	const uint32_t *rank;
-	unsigned bits, per; /* of a rank in a key; frames a key holds */
-	uint64_t last;	    /* the bits of a key's last frame */
+	struct listed_key *tmp; /* room for every stack */
+	unsigned bits, per;	/* of a rank in a key; frames a key holds */
+	uint64_t last;		/* the bits of a key's last frame */
 };
 
 /*
- * Sort the stacks k[0..n), whose frames before at are equal: by a key of
- * their next per frames, then each run of equal keys by the frames after
- * (a radix sort from the root, per frames a digit).  Keys are built a run
- * at a time, reading the stacks in the order read: no comparison reads
- * the frames, which are far bigger than the caches.
+ * Sort the stacks k[0..n), in the order read, whose frames before at are
+ * equal: by a key of their next per frames, then each run of equal keys
+ * by the frames after (a radix sort from the root, per frames a digit;
+ * the sorts are stable, so equal stacks stay in the order read).  Keys
+ * are built a run at a time, reading the stacks in the order read: no
+ * comparison reads the frames, which are far bigger than the caches.
  */
 static void sort_listed(const struct list_sort *ls, struct listed_key *k, size_t n, uint32_t at)
 {
@@ -876,7 +912,7 @@ static void sort_listed(const struct list_sort *ls, struct listed_key *k, size_t
 			key = key << ls->bits | (d < st->len ? (uint64_t)ls->rank[ids[d]] + 1 : 0);
 		k[i].key = key;
 	}
-	qsort(k, n, sizeof(*k), listed_key_cmp);
+	sort_keys_stable(k, ls->tmp, n);
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i + 1; j < n && k[j].key == k[i].key; j++)
 			;
@@ -889,11 +925,14 @@ static void sort_listed(const struct list_sort *ls, struct listed_key *k, size_t
 int viewlib_stacks_sort_list(const struct viewlib_stacks *s, uint32_t **out,
 			     struct perun_error *err)
 {
-	struct list_sort ls = { s, name_ranks(s), 1, 0, 0 };
+	struct list_sort ls = {
+		s, name_ranks(s), malloc(((size_t)s->nlisted + 1) * sizeof(*ls.tmp)), 1, 0, 0
+	};
 	struct listed_key *k = malloc(((size_t)s->nlisted + 1) * sizeof(*k));
 	uint32_t *order = malloc(((size_t)s->nlisted + 1) * sizeof(*order));
-	if (!ls.rank || !k || !order) {
+	if (!ls.rank || !ls.tmp || !k || !order) {
 		free((void *)ls.rank);
+		free(ls.tmp);
 		free(k);
 		free(order);
 		return perun_error_set(err, PERUN_EGENERIC,
@@ -910,6 +949,7 @@ int viewlib_stacks_sort_list(const struct viewlib_stacks *s, uint32_t **out,
 	for (uint32_t i = 0; i < s->nlisted; i++)
 		order[i] = k[i].stack;
 	free((void *)ls.rank);
+	free(ls.tmp);
 	free(k);
 	*out = order;
 	return 0;

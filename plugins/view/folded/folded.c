@@ -106,6 +106,12 @@ static void fold_list(struct folding *f, const struct viewlib_stacks *s, const u
 	const uint32_t *last = NULL;
 	uint32_t last_len = 0;
 	for (uint32_t i = 0; i < s->nlisted;) {
+		/* Stacks in this order are all over memory: their frames are
+		 * fetched a few stacks ahead. */
+		if (i + 16 < s->nlisted)
+			__builtin_prefetch(&s->list[order[i + 16]]);
+		if (i + 8 < s->nlisted)
+			__builtin_prefetch(s->frames.ids + s->list[order[i + 8]].start);
 		const struct viewlib_listed_stack *st = &s->list[order[i]];
 		const uint32_t *ids = s->frames.ids + st->start;
 		double self = 0;
