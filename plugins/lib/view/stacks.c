@@ -54,15 +54,18 @@ static int grow(void **p, uint32_t *alloc, uint32_t need, size_t size)
 {
 	if (need <= *alloc)
 		return 0;
-	uint32_t n = *alloc ? *alloc * 2 : 64;
+	/* In 64 bits: doubling past 2^31 would wrap to 0. */
+	uint64_t n = *alloc ? (uint64_t)*alloc * 2 : 64;
 	while (n < need)
 		n *= 2;
+	if (n > UINT32_MAX)
+		n = UINT32_MAX;
 	void *q = realloc(*p, (size_t)n * size);
 	if (!q)
 		return -1;
 	perun_advise_huge_pages(q, (size_t)n * size);
 	*p = q;
-	*alloc = n;
+	*alloc = (uint32_t)n;
 	return 0;
 }
 
