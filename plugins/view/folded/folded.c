@@ -58,18 +58,23 @@ struct folding {
 	struct perun_strbuf sb;
 	struct perun_strbuf path;     /* the frames of the walk's path, ';'-joined */
 	size_t *path_end;	      /* path_end[d]: length of the text of d frames */
+	unsigned char *plain;	      /* plain[id]: name id is its own text */
 	double exact;		      /* weight of the lines so far */
 	long long written;	      /* their rounded weights */
 	struct viewlib_stream stream; /* where full buffers of lines go */
 };
 
 /* The walk's path cut to depth - 1 frames, then name. */
-static void fold_frame(struct folding *f, uint32_t depth, const char *name)
+static void fold_frame(struct folding *f, const struct viewlib_stacks *s, uint32_t depth,
+		       uint32_t frame)
 {
 	f->path.len = f->path_end[depth - 1];
 	if (depth > 1)
 		perun_strbuf_addch(&f->path, ';');
-	add_frame(&f->path, name);
+	if (f->plain[frame])
+		perun_strbuf_add(&f->path, s->names[frame], s->name_lens[frame]);
+	else
+		add_frame(&f->path, s->names[frame]);
 	f->path_end[depth] = f->path.len;
 }
 
@@ -121,7 +126,7 @@ static void fold_list(struct folding *f, const struct viewlib_stacks *s, const u
 		while (d < st->len && d < last_len && ids[d] == last[d])
 			d++;
 		for (; d < st->len; d++)
-			fold_frame(f, d + 1, s->names[ids[d]]);
+			fold_frame(f, s, d + 1, ids[d]);
 		fold_write(f, self);
 		last = ids;
 		last_len = st->len;
@@ -133,7 +138,7 @@ static int folded_show(struct perun_view_ctx *ctx, struct perun_error *err)
 	struct viewlib_stacks s;
 	struct viewlib_stack_step *steps = NULL;
 	uint32_t *order = NULL;
-	struct folding f = { PERUN_STRBUF_INIT, PERUN_STRBUF_INIT, NULL, 0, 0, { 0 } };
+	struct folding f = { PERUN_STRBUF_INIT, PERUN_STRBUF_INIT, NULL, NULL, 0, 0, { 0 } };
 	int rc, opened = 0;
 	if (ctx->argc > 0)
 		return perun_error_set(err, PERUN_EINVAL, "unexpected argument '%s'", ctx->argv[0]);
@@ -155,14 +160,17 @@ static int folded_show(struct perun_view_ctx *ctx, struct perun_error *err)
 		goto out;
 	opened = 1;
 	f.path_end = calloc((size_t)s.depth + 2, sizeof(*f.path_end));
-	if (!f.path_end) {
+	f.plain = malloc((size_t)s.nnames + 1);
+	if (!f.path_end || !f.plain) {
 		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory folding the stacks");
 		goto out;
 	}
+	for (uint32_t i = 0; i < s.nnames; i++)
+		f.plain[i] = strcspn(s.names[i], ";\n\r") == s.name_lens[i];
 	if (order)
 		fold_list(&f, &s, order);
 	for (uint32_t i = 1; steps && i < s.nnodes; i++) {
-		fold_frame(&f, steps[i].depth, s.names[steps[i].frame]);
+		fold_frame(&f, &s, steps[i].depth, steps[i].frame);
 		fold_write(&f, steps[i].self);
 	}
 	if (f.sb.failed || f.path.failed) {
@@ -178,6 +186,7 @@ out:
 	perun_strbuf_release(&f.sb);
 	perun_strbuf_release(&f.path);
 	free(f.path_end);
+	free(f.plain);
 	free(steps);
 	free(order);
 	viewlib_stacks_release(&s);
