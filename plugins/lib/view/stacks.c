@@ -50,10 +50,8 @@ void viewlib_stacks_release(struct viewlib_stacks *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static int grow(void **p, uint32_t *alloc, uint32_t need, size_t size)
+static int grow_to(void **p, uint32_t *alloc, uint32_t need, size_t size)
 {
-	if (need <= *alloc)
-		return 0;
 	/* In 64 bits: doubling past 2^31 would wrap to 0. */
 	uint64_t n = *alloc ? (uint64_t)*alloc * 2 : 64;
 	while (n < need)
@@ -67,6 +65,13 @@ static int grow(void **p, uint32_t *alloc, uint32_t need, size_t size)
 	*p = q;
 	*alloc = (uint32_t)n;
 	return 0;
+}
+
+/* Room for need elements of size at *p: the check inline, as it is made
+ * for each frame and node. */
+static inline int grow(void **p, uint32_t *alloc, uint32_t need, size_t size)
+{
+	return need <= *alloc ? 0 : grow_to(p, alloc, need, size);
 }
 
 static int names_rehash(struct viewlib_stacks *s)
