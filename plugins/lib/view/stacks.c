@@ -912,21 +912,39 @@ struct list_sort {
 static void sort_listed(const struct list_sort *ls, struct listed_key *k, size_t n, uint32_t at)
 {
 	const struct viewlib_stacks *s = ls->s;
-	for (size_t i = 0; i < n; i++) {
-		const struct viewlib_listed_stack *st = &s->list[k[i].stack];
-		const uint32_t *ids = s->frames.ids + st->start;
-		uint64_t key = 0;
-		for (uint32_t d = at; d < at + ls->per; d++)
-			key = key << ls->bits | (d < st->len ? (uint64_t)ls->rank[ids[d]] + 1 : 0);
-		k[i].key = key;
-	}
-	sort_keys_stable(k, ls->tmp, n);
-	for (size_t i = 0, j; i < n; i = j) {
-		for (j = i + 1; j < n && k[j].key == k[i].key; j++)
-			;
-		/* A run of stacks that go on past these frames. */
-		if (j - i > 1 && (k[i].key & ls->last))
-			sort_listed(ls, k + i, j - i, at + ls->per);
+	/* The biggest run is sorted on here, the others by a call: a call
+	 * sorts at most half the stacks, so calls nest at most log2(n)
+	 * deep, however deep the stacks are. */
+	while (n > 1) {
+		size_t big = 0, nbig = 0;
+		for (size_t i = 0; i < n; i++) {
+			const struct viewlib_listed_stack *st = &s->list[k[i].stack];
+			const uint32_t *ids = s->frames.ids + st->start;
+			uint64_t key = 0;
+			for (uint32_t d = at; d < at + ls->per; d++)
+				key = key << ls->bits |
+				      (d < st->len ? (uint64_t)ls->rank[ids[d]] + 1 : 0);
+			k[i].key = key;
+		}
+		sort_keys_stable(k, ls->tmp, n);
+		for (size_t i = 0, j; i < n; i = j) {
+			for (j = i + 1; j < n && k[j].key == k[i].key; j++)
+				;
+			/* A run of stacks that go on past these frames. */
+			if (j - i < 2 || !(k[i].key & ls->last))
+				continue;
+			if (j - i > nbig) {
+				if (nbig)
+					sort_listed(ls, k + big, nbig, at + ls->per);
+				big = i;
+				nbig = j - i;
+			} else {
+				sort_listed(ls, k + i, j - i, at + ls->per);
+			}
+		}
+		k += big;
+		n = nbig;
+		at += ls->per;
 	}
 }
 
