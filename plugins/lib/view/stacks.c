@@ -45,23 +45,33 @@ void viewlib_stacks_release(struct viewlib_stacks *s)
 	free(s->edges);
 	free(s->children);
 	free(s->events);
+	free(s->frames.ids);
+	free(s->list);
 	memset(s, 0, sizeof(*s));
 }
 
-static int grow(void **p, uint32_t *alloc, uint32_t need, size_t size)
+static int grow_to(void **p, uint32_t *alloc, uint32_t need, size_t size)
 {
-	if (need <= *alloc)
-		return 0;
-	uint32_t n = *alloc ? *alloc * 2 : 64;
+	/* In 64 bits: doubling past 2^31 would wrap to 0. */
+	uint64_t n = *alloc ? (uint64_t)*alloc * 2 : 64;
 	while (n < need)
 		n *= 2;
+	if (n > UINT32_MAX)
+		n = UINT32_MAX;
 	void *q = realloc(*p, (size_t)n * size);
 	if (!q)
 		return -1;
 	perun_advise_huge_pages(q, (size_t)n * size);
 	*p = q;
-	*alloc = n;
+	*alloc = (uint32_t)n;
 	return 0;
+}
+
+/* Room for need elements of size at *p: the check inline, as it is made
+ * for each frame and node. */
+static inline int grow(void **p, uint32_t *alloc, uint32_t need, size_t size)
+{
+	return need <= *alloc ? 0 : grow_to(p, alloc, need, size);
 }
 
 static int names_rehash(struct viewlib_stacks *s)
@@ -301,11 +311,6 @@ static uint32_t child_get_or_add(struct viewlib_stacks *s, uint32_t parent, uint
 
 /* ---- reading profiles ------------------------------------------------ */
 
-struct frame_buf {
-	uint32_t *ids;
-	uint32_t n, alloc;
-};
-
 /* Perun's flattened text of v, interned (the rare frames and uids that are
  * neither strings nor kperf's or the tracer's frames). */
 static uint32_t intern_flattened(struct viewlib_stacks *s, const struct perun_jv *v)
@@ -364,9 +369,9 @@ static uint32_t intern_value(struct viewlib_stacks *s, const struct perun_jv *v)
 	return intern_flattened(s, v);
 }
 
-static int push_frame(struct frame_buf *fb, uint32_t id)
+static int push_frame(struct viewlib_frame_buf *fb, uint32_t id)
 {
-	if (id == VIEWLIB_STACKS_NONE ||
+	if (id == VIEWLIB_STACKS_NONE || fb->n == UINT32_MAX ||
 	    grow((void **)&fb->ids, &fb->alloc, fb->n + 1, sizeof(*fb->ids)))
 		return -1;
 	fb->ids[fb->n++] = id;
@@ -391,7 +396,7 @@ static double column_sum(const struct perun_jv *col)
 #define QUEUED_STACKS 16
 
 struct stack_queue {
-	struct frame_buf frames; /* the queued stacks' frames, root first */
+	struct viewlib_frame_buf frames; /* the queued stacks' frames, root first */
 	uint32_t start[QUEUED_STACKS + 1];
 	double weight[QUEUED_STACKS];
 	uint32_t n;
@@ -455,6 +460,45 @@ static double weigh(const struct viewlib_stacks *s, const struct perun_jv *pers,
 	return 0;
 }
 
+/* The frames from first on as a stack of the list, cut after max_depth
+ * frames as the tree cuts it. */
+static int list_stack(struct viewlib_stacks *s, uint32_t first, double weight)
+{
+	if (grow((void **)&s->list, &s->list_alloc, s->nlisted + 1, sizeof(*s->list)))
+		return -1;
+	if (s->max_depth && s->frames.n - first > s->max_depth)
+		s->frames.n = first + s->max_depth;
+	uint32_t len = s->frames.n - first;
+	s->list[s->nlisted++] = (struct viewlib_listed_stack){ first, len, weight };
+	if (len > s->depth)
+		s->depth = len;
+	return 0;
+}
+
+/* The listed stacks added to the tree, in the order read, and the list
+ * dropped: for profiles that need the tree after all. */
+static int tree_of_list(struct viewlib_stacks *s, struct stack_queue *q)
+{
+	s->depth = 0;
+	for (uint32_t i = 0; i < s->nlisted; i++) {
+		const struct viewlib_listed_stack *st = &s->list[i];
+		for (uint32_t k = 0; k < st->len; k++)
+			if (push_frame(&q->frames, s->frames.ids[st->start + k]))
+				return -1;
+		q->weight[q->n] = st->weight;
+		q->start[++q->n] = q->frames.n;
+		if (q->n == QUEUED_STACKS && add_queued(s, q))
+			return -1;
+	}
+	free(s->frames.ids);
+	free(s->list);
+	s->frames = (struct viewlib_frame_buf){ NULL, 0, 0 };
+	s->list = NULL;
+	s->nlisted = s->list_alloc = 0;
+	s->listed = 0;
+	return add_queued(s, q);
+}
+
 /* A resource type with a "trace": one stack weighing all its amounts. */
 static int add_traced(struct viewlib_stacks *s, const struct perun_jv *pers,
 		      const struct perun_jv *trace, const struct perun_jv *amount, int root_first,
@@ -464,7 +508,7 @@ static int add_traced(struct viewlib_stacks *s, const struct perun_jv *pers,
 	if (perun_jv_is_string(subtype) && !strcmp(subtype->u.s, "free"))
 		return 0;
 	const struct perun_jv *uid = perun_jv_get(pers, "uid"), *frame;
-	struct frame_buf *fb = &q->frames;
+	struct viewlib_frame_buf *fb = s->listed ? &s->frames : &q->frames;
 	uint32_t first = fb->n;
 	size_t n = perun_jv_len(trace), i;
 	if (root_first) {
@@ -486,6 +530,8 @@ static int add_traced(struct viewlib_stacks *s, const struct perun_jv *pers,
 	}
 	if (fb->n == first)
 		return 0;
+	if (s->listed)
+		return list_stack(s, first, weigh(s, pers, amount));
 	q->weight[q->n] = weigh(s, pers, amount);
 	q->start[++q->n] = fb->n;
 	return q->n == QUEUED_STACKS ? add_queued(s, q) : 0;
@@ -646,7 +692,11 @@ int viewlib_stacks_from_profile(struct viewlib_stacks *s, const struct perun_pro
 		goto oom;
 	if (rc)
 		goto out;
-	if (nest_calls(s))
+	if (s->listed && s->nevents && tree_of_list(s, &r.queue))
+		goto oom;
+	if (s->listed)
+		s->nstacks = s->nlisted;
+	else if (nest_calls(s))
 		goto oom;
 	if (!s->nstacks) {
 		rc = perun_error_set(err, PERUN_EINVAL,
@@ -654,7 +704,7 @@ int viewlib_stacks_from_profile(struct viewlib_stacks *s, const struct perun_pro
 				     "or calls with a 'timestamp' as the trace collector records)");
 		goto out;
 	}
-	rc = viewlib_stacks_finish(s, err);
+	rc = s->listed ? 0 : viewlib_stacks_finish(s, err);
 	goto out;
 oom:
 	rc = perun_error_set(err, PERUN_EGENERIC, "out of memory reading the call stacks");
@@ -663,8 +713,8 @@ out:
 	return rc;
 }
 
-int viewlib_stacks_from_view(struct viewlib_stacks *s, const struct perun_profile *profile,
-			     const struct perun_params *params, struct perun_error *err)
+static int read_view(struct viewlib_stacks *s, const struct perun_profile *profile,
+		     const struct perun_params *params, int listed, struct perun_error *err)
 {
 	long long max = perun_params_int(params, "max-trace", 0);
 	viewlib_stacks_init(s, 0);
@@ -672,7 +722,20 @@ int viewlib_stacks_from_view(struct viewlib_stacks *s, const struct perun_profil
 		return perun_error_set(err, PERUN_EINVAL, "--max-trace %lld: not 0 or more", max);
 	s->max_depth = (uint32_t)max;
 	s->weight = perun_params_string(params, "of", NULL);
+	s->listed = listed;
 	return viewlib_stacks_from_profile(s, profile, err);
+}
+
+int viewlib_stacks_from_view(struct viewlib_stacks *s, const struct perun_profile *profile,
+			     const struct perun_params *params, struct perun_error *err)
+{
+	return read_view(s, profile, params, 0, err);
+}
+
+int viewlib_stacks_list_from_view(struct viewlib_stacks *s, const struct perun_profile *profile,
+				  const struct perun_params *params, struct perun_error *err)
+{
+	return read_view(s, profile, params, 1, err);
 }
 
 /* ---- finishing ---------------------------------------------------------- */
@@ -685,6 +748,26 @@ struct named {
 static int named_cmp(const void *a, const void *b)
 {
 	return strcmp(((const struct named *)a)->name, ((const struct named *)b)->name);
+}
+
+/* rank[id]: the place of name id among the names in strcmp order (the
+ * caller frees); NULL without memory. */
+static uint32_t *name_ranks(const struct viewlib_stacks *s)
+{
+	struct named *byname = malloc((s->nnames + 1) * sizeof(*byname));
+	uint32_t *rank = malloc((s->nnames + 1) * sizeof(*rank));
+	if (!byname || !rank) {
+		free(byname);
+		free(rank);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < s->nnames; i++)
+		byname[i] = (struct named){ s->names[i], i };
+	qsort(byname, s->nnames, sizeof(*byname), named_cmp);
+	for (uint32_t i = 0; i < s->nnames; i++)
+		rank[byname[i].id] = i;
+	free(byname);
+	return rank;
 }
 
 static int u64_cmp(const void *a, const void *b)
@@ -761,24 +844,155 @@ oom:
 	return perun_error_set(err, PERUN_EGENERIC, "out of memory ordering the call stacks");
 }
 
+/* A listed stack being sorted: key holds the ranks + 1 of some of its
+ * frames, the first in the high bits, 0 past its end. */
+struct listed_key {
+	uint64_t key;
+	uint32_t stack;
+};
+
+/*
+ * Sort k[0..n) by key, equal keys in the order given: by the bytes of the
+ * keys from the lowest (those all keys share are skipped), through tmp
+ * (room for n); a few keys by insertion.
+ */
+static void sort_keys_stable(struct listed_key *k, struct listed_key *tmp, size_t n)
+{
+	if (n < 32) {
+		for (size_t i = 1; i < n; i++) {
+			struct listed_key x = k[i];
+			size_t j = i;
+			for (; j && k[j - 1].key > x.key; j--)
+				k[j] = k[j - 1];
+			k[j] = x;
+		}
+		return;
+	}
+	uint64_t differ = 0;
+	for (size_t i = 1; i < n; i++)
+		differ |= k[i].key ^ k[0].key;
+	struct listed_key *from = k, *to = tmp;
+	for (unsigned shift = 0; shift < 64; shift += 8) {
+		size_t count[256] = { 0 };
+		if (!((differ >> shift) & 0xff))
+			continue;
+		for (size_t i = 0; i < n; i++)
+			count[(from[i].key >> shift) & 0xff]++;
+		for (size_t b = 0, sum = 0; b < 256; b++) {
+			size_t c = count[b];
+			count[b] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			to[count[(from[i].key >> shift) & 0xff]++] = from[i];
+		struct listed_key *t = from;
+		from = to;
+		to = t;
+	}
+	if (from != k)
+		memcpy(k, from, n * sizeof(*k));
+}
+
+struct list_sort {
+	const struct viewlib_stacks *s;
+	const uint32_t *rank;
+	struct listed_key *tmp; /* room for every stack */
+	unsigned bits, per;	/* of a rank in a key; frames a key holds */
+	uint64_t last;		/* the bits of a key's last frame */
+};
+
+/*
+ * Sort the stacks k[0..n), in the order read, whose frames before at are
+ * equal: by a key of their next per frames, then each run of equal keys
+ * by the frames after (a radix sort from the root, per frames a digit;
+ * the sorts are stable, so equal stacks stay in the order read).  Keys
+ * are built a run at a time, reading the stacks in the order read: no
+ * comparison reads the frames, which are far bigger than the caches.
+ */
+static void sort_listed(const struct list_sort *ls, struct listed_key *k, size_t n, uint32_t at)
+{
+	const struct viewlib_stacks *s = ls->s;
+	/* The biggest run is sorted on here, the others by a call: a call
+	 * sorts at most half the stacks, so calls nest at most log2(n)
+	 * deep, however deep the stacks are. */
+	while (n > 1) {
+		size_t big = 0, nbig = 0;
+		for (size_t i = 0; i < n; i++) {
+			const struct viewlib_listed_stack *st = &s->list[k[i].stack];
+			const uint32_t *ids = s->frames.ids + st->start;
+			uint64_t key = 0;
+			for (uint32_t d = at; d < at + ls->per; d++)
+				key = key << ls->bits |
+				      (d < st->len ? (uint64_t)ls->rank[ids[d]] + 1 : 0);
+			k[i].key = key;
+		}
+		sort_keys_stable(k, ls->tmp, n);
+		for (size_t i = 0, j; i < n; i = j) {
+			for (j = i + 1; j < n && k[j].key == k[i].key; j++)
+				;
+			/* A run of stacks that go on past these frames. */
+			if (j - i < 2 || !(k[i].key & ls->last))
+				continue;
+			if (j - i > nbig) {
+				if (nbig)
+					sort_listed(ls, k + big, nbig, at + ls->per);
+				big = i;
+				nbig = j - i;
+			} else {
+				sort_listed(ls, k + i, j - i, at + ls->per);
+			}
+		}
+		k += big;
+		n = nbig;
+		at += ls->per;
+	}
+}
+
+int viewlib_stacks_sort_list(const struct viewlib_stacks *s, uint32_t **out,
+			     struct perun_error *err)
+{
+	struct list_sort ls = {
+		s, name_ranks(s), malloc(((size_t)s->nlisted + 1) * sizeof(*ls.tmp)), 1, 0, 0
+	};
+	struct listed_key *k = malloc(((size_t)s->nlisted + 1) * sizeof(*k));
+	uint32_t *order = malloc(((size_t)s->nlisted + 1) * sizeof(*order));
+	if (!ls.rank || !ls.tmp || !k || !order) {
+		free((void *)ls.rank);
+		free(ls.tmp);
+		free(k);
+		free(order);
+		return perun_error_set(err, PERUN_EGENERIC,
+				       "out of memory sorting the call stacks");
+	}
+	/* Ranks + 1 go up to nnames. */
+	while (ls.bits < 32 && ((uint64_t)1 << ls.bits) <= s->nnames)
+		ls.bits++;
+	ls.per = 64 / ls.bits;
+	ls.last = ((uint64_t)1 << ls.bits) - 1;
+	for (uint32_t i = 0; i < s->nlisted; i++)
+		k[i] = (struct listed_key){ 0, i };
+	sort_listed(&ls, k, s->nlisted, 0);
+	for (uint32_t i = 0; i < s->nlisted; i++)
+		order[i] = k[i].stack;
+	free((void *)ls.rank);
+	free(ls.tmp);
+	free(k);
+	*out = order;
+	return 0;
+}
+
 int viewlib_stacks_finish(struct viewlib_stacks *s, struct perun_error *err)
 {
-	struct named *byname = malloc((s->nnames + 1) * sizeof(*byname));
-	uint32_t *rank = malloc((s->nnames + 1) * sizeof(*rank));
+	uint32_t *rank = name_ranks(s);
 	/* Children as (rank of their name, node), placed under their parent
 	 * in one pass over the nodes: sorting them then reads no node. */
 	uint64_t *order = malloc((s->nnodes + 1) * sizeof(*order));
 	int rc = 0;
 	free(s->children);
 	s->children = NULL;
-	if (!byname || !rank || !order || ensure_root(s))
+	if (!rank || !order || ensure_root(s))
 		goto oom;
 	perun_advise_huge_pages(order, (s->nnodes + 1) * sizeof(*order));
-	for (uint32_t i = 0; i < s->nnames; i++)
-		byname[i] = (struct named){ s->names[i], i };
-	qsort(byname, s->nnames, sizeof(*byname), named_cmp);
-	for (uint32_t i = 0; i < s->nnames; i++)
-		rank[byname[i].id] = i;
 	for (uint32_t i = 0; i < s->nnodes; i++) {
 		s->nodes[i].total = s->nodes[i].self;
 		s->nodes[i].nchildren = 0;
@@ -813,7 +1027,6 @@ int viewlib_stacks_finish(struct viewlib_stacks *s, struct perun_error *err)
 oom:
 	rc = perun_error_set(err, PERUN_EGENERIC, "out of memory sorting the call stacks");
 out:
-	free(byname);
 	free(rank);
 	free(order);
 	return rc;

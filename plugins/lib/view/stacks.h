@@ -60,6 +60,19 @@ struct viewlib_stack_edge {
 	uint32_t child;
 };
 
+/* Frame ids, one after another. */
+struct viewlib_frame_buf {
+	uint32_t *ids;
+	uint32_t n, alloc;
+};
+
+/* A stack of a list (see viewlib_stacks_list_from_view): its frames are
+ * frames.ids[start .. start + len), root first. */
+struct viewlib_listed_stack {
+	uint32_t start, len;
+	double weight;
+};
+
 struct viewlib_stacks {
 	char **names;
 	uint32_t *name_lens;
@@ -87,6 +100,10 @@ struct viewlib_stacks {
 	int timed;	    /* events hold real times (trace profiles) */
 	const char *unit;   /* of the weights, borrowed from the profile */
 	const char *weight; /* key of traced resources that weighs them; NULL: amount */
+	int listed;	    /* stacks are in list, not in the tree */
+	struct viewlib_frame_buf frames;   /* of the listed stacks */
+	struct viewlib_listed_stack *list; /* in the order read */
+	uint32_t nlisted, list_alloc;
 };
 
 void viewlib_stacks_init(struct viewlib_stacks *s, uint32_t max_depth);
@@ -127,6 +144,25 @@ int viewlib_stacks_from_profile(struct viewlib_stacks *s, const struct perun_pro
  * viewlib_stacks_from_profile; s needs viewlib_stacks_release either way. */
 int viewlib_stacks_from_view(struct viewlib_stacks *s, const struct perun_profile *profile,
 			     const struct perun_params *params, struct perun_error *err);
+
+/*
+ * viewlib_stacks_from_view, but the stacks are kept in s->list, as read,
+ * instead of in the tree, for views that only need each stack's frames
+ * (a million stacks' tree takes a second to build and most of the
+ * memory).  Profiles whose stacks are nested calls (trace) need the tree:
+ * they are read into it, s->listed is 0.
+ */
+int viewlib_stacks_list_from_view(struct viewlib_stacks *s, const struct perun_profile *profile,
+				  const struct perun_params *params, struct perun_error *err);
+
+/*
+ * The listed stacks in the order of viewlib_stacks_walk's nodes: by the
+ * names of their frames, root first, a stack before those it is a prefix
+ * of, equal stacks in the order read.  *out (s->nlisted numbers of
+ * stacks, the caller frees).  Returns 0 or -PERUN_EGENERIC without memory.
+ */
+int viewlib_stacks_sort_list(const struct viewlib_stacks *s, uint32_t **out,
+			     struct perun_error *err);
 
 /* Sum totals and sort each node's children by name; call once, after the
  * last add.  Returns 0 or -PERUN_EGENERIC without memory. */

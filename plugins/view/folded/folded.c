@@ -58,23 +58,33 @@ struct folding {
 	struct perun_strbuf sb;
 	struct perun_strbuf path;     /* the frames of the walk's path, ';'-joined */
 	size_t *path_end;	      /* path_end[d]: length of the text of d frames */
+	unsigned char *plain;	      /* plain[id]: name id is its own text */
 	double exact;		      /* weight of the lines so far */
 	long long written;	      /* their rounded weights */
 	struct viewlib_stream stream; /* where full buffers of lines go */
 };
 
-static void fold_line(struct folding *f, const struct viewlib_stacks *s,
-		      const struct viewlib_stack_step *step)
+/* The walk's path cut to depth - 1 frames, then name. */
+static void fold_frame(struct folding *f, const struct viewlib_stacks *s, uint32_t depth,
+		       uint32_t frame)
+{
+	f->path.len = f->path_end[depth - 1];
+	if (depth > 1)
+		perun_strbuf_addch(&f->path, ';');
+	if (f->plain[frame])
+		perun_strbuf_add(&f->path, s->names[frame], s->name_lens[frame]);
+	else
+		add_frame(&f->path, s->names[frame]);
+	f->path_end[depth] = f->path.len;
+}
+
+/* The path's line, of weight self. */
+static void fold_write(struct folding *f, double self)
 {
 	long long w;
-	f->path.len = f->path_end[step->depth - 1];
-	if (step->depth > 1)
-		perun_strbuf_addch(&f->path, ';');
-	add_frame(&f->path, s->names[step->frame]);
-	f->path_end[step->depth] = f->path.len;
-	if (step->self == 0)
+	if (self == 0)
 		return;
-	f->exact += step->self;
+	f->exact += self;
 	w = llround(f->exact) - f->written;
 	if (w <= 0)
 		return;
@@ -84,19 +94,65 @@ static void fold_line(struct folding *f, const struct viewlib_stacks *s,
 	viewlib_stream_add(&f->stream, &f->sb, 0);
 }
 
+static int same_stack(const struct viewlib_stacks *s, const struct viewlib_listed_stack *a,
+		      const struct viewlib_listed_stack *b)
+{
+	return a->len == b->len && !memcmp(s->frames.ids + a->start, s->frames.ids + b->start,
+					   a->len * sizeof(*s->frames.ids));
+}
+
+/*
+ * The listed stacks in the walk's order: equal stacks are the walk's node,
+ * one line weighing their sum (added in the order read, as the node's
+ * is), and a stack's path is the last one's up to where they part.
+ */
+static void fold_list(struct folding *f, const struct viewlib_stacks *s, const uint32_t *order)
+{
+	const uint32_t *last = NULL;
+	uint32_t last_len = 0;
+	for (uint32_t i = 0; i < s->nlisted;) {
+		/* Stacks in this order are all over memory: their frames are
+		 * fetched a few stacks ahead. */
+		if (i + 16 < s->nlisted)
+			__builtin_prefetch(&s->list[order[i + 16]]);
+		if (i + 8 < s->nlisted)
+			__builtin_prefetch(s->frames.ids + s->list[order[i + 8]].start);
+		const struct viewlib_listed_stack *st = &s->list[order[i]];
+		const uint32_t *ids = s->frames.ids + st->start;
+		double self = 0;
+		for (; i < s->nlisted && same_stack(s, &s->list[order[i]], st); i++)
+			self += s->list[order[i]].weight;
+		uint32_t d = 0;
+		while (d < st->len && d < last_len && ids[d] == last[d])
+			d++;
+		for (; d < st->len; d++)
+			fold_frame(f, s, d + 1, ids[d]);
+		fold_write(f, self);
+		last = ids;
+		last_len = st->len;
+	}
+}
+
 static int folded_show(struct perun_view_ctx *ctx, struct perun_error *err)
 {
 	struct viewlib_stacks s;
 	struct viewlib_stack_step *steps = NULL;
-	struct folding f = { PERUN_STRBUF_INIT, PERUN_STRBUF_INIT, NULL, 0, 0, { 0 } };
+	uint32_t *order = NULL;
+	struct folding f = { PERUN_STRBUF_INIT, PERUN_STRBUF_INIT, NULL, NULL, 0, 0, { 0 } };
 	int rc, opened = 0;
 	if (ctx->argc > 0)
 		return perun_error_set(err, PERUN_EINVAL, "unexpected argument '%s'", ctx->argv[0]);
-	/* Every node is visited: in walk order, front to back. */
-	if ((rc = viewlib_stacks_from_view(&s, ctx->profile, ctx->params, err)))
+	/* The stacks sorted as a list, without a tree; or, when they are
+	 * nested calls, every node of the tree in walk order. */
+	if ((rc = viewlib_stacks_list_from_view(&s, ctx->profile, ctx->params, err)))
 		goto out;
-	viewlib_stacks_drop_lookup(&s);
-	if ((rc = viewlib_stacks_in_walk_order(&s, &steps, err)))
+	if (s.listed)
+		rc = viewlib_stacks_sort_list(&s, &order, err);
+	else {
+		viewlib_stacks_drop_lookup(&s);
+		rc = viewlib_stacks_in_walk_order(&s, &steps, err);
+	}
+	if (rc)
 		goto out;
 	if ((rc = viewlib_stream_open(&f.stream,
 				      perun_params_string(ctx->params, "output-file", "-"),
@@ -104,12 +160,19 @@ static int folded_show(struct perun_view_ctx *ctx, struct perun_error *err)
 		goto out;
 	opened = 1;
 	f.path_end = calloc((size_t)s.depth + 2, sizeof(*f.path_end));
-	if (!f.path_end) {
+	f.plain = malloc((size_t)s.nnames + 1);
+	if (!f.path_end || !f.plain) {
 		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory folding the stacks");
 		goto out;
 	}
-	for (uint32_t i = 1; i < s.nnodes; i++)
-		fold_line(&f, &s, &steps[i]);
+	for (uint32_t i = 0; i < s.nnames; i++)
+		f.plain[i] = strcspn(s.names[i], ";\n\r") == s.name_lens[i];
+	if (order)
+		fold_list(&f, &s, order);
+	for (uint32_t i = 1; steps && i < s.nnodes; i++) {
+		fold_frame(&f, &s, steps[i].depth, steps[i].frame);
+		fold_write(&f, steps[i].self);
+	}
 	if (f.sb.failed || f.path.failed) {
 		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory folding the stacks");
 		goto out;
@@ -123,7 +186,9 @@ out:
 	perun_strbuf_release(&f.sb);
 	perun_strbuf_release(&f.path);
 	free(f.path_end);
+	free(f.plain);
 	free(steps);
+	free(order);
 	viewlib_stacks_release(&s);
 	return rc;
 }
