@@ -298,6 +298,10 @@ static double noise_of(const struct uid_stat *b, const struct uid_stat *t)
 		et = within_workloads(t);
 	}
 	if (isnan(eb) || isnan(et)) {
+		/* several sizes, one amount each: their spread is the matrix's
+		 * design, not noise (instruction counts: none to measure) */
+		if (b->nworkloads >= 2 || t->nworkloads >= 2)
+			return NAN;
 		eb = b->m2 / (double)(b->n - 1) / (double)b->n;
 		et = t->m2 / (double)(t->n - 1) / (double)t->n;
 	}

@@ -154,4 +154,10 @@ test_expect_success 'noise: the spread between collections (rounds) of one workl
 	 test "$(jq -r ".verdicts[0].noise * 1000 | round" out.json)" = 327)
 '
 
+test_expect_success 'noise: sizes of one amount each have none (their spread is the design)' '
+	(cd proj && sized b4.perf 1 "1.0" "10.0" && sized t4.perf 1.1 "1.0" "10.0" &&
+	 perun check profiles b4.perf t4.perf --format json >out.json &&
+	 jq -e ".verdicts[0] | .noise == null and (.effect_size * 1000 | round) == 100" out.json)
+'
+
 test_done
