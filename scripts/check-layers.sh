@@ -45,7 +45,7 @@ fi
 # Lowest first; within a line too, left to right.  A header belongs to the
 # .c file before it on its line.
 LAYERS='
-base:      error.c strbuf.c fsutil.c params.c suggest.c
+base:      error.c array.c strbuf.c fsutil.c params.c suggest.c
 reader:    json_parse.c reader.h
 core:      profile_core.c profile_core.h
 writer:    json_python.c json_python.h
