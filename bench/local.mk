@@ -58,6 +58,8 @@ EXTRA_DIST += bench/bench-regressogram.sh bench/bench-moving-average.sh \
 EXTRA_DIST += bench/bench-false-alarms.sh bench/false-alarms/gen-history.py \
 	bench/false-alarms/classify.py
 EXTRA_DIST += bench/bench-annotate.sh
+# The instructions collector against cachegrind and cg_annotate.
+EXTRA_DIST += bench/bench-instructions.sh
 # bench/bench-serve.sh: perun serve under 100 clients (wrk).
 EXTRA_DIST += bench/bench-serve.sh
 # bench/bench-perun-fuzz.sh: the paper's Tables III and IV with perun fuzz.
