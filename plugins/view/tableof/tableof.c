@@ -257,8 +257,10 @@ static int new_segment(struct table *t, size_t nrows)
 	    reserve(&t->row_seg, &t->row_seg_alloc, t->nrows + nrows, sizeof(*t->row_seg)) ||
 	    reserve_cells(t, t->ncells))
 		return -1;
-	memset(t->cells + t->ncells, 0, t->nfields * sizeof(*t->cells));
-	memset(t->is_column + t->ncells, 0, t->nfields);
+	if (t->nfields) { /* no columns yet: cells may still be NULL */
+		memset(t->cells + t->ncells, 0, t->nfields * sizeof(*t->cells));
+		memset(t->is_column + t->ncells, 0, t->nfields);
+	}
 	t->segs[t->nsegs] = (struct segment){ t->nrows, t->ncells, t->nfields };
 	for (size_t r = 0; r < nrows; r++)
 		t->row_seg[t->nrows + r] = (uint32_t)t->nsegs;
