@@ -18,10 +18,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <poll.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -103,27 +105,38 @@ static int instructions_before(struct perun_collect_ctx *ctx, struct perun_error
 	return rc;
 }
 
-/* Wait for pid, stopping it when the user interrupts: its status, or -1
- * (interrupted). */
+/* How often a waiting collector looks at ctx->interrupted, in ms. */
+#define INTERRUPT_POLL_MS 100
+
+/* Wait for pid, stopping it when the user interrupts: 0 with its status,
+ * 1 interrupted (pid stopped and reaped), -1 with errno.  A pidfd wakes
+ * us the moment valgrind exits; without one, short sleeps. */
 static int wait_run(const struct perun_collect_ctx *ctx, pid_t pid, int *status)
 {
-	struct timespec pause = { 0, 1000000 }; /* 1 ms, growing to 100 ms */
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0), rc = 0;
 	for (;;) {
 		pid_t r = waitpid(pid, status, WNOHANG);
 		if (r == pid)
-			return 0;
-		if (r < 0 && errno != EINTR)
-			return -1;
+			break;
+		if (r < 0 && errno != EINTR) {
+			rc = -1;
+			break;
+		}
 		if (interrupted(ctx)) {
 			kill(pid, SIGTERM);
 			while (waitpid(pid, status, 0) < 0 && errno == EINTR)
 				;
-			return -1;
+			rc = 1;
+			break;
 		}
-		nanosleep(&pause, NULL);
-		if (pause.tv_nsec < 100000000)
-			pause.tv_nsec *= 2;
+		if (fd >= 0)
+			poll(&(struct pollfd){ .fd = fd, .events = POLLIN }, 1, INTERRUPT_POLL_MS);
+		else
+			nanosleep(&(struct timespec){ 0, 5000000 }, NULL);
 	}
+	if (fd >= 0)
+		close(fd);
+	return rc;
 }
 
 /* One counted run into counts. */
@@ -166,19 +179,23 @@ static int count_run(struct perun_collect_ctx *ctx, struct instructions_state *s
 	if (e)
 		return perun_error_set_errno(err, PERUN_ETOOL, e, "cannot run valgrind '%s'",
 					     st->vg.path);
-	if (wait_run(ctx, pid, &status))
-		return perun_error_set(err, PERUN_EINTR, "interrupted while counting '%s'",
-				       ctx->cmd);
-	if (WIFSIGNALED(status))
-		return perun_error_set(err, PERUN_ETOOL,
-				       "command '%s' was killed by signal %d (%s) under valgrind",
-				       ctx->cmd, WTERMSIG(status), strsignal(WTERMSIG(status)));
-	int code = WEXITSTATUS(status);
-	if (code && !st->ignore_failure)
-		return perun_error_set(err, PERUN_ETOOL,
-				       "command '%s' exited with status %d under valgrind",
-				       ctx->cmd, code);
-	int rc = cachegrind_read(out, counts, err);
+	int rc, waited = wait_run(ctx, pid, &status);
+	if (waited < 0)
+		rc = perun_error_set_errno(err, PERUN_ETOOL, errno, "cannot wait for valgrind '%s'",
+					   st->vg.path);
+	else if (waited)
+		rc = perun_error_set(err, PERUN_EINTR, "interrupted while counting '%s'", ctx->cmd);
+	else if (WIFSIGNALED(status))
+		rc = perun_error_set(err, PERUN_ETOOL,
+				     "command '%s' was killed by signal %d (%s) under valgrind",
+				     ctx->cmd, WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else if (WEXITSTATUS(status) && !st->ignore_failure)
+		rc = perun_error_set(err, PERUN_ETOOL,
+				     "command '%s' exited with status %d under valgrind", ctx->cmd,
+				     WEXITSTATUS(status));
+	else
+		rc = cachegrind_read(out, counts, err);
+	/* whatever happened, the private directory is left empty */
 	unlink(out);
 	return rc;
 }

@@ -97,7 +97,7 @@ test_expect_success '--repeat 3: the same counts every run; --no-functions: the 
 	printf "uid\n./prog\n" >expect && test_cmp expect uids
 '
 
-test_expect_success 'failures: one line naming the problem, nothing stored' '
+test_expect_success 'failures: one line naming the problem, nothing stored or left behind' '
 	cd proj &&
 	ls .perun/jobs >before &&
 	test_must_fail perun collect -c ./prog instructions --valgrind /nonexistent/valgrind \
@@ -105,8 +105,11 @@ test_expect_success 'failures: one line naming the problem, nothing stored' '
 	test_grep "^perun: collector .instructions.: cannot run valgrind ./nonexistent/valgrind. (command ./nonexistent/valgrind. not found): .*install valgrind)$" err &&
 	test_must_fail perun collect -c ./no-such-prog instructions >out 2>err &&
 	test_grep "no-such-prog" err &&
-	test_must_fail perun collect -c ./prog -a "10 3" instructions >out 2>err &&
+	mkdir -p tmp &&
+	(TMPDIR=$PWD/tmp && export TMPDIR &&
+	 test_must_fail perun collect -c ./prog -a "10 3" instructions >out 2>err) &&
 	test_grep "exited with status 3 under valgrind" err &&
+	test -z "$(ls -A tmp)" &&
 	test_must_fail perun collect -c ./prog instructions -r 0 >out 2>err &&
 	test_grep "repeat. must be 1 or more" err &&
 	ls .perun/jobs >after && test_cmp before after
