@@ -313,7 +313,12 @@ const struct perun_command perun_cmd_config = {
 	.description = "Perun reads .perun/local.yml of the nearest instance and the shared\n"
 		       "$PERUN_CONFIG_DIR/shared.yml (default ~/.config/perun/shared.yml),\n"
 		       "created with defaults when missing.  A key set locally overrides\n"
-		       "the shared one.",
+		       "the shared one.\n\n"
+		       "The store reads two keys: store.max_object_size (bytes, or with K,\n"
+		       "M, G; 4G by default) refuses bigger objects before inflating them,\n"
+		       "and store.compression (0 to 12, 1 by default) is the level new\n"
+		       "objects are compressed at: 6 makes objects of big profiles about a\n"
+		       "tenth smaller and takes about three times as long.",
 	.subcommands = config_subcommands,
 	.see_also = "perun-init(1)",
 };

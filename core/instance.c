@@ -77,6 +77,24 @@ static int read_store_limits(const struct perun_config *config, struct perun_err
 	return 0;
 }
 
+/* store.compression: libdeflate's levels, 0 (none) to 12. */
+static int read_store_compression(const struct perun_config *config, struct perun_error *err)
+{
+	json_t *v = perun_config_lookup(config, "store.compression");
+	if (!v)
+		return 0;
+	const char *text = json_string_value(v);
+	char *end = (char *)"";
+	long level = json_is_integer(v) ? (long)json_integer_value(v)
+		     : text		? strtol(text, &end, 10)
+					: -1;
+	if (level < 0 || level > 12 || *end || (text && end == text))
+		return perun_error_set(err, PERUN_EINVAL,
+				       "store.compression: not a level from 0 to 12");
+	perun_store_set_compression((int)level);
+	return 0;
+}
+
 int perun_instance_open_config(struct perun_instance *inst, struct perun_error *err)
 {
 	char cwd[PATH_MAX];
@@ -113,7 +131,8 @@ int perun_instance_open(struct perun_instance *inst, struct perun_error *err)
 	if (rc)
 		return rc;
 	/* not in open_config: perun config must mend a bad value */
-	if ((rc = read_store_limits(&inst->config, err))) {
+	if ((rc = read_store_limits(&inst->config, err)) ||
+	    (rc = read_store_compression(&inst->config, err))) {
 		perun_instance_close(inst);
 		return rc;
 	}

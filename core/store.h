@@ -36,6 +36,12 @@ int perun_store_write_profile(const char *objects_dir, const struct perun_profil
  */
 #define PERUN_STORE_MAX_OBJECT_DEFAULT ((size_t)4 << 30)
 void perun_store_set_max_object(size_t chars);
+/*
+ * The level new objects are compressed at (store.compression, libdeflate's
+ * 0 to 12; 1 by default): higher levels take longer for smaller objects.
+ */
+#define PERUN_STORE_COMPRESSION_DEFAULT 1
+void perun_store_set_compression(int level);
 
 int perun_store_read_profile(const char *objects_dir, const char *sha, struct perun_profile **out,
 			     struct perun_error *err);

@@ -98,6 +98,46 @@ test_expect_success 'store.max_object_size refuses a bigger header before inflat
 	 perun config --local set store.max_object_size 4G)
 '
 
+# object_of <source>: the path of the object a tracked profile is stored in.
+object_of() {
+	sha=$(perun status --format json | jq -r ".tracked[] | select(.source == \"$1\") | .checksum") &&
+	echo ".perun/objects/$(echo $sha | cut -c1-2)/$(echo $sha | cut -c3-)"
+}
+
+test_expect_success 'store.compression: level 0 stores, 12 packs; zlib reads both, names match' '
+	git init -q levels && (cd levels && git commit -q --allow-empty -m v1 &&
+	 perun init >/dev/null && for level in 0 12; do
+		perun config --local set store.compression $level &&
+		test_time_profile 1$level.0 "$(git rev-parse HEAD)" >.perun/jobs/c$level.perf &&
+		perun add .perun/jobs/c$level.perf >/dev/null || return 1
+	 done &&
+	 perun config --local set store.compression 1 &&
+	 stored=$(object_of c0.perf) && packed=$(object_of c12.perf) &&
+	 python3 -c "import sys, zlib, hashlib, os
+for path, level in ((sys.argv[1], 0), (sys.argv[2], 12)):
+    raw = open(path, \"rb\").read()
+    body = zlib.decompress(raw)
+    assert hashlib.sha1(body).hexdigest() == path.split(\"/\")[-2] + os.path.basename(path), path
+    assert body.startswith(b\"profile time \"), path
+    assert (len(raw) > len(body)) == (level == 0), (path, len(raw), len(body))
+" "$stored" "$packed" &&
+	 perun show 0@i tableof resources >out0 && perun show 1@i tableof resources >out1 &&
+	 cat out0 out1 >out && test_grep " 10 " out && test_grep " 112 " out)
+'
+
+test_expect_success 'a bad store.compression is refused by name; nothing is added' '
+	(cd levels && find .perun -type f | sort >../before &&
+	 for bad in 13 -1 fast 1x; do
+		perun config --local set store.compression "$bad" &&
+		test_time_profile 9.0 "$(git rev-parse HEAD)" >.perun/jobs/bad.perf &&
+		test_exit_code 2 perun add .perun/jobs/bad.perf 2>err &&
+		echo "perun: store.compression: not a level from 0 to 12" >expect &&
+		test_cmp expect err && rm .perun/jobs/bad.perf || return 1
+	 done &&
+	 perun config --local set store.compression 1 &&
+	 find .perun -type f | sort >../after && test_cmp ../before ../after)
+'
+
 test_expect_success 'the good object reads again' '
 	(cd proj && cp ../object.good "$(cat ../object)" &&
 	 perun show 0@i tableof resources >out && test_grep "main" out)
