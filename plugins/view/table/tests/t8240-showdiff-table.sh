@@ -112,6 +112,30 @@ test_expect_success 'equal amounts keep the order of "resources", not the map'"'
 	test "$(cut -d, -f3 out | sed -n "2p;4p;6p;8p" | tr "\n" " ")" = "f0 f1 f2 f3 "
 '
 
+test_expect_success 'records met again near and far are summed into one' '
+	python3 - <<-\EOP &&
+	import json, random
+	random.seed(7)
+	for name, n in (("rep-a", 300), ("rep-b", 260)):
+	    keys = ["g%d" % random.randrange(40) for _ in range(n)]
+	    json.dump({"header": {"type": "time", "cmd": "p", "args": "", "workload": "w",
+	                          "units": {"time": "s"}},
+	               "collector_info": {"name": "kperf", "params": {}}, "postprocessors": [],
+	               "models": [], "origin": "",
+	               "resources": {"r%d#0" % i: {"amount": [random.randrange(1, 1000)] * (1 + i % 3)}
+	                             for i in range(n)},
+	               "resource_type_map": {"r%d#0" % i: {"uid": k[:2],
+	                                                   "trace": [{"func": "main"}, {"func": k}]}
+	                                     for i, k in enumerate(keys)}},
+	              open(name + ".perf", "w"))
+	EOP
+	base=rep-a.perf targ=rep-b.perf &&
+	perun showdiff "$base" "$targ" table -n 100 --format csv >actual &&
+	oracle 100 >expected &&
+	test_cmp expected actual &&
+	test "$(wc -l <actual)" -gt 60
+'
+
 test_expect_success 'errors: one profile, bad --top-n, extra words' '
 	test_exit_code 2 perun show "$base" table 2>err &&
 	test_grep "only compares two profiles" err &&
