@@ -19,7 +19,9 @@ static int register_one(struct perun_instance *inst, const char *sha, struct per
 			char created[PERUN_SHA1_HEX], struct perun_error *err)
 {
 	struct perun_profile *profile;
-	int rc = perun_profile_info_load(inst, info, &profile, err);
+	/* Streamed: the store writes the map as it reads it (a profile of a
+	 * million types is never held whole), and refuses a malformed one. */
+	int rc = perun_profile_info_load_as(inst, info, PERUN_LOAD_STREAMED, &profile, err);
 	if (rc)
 		return rc;
 	const char *origin = perun_profile_origin(profile);

@@ -478,6 +478,13 @@ int perun_profile_info_load(struct perun_instance *inst, const struct perun_prof
 	return info_load(inst, info, PERUN_LOAD_WHOLE, out, err);
 }
 
+int perun_profile_info_load_as(struct perun_instance *inst, const struct perun_profile_info *info,
+			       enum perun_load_how how, struct perun_profile **out,
+			       struct perun_error *err)
+{
+	return info_load(inst, info, how, out, err);
+}
+
 int perun_profiles_load_any(struct perun_instance *inst, const char *sha, const char *selector,
 			    enum perun_load_how how, struct perun_profile **out,
 			    struct perun_error *err)

@@ -75,6 +75,11 @@ enum perun_load_how {
 	PERUN_LOAD_STREAMED = 1,
 };
 
+/* perun_profile_info_load, loaded as how says. */
+int perun_profile_info_load_as(struct perun_instance *inst, const struct perun_profile_info *info,
+			       enum perun_load_how how, struct perun_profile **out,
+			       struct perun_error *err);
+
 /*
  * Load the profiles named by sel[0] and sel[1] (selectors as perun show
  * takes them; files when inst is NULL) into out[0] and out[1], parsing

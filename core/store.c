@@ -98,6 +98,12 @@ int perun_store_write_profile(const char *objects_dir, const struct perun_profil
 	char *json = perun_profile_dump(profile, PERUN_DUMP_COMPACT, 0, &json_len);
 	if (!json)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	/* A streamed profile's map is first read whole by the dump: a
+	 * malformed one is refused, not stored empty. */
+	if ((rc = perun_profile_load_error(profile, err)) < 0) {
+		free(json);
+		return rc;
+	}
 	char head[64];
 	int head_len = snprintf(head, sizeof(head), "profile %s %zu", perun_profile_type(profile),
 				utf8_length(json, json_len));

@@ -956,14 +956,53 @@ static void test_saving(void)
 	perun_profile_free(b);
 }
 
+/* dump FILE: both dumps (compact and pending, with and without origin) of
+ * the streamed profile are the whole load's, byte for byte: 0, 1 when one
+ * differs, 2 when the file does not load. */
+static int cmd_dump(const char *path)
+{
+	struct perun_error err = { 0 };
+	struct perun_profile *streamed = NULL, *whole = NULL;
+	int status = 0;
+	if (perun_profile_load_file_streamed(path, &streamed, &err) ||
+	    perun_profile_load_file(path, &whole, &err)) {
+		fprintf(stderr, "profile-tape-test: %s\n", err.message);
+		perun_profile_free(streamed);
+		return 2;
+	}
+	for (int style = 0; style < 2; style++)
+		for (int origin = 0; origin < 2; origin++) {
+			size_t slen, wlen;
+			char *s = perun_profile_dump(streamed, style, origin, &slen);
+			char *w = perun_profile_dump(whole, style, origin, &wlen);
+			if (!s || !w || slen != wlen || memcmp(s, w, slen)) {
+				fprintf(stderr,
+					"dump (style %d, origin %d) differs: %zu and %zu bytes\n",
+					style, origin, s ? slen : 0, w ? wlen : 0);
+				status = 1;
+			}
+			free(s);
+			free(w);
+		}
+	if (perun_profile_load_error(streamed, &err) < 0) {
+		fprintf(stderr, "the streamed dump recorded an error: %s\n", err.message);
+		status = 1;
+	}
+	perun_profile_free(streamed);
+	perun_profile_free(whole);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "dump"))
+		return cmd_dump(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "walk"))
 		return cmd_walk(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "load"))
 		return cmd_load(argv[2]);
 	if (argc != 1) {
-		fprintf(stderr, "usage: profile-tape-test [walk|load FILE]\n");
+		fprintf(stderr, "usage: profile-tape-test [walk|load|dump FILE]\n");
 		return 2;
 	}
 	/* The files the tests write go to a directory of their own. */

@@ -75,6 +75,7 @@ for v in map-last map-first resources-last awkward-strings spaced; do
 	test_expect_success "walks as the usual load walks it: $v" "
 		python3 variant.py '$BASE' $v &&
 		'$TOOL' walk $v.perf >/dev/null &&
+		'$TOOL' dump $v.perf &&
 		perun show $v.perf folded -o $v.folded &&
 		test -s $v.folded
 	"
@@ -103,5 +104,36 @@ for v in syntax not-object missing duplicate unbalanced garbage-after header-bro
 		test ! -e diff.svg
 	"
 done
+
+# perun add reads the profile streamed and writes its map to the store as
+# it reads it: a malformed map is refused as the usual load refuses it.
+test_expect_success 'setup: an instance to add to' '
+	git init -q inst && (cd inst && git commit -q --allow-empty -m v1 && perun init >/dev/null)
+'
+
+for v in syntax not-object missing duplicate unbalanced garbage-after header-broken truncated; do
+	test_expect_success "malformed ($v): perun add refuses it so, the store as it was" '
+		cp $v.perf inst/.perun/jobs/ &&
+		(cd inst && find .perun -type f ! -name "$v.perf" ! -name lock | sort >../before &&
+		 test_exit_code 2 perun add --force .perun/jobs/$v.perf 2>../err &&
+		 find .perun -type f ! -name "$v.perf" ! -name lock | sort >../after &&
+		 rm .perun/jobs/$v.perf) &&
+		test_cmp before after &&
+		"$TOOL" load $v.perf 2>expect;
+		sed "s/^profile-tape-test: //" expect >want &&
+		sed -n "1s/^perun: //p" err | sed "s|[^ '"'"']*/\.perun/jobs/$v.perf|$v.perf|" >got &&
+		test_cmp want got &&
+		test "$(sed -n 2p err)" = "perun: registration failed for 1 profile"
+	'
+done
+
+test_expect_success 'perun add stores a kperf profile as the whole load dumps it' '
+	"$TOOL" dump "$BASE" &&
+	(cd inst && cp "$BASE" .perun/jobs/k.perf &&
+	 perun add --force .perun/jobs/k.perf >/dev/null &&
+	 perun show 0@i folded >../stored.folded) &&
+	perun show "$BASE" folded >file.folded &&
+	test_cmp file.folded stored.folded
+'
 
 test_done

@@ -634,8 +634,39 @@ void json_python_dump(const json_t *value, int indent, struct perun_strbuf *out)
 	terminate(out);
 }
 
-void json_python_dump_members(const struct json_python_member *members, size_t n, int indent,
-			      struct perun_strbuf *out)
+struct json_python_emitter {
+	const struct dumper *d;
+	int depth;
+	size_t members;
+};
+
+void json_python_emit(struct json_python_emitter *e, const char *key, size_t key_len,
+		      const struct perun_jv *value)
+{
+	if (!e->members)
+		put(e->d->out, "{", 1);
+	dump_member(e->d, !e->members++, key, key_len, NULL, value, e->depth);
+}
+
+/* A member whose object walk gives: as dump_member and dump_value write it. */
+static int dump_walked_member(const struct dumper *d, int first, const struct json_python_member *m)
+{
+	struct json_python_emitter e = { d, 1, 0 };
+	separator(d->out, first, d->indent, 1);
+	dump_string(m->key, strlen(m->key), d->fold, d->out);
+	put(d->out, ": ", 2);
+	int rc = m->walk(m->walk_data, &e);
+	if (rc)
+		return rc;
+	if (!e.members)
+		put(d->out, "{}", 2);
+	else
+		dump_close(d, "}", 1);
+	return 0;
+}
+
+int json_python_dump_members(const struct json_python_member *members, size_t n, int indent,
+			     struct perun_strbuf *out)
 {
 	int fold = indent == JSON_PYTHON_PENDING;
 	struct dumper d = { fold ? 2 : indent, fold, out };
@@ -643,12 +674,20 @@ void json_python_dump_members(const struct json_python_member *members, size_t n
 		put(out, "{}", 2);
 	} else {
 		put(out, "{", 1);
-		for (size_t i = 0; i < n; i++)
+		for (size_t i = 0; i < n; i++) {
+			if (members[i].walk) {
+				int rc = dump_walked_member(&d, !i, &members[i]);
+				if (rc)
+					return rc;
+				continue;
+			}
 			dump_member(&d, !i, members[i].key, strlen(members[i].key), members[i].tree,
 				    members[i].tree ? NULL : members[i].view, 0);
+		}
 		dump_close(&d, "}", 0);
 	}
 	terminate(out);
+	return 0;
 }
 
 void perun_python_float_str(double value, char out[32])

@@ -22,14 +22,25 @@ void json_python_format_double(double value, char out[32]);
  */
 #define JSON_PYTHON_PENDING (-2)
 void json_python_dump(const json_t *value, int indent, struct perun_strbuf *out);
-/* An object written as json_python_dump writes one, each member's value
- * a tree or, where tree is NULL, a tape's (a profile's compact resources). */
+/* The members of an object given one at a time (json_python_member.walk). */
+struct json_python_emitter;
+void json_python_emit(struct json_python_emitter *e, const char *key, size_t key_len,
+		      const struct perun_jv *value);
+/*
+ * An object written as json_python_dump writes one, each member's value
+ * a tree or, where tree is NULL, a tape's (a profile's compact resources),
+ * or, where walk is set, an object whose members walk gives in order with
+ * json_python_emit (a streamed profile's map, never held whole).  0, or
+ * the first non-zero return of a walk, which ends the dump there.
+ */
 struct json_python_member {
 	const char *key;
 	const json_t *tree;
 	const struct perun_jv *view;
+	int (*walk)(void *data, struct json_python_emitter *e);
+	void *walk_data;
 };
-void json_python_dump_members(const struct json_python_member *members, size_t n, int indent,
-			      struct perun_strbuf *out);
+int json_python_dump_members(const struct json_python_member *members, size_t n, int indent,
+			     struct perun_strbuf *out);
 
 #endif

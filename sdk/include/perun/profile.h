@@ -37,11 +37,13 @@ PERUN_API int perun_profile_load_buffer(const char *buf, size_t len, const char 
  * most of a big profile, is read and checked during each walk, in a thread
  * of its own beside the walk, and never kept whole in memory.  A walk
  * fails as this load would have (the same message) when it finds the map
- * malformed; the values it gives are valid during the call only.  Other
+ * malformed; the values it gives are valid during the call only.
+ * perun_profile_dump writes the map as such a walk reads it (when the walk
+ * fails, as below; perun_profile_load_error then says why).  Other
  * readers of the resources may be used too: those given a const profile
- * (perun_profile_types, perun_profile_foreach_resource, perun_profile_dump)
- * read the file whole into a profile of their own each time and leave the
- * profile as it is; perun_profile_load_whole, and the readers that take a
+ * (perun_profile_types, perun_profile_foreach_resource) read the file
+ * whole into a profile of their own each time and leave the profile as it
+ * is; perun_profile_load_whole, and the readers that take a
  * non-const profile (perun_profile_json, ...), make it whole itself, once
  * (its resources empty when that load fails).
  */
