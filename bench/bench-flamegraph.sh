@@ -59,13 +59,12 @@ bench_measure "folded, kperf profile ($tenth stacks)" \
 	"$PERUN" show "$cache/kperf-$tenth.perf" folded -o "$work/kperf-tenth.folded"
 echo "frames drawn: trace $(grep -c 'class="f"' "$work/trace.svg"), kperf $(grep -c 'class="f"' "$work/kperf.svg")"
 # The same kperf profile stored (perun add), shown by its tag: as fast as
-# the file is the aim (issue 21).  On the 2-core machine, idle: add 3.6-4.4 s,
-# 4.6-5.6 s CPU, 0.95 GB, a 56 MB object (libdeflate at level 1, the map
+# the file is the aim (issue 21).  On the 2-core machine, idle: add 3.6-5.0 s,
+# 4.6-6.2 s CPU, 0.93-0.95 GB, a 56 MB object (libdeflate at level 1, the map
 # streamed; zlib's default level and a whole load before: 11.5-13.0 s,
 # 10.6-11.1 s CPU, 2.12 GB, 50 MB; libdeflate alone 4.5-6.2 s, 1.74 GB);
-# folded from the file
-# 2.3-2.8 s, stored 3.5-3.8 s: the object is inflated whole (libdeflate, one
-# thread) into a memory file before the streamed read.
+# folded from the file 2.3-2.8 s, stored 3.1-3.8 s: the object is inflated
+# whole (libdeflate, one thread) into a memory file before the streamed read.
 cp "$cache/kperf-$n.perf" .perun/jobs/kperf.perf
 BENCH_RUNS=1 bench_measure "add the kperf profile to the store" \
 	"$PERUN" add --force --keep-profile kperf.perf

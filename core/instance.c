@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,21 +56,38 @@ char *perun_instance_locate(const char *start)
 	}
 }
 
-/* store.max_object_size: bytes, or with a suffix K, M or G. */
-static int read_store_limits(const struct perun_config *config, struct perun_error *err)
+/*
+ * The number a config key holds, as a number or as text, and in *rest the
+ * text after the number ("" for a number): 1, 0 when the key is not set,
+ * -1 when its value is no number.
+ */
+static int config_number(const struct perun_config *config, const char *key, double *n,
+			 const char **rest)
 {
-	json_t *v = perun_config_lookup(config, "store.max_object_size");
+	json_t *v = perun_config_lookup(config, key);
 	if (!v)
 		return 0;
 	const char *text = json_string_value(v);
 	char *end = (char *)"";
-	double n = json_is_number(v) ? json_number_value(v) : text ? strtod(text, &end) : -1;
+	*n = json_is_number(v) ? json_number_value(v) : text ? strtod(text, &end) : NAN;
+	*rest = end;
+	return isnan(*n) || (text && end == text) ? -1 : 1;
+}
+
+/* store.max_object_size: bytes, or with a suffix K, M or G. */
+static int read_store_limits(const struct perun_config *config, struct perun_error *err)
+{
+	double n;
+	const char *end;
+	int rc = config_number(config, "store.max_object_size", &n, &end);
+	if (!rc)
+		return 0;
 	double scale = !*end		   ? 1
 		       : !strcmp(end, "K") ? 1024.0
 		       : !strcmp(end, "M") ? 1048576.0
 		       : !strcmp(end, "G") ? 1073741824.0
 					   : -1;
-	if (!(n > 0) || scale < 0 || (text && end == text))
+	if (rc < 0 || !(n > 0) || scale < 0)
 		return perun_error_set(
 			err, PERUN_EINVAL,
 			"store.max_object_size: not a size (bytes, or with K, M, G)");
@@ -80,18 +98,15 @@ static int read_store_limits(const struct perun_config *config, struct perun_err
 /* store.compression: libdeflate's levels, 0 (none) to 12. */
 static int read_store_compression(const struct perun_config *config, struct perun_error *err)
 {
-	json_t *v = perun_config_lookup(config, "store.compression");
-	if (!v)
+	double n;
+	const char *end;
+	int rc = config_number(config, "store.compression", &n, &end);
+	if (!rc)
 		return 0;
-	const char *text = json_string_value(v);
-	char *end = (char *)"";
-	long level = json_is_integer(v) ? (long)json_integer_value(v)
-		     : text		? strtol(text, &end, 10)
-					: -1;
-	if (level < 0 || level > 12 || *end || (text && end == text))
+	if (rc < 0 || *end || !(n >= 0 && n <= 12) || n != floor(n))
 		return perun_error_set(err, PERUN_EINVAL,
 				       "store.compression: not a level from 0 to 12");
-	perun_store_set_compression((int)level);
+	perun_store_set_compression((int)n);
 	return 0;
 }
 

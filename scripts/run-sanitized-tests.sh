@@ -43,11 +43,14 @@ if [ $status -ne 0 ] && [ -n "$(ls -A "$logs")" ]; then
 			[ -f "$top/$test.sh" ] && test=$test.sh
 			failed="$failed $test"
 		done
-		echo "LeakSanitizer's tracer crashed (not a leak report) in: $failed; once more:"
+		echo "LeakSanitizer's tracer crashed (not a leak report) in:${failed:- no test file}"
 		for f in "$logs"/*; do echo "== $f"; cat "$f"; done
-		rm -f "$logs"/*
-		status=0
-		make -C "$dir" check TESTS="$failed" || status=$?
+		if [ -n "$failed" ]; then
+			echo "those test files once more:"
+			rm -f "$logs"/*
+			status=0
+			make -C "$dir" check TESTS="$failed" || status=$?
+		fi
 	fi
 fi
 if [ -n "$(ls -A "$logs")" ]; then

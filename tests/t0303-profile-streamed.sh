@@ -119,7 +119,7 @@ for v in syntax not-object missing duplicate unbalanced garbage-after header-bro
 		 find .perun -type f ! -name "$v.perf" ! -name lock | sort >../after &&
 		 rm .perun/jobs/$v.perf) &&
 		test_cmp before after &&
-		"$TOOL" load $v.perf 2>expect;
+		test_exit_code 2 "$TOOL" load $v.perf 2>expect &&
 		sed "s/^profile-tape-test: //" expect >want &&
 		sed -n "1s/^perun: //p" err | sed "s|[^ '"'"']*/\.perun/jobs/$v.perf|$v.perf|" >got &&
 		test_cmp want got &&
