@@ -62,9 +62,13 @@ echo "frames drawn: trace $(grep -c 'class="f"' "$work/trace.svg"), kperf $(grep
 # the file is the aim (issue 21).  On the 2-core machine, idle: add 3.6-5.0 s,
 # 4.6-6.2 s CPU, 0.93-0.95 GB, a 56 MB object (libdeflate at level 1, the map
 # streamed; zlib's default level and a whole load before: 11.5-13.0 s,
-# 10.6-11.1 s CPU, 2.12 GB, 50 MB; libdeflate alone 4.5-6.2 s, 1.74 GB);
-# folded from the file 2.3-2.8 s, stored 3.1-3.8 s: the object is inflated
-# whole (libdeflate, one thread) into a memory file before the streamed read.
+# 10.6-11.1 s CPU, 2.12 GB, 50 MB; libdeflate alone 4.5-6.2 s, 1.74 GB).
+# On a faster 2-core machine (AMD EPYC, 2026-11-27), idle: folded from the
+# file 0.98-1.01 s, stored 1.20-1.25 s, the object inflated (libdeflate, one
+# thread: the difference) into anonymous memory in huge pages; through an
+# anonymous file (memfd), whose 4 KB page faults cost more system time than
+# the inflate, it was 1.7-2.5 s.  A first run after the machine idled takes
+# 0.3 s more either way (the VM's memory coming back).
 cp "$cache/kperf-$n.perf" .perun/jobs/kperf.perf
 BENCH_RUNS=1 bench_measure "add the kperf profile to the store" \
 	"$PERUN" add --force --keep-profile kperf.perf

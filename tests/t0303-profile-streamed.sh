@@ -136,4 +136,27 @@ test_expect_success 'perun add stores a kperf profile as the whole load dumps it
 	test_cmp file.folded stored.folded
 '
 
+# A stored object is inflated into memory and streamed from there; a map
+# found malformed is read again from the object, whose whole load names it.
+for v in syntax duplicate unbalanced truncated; do
+	test_expect_success "malformed ($v) in a stored object: the whole load's message" '
+		(cd inst &&
+		 sha=$(perun status --format json | jq -r ".tracked[0].checksum") &&
+		 obj=.perun/objects/$(echo $sha | cut -c1-2)/$(echo $sha | cut -c3-) &&
+		 chmod u+w $obj &&
+		 python3 -c "import sys, zlib
+b = open(sys.argv[1], \"rb\").read()
+open(sys.argv[2], \"wb\").write(zlib.compress(b\"profile time %d\\0\" % len(b.decode()) + b))" \
+			../$v.perf $obj &&
+		 echo "object $(echo $sha | cut -c1-12)" >../name) &&
+		test_exit_code 2 "$TOOL" load $v.perf 2>expect &&
+		sed "s/^profile-tape-test: /perun: /; s|$v.perf|$(cat name)|" expect >want &&
+		for view in folded flamegraph; do
+			(cd inst && test_exit_code 2 perun show 0@i $view -o ../out.$view 2>../err) &&
+			test_cmp want err &&
+			test ! -e out.$view || return 1
+		done
+	'
+done
+
 test_done

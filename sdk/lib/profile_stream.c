@@ -46,12 +46,9 @@ enum stream_state {
 };
 
 struct profile_stream {
-	char *text; /* the file's mapping */
-	size_t len;
-	const char *map_text; /* resource_type_map's value in it */
+	struct perun_profile_source src; /* the text, and how to load it again */
+	const char *map_text;		 /* resource_type_map's value in the text */
 	size_t map_len;
-	char *path;
-	char *name; /* what messages call the profile; NULL: its path */
 	enum stream_state state;
 	struct perun_error error;
 	struct json_tape old_tape; /* the resources' tape before settling:
@@ -77,6 +74,30 @@ static int load_usual(const char *path, const char *name, struct perun_profile *
 	return rc;
 }
 
+/* A file's text: its private mapping, loaded again from the file. */
+struct file_source {
+	char *path;
+	char *name;
+	char *map;
+	size_t len;
+};
+
+static int file_reload(void *data, struct perun_profile **out, struct perun_error *err)
+{
+	struct file_source *fs = data;
+	return load_usual(fs->path, fs->name, out, err);
+}
+
+static void file_release(void *data)
+{
+	struct file_source *fs = data;
+	if (fs->map)
+		munmap(fs->map, fs->len);
+	free(fs->path);
+	free(fs->name);
+	free(fs);
+}
+
 int perun_profile_load_file_streamed(const char *path, struct perun_profile **out,
 				     struct perun_error *err)
 {
@@ -86,34 +107,58 @@ int perun_profile_load_file_streamed(const char *path, struct perun_profile **ou
 int perun_profile_load_file_streamed_as(const char *path, const char *name,
 					struct perun_profile **out, struct perun_error *err)
 {
+	struct file_source *fs = calloc(1, sizeof(*fs));
+	struct stat sb;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (!fs || !(fs->path = strdup(path)) || (name && !(fs->name = strdup(name))) || fd < 0 ||
+	    fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_size <= 0)
+		goto usual;
+	fs->len = (size_t)sb.st_size;
+	/* Private and writable: the rest of the profile is decoded in place;
+	 * the map's pages are never written, so they stay the page cache's. */
+	fs->map = mmap(NULL, fs->len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (fs->map == MAP_FAILED) {
+		fs->map = NULL;
+		goto usual_closed;
+	}
+	/* All of it is read: start reading it in now. */
+	madvise(fs->map, fs->len, MADV_WILLNEED);
+	struct perun_profile_source src = {
+		.text = fs->map,
+		.len = fs->len,
+		.name = name ? fs->name : fs->path,
+		.reload = file_reload,
+		.release = file_release,
+		.data = fs,
+	};
+	return perun_profile_load_memory_streamed(&src, out, err);
+usual:
+	if (fd >= 0)
+		close(fd);
+usual_closed:
+	/* Anything amiss, the usual load says what, in its words. */
+	if (fs)
+		file_release(fs);
+	return load_usual(path, name, out, err);
+}
+
+int perun_profile_load_memory_streamed(const struct perun_profile_source *src,
+				       struct perun_profile **out, struct perun_error *err)
+{
 	struct profile_stream *st = calloc(1, sizeof(*st));
 	struct json_tape tape = { 0 };
 	struct perun_profile *p = NULL;
-	struct stat sb;
 	const char *span[2];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (!st || fd < 0 || fstat(fd, &sb) || !S_ISREG(sb.st_mode) || sb.st_size <= 0)
+	if (!st || json_tape_parse_skipping(src->text, src->len, &tape, "resource_type_map", span))
 		goto usual;
-	st->len = (size_t)sb.st_size;
-	/* Private and writable: the rest of the profile is decoded in place;
-	 * the map's pages are never written, so they stay the page cache's. */
-	st->text = mmap(NULL, st->len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
-	if (st->text == MAP_FAILED) {
-		st->text = NULL;
-		goto usual;
-	}
-	/* All of it is read: start reading it in now. */
-	madvise(st->text, st->len, MADV_WILLNEED);
-	if (json_tape_parse_skipping(st->text, st->len, &tape, "resource_type_map", span))
-		goto usual;
+	st->src = *src;
 	st->map_text = span[0];
 	st->map_len = (size_t)(span[1] - span[0]);
 	struct perun_error ignored = { 0 };
-	if (profile_of_tape(&tape, name ? name : path, 0, &p, &ignored) || !p->tape.nodes ||
-	    !(st->path = strdup(path)) || (name && !(st->name = strdup(name))))
+	if (profile_of_tape(&tape, src->name, 0, &p, &ignored) || !p->tape.nodes)
 		goto usual;
-	close(fd);
-	p->text = st->text;
+	p->text = src->text;
 	p->stream = st;
 	p->form = &stream_form;
 	*out = p;
@@ -122,33 +167,25 @@ usual:
 	/* Anything amiss, the usual load says what, in its words. */
 	perun_profile_free(p);
 	json_tape_release(&tape);
-	if (fd >= 0)
-		close(fd);
-	if (st) {
-		if (st->text)
-			munmap(st->text, st->len);
-		free(st->path);
-		free(st->name);
-		free(st);
-	}
-	return load_usual(path, name, out, err);
+	free(st);
+	int rc = src->reload(src->data, out, err);
+	src->release(src->data);
+	return rc;
 }
 
-/* The form's own parts: the file's mapping (the text, or the old text
- * once the tree replaced it) and the tape of before settling. */
+/* The form's own parts: the text (or the old text once the tree replaced
+ * it) and the tape of before settling. */
 static void stream_release(struct perun_profile *p)
 {
 	struct profile_stream *st = p->stream;
 	if (!st)
 		return;
-	if (p->text == st->text)
+	if (p->text == st->src.text)
 		p->text = NULL;
-	if (p->old_text == st->text)
+	if (p->old_text == st->src.text)
 		p->old_text = NULL;
 	json_tape_release(&st->old_tape);
-	munmap(st->text, st->len);
-	free(st->path);
-	free(st->name);
+	st->src.release(st->src.data);
 	free(st);
 	p->stream = NULL;
 }
@@ -181,7 +218,7 @@ static int stream_load_copy(const struct perun_profile *p, struct perun_profile 
 		return 0;
 	if (st->state == STREAM_FAILED)
 		return stream_error(st, err);
-	if (load_usual(st->path, st->name, out, &st->error)) {
+	if (st->src.reload(st->src.data, out, &st->error)) {
 		st->state = STREAM_FAILED;
 		return stream_error(st, err);
 	}
@@ -222,8 +259,7 @@ static int stream_load_whole(struct perun_profile *p, struct perun_error *err)
 		memset(&st->old_tape, 0, sizeof(st->old_tape));
 		perun_profile_free(q);
 		return perun_error_set(err, PERUN_EGENERIC,
-				       "cannot read profile '%s': out of memory",
-				       st->name ? st->name : st->path);
+				       "cannot read profile '%s': out of memory", st->src.name);
 	} else {
 		p->text = NULL;
 	}

@@ -58,6 +58,33 @@ PERUN_API int perun_profile_load_file_streamed_as(const char *path, const char *
 						  struct perun_profile **out,
 						  struct perun_error *err);
 /*
+ * Where a streamed profile's text comes from, for a load of text in
+ * memory (a store object inflated into a buffer of its own): text[0 ..
+ * len), writable (the parts but the map are decoded in place); name, what
+ * messages call the profile; reload(data, ...), the usual load of the same
+ * profile (perun_profile_load_buffer of the original text), for readers
+ * that read it whole or find the map malformed, since the text, decoded,
+ * cannot be parsed again; release(data) frees text, name and data, when
+ * the profile is freed.  Since libperun interface 6.
+ */
+struct perun_profile_source {
+	char *text;
+	size_t len;
+	const char *name;
+	int (*reload)(void *data, struct perun_profile **out, struct perun_error *err);
+	void (*release)(void *data);
+	void *data;
+};
+/*
+ * perun_profile_load_file_streamed of text in memory: the source is the
+ * profile's from the call on (released at once when the text cannot be
+ * streamed, after reload gave the usual load's profile or error).
+ * Since libperun interface 6.
+ */
+PERUN_API int perun_profile_load_memory_streamed(const struct perun_profile_source *source,
+						 struct perun_profile **out,
+						 struct perun_error *err);
+/*
  * Load a streamed profile's resources whole now, explicitly, for a reader
  * that comes back to them: 0, or the load's error as a negative code
  * (the profile's resources are then empty).  0 for any other profile.
