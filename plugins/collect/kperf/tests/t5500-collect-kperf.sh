@@ -22,7 +22,7 @@ cd ..
 
 test_expect_success 'frame pointers: >= 80% of the samples under hot_loop' '
 	cd proj &&
-	perun collect -c "$PWD/hot-fp" -a $LOOPS kperf >out 2>err &&
+	perun collect -c "$PWD/hot-fp" -a $HOT_MS kperf >out 2>err &&
 	test_grep "^kperf: [0-9]* samples of .*frame pointers" out &&
 	test_grep "^Collected profile .*kperf-" out &&
 	perun show "$(newest_profile)" folded -o fp.folded &&
@@ -34,7 +34,7 @@ test_expect_success 'frame pointers: >= 80% of the samples under hot_loop' '
 
 test_expect_success 'dwarf: >= 80% under hot_loop of a program without frame pointers' '
 	cd proj &&
-	perun collect -c "$PWD/hot-nofp" -a $LOOPS kperf --call-graph dwarf >out 2>err &&
+	perun collect -c "$PWD/hot-nofp" -a $HOT_MS kperf --call-graph dwarf >out 2>err &&
 	test_grep "^kperf: [0-9]* samples of .*dwarf" out &&
 	perun show "$(newest_profile)" folded -o dwarf.folded &&
 	share=$(share_under hot_loop dwarf.folded) &&
@@ -96,7 +96,7 @@ test_expect_success 'a 90/10 split of CPU time: >= 80% under the 90% function, b
 
 test_expect_success '--repeat 2: an amount per run; --period instead of --frequency' '
 	cd proj &&
-	perun collect -c "$PWD/hot-fp" -a $LOOPS kperf -r 2 -c 1000000 >out &&
+	perun collect -c "$PWD/hot-fp" -a $HOT_MS kperf -r 2 -c 1000000 >out &&
 	python3 - "$(newest_profile)" <<-\PY
 	import json, sys
 	p = json.load(open(sys.argv[1]))
@@ -108,7 +108,7 @@ test_expect_success '--repeat 2: an amount per run; --period instead of --freque
 
 test_expect_success 'another sampling event: task-clock every 1 ms of it' '
 	cd proj &&
-	perun collect -c "$PWD/hot-fp" -a $LOOPS kperf -e task-clock -c 1000000 >out &&
+	perun collect -c "$PWD/hot-fp" -a $HOT_MS kperf -e task-clock -c 1000000 >out &&
 	test_grep "^kperf: [0-9]* samples of .* (task-clock, frame pointers)" out &&
 	perun show "$(newest_profile)" folded -o tc.folded &&
 	test "$(share_under hot_loop tc.folded)" -ge 80
@@ -129,8 +129,8 @@ test_expect_success 'flamegraph and pprof views of a kperf profile' '
 
 test_expect_success 'perun check: hot_loop run three times as long degrades its uid' '
 	cd proj &&
-	perun collect -c "$PWD/hot-fp" -a 5000000 -pn base.perf kperf -r 3 >/dev/null &&
-	perun collect -c "$PWD/hot-fp" -a 15000000 -pn grown.perf kperf -r 3 >/dev/null &&
+	perun collect -c "$PWD/hot-fp" -a 250 -pn base.perf kperf -r 3 >/dev/null &&
+	perun collect -c "$PWD/hot-fp" -a 750 -pn grown.perf kperf -r 3 >/dev/null &&
 	perun check profiles .perun/jobs/base.perf .perun/jobs/grown.perf >out &&
 	test_grep "^at hot_loop:" out &&
 	test_grep "Degradation from: [0-9.]*sample -> to: [0-9.]*sample" out &&
@@ -176,7 +176,7 @@ test_expect_success 'inlined functions are frames of their own, in both modes' '
 test_expect_success 'a stripped program: a warning, frames as module+offset' '
 	cd proj &&
 	cp hot-fp hot-stripped && strip hot-stripped &&
-	perun collect -c "$PWD/hot-stripped" -a $LOOPS kperf >out 2>err &&
+	perun collect -c "$PWD/hot-stripped" -a $HOT_MS kperf >out 2>err &&
 	test_grep "warning: kperf: no symbols in .*hot-stripped" err &&
 	perun show "$(newest_profile)" folded -o stripped.folded &&
 	test_grep "hot-stripped+0x[0-9a-f]*" stripped.folded
@@ -184,7 +184,7 @@ test_expect_success 'a stripped program: a warning, frames as module+offset' '
 
 test_expect_success '--pid samples a running process for --duration' '
 	cd proj || return 1
-	./hot-fp 2000000000 &
+	./hot-fp 60000 &
 	pid=$!
 
 	perun collect -c hot-fp kperf --pid $pid --duration 0.5 >out 2>err;
@@ -196,7 +196,7 @@ test_expect_success '--pid samples a running process for --duration' '
 
 test_expect_success '--pid of a process that exits: sampled until then, a note' '
 	cd proj &&
-	{ ./hot-fp $LOOPS & } &&
+	{ ./hot-fp $HOT_MS & } &&
 	pid=$! &&
 	perun collect -c hot-fp kperf --pid $pid --duration 60 >out 2>err &&
 	test_grep "^perun: process $pid exited after [0-9.]* s; sampled until then$" err &&
@@ -205,7 +205,7 @@ test_expect_success '--pid of a process that exits: sampled until then, a note' 
 
 test_expect_success '--pid without --duration: Ctrl-C ends it, the profile is kept' '
 	cd proj || return 1
-	./hot-fp 2000000000 &
+	./hot-fp 60000 &
 	pid=$!
 	test_interrupt "grep -q \"until Ctrl-C\" err" perun collect -c hot-fp kperf --pid $pid >out 2>err
 	rc=$?; kill $pid; wait $pid

@@ -47,7 +47,7 @@ test_expect_success 'a command that fails: an error, unless --ignore-failure' '
 	cd proj &&
 	cat >fails.sh <<-\EOF &&
 	#!/bin/sh
-	"$(dirname "$0")/hot-fp" 20000000
+	"$(dirname "$0")/hot-fp" 1000
 	exit 3
 	EOF
 	chmod +x fails.sh &&
@@ -62,8 +62,8 @@ test_expect_success 'no BPF permission: the error names CAP_BPF; dwarf mode work
 	test_can_drop_privileges || return 0
 	mkdir -p nobody && cp proj/hot-fp nobody/ &&
 	test_as_nobody nobody "
-		! perun collect -c ./hot-fp -a $LOOPS kperf 2>err &&
-		perun collect -c ./hot-fp -a $LOOPS kperf -g dwarf >out" &&
+		! perun collect -c ./hot-fp -a $HOT_MS kperf 2>err &&
+		perun collect -c ./hot-fp -a $HOT_MS kperf -g dwarf >out" &&
 	test_grep "not permitted to load the BPF stack sampler (needs root, or CAP_BPF" nobody/err &&
 	test_grep "^Collected profile" nobody/out
 '
