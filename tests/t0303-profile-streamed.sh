@@ -89,6 +89,31 @@ test_expect_success 'the map in any place folds to the same stacks' '
 	test_cmp a c
 '
 
+# A map of tens of megabytes: the walk gives its file pages back as it
+# reads them (a few megabytes at a time, never the first and last page),
+# and walks again from the page cache.
+test_expect_success 'a 24 MB map walks as the usual load walks it, twice' '
+	python3 - "$BASE" big.perf <<-\PY &&
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	rtm, res = d["resource_type_map"], d["resources"]
+	n = 0
+	for k, t in list(rtm.items()):
+	    for i in range(20000):
+	        t2 = dict(t, uid="%s_%d" % (t["uid"], i),
+	                  trace=t["trace"] + [{"func": "f%d" % (i * 7 + j)} for j in range(6)])
+	        rtm["%s~%d" % (k, i)] = t2
+	        res["%s~%d" % (k, i)] = {"amount": [i % 97 + 1]}
+	json.dump(d, open(sys.argv[2], "w"))
+	PY
+	test $(wc -c <big.perf) -gt 20000000 &&
+	"$TOOL" walk big.perf >walked &&
+	test $(wc -l <walked) -gt 140000 &&
+	"$TOOL" dump big.perf &&
+	perun show big.perf folded -o streamed.folded &&
+	test $(wc -l <streamed.folded) -gt 140000
+'
+
 for v in syntax not-object missing duplicate unbalanced garbage-after header-broken truncated; do
 	test_expect_success "malformed ($v): the usual load's message, exit 2, no output" "
 		python3 variant.py '$BASE' $v &&

@@ -49,6 +49,7 @@ struct profile_stream {
 	struct perun_profile_source src; /* the text, and how to load it again */
 	const char *map_text;		 /* resource_type_map's value in the text */
 	size_t map_len;
+	int map_from_file; /* the map's pages are a file's: dropped once read */
 	enum stream_state state;
 	struct perun_error error;
 	struct json_tape old_tape; /* the resources' tape before settling:
@@ -56,6 +57,8 @@ struct profile_stream {
 };
 
 static const struct profile_form stream_form;
+static int load_streamed(const struct perun_profile_source *src, int map_from_file,
+			 struct perun_profile **out, struct perun_error *err);
 
 /* The usual load of path, its messages naming the profile name (the path
  * when NULL). */
@@ -132,7 +135,7 @@ int perun_profile_load_file_streamed_as(const char *path, const char *name,
 		.release = file_release,
 		.data = fs,
 	};
-	return perun_profile_load_memory_streamed(&src, out, err);
+	return load_streamed(&src, 1, out, err);
 usual:
 	if (fd >= 0)
 		close(fd);
@@ -146,6 +149,14 @@ usual_closed:
 int perun_profile_load_memory_streamed(const struct perun_profile_source *src,
 				       struct perun_profile **out, struct perun_error *err)
 {
+	return load_streamed(src, 0, out, err);
+}
+
+/* The streamed load of src; map_from_file when its text is a private
+ * mapping of a file, whose pages may be given back and read again. */
+static int load_streamed(const struct perun_profile_source *src, int map_from_file,
+			 struct perun_profile **out, struct perun_error *err)
+{
 	struct profile_stream *st = calloc(1, sizeof(*st));
 	struct json_tape tape = { 0 };
 	struct perun_profile *p = NULL;
@@ -153,6 +164,7 @@ int perun_profile_load_memory_streamed(const struct perun_profile_source *src,
 	if (!st || json_tape_parse_skipping(src->text, src->len, &tape, "resource_type_map", span))
 		goto usual;
 	st->src = *src;
+	st->map_from_file = map_from_file;
 	st->map_text = span[0];
 	st->map_len = (size_t)(span[1] - span[0]);
 	struct perun_error ignored = { 0 };
@@ -334,6 +346,30 @@ static int read_batch(struct json_object_stream *js, struct member_cursor *resou
 	return 1;
 }
 
+static uintptr_t page_up(uintptr_t at)
+{
+	const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	return (at + page - 1) & ~(page - 1);
+}
+
+/*
+ * Give back the map's file pages read since dropped, up to the page of
+ * read, a few megabytes at a time: the process then holds a window of the
+ * map, not all of it (a walk again reads them back from the page cache).
+ * The map's pages are never written, and only whole pages of it go: the
+ * first and last may hold the rest of the profile, decoded in place.
+ * Returns where the next drop starts.
+ */
+static uintptr_t drop_read_pages(uintptr_t dropped, uintptr_t read)
+{
+	const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t upto = read & ~(page - 1);
+	if (upto < dropped + ((uintptr_t)8 << 20))
+		return dropped;
+	madvise((void *)dropped, upto - dropped, MADV_DONTNEED);
+	return upto;
+}
+
 static void *read_types(void *arg)
 {
 	struct type_stream *s = arg;
@@ -343,7 +379,10 @@ static void *read_types(void *arg)
 	size_t found = 0;
 	int rc = json_object_stream_open(&js, s->st->map_text, s->st->map_len) ? -1 : 1;
 	member_cursor_init(&cursor, resources, 0);
+	uintptr_t dropped = page_up((uintptr_t)s->st->map_text);
 	while (rc == 1) {
+		if (s->st->map_from_file)
+			dropped = drop_read_pages(dropped, (uintptr_t)js.p);
 		pthread_mutex_lock(&s->lock);
 		while (s->made - s->walked == STREAM_BATCHES && !s->stop)
 			pthread_cond_wait(&s->changed, &s->lock);
