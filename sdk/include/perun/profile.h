@@ -51,8 +51,9 @@ PERUN_API int perun_profile_load_file_streamed(const char *path, struct perun_pr
 					       struct perun_error *err);
 /*
  * perun_profile_load_file_streamed whose messages call the profile name
- * instead of path (a store object inflated into an anonymous file, read
- * as /proc/self/fd/<n>).  Since libperun interface 4.
+ * instead of path (a file standing for something else; the core's store
+ * objects used it through /proc/self/fd/<n> until interface 6).  Since
+ * libperun interface 4.
  */
 PERUN_API int perun_profile_load_file_streamed_as(const char *path, const char *name,
 						  struct perun_profile **out,
