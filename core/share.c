@@ -410,6 +410,16 @@ out:
 /* Fetch the remote's chain into the tracking ref; *have says whether the
  * remote has one (in *remote_id).  A chain this perun cannot take leaves
  * the tracking ref as it was. */
+/*
+ * libgit2's local transport lists a remote's refs, then reads each: a
+ * ref another push removed in between (its incoming ref, see send) fails
+ * the listing with GIT_ENOTFOUND.  Such a failure is tried again.
+ */
+static int listing_race(const struct share *s, int rc)
+{
+	return rc == GIT_ENOTFOUND && s->local_path[0];
+}
+
 static int fetch(struct share *s, git_oid *remote_id, int *have, struct perun_error *err)
 {
 	git_oid old;
@@ -423,8 +433,15 @@ static int fetch(struct share *s, git_oid *remote_id, int *have, struct perun_er
 	opts.callbacks = callbacks(s);
 	opts.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
 	opts.update_fetchhead = 0;
-	s->cred_tries = 0;
-	if (git_remote_fetch(s->remote, &refspecs, &opts, "perun fetch"))
+	int frc;
+	for (int tries = 0;; tries++) {
+		s->cred_tries = 0;
+		frc = git_remote_fetch(s->remote, &refspecs, &opts, "perun fetch");
+		if (!listing_race(s, frc) || tries == 20)
+			break;
+		usleep(1000 + (unsigned)rand() % 10000);
+	}
+	if (frc)
 		return git_fail(err, PERUN_EGENERIC, "cannot fetch from remote '%s'", s->name);
 	*have = !git_reference_name_to_id(remote_id, s->repo, s->track);
 	int rc = *have ? check_format(s, remote_id, err) : 0;
@@ -981,7 +998,8 @@ static int send(struct share *s, const git_oid *tip, const git_oid *remote, stru
 		s->rejected++;
 		return 0;
 	}
-	if (rc)
+	int raced = listing_race(s, rc);
+	if (rc && !raced)
 		return git_fail(err, PERUN_EGENERIC, "cannot push to remote '%s'", s->name);
 	if (!s->local_path[0])
 		return 0;
@@ -989,9 +1007,12 @@ static int send(struct share *s, const git_oid *tip, const git_oid *remote, stru
 	if (git_repository_open_ext(&there, s->local_path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL))
 		return git_fail(err, PERUN_EGENERIC, "cannot push to remote '%s'", s->name);
 	git_reference *ref = NULL;
-	rc = remote ? git_reference_create_matching(&ref, there, LOCAL_REF, tip, 1, remote,
-						    "perun push")
-		    : git_reference_create(&ref, there, LOCAL_REF, tip, 0, "perun push");
+	if (raced) /* tried again, as a push the remote moved under */
+		rc = GIT_EMODIFIED;
+	else
+		rc = remote ? git_reference_create_matching(&ref, there, LOCAL_REF, tip, 1, remote,
+							    "perun push")
+			    : git_reference_create(&ref, there, LOCAL_REF, tip, 0, "perun push");
 	git_reference_free(ref);
 	if (rc == GIT_ELOCKED)
 		remove_stale_lock(there, LOCAL_REF);
