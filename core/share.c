@@ -413,11 +413,14 @@ out:
 /*
  * libgit2's local transport lists a remote's refs, then reads each: a
  * ref another push removed in between (its incoming ref, see send) fails
- * the listing with GIT_ENOTFOUND.  Such a failure is tried again.
+ * the listing, "reference 'refs/perun/incoming/...' not found" (as
+ * GIT_ERROR, -1).  Such a failure is tried again.
  */
 static int listing_race(const struct share *s, int rc)
 {
-	return rc == GIT_ENOTFOUND && s->local_path[0];
+	const git_error *e = git_error_last();
+	return rc < 0 && s->local_path[0] && e && e->klass == GIT_ERROR_REFERENCE && e->message &&
+	       strstr(e->message, "'refs/perun/incoming/") && strstr(e->message, "not found");
 }
 
 static int fetch(struct share *s, git_oid *remote_id, int *have, struct perun_error *err)
