@@ -407,9 +407,6 @@ out:
 	return rc;
 }
 
-/* Fetch the remote's chain into the tracking ref; *have says whether the
- * remote has one (in *remote_id).  A chain this perun cannot take leaves
- * the tracking ref as it was. */
 /*
  * libgit2's local transport lists a remote's refs, then reads each: a
  * ref another push removed in between (its incoming ref, see send) fails
@@ -423,6 +420,9 @@ static int listing_race(const struct share *s, int rc)
 	       strstr(e->message, "'refs/perun/incoming/") && strstr(e->message, "not found");
 }
 
+/* Fetch the remote's chain into the tracking ref; *have says whether the
+ * remote has one (in *remote_id).  A chain this perun cannot take leaves
+ * the tracking ref as it was. */
 static int fetch(struct share *s, git_oid *remote_id, int *have, struct perun_error *err)
 {
 	git_oid old;
