@@ -93,6 +93,13 @@ check_PROGRAMS += %reldir%/profile-types-test
 %canon_reldir%_profile_types_test_LDADD = sdk/libperun.la $(JANSSON_LIBS)
 TESTS += %reldir%/profile-types-test
 
+# perun_profile_add_columns against the same rows added one by one.
+check_PROGRAMS += %reldir%/profile-columns-test
+%canon_reldir%_profile_columns_test_SOURCES = %reldir%/profile-columns-test.c %reldir%/tap.h
+%canon_reldir%_profile_columns_test_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)
+%canon_reldir%_profile_columns_test_LDADD = sdk/libperun.la $(JANSSON_LIBS)
+TESTS += %reldir%/profile-columns-test
+
 TESTS += %reldir%/t0300-profile-format.sh
 EXTRA_DIST += %reldir%/t0300-profile-format.sh
 TESTS += %reldir%/t0301-profile-reader.sh

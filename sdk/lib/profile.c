@@ -583,43 +583,6 @@ int perun_profile_load_file(const char *path, struct perun_profile **out, struct
 
 /* ---- resource types --------------------------------------------------- */
 
-/* A tree value appended to a tape (strings borrowed from the tree). */
-static int tape_add_json(struct json_tape *t, const json_t *v)
-{
-	struct perun_jv node = { PERUN_JV_NULL, 1, { 0 } };
-	long long at = json_tape_push(t, node);
-	if (at < 0)
-		return -1;
-	switch (json_typeof(v)) {
-	case JSON_OBJECT: {
-		const char *key;
-		json_t *member;
-		json_object_foreach((json_t *)v, key, member)
-		{
-			struct perun_jv k = { PERUN_JV_STRING | (uint32_t)strlen(key) << 3,
-					      1,
-					      { .s = key } };
-			if (json_tape_push(t, k) < 0 || tape_add_json(t, member))
-				return -1;
-		}
-		node.tag = PERUN_JV_OBJECT | (uint32_t)json_object_size(v) << 3;
-		node.next = (uint32_t)(t->n - (size_t)at);
-		break;
-	}
-	case JSON_ARRAY: {
-		size_t i;
-		json_t *e;
-		json_array_foreach(v, i, e) if (tape_add_json(t, e)) return -1;
-		node.tag = PERUN_JV_ARRAY | (uint32_t)json_array_size(v) << 3;
-		node.next = (uint32_t)(t->n - (size_t)at);
-		break;
-	}
-	default: node = json_scalar_node(v); break;
-	}
-	t->nodes[at] = node;
-	return 0;
-}
-
 /* perun_profile_foreach_type over a profile that is a tree. */
 static int foreach_type_of_tree(const struct perun_profile *p, size_t from, perun_type_fn fn,
 				void *data, struct perun_error *err)
@@ -636,7 +599,8 @@ static int foreach_type_of_tree(const struct perun_profile *p, size_t from, peru
 			continue;
 		json_t *columns = json_object_get(resources, type_id);
 		t.n = 0;
-		if (tape_add_json(&t, persistent) || (columns && tape_add_json(&t, columns))) {
+		if (profile_tape_add_json(&t, persistent, NULL) ||
+		    (columns && profile_tape_add_json(&t, columns, NULL))) {
 			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 			break;
 		}
@@ -711,10 +675,10 @@ static int types_of_tree(const struct perun_profile *p, struct type_list_copy *c
 		struct perun_type_ref *r = &out->types[n++];
 		r->id = type_id;
 		r->persistent = (const struct perun_jv *)(uintptr_t)t->n;
-		if (tape_add_json(t, json_is_object(persistent) ? persistent : none))
+		if (profile_tape_add_json(t, json_is_object(persistent) ? persistent : none, NULL))
 			goto oom;
 		r->columns = (const struct perun_jv *)(uintptr_t)t->n;
-		if (tape_add_json(t, columns))
+		if (profile_tape_add_json(t, columns, NULL))
 			goto oom;
 	}
 	for (size_t i = 0; i < n; i++) {

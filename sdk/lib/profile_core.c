@@ -143,6 +143,65 @@ struct perun_jv json_scalar_node(const json_t *v)
 	return node;
 }
 
+/* ---- trees onto tapes ------------------------------------------------------ */
+
+/* A string node: its bytes borrowed, or copied into arena (offset in u.i). */
+static struct perun_jv string_node(const char *s, size_t len, struct perun_strbuf *arena)
+{
+	struct perun_jv node = { PERUN_JV_STRING | (uint32_t)len << 3, 1, { .s = s } };
+	if (arena) {
+		node.u.i = (int64_t)arena->len;
+		perun_strbuf_add(arena, s, len);
+		perun_strbuf_addch(arena, '\0');
+	}
+	return node;
+}
+
+int profile_tape_add_json(struct json_tape *t, const json_t *v, struct perun_strbuf *arena)
+{
+	struct perun_jv node = { PERUN_JV_NULL, 1, { 0 } };
+	long long at = json_tape_push(t, node);
+	if (at < 0)
+		return -1;
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: {
+		const char *key;
+		json_t *member;
+		json_object_foreach((json_t *)v, key, member)
+		{
+			if (json_tape_push(t, string_node(key, strlen(key), arena)) < 0 ||
+			    profile_tape_add_json(t, member, arena))
+				return -1;
+		}
+		node.tag = PERUN_JV_OBJECT | (uint32_t)json_object_size(v) << 3;
+		node.next = (uint32_t)(t->n - (size_t)at);
+		break;
+	}
+	case JSON_ARRAY: {
+		size_t i;
+		json_t *e;
+		json_array_foreach(v, i, e) if (profile_tape_add_json(t, e, arena)) return -1;
+		node.tag = PERUN_JV_ARRAY | (uint32_t)json_array_size(v) << 3;
+		node.next = (uint32_t)(t->n - (size_t)at);
+		break;
+	}
+	default:
+		node = json_scalar_node(v);
+		if (perun_jv_is_string(&node))
+			node = string_node(node.u.s, perun_jv_len(&node), arena);
+		break;
+	}
+	t->nodes[at] = node;
+	return 0;
+}
+
+void profile_tape_relocate(struct perun_jv *nodes, size_t n, const char *text)
+{
+	for (size_t i = 0; i < n; i++)
+		if (perun_jv_is_string(&nodes[i]))
+			nodes[i].u.s = text + nodes[i].u.i;
+}
+
 /* ---- the member cursor ---------------------------------------------------- */
 
 static uint64_t key_hash(const char *s, size_t len)

@@ -94,6 +94,17 @@ extern const struct perun_jv profile_empty_object;
  */
 struct perun_jv json_scalar_node(const json_t *v);
 
+/*
+ * A tree value appended to a tape.  Its strings are borrowed from the tree,
+ * or with arena given copied into it (NUL-terminated), their nodes holding
+ * the copy's offset in u.i until profile_tape_relocate points them into
+ * the arena's final text.  0, or -1 without memory (arena->failed for the
+ * arena's own).
+ */
+int profile_tape_add_json(struct json_tape *t, const json_t *v, struct perun_strbuf *arena);
+/* The string nodes of nodes[0..n) made pointers into text from offsets. */
+void profile_tape_relocate(struct perun_jv *nodes, size_t n, const char *text);
+
 /* Members of a big object by key: slots hold the key node's offset + 1. */
 struct member_index {
 	uint32_t *slots;

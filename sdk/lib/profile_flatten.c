@@ -266,6 +266,285 @@ int perun_profile_add_resource(struct perun_profile *p, const json_t *resource,
 	return add_row(p, resource, NULL, "new", err);
 }
 
+/* ---- resource types given by columns --------------------------------------- */
+
+static int check_column_types(const struct perun_column_type *types, size_t ntypes,
+			      struct perun_error *err)
+{
+	for (size_t t = 0; t < ntypes; t++) {
+		const struct perun_column_type *ty = &types[t];
+		if (!json_is_object(ty->persistent) || !json_object_get(ty->persistent, "uid"))
+			return perun_error_set(err, PERUN_EINVAL,
+					       "resource type %zu: persistent part without 'uid'",
+					       t);
+		for (size_t c = 0; c < ty->ncolumns; c++) {
+			const struct perun_column *col = &ty->columns[c];
+			if (!col->key || !perun_profile_key_is_collectable(col->key))
+				return perun_error_set(err, PERUN_EINVAL,
+						       "resource type %zu: column '%s' is not a "
+						       "collectable key",
+						       t, col->key ? col->key : "(null)");
+			if (col->kind != PERUN_COLUMN_REAL && col->kind != PERUN_COLUMN_INTEGER)
+				return perun_error_set(err, PERUN_EINVAL,
+						       "resource type %zu: column '%s' of unknown "
+						       "kind %d",
+						       t, col->key, (int)col->kind);
+			if (ty->rows && !col->values)
+				return perun_error_set(
+					err, PERUN_EINVAL,
+					"resource type %zu: column '%s' without values", t,
+					col->key);
+			for (size_t d = 0; d < c; d++)
+				if (!strcmp(ty->columns[d].key, col->key))
+					return perun_error_set(err, PERUN_EINVAL,
+							       "resource type %zu: column '%s' "
+							       "given twice",
+							       t, col->key);
+		}
+	}
+	return 0;
+}
+
+/* Value row of col as jansson has it (a non-finite real as its marker). */
+static json_t *column_value(const struct perun_column *col, size_t row)
+{
+	struct perun_jv node = { PERUN_JV_INTEGER, 1, { 0 } };
+	if (col->kind == PERUN_COLUMN_REAL) {
+		node.tag = PERUN_JV_REAL;
+		node.u.d = ((const double *)col->values)[row];
+	} else {
+		node.u.i = ((const int64_t *)col->values)[row];
+	}
+	return perun_jv_to_json(&node);
+}
+
+/* The general way: every row added as perun_profile_add_resource adds it. */
+static int add_columns_by_rows(struct perun_profile *p, const struct perun_column_type *types,
+			       size_t ntypes, struct perun_error *err)
+{
+	for (size_t t = 0; t < ntypes; t++) {
+		const struct perun_column_type *ty = &types[t];
+		json_t *row = json_copy((json_t *)ty->persistent);
+		int rc = row ? 0 : perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		for (size_t r = 0; r < ty->rows && !rc; r++) {
+			for (size_t c = 0; c < ty->ncolumns && !rc; c++)
+				if (json_object_set_new(row, ty->columns[c].key,
+							column_value(&ty->columns[c], r)))
+					rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+			if (!rc)
+				rc = add_row(p, row, NULL, "new", err);
+		}
+		json_decref(row);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+#define NOT_FRESH 1
+
+/* Can types go straight into the compact form of p?  p has no resources
+ * and is a tree; every type has rows, columns and a persistent part of its
+ * own, none of it collectable.  0 yes, NOT_FRESH no, -1 without memory. */
+static int fresh_for_columns(struct perun_profile *p, const struct perun_column_type *types,
+			     size_t ntypes)
+{
+	if (p->form || p->text || json_object_size(json_object_get(p->root, "resources")) ||
+	    json_object_size(json_object_get(p->root, "resource_type_map")))
+		return NOT_FRESH;
+	json_t *seen = json_object();
+	int rc = seen ? 0 : -1;
+	for (size_t t = 0; t < ntypes && !rc; t++) {
+		const struct perun_column_type *ty = &types[t];
+		if (!ty->rows || !ty->ncolumns || ty->rows > PERUN_JV_MAX_LEN) {
+			rc = NOT_FRESH;
+			break;
+		}
+		const char *key;
+		json_t *value;
+		json_object_foreach((json_t *)ty->persistent, key,
+				    value) if (perun_profile_key_is_collectable(key)) rc =
+			NOT_FRESH;
+		size_t n;
+		struct pair *pairs = rc ? NULL : persistent_pairs(ty->persistent, NULL, 0, &n);
+		if (!rc && (!pairs || tuple_key(&p->tuple, pairs, n)))
+			rc = -1;
+		else if (!rc && json_object_getn(seen, p->tuple.buf, p->tuple.len))
+			rc = NOT_FRESH;
+		else if (!rc && json_object_setn_new(seen, p->tuple.buf, p->tuple.len, json_true()))
+			rc = -1;
+		free(pairs);
+	}
+	json_decref(seen);
+	return rc;
+}
+
+/* The id "<uid>#<n>" of a new type into arena (its offset in *at), the
+ * counters of flattened uids in counters.  0, or -1 without memory. */
+static int column_type_id(const json_t *persistent, json_t *counters, struct perun_strbuf *arena,
+			  size_t *at)
+{
+	char *flat_uid = perun_value_flatten_dup(json_object_get(persistent, "uid"));
+	if (!flat_uid)
+		return -1;
+	json_int_t next = json_integer_value(json_object_get(counters, flat_uid));
+	int rc = json_object_set_new(counters, flat_uid, json_integer(next + 1));
+	*at = arena->len;
+	perun_strbuf_addf(arena, "%s#%" JSON_INTEGER_FORMAT, flat_uid, next);
+	perun_strbuf_addch(arena, '\0');
+	free(flat_uid);
+	return rc || arena->failed ? -1 : 0;
+}
+
+/* A string node whose text is at offset at of the arena (relocated later). */
+static struct perun_jv arena_string(const struct perun_strbuf *arena, size_t at)
+{
+	return (struct perun_jv){ PERUN_JV_STRING | (uint32_t)strlen(arena->buf + at) << 3,
+				  1,
+				  { .i = (int64_t)at } };
+}
+
+/* Type k's key and persistent part, sorted by key as Python keeps it, onto
+ * t; its id's offset into ids[k]. */
+static int map_member(struct json_tape *t, struct perun_strbuf *arena, json_t *counters,
+		      const json_t *persistent, size_t *id)
+{
+	size_t n;
+	struct pair *pairs = persistent_pairs(persistent, NULL, 0, &n);
+	long long at = -1;
+	int rc = !pairs || column_type_id(persistent, counters, arena, id) ||
+		 json_tape_push(t, arena_string(arena, *id)) < 0 ||
+		 (at = json_tape_push(t, (struct perun_jv){ 0 })) < 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		size_t key = arena->len;
+		perun_strbuf_add(arena, pairs[i].key, strlen(pairs[i].key) + 1);
+		rc = arena->failed || json_tape_push(t, arena_string(arena, key)) < 0 ||
+		     profile_tape_add_json(t, pairs[i].value, arena);
+	}
+	if (!rc)
+		t->nodes[at] = (struct perun_jv){ PERUN_JV_OBJECT | (uint32_t)n << 3,
+						  (uint32_t)(t->n - (size_t)at),
+						  { 0 } };
+	free(pairs);
+	return rc ? -1 : 0;
+}
+
+/* Type ty's columns, its id at offset id of the arena, from node on. */
+static struct perun_jv *resources_member(struct perun_jv *node, struct perun_strbuf *arena,
+					 const struct perun_column_type *ty, size_t id,
+					 const size_t *keys)
+{
+	*node++ = arena_string(arena, id);
+	*node++ = (struct perun_jv){ PERUN_JV_OBJECT | (uint32_t)ty->ncolumns << 3,
+				     (uint32_t)(1 + ty->ncolumns * (2 + ty->rows)),
+				     { 0 } };
+	for (size_t c = 0; c < ty->ncolumns; c++) {
+		const struct perun_column *col = &ty->columns[c];
+		*node++ = arena_string(arena, keys[c]);
+		*node++ = (struct perun_jv){ PERUN_JV_ARRAY | (uint32_t)ty->rows << 3,
+					     (uint32_t)(1 + ty->rows),
+					     { 0 } };
+		if (col->kind == PERUN_COLUMN_REAL) {
+			const double *v = col->values;
+			for (size_t r = 0; r < ty->rows; r++)
+				*node++ = (struct perun_jv){ PERUN_JV_REAL, 1, { .d = v[r] } };
+		} else {
+			const int64_t *v = col->values;
+			for (size_t r = 0; r < ty->rows; r++)
+				*node++ = (struct perun_jv){ PERUN_JV_INTEGER, 1, { .i = v[r] } };
+		}
+	}
+	return node;
+}
+
+/*
+ * types as the compact form of p, a profile fresh_for_columns took: one
+ * tape of resource_type_map and then resources, as a loaded profile has
+ * them, their strings in one text of p's own.  0, or -1 without memory.
+ */
+static int add_columns_fresh(struct perun_profile *p, const struct perun_column_type *types,
+			     size_t ntypes)
+{
+	struct json_tape t = { 0 };
+	struct perun_strbuf arena = PERUN_STRBUF_INIT;
+	json_t *counters = json_object(), *keys_at = json_object();
+	size_t *ids = calloc(ntypes + 1, sizeof(*ids)), *keys = NULL, nkeys = 0;
+	size_t resource_nodes = 1;
+	int rc = counters && keys_at && ids && json_tape_push(&t, (struct perun_jv){ 0 }) >= 0 ? 0
+											       : -1;
+	for (size_t k = 0; k < ntypes && !rc; k++) {
+		rc = map_member(&t, &arena, counters, types[k].persistent, &ids[k]);
+		resource_nodes += 2 + types[k].ncolumns * (2 + types[k].rows);
+		nkeys = types[k].ncolumns > nkeys ? types[k].ncolumns : nkeys;
+	}
+	size_t map_nodes = t.n;
+	if (!rc && (map_nodes + resource_nodes > (size_t)UINT32_MAX ||
+		    json_tape_grow(&t, map_nodes + resource_nodes) ||
+		    !(keys = calloc(nkeys, sizeof(*keys)))))
+		rc = -1;
+	if (!rc) {
+		t.nodes[0] = (struct perun_jv){ PERUN_JV_OBJECT | (uint32_t)ntypes << 3,
+						(uint32_t)map_nodes,
+						{ 0 } };
+		struct perun_jv *node = t.nodes + map_nodes;
+		*node++ = (struct perun_jv){ PERUN_JV_OBJECT | (uint32_t)ntypes << 3,
+					     (uint32_t)resource_nodes,
+					     { 0 } };
+		for (size_t k = 0; k < ntypes && !rc; k++) {
+			/* Column keys once in the text, however many types. */
+			for (size_t c = 0; c < types[k].ncolumns && !rc; c++) {
+				const char *key = types[k].columns[c].key;
+				json_t *at = json_object_get(keys_at, key);
+				if (!at) {
+					at = json_integer((json_int_t)arena.len);
+					perun_strbuf_add(&arena, key, strlen(key) + 1);
+					rc = arena.failed || json_object_set_new(keys_at, key, at);
+				}
+				keys[c] = (size_t)json_integer_value(at);
+			}
+			if (!rc)
+				node = resources_member(node, &arena, &types[k], ids[k], keys);
+		}
+		t.n = map_nodes + resource_nodes;
+	}
+	char *text = rc ? NULL : perun_strbuf_detach(&arena, NULL);
+	if (text) {
+		profile_tape_relocate(t.nodes, t.n, text);
+		/* The index of the tree's types, if any, is rebuilt from these. */
+		json_decref(p->tuple_index);
+		json_decref(p->uid_counter);
+		p->tuple_index = p->uid_counter = NULL;
+		p->text = text;
+		p->tape = t;
+		p->types = 0;
+		p->resources = (uint32_t)map_nodes;
+		p->same_order = 1;
+	} else {
+		rc = -1;
+		json_tape_release(&t);
+	}
+	json_decref(counters);
+	json_decref(keys_at);
+	free(ids);
+	free(keys);
+	perun_strbuf_release(&arena);
+	return rc;
+}
+
+int perun_profile_add_columns(struct perun_profile *p, const struct perun_column_type *types,
+			      size_t ntypes, struct perun_error *err)
+{
+	int rc = check_column_types(types, ntypes, err);
+	if (rc)
+		return rc;
+	rc = ntypes ? fresh_for_columns(p, types, ntypes) : NOT_FRESH;
+	if (!rc)
+		rc = add_columns_fresh(p, types, ntypes);
+	if (rc == NOT_FRESH)
+		return add_columns_by_rows(p, types, ntypes, err);
+	return rc ? perun_error_set(err, PERUN_EGENERIC, "out of memory") : 0;
+}
+
 /* Rows of a resource type: its column length, or one row when it has no
  * collectable keys at all (Python Perun yields such a type once). */
 static size_t type_rows(const json_t *columns)

@@ -168,6 +168,36 @@ PERUN_API int perun_profile_set_origin(struct perun_profile *profile, const char
  */
 PERUN_API int perun_profile_add_resource(struct perun_profile *profile, const json_t *resource,
 					 struct perun_error *err);
+/*
+ * Add resource types given column by column: the same profile as
+ * perun_profile_add_resource of every row of each type in turn, row i being
+ * the keys of persistent (an object with "uid"; none of them collectable)
+ * and value i of each column.  Collectors that gather their rows in arrays
+ * add millions of them this way without a tree: a profile without
+ * resources yet (and types whose persistent parts all differ) takes them
+ * into the compact form a loaded profile has, which the dump writes out as
+ * it is.  Everything is borrowed.  0, or an error: PERUN_EINVAL for a type
+ * without "uid", a column whose key is not collectable, repeated or of an
+ * unknown kind.
+ */
+enum perun_column_kind {
+	PERUN_COLUMN_REAL,    /* values: const double[rows] */
+	PERUN_COLUMN_INTEGER, /* values: const int64_t[rows] */
+};
+struct perun_column {
+	const char *key; /* perun_profile_key_is_collectable */
+	enum perun_column_kind kind;
+	const void *values;
+};
+struct perun_column_type {
+	const json_t *persistent;
+	size_t rows;
+	const struct perun_column *columns;
+	size_t ncolumns;
+};
+PERUN_API int perun_profile_add_columns(struct perun_profile *profile,
+					const struct perun_column_type *types, size_t ntypes,
+					struct perun_error *err);
 /* Append a model record; model is borrowed (copied). */
 PERUN_API int perun_profile_add_model(struct perun_profile *profile, const json_t *model);
 
