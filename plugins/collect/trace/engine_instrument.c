@@ -230,8 +230,13 @@ static int sampled(struct sample_state *st, unsigned sample, int begin)
 	return d >= 64 || (st->mask & (1ULL << d));
 }
 
+/* convert_thread's return when the sink took not all events. */
+#define THREAD_REFUSED 1
+
+/* One thread's records to out: 0, THREAD_REFUSED, or -1 (errno) when its
+ * file cannot be read. */
 static int convert_thread(struct symboliser *s, const char *path, unsigned pid, unsigned tid,
-			  int last_image, FILE *out)
+			  int last_image, const struct trace_sink *out)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat sb;
@@ -253,8 +258,8 @@ static int convert_thread(struct symboliser *s, const char *path, unsigned pid, 
 	}
 	unsigned long long last_fn = ~0ULL;
 	long last_id = -1;
-	int ended = 0;
-	for (size_t i = 0; i < n && r[i].ts; i++) {
+	int ended = 0, refused = 0;
+	for (size_t i = 0; i < n && r[i].ts && !refused; i++) {
 		struct perun_trace_event e = { .ts = clock_ns(&s->clock, r[i].ts),
 					       .tid = tid,
 					       .pid = pid };
@@ -270,7 +275,7 @@ static int convert_thread(struct symboliser *s, const char *path, unsigned pid, 
 			}
 			ended |= e.type == PERUN_TRACE_THREAD_END ||
 				 e.type == PERUN_TRACE_PROCESS_END;
-			fwrite(&e, sizeof(e), 1, out);
+			refused = out->put(out->data, &e);
 			continue;
 		}
 		if (!fn)
@@ -285,9 +290,9 @@ static int convert_thread(struct symboliser *s, const char *path, unsigned pid, 
 			continue;
 		e.id = (unsigned)id;
 		e.type = begin ? PERUN_TRACE_FUNC_BEGIN : PERUN_TRACE_FUNC_END;
-		fwrite(&e, sizeof(e), 1, out);
+		refused = out->put(out->data, &e);
 	}
-	if (!ended && last_image && pid == s->root_pid && s->root_end_ns) {
+	if (!refused && !ended && last_image && pid == s->root_pid && s->root_end_ns) {
 		struct perun_trace_event e = {
 			.ts = s->root_end_ns,
 			.tid = tid,
@@ -295,11 +300,11 @@ static int convert_thread(struct symboliser *s, const char *path, unsigned pid, 
 			.id = (unsigned)getpid(),
 			.type = tid == pid ? PERUN_TRACE_PROCESS_END : PERUN_TRACE_THREAD_END,
 		};
-		fwrite(&e, sizeof(e), 1, out);
+		refused = out->put(out->data, &e);
 	}
 	free(ss);
 	munmap((void *)r, (size_t)sb.st_size);
-	return 0;
+	return refused ? THREAD_REFUSED : 0;
 }
 
 struct thread_file {
@@ -318,13 +323,13 @@ static int by_thread(const void *a, const void *b)
 }
 
 /*
- * Thread files "t.<pid>.<image>.<tid>" -> raw events, one thread after
- * another; the images of a pid in the order they ran, so that an exec'd
- * program follows the one that exec'd it.
+ * Thread files "t.<pid>.<image>.<tid>" -> raw events to out, one thread
+ * after another; the images of a pid in the order they ran, so that an
+ * exec'd program follows the one that exec'd it.
  */
 static int symbolise(const struct trace_config *cfg, const struct trace_probes *probes,
 		     const struct clock_map *clock, const struct trace_child *child,
-		     struct perun_error *err)
+		     const struct trace_sink *out, struct perun_error *err)
 {
 	struct symboliser s = { .probes = probes,
 				.clock = *clock,
@@ -332,17 +337,13 @@ static int symbolise(const struct trace_config *cfg, const struct trace_probes *
 				.root_end_ns = child->end_ns };
 	struct thread_file *files = NULL;
 	size_t n = 0, alloc = 0;
-	char out_path[4200];
 	int rc = 0;
-	snprintf(out_path, sizeof(out_path), "%s/" TRACE_RAW_FILE, cfg->tmpdir);
-	FILE *out = fopen(out_path, "we");
 	DIR *d = opendir(cfg->tmpdir);
-	if (!out || !d || index_probes(&s)) {
+	if (!d || index_probes(&s)) {
 		rc = perun_error_set_errno(err, PERUN_ETOOL, errno,
 					   "cannot symbolise the records in '%s'", cfg->tmpdir);
 		goto out;
 	}
-	setvbuf(out, NULL, _IOFBF, 1 << 20);
 	struct dirent *de;
 	while ((de = readdir(d))) {
 		struct thread_file f;
@@ -371,7 +372,15 @@ static int symbolise(const struct trace_config *cfg, const struct trace_probes *
 			last_image &= files[k].image == f->image;
 		char path[4200];
 		snprintf(path, sizeof(path), "%s/%s", cfg->tmpdir, f->name ? f->name : "");
-		if (!f->name || convert_thread(&s, path, f->pid, f->tid, last_image, out)) {
+		int got = f->name ? convert_thread(&s, path, f->pid, f->tid, last_image, out) : -1;
+		if (got == THREAD_REFUSED) {
+			rc = perun_error_set(err, PERUN_EGENERIC,
+					     "cannot take the trace events of '%s' (out of memory, "
+					     "or the raw data file cannot be written)",
+					     path);
+			goto out;
+		}
+		if (got) {
 			rc = perun_error_set_errno(err, PERUN_ETOOL, errno, "cannot read '%s'",
 						   path);
 			goto out;
@@ -380,8 +389,6 @@ static int symbolise(const struct trace_config *cfg, const struct trace_probes *
 out:
 	if (d)
 		closedir(d);
-	if (out && fclose(out) && !rc)
-		rc = perun_error_set_errno(err, PERUN_ETOOL, errno, "cannot write '%s'", out_path);
 	for (size_t i = 0; i < n; i++)
 		free(files[i].name);
 	free(files);
@@ -393,7 +400,8 @@ out:
 }
 
 int trace_engine_instrument(const struct trace_config *cfg, const struct trace_probes *probes,
-			    struct trace_child *child, struct perun_error *err)
+			    struct trace_child *child, const struct trace_sink *sink,
+			    struct perun_error *err)
 {
 	if (!trace_elf_references(cfg->binary, "__cyg_profile_func_enter"))
 		return perun_error_set(err, PERUN_EINVAL,
@@ -437,7 +445,7 @@ int trace_engine_instrument(const struct trace_config *cfg, const struct trace_p
 		tsc1 > clock.tsc0 ? (double)(ns1 - clock.ns0) / (double)(tsc1 - clock.tsc0) : 1.0;
 	trace_log(cfg, "clock: %.6f ns per time-stamp tick", clock.ns_per_tick);
 	if (!rc)
-		rc = symbolise(cfg, probes, &clock, child, err);
+		rc = symbolise(cfg, probes, &clock, child, sink, err);
 out:
 	free(runtime);
 	free(preload);

@@ -8,10 +8,12 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -142,6 +144,8 @@ int trace_child_wait(struct trace_child *child, const struct trace_config *cfg,
 	unsigned long long deadline =
 		cfg->timeout > 0 ? child->start_ns + (unsigned long long)(cfg->timeout * 1e9) : 0;
 	unsigned long long term_sent = 0;
+	/* Without a poll of the caller, its end wakes us at once. */
+	int pidfd = poll ? -1 : (int)syscall(SYS_pidfd_open, child->pid, 0);
 	while (!child->exited) {
 		if (*cfg->interrupted && !child->interrupted) {
 			child->interrupted = 1;
@@ -165,6 +169,10 @@ int trace_child_wait(struct trace_child *child, const struct trace_config *cfg,
 						       "reading the trace data failed: %s",
 						       strerror(-rc));
 			}
+		} else if (pidfd >= 0) {
+			struct pollfd end = { .fd = pidfd, .events = POLLIN };
+			/* ppoll: poll names the parameter here. */
+			ppoll(&end, 1, &(struct timespec){ 0, 20 * 1000 * 1000 }, NULL);
 		} else {
 			struct timespec ts = { 0, 20 * 1000 * 1000 };
 			nanosleep(&ts, NULL);
@@ -174,10 +182,15 @@ int trace_child_wait(struct trace_child *child, const struct trace_config *cfg,
 			child->exited = 1;
 			child->end_ns = trace_now_ns();
 		} else if (got < 0 && errno != EINTR) {
-			return perun_error_set_errno(err, PERUN_ETOOL, errno,
-						     "cannot wait for '%s'", cfg->argv[0]);
+			int e = errno;
+			if (pidfd >= 0)
+				close(pidfd);
+			return perun_error_set_errno(err, PERUN_ETOOL, e, "cannot wait for '%s'",
+						     cfg->argv[0]);
 		}
 	}
+	if (pidfd >= 0)
+		close(pidfd);
 	if (child->timed_out)
 		/* What the program left running in its group goes too. */
 		kill(-child->pid, SIGKILL);

@@ -300,25 +300,89 @@ static void show_output(const struct trace_config *cfg)
 		fclose(f);
 }
 
+/*
+ * The instrument engine's events as it symbolises them: into the raw data
+ * file only for those who read it (--keep-temps and the like; 48 MB a
+ * million calls that nobody else needs), into the transformation unless
+ * no profile is made.  It begins at the first event, when the child's
+ * start, the time origin, is known.
+ */
+struct event_consumer {
+	FILE *raw;
+	int make_profile;
+	const struct trace_child *child;
+	struct trace_transform_input in;
+	struct trace_transform_stats stats;
+	struct trace_transform *transform;
+};
+
+static int consume_event(void *data, const struct perun_trace_event *e)
+{
+	struct event_consumer *c = data;
+	if (c->raw && fwrite(e, sizeof(*e), 1, c->raw) != 1)
+		return -1;
+	if (!c->make_profile)
+		return 0;
+	if (!c->transform) {
+		c->in.start_ns = c->child->start_ns;
+		c->transform = trace_transform_begin(&c->in, &c->stats);
+		if (!c->transform)
+			return -1;
+	}
+	return trace_transform_add(c->transform, e);
+}
+
 static int trace_collect(struct perun_collect_ctx *ctx, struct perun_error *err)
 {
 	struct trace_state *st = ctx->state;
 	struct trace_config *cfg = &st->cfg;
 	struct trace_child child;
+	char how[256], path[4096];
+	const char *slash = strrchr(cfg->binary, '/');
+	struct event_consumer events = {
+		.make_profile = !cfg->no_profile,
+		.child = &child,
+		.in = { .probes = &st->probes,
+			.workload = cfg->workload,
+			.location = slash ? slash + 1 : cfg->binary },
+	};
 	int rc;
 	memset(&child, 0, sizeof(child));
-	if (!strcmp(cfg->engine, "ebpf"))
+	snprintf(path, sizeof(path), "%s/" TRACE_RAW_FILE, cfg->tmpdir);
+	if (!strcmp(cfg->engine, "ebpf")) {
 		rc = trace_engine_ebpf(cfg, &st->probes, &child, err);
-	else if (!strcmp(cfg->engine, "instrument"))
-		rc = trace_engine_instrument(cfg, &st->probes, &child, err);
-	else
+	} else if (!strcmp(cfg->engine, "instrument")) {
+		if (cfg->keep_temps || cfg->no_profile || cfg->verbose_trace || cfg->zip_temps ||
+		    cfg->watchdog) {
+			events.raw = fopen(path, "we");
+			if (!events.raw)
+				return perun_error_set_errno(err, PERUN_ETOOL, errno,
+							     "cannot write the raw trace data '%s'",
+							     path);
+		}
+		struct trace_sink sink = { consume_event, &events };
+		rc = trace_engine_instrument(cfg, &st->probes, &child, &sink, err);
+		if (events.raw && fclose(events.raw) && !rc)
+			rc = perun_error_set_errno(err, PERUN_ETOOL, errno,
+						   "cannot write the raw trace data '%s'", path);
+		/* No event at all still makes a profile, an empty one. */
+		if (!rc && events.make_profile && !events.transform) {
+			events.in.start_ns = child.start_ns;
+			events.transform = trace_transform_begin(&events.in, &events.stats);
+			if (!events.transform)
+				rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		}
+	} else {
 		rc = trace_engine_stap(cfg, &st->probes, &child, err);
-	if (rc)
+	}
+	if (rc) {
+		if (events.transform)
+			trace_transform_end(events.transform, NULL, NULL);
 		return rc;
+	}
 	if (cfg->verbose_trace)
 		write_text_trace(cfg, &st->probes);
 
-	char how[256], path[4096];
 	trace_child_describe(&child, how, sizeof(how));
 	if (*how && !cfg->quiet)
 		fprintf(stderr,
@@ -340,20 +404,17 @@ static int trace_collect(struct perun_collect_ctx *ctx, struct perun_error *err)
 		ctx->no_profile = 1;
 		return 0;
 	}
-	snprintf(path, sizeof(path), "%s/" TRACE_RAW_FILE, cfg->tmpdir);
-	const char *slash = strrchr(cfg->binary, '/');
-	struct trace_transform_input in = {
-		.probes = &st->probes,
-		.workload = cfg->workload,
-		.location = slash ? slash + 1 : cfg->binary,
-		.start_ns = child.start_ns,
-	};
-	struct trace_transform_stats stats;
-	rc = trace_transform_file(path, &in, ctx->profile, &stats, err);
+	if (events.transform) {
+		rc = trace_transform_end(events.transform, ctx->profile, err);
+	} else {
+		events.in.start_ns = child.start_ns;
+		rc = trace_transform_file(path, &events.in, ctx->profile, &events.stats, err);
+	}
 	trace_log(cfg,
 		  "%zu events -> %zu resources; %zu returns unmatched, %zu calls open "
 		  "at their thread's end",
-		  stats.events, stats.resources, stats.unmatched, stats.open_at_end);
+		  events.stats.events, events.stats.resources, events.stats.unmatched,
+		  events.stats.open_at_end);
 	return rc;
 }
 

@@ -145,6 +145,18 @@ struct trace_transform_input {
 	unsigned long long start_ns; /* the time origin of timestamps */
 };
 
+/*
+ * The transformation event by event, as an engine gives them: begin (NULL
+ * without memory; in and stats are kept), add each event (0, or -1 without
+ * memory, which end then reports), end: the resources into profile, and t
+ * freed whatever happens (with profile NULL, only that).
+ */
+struct trace_transform;
+struct trace_transform *trace_transform_begin(const struct trace_transform_input *in,
+					      struct trace_transform_stats *stats);
+int trace_transform_add(struct trace_transform *t, const struct perun_trace_event *e);
+int trace_transform_end(struct trace_transform *t, struct perun_profile *profile,
+			struct perun_error *err);
 /* Turn raw events into resources of profile. */
 int trace_transform(const struct perun_trace_event *ev, size_t n,
 		    const struct trace_transform_input *in, struct perun_profile *profile,
@@ -156,11 +168,20 @@ int trace_transform_file(const char *path, const struct trace_transform_input *i
 
 /* engines -------------------------------------------------------------- */
 
-/* Each writes the raw events to <tmpdir>/raw.events and fills child. */
+/* Where the instrument engine puts each event as it symbolises it: put
+ * returns 0, or -1 when the event cannot be taken (memory, a write). */
+struct trace_sink {
+	int (*put)(void *data, const struct perun_trace_event *e);
+	void *data;
+};
+
+/* Each fills child; ebpf and stap write the raw events to
+ * <tmpdir>/raw.events, instrument gives them to sink. */
 int trace_engine_ebpf(const struct trace_config *cfg, const struct trace_probes *probes,
 		      struct trace_child *child, struct perun_error *err);
 int trace_engine_instrument(const struct trace_config *cfg, const struct trace_probes *probes,
-			    struct trace_child *child, struct perun_error *err);
+			    struct trace_child *child, const struct trace_sink *sink,
+			    struct perun_error *err);
 int trace_engine_stap(const struct trace_config *cfg, const struct trace_probes *probes,
 		      struct trace_child *child, struct perun_error *err);
 /* Generate the SystemTap script for probes into f. */

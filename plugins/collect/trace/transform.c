@@ -9,8 +9,9 @@
  * is all there.
  *
  * Rows are gathered per resource type (uid, tid, location) in flat arrays
- * and put into the profile column by column: one generic add per type
- * instead of one per row keeps ten million events within seconds.
+ * and handed to the profile as columns (perun_profile_add_columns), which
+ * go into its compact form as they are: no value of a million calls
+ * becomes a jansson value of its own.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -132,11 +133,11 @@ struct group {
 	int kind; /* 0 probe, 1 thread, 2 process */
 	int has_exclusive;
 	double *amount, *timestamp, *exclusive;
-	unsigned long long *order;
+	int64_t *order; /* call-order */
 	size_t n, alloc;
 };
 
-struct state {
+struct trace_transform {
 	const struct trace_transform_input *in;
 	struct map thread_map, counter_map, group_map;
 	struct thread *threads;
@@ -146,9 +147,11 @@ struct state {
 	struct group *groups;
 	size_t ngroups, agroups;
 	struct trace_transform_stats *stats;
+	int failed; /* an event could not be taken: out of memory */
 };
 
-static struct thread *thread_of(struct state *s, unsigned tid, unsigned pid, unsigned long long ts)
+static struct thread *thread_of(struct trace_transform *s, unsigned tid, unsigned pid,
+				unsigned long long ts)
 {
 	unsigned *slot = map_slot(&s->thread_map, tid);
 	if (!slot)
@@ -167,7 +170,7 @@ static struct thread *thread_of(struct state *s, unsigned tid, unsigned pid, uns
 	return t;
 }
 
-static struct counter *counter_of(struct state *s, unsigned tid, unsigned id)
+static struct counter *counter_of(struct trace_transform *s, unsigned tid, unsigned id)
 {
 	unsigned *slot = map_slot(&s->counter_map, ((unsigned long long)tid << 32) | id);
 	if (!slot)
@@ -183,7 +186,7 @@ static struct counter *counter_of(struct state *s, unsigned tid, unsigned id)
 }
 
 /* Key of a group: probe id (or a marker for thread/process) and tid. */
-static struct group *group_of(struct state *s, int kind, unsigned id, unsigned tid)
+static struct group *group_of(struct trace_transform *s, int kind, unsigned id, unsigned tid)
 {
 	unsigned long long key =
 		((unsigned long long)tid << 32) | (kind ? (TRACE_MAX_IDS + (unsigned)kind) : id);
@@ -211,7 +214,7 @@ static struct group *group_of(struct state *s, int kind, unsigned id, unsigned t
 	return g;
 }
 
-static int add_row(struct state *s, struct group *g, unsigned long long begin,
+static int add_row(struct trace_transform *s, struct group *g, unsigned long long begin,
 		   unsigned long long end, unsigned long long seq, long long exclusive_ns)
 {
 	if (g->n == g->alloc) {
@@ -222,7 +225,7 @@ static int add_row(struct state *s, struct group *g, unsigned long long begin,
 		double *t = realloc(g->timestamp, n * sizeof(*t));
 		if (t)
 			g->timestamp = t;
-		unsigned long long *o = realloc(g->order, n * sizeof(*o));
+		int64_t *o = realloc(g->order, n * sizeof(*o));
 		if (o)
 			g->order = o;
 		double *x = g->has_exclusive ? realloc(g->exclusive, n * sizeof(*x)) : NULL;
@@ -236,7 +239,7 @@ static int add_row(struct state *s, struct group *g, unsigned long long begin,
 	unsigned long long origin = s->in->start_ns;
 	g->amount[g->n] = (double)(end - begin) / 1000.0;
 	g->timestamp[g->n] = begin > origin ? (double)(begin - origin) / 1000.0 : 0.0;
-	g->order[g->n] = seq;
+	g->order[g->n] = (int64_t)seq;
 	if (g->has_exclusive)
 		g->exclusive[g->n] = (double)exclusive_ns / 1000.0;
 	g->n++;
@@ -245,7 +248,7 @@ static int add_row(struct state *s, struct group *g, unsigned long long begin,
 }
 
 /* Close the top frame of t at ts. */
-static int pop_frame(struct state *s, struct thread *t, unsigned long long ts)
+static int pop_frame(struct trace_transform *s, struct thread *t, unsigned long long ts)
 {
 	struct frame f = t->stack[--t->depth];
 	unsigned long long amount = ts - f.ts;
@@ -257,7 +260,8 @@ static int pop_frame(struct state *s, struct thread *t, unsigned long long ts)
 	return add_row(s, g, f.ts, ts, f.seq, (long long)amount - (long long)f.child_ns);
 }
 
-static int func_begin(struct state *s, struct thread *t, const struct perun_trace_event *e)
+static int func_begin(struct trace_transform *s, struct thread *t,
+		      const struct perun_trace_event *e)
 {
 	struct counter *c = counter_of(s, e->tid, e->id);
 	if (!c || GROW(t->stack, t->depth, t->alloc))
@@ -267,7 +271,7 @@ static int func_begin(struct state *s, struct thread *t, const struct perun_trac
 	return 0;
 }
 
-static int func_end(struct state *s, struct thread *t, const struct perun_trace_event *e)
+static int func_end(struct trace_transform *s, struct thread *t, const struct perun_trace_event *e)
 {
 	size_t d = t->depth;
 	while (d > 0 && t->stack[d - 1].id != e->id)
@@ -283,7 +287,7 @@ static int func_end(struct state *s, struct thread *t, const struct perun_trace_
 	return pop_frame(s, t, e->ts);
 }
 
-static int usdt_begin(struct state *s, const struct perun_trace_event *e)
+static int usdt_begin(struct trace_transform *s, const struct perun_trace_event *e)
 {
 	struct counter *c = counter_of(s, e->tid, e->id);
 	if (!c || GROW(c->open, c->nopen, c->alloc))
@@ -293,7 +297,7 @@ static int usdt_begin(struct state *s, const struct perun_trace_event *e)
 	return 0;
 }
 
-static int usdt_end(struct state *s, const struct perun_trace_event *e)
+static int usdt_end(struct trace_transform *s, const struct perun_trace_event *e)
 {
 	int b = s->in->probes->v[e->id].pair;
 	struct counter *c = b >= 0 ? counter_of(s, e->tid, (unsigned)b) : NULL;
@@ -308,7 +312,7 @@ static int usdt_end(struct state *s, const struct perun_trace_event *e)
 	return g ? add_row(s, g, f.ts, e->ts, f.seq, 0) : -1;
 }
 
-static int usdt_single(struct state *s, const struct perun_trace_event *e)
+static int usdt_single(struct trace_transform *s, const struct perun_trace_event *e)
 {
 	struct counter *c = counter_of(s, e->tid, e->id);
 	if (!c)
@@ -325,7 +329,7 @@ static int usdt_single(struct state *s, const struct perun_trace_event *e)
 }
 
 /* The thread (or process) ended at ts: close its open calls and record it. */
-static int thread_end(struct state *s, struct thread *t, unsigned long long ts)
+static int thread_end(struct trace_transform *s, struct thread *t, unsigned long long ts)
 {
 	if (t->ended)
 		return 0;
@@ -342,7 +346,7 @@ static int thread_end(struct state *s, struct thread *t, unsigned long long ts)
 	return add_row(s, g, t->begin_ts, ts, 0, 0);
 }
 
-static int handle(struct state *s, const struct perun_trace_event *e)
+static int handle(struct trace_transform *s, const struct perun_trace_event *e)
 {
 	if (e->type <= PERUN_TRACE_USDT_END && e->id >= s->in->probes->n) {
 		s->stats->unmatched++;
@@ -389,48 +393,48 @@ static int handle(struct state *s, const struct perun_trace_event *e)
 	}
 }
 
-static int put_group(struct perun_profile *profile, const struct group *g, const char *workload,
-		     size_t *uid_types, struct perun_error *err)
+/* The persistent part of g's resources, as Python Perun's rows have it. */
+static json_t *group_persistent(const struct group *g, const char *workload)
 {
-	json_t *first =
-		json_pack("{s:f, s:f, s:I, s:s, s:i, s:s, s:s, s:s, s:s}", "amount", g->amount[0],
-			  "timestamp", g->timestamp[0], "call-order", (json_int_t)g->order[0],
-			  "uid", g->uid, "tid", (int)g->tid, "type", "mixed", "subtype",
-			  "time delta", "location", g->location, "workload", workload);
-	if (first && g->has_exclusive)
-		json_object_set_new(first, "exclusive", json_real(g->exclusive[0]));
-	if (first && g->kind)
-		json_object_set_new(first, "pid", json_integer(g->pid));
-	if (first && g->kind == 2)
-		json_object_set_new(first, "ppid", json_integer(g->ppid));
-	if (!first)
-		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	int rc = perun_profile_add_resource(profile, first, err);
-	json_decref(first);
-	if (rc || g->n == 1)
-		return rc;
-	/* Types are new and distinct here, so the id is "<uid>#<count>". */
-	char *id;
-	if (asprintf(&id, "%s#%zu", g->uid, *uid_types) < 0)
-		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	json_t *cols =
-		json_object_get(json_object_get(perun_profile_json(profile), "resources"), id);
-	free(id);
-	json_t *amount = json_object_get(cols, "amount");
-	json_t *ts = json_object_get(cols, "timestamp");
-	json_t *order = json_object_get(cols, "call-order");
-	json_t *excl = json_object_get(cols, "exclusive");
-	if (json_array_size(amount) != 1 || !ts || !order || (g->has_exclusive && !excl))
-		return perun_error_set(err, PERUN_EGENERIC,
-				       "resource type of '%s' not where expected", g->uid);
-	for (size_t i = 1; i < g->n; i++) {
-		if (json_array_append_new(amount, json_real(g->amount[i])) ||
-		    json_array_append_new(ts, json_real(g->timestamp[i])) ||
-		    json_array_append_new(order, json_integer((json_int_t)g->order[i])) ||
-		    (g->has_exclusive && json_array_append_new(excl, json_real(g->exclusive[i]))))
-			return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	json_t *p = json_pack("{s:s, s:i, s:s, s:s, s:s, s:s}", "uid", g->uid, "tid", (int)g->tid,
+			      "type", "mixed", "subtype", "time delta", "location", g->location,
+			      "workload", workload);
+	if (p && g->kind && json_object_set_new(p, "pid", json_integer(g->pid))) {
+		json_decref(p);
+		return NULL;
 	}
-	return 0;
+	if (p && g->kind == 2 && json_object_set_new(p, "ppid", json_integer(g->ppid))) {
+		json_decref(p);
+		return NULL;
+	}
+	return p;
+}
+
+/* The groups, in order, into the profile column by column. */
+static int put_groups(struct perun_profile *profile, const struct group *groups, size_t n,
+		      const char *workload, struct perun_error *err)
+{
+	struct perun_column_type *types = calloc(n + 1, sizeof(*types));
+	struct perun_column *cols = calloc(4 * n + 1, sizeof(*cols));
+	int rc = types && cols ? 0 : -1;
+	for (size_t i = 0; i < n && !rc; i++) {
+		const struct group *g = &groups[i];
+		struct perun_column *c = &cols[4 * i];
+		c[0] = (struct perun_column){ "amount", PERUN_COLUMN_REAL, g->amount };
+		c[1] = (struct perun_column){ "timestamp", PERUN_COLUMN_REAL, g->timestamp };
+		c[2] = (struct perun_column){ "call-order", PERUN_COLUMN_INTEGER, g->order };
+		c[3] = (struct perun_column){ "exclusive", PERUN_COLUMN_REAL, g->exclusive };
+		types[i] = (struct perun_column_type){ group_persistent(g, workload), g->n, c,
+						       g->has_exclusive ? 4 : 3 };
+		rc = types[i].persistent ? 0 : -1;
+	}
+	rc = rc ? perun_error_set(err, PERUN_EGENERIC, "out of memory")
+		: perun_profile_add_columns(profile, types, n, err);
+	for (size_t i = 0; types && i < n; i++)
+		json_decref((json_t *)types[i].persistent);
+	free(types);
+	free(cols);
+	return rc;
 }
 
 static int cmp_group(const void *a, const void *b)
@@ -445,53 +449,76 @@ static int cmp_group(const void *a, const void *b)
 	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
+struct trace_transform *trace_transform_begin(const struct trace_transform_input *in,
+					      struct trace_transform_stats *stats)
+{
+	struct trace_transform *s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->in = in;
+	s->stats = stats;
+	memset(stats, 0, sizeof(*stats));
+	return s;
+}
+
+int trace_transform_add(struct trace_transform *s, const struct perun_trace_event *e)
+{
+	s->stats->events++;
+	if (handle(s, e))
+		s->failed = -1;
+	return s->failed;
+}
+
+int trace_transform_end(struct trace_transform *s, struct perun_profile *profile,
+			struct perun_error *err)
+{
+	int rc = profile ? s->failed : 0;
+	/* Threads without an end record (the instrument runtime of a crashed
+	 * program) end at their last event. */
+	for (size_t i = 0; profile && i < s->nthreads && !rc; i++)
+		rc = thread_end(s, &s->threads[i], s->threads[i].last_ts);
+	if (!profile) {
+		/* Given up: only freed. */
+	} else if (rc) {
+		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory transforming the trace");
+	} else {
+		/* A stable order: by uid, location, thread.  Groups of one uid
+		 * with the same location but different threads are distinct
+		 * types, "<uid>#0", "<uid>#1", ... */
+		if (s->ngroups) /* qsort's base may not be NULL, even for none */
+			qsort(s->groups, s->ngroups, sizeof(*s->groups), cmp_group);
+		rc = put_groups(profile, s->groups, s->ngroups, s->in->workload, err);
+	}
+	for (size_t i = 0; i < s->nthreads; i++)
+		free(s->threads[i].stack);
+	for (size_t i = 0; i < s->ncounters; i++)
+		free(s->counters[i].open);
+	for (size_t i = 0; i < s->ngroups; i++) {
+		free(s->groups[i].amount);
+		free(s->groups[i].timestamp);
+		free(s->groups[i].order);
+		free(s->groups[i].exclusive);
+	}
+	free(s->threads);
+	free(s->counters);
+	free(s->groups);
+	map_free(&s->thread_map);
+	map_free(&s->counter_map);
+	map_free(&s->group_map);
+	free(s);
+	return rc;
+}
+
 int trace_transform(const struct perun_trace_event *ev, size_t n,
 		    const struct trace_transform_input *in, struct perun_profile *profile,
 		    struct trace_transform_stats *stats, struct perun_error *err)
 {
-	struct state s = { .in = in, .stats = stats };
-	int rc = 0;
-	memset(stats, 0, sizeof(*stats));
-	stats->events = n;
-	for (size_t i = 0; i < n && !rc; i++)
-		if (handle(&s, &ev[i]))
-			rc = perun_error_set(err, PERUN_EGENERIC,
-					     "out of memory transforming the trace");
-	/* Threads without an end record (the instrument runtime of a crashed
-	 * program) end at their last event. */
-	for (size_t i = 0; i < s.nthreads && !rc; i++)
-		if (thread_end(&s, &s.threads[i], s.threads[i].last_ts))
-			rc = perun_error_set(err, PERUN_EGENERIC,
-					     "out of memory transforming the trace");
-	if (!rc) {
-		/* A stable order: by uid, location, thread.  Groups of one uid
-		 * with the same location but different threads are distinct
-		 * types; the k-th of a uid is "<uid>#k". */
-		if (s.ngroups) /* qsort's base may not be NULL, even for none */
-			qsort(s.groups, s.ngroups, sizeof(*s.groups), cmp_group);
-		size_t k = 0;
-		for (size_t i = 0; i < s.ngroups && !rc; i++) {
-			k = i && !strcmp(s.groups[i].uid, s.groups[i - 1].uid) ? k + 1 : 0;
-			rc = put_group(profile, &s.groups[i], in->workload, &k, err);
-		}
-	}
-	for (size_t i = 0; i < s.nthreads; i++)
-		free(s.threads[i].stack);
-	for (size_t i = 0; i < s.ncounters; i++)
-		free(s.counters[i].open);
-	for (size_t i = 0; i < s.ngroups; i++) {
-		free(s.groups[i].amount);
-		free(s.groups[i].timestamp);
-		free(s.groups[i].order);
-		free(s.groups[i].exclusive);
-	}
-	free(s.threads);
-	free(s.counters);
-	free(s.groups);
-	map_free(&s.thread_map);
-	map_free(&s.counter_map);
-	map_free(&s.group_map);
-	return rc;
+	struct trace_transform *s = trace_transform_begin(in, stats);
+	if (!s)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory transforming the trace");
+	for (size_t i = 0; i < n && !trace_transform_add(s, &ev[i]); i++)
+		;
+	return trace_transform_end(s, profile, err);
 }
 
 int trace_transform_file(const char *path, const struct trace_transform_input *in,
