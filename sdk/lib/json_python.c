@@ -174,9 +174,11 @@ static int shortest_digits(double value, uint64_t *digits, int *exp10)
 	return 0;
 }
 
-/* Python's layout of digits d1 d2 ... dn times 10^exp10 (of d1). */
-static void python_layout(int negative, const char *digits, size_t nd, int exp10, char *o)
+/* Python's layout of digits d1 d2 ... dn times 10^exp10 (of d1) into out;
+ * its length. */
+static size_t python_layout(int negative, const char *digits, size_t nd, int exp10, char *out)
 {
+	char *o = out;
 	if (negative)
 		*o++ = '-';
 	if (exp10 < -4 || exp10 >= 16) {
@@ -186,8 +188,8 @@ static void python_layout(int negative, const char *digits, size_t nd, int exp10
 			memcpy(o, digits + 1, nd - 1);
 			o += nd - 1;
 		}
-		sprintf(o, "e%c%02d", exp10 < 0 ? '-' : '+', abs(exp10));
-		return;
+		o += sprintf(o, "e%c%02d", exp10 < 0 ? '-' : '+', abs(exp10));
+		return (size_t)(o - out);
 	}
 	if (exp10 < 0) {
 		*o++ = '0';
@@ -209,22 +211,23 @@ static void python_layout(int negative, const char *digits, size_t nd, int exp10
 		}
 	}
 	*o = '\0';
+	return (size_t)(o - out);
 }
 
-void json_python_format_double(double value, char out[32])
+size_t json_python_format_double(double value, char out[32])
 {
 	if (isnan(value)) {
 		strcpy(out, "NaN");
-		return;
+		return 3;
 	}
 	if (isinf(value)) {
 		strcpy(out, value > 0 ? "Infinity" : "-Infinity");
-		return;
+		return value > 0 ? 8 : 9;
 	}
 	/* Zero, the amount of every record one profile lacks: no search. */
 	if (value == 0) {
 		strcpy(out, signbit(value) ? "-0.0" : "0.0");
-		return;
+		return signbit(value) ? 4 : 3;
 	}
 	double magnitude = fabs(value);
 	uint64_t c;
@@ -261,8 +264,7 @@ void json_python_format_double(double value, char out[32])
 		} while (c);
 		for (int i = 0; i < nd; i++)
 			digits[i] = rev[nd - 1 - i];
-		python_layout(signbit(value), digits, (size_t)nd, exp10, out);
-		return;
+		return python_layout(signbit(value), digits, (size_t)nd, exp10, out);
 	}
 	/*
 	 * Shortest precision that reads back as the same double.  A normal
@@ -293,7 +295,7 @@ void json_python_format_double(double value, char out[32])
 	exp10 = atoi(p + 1);
 	while (nd > 1 && digits[nd - 1] == '0')
 		nd--;
-	python_layout(negative, digits, nd, exp10, out);
+	return python_layout(negative, digits, nd, exp10, out);
 }
 
 /* Room for n more bytes at the end of out, written straight into its
@@ -608,8 +610,7 @@ static void dump_value(const struct dumper *d, const json_t *tree, const struct 
 	case PERUN_JV_INTEGER: put(d->out, num, format_integer((json_int_t)view->u.i, num)); return;
 	case PERUN_JV_REAL:
 		/* NaN and the infinities as Python's bare words. */
-		json_python_format_double(view->u.d, num);
-		put(d->out, num, strlen(num));
+		put(d->out, num, json_python_format_double(view->u.d, num));
 		return;
 	case PERUN_JV_TRUE: put(d->out, "true", 4); return;
 	case PERUN_JV_FALSE: put(d->out, "false", 5); return;

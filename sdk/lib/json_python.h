@@ -13,8 +13,9 @@
 #include <perun/jsonview.h>
 #include <perun/strbuf.h>
 
-/* Python's repr() of a double: shortest digits that round-trip. */
-void json_python_format_double(double value, char out[32]);
+/* Python's repr() of a double: shortest digits that round-trip; its
+ * length. */
+size_t json_python_format_double(double value, char out[32]);
 /*
  * json.dumps(value) (indent -1) or json.dumps(value, indent=indent),
  * ensure_ascii, insertion key order; indent JSON_PYTHON_PENDING is Perun's
