@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -31,6 +33,9 @@
 struct drain {
 	FILE *out;
 	struct ring_buffer *rb;
+	/* The ring buffer's epoll set beside the child's pidfd, so that the
+	 * child's end wakes the wait at once; -1: the ring buffer alone. */
+	int wake;
 	int write_error;
 };
 
@@ -47,7 +52,17 @@ static int on_event(void *data, void *ev, size_t size)
 static int drain_poll(void *data, int timeout_ms)
 {
 	struct drain *d = data;
-	int n = ring_buffer__poll(d->rb, timeout_ms);
+	int n;
+	if (d->wake >= 0) {
+		struct epoll_event ev[2];
+		n = epoll_wait(d->wake, ev, 2, timeout_ms);
+		if (n >= 0)
+			n = ring_buffer__consume(d->rb);
+		else
+			n = -errno;
+	} else {
+		n = ring_buffer__poll(d->rb, timeout_ms);
+	}
 	if (n == -EINTR)
 		return 0;
 	if (d->write_error)
@@ -156,8 +171,9 @@ int trace_engine_ebpf(const struct trace_config *cfg, const struct trace_probes 
 	struct trace_bpf *skel = NULL;
 	struct bpf_link **links = NULL;
 	size_t nlinks = 0, funcs = 0;
-	struct drain d = { 0 };
+	struct drain d = { .wake = -1 };
 	char path[4096];
+	int pidfd = -1;
 	int rc = 0;
 
 	for (size_t i = 0; i < probes->n; i++)
@@ -229,6 +245,15 @@ int trace_engine_ebpf(const struct trace_config *cfg, const struct trace_probes 
 		goto out;
 	}
 	trace_log(cfg, "profiled command started, pid %u", pid);
+	pidfd = (int)syscall(SYS_pidfd_open, child->pid, 0);
+	d.wake = pidfd >= 0 ? epoll_create1(EPOLL_CLOEXEC) : -1;
+	struct epoll_event rb_ready = { .events = EPOLLIN }, end = { .events = EPOLLIN };
+	if (d.wake >= 0 &&
+	    (epoll_ctl(d.wake, EPOLL_CTL_ADD, ring_buffer__epoll_fd(d.rb), &rb_ready) ||
+	     epoll_ctl(d.wake, EPOLL_CTL_ADD, pidfd, &end))) {
+		close(d.wake);
+		d.wake = -1;
+	}
 	rc = trace_child_wait(child, cfg, drain_poll, &d, err);
 	/* The exit tracepoint fired before the parent could reap: what is in
 	 * the buffer now is all there is. */
@@ -254,6 +279,10 @@ int trace_engine_ebpf(const struct trace_config *cfg, const struct trace_probes 
 			(unsigned long long)lost_total);
 	trace_log(cfg, "profiled command ended; %llu events lost", (unsigned long long)lost_total);
 out:
+	if (d.wake >= 0)
+		close(d.wake);
+	if (pidfd >= 0)
+		close(pidfd);
 	if (d.out && fclose(d.out) && !rc)
 		rc = perun_error_set_errno(err, PERUN_ETOOL, errno,
 					   "cannot write the raw trace data '%s'", path);
