@@ -349,7 +349,8 @@ static int add_columns_by_rows(struct perun_profile *p, const struct perun_colum
 static int fresh_for_columns(struct perun_profile *p, const struct perun_column_type *types,
 			     size_t ntypes)
 {
-	if (p->form || p->text || json_object_size(json_object_get(p->root, "resources")) ||
+	if (p->form || p->text || ntypes > PERUN_JV_MAX_LEN ||
+	    json_object_size(json_object_get(p->root, "resources")) ||
 	    json_object_size(json_object_get(p->root, "resource_type_map")))
 		return NOT_FRESH;
 	json_t *seen = json_object();
