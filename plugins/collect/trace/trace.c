@@ -359,6 +359,7 @@ static int trace_collect(struct perun_collect_ctx *ctx, struct perun_error *err)
 				return perun_error_set_errno(err, PERUN_ETOOL, errno,
 							     "cannot write the raw trace data '%s'",
 							     path);
+			setvbuf(events.raw, NULL, _IOFBF, 1 << 20);
 		}
 		struct trace_sink sink = { consume_event, &events };
 		rc = trace_engine_instrument(cfg, &st->probes, &child, &sink, err);
