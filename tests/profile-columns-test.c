@@ -6,7 +6,9 @@
  * profile, persistent parts all different) or row by row (resources
  * already there, a persistent part given twice, one with a collectable
  * key); rows added afterwards extend the types as they would the rows'
- * own; the refused inputs leave the profile as it was.
+ * own; lists long enough to be written in parts on other processors are
+ * written as one pass writes them; the refused inputs leave the profile as
+ * it was.
  */
 #include <math.h>
 #include <stdint.h>
@@ -230,6 +232,16 @@ static void test_equal(void)
 	/* A collectable key among the persistent ones becomes a column. */
 	const struct spec keyed[] = { { "{\"uid\": \"k\", \"address\": 4096}", 3, { "amount" } } };
 	same_both_ways("collectable persistent key", NULL, 0, keyed, 1, 0);
+	/* Lists long enough to be written in parts on other processors,
+	 * negative (a line each) and positive (folded) numbers mixed. */
+	const struct spec big[] = { traced[0],
+				    traced[1],
+				    traced[2],
+				    traced[3],
+				    { "{\"uid\": \"big\", \"tid\": 9}",
+				      300000,
+				      { "amount", "timestamp", "call-order", "exclusive" } } };
+	same_both_ways("lists written in parts", NULL, 0, big, 5, 1);
 	/* A type without rows adds nothing either way. */
 	const struct spec empty[] = { traced[0], { "{\"uid\": \"none\"}", 0, { "amount" } } };
 	same_both_ways("a type without rows", NULL, 0, empty, 2, 0);

@@ -9,8 +9,11 @@
  * (resource-type ids are made of it), and profile_dump.c writes whole
  * profiles with it.
  */
+#define _GNU_SOURCE
 #include <float.h>
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -538,6 +541,70 @@ static void dump_element(const struct dumper *d, size_t i, const json_t *tree,
 	dump_value(d, tree, view, depth + 1);
 }
 
+/*
+ * A long list of scalars (a profile's column in its compact form: a
+ * million calls' amounts) is formatted in parts on the other processors,
+ * each into a text of its own appended in order; an element's text depends
+ * only on whether it is the first, so the parts are what one pass writes.
+ */
+#define PART_MIN_ELEMENTS 65536
+#define MAX_PARTS	  8
+
+struct list_part {
+	struct dumper d;
+	struct perun_strbuf text;
+	const struct perun_jv *items;
+	size_t from, to;
+	int depth;
+};
+
+static void *dump_list_part(void *data)
+{
+	struct list_part *part = data;
+	for (size_t i = part->from; i < part->to; i++)
+		dump_element(&part->d, i, NULL, &part->items[i], part->depth);
+	return NULL;
+}
+
+/* Elements [0, n) of items, all scalars, into d's text. */
+static void dump_scalars(const struct dumper *d, const struct perun_jv *items, size_t n, int depth)
+{
+	cpu_set_t cpus;
+	size_t parts = 1;
+	/* The processors this process may run on, not all there are. */
+	if (n >= 2 * PART_MIN_ELEMENTS && !sched_getaffinity(0, sizeof(cpus), &cpus))
+		parts = (size_t)CPU_COUNT(&cpus);
+	if (parts > MAX_PARTS)
+		parts = MAX_PARTS;
+	if (parts > n / PART_MIN_ELEMENTS)
+		parts = n / PART_MIN_ELEMENTS;
+	struct list_part part[MAX_PARTS];
+	pthread_t thread[MAX_PARTS];
+	int started[MAX_PARTS] = { 0 };
+	/* Part 0 is this thread's, written straight into d's text. */
+	size_t first_end = parts > 1 ? n / parts : n;
+	for (size_t k = 1; k < parts; k++) {
+		part[k] = (struct list_part){
+			*d, PERUN_STRBUF_INIT, items, k * n / parts, (k + 1) * n / parts, depth
+		};
+		part[k].d.out = &part[k].text;
+		started[k] = !pthread_create(&thread[k], NULL, dump_list_part, &part[k]);
+	}
+	for (size_t i = 0; i < first_end; i++)
+		dump_element(d, i, NULL, &items[i], depth);
+	for (size_t k = 1; k < parts; k++) {
+		if (started[k])
+			pthread_join(thread[k], NULL);
+		else
+			dump_list_part(&part[k]);
+		if (part[k].text.failed)
+			d->out->failed = 1;
+		else if (part[k].text.len)
+			put(d->out, part[k].text.buf, part[k].text.len);
+		perun_strbuf_release(&part[k].text);
+	}
+}
+
 /* The end of a container that has members. */
 static void dump_close(const struct dumper *d, const char *bracket, int depth)
 {
@@ -603,7 +670,10 @@ static void dump_value(const struct dumper *d, const json_t *tree, const struct 
 			return;
 		}
 		put(d->out, "[", 1);
-		perun_jv_array_foreach(view, i, item) dump_element(d, i, NULL, item, depth);
+		if (view->next == perun_jv_len(view) + 1) /* scalars only */
+			dump_scalars(d, view + 1, perun_jv_len(view), depth);
+		else
+			perun_jv_array_foreach(view, i, item) dump_element(d, i, NULL, item, depth);
 		dump_close(d, "]", depth);
 		return;
 	case PERUN_JV_STRING: dump_string(view->u.s, perun_jv_len(view), d->fold, d->out); return;
