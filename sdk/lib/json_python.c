@@ -571,13 +571,15 @@ static void dump_scalars(const struct dumper *d, const struct perun_jv *items, s
 {
 	cpu_set_t cpus;
 	size_t parts = 1;
-	/* The processors this process may run on, not all there are. */
-	if (n >= 2 * PART_MIN_ELEMENTS && !sched_getaffinity(0, sizeof(cpus), &cpus))
+	/* As many as the processors this process may run on (not all there
+	 * are), each part at least PART_MIN_ELEMENTS long. */
+	if (n >= 2 * PART_MIN_ELEMENTS && !sched_getaffinity(0, sizeof(cpus), &cpus)) {
 		parts = (size_t)CPU_COUNT(&cpus);
-	if (parts > MAX_PARTS)
-		parts = MAX_PARTS;
-	if (parts > n / PART_MIN_ELEMENTS)
-		parts = n / PART_MIN_ELEMENTS;
+		if (parts > MAX_PARTS)
+			parts = MAX_PARTS;
+		if (parts > n / PART_MIN_ELEMENTS)
+			parts = n / PART_MIN_ELEMENTS;
+	}
 	struct list_part part[MAX_PARTS];
 	pthread_t thread[MAX_PARTS];
 	int started[MAX_PARTS] = { 0 };

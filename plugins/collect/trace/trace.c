@@ -316,6 +316,16 @@ struct event_consumer {
 	struct trace_transform *transform;
 };
 
+/* The transformation begun, if not yet: 0, or -1 without memory. */
+static int consumer_begin(struct event_consumer *c)
+{
+	if (!c->transform) {
+		c->in.start_ns = c->child->start_ns;
+		c->transform = trace_transform_begin(&c->in, &c->stats);
+	}
+	return c->transform ? 0 : -1;
+}
+
 static int consume_event(void *data, const struct perun_trace_event *e)
 {
 	struct event_consumer *c = data;
@@ -323,13 +333,7 @@ static int consume_event(void *data, const struct perun_trace_event *e)
 		return -1;
 	if (!c->make_profile)
 		return 0;
-	if (!c->transform) {
-		c->in.start_ns = c->child->start_ns;
-		c->transform = trace_transform_begin(&c->in, &c->stats);
-		if (!c->transform)
-			return -1;
-	}
-	return trace_transform_add(c->transform, e);
+	return consumer_begin(c) ? -1 : trace_transform_add(c->transform, e);
 }
 
 static int trace_collect(struct perun_collect_ctx *ctx, struct perun_error *err)
@@ -367,12 +371,8 @@ static int trace_collect(struct perun_collect_ctx *ctx, struct perun_error *err)
 			rc = perun_error_set_errno(err, PERUN_ETOOL, errno,
 						   "cannot write the raw trace data '%s'", path);
 		/* No event at all still makes a profile, an empty one. */
-		if (!rc && events.make_profile && !events.transform) {
-			events.in.start_ns = child.start_ns;
-			events.transform = trace_transform_begin(&events.in, &events.stats);
-			if (!events.transform)
-				rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
-		}
+		if (!rc && events.make_profile && consumer_begin(&events))
+			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	} else {
 		rc = trace_engine_stap(cfg, &st->probes, &child, err);
 	}
