@@ -116,13 +116,14 @@ const char *perun_durable_current(const char *path)
 	return p ? p->tmp : path;
 }
 
-int perun_durable_write(const char *path, const void *data, size_t len, struct perun_error *err)
+int perun_durable_write_with(const char *path, perun_write_fn fn, void *data,
+			     struct perun_error *err)
 {
 	struct stat st;
 	/* Devices and pipes are written in place, as perun_file_write_atomic
 	 * writes them. */
 	if (!batch.depth || (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
-		return perun_file_write_atomic(path, data, len, err);
+		return perun_file_write_atomic_with(path, fn, data, err);
 	if (batch.n == batch.alloc) {
 		size_t alloc = batch.alloc ? 2 * batch.alloc : 8;
 		struct pending *grown = realloc(batch.files, alloc * sizeof(*grown));
@@ -148,16 +149,10 @@ int perun_durable_write(const char *path, const void *data, size_t len, struct p
 	}
 	int e = 0;
 	errno = 0;
-	FILE *f = fchmod(fd, 0644) == 0 ? fdopen(fd, "w") : NULL;
-	if (!f) {
+	if (fchmod(fd, 0644) || fn(fd, data))
 		e = errno ? errno : EIO;
-		close(fd);
-	} else {
-		if (fwrite(data, 1, len, f) != len || fflush(f))
-			e = errno ? errno : EIO;
-		if (fclose(f) && !e)
-			e = errno ? errno : EIO;
-	}
+	if (close(fd) && !e)
+		e = errno ? errno : EIO;
 	if (e) {
 		unlink(p.tmp);
 		free(p.path);
@@ -176,6 +171,12 @@ int perun_durable_write(const char *path, const void *data, size_t len, struct p
 	batch.files[batch.n++] = p;
 	table_added();
 	return 0;
+}
+
+int perun_durable_write(const char *path, const void *data, size_t len, struct perun_error *err)
+{
+	struct perun_write_buffer b = { data, len };
+	return perun_durable_write_with(path, perun_write_buffer, &b, err);
 }
 
 /* The directories synced by a commit (their paths point into the

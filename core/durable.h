@@ -24,9 +24,14 @@
 #include <stddef.h>
 
 #include <perun/error.h>
+#include <perun/fsutil.h>
 
 void perun_durable_begin(void);
 int perun_durable_write(const char *path, const void *data, size_t len, struct perun_error *err);
+/* perun_durable_write of the content fn(fd, data) writes (a profile
+ * written as it is made, perun_profile_write). */
+int perun_durable_write_with(const char *path, perun_write_fn fn, void *data,
+			     struct perun_error *err);
 /* Where path's content is now: its pending temporary file, or path. */
 const char *perun_durable_current(const char *path);
 /* Drop path's pending write (its temporary file goes). */

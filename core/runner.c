@@ -336,6 +336,12 @@ static const char *param_of(const struct perun_profile *p, const char *unit, con
 	return buf;
 }
 
+/* The profile in its pending form, as a perun_write_fn. */
+static int write_pending_profile(int fd, void *profile)
+{
+	return perun_profile_write(profile, PERUN_DUMP_PENDING, 1, fd);
+}
+
 char *perun_profile_name_dup(const struct perun_profile *p, const char *tmpl,
 			     struct perun_error *err)
 {
@@ -478,11 +484,9 @@ int perun_runner_store(struct perun_instance *inst, struct perun_profile *profil
 	/* The profile, its index entry (and object): one durable commit. */
 	perun_durable_begin();
 	batched = 1;
-	size_t text_len;
-	char *text = perun_profile_dump(profile, PERUN_DUMP_PENDING, 1, &text_len);
-	rc = text ? perun_durable_write(path, text, text_len, err)
-		  : perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	free(text);
+	/* Written as it is made: a million calls' profile is never held
+	 * whole as text. */
+	rc = perun_durable_write_with(path, write_pending_profile, profile, err);
 	if (rc)
 		goto out;
 	if (path_out)

@@ -8,12 +8,18 @@
  * key); rows added afterwards extend the types as they would the rows'
  * own; lists long enough to be written in parts on other processors are
  * written as one pass writes them; the refused inputs leave the profile as
- * it was.
+ * it was.  perun_profile_take_columns the same, its columns kept as they
+ * are until the dump writes them (perun_profile_dump, perun_profile_write)
+ * or a reader makes them the compact form; its refusals free the values.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <perun/perun.h>
 
@@ -142,22 +148,91 @@ static int compact(const struct perun_profile *p)
 	return yes;
 }
 
+/* b's types with each column's values a malloc'd copy of their own, as
+ * perun_profile_take_columns takes them; the columns in *columns. */
+static struct perun_column_type *owned_copy(const struct built *b, struct perun_column **columns)
+{
+	struct perun_column_type *types = calloc(b->n + 1, sizeof(*types));
+	*columns = calloc(b->n * MAX_COLUMNS + 1, sizeof(**columns));
+	for (size_t t = 0; t < b->n; t++) {
+		types[t] = b->types[t];
+		types[t].columns = *columns + t * MAX_COLUMNS;
+		for (size_t c = 0; c < b->types[t].ncolumns; c++) {
+			struct perun_column *col = &(*columns)[t * MAX_COLUMNS + c];
+			size_t size = b->types[t].rows * 8;
+			*col = b->types[t].columns[c];
+			col->values = memcpy(malloc(size + 1), b->types[t].columns[c].values, size);
+		}
+	}
+	return types;
+}
+
+/* p's text as perun_profile_write writes it into a file. */
+static char *written(const struct perun_profile *p, enum perun_dump_style style)
+{
+	FILE *f = tmpfile();
+	if (!f || perun_profile_write(p, style, 1, fileno(f))) {
+		if (f)
+			fclose(f);
+		return NULL;
+	}
+	long len = lseek(fileno(f), 0, SEEK_END);
+	char *text = calloc(1, (size_t)len + 1);
+	if (pread(fileno(f), text, (size_t)len, 0) != len) {
+		free(text);
+		text = NULL;
+	}
+	fclose(f);
+	return text;
+}
+
+/* Taken columns, before any reader made them the tape: the dump in both
+ * styles, the text written into a file, the resource count as b's. */
+static void same_as_taken(const char *name, const struct perun_profile *a,
+			  const struct perun_profile *b)
+{
+	char *ta = perun_profile_dump(a, PERUN_DUMP_COMPACT, 0, NULL);
+	char *tb = perun_profile_dump(b, PERUN_DUMP_COMPACT, 0, NULL);
+	tap_is_str(ta, tb, "%s: the same compact text, from the columns", name);
+	free(ta);
+	free(tb);
+	tap_ok(perun_profile_resource_count(a) == perun_profile_resource_count(b),
+	       "%s: the same resource count, from the columns", name);
+	ta = written(a, PERUN_DUMP_PENDING);
+	tb = dump(b);
+	tap_is_str(ta, tb, "%s: perun_profile_write writes the same text", name);
+	free(ta);
+	free(tb);
+}
+
 /*
- * Profiles a (by columns) and b (by rows) after first (rows both get
- * first, may be NULL) and then spec: equal in text and count.
+ * Profiles a (by columns, taken with take) and b (by rows) after first
+ * (rows both get first, may be NULL) and then spec: equal in text and
+ * count.
  */
 static void same_both_ways(const char *name, const struct spec *first, size_t nfirst,
-			   const struct spec *spec, size_t n, int want_compact)
+			   const struct spec *spec, size_t n, int want_compact, int take)
 {
+	char label[96];
+	snprintf(label, sizeof(label), "%s%s", take ? "taken, " : "", name);
+	name = label;
 	struct perun_profile *a = perun_profile_new("time"), *b = perun_profile_new("time");
 	struct built pre = { 0 }, cols;
 	struct perun_error err = { 0 };
 	build(first, nfirst, &pre);
 	build(spec, n, &cols);
 	int ok = !add_rows(a, &pre) && !add_rows(b, &pre);
-	int rc = perun_profile_add_columns(a, cols.types, cols.n, &err);
+	struct perun_column *owned = NULL;
+	struct perun_column_type *types = take ? owned_copy(&cols, &owned) : cols.types;
+	int rc = take ? perun_profile_take_columns(a, types, cols.n, &err)
+		      : perun_profile_add_columns(a, types, cols.n, &err);
 	tap_ok(ok && !rc, "%s: added (%s)", name, err.message);
 	tap_ok(!add_rows(b, &cols), "%s: the same rows added one by one", name);
+	if (take) {
+		same_as_taken(name, a, b);
+		free(types);
+		free(owned);
+	}
 	tap_ok(compact(a) == want_compact, "%s: %s", name,
 	       want_compact ? "straight into the compact form" : "added as rows");
 	char *ta = dump(a), *tb = dump(b);
@@ -216,22 +291,22 @@ static const struct spec traced[] = {
 	{ "{\"uid\": \"h\", \"tid\": 7}", 1, { "order", "amount" } },
 };
 
-static void test_equal(void)
+static void test_equal(int take)
 {
 	size_t n = sizeof(traced) / sizeof(*traced);
-	same_both_ways("fresh", NULL, 0, traced, n, 1);
+	same_both_ways("fresh", NULL, 0, traced, n, 1, take);
 	/* A profile with resources already: as rows. */
 	const struct spec old[] = { { "{\"uid\": \"f\", \"tid\": 7, \"type\": \"mixed\","
 				      " \"location\": \"a.out\"}",
 				      2,
 				      { "amount", "timestamp", "call-order", "exclusive" } } };
-	same_both_ways("after rows", old, 1, traced, n, 0);
+	same_both_ways("after rows", old, 1, traced, n, 0, take);
 	/* A persistent part twice in one call: merged, as rows are. */
 	const struct spec twice[] = { traced[1], traced[0], traced[1] };
-	same_both_ways("twice", NULL, 0, twice, 3, 0);
+	same_both_ways("twice", NULL, 0, twice, 3, 0, take);
 	/* A collectable key among the persistent ones becomes a column. */
 	const struct spec keyed[] = { { "{\"uid\": \"k\", \"address\": 4096}", 3, { "amount" } } };
-	same_both_ways("collectable persistent key", NULL, 0, keyed, 1, 0);
+	same_both_ways("collectable persistent key", NULL, 0, keyed, 1, 0, take);
 	/* Lists long enough to be written in parts on other processors,
 	 * negative (a line each) and positive (folded) numbers mixed. */
 	const struct spec big[] = { traced[0],
@@ -241,10 +316,10 @@ static void test_equal(void)
 				    { "{\"uid\": \"big\", \"tid\": 9}",
 				      300000,
 				      { "amount", "timestamp", "call-order", "exclusive" } } };
-	same_both_ways("lists written in parts", NULL, 0, big, 5, 1);
+	same_both_ways("lists written in parts", NULL, 0, big, 5, 1, take);
 	/* A type without rows adds nothing either way. */
 	const struct spec empty[] = { traced[0], { "{\"uid\": \"none\"}", 0, { "amount" } } };
-	same_both_ways("a type without rows", NULL, 0, empty, 2, 0);
+	same_both_ways("a type without rows", NULL, 0, empty, 2, 0, take);
 }
 
 /* The refused inputs: an error naming the type and column, p unchanged. */
@@ -289,9 +364,102 @@ static void test_refused(void)
 	perun_profile_free(p);
 }
 
+/* A fresh profile that took a copy of b's columns. */
+static struct perun_profile *taken(const struct built *b)
+{
+	struct perun_profile *a = perun_profile_new("time");
+	struct perun_column *owned;
+	struct perun_column_type *types = owned_copy(b, &owned);
+	struct perun_error err = { 0 };
+	if (perun_profile_take_columns(a, types, b->n, &err))
+		tap_diag("take_columns: %s", err.message);
+	free(types);
+	free(owned);
+	return a;
+}
+
+static int count_type(const char *id, const struct perun_jv *persistent,
+		      const struct perun_jv *columns, void *data)
+{
+	(void)id;
+	(void)persistent;
+	(void)columns;
+	++*(size_t *)data;
+	return 0;
+}
+
+/* Each reader of a profile holding taken columns reads what the rows
+ * give; saving and writing into a bad descriptor; the refusals free the
+ * values (the sanitized run finds a leak or a double free). */
+static void test_taken_readers(void)
+{
+	size_t n = sizeof(traced) / sizeof(*traced);
+	struct built cols;
+	build(traced, n, &cols);
+	struct perun_profile *b = perun_profile_new("time");
+	add_rows(b, &cols);
+	struct perun_error err = { 0 };
+	struct perun_column *owned;
+	struct perun_column_type *types;
+	struct perun_profile *a;
+
+	/* Walked by type. */
+	a = taken(&cols);
+	size_t walked = 0;
+	tap_ok(!perun_profile_foreach_type(a, count_type, &walked, &err) && walked == n,
+	       "taken: walked by type, %zu of %zu", walked, n);
+	perun_profile_free(a);
+
+	/* Asked for its resources by key: the compact form, as loaded. */
+	a = taken(&cols);
+	tap_ok(perun_profile_get(a, "resources") == NULL && compact(a),
+	       "taken: perun_profile_get of resources reads the compact form");
+	tap_ok(json_equal(perun_profile_json(a), perun_profile_json(b)),
+	       "taken: its tree is the rows' tree");
+	perun_profile_free(a);
+
+	/* Saved to a file, and written where writing fails. */
+	a = taken(&cols);
+	char path[] = "/tmp/profile-columns-XXXXXX";
+	int fd = mkstemp(path);
+	close(fd);
+	tap_ok(!perun_profile_save_file(a, path, &err), "taken: saved (%s)", err.message);
+	char *saved = NULL, *want = dump(b);
+	perun_file_read(path, &saved, NULL, &err);
+	tap_is_str(saved, want, "taken: the saved file is the rows' text");
+	unlink(path);
+	free(saved);
+	free(want);
+	fd = open("/dev/null", O_RDONLY);
+	errno = 0;
+	tap_ok(perun_profile_write(a, PERUN_DUMP_PENDING, 1, fd) == -1 && errno == EBADF,
+	       "taken: a descriptor not open for writing fails with its errno");
+	close(fd);
+	perun_profile_free(a);
+
+	/* Refused: the values are freed all the same, the profile as it was. */
+	a = perun_profile_new("time");
+	char *before = dump(a);
+	types = owned_copy(&cols, &owned);
+	owned[1].key = "uid";
+	tap_ok(perun_profile_take_columns(a, types, n, &err) == -PERUN_EINVAL,
+	       "taken: refused (%s)", err.message);
+	char *after = dump(a);
+	tap_is_str(after, before, "taken: the profile as it was");
+	free(before);
+	free(after);
+	free(types);
+	free(owned);
+	perun_profile_free(a);
+	perun_profile_free(b);
+	built_release(&cols);
+}
+
 int main(void)
 {
-	test_equal();
+	test_equal(0);
+	test_equal(1);
 	test_refused();
+	test_taken_readers();
 	return tap_done();
 }

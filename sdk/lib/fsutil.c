@@ -130,7 +130,7 @@ static int fsync_parent(const char *path)
 }
 
 /* Write all of data to fd, retrying on EINTR; -1 with errno on failure. */
-static int write_all(int fd, const void *data, size_t len)
+int perun_write_all(int fd, const void *data, size_t len)
 {
 	const char *p = data;
 	while (len) {
@@ -147,10 +147,10 @@ static int write_all(int fd, const void *data, size_t len)
 
 /* Devices and pipes (-o /dev/null, -o /dev/stdout, a FIFO) are written in
  * place: renaming a temporary file over them would replace the device. */
-static int write_in_place(const char *path, const void *data, size_t len, struct perun_error *err)
+static int write_in_place(const char *path, perun_write_fn fn, void *data, struct perun_error *err)
 {
 	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || write_all(fd, data, len) < 0) {
+	if (fd < 0 || fn(fd, data) < 0) {
 		int e = errno;
 		if (fd >= 0)
 			close(fd);
@@ -160,11 +160,12 @@ static int write_in_place(const char *path, const void *data, size_t len, struct
 	return 0;
 }
 
-int perun_file_write_atomic(const char *path, const void *data, size_t len, struct perun_error *err)
+int perun_file_write_atomic_with(const char *path, perun_write_fn fn, void *data,
+				 struct perun_error *err)
 {
 	struct stat st;
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
-		return write_in_place(path, data, len, err);
+		return write_in_place(path, fn, data, err);
 	char tmp[PATH_MAX];
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp-XXXXXX", path) >= (int)sizeof(tmp))
 		return perun_error_set(err, PERUN_EINVAL, "path too long: '%s'", path);
@@ -172,7 +173,7 @@ int perun_file_write_atomic(const char *path, const void *data, size_t len, stru
 	if (fd < 0)
 		return perun_error_set_errno(err, PERUN_EGENERIC, errno,
 					     "cannot create a temporary file for '%s'", path);
-	if (write_all(fd, data, len) < 0 || fchmod(fd, 0644) < 0 || fsync(fd) < 0)
+	if (fn(fd, data) < 0 || fchmod(fd, 0644) < 0 || fsync(fd) < 0)
 		goto fail;
 	if (close(fd) < 0) {
 		fd = -1;
@@ -190,6 +191,18 @@ fail : {
 	unlink(tmp);
 	return perun_error_set_errno(err, PERUN_EGENERIC, e, "cannot write '%s'", path);
 }
+}
+
+int perun_write_buffer(int fd, void *buffer)
+{
+	const struct perun_write_buffer *b = buffer;
+	return perun_write_all(fd, b->data, b->len);
+}
+
+int perun_file_write_atomic(const char *path, const void *data, size_t len, struct perun_error *err)
+{
+	struct perun_write_buffer b = { data, len };
+	return perun_file_write_atomic_with(path, perun_write_buffer, &b, err);
 }
 
 int perun_mkdirs(const char *path, int mode, struct perun_error *err)

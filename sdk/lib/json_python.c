@@ -10,6 +10,7 @@
  * profiles with it.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <float.h>
 #include <math.h>
 #include <pthread.h>
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <perun/fsutil.h>
 #include <perun/profile.h>
 
 #include "json_python.h"
@@ -510,7 +512,33 @@ struct dumper {
 	int indent; /* -1: one line */
 	int fold;   /* the pending form: number lists folded */
 	struct perun_strbuf *out;
+	struct json_python_sink *sink; /* out drained into it as it fills */
 };
+
+/* Text written into the sink once the buffer holds this much. */
+#define DRAIN_BYTES ((size_t)1 << 20)
+
+/* text[0 .. len) into the sink, unless a write failed before. */
+static void write_text(struct json_python_sink *s, const char *text, size_t len)
+{
+	if (!s->error && perun_write_all(s->fd, text, len))
+		s->error = errno ? errno : EIO;
+}
+
+static void drain_now(const struct dumper *d)
+{
+	if (!d->out->failed)
+		write_text(d->sink, d->out->buf, d->out->len);
+	d->out->len = 0;
+}
+
+/* Called between values: the text so far goes to the sink when it is
+ * big, so a profile is never held whole as text. */
+static inline void drain(const struct dumper *d)
+{
+	if (d->sink && d->out->len >= DRAIN_BYTES)
+		drain_now(d);
+}
 
 /* A value is either a tree (tree set) or a tape's (view set). */
 static void dump_value(const struct dumper *d, const json_t *tree, const struct perun_jv *view,
@@ -519,6 +547,7 @@ static void dump_value(const struct dumper *d, const json_t *tree, const struct 
 static void dump_member(const struct dumper *d, int first, const char *key, size_t key_len,
 			const json_t *tree, const struct perun_jv *view, int depth)
 {
+	drain(d);
 	separator(d->out, first, d->indent, depth + 1);
 	dump_string(key, key_len, d->fold, d->out);
 	put(d->out, ": ", 2);
@@ -541,6 +570,34 @@ static void dump_element(const struct dumper *d, size_t i, const json_t *tree,
 	dump_value(d, tree, view, depth + 1);
 }
 
+/* A list of scalars: a tape's nodes, or a column's numbers. */
+struct scalars {
+	const struct perun_jv *nodes;
+	const double *reals;
+	const int64_t *integers;
+};
+
+static inline struct perun_jv scalar_at(const struct scalars *s, size_t i)
+{
+	if (s->nodes)
+		return s->nodes[i];
+	if (s->reals)
+		return (struct perun_jv){ PERUN_JV_REAL, 1, { .d = s->reals[i] } };
+	return (struct perun_jv){ PERUN_JV_INTEGER, 1, { .i = s->integers[i] } };
+}
+
+/* Elements [from, to) of items into d's text, drained as it fills. */
+static void dump_scalar_range(const struct dumper *d, const struct scalars *items, size_t from,
+			      size_t to, int depth)
+{
+	for (size_t i = from; i < to; i++) {
+		struct perun_jv node = scalar_at(items, i);
+		dump_element(d, i, NULL, &node, depth);
+		if ((i & 4095) == 4095)
+			drain(d);
+	}
+}
+
 /*
  * A long list of scalars (a profile's column in its compact form: a
  * million calls' amounts) is formatted in parts on the other processors,
@@ -553,7 +610,7 @@ static void dump_element(const struct dumper *d, size_t i, const json_t *tree,
 struct list_part {
 	struct dumper d;
 	struct perun_strbuf text;
-	const struct perun_jv *items;
+	const struct scalars *items;
 	size_t from, to;
 	int depth;
 };
@@ -561,13 +618,12 @@ struct list_part {
 static void *dump_list_part(void *data)
 {
 	struct list_part *part = data;
-	for (size_t i = part->from; i < part->to; i++)
-		dump_element(&part->d, i, NULL, &part->items[i], part->depth);
+	dump_scalar_range(&part->d, part->items, part->from, part->to, part->depth);
 	return NULL;
 }
 
 /* Elements [0, n) of items, all scalars, into d's text. */
-static void dump_scalars(const struct dumper *d, const struct perun_jv *items, size_t n, int depth)
+static void dump_scalars(const struct dumper *d, const struct scalars *items, size_t n, int depth)
 {
 	cpu_set_t cpus;
 	size_t parts = 1;
@@ -590,19 +646,24 @@ static void dump_scalars(const struct dumper *d, const struct perun_jv *items, s
 			*d, PERUN_STRBUF_INIT, items, k * n / parts, (k + 1) * n / parts, depth
 		};
 		part[k].d.out = &part[k].text;
+		part[k].d.sink = NULL; /* the parts are appended in order */
 		started[k] = !pthread_create(&thread[k], NULL, dump_list_part, &part[k]);
 	}
-	for (size_t i = 0; i < first_end; i++)
-		dump_element(d, i, NULL, &items[i], depth);
+	dump_scalar_range(d, items, 0, first_end, depth);
 	for (size_t k = 1; k < parts; k++) {
 		if (started[k])
 			pthread_join(thread[k], NULL);
 		else
 			dump_list_part(&part[k]);
-		if (part[k].text.failed)
+		if (part[k].text.failed) {
 			d->out->failed = 1;
-		else if (part[k].text.len)
+		} else if (d->sink) {
+			/* Straight to the sink after the text before it. */
+			drain_now(d);
+			write_text(d->sink, part[k].text.buf, part[k].text.len);
+		} else if (part[k].text.len) {
 			put(d->out, part[k].text.buf, part[k].text.len);
+		}
 		perun_strbuf_release(&part[k].text);
 	}
 }
@@ -672,9 +733,10 @@ static void dump_value(const struct dumper *d, const json_t *tree, const struct 
 			return;
 		}
 		put(d->out, "[", 1);
-		if (view->next == perun_jv_len(view) + 1) /* scalars only */
-			dump_scalars(d, view + 1, perun_jv_len(view), depth);
-		else
+		if (view->next == perun_jv_len(view) + 1) { /* scalars only */
+			struct scalars items = { view + 1, NULL, NULL };
+			dump_scalars(d, &items, perun_jv_len(view), depth);
+		} else
 			perun_jv_array_foreach(view, i, item) dump_element(d, i, NULL, item, depth);
 		dump_close(d, "]", depth);
 		return;
@@ -702,7 +764,7 @@ void json_python_dump(const json_t *value, int indent, struct perun_strbuf *out)
 {
 	/* indent -2 asks for the folded form of indent 2, see json_python.h. */
 	int fold = indent == JSON_PYTHON_PENDING;
-	struct dumper d = { fold ? 2 : indent, fold, out };
+	struct dumper d = { fold ? 2 : indent, fold, out, NULL };
 	dump_value(&d, value, NULL, 0);
 	terminate(out);
 }
@@ -721,10 +783,46 @@ void json_python_emit(struct json_python_emitter *e, const char *key, size_t key
 	dump_member(e->d, !e->members++, key, key_len, NULL, value, e->depth);
 }
 
+void json_python_emit_columns(struct json_python_emitter *e, const char *key, size_t key_len,
+			      const struct perun_column *columns, size_t ncolumns, size_t rows)
+{
+	const struct dumper *d = e->d;
+	int depth = e->depth + 1;
+	if (!e->members)
+		put(d->out, "{", 1);
+	drain(d);
+	separator(d->out, !e->members++, d->indent, depth);
+	dump_string(key, key_len, d->fold, d->out);
+	put(d->out, ": ", 2);
+	if (!ncolumns) {
+		put(d->out, "{}", 2);
+		return;
+	}
+	/* As dump_value writes an object of lists of scalars. */
+	put(d->out, "{", 1);
+	for (size_t c = 0; c < ncolumns; c++) {
+		const struct perun_column *col = &columns[c];
+		struct scalars items = { NULL, col->kind == PERUN_COLUMN_REAL ? col->values : NULL,
+					 col->kind == PERUN_COLUMN_REAL ? NULL : col->values };
+		separator(d->out, !c, d->indent, depth + 1);
+		dump_string(col->key, strlen(col->key), d->fold, d->out);
+		put(d->out, ": ", 2);
+		if (!rows) {
+			put(d->out, "[]", 2);
+			continue;
+		}
+		put(d->out, "[", 1);
+		dump_scalars(d, &items, rows, depth + 1);
+		dump_close(d, "]", depth + 1);
+	}
+	dump_close(d, "}", depth);
+}
+
 /* A member whose object walk gives: as dump_member and dump_value write it. */
 static int dump_walked_member(const struct dumper *d, int first, const struct json_python_member *m)
 {
 	struct json_python_emitter e = { d, 1, 0 };
+	drain(d);
 	separator(d->out, first, d->indent, 1);
 	dump_string(m->key, strlen(m->key), d->fold, d->out);
 	put(d->out, ": ", 2);
@@ -739,10 +837,10 @@ static int dump_walked_member(const struct dumper *d, int first, const struct js
 }
 
 int json_python_dump_members(const struct json_python_member *members, size_t n, int indent,
-			     struct perun_strbuf *out)
+			     struct perun_strbuf *out, struct json_python_sink *sink)
 {
 	int fold = indent == JSON_PYTHON_PENDING;
-	struct dumper d = { fold ? 2 : indent, fold, out };
+	struct dumper d = { fold ? 2 : indent, fold, out, sink };
 	if (!n) {
 		put(out, "{}", 2);
 	} else {
@@ -759,6 +857,8 @@ int json_python_dump_members(const struct json_python_member *members, size_t n,
 		}
 		dump_close(&d, "}", 0);
 	}
+	if (sink)
+		drain_now(&d);
 	terminate(out);
 	return 0;
 }

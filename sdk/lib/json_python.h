@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <jansson.h>
 #include <perun/jsonview.h>
+#include <perun/profile.h>
 #include <perun/strbuf.h>
 
 /* Python's repr() of a double: shortest digits that round-trip; its
@@ -28,11 +29,25 @@ struct json_python_emitter;
 void json_python_emit(struct json_python_emitter *e, const char *key, size_t key_len,
 		      const struct perun_jv *value);
 /*
+ * A member whose value is an object of equally long lists, one per column
+ * (a resource type's columns before they are a tape), written as
+ * json_python_emit writes the same object.
+ */
+void json_python_emit_columns(struct json_python_emitter *e, const char *key, size_t key_len,
+			      const struct perun_column *columns, size_t ncolumns, size_t rows);
+/* Where a dump's text goes as it is made: fd, and the errno of the first
+ * write that failed (0 none). */
+struct json_python_sink {
+	int fd;
+	int error;
+};
+/*
  * An object written as json_python_dump writes one, each member's value
  * a tree or, where tree is NULL, a tape's (a profile's compact resources),
  * or, where walk is set, an object whose members walk gives in order with
  * json_python_emit (a streamed profile's map, never held whole).  0, or
- * the first non-zero return of a walk, which ends the dump there.
+ * the first non-zero return of a walk, which ends the dump there.  With
+ * sink set, the text goes there as it is made (out is only its buffer).
  */
 struct json_python_member {
 	const char *key;
@@ -42,6 +57,6 @@ struct json_python_member {
 	void *walk_data;
 };
 int json_python_dump_members(const struct json_python_member *members, size_t n, int indent,
-			     struct perun_strbuf *out);
+			     struct perun_strbuf *out, struct json_python_sink *sink);
 
 #endif

@@ -67,7 +67,11 @@ json_t *perun_profile_json(struct perun_profile *p)
 
 json_t *perun_profile_get(const struct perun_profile *p, const char *key)
 {
-	/* A const profile keeps its form: no tree of the compact resources. */
+	/* A const profile keeps its form: no tree of the compact resources
+	 * (taken columns become them, as any reader finds them). */
+	struct perun_error ignored = { 0 };
+	if (!strcmp(key, "resources") || !strcmp(key, "resource_type_map"))
+		profile_settle(p, &ignored);
 	if (p->text && (!strcmp(key, "resources") || !strcmp(key, "resource_type_map")))
 		return NULL;
 	return json_object_get(p->root, key);
@@ -643,7 +647,11 @@ int profile_foreach_type_from(const struct perun_profile *p, size_t from, perun_
 int perun_profile_foreach_type(const struct perun_profile *p, perun_type_fn fn, void *data,
 			       struct perun_error *err)
 {
-	/* A streamed profile walks as its form does. */
+	/* Taken columns are made the compact form first; a streamed profile
+	 * walks as its form does. */
+	int rc = profile_settle(p, err);
+	if (rc)
+		return rc;
 	if (p->form)
 		return p->form->foreach_type(p, fn, data, err);
 	return profile_foreach_type_from(p, 0, fn, data, err);

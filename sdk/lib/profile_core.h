@@ -11,11 +11,13 @@
  *     and resource_type_map still in the tape (profile_tree makes them a
  *     tree, on a non-const profile only);
  *   - streamed (profile_stream.c): the resource_type_map is read during
- *     each walk and never kept.  The core and the forms below the stream
- *     reach it only through p->form (struct profile_form), which the
- *     stream's loader sets: a lower layer never calls a higher one by name.
- * A reader given a const profile never changes its form: a streamed one is
- * read whole into a profile of the reader's own (profile_read_whole).
+ *     each walk and never kept;
+ *   - taken columns (profile_flatten.c): a collector's columns kept as they
+ *     are until the dump writes them, or a reader makes them the tape.  The core and the forms
+ * below the stream reach it only through p->form (struct profile_form), which the stream's loader
+ * sets: a lower layer never calls a higher one by name. A reader given a const profile never
+ * changes its form: a streamed one is read whole into a profile of the reader's own
+ * (profile_read_whole).
  */
 #ifndef PERUN_SDK_PROFILE_CORE_H
 #define PERUN_SDK_PROFILE_CORE_H
@@ -30,10 +32,12 @@
 #include "reader.h"
 
 struct profile_stream;
+struct columns_of_types;
 
 /* A form above the core that a profile was loaded in (the streamed one). */
 struct profile_form {
-	/* perun_profile_foreach_type, the whole walk. */
+	/* perun_profile_foreach_type, the whole walk; NULL for a form that
+	 * settles (the walk is then the settled profile's). */
 	int (*foreach_type)(const struct perun_profile *p, perun_type_fn fn, void *data,
 			    struct perun_error *err);
 	/* p read whole: *out NULL when p itself is whole (it was made so),
@@ -44,6 +48,9 @@ struct profile_form {
 	/* Make p itself whole: 0, or a negative code with err (p's resources
 	 * and map are then empty). */
 	int (*load_whole)(struct perun_profile *p, struct perun_error *err);
+	/* Make p whole in place where a const reader may (taken columns
+	 * made their tape); NULL where it may not (the streamed form). */
+	int (*settle)(struct perun_profile *p, struct perun_error *err);
 	/* Free the form's own parts, before the core frees the rest. */
 	void (*release)(struct perun_profile *p);
 };
@@ -61,7 +68,8 @@ struct perun_profile {
 	int same_order;			 /* both list the same ids in the
 					  * same order */
 	const struct profile_form *form; /* NULL: loaded whole */
-	struct profile_stream *stream;	 /* the form's own state */
+	struct profile_stream *stream;	 /* the streamed form's own state */
+	struct columns_of_types *taken;	 /* the taken columns' form's */
 	/* Built on the first add: persistent-tuple key -> resource type id,
 	 * and flattened uid -> next free counter. */
 	json_t *tuple_index;
@@ -77,6 +85,16 @@ struct perun_profile {
  */
 int profile_read_whole(const struct perun_profile *p, const struct perun_profile **whole,
 		       struct perun_profile **copy, struct perun_error *err);
+
+/*
+ * p made whole in place where its form allows it (see struct profile_form):
+ * logically const, as a reader sees the same profile before and after.
+ * 0, or a negative code with err without memory.
+ */
+static inline int profile_settle(const struct perun_profile *p, struct perun_error *err)
+{
+	return p->form && p->form->settle ? p->form->settle((struct perun_profile *)p, err) : 0;
+}
 
 /*
  * p->root with every part a tree, a streamed profile loaded whole first

@@ -8,6 +8,7 @@
  * writer (json_python.h), and reads every form of a profile; no file of
  * libperun uses it but through the public API.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@
 
 #include "json_python.h"
 #include "profile_core.h"
+#include "profile_flatten.h"
 
 /* The streamed map's types, each emitted as it is read. */
 static int emit_type(const char *id, const struct perun_jv *persistent,
@@ -47,6 +49,10 @@ static size_t root_members(const struct perun_profile *p, int with_origin, int w
 	{
 		if (!with_origin && !strcmp(key, "origin"))
 			continue;
+		if (profile_taken_member(p, key, &m[n])) {
+			n++;
+			continue;
+		}
 		const struct perun_jv *view = NULL;
 		int walk = walk_types && !strcmp(key, "resource_type_map");
 		if (p->text && !strcmp(key, "resources"))
@@ -60,46 +66,77 @@ static size_t root_members(const struct perun_profile *p, int with_origin, int w
 	return n;
 }
 
-char *perun_profile_dump(const struct perun_profile *cp, enum perun_dump_style style,
-			 int with_origin, size_t *len)
+/*
+ * cp as Python Perun writes it into sb, or with sink set into the sink (sb
+ * its buffer).  sb->failed without memory.
+ */
+static void dump_profile(const struct perun_profile *cp, enum perun_dump_style style,
+			 int with_origin, struct perun_strbuf *sb, struct json_python_sink *sink)
 {
-	struct perun_strbuf sb = PERUN_STRBUF_INIT;
 	struct perun_error ignored = { 0 };
 	const struct perun_profile *p;
 	struct perun_profile *whole = NULL;
 	int indent = style == PERUN_DUMP_PENDING ? JSON_PYTHON_PENDING : -1;
 	struct json_python_member *m = malloc((json_object_size(cp->root) + 1) * sizeof(*m));
-	if (!m)
-		return NULL;
+	if (!m) {
+		sb->failed = 1;
+		return;
+	}
 	/* A streamed profile's map is written as a walk reads it, never
-	 * held whole; resources still in the tape are written from it, so
-	 * saving a postprocessed profile does not build their tree. */
-	if (cp->form && cp->text) {
+	 * held whole; taken columns straight from their arrays; resources
+	 * still in the tape are written from it, so saving a postprocessed
+	 * profile does not build their tree. */
+	if (cp->form && (cp->text || cp->taken)) {
 		size_t n = root_members(cp, with_origin, 1, 0, m);
-		if (!json_python_dump_members(m, n, indent, &sb))
+		if (!json_python_dump_members(m, n, indent, sb, sink))
 			goto out;
-		/* The walk failed: the whole load below says how. */
-		sb.len = 0;
+		/* The walk failed (never with a sink, see perun_profile_write):
+		 * the whole load below says how. */
+		sb->len = 0;
 	}
 	/* Otherwise from a whole load of its own; when that fails, with its
 	 * resources and map empty (the map's placeholder), as a reader finds
 	 * them. */
 	int empty = profile_read_whole(cp, &p, &whole, &ignored) != 0;
-	json_python_dump_members(m, root_members(p, with_origin, 0, empty, m), indent, &sb);
+	json_python_dump_members(m, root_members(p, with_origin, 0, empty, m), indent, sb, sink);
 out:
 	free(m);
 	perun_profile_free(whole);
+}
+
+char *perun_profile_dump(const struct perun_profile *cp, enum perun_dump_style style,
+			 int with_origin, size_t *len)
+{
+	struct perun_strbuf sb = PERUN_STRBUF_INIT;
+	dump_profile(cp, style, with_origin, &sb, NULL);
 	return perun_strbuf_detach(&sb, len);
+}
+
+int perun_profile_write(const struct perun_profile *p, enum perun_dump_style style, int with_origin,
+			int fd)
+{
+	struct perun_strbuf sb = PERUN_STRBUF_INIT;
+	struct json_python_sink sink = { fd, 0 };
+	/* A streamed profile's walk may fail halfway, and the whole load
+	 * then writes it anew: its text is made whole first. */
+	int streamed = p->form && p->text;
+	dump_profile(p, style, with_origin, &sb, streamed ? NULL : &sink);
+	if (streamed && !sb.failed && perun_write_all(fd, sb.buf, sb.len))
+		sink.error = errno;
+	int rc = sb.failed ? ENOMEM : sink.error;
+	perun_strbuf_release(&sb);
+	errno = rc;
+	return rc ? -1 : 0;
+}
+
+/* perun_profile_write as a perun_write_fn. */
+static int write_pending(int fd, void *data)
+{
+	return perun_profile_write(data, PERUN_DUMP_PENDING, 1, fd);
 }
 
 int perun_profile_save_file(const struct perun_profile *p, const char *path,
 			    struct perun_error *err)
 {
-	size_t len;
-	char *text = perun_profile_dump(p, PERUN_DUMP_PENDING, 1, &len);
-	if (!text)
-		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	int rc = perun_file_write_atomic(path, text, len, err);
-	free(text);
-	return rc;
+	return perun_file_write_atomic_with(path, write_pending, (void *)p, err);
 }

@@ -430,18 +430,129 @@ static int map_member(struct json_tape *t, struct perun_strbuf *arena, json_t *c
 	return rc ? -1 : 0;
 }
 
-/* Type ty's columns, its id at offset id of the arena, from node on. */
-static struct perun_jv *resources_member(struct perun_jv *node, struct perun_strbuf *arena,
-					 const struct perun_column_type *ty, size_t id,
-					 const size_t *keys)
+/*
+ * Resource types given by columns, for a profile fresh_for_columns took:
+ * resource_type_map already a tape, the resources still the columns until
+ * a reader needs them as the tape (columns_settle), or the dump writes them
+ * straight from the columns (perun_profile_dump).  Taken columns
+ * (perun_profile_take_columns) stay so in the profile, in the form below.
+ */
+struct columns_of_types {
+	struct perun_column_type *types; /* copies, their columns in columns */
+	struct perun_column *columns;
+	size_t ntypes, ncolumns;
+	int owned;	       /* the values are freed with these */
+	char *text;	       /* the ids, persistent strings and column keys */
+	struct json_tape map;  /* resource_type_map, its strings in text */
+	const char **ids;      /* each type's id, in text */
+	const char **keys;     /* each column's key, in text, as columns */
+	size_t resource_nodes; /* of the resources as a tape */
+};
+
+static void columns_release(struct columns_of_types *ct)
 {
-	*node++ = arena_string(arena, id);
+	if (!ct)
+		return;
+	for (size_t t = 0; t < ct->ntypes; t++)
+		json_decref((json_t *)ct->types[t].persistent);
+	for (size_t c = 0; ct->owned && c < ct->ncolumns; c++)
+		free((void *)ct->columns[c].values);
+	free(ct->types);
+	free(ct->columns);
+	free(ct->text);
+	json_tape_release(&ct->map);
+	free(ct->ids);
+	free(ct->keys);
+	free(ct);
+}
+
+/* types as columns_of_types: the map's tape, and the text of every string
+ * the resources' tape will need.  NULL without memory. */
+static struct columns_of_types *columns_prepare(const struct perun_column_type *types,
+						size_t ntypes)
+{
+	struct columns_of_types *ct = calloc(1, sizeof(*ct));
+	struct perun_strbuf arena = PERUN_STRBUF_INIT;
+	json_t *counters = json_object(), *keys_at = json_object();
+	size_t *ids = calloc(ntypes + 1, sizeof(*ids)), *keys = NULL, ncolumns = 0;
+	for (size_t k = 0; k < ntypes; k++)
+		ncolumns += types[k].ncolumns;
+	int rc = ct && counters && keys_at && ids && (keys = calloc(ncolumns + 1, sizeof(*keys))) &&
+				 (ct->types = calloc(ntypes, sizeof(*ct->types))) &&
+				 (ct->columns = calloc(ncolumns + 1, sizeof(*ct->columns))) &&
+				 (ct->ids = calloc(ntypes, sizeof(*ct->ids))) &&
+				 (ct->keys = calloc(ncolumns + 1, sizeof(*ct->keys))) &&
+				 json_tape_push(&ct->map, (struct perun_jv){ 0 }) >= 0
+			 ? 0
+			 : -1;
+	size_t resource_nodes = 1, column = 0;
+	for (size_t k = 0; k < ntypes && !rc; k++) {
+		const struct perun_column_type *ty = &types[k];
+		rc = map_member(&ct->map, &arena, counters, ty->persistent, &ids[k]);
+		ct->types[k] = *ty;
+		ct->types[k].persistent = json_incref((json_t *)ty->persistent);
+		ct->types[k].columns = ct->columns + column;
+		ct->ntypes = k + 1;
+		resource_nodes += 2 + ty->ncolumns * (2 + ty->rows);
+		/* Column keys once in the text, however many types. */
+		for (size_t c = 0; c < ty->ncolumns && !rc; c++, column++) {
+			const char *key = ty->columns[c].key;
+			json_t *at = json_object_get(keys_at, key);
+			if (!at) {
+				at = json_integer((json_int_t)arena.len);
+				perun_strbuf_add(&arena, key, strlen(key) + 1);
+				rc = arena.failed || json_object_set_new(keys_at, key, at);
+			}
+			keys[column] = (size_t)json_integer_value(at);
+			ct->columns[column] = ty->columns[c];
+		}
+	}
+	ct->ncolumns = column;
+	if (!rc && ct->map.n + resource_nodes > (size_t)UINT32_MAX)
+		rc = -1;
+	if (!rc && !(ct->text = perun_strbuf_detach(&arena, NULL)))
+		rc = -1;
+	if (!rc) {
+		ct->map.nodes[0] = (struct perun_jv){ PERUN_JV_OBJECT | (uint32_t)ntypes << 3,
+						      (uint32_t)ct->map.n,
+						      { 0 } };
+		profile_tape_relocate(ct->map.nodes, ct->map.n, ct->text);
+		for (size_t k = 0; k < ntypes; k++)
+			ct->ids[k] = ct->text + ids[k];
+		for (size_t c = 0; c < ct->ncolumns; c++)
+			ct->keys[c] = ct->text + keys[c];
+		ct->resource_nodes = resource_nodes;
+		for (size_t c = 0; c < ct->ncolumns; c++)
+			ct->columns[c].key = ct->keys[c];
+	}
+	json_decref(counters);
+	json_decref(keys_at);
+	free(ids);
+	free(keys);
+	perun_strbuf_release(&arena);
+	if (rc) {
+		columns_release(ct);
+		return NULL;
+	}
+	return ct;
+}
+
+static struct perun_jv text_string(const char *s)
+{
+	return (struct perun_jv){ PERUN_JV_STRING | (uint32_t)strlen(s) << 3, 1, { .s = s } };
+}
+
+/* Type ty's columns, its id id, from node on. */
+static struct perun_jv *resources_member(struct perun_jv *node, const struct perun_column_type *ty,
+					 const char *id)
+{
+	*node++ = text_string(id);
 	*node++ = (struct perun_jv){ PERUN_JV_OBJECT | (uint32_t)ty->ncolumns << 3,
 				     (uint32_t)(1 + ty->ncolumns * (2 + ty->rows)),
 				     { 0 } };
 	for (size_t c = 0; c < ty->ncolumns; c++) {
 		const struct perun_column *col = &ty->columns[c];
-		*node++ = arena_string(arena, keys[c]);
+		*node++ = text_string(col->key);
 		*node++ = (struct perun_jv){ PERUN_JV_ARRAY | (uint32_t)ty->rows << 3,
 					     (uint32_t)(1 + ty->rows),
 					     { 0 } };
@@ -459,91 +570,141 @@ static struct perun_jv *resources_member(struct perun_jv *node, struct perun_str
 }
 
 /*
- * types as the compact form of p, a profile fresh_for_columns took: one
- * tape of resource_type_map and then resources, as a loaded profile has
- * them, their strings in one text of p's own.  0, or -1 without memory.
+ * ct made p's compact form, as a loaded profile has it: one tape of
+ * resource_type_map and then resources, their strings in ct's text, which
+ * becomes p's; ct is freed.  0, or -1 without memory (ct then kept).
  */
-static int add_columns_fresh(struct perun_profile *p, const struct perun_column_type *types,
-			     size_t ntypes)
+static int columns_settle(struct perun_profile *p, struct columns_of_types *ct)
 {
-	struct json_tape t = { 0 };
-	struct perun_strbuf arena = PERUN_STRBUF_INIT;
-	json_t *counters = json_object(), *keys_at = json_object();
-	size_t *ids = calloc(ntypes + 1, sizeof(*ids)), *keys = NULL, nkeys = 0;
-	size_t resource_nodes = 1;
-	int rc = counters && keys_at && ids && json_tape_push(&t, (struct perun_jv){ 0 }) >= 0 ? 0
-											       : -1;
-	for (size_t k = 0; k < ntypes && !rc; k++) {
-		rc = map_member(&t, &arena, counters, types[k].persistent, &ids[k]);
-		resource_nodes += 2 + types[k].ncolumns * (2 + types[k].rows);
-		nkeys = types[k].ncolumns > nkeys ? types[k].ncolumns : nkeys;
-	}
-	size_t map_nodes = t.n;
-	if (!rc && (map_nodes + resource_nodes > (size_t)UINT32_MAX ||
-		    json_tape_grow(&t, map_nodes + resource_nodes) ||
-		    !(keys = calloc(nkeys, sizeof(*keys)))))
-		rc = -1;
-	if (!rc) {
-		t.nodes[0] = (struct perun_jv){ PERUN_JV_OBJECT | (uint32_t)ntypes << 3,
-						(uint32_t)map_nodes,
-						{ 0 } };
-		struct perun_jv *node = t.nodes + map_nodes;
-		*node++ = (struct perun_jv){ PERUN_JV_OBJECT | (uint32_t)ntypes << 3,
-					     (uint32_t)resource_nodes,
-					     { 0 } };
-		for (size_t k = 0; k < ntypes && !rc; k++) {
-			/* Column keys once in the text, however many types. */
-			for (size_t c = 0; c < types[k].ncolumns && !rc; c++) {
-				const char *key = types[k].columns[c].key;
-				json_t *at = json_object_get(keys_at, key);
-				if (!at) {
-					at = json_integer((json_int_t)arena.len);
-					perun_strbuf_add(&arena, key, strlen(key) + 1);
-					rc = arena.failed || json_object_set_new(keys_at, key, at);
-				}
-				keys[c] = (size_t)json_integer_value(at);
-			}
-			if (!rc)
-				node = resources_member(node, &arena, &types[k], ids[k], keys);
-		}
-		t.n = map_nodes + resource_nodes;
-	}
-	char *text = rc ? NULL : perun_strbuf_detach(&arena, NULL);
-	if (text) {
-		profile_tape_relocate(t.nodes, t.n, text);
-		/* The index of the tree's types, if any, is rebuilt from these. */
-		json_decref(p->tuple_index);
-		json_decref(p->uid_counter);
-		p->tuple_index = p->uid_counter = NULL;
-		p->text = text;
-		p->tape = t;
-		p->types = 0;
-		p->resources = (uint32_t)map_nodes;
-		p->same_order = 1;
-	} else {
-		rc = -1;
-		json_tape_release(&t);
-	}
-	json_decref(counters);
-	json_decref(keys_at);
-	free(ids);
-	free(keys);
-	perun_strbuf_release(&arena);
-	return rc;
+	size_t map_nodes = ct->map.n;
+	if (json_tape_grow(&ct->map, map_nodes + ct->resource_nodes))
+		return -1;
+	struct json_tape t = ct->map;
+	struct perun_jv *node = t.nodes + map_nodes;
+	*node++ = (struct perun_jv){ PERUN_JV_OBJECT | (uint32_t)ct->ntypes << 3,
+				     (uint32_t)ct->resource_nodes,
+				     { 0 } };
+	for (size_t k = 0; k < ct->ntypes; k++)
+		node = resources_member(node, &ct->types[k], ct->ids[k]);
+	t.n = map_nodes + ct->resource_nodes;
+	/* The index of the tree's types, if any, is rebuilt from these. */
+	json_decref(p->tuple_index);
+	json_decref(p->uid_counter);
+	p->tuple_index = p->uid_counter = NULL;
+	p->text = ct->text;
+	p->tape = t;
+	p->types = 0;
+	p->resources = (uint32_t)map_nodes;
+	p->same_order = 1;
+	ct->text = NULL;
+	memset(&ct->map, 0, sizeof(ct->map));
+	columns_release(ct);
+	return 0;
 }
 
-int perun_profile_add_columns(struct perun_profile *p, const struct perun_column_type *types,
-			      size_t ntypes, struct perun_error *err)
+/* ---- the form of taken columns ------------------------------------------- */
+
+static const struct profile_form taken_form;
+
+/* p, holding taken columns, made the compact form (p->form then NULL). */
+static int taken_settle(struct perun_profile *p, struct perun_error *err)
+{
+	if (p->form != &taken_form)
+		return 0;
+	if (columns_settle(p, p->taken))
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	p->taken = NULL;
+	p->form = NULL;
+	return 0;
+}
+
+/* Read whole by being made so: a const profile's columns become the
+ * tape it would have had, which every reader takes. */
+static int taken_load_copy(const struct perun_profile *p, struct perun_profile **out,
+			   struct perun_error *err)
+{
+	*out = NULL;
+	return taken_settle((struct perun_profile *)p, err);
+}
+
+static void taken_release(struct perun_profile *p)
+{
+	columns_release(p->taken);
+	p->taken = NULL;
+}
+
+static const struct profile_form taken_form = {
+	.load_copy = taken_load_copy,
+	.load_whole = taken_settle,
+	.settle = taken_settle,
+	.release = taken_release,
+};
+
+/* The taken columns' resources, one type at a time, for the dump. */
+static int emit_taken_resources(void *data, struct json_python_emitter *e)
+{
+	const struct columns_of_types *ct = data;
+	for (size_t k = 0; k < ct->ntypes; k++) {
+		const struct perun_column_type *ty = &ct->types[k];
+		json_python_emit_columns(e, ct->ids[k], strlen(ct->ids[k]), ty->columns,
+					 ty->ncolumns, ty->rows);
+	}
+	return 0;
+}
+
+int profile_taken_member(const struct perun_profile *p, const char *key,
+			 struct json_python_member *m)
+{
+	if (p->form != &taken_form)
+		return 0;
+	if (!strcmp(key, "resource_type_map"))
+		*m = (struct json_python_member){ key, NULL, p->taken->map.nodes, NULL, NULL };
+	else if (!strcmp(key, "resources"))
+		*m = (struct json_python_member){ key, NULL, NULL, emit_taken_resources, p->taken };
+	else
+		return 0;
+	return 1;
+}
+
+static int add_columns(struct perun_profile *p, const struct perun_column_type *types,
+		       size_t ntypes, int take, struct perun_error *err)
 {
 	int rc = check_column_types(types, ntypes, err);
 	if (rc)
 		return rc;
 	rc = ntypes ? fresh_for_columns(p, types, ntypes) : NOT_FRESH;
-	if (!rc)
-		rc = add_columns_fresh(p, types, ntypes);
 	if (rc == NOT_FRESH)
 		return add_columns_by_rows(p, types, ntypes, err);
-	return rc ? perun_error_set(err, PERUN_EGENERIC, "out of memory") : 0;
+	struct columns_of_types *ct = rc ? NULL : columns_prepare(types, ntypes);
+	if (ct && take) {
+		ct->owned = 1;
+		p->taken = ct;
+		p->form = &taken_form;
+		return 0;
+	}
+	if (ct && !columns_settle(p, ct))
+		return 0;
+	columns_release(ct);
+	return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+}
+
+int perun_profile_add_columns(struct perun_profile *p, const struct perun_column_type *types,
+			      size_t ntypes, struct perun_error *err)
+{
+	return add_columns(p, types, ntypes, 0, err);
+}
+
+int perun_profile_take_columns(struct perun_profile *p, const struct perun_column_type *types,
+			       size_t ntypes, struct perun_error *err)
+{
+	int rc = add_columns(p, types, ntypes, 1, err);
+	/* Taken whatever the outcome: freed here unless the profile holds
+	 * them now. */
+	if (p->form != &taken_form || rc)
+		for (size_t t = 0; t < ntypes; t++)
+			for (size_t c = 0; c < types[t].ncolumns; c++)
+				free((void *)types[t].columns[c].values);
+	return rc;
 }
 
 /* Rows of a resource type: its column length, or one row when it has no
@@ -558,6 +719,11 @@ static size_t type_rows(const json_t *columns)
 size_t perun_profile_resource_count(const struct perun_profile *p)
 {
 	size_t total = 0;
+	const struct columns_of_types *ct = p->form == &taken_form ? p->taken : NULL;
+	for (size_t k = 0; ct && k < ct->ntypes; k++)
+		total += ct->types[k].rows;
+	if (ct)
+		return total;
 	if (p->text) {
 		const struct perun_jv *resources = &p->tape.nodes[p->resources], *id, *columns;
 		size_t i;

@@ -11,6 +11,7 @@
 #include <jansson.h>
 #include <perun/error.h>
 
+#include "json_python.h"
 #include "profile_core.h"
 
 /*
@@ -19,5 +20,13 @@
  */
 int profile_translate_legacy(struct perun_profile *p, json_t *list, json_t *extra, long snapshot,
 			     const char *name, struct perun_error *err);
+
+/*
+ * The member key of the root of p, a profile holding taken columns, as the
+ * dump writes it straight from them: 1 and *m set for "resources" and
+ * "resource_type_map", 0 for the other keys or profiles.
+ */
+int profile_taken_member(const struct perun_profile *p, const char *key,
+			 struct json_python_member *m);
 
 #endif

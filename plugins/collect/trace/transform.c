@@ -410,8 +410,9 @@ static json_t *group_persistent(const struct group *g, const char *workload)
 	return p;
 }
 
-/* The groups, in order, into the profile column by column. */
-static int put_groups(struct perun_profile *profile, const struct group *groups, size_t n,
+/* The groups, in order, into the profile column by column: their arrays
+ * are the profile's then (NULL here), whatever the result. */
+static int put_groups(struct perun_profile *profile, struct group *groups, size_t n,
 		      const char *workload, struct perun_error *err)
 {
 	struct perun_column_type *types = calloc(n + 1, sizeof(*types));
@@ -428,8 +429,17 @@ static int put_groups(struct perun_profile *profile, const struct group *groups,
 						       g->has_exclusive ? 4 : 3 };
 		rc = types[i].persistent ? 0 : -1;
 	}
-	rc = rc ? perun_error_set(err, PERUN_EGENERIC, "out of memory")
-		: perun_profile_add_columns(profile, types, n, err);
+	if (rc) {
+		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	} else {
+		rc = perun_profile_take_columns(profile, types, n, err);
+		for (size_t i = 0; i < n; i++) {
+			groups[i].amount = groups[i].timestamp = NULL;
+			groups[i].order = NULL;
+			if (groups[i].has_exclusive)
+				groups[i].exclusive = NULL;
+		}
+	}
 	for (size_t i = 0; types && i < n; i++)
 		json_decref((json_t *)types[i].persistent);
 	free(types);

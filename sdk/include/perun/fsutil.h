@@ -29,6 +29,24 @@ PERUN_API int perun_file_read(const char *path, char **buf, size_t *len, struct 
 PERUN_API int perun_file_write_atomic(const char *path, const void *data, size_t len,
 				      struct perun_error *err);
 
+/*
+ * What writes a file's content into fd, for content made as it is written
+ * (perun_profile_write): 0, or -1 with errno set; the caller names the
+ * file in its message.
+ */
+typedef int (*perun_write_fn)(int fd, void *data);
+/* perun_file_write_atomic of the content fn(fd, data) writes. */
+PERUN_API int perun_file_write_atomic_with(const char *path, perun_write_fn fn, void *data,
+					   struct perun_error *err);
+/* Write all of data[0 .. len) to fd, again after EINTR: 0, or -1 and errno. */
+PERUN_API int perun_write_all(int fd, const void *data, size_t len);
+/* A buffer as a perun_write_fn writes it: perun_write_buffer(fd, &buffer). */
+struct perun_write_buffer {
+	const void *data;
+	size_t len;
+};
+PERUN_API int perun_write_buffer(int fd, void *buffer);
+
 /* mkdir -p; existing directories are fine. */
 PERUN_API int perun_mkdirs(const char *path, int mode, struct perun_error *err);
 

@@ -136,6 +136,14 @@ enum perun_dump_style {
  */
 PERUN_API char *perun_profile_dump(const struct perun_profile *profile, enum perun_dump_style style,
 				   int with_origin, size_t *len);
+/*
+ * perun_profile_dump's text written into fd as it is made, a part at a
+ * time (a profile of a million calls is never held whole as text): 0, or
+ * -1 with errno set (ENOMEM, or the failed write's).  For a
+ * perun_write_fn (perun/fsutil.h); the caller names the file.
+ */
+PERUN_API int perun_profile_write(const struct perun_profile *profile, enum perun_dump_style style,
+				  int with_origin, int fd);
 /* Write the pending form to path atomically. */
 PERUN_API int perun_profile_save_file(const struct perun_profile *profile, const char *path,
 				      struct perun_error *err);
@@ -198,6 +206,18 @@ struct perun_column_type {
 PERUN_API int perun_profile_add_columns(struct perun_profile *profile,
 					const struct perun_column_type *types, size_t ntypes,
 					struct perun_error *err);
+/*
+ * perun_profile_add_columns, the values taken: each column's values are a
+ * malloc'd array of their own, which the profile frees, whatever the
+ * result.  Into a fresh profile (see above) they are kept as they are, and
+ * the dump writes them straight from the arrays; a reader that needs the
+ * resources otherwise (perun_profile_foreach_type, ...) makes them the
+ * compact form then.  A collector hands over a million calls so without a
+ * copy of them.
+ */
+PERUN_API int perun_profile_take_columns(struct perun_profile *profile,
+					 const struct perun_column_type *types, size_t ntypes,
+					 struct perun_error *err);
 /* Append a model record; model is borrowed (copied). */
 PERUN_API int perun_profile_add_model(struct perun_profile *profile, const json_t *model);
 
