@@ -230,6 +230,18 @@ static int sampled(struct sample_state *st, unsigned sample, int begin)
 	return d >= 64 || (st->mask & (1ULL << d));
 }
 
+/* The records of map before byte at, read: their pages given back from
+ * *released on (they stay the file's), so that a long run's records are
+ * never all mapped at once. */
+static void release_read(const void *map, size_t at, size_t *released)
+{
+	size_t end = at & ~((size_t)sysconf(_SC_PAGESIZE) - 1);
+	if (end > *released) {
+		madvise((char *)map + *released, end - *released, MADV_DONTNEED);
+		*released = end;
+	}
+}
+
 /* convert_thread's return when the sink took not all events. */
 #define THREAD_REFUSED 1
 
@@ -250,7 +262,8 @@ static int convert_thread(struct symboliser *s, const char *path, unsigned pid, 
 	close(fd);
 	if (r == MAP_FAILED)
 		return -1;
-	size_t n = (size_t)sb.st_size / sizeof(*r);
+	size_t n = (size_t)sb.st_size / sizeof(*r), released = 0;
+	madvise((void *)r, (size_t)sb.st_size, MADV_SEQUENTIAL);
 	struct sample_state *ss = calloc(s->probes->n + 1, sizeof(*ss));
 	if (!ss) {
 		munmap((void *)r, (size_t)sb.st_size);
@@ -260,6 +273,8 @@ static int convert_thread(struct symboliser *s, const char *path, unsigned pid, 
 	long last_id = -1;
 	int ended = 0, refused = 0;
 	for (size_t i = 0; i < n && r[i].ts && !refused; i++) {
+		if ((i & 0xffff) == 0xffff)
+			release_read(r, i * sizeof(*r), &released);
 		struct perun_trace_event e = { .ts = clock_ns(&s->clock, r[i].ts),
 					       .tid = tid,
 					       .pid = pid };

@@ -9,7 +9,7 @@ trace_require_plugin
 
 test_expect_success 'setup: instrumented programs and a perun instance' '
 	trace_project &&
-	for p in calls threads forker forever crash klass reexec; do
+	for p in calls threads forker forever crash klass reexec many; do
 		build_prog $p -finstrument-functions || exit 1
 	done &&
 	build_prog calls && mv calls plain-calls && build_prog calls -finstrument-functions
@@ -29,6 +29,15 @@ test_expect_success 'durations and exclusive times' '
 	p=$(newest_profile) &&
 	at_least "$(query "$p" min nap)" 30000 &&
 	test "$(query "$p" exclusive main)" = ok
+'
+
+test_expect_success 'a long run: 300,000 calls read as their pages are given back' '
+	cd proj &&
+	perun collect -c ./many -a 300000 trace -e instrument -f leaf >/dev/null 2>&1 &&
+	p=$(newest_profile) &&
+	test $(query "$p" calls leaf) = 300000 &&
+	query "$p" orders leaf | tr " " "\n" | tail -n 1 >actual &&
+	echo 299999 >expect && test_cmp expect actual
 '
 
 test_expect_success 'rules select functions and sample them' '
