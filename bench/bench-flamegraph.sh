@@ -72,7 +72,10 @@ echo "frames drawn: trace $(grep -c 'class="f"' "$work/trace.svg"), kperf $(grep
 # thread: the difference) into anonymous memory in huge pages; through an
 # anonymous file (memfd), whose 4 KB page faults cost more system time than
 # the inflate, it was 1.7-2.5 s.  A first run after the machine idled takes
-# 0.3 s more either way (the VM's memory coming back).
+# 0.3 s more either way (the VM's memory coming back).  With the inflate's
+# pages made ahead of it on the other processor (2026-11-28), each stored
+# run right after a run from the file: 1.29-1.88 s, 0.17-1.30 s system
+# (without: 1.28-2.14 s, 0.20-1.04 s), the file 1.05-1.11 s.
 cp "$cache/kperf-$n.perf" .perun/jobs/kperf.perf
 BENCH_RUNS=1 bench_measure "add the kperf profile to the store" \
 	"$PERUN" add --force --keep-profile kperf.perf
