@@ -188,10 +188,62 @@ static const char *unit_of(const char *type)
 	return "samples";
 }
 
+/* perun_check_samples_load's walk: the profile and the samples so far. */
+struct samples_walk {
+	const struct perun_profile *profile;
+	struct perun_check_samples *s;
+	struct perun_error *err;
+};
+
+/* One resource type's amounts into its series (a perun_type_fn). */
+static int add_type_samples(const char *id, const struct perun_jv *persistent,
+			    const struct perun_jv *columns, void *data)
+{
+	struct samples_walk *w = data;
+	struct perun_check_samples *s = w->s;
+	(void)id;
+	const struct perun_jv *uid = perun_jv_get(persistent, "uid");
+	const struct perun_jv *amounts = perun_jv_get(columns, "amount");
+	const char *kind = perun_jv_string(perun_jv_get(persistent, "type"));
+	const char *sub = perun_jv_string(perun_jv_get(persistent, "subtype"));
+	if (!uid || perun_jv_type(uid) == PERUN_JV_NULL || perun_jv_type(amounts) != PERUN_JV_ARRAY)
+		return 0;
+	char *flat = perun_series_name_dup(w->profile, persistent), *key = NULL;
+	if (flat && asprintf(&key, "%s\037%s", flat, sub ? sub : "") < 0)
+		key = NULL;
+	size_t before = s->n;
+	struct series *r = key ? series_of(s, key, kind) : NULL;
+	if (r && s->n > before &&
+	    json_object_set_new(
+		    s->by_uid, flat,
+		    json_integer(json_object_get(s->by_uid, flat) ? -1 : (json_int_t)(s->n - 1))))
+		r = NULL;
+	free(flat);
+	free(key);
+	size_t stratum = r && s->runs ? stratum_of(r, persistent) : SIZE_MAX;
+	if (!r || stratum == SIZE_MAX - 1)
+		return perun_error_set(w->err, PERUN_EGENERIC, "out of memory");
+	const struct perun_jv *v;
+	size_t i;
+	perun_jv_array_foreach(amounts, i, v)
+	{
+		double x;
+		if (!perun_jv_number(v, &x) && isfinite(x) && series_add(r, x, stratum))
+			return perun_error_set(w->err, PERUN_EGENERIC, "out of memory");
+	}
+	const struct perun_jv *self = perun_jv_get(columns, "exclusive");
+	perun_jv_array_foreach(self, i, v)
+	{
+		double x;
+		if (!perun_jv_number(v, &x) && isfinite(x))
+			r->self_total += x;
+	}
+	return 0;
+}
+
 int perun_check_samples_load(const struct perun_profile *profile, struct perun_check_samples **out,
 			     struct perun_error *err)
 {
-	struct perun_type_list types;
 	struct perun_check_samples *s = calloc(1, sizeof(*s));
 	*out = NULL;
 	if (!s || !(s->index = json_object()) || !(s->by_uid = json_object())) {
@@ -201,61 +253,9 @@ int perun_check_samples_load(const struct perun_profile *profile, struct perun_c
 	const char *type = perun_profile_type(profile);
 	s->runs = !strcmp(type, "time");
 	s->unit = unit_of(type);
-	if (perun_profile_types(profile, &types, err)) {
-		perun_check_samples_free(s);
-		return -err->code;
-	}
-	int rc = 0;
-	for (size_t t = 0; t < types.n && !rc; t++) {
-		const struct perun_jv *uid = perun_jv_get(types.types[t].persistent, "uid");
-		const struct perun_jv *amounts = perun_jv_get(types.types[t].columns, "amount");
-		const char *kind = perun_jv_string(perun_jv_get(types.types[t].persistent, "type"));
-		const char *sub =
-			perun_jv_string(perun_jv_get(types.types[t].persistent, "subtype"));
-		if (!uid || perun_jv_type(uid) == PERUN_JV_NULL ||
-		    perun_jv_type(amounts) != PERUN_JV_ARRAY)
-			continue;
-		char *flat = perun_series_name_dup(profile, types.types[t].persistent), *key = NULL;
-		if (flat && asprintf(&key, "%s\037%s", flat, sub ? sub : "") < 0)
-			key = NULL;
-		size_t before = s->n;
-		struct series *r = key ? series_of(s, key, kind) : NULL;
-		if (r && s->n > before &&
-		    json_object_set_new(s->by_uid, flat,
-					json_integer(json_object_get(s->by_uid, flat)
-							     ? -1
-							     : (json_int_t)(s->n - 1))))
-			r = NULL;
-		free(flat);
-		free(key);
-		if (!r) {
-			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
-			break;
-		}
-		size_t stratum = s->runs ? stratum_of(r, types.types[t].persistent) : SIZE_MAX;
-		if (stratum == SIZE_MAX - 1) {
-			rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
-			break;
-		}
-		const struct perun_jv *v;
-		size_t i;
-		perun_jv_array_foreach(amounts, i, v)
-		{
-			double x;
-			if (!perun_jv_number(v, &x) && isfinite(x) && series_add(r, x, stratum)) {
-				rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
-				break;
-			}
-		}
-		const struct perun_jv *self = perun_jv_get(types.types[t].columns, "exclusive");
-		perun_jv_array_foreach(self, i, v)
-		{
-			double x;
-			if (!perun_jv_number(v, &x) && isfinite(x))
-				r->self_total += x;
-		}
-	}
-	perun_type_list_release(&types);
+	/* A walk, so that a streamed profile is never held whole. */
+	struct samples_walk w = { profile, s, err };
+	int rc = perun_profile_foreach_type(profile, add_type_samples, &w, err);
 	if (rc)
 		perun_check_samples_free(s);
 	else

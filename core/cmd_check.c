@@ -130,8 +130,8 @@ static int cmd_check_profiles(const struct perun_command *cmd, struct perun_cli 
 		return perun_error_exit(&err);
 	char sha[65];
 	if (perun_resolve_minor(&inst, perun_params_string(params, "minor", NULL), sha, &err) ||
-	    perun_profiles_load_two(&inst, sha, (const char *const *)argv, PERUN_LOAD_WHOLE, pair,
-				    &err) ||
+	    perun_profiles_load_two(&inst, sha, (const char *const *)argv, PERUN_LOAD_STREAMED,
+				    pair, &err) ||
 	    perun_check_init(&ctx, &inst.config, o.models_type, &err))
 		goto fail;
 	const struct perun_profile *baseline = pair[0], *target = pair[1];
@@ -159,8 +159,14 @@ static int cmd_check_profiles(const struct perun_command *cmd, struct perun_cli 
 	if (!perun_params_string(params, "minor", NULL) && origin && *origin &&
 	    perun_vcs_rev_parse(&inst.vcs, origin, minor, &oerr))
 		snprintf(minor, sizeof(minor), "%s", sha);
-	if (perun_check_pair(&ctx, baseline, target, argv[0], argv[1], minor, minor, &err) ||
-	    perun_check_save(&inst, &ctx.report, &err))
+	if (perun_check_pair(&ctx, baseline, target, argv[0], argv[1], minor, minor, &err)) {
+		/* Streamed, a map is checked as it is walked: one found
+		 * malformed fails as the whole load would have, in its words. */
+		if (!perun_profile_load_error(baseline, &err))
+			perun_profile_load_error(target, &err);
+		goto fail;
+	}
+	if (perun_check_save(&inst, &ctx.report, &err))
 		goto fail;
 	perun_pager_start(cli, &inst.config, "check");
 	if (o.format == PERUN_CHECK_TEXT) {

@@ -154,7 +154,7 @@ test_expect_success 'strategies: rules match on collector, postprocessor and hea
 		"[{collector: time, method: bmoe}, {postprocessor: regression_analysis, type: mixed, method: bmoe}, {method: aat}]" &&
 	 perun check profiles "$lbd" "$qb" --format json >out.json &&
 	 jq -e "(.verdicts | map(.method) | unique) == [\"aat\", \"bmoe\"]" out.json &&
-	 perun config --local set degradation.apply first &&
+	 perun config --local set degradation.apply first >/dev/null &&
 	 perun check profiles "$lbd" "$qb" --format json >first.json &&
 	 jq -e "(.verdicts | map(.method) | unique) == [\"bmoe\"]" first.json &&
 	 perun config --local set degradation.strategies "[{cmd: other, method: bmoe}, {method: average_amount_threshold}]" &&
@@ -189,6 +189,26 @@ test_expect_success 'error paths exit 2 and leave the store as it was' '
 	 store_snapshot >before &&
 	 test_exit_code 2 perun check profiles "$lbd" "$qb" 2>err &&
 	 test_grep "degradation.apply: .some. is neither .first. nor .all." err &&
+	 store_snapshot >after && test_cmp before after)
+'
+
+# The profiles are read streamed: a map found malformed during the check
+# fails it with the whole load's own message, nothing saved.
+test_expect_success 'a malformed resource_type_map: the load message, exit 2, no changes' '
+	(cd proj && python3 - "$qb" dup-map.perf <<-\EOF &&
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	key, value = next(iter(d["resource_type_map"].items()))
+	text = json.dumps(d)
+	entry = json.dumps({key: value})[1:-1]
+	text = text.replace("\"resource_type_map\": {", "\"resource_type_map\": {" + entry + ", ", 1)
+	open(sys.argv[2], "w").write(text)
+	EOF
+	 perun config --local set degradation.apply first >/dev/null &&
+	 store_snapshot >before &&
+	 test_exit_code 2 perun check profiles "$lbd" dup-map.perf >out 2>err &&
+	 test_grep "^perun: cannot read profile .*/dup-map.perf.: line 1: duplicate object key$" err &&
+	 test $(wc -l <err) = 1 &&
 	 store_snapshot >after && test_cmp before after)
 '
 

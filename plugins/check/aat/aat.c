@@ -33,7 +33,8 @@ struct uid_stat {
 	/* The amounts per workload value (a matrix's sizes): the noise is
 	 * their spread within a size, not the sizes' spread. */
 	struct workload_stat {
-		const char *text; /* a string workload, or NULL for a number */
+		char *text; /* a string workload (owned: a walk's values are
+			     * gone after it), or NULL for a number */
 		double number;
 		size_t n;
 		double mean, m2;
@@ -56,6 +57,8 @@ static void averages_release(struct averages *a)
 {
 	for (size_t i = 0; i < a->n; i++) {
 		free(a->items[i].uid);
+		for (size_t g = 0; g < a->items[i].nworkloads; g++)
+			free(a->items[i].workloads[g].text);
 		free(a->items[i].workloads);
 	}
 	free(a->items);
@@ -105,7 +108,10 @@ static int workload_add(struct uid_stat *s, const struct perun_jv *w, size_t typ
 		if (!grown)
 			return -1;
 		s->workloads = grown;
-		grown[i] = (struct workload_stat){ .text = text, .number = number };
+		grown[i] = (struct workload_stat){ .text = text ? strdup(text) : NULL,
+						   .number = number };
+		if (text && !grown[i].text)
+			return -1;
 		s->nworkloads++;
 	}
 	struct workload_stat *g = &s->workloads[i];
@@ -147,73 +153,89 @@ static int uid_cmp(const void *a, const void *b)
 	return strcmp(((const struct uid_stat *)a)->uid, ((const struct uid_stat *)b)->uid);
 }
 
+/* averages_of's walk: the profile, its name, the averages so far and the
+ * number of the type walked. */
+struct averages_walk {
+	const struct perun_profile *profile;
+	const char *name;
+	struct averages *a;
+	size_t t;
+	struct perun_error *err;
+};
+
 /*
- * Read the amounts straight from the flattened columns: one uid per
- * resource type, so the flattened uid is computed once per type.
+ * One resource type's amounts (a perun_type_fn), read straight from the
+ * flattened columns: one uid per resource type, so the flattened uid is
+ * computed once per type.
  */
+static int add_type_amounts(const char *id, const struct perun_jv *persistent,
+			    const struct perun_jv *columns, void *data)
+{
+	struct averages_walk *w = data;
+	size_t t = w->t++;
+	const struct perun_jv *uid = perun_jv_get(persistent, "uid");
+	if (!uid || perun_jv_type(uid) == PERUN_JV_NULL)
+		return 0; /* pandas drops rows without a group key */
+	/* time profiles: real, user and sys apart (Perun mixes them) */
+	char *flat = perun_series_name_dup(w->profile, persistent);
+	struct uid_stat *s;
+	int rc = flat ? stat_of(w->a, flat, &s) : -1;
+	free(flat);
+	if (rc)
+		return perun_error_set(w->err, PERUN_EGENERIC, "out of memory");
+	const char *kind = perun_jv_string(perun_jv_get(persistent, "type"));
+	if (!s->unit && kind)
+		s->unit = json_string_value(json_object_get(
+			json_object_get(perun_profile_get(w->profile, "header"), "units"), kind));
+	const struct perun_jv *amounts = perun_jv_get(columns, "amount"), *v;
+	/* the workload: one per type (when the type map splits by it) or a
+	 * column beside the amounts */
+	const struct perun_jv *one_size = perun_jv_get(persistent, "workload");
+	const struct perun_jv *sizes = perun_jv_get(columns, "workload");
+	size_t i;
+	if (!amounts || perun_jv_type(amounts) != PERUN_JV_ARRAY)
+		return 0;
+	/* the workload column, walked beside the amounts */
+	const struct perun_jv *col = perun_jv_type(sizes) == PERUN_JV_ARRAY &&
+						     perun_jv_len(sizes) == perun_jv_len(amounts) &&
+						     perun_jv_len(sizes)
+					     ? sizes + 1
+					     : NULL;
+	perun_jv_array_foreach(amounts, i, v)
+	{
+		double x;
+		const struct perun_jv *size = col ? col : one_size;
+		if (col && i + 1 < perun_jv_len(sizes))
+			col = perun_jv_skip(col);
+		if (perun_jv_type(v) == PERUN_JV_NULL)
+			continue;
+		if (perun_jv_number(v, &x))
+			return perun_error_set(w->err, PERUN_EINVAL,
+					       "%s: resource '%s' has a non-numeric amount",
+					       w->name, id);
+		if (isnan(x))
+			continue;
+		kahan_add(s, x);
+		if (size && workload_add(s, size, t, x))
+			return perun_error_set(w->err, PERUN_EGENERIC, "out of memory");
+	}
+	return 0;
+}
+
+/* The averages of each uid of profile, walked type by type so that a
+ * streamed profile is never held whole. */
 static int averages_of(const struct perun_profile *profile, const char *name, struct averages *a,
 		       struct perun_error *err)
 {
-	struct perun_type_list types;
-	int rc = 0;
 	memset(a, 0, sizeof(*a));
-	if (perun_profile_types(profile, &types, err))
-		return -err->code;
 	a->index = json_object();
 	if (!a->index)
-		goto nomem;
-	for (size_t t = 0; t < types.n; t++) {
-		const struct perun_jv *uid = perun_jv_get(types.types[t].persistent, "uid");
-		if (!uid || perun_jv_type(uid) == PERUN_JV_NULL)
-			continue; /* pandas drops rows without a group key */
-		/* time profiles: real, user and sys apart (Perun mixes them) */
-		char *flat = perun_series_name_dup(profile, types.types[t].persistent);
-		struct uid_stat *s;
-		rc = flat ? stat_of(a, flat, &s) : -1;
-		free(flat);
-		if (rc)
-			goto nomem;
-		const char *kind = perun_jv_string(perun_jv_get(types.types[t].persistent, "type"));
-		if (!s->unit && kind)
-			s->unit = json_string_value(json_object_get(
-				json_object_get(perun_profile_get(profile, "header"), "units"),
-				kind));
-		const struct perun_jv *amounts = perun_jv_get(types.types[t].columns, "amount"), *v;
-		/* the workload: one per type (when the type map splits by it) or
-		 * a column beside the amounts */
-		const struct perun_jv *one_size =
-			perun_jv_get(types.types[t].persistent, "workload");
-		const struct perun_jv *sizes = perun_jv_get(types.types[t].columns, "workload");
-		size_t i;
-		if (!amounts || perun_jv_type(amounts) != PERUN_JV_ARRAY)
-			continue;
-		/* the workload column, walked beside the amounts */
-		const struct perun_jv *w =
-			perun_jv_type(sizes) == PERUN_JV_ARRAY &&
-					perun_jv_len(sizes) == perun_jv_len(amounts) &&
-					perun_jv_len(sizes)
-				? sizes + 1
-				: NULL;
-		perun_jv_array_foreach(amounts, i, v)
-		{
-			double x;
-			const struct perun_jv *size = w ? w : one_size;
-			if (w && i + 1 < perun_jv_len(sizes))
-				w = perun_jv_skip(w);
-			if (perun_jv_type(v) == PERUN_JV_NULL)
-				continue;
-			if (perun_jv_number(v, &x)) {
-				rc = perun_error_set(err, PERUN_EINVAL,
-						     "%s: resource '%s' has a non-numeric amount",
-						     name, types.types[t].id);
-				goto out;
-			}
-			if (isnan(x))
-				continue;
-			kahan_add(s, x);
-			if (size && workload_add(s, size, t, x))
-				goto nomem;
-		}
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	struct averages_walk w = { profile, name, a, 0, err };
+	int rc = perun_profile_foreach_type(profile, add_type_amounts, &w, err);
+	if (rc) {
+		averages_release(a);
+		return rc;
 	}
 	for (size_t i = 0; i < a->n; i++)
 		for (size_t g = 0; g < a->items[i].nworkloads; g++)
@@ -223,14 +245,7 @@ static int averages_of(const struct perun_profile *profile, const char *name, st
 	json_object_clear(a->index);
 	for (size_t i = 0; i < a->n; i++)
 		json_object_set_new(a->index, a->items[i].uid, json_integer((json_int_t)i));
-	goto out;
-nomem:
-	rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
-out:
-	perun_type_list_release(&types);
-	if (rc)
-		averages_release(a);
-	return rc;
+	return 0;
 }
 
 /* Mean as pandas has it; a uid without amounts averages 0 (Perun's

@@ -293,17 +293,16 @@ static void side_release(struct side *s)
 }
 
 /* A key of a resource type's rows: persistent first, as Profile.all_resources
- * lets the resource_type_map override the columns.  Returns the text or NULL
- * when absent, NaN or a column (varying per row is handled by the caller). */
+ * lets the resource_type_map override the columns.  Returns the text, owned
+ * by s (a profile's values may be gone with its type list: a streamed
+ * profile's list holds a load of its own), or NULL when absent or NaN. */
 static const char *text_of(struct side *s, const struct perun_jv *v, int *err)
 {
 	if (!v || perun_jv_type(v) == PERUN_JV_NULL)
 		return NULL;
-	if (perun_jv_is_string(v))
-		return perun_jv_string(v);
 	if (perun_jv_type(v) == PERUN_JV_REAL && isnan(v->u.d))
 		return NULL;
-	char *t = perun_jv_flatten_dup(v);
+	char *t = perun_jv_is_string(v) ? strdup(perun_jv_string(v)) : perun_jv_flatten_dup(v);
 	char **o = t ? realloc(s->owned, (s->nowned + 1) * sizeof(*o)) : NULL;
 	if (!o) {
 		free(t);
@@ -412,10 +411,13 @@ static int prepare(const struct perun_profile *profile, const char *which, const
 				      *ce = column_start(cols, "exclusive");
 		has_excl |= pe || perun_jv_get(cols, "exclusive");
 		has_loc |= pl || perun_jv_get(cols, "location");
+		/* The persistent keys once per type, the columns' per row. */
+		const char *type_uid = pu ? text_of(s, pu, &oom) : NULL;
+		const char *type_loc = pl ? text_of(s, pl, &oom) : NULL;
 		for (size_t i = 0; i < rows; i++, order++, cu = column_next(cu),
 			    cl = column_next(cl), ce = column_next(ce)) {
-			const char *uid = text_of(s, pu ? pu : cu, &oom);
-			const char *loc = text_of(s, pl ? pl : cl, &oom);
+			const char *uid = pu ? type_uid : text_of(s, cu, &oom);
+			const char *loc = pl ? type_loc : text_of(s, cl, &oom);
 			if (oom)
 				goto nomem;
 			if (!uid || !loc || (!upstream && is_pseudo(uid)))
