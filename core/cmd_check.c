@@ -99,6 +99,22 @@ static int finish(const struct check_opts *o, struct perun_check_ctx *ctx, const
 	return gated(o, &ctx->report) ? PERUN_EXIT_DEGRADED : PERUN_EXIT_OK;
 }
 
+/*
+ * perun_check_pair of profiles read streamed, the changes saved to minor:
+ * their maps are checked as they are walked, so one found malformed fails
+ * the check with the whole load's own message.
+ */
+static int check_streamed_pair(struct perun_check_ctx *ctx, const struct perun_profile *baseline,
+			       const struct perun_profile *target, const char *baseline_label,
+			       const char *target_label, const char *minor, struct perun_error *err)
+{
+	int rc = perun_check_pair(ctx, baseline, target, baseline_label, target_label, minor, minor,
+				  err);
+	if (rc && !perun_profile_load_error(baseline, err))
+		perun_profile_load_error(target, err);
+	return rc;
+}
+
 /* Why a check of versions compared no pair, in buf; NULL when it did. */
 static const char *nothing_compared(struct perun_instance *inst, const struct perun_check_ctx *ctx,
 				    const char *sha, char *buf, size_t len)
@@ -159,13 +175,8 @@ static int cmd_check_profiles(const struct perun_command *cmd, struct perun_cli 
 	if (!perun_params_string(params, "minor", NULL) && origin && *origin &&
 	    perun_vcs_rev_parse(&inst.vcs, origin, minor, &oerr))
 		snprintf(minor, sizeof(minor), "%s", sha);
-	if (perun_check_pair(&ctx, baseline, target, argv[0], argv[1], minor, minor, &err)) {
-		/* Streamed, a map is checked as it is walked: one found
-		 * malformed fails as the whole load would have, in its words. */
-		if (!perun_profile_load_error(baseline, &err))
-			perun_profile_load_error(target, &err);
+	if (check_streamed_pair(&ctx, baseline, target, argv[0], argv[1], minor, &err))
 		goto fail;
-	}
 	if (perun_check_save(&inst, &ctx.report, &err))
 		goto fail;
 	perun_pager_start(cli, &inst.config, "check");
@@ -279,15 +290,18 @@ static int cmd_check_worktree(const struct perun_command *cmd, struct perun_cli 
 			const struct perun_profile *base = NULL;
 			int rc = fb ? perun_check_cache_load(&inst, &cache, fb->checksum, &base,
 							     &err)
-				    : perun_profile_info_load(&inst, &tracked.items[b], &own, &err);
+				    : perun_profile_info_load_as(&inst, &tracked.items[b],
+								 PERUN_LOAD_STREAMED, &own, &err);
 			if (!fb)
 				base = own;
 			if (!rc)
-				rc = perun_profile_info_load(&inst, t, &target, &err);
+				rc = perun_profile_info_load_as(&inst, t, PERUN_LOAD_STREAMED,
+								&target, &err);
 			if (!rc && (o.force || perun_check_same_config(base, target)))
-				rc = perun_check_pair(&ctx, base, target,
-						      fb ? fb->path : tracked.items[b].entry.path,
-						      t->entry.path, sha, sha, &err);
+				rc = check_streamed_pair(&ctx, base, target,
+							 fb ? fb->path
+							    : tracked.items[b].entry.path,
+							 t->entry.path, sha, &err);
 			perun_profile_free(own);
 			perun_profile_free(target);
 			if (rc)

@@ -55,6 +55,24 @@ test_expect_success 'check worktree compares it with HEAD and finds the slowdown
 	test_grep "<testsuite" junit.xml && rm junit.xml
 '
 
+# Both profiles are read streamed: a map found malformed fails the check
+# with the load's own message.
+test_expect_success 'a malformed map of the dirty profile: the load message, exit 2' '
+	cd proj && p=$(ls .perun/jobs/*-dirty-*.perf) && cp "$p" ../dirty.perf &&
+	python3 - ../dirty.perf "$p" <<-\EOF &&
+	import json, sys
+	d = json.load(open(sys.argv[1]))
+	key, value = next(iter(d["resource_type_map"].items()))
+	entry = json.dumps({key: value})[1:-1]
+	text = json.dumps(d).replace("\"resource_type_map\": {",
+				     "\"resource_type_map\": {" + entry + ", ", 1)
+	open(sys.argv[2], "w").write(text)
+	EOF
+	test_exit_code 2 perun check worktree 2>err &&
+	test_grep "^perun: cannot read profile .*-dirty-.*\.perf.: line 1: duplicate object key" err &&
+	cp ../dirty.perf "$p"
+'
+
 test_expect_success 'profiles of an earlier diff are not taken for the current one' '
 	cd proj && printf "#!/bin/sh\nsleep 0.25\n" >run.sh &&
 	perun status >out && test_grep "): 0 profiles of them" out &&
