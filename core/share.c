@@ -1030,6 +1030,21 @@ static int send(struct share *s, const git_oid *tip, const git_oid *remote, stru
 	return rc;
 }
 
+/*
+ * Under the store lock no other perun writes this repository's perun refs:
+ * a lock file of one was left by a perun killed while writing it (a push
+ * or pull stopped at a random moment), and would fail every later fetch.
+ */
+static void remove_left_ref_locks(const struct share *s)
+{
+	const char *refs[] = { LOCAL_REF, s->track };
+	for (size_t i = 0; i < sizeof(refs) / sizeof(*refs); i++) {
+		char path[PATH_MAX];
+		snprintf(path, sizeof(path), "%s%s.lock", git_repository_path(s->repo), refs[i]);
+		unlink(path);
+	}
+}
+
 static int lock_and_open(struct share *s, struct perun_instance *inst, const char *remote,
 			 struct perun_share_counts *counts, struct perun_error *err)
 {
@@ -1037,6 +1052,8 @@ static int lock_and_open(struct share *s, struct perun_instance *inst, const cha
 	int rc = share_open(s, inst, remote, err);
 	if (!rc)
 		rc = perun_instance_lock(inst, err);
+	if (!rc)
+		remove_left_ref_locks(s);
 	return rc;
 }
 

@@ -231,6 +231,17 @@ test_expect_success 'a ref lock left on the remote by a killed push goes stale' 
 	test $(grep -c "	objects/" tree) = $(cd k && profiles | wc -l)
 '
 
+test_expect_success 'ref locks a killed perun left in the project are removed' '
+	(cd k && : >.git/refs/perun/profiles.lock &&
+	 mkdir -p .git/refs/perun/remotes/origin &&
+	 : >.git/refs/perun/remotes/origin/profiles.lock &&
+	 add_profile after-local-locks 32.0 && perun push >/dev/null && perun pull >/dev/null &&
+	 ! test -e .git/refs/perun/profiles.lock &&
+	 ! test -e .git/refs/perun/remotes/origin/profiles.lock &&
+	 profiles >../k.profiles) &&
+	test_grep " after-local-locks.perf$" k.profiles
+'
+
 test_expect_success 'a remote that does not exist or cannot be reached: one line, store unchanged' '
 	store_snapshot a >before &&
 	(cd a && test_exit_code 2 perun push nope 2>../err) &&
