@@ -103,9 +103,10 @@ bench_measure "showdiff flamegraph, two kperf profiles" \
 	"$PERUN" showdiff "$cache/kperf-$n.perf" "$cache/kperf-$n-shifted.perf" flamegraph \
 	-o "$work/diff.html"
 # Issue 21, memory bounded by the output: the check of the two reads them
-# streamed (aat and the evidence walk the types).  On the 2-core EPYC VM:
-# 2.90 s, 3.67 s user, 0.98 s system, 352 MB (loaded whole before:
-# 5.74 s, 5.43 s of it system time, 2.63 GB).
+# streamed (aat and the evidence walk the types).  On the 2-core EPYC VM,
+# best of 3: 2.04 s, 2.87 s CPU, 343 MB; one run after other big commands
+# 2.90 s, 352 MB (loaded whole before, one run: 5.74 s, 5.43 s of it
+# system time, 2.63 GB).
 if [ -f "$PERUN_PLUGIN_PATH/check/aat.so" ]; then
 	bench_measure "check profiles (aat), two kperf profiles" \
 		"$PERUN" check profiles "$cache/kperf-$n.perf" "$cache/kperf-$n-shifted.perf"

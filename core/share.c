@@ -1040,7 +1040,9 @@ static void remove_left_ref_locks(const struct share *s)
 	const char *refs[] = { LOCAL_REF, s->track };
 	for (size_t i = 0; i < sizeof(refs) / sizeof(*refs); i++) {
 		char path[PATH_MAX];
-		snprintf(path, sizeof(path), "%s%s.lock", git_repository_path(s->repo), refs[i]);
+		/* Shared refs: the common directory, also from a worktree. */
+		snprintf(path, sizeof(path), "%s%s.lock", git_repository_commondir(s->repo),
+			 refs[i]);
 		unlink(path);
 	}
 }

@@ -437,6 +437,19 @@ static void test_taken_readers(void)
 	close(fd);
 	perun_profile_free(a);
 
+	/* Taken again, a type without rows into a profile that holds taken
+	 * columns: nothing added, the values freed all the same. */
+	a = taken(&cols);
+	struct perun_column none_column = { "amount", PERUN_COLUMN_REAL, malloc(8) };
+	struct perun_column_type none = { cols.types[0].persistent, 0, &none_column, 1 };
+	tap_ok(!perun_profile_take_columns(a, &none, 1, &err),
+	       "taken: a type without rows, taken again (%s)", err.message);
+	char *text = dump(a), *rows = dump(b);
+	tap_is_str(text, rows, "taken: the profile as the rows made it");
+	free(text);
+	free(rows);
+	perun_profile_free(a);
+
 	/* Refused: the values are freed all the same, the profile as it was. */
 	a = perun_profile_new("time");
 	char *before = dump(a);

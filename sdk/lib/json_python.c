@@ -544,13 +544,20 @@ static inline void drain(const struct dumper *d)
 static void dump_value(const struct dumper *d, const json_t *tree, const struct perun_jv *view,
 		       int depth);
 
+/* A member's key and its ": ", at depth; its value follows. */
+static void member_head(const struct dumper *d, int first, const char *key, size_t key_len,
+			int depth)
+{
+	drain(d);
+	separator(d->out, first, d->indent, depth);
+	dump_string(key, key_len, d->fold, d->out);
+	put(d->out, ": ", 2);
+}
+
 static void dump_member(const struct dumper *d, int first, const char *key, size_t key_len,
 			const json_t *tree, const struct perun_jv *view, int depth)
 {
-	drain(d);
-	separator(d->out, first, d->indent, depth + 1);
-	dump_string(key, key_len, d->fold, d->out);
-	put(d->out, ": ", 2);
+	member_head(d, first, key, key_len, depth + 1);
 	dump_value(d, tree, view, depth + 1);
 }
 
@@ -676,6 +683,19 @@ static void dump_close(const struct dumper *d, const char *bracket, int depth)
 	put(d->out, bracket, 1);
 }
 
+/* A list of n scalars, as dump_value writes a list. */
+static void dump_scalar_list(const struct dumper *d, const struct scalars *items, size_t n,
+			     int depth)
+{
+	if (!n) {
+		put(d->out, "[]", 2);
+		return;
+	}
+	put(d->out, "[", 1);
+	dump_scalars(d, items, n, depth);
+	dump_close(d, "]", depth);
+}
+
 static void dump_value(const struct dumper *d, const json_t *tree, const struct perun_jv *view,
 		       int depth)
 {
@@ -728,16 +748,13 @@ static void dump_value(const struct dumper *d, const json_t *tree, const struct 
 		dump_close(d, "}", depth);
 		return;
 	case PERUN_JV_ARRAY:
-		if (!perun_jv_len(view)) {
-			put(d->out, "[]", 2);
+		if (view->next == perun_jv_len(view) + 1) { /* scalars only (or none) */
+			struct scalars items = { view + 1, NULL, NULL };
+			dump_scalar_list(d, &items, perun_jv_len(view), depth);
 			return;
 		}
 		put(d->out, "[", 1);
-		if (view->next == perun_jv_len(view) + 1) { /* scalars only */
-			struct scalars items = { view + 1, NULL, NULL };
-			dump_scalars(d, &items, perun_jv_len(view), depth);
-		} else
-			perun_jv_array_foreach(view, i, item) dump_element(d, i, NULL, item, depth);
+		perun_jv_array_foreach(view, i, item) dump_element(d, i, NULL, item, depth);
 		dump_close(d, "]", depth);
 		return;
 	case PERUN_JV_STRING: dump_string(view->u.s, perun_jv_len(view), d->fold, d->out); return;
@@ -790,10 +807,7 @@ void json_python_emit_columns(struct json_python_emitter *e, const char *key, si
 	int depth = e->depth + 1;
 	if (!e->members)
 		put(d->out, "{", 1);
-	drain(d);
-	separator(d->out, !e->members++, d->indent, depth);
-	dump_string(key, key_len, d->fold, d->out);
-	put(d->out, ": ", 2);
+	member_head(d, !e->members++, key, key_len, depth);
 	if (!ncolumns) {
 		put(d->out, "{}", 2);
 		return;
@@ -802,18 +816,11 @@ void json_python_emit_columns(struct json_python_emitter *e, const char *key, si
 	put(d->out, "{", 1);
 	for (size_t c = 0; c < ncolumns; c++) {
 		const struct perun_column *col = &columns[c];
-		struct scalars items = { NULL, col->kind == PERUN_COLUMN_REAL ? col->values : NULL,
-					 col->kind == PERUN_COLUMN_REAL ? NULL : col->values };
-		separator(d->out, !c, d->indent, depth + 1);
-		dump_string(col->key, strlen(col->key), d->fold, d->out);
-		put(d->out, ": ", 2);
-		if (!rows) {
-			put(d->out, "[]", 2);
-			continue;
-		}
-		put(d->out, "[", 1);
-		dump_scalars(d, &items, rows, depth + 1);
-		dump_close(d, "]", depth + 1);
+		int real = col->kind == PERUN_COLUMN_REAL;
+		struct scalars items = { NULL, real ? col->values : NULL,
+					 real ? NULL : col->values };
+		member_head(d, !c, col->key, strlen(col->key), depth + 1);
+		dump_scalar_list(d, &items, rows, depth + 1);
 	}
 	dump_close(d, "}", depth);
 }
@@ -822,10 +829,7 @@ void json_python_emit_columns(struct json_python_emitter *e, const char *key, si
 static int dump_walked_member(const struct dumper *d, int first, const struct json_python_member *m)
 {
 	struct json_python_emitter e = { d, 1, 0 };
-	drain(d);
-	separator(d->out, first, d->indent, 1);
-	dump_string(m->key, strlen(m->key), d->fold, d->out);
-	put(d->out, ": ", 2);
+	member_head(d, first, m->key, strlen(m->key), 1);
 	int rc = m->walk(m->walk_data, &e);
 	if (rc)
 		return rc;

@@ -70,9 +70,10 @@ json_t *perun_profile_get(const struct perun_profile *p, const char *key)
 	/* A const profile keeps its form: no tree of the compact resources
 	 * (taken columns become them, as any reader finds them). */
 	struct perun_error ignored = { 0 };
-	if (!strcmp(key, "resources") || !strcmp(key, "resource_type_map"))
+	int resources = !strcmp(key, "resources") || !strcmp(key, "resource_type_map");
+	if (resources)
 		profile_settle(p, &ignored);
-	if (p->text && (!strcmp(key, "resources") || !strcmp(key, "resource_type_map")))
+	if (resources && p->text)
 		return NULL;
 	return json_object_get(p->root, key);
 }

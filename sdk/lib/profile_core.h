@@ -6,18 +6,20 @@
  * (profile_flatten.h, profile_tree.h, profile_stream.c) and the dumper
  * (profile_dump.c) include it, never the other way round.
  *
- * A profile is in one of two forms, chosen when it is loaded:
+ * A profile is in one of three forms, chosen when it is loaded or made:
  *   - whole: the tree (p->root) with, while p->text is set, the resources
  *     and resource_type_map still in the tape (profile_tree makes them a
  *     tree, on a non-const profile only);
  *   - streamed (profile_stream.c): the resource_type_map is read during
  *     each walk and never kept;
- *   - taken columns (profile_flatten.c): a collector's columns kept as they
- *     are until the dump writes them, or a reader makes them the tape.  The core and the forms
- * below the stream reach it only through p->form (struct profile_form), which the stream's loader
- * sets: a lower layer never calls a higher one by name. A reader given a const profile never
- * changes its form: a streamed one is read whole into a profile of the reader's own
- * (profile_read_whole).
+ *   - taken columns (profile_flatten.c): a collector's columns kept as
+ *     they are until the dump writes them, or a reader makes them the tape.
+ * The core and the forms below reach the upper forms only through p->form
+ * (struct profile_form), which their makers set: a lower layer never calls
+ * a higher one by name.  A reader given a const profile never changes its
+ * form, but for taken columns, which settle into the tape in place
+ * (profile_settle): a streamed one is read whole into a profile of the
+ * reader's own (profile_read_whole).
  */
 #ifndef PERUN_SDK_PROFILE_CORE_H
 #define PERUN_SDK_PROFILE_CORE_H
@@ -34,7 +36,7 @@
 struct profile_stream;
 struct columns_of_types;
 
-/* A form above the core that a profile was loaded in (the streamed one). */
+/* A form above the core that a profile is in (streamed, taken columns). */
 struct profile_form {
 	/* perun_profile_foreach_type, the whole walk; NULL for a form that
 	 * settles (the walk is then the settled profile's). */

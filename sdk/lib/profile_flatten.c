@@ -445,7 +445,6 @@ struct columns_of_types {
 	char *text;	       /* the ids, persistent strings and column keys */
 	struct json_tape map;  /* resource_type_map, its strings in text */
 	const char **ids;      /* each type's id, in text */
-	const char **keys;     /* each column's key, in text, as columns */
 	size_t resource_nodes; /* of the resources as a tape */
 };
 
@@ -462,7 +461,6 @@ static void columns_release(struct columns_of_types *ct)
 	free(ct->text);
 	json_tape_release(&ct->map);
 	free(ct->ids);
-	free(ct->keys);
 	free(ct);
 }
 
@@ -481,7 +479,6 @@ static struct columns_of_types *columns_prepare(const struct perun_column_type *
 				 (ct->types = calloc(ntypes, sizeof(*ct->types))) &&
 				 (ct->columns = calloc(ncolumns + 1, sizeof(*ct->columns))) &&
 				 (ct->ids = calloc(ntypes, sizeof(*ct->ids))) &&
-				 (ct->keys = calloc(ncolumns + 1, sizeof(*ct->keys))) &&
 				 json_tape_push(&ct->map, (struct perun_jv){ 0 }) >= 0
 			 ? 0
 			 : -1;
@@ -519,11 +516,10 @@ static struct columns_of_types *columns_prepare(const struct perun_column_type *
 		profile_tape_relocate(ct->map.nodes, ct->map.n, ct->text);
 		for (size_t k = 0; k < ntypes; k++)
 			ct->ids[k] = ct->text + ids[k];
+		/* The columns' keys are the text's from now on. */
 		for (size_t c = 0; c < ct->ncolumns; c++)
-			ct->keys[c] = ct->text + keys[c];
+			ct->columns[c].key = ct->text + keys[c];
 		ct->resource_nodes = resource_nodes;
-		for (size_t c = 0; c < ct->ncolumns; c++)
-			ct->columns[c].key = ct->keys[c];
 	}
 	json_decref(counters);
 	json_decref(keys_at);
@@ -666,9 +662,12 @@ int profile_taken_member(const struct perun_profile *p, const char *key,
 	return 1;
 }
 
+/* add_columns and take_columns; with take, *taken tells whether p holds
+ * the values now (else they are still the caller's). */
 static int add_columns(struct perun_profile *p, const struct perun_column_type *types,
-		       size_t ntypes, int take, struct perun_error *err)
+		       size_t ntypes, int take, int *taken, struct perun_error *err)
 {
+	*taken = 0;
 	int rc = check_column_types(types, ntypes, err);
 	if (rc)
 		return rc;
@@ -677,7 +676,7 @@ static int add_columns(struct perun_profile *p, const struct perun_column_type *
 		return add_columns_by_rows(p, types, ntypes, err);
 	struct columns_of_types *ct = rc ? NULL : columns_prepare(types, ntypes);
 	if (ct && take) {
-		ct->owned = 1;
+		ct->owned = *taken = 1;
 		p->taken = ct;
 		p->form = &taken_form;
 		return 0;
@@ -691,19 +690,20 @@ static int add_columns(struct perun_profile *p, const struct perun_column_type *
 int perun_profile_add_columns(struct perun_profile *p, const struct perun_column_type *types,
 			      size_t ntypes, struct perun_error *err)
 {
-	return add_columns(p, types, ntypes, 0, err);
+	int taken;
+	return add_columns(p, types, ntypes, 0, &taken, err);
 }
 
 int perun_profile_take_columns(struct perun_profile *p, const struct perun_column_type *types,
 			       size_t ntypes, struct perun_error *err)
 {
-	int rc = add_columns(p, types, ntypes, 1, err);
+	int taken;
+	int rc = add_columns(p, types, ntypes, 1, &taken, err);
 	/* Taken whatever the outcome: freed here unless the profile holds
 	 * them now. */
-	if (p->form != &taken_form || rc)
-		for (size_t t = 0; t < ntypes; t++)
-			for (size_t c = 0; c < types[t].ncolumns; c++)
-				free((void *)types[t].columns[c].values);
+	for (size_t t = 0; !taken && t < ntypes; t++)
+		for (size_t c = 0; c < types[t].ncolumns; c++)
+			free((void *)types[t].columns[c].values);
 	return rc;
 }
 
