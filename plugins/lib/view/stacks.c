@@ -677,6 +677,21 @@ static int read_type(const char *type_id, const struct perun_jv *pers, const str
 	return rc ? 1 : 0;
 }
 
+int viewlib_stacks_unlist(struct viewlib_stacks *s, struct perun_error *err)
+{
+	struct stack_queue q = { 0 };
+	int failed = 0;
+	if (s->listed) {
+		s->nstacks = 0; /* add_queued counts them again */
+		failed = tree_of_list(s, &q);
+	}
+	free(q.frames.ids);
+	if (failed)
+		return perun_error_set(err, PERUN_EGENERIC,
+				       "out of memory reading the call stacks");
+	return viewlib_stacks_finish(s, err);
+}
+
 int viewlib_stacks_from_profile(struct viewlib_stacks *s, const struct perun_profile *profile,
 				struct perun_error *err)
 {
@@ -750,9 +765,7 @@ static int named_cmp(const void *a, const void *b)
 	return strcmp(((const struct named *)a)->name, ((const struct named *)b)->name);
 }
 
-/* rank[id]: the place of name id among the names in strcmp order (the
- * caller frees); NULL without memory. */
-static uint32_t *name_ranks(const struct viewlib_stacks *s)
+uint32_t *viewlib_stacks_name_ranks(const struct viewlib_stacks *s)
 {
 	struct named *byname = malloc((s->nnames + 1) * sizeof(*byname));
 	uint32_t *rank = malloc((s->nnames + 1) * sizeof(*rank));
@@ -951,9 +964,12 @@ static void sort_listed(const struct list_sort *ls, struct listed_key *k, size_t
 int viewlib_stacks_sort_list(const struct viewlib_stacks *s, uint32_t **out,
 			     struct perun_error *err)
 {
-	struct list_sort ls = {
-		s, name_ranks(s), malloc(((size_t)s->nlisted + 1) * sizeof(*ls.tmp)), 1, 0, 0
-	};
+	struct list_sort ls = { s,
+				viewlib_stacks_name_ranks(s),
+				malloc(((size_t)s->nlisted + 1) * sizeof(*ls.tmp)),
+				1,
+				0,
+				0 };
 	struct listed_key *k = malloc(((size_t)s->nlisted + 1) * sizeof(*k));
 	uint32_t *order = malloc(((size_t)s->nlisted + 1) * sizeof(*order));
 	if (!ls.rank || !ls.tmp || !k || !order) {
@@ -983,7 +999,7 @@ int viewlib_stacks_sort_list(const struct viewlib_stacks *s, uint32_t **out,
 
 int viewlib_stacks_finish(struct viewlib_stacks *s, struct perun_error *err)
 {
-	uint32_t *rank = name_ranks(s);
+	uint32_t *rank = viewlib_stacks_name_ranks(s);
 	/* Children as (rank of their name, node), placed under their parent
 	 * in one pass over the nodes: sorting them then reads no node. */
 	uint64_t *order = malloc((s->nnodes + 1) * sizeof(*order));
@@ -1056,6 +1072,8 @@ int viewlib_stacks_walk(const struct viewlib_stacks *s, viewlib_stacks_visit_fn 
 		uint32_t child = c[next[level]++];
 		double at = off[level];
 		off[level] += s->nodes[child].total;
+		if (s->nodes[child].frame == VIEWLIB_STACKS_GAP)
+			continue;
 		path[level] = child;
 		int r = fn(s, child, path, (uint32_t)level + 1, at, data);
 		if (r < 0) {

@@ -24,6 +24,9 @@
 #include <perun/perun.h>
 
 #define VIEWLIB_STACKS_NONE UINT32_MAX
+/* The frame of a node of a kept tree that stands for siblings left out
+ * (viewlib_stacks_kept_tree): the walk only moves past it. */
+#define VIEWLIB_STACKS_GAP (UINT32_MAX - 1)
 
 /* A node of the call tree; node 0 is the root above every stack. */
 struct viewlib_stack_node {
@@ -164,6 +167,32 @@ int viewlib_stacks_list_from_view(struct viewlib_stacks *s, const struct perun_p
 int viewlib_stacks_sort_list(const struct viewlib_stacks *s, uint32_t **out,
 			     struct perun_error *err);
 
+/* rank[id]: the place of name id among the names in strcmp order (the
+ * caller frees); NULL without memory. */
+uint32_t *viewlib_stacks_name_ranks(const struct viewlib_stacks *s);
+
+/* The listed stacks of s put in the tree, finished (s->listed is 0
+ * after); nothing but the finish for a tree.  Returns 0 or
+ * -PERUN_EGENERIC without memory. */
+int viewlib_stacks_unlist(struct viewlib_stacks *s, struct perun_error *err);
+
+/* Whether a view keeps a node of this total (root_total is the root's):
+ * it must keep every total above one it keeps. */
+typedef int (*viewlib_stacks_keep_fn)(double total, double root_total, void *data);
+
+/*
+ * Make s a finished tree of only the nodes a walk that skips what keep
+ * refuses visits: the root and each child of a kept node that keep
+ * accepts, with gaps where siblings were left out, so that the walk
+ * gives every node the offset of the whole tree's.  Listed stacks of whole, non-negative weights
+ * are summed by ranges of the sorted list without the whole tree (kept-tree.c), for views that draw
+ * a few thousand frames of a million stacks; s->depth stays the deepest stack's.  Other listed
+ * stacks make the whole tree, as other sums could differ from its own in the last bits; a tree is
+ * left whole.  Returns 0 or -PERUN_EGENERIC without memory.
+ */
+int viewlib_stacks_kept_tree(struct viewlib_stacks *s, viewlib_stacks_keep_fn keep, void *data,
+			     struct perun_error *err);
+
 /* Sum totals and sort each node's children by name; call once, after the
  * last add.  Returns 0 or -PERUN_EGENERIC without memory. */
 int viewlib_stacks_finish(struct viewlib_stacks *s, struct perun_error *err);
@@ -208,9 +237,9 @@ static inline const char *viewlib_stacks_name(const struct viewlib_stacks *s, ui
  * Visit the root and then every node in preorder, children in name order.
  * path[0..depth) are the nodes from the outermost frame down to node (empty
  * for the root); offset is the weight of everything left of node at its
- * depth, its x in a flame graph.  fn returns 0 to descend, 1 to skip the
- * node's children, or a negative code, which stops the walk and is
- * returned.  Returns 0 or -PERUN_EGENERIC without memory.
+ * depth, its x in a flame graph (gaps count, but fn never sees one).  fn returns 0 to descend, 1 to
+ * skip the node's children, or a negative code, which stops the walk and is returned.  Returns 0 or
+ * -PERUN_EGENERIC without memory.
  */
 typedef int (*viewlib_stacks_visit_fn)(const struct viewlib_stacks *s, uint32_t node,
 				       const uint32_t *path, uint32_t depth, double offset,

@@ -172,6 +172,20 @@ static double base_total(const struct diff_ref *d, uint32_t node)
 	return b == VIEWLIB_STACKS_NONE ? 0 : d->base->nodes[b].total * d->scale;
 }
 
+/* The width of a frame of this total in a graph of root_total. */
+static double frame_width(const struct flame_opts *o, double total, double root_total)
+{
+	return total * (root_total > 0 ? (o->width - 2.0 * PAD_X) / root_total : 0);
+}
+
+/* What frame_svg draws. */
+static int frame_drawn(double total, double root_total, void *data)
+{
+	return !(frame_width(data, total, root_total) <
+			 ((const struct flame_opts *)data)->minimum ||
+		 total <= 0);
+}
+
 struct svg_job {
 	struct perun_strbuf *sb;
 	const struct viewlib_stacks *s;
@@ -192,7 +206,7 @@ static int frame_svg(const struct viewlib_stacks *s, uint32_t node, const uint32
 	double w = n->total * j->scale;
 	(void)path;
 	(void)depth;
-	if (w < j->o->minimum || n->total <= 0)
+	if (!frame_drawn(n->total, j->s->nodes[0].total, (void *)j->o))
 		return 1;
 	const char *name = viewlib_stacks_name(j->s, node);
 	double x = PAD_X + offset * j->scale;
@@ -351,6 +365,22 @@ static int load_stacks(const struct perun_view_ctx *ctx, const struct perun_prof
 	return rc;
 }
 
+/*
+ * The stacks of one graph, as a tree of the frames it draws: a million
+ * stacks' whole tree is most of the memory of their graph.
+ * PERUN_TEST_WHOLE_TREE=1 reads the whole tree instead, for the tests
+ * that compare both.
+ */
+static int load_drawn_stacks(const struct perun_view_ctx *ctx, const struct flame_opts *o,
+			     struct viewlib_stacks *s, struct perun_error *err)
+{
+	const char *whole = getenv("PERUN_TEST_WHOLE_TREE");
+	if (whole && !strcmp(whole, "1"))
+		return load_stacks(ctx, ctx->profile, s, NULL, err);
+	int rc = viewlib_stacks_list_from_view(s, ctx->profile, ctx->params, err);
+	return rc ? rc : viewlib_stacks_kept_tree(s, frame_drawn, (void *)o, err);
+}
+
 /* The stacks of the baseline, read in a thread while the target's are. */
 struct stacks_job {
 	const struct perun_view_ctx *ctx;
@@ -399,7 +429,7 @@ static int flamegraph_show(struct perun_view_ctx *ctx, struct perun_error *err)
 	const char *label = PERUN_ABI_HAS(ctx, struct perun_view_ctx, profile_label)
 				    ? ctx->profile_label
 				    : NULL;
-	if ((rc = load_stacks(ctx, ctx->profile, &s, NULL, err)))
+	if ((rc = load_drawn_stacks(ctx, &o, &s, err)))
 		goto out;
 	if (!o.title && !(title = default_title_dup(ctx->profile)))
 		goto oom;

@@ -11,7 +11,7 @@ $(%canon_reldir%_flamegraph_la_OBJECTS): %reldir%/flamegraph-js.h
 CLEANFILES += %reldir%/flamegraph-js.h
 
 TESTS += %reldir%/tests/t8100-flamegraph.sh %reldir%/tests/t8110-flamegraph-diff.sh \
-	%reldir%/tests/t8120-flamegraph-numbers.sh
+	%reldir%/tests/t8120-flamegraph-numbers.sh %reldir%/tests/t8130-flamegraph-kept.sh
 endif
 # The page script, as a C string literal.
 %reldir%/flamegraph-js.h: %reldir%/flamegraph.js
@@ -20,5 +20,5 @@ endif
 		$(srcdir)/%reldir%/flamegraph.js >$@.tmp && mv $@.tmp $@
 EXTRA_DIST += %reldir%/plugin.m4 %reldir%/README.md %reldir%/flamegraph.js \
 	%reldir%/tests/t8100-flamegraph.sh %reldir%/tests/t8110-flamegraph-diff.sh \
-	%reldir%/tests/t8120-flamegraph-numbers.sh \
+	%reldir%/tests/t8120-flamegraph-numbers.sh %reldir%/tests/t8130-flamegraph-kept.sh \
 	%reldir%/tests/flame-check.py bench/bench-flamegraph.sh bench/gen-stacks-profile.py

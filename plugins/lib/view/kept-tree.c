@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The call tree of the listed stacks cut to the nodes a view keeps, made
+ * from the sorted list without the whole tree (viewlib_stacks_kept_tree).
+ *
+ * In the sorted list a node is a range of stacks: those whose first depth
+ * frames are its path.  Its children are runs of equal frames at depth
+ * within it, after the stacks that end at it, and its total is a
+ * difference of prefix sums of the weights.  A run is found by galloping
+ * over the frame ranks, so a node costs the logarithm of its range, not
+ * its range; runs too light to keep are jumped over, a threshold's
+ * weight at a time.  The memory is that of the kept nodes: a flame graph
+ * of a million stacks keeps the few thousand frames it draws.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "stacks.h"
+
+struct kept_build {
+	const struct viewlib_stacks *s;
+	const uint32_t *order; /* stacks in walk order */
+	const uint32_t *rank;  /* of each name */
+	double *sum;	       /* sum[i]: weight of order[0 .. i) */
+	viewlib_stacks_keep_fn keep;
+	void *data;
+	double root_total;
+};
+
+/* Key of the sorted stack at i at depth d: 0 past its end, else its frame's
+ * rank + 1; ascending along a node's range. */
+static inline uint64_t key_at(const struct kept_build *b, uint32_t i, uint32_t d)
+{
+	const struct viewlib_listed_stack *st = &b->s->list[b->order[i]];
+	return d < st->len ? (uint64_t)b->rank[b->s->frames.ids[st->start + d]] + 1 : 0;
+}
+
+/* The first i in [lo, hi) whose key at depth d is above key, or hi;
+ * galloping from lo, as runs are mostly short. */
+static uint32_t run_end(const struct kept_build *b, uint32_t lo, uint32_t hi, uint32_t d,
+			uint64_t key)
+{
+	if (lo >= hi || key_at(b, lo, d) > key)
+		return lo;
+	uint32_t step = 1, below = lo; /* key_at(below) <= key */
+	while (below + step < hi && key_at(b, below + step, d) <= key) {
+		below += step;
+		step *= 2;
+	}
+	uint32_t above = below + step < hi ? below + step : hi;
+	while (above - below > 1) {
+		uint32_t mid = below + (above - below) / 2;
+		if (key_at(b, mid, d) <= key)
+			below = mid;
+		else
+			above = mid;
+	}
+	return above;
+}
+
+static int keeps(const struct kept_build *b, uint32_t from, uint32_t to)
+{
+	double total = b->sum[to] - b->sum[from];
+	return b->keep(total, b->root_total, b->data);
+}
+
+/* The least p in (from, hi] for which [from, p) would be kept, or 0 when
+ * even [from, hi) would not (keep is monotonic in the total). */
+static uint32_t least_kept_end(const struct kept_build *b, uint32_t from, uint32_t hi)
+{
+	if (!keeps(b, from, hi))
+		return 0;
+	uint32_t lo = from; /* [from, lo) not kept */
+	while (hi - lo > 1) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (keeps(b, from, mid))
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;
+}
+
+struct kept_nodes {
+	struct viewlib_stack_node *node;
+	uint32_t (*span)[2]; /* each node's range of sorted stacks */
+	uint32_t n, alloc;
+};
+
+static int kept_add(struct kept_nodes *k, struct viewlib_stack_node node, uint32_t lo, uint32_t hi)
+{
+	if (k->n == k->alloc) {
+		uint32_t na = k->alloc ? k->alloc * 2 : 256;
+		void *n = realloc(k->node, na * sizeof(*k->node));
+		if (n)
+			k->node = n;
+		void *sp = n ? realloc(k->span, na * sizeof(*k->span)) : NULL;
+		if (!sp)
+			return -1;
+		k->span = sp;
+		k->alloc = na;
+	}
+	k->node[k->n] = node;
+	k->span[k->n][0] = lo;
+	k->span[k->n][1] = hi;
+	k->n++;
+	return 0;
+}
+
+/* The kept children of node i, appended to k (so each node's children are
+ * next to each other, in name order), with a gap before each that stands
+ * for the siblings left out before it. */
+static int add_children(const struct kept_build *b, struct kept_nodes *k, uint32_t i)
+{
+	uint32_t d = k->node[i].depth, lo = k->span[i][0], hi = k->span[i][1];
+	uint32_t a = run_end(b, lo, hi, d, 0); /* past the stacks ending here */
+	k->node[i].first = k->n;
+	k->node[i].nchildren = 0;
+	k->node[i].self = b->sum[a] - b->sum[lo];
+	uint32_t placed = a; /* past the last child kept */
+	while (a < hi) {
+		uint32_t p = least_kept_end(b, a, hi);
+		if (!p)
+			break;
+		uint64_t key = key_at(b, a, d);
+		uint32_t end = run_end(b, a, hi, d, key);
+		if (end < p) {
+			/* Runs ending before p weigh too little: go on from the
+			 * start of the run that holds stack p - 1. */
+			a = run_end(b, a, p - 1, d, key_at(b, p - 1, d) - 1);
+			continue;
+		}
+		if (a > placed) {
+			struct viewlib_stack_node gap = { .frame = VIEWLIB_STACKS_GAP,
+							  .parent = i,
+							  .depth = d + 1,
+							  .total = b->sum[a] - b->sum[placed] };
+			if (kept_add(k, gap, placed, a))
+				return -1;
+			k->node[i].nchildren++;
+		}
+		const struct viewlib_listed_stack *st = &b->s->list[b->order[a]];
+		struct viewlib_stack_node child = {
+			.frame = b->s->frames.ids[st->start + d],
+			.parent = i,
+			.depth = d + 1,
+			.total = b->sum[end] - b->sum[a],
+		};
+		if (kept_add(k, child, a, end))
+			return -1;
+		k->node[i].nchildren++;
+		a = placed = end;
+	}
+	return 0;
+}
+
+/* Whole weights, none negative, summing exactly in any order: the
+ * ranges' sums are then the whole tree's to the bit. */
+static int sums_exact(const struct viewlib_stacks *s)
+{
+	double all = 0;
+	for (uint32_t i = 0; i < s->nlisted; i++) {
+		double w = s->list[i].weight;
+		if (!(w >= 0) || w != floor(w))
+			return 0;
+		all += w;
+	}
+	return all < 9007199254740992.0; /* 2^53 */
+}
+
+int viewlib_stacks_kept_tree(struct viewlib_stacks *s, viewlib_stacks_keep_fn keep, void *data,
+			     struct perun_error *err)
+{
+	if (!s->listed)
+		return 0;
+	if (!sums_exact(s))
+		return viewlib_stacks_unlist(s, err);
+	struct kept_build b = { s, NULL, viewlib_stacks_name_ranks(s), NULL, keep, data, 0 };
+	struct kept_nodes k = { 0 };
+	uint32_t *order = NULL;
+	int rc = 0;
+	if (!b.rank)
+		goto oom;
+	if ((rc = viewlib_stacks_sort_list(s, &order, err)))
+		goto out;
+	b.order = order;
+	if (!(b.sum = malloc(((size_t)s->nlisted + 1) * sizeof(*b.sum))))
+		goto oom;
+	b.sum[0] = 0;
+	for (uint32_t i = 0; i < s->nlisted; i++) {
+		if (i + 16 < s->nlisted)
+			__builtin_prefetch(&s->list[order[i + 16]]);
+		b.sum[i + 1] = b.sum[i] + s->list[order[i]].weight;
+	}
+	b.root_total = b.sum[s->nlisted];
+	struct viewlib_stack_node root = { .frame = VIEWLIB_STACKS_NONE,
+					   .parent = VIEWLIB_STACKS_NONE,
+					   .total = b.root_total };
+	if (kept_add(&k, root, 0, s->nlisted))
+		goto oom;
+	/* Breadth first: a node's children are made together. */
+	for (uint32_t i = 0; i < k.n; i++) {
+		if (k.node[i].frame == VIEWLIB_STACKS_GAP ||
+		    !keep(k.node[i].total, b.root_total, data)) {
+			k.node[i].first = k.n;
+			continue;
+		}
+		if (add_children(&b, &k, i))
+			goto oom;
+	}
+	/* Children are numbered in order: children[] maps each to itself. */
+	uint32_t *children = malloc(((size_t)k.n + 1) * sizeof(*children));
+	if (!children)
+		goto oom;
+	for (uint32_t i = 0; i < k.n; i++)
+		children[i] = i;
+	free(s->nodes);
+	free(s->links);
+	free(s->edges);
+	free(s->children);
+	free(s->frames.ids);
+	free(s->list);
+	s->links = NULL;
+	s->edges = NULL;
+	s->edge_mask = s->nedges = 0;
+	s->frames = (struct viewlib_frame_buf){ NULL, 0, 0 };
+	s->list = NULL;
+	s->nlisted = s->list_alloc = 0;
+	s->listed = 0;
+	s->nodes = k.node;
+	s->nnodes = s->nodes_alloc = k.n;
+	s->children = children;
+	k.node = NULL;
+	goto out;
+oom:
+	rc = perun_error_set(err, PERUN_EGENERIC, "out of memory summing the call stacks");
+out:
+	free(k.node);
+	free(k.span);
+	free(b.sum);
+	free(order);
+	free((void *)b.rank);
+	return rc;
+}
