@@ -474,7 +474,18 @@ static int finish_call(const struct perun_check_method *m, int rc, const struct 
 	return 0;
 }
 
-/* The samples of profile, loaded once for the whole check. */
+void perun_check_forget_profile(struct perun_check_ctx *ctx, const struct perun_profile *profile)
+{
+	for (size_t i = 0; i < ctx->nsampled; i++)
+		if (ctx->sampled[i] == profile) {
+			perun_check_samples_free(ctx->samples[i]);
+			ctx->sampled[i] = ctx->sampled[--ctx->nsampled];
+			ctx->samples[i] = ctx->samples[ctx->nsampled];
+			return;
+		}
+}
+
+/* The samples of profile, loaded once while it lives. */
 static int samples_of(struct perun_check_ctx *ctx, const struct perun_profile *profile,
 		      const struct perun_check_samples **out, struct perun_error *err)
 {
@@ -552,6 +563,9 @@ int perun_check_pair(struct perun_check_ctx *ctx, const struct perun_profile *ba
 	free(cmdstr);
 	if (!rc)
 		rc = weigh_changes(ctx, first, baseline, target, 1, err);
+	/* A streamed profile's malformed map fails as its load would. */
+	if (rc && !perun_profile_load_error(baseline, err))
+		perun_profile_load_error(target, err);
 	return rc;
 }
 
@@ -604,5 +618,8 @@ int perun_check_series(struct perun_check_ctx *ctx, const struct perun_check_ser
 		}
 	}
 	free(cmdstr);
+	for (size_t e = 0; rc && e < count; e++)
+		if (perun_profile_load_error(series[e].profile, err))
+			break;
 	return rc;
 }

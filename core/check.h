@@ -79,9 +79,10 @@ struct perun_check_ctx {
 	size_t nmethods;
 	struct perun_check_report report;
 	struct perun_noise_policy noise; /* degradation.noise */
-	/* The samples of each profile weighed so far (the profiles outlive
-	 * the context): in a history each is a target and then a baseline,
-	 * and a history method weighs a change at a time. */
+	/* The samples of each profile weighed so far, by its address (a
+	 * profile freed before the context must be forgotten first): in a
+	 * history each is a target and then a baseline, and a history method
+	 * weighs a change at a time. */
 	const struct perun_profile **sampled;
 	struct perun_check_samples **samples;
 	size_t nsampled;
@@ -132,10 +133,16 @@ char *perun_check_cmdstr_dup(const struct perun_profile *profile);
 /* Do two profiles share collector, cmd, workload and postprocessors? */
 int perun_check_same_config(const struct perun_profile *a, const struct perun_profile *b);
 
+/* Drop what ctx keeps of profile (its samples), before it is freed: a
+ * profile allocated later at its address must not find them. */
+void perun_check_forget_profile(struct perun_check_ctx *ctx, const struct perun_profile *profile);
+
 /*
  * Compare baseline with target by every method applying to the baseline
  * that has compare; every verdict (NoChange too) goes to ctx->report with
  * source recorded for .changes.  Labels name the profiles in reports.
+ * Either profile may be streamed: a map found malformed fails the check
+ * with the whole load's message (perun_profile_load_error).
  */
 int perun_check_pair(struct perun_check_ctx *ctx, const struct perun_profile *baseline,
 		     const struct perun_profile *target, const char *baseline_label,

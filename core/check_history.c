@@ -132,7 +132,9 @@ int perun_check_cache_load(struct perun_instance *inst, struct perun_check_cache
 	}
 	struct perun_profile *p;
 	char *objects = perun_instance_path(inst, "objects");
-	int rc = perun_store_read_profile(objects, checksum, &p, err);
+	/* Streamed: a check walks the resources once or twice, and a whole
+	 * load of a big profile takes several times its text. */
+	int rc = perun_store_read_profile_streamed(objects, checksum, &p, err);
 	free(objects);
 	if (rc && err->code == PERUN_ENOTFOUND) { /* a fetched baseline? */
 		struct perun_error local = *err;
@@ -164,6 +166,35 @@ int perun_check_fetched_index(struct perun_instance *inst, struct perun_check_ca
 	memset(idx, 0, sizeof(*idx));
 	int rc = cache_view(inst, cache, err);
 	return rc ? rc : perun_share_view_add_index(cache->view, sha, idx, err);
+}
+
+/* Free the cached profiles that are not idx's (series borrow the cached
+ * profiles to the end; without them, a walk of the history holds one
+ * version's profiles and its parents', not all of them). */
+static int cache_keep_only(struct perun_check_ctx *ctx, struct perun_check_cache *cache,
+			   const struct perun_index *idx, struct perun_error *err)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < cache->n; i++) {
+		int own = 0;
+		for (size_t k = 0; k < idx->n && !own; k++)
+			own = !strcmp(idx->entries[k].checksum, cache->items[i].checksum);
+		if (own)
+			cache->items[kept++] = cache->items[i];
+		else {
+			perun_check_forget_profile(ctx, cache->items[i].profile);
+			perun_profile_free(cache->items[i].profile);
+		}
+	}
+	if (kept == cache->n)
+		return 0;
+	cache->n = kept;
+	json_object_clear(cache->index);
+	for (size_t i = 0; i < kept; i++)
+		if (json_object_set_new(cache->index, cache->items[i].checksum,
+					json_integer((json_int_t)i)))
+			return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	return 0;
 }
 
 /* ---- the profiles of one version ---------------------------------------- */
@@ -409,6 +440,8 @@ int perun_check_minor(struct perun_check_ctx *ctx, struct perun_instance *inst,
 	if (series && perun_check_minor_series(inst, version, cache, series, err))
 		return -err->code;
 	int rc = version_queue(inst, version->sha, &idx, &order, &n, err);
+	if (!rc && !series)
+		rc = cache_keep_only(ctx, cache, &idx, err);
 	for (size_t q = 0; q < n && !rc; q++) {
 		for (size_t k = 0; k < version->nparents && !rc; k++) {
 			const char *parent = version->parents[k];

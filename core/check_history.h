@@ -30,9 +30,10 @@ int perun_check_versions_walk(struct perun_instance *inst, const char *sha, size
 			      struct perun_check_versions *out, struct perun_error *err);
 void perun_check_versions_release(struct perun_check_versions *v);
 
-/* Profiles loaded once per object for the whole check; baselines come
- * from the store and from the remotes perun fetch brought (the view,
- * opened at the first baseline). */
+/* Profiles loaded once per object while a check needs them (streamed
+ * from the store; perun_check_minor frees all but its version's own);
+ * baselines come from the store and from the remotes
+ * perun fetch brought (the view, opened at the first baseline). */
 struct perun_share_view;
 struct perun_check_cache {
 	struct cached *items;
@@ -44,7 +45,8 @@ struct perun_check_cache {
 void perun_check_cache_release(struct perun_check_cache *cache);
 
 /* A profile of the store, or of a remote perun fetch brought (verified by
- * its SHA-1), loaded once per check: the cache owns *out. */
+ * its SHA-1), loaded once while the check needs it: the cache owns *out,
+ * valid until a perun_check_minor call without series frees it. */
 int perun_check_cache_load(struct perun_instance *inst, struct perun_check_cache *cache,
 			   const char *checksum, const struct perun_profile **out,
 			   struct perun_error *err);
@@ -73,7 +75,8 @@ void perun_check_series_set_release(struct perun_check_series_set *set);
  * each configuration) against each compatible profile of each parent,
  * registered in the store or fetched from a remote (perun fetch).
  * With series, the version's profiles are also added to the series of
- * their configurations.
+ * their configurations, and the cache keeps every profile; without, it
+ * first frees all but the version's own.
  */
 int perun_check_minor(struct perun_check_ctx *ctx, struct perun_instance *inst,
 		      const struct perun_check_version *version, struct perun_check_cache *cache,

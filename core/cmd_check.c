@@ -99,22 +99,6 @@ static int finish(const struct check_opts *o, struct perun_check_ctx *ctx, const
 	return gated(o, &ctx->report) ? PERUN_EXIT_DEGRADED : PERUN_EXIT_OK;
 }
 
-/*
- * perun_check_pair of profiles read streamed, the changes saved to minor:
- * their maps are checked as they are walked, so one found malformed fails
- * the check with the whole load's own message.
- */
-static int check_streamed_pair(struct perun_check_ctx *ctx, const struct perun_profile *baseline,
-			       const struct perun_profile *target, const char *baseline_label,
-			       const char *target_label, const char *minor, struct perun_error *err)
-{
-	int rc = perun_check_pair(ctx, baseline, target, baseline_label, target_label, minor, minor,
-				  err);
-	if (rc && !perun_profile_load_error(baseline, err))
-		perun_profile_load_error(target, err);
-	return rc;
-}
-
 /* Why a check of versions compared no pair, in buf; NULL when it did. */
 static const char *nothing_compared(struct perun_instance *inst, const struct perun_check_ctx *ctx,
 				    const char *sha, char *buf, size_t len)
@@ -175,7 +159,7 @@ static int cmd_check_profiles(const struct perun_command *cmd, struct perun_cli 
 	if (!perun_params_string(params, "minor", NULL) && origin && *origin &&
 	    perun_vcs_rev_parse(&inst.vcs, origin, minor, &oerr))
 		snprintf(minor, sizeof(minor), "%s", sha);
-	if (check_streamed_pair(&ctx, baseline, target, argv[0], argv[1], minor, &err))
+	if (perun_check_pair(&ctx, baseline, target, argv[0], argv[1], minor, minor, &err))
 		goto fail;
 	if (perun_check_save(&inst, &ctx.report, &err))
 		goto fail;
@@ -298,10 +282,9 @@ static int cmd_check_worktree(const struct perun_command *cmd, struct perun_cli 
 				rc = perun_profile_info_load_as(&inst, t, PERUN_LOAD_STREAMED,
 								&target, &err);
 			if (!rc && (o.force || perun_check_same_config(base, target)))
-				rc = check_streamed_pair(&ctx, base, target,
-							 fb ? fb->path
-							    : tracked.items[b].entry.path,
-							 t->entry.path, sha, &err);
+				rc = perun_check_pair(&ctx, base, target,
+						      fb ? fb->path : tracked.items[b].entry.path,
+						      t->entry.path, sha, sha, &err);
 			perun_profile_free(own);
 			perun_profile_free(target);
 			if (rc)
@@ -746,7 +729,8 @@ static int cmd_check_all(const struct perun_command *cmd, struct perun_cli *cli,
 			 : perun_error_set(&err, PERUN_EGENERIC, "out of memory");
 	for (size_t i = 0; i < vs.n && !rc; i++) {
 		bounds[i] = ctx.report.nchanges;
-		rc = perun_check_minor(&ctx, &inst, &vs.items[i], &cache, &series, &err);
+		rc = perun_check_minor(&ctx, &inst, &vs.items[i], &cache,
+				       any_series_method(&ctx) ? &series : NULL, &err);
 	}
 	size_t pairwise = ctx.report.nchanges;
 	if (!rc) {

@@ -116,6 +116,36 @@ test_expect_success 'a merge draws its second parent' '
 	 test_grep "^|\\\\ \$" out && test_grep "^| \* [0-9a-f]\{6\}: side | 0 changes$" out)
 '
 
+# The cache frees the profiles of versions two steps back; a branch's base
+# is needed again when the walk comes to the branch.
+test_expect_success 'check all of a long history with a branch: each version as check head sees it' '
+	git init -q long && (cd long && perun init >/dev/null &&
+	 git commit -q --allow-empty -m v1 && add "$d/single-baseline.perf" &&
+	 git checkout -q -b side &&
+	 git commit -q --allow-empty -m s1 && add "$d/single-target.perf" &&
+	 git checkout -q master &&
+	 for v in v2 v3 v4 v5; do
+		git commit -q --allow-empty -m $v && add "$d/single-before.perf" || return 1
+	 done &&
+	 git merge -q --no-edit side && add "$d/single-target.perf" &&
+	 perun check all --format json >all.json &&
+	 git rev-list HEAD >revs && test $(wc -l <revs) = 7 &&
+	 while read rev; do
+		perun check head $rev --format json >head.json &&
+		jq -c --arg v $rev ".pairs[] | select(.target_minor == \$v) | [.baseline, .target]" \
+			all.json | sort >from-all &&
+		jq -c ".pairs[] | [.baseline, .target]" head.json | sort >from-head &&
+		test_cmp from-head from-all &&
+		jq -c --arg v $rev ".pairs as \$p | [.changes[] |
+			select(\$p[.pair].target_minor == \$v) | [.location, .result, .from, .to]] |
+			sort" all.json >changes-all &&
+		jq -c "[.changes[] | [.location, .result, .from, .to]] | sort" head.json \
+			>changes-head &&
+		test_cmp changes-head changes-all || return 1
+	 done <revs &&
+	 jq -e "(.pairs | length) == 7 and (.changes | length) > 3" all.json)
+'
+
 test_expect_success 'compare_series gets each configuration oldest first, one per version' '
 	(cd proj && mkdir -p ../probe/check && ln -sf "$probe" ../probe/check/series_probe.so &&
 	 perun config --local set degradation.strategies "[{method: series_probe}]" &&
