@@ -5,7 +5,7 @@
 noinst_LTLIBRARIES += %reldir%/libview.la
 %canon_reldir%_libview_la_SOURCES = \
 	%reldir%/output.c %reldir%/output.h \
-	%reldir%/stacks.c %reldir%/stacks.h %reldir%/kept-tree.c \
+	%reldir%/stacks.c %reldir%/stacks.h %reldir%/kept-tree.c %reldir%/tree-changes.c \
 	%reldir%/view-common.h %reldir%/html.c %reldir%/svg.c %reldir%/textfit.c %reldir%/data.c \
 	%reldir%/aggview.c %reldir%/diffdata.c
 %canon_reldir%_libview_la_CFLAGS = $(AM_CFLAGS) $(JANSSON_CFLAGS)

@@ -680,11 +680,10 @@ static int read_type(const char *type_id, const struct perun_jv *pers, const str
 int viewlib_stacks_unlist(struct viewlib_stacks *s, struct perun_error *err)
 {
 	struct stack_queue q = { 0 };
-	int failed = 0;
-	if (s->listed) {
-		s->nstacks = 0; /* add_queued counts them again */
-		failed = tree_of_list(s, &q);
-	}
+	if (!s->listed)
+		return 0;
+	s->nstacks = 0; /* add_queued counts them again */
+	int failed = tree_of_list(s, &q);
 	free(q.frames.ids);
 	if (failed)
 		return perun_error_set(err, PERUN_EGENERIC,

@@ -172,13 +172,73 @@ int viewlib_stacks_sort_list(const struct viewlib_stacks *s, uint32_t **out,
 uint32_t *viewlib_stacks_name_ranks(const struct viewlib_stacks *s);
 
 /* The listed stacks of s put in the tree, finished (s->listed is 0
- * after); nothing but the finish for a tree.  Returns 0 or
- * -PERUN_EGENERIC without memory. */
+ * after); a tree stays as it is.  Returns 0 or -PERUN_EGENERIC without
+ * memory. */
 int viewlib_stacks_unlist(struct viewlib_stacks *s, struct perun_error *err);
 
 /* Whether a view keeps a node of this total (root_total is the root's):
  * it must keep every total above one it keeps. */
 typedef int (*viewlib_stacks_keep_fn)(double total, double root_total, void *data);
+
+/* The listed stacks of a profile sorted in walk order, with the sums a
+ * kept tree is made of (kept-tree.c). */
+struct viewlib_sorted_stacks {
+	uint32_t *order; /* stacks in walk order */
+	uint32_t *rank;	 /* of each name, in strcmp order */
+	double *sum;	 /* sum[i]: weight of the stacks order[0 .. i) */
+	uint32_t n;
+};
+
+/* s's listed stacks sorted into *out when their weights are whole and
+ * non-negative (so sums in any order are exact); 1 when they are not or
+ * s is not listed (nothing to release), 0, or -PERUN_EGENERIC without
+ * memory. */
+int viewlib_stacks_sort_exact(const struct viewlib_stacks *s, struct viewlib_sorted_stacks *out,
+			      struct perun_error *err);
+void viewlib_sorted_stacks_release(struct viewlib_sorted_stacks *so);
+
+/* Nodes of a kept tree, breadth first: node 0 is the root, and a node's
+ * children (gaps included) are nodes first .. first + nchildren. */
+struct viewlib_kept_nodes {
+	struct viewlib_stack_node *node;
+	uint32_t (*span)[2]; /* each node's range of the sorted stacks */
+	uint32_t n, alloc;
+};
+void viewlib_kept_nodes_release(struct viewlib_kept_nodes *k);
+
+/* The nodes of s (sorted as so) that viewlib_stacks_kept_tree keeps, into
+ * *out; s is left as it is.  0 or -PERUN_EGENERIC without memory. */
+int viewlib_stacks_keep(const struct viewlib_stacks *s, const struct viewlib_sorted_stacks *so,
+			viewlib_stacks_keep_fn keep, void *data, struct viewlib_kept_nodes *out,
+			struct perun_error *err);
+
+/* out[i]: the weight of the stacks of other (sorted as oso) that pass
+ * through the path of k's node i, found by the names of its frames; NAN
+ * when no stack of other does, and for gaps.  out has room for k->n. */
+int viewlib_kept_totals_in(const struct viewlib_stacks *s, const struct viewlib_kept_nodes *k,
+			   const struct viewlib_stacks *other,
+			   const struct viewlib_sorted_stacks *oso, double *out,
+			   struct perun_error *err);
+
+/*
+ * The largest change of any node below the root of a's call tree,
+ * |a's total - b's total of its path * scale_a| (b's 0 where b has no such
+ * path), into *max_a, and of b's tree the same way (scale_b) into *max_b,
+ * from both lists sorted (tree-changes.c): the colour scale of a
+ * differential flame graph without either tree.  0 or -PERUN_EGENERIC
+ * without memory.
+ */
+int viewlib_stacks_largest_changes(const struct viewlib_stacks *a,
+				   const struct viewlib_sorted_stacks *as,
+				   const struct viewlib_stacks *b,
+				   const struct viewlib_sorted_stacks *bs, double scale_a,
+				   double scale_b, double *max_a, double *max_b,
+				   struct perun_error *err);
+
+/* Make s the finished tree of k's nodes (its list is freed; k is emptied,
+ * whatever happens).  0 or -PERUN_EGENERIC without memory. */
+int viewlib_stacks_install_kept(struct viewlib_stacks *s, struct viewlib_kept_nodes *k,
+				struct perun_error *err);
 
 /*
  * Make s a finished tree of only the nodes a walk that skips what keep

@@ -159,17 +159,15 @@ static void frame_color(const char *name, int memory, char out[32])
  * target lost.  Red grew from baseline to target, blue shrank.
  */
 struct diff_ref {
-	const struct viewlib_stacks *base; /* the other profile */
-	const uint32_t *frame_map;	   /* drawn name id -> other name id */
-	uint32_t *base_node;		   /* drawn node -> other node */
+	double *other; /* drawn node -> the other profile's total of its path,
+			* NAN where the other has none */
 	double scale, max_delta;
 	int negated; /* the baseline is drawn */
 };
 
 static double base_total(const struct diff_ref *d, uint32_t node)
 {
-	uint32_t b = d->base_node[node];
-	return b == VIEWLIB_STACKS_NONE ? 0 : d->base->nodes[b].total * d->scale;
+	return isnan(d->other[node]) ? 0 : d->other[node] * d->scale;
 }
 
 /* The width of a frame of this total in a graph of root_total. */
@@ -356,64 +354,95 @@ static void subtitle_of(const struct viewlib_stacks *s, const char *label, char 
 		 s->timed ? "calls" : "stacks", total, s->unit[0] ? s->unit : "samples");
 }
 
+/* The stacks of p as a list (trace profiles: as a tree). */
 static int load_stacks(const struct perun_view_ctx *ctx, const struct perun_profile *p,
 		       struct viewlib_stacks *s, const char *what, struct perun_error *err)
 {
-	int rc = viewlib_stacks_from_view(s, p, ctx->params, err);
+	int rc = viewlib_stacks_list_from_view(s, p, ctx->params, err);
 	if (rc && what)
 		perun_error_prefix(err, "%s", what);
 	return rc;
 }
 
-/*
- * The stacks of one graph, as a tree of the frames it draws: a million
- * stacks' whole tree is most of the memory of their graph.
- * PERUN_TEST_WHOLE_TREE=1 reads the whole tree instead, for the tests
- * that compare both.
- */
+/* PERUN_TEST_WHOLE_TREE=1 draws from whole trees, for the tests that
+ * compare them with the kept trees. */
+static int whole_trees(void)
+{
+	const char *whole = getenv("PERUN_TEST_WHOLE_TREE");
+	return whole && !strcmp(whole, "1");
+}
+
+/* The stacks of one graph, as a tree of the frames it draws: a million
+ * stacks' whole tree is most of the memory of their graph. */
 static int load_drawn_stacks(const struct perun_view_ctx *ctx, const struct flame_opts *o,
 			     struct viewlib_stacks *s, struct perun_error *err)
 {
-	const char *whole = getenv("PERUN_TEST_WHOLE_TREE");
-	if (whole && !strcmp(whole, "1"))
-		return load_stacks(ctx, ctx->profile, s, NULL, err);
-	int rc = viewlib_stacks_list_from_view(s, ctx->profile, ctx->params, err);
-	return rc ? rc : viewlib_stacks_kept_tree(s, frame_drawn, (void *)o, err);
+	int rc = load_stacks(ctx, ctx->profile, s, NULL, err);
+	if (rc)
+		return rc;
+	return whole_trees() ? viewlib_stacks_unlist(s, err)
+			     : viewlib_stacks_kept_tree(s, frame_drawn, (void *)o, err);
 }
 
-/* The stacks of the baseline, read in a thread while the target's are. */
-struct stacks_job {
+/* What is done to both profiles' stacks, the baseline's in a thread of
+ * its own while the target's are done here: for big profiles this is
+ * most of the work. */
+enum side_work { SIDE_LOAD, SIDE_SORT, SIDE_UNLIST };
+
+struct side_job {
 	const struct perun_view_ctx *ctx;
 	struct viewlib_stacks *s;
+	struct viewlib_sorted_stacks *sorted; /* SIDE_SORT's */
+	enum side_work work;
+	int baseline;
 	struct perun_error err;
 	int rc;
 };
 
-static void *stacks_job_run(void *arg)
+static void *side_job_run(void *arg)
 {
-	struct stacks_job *job = arg;
-	job->rc = load_stacks(job->ctx, job->ctx->baseline, job->s, "baseline", &job->err);
+	struct side_job *j = arg;
+	switch (j->work) {
+	case SIDE_LOAD:
+		j->rc = load_stacks(j->ctx, j->baseline ? j->ctx->baseline : j->ctx->profile, j->s,
+				    j->baseline ? "baseline" : "target", &j->err);
+		break;
+	case SIDE_SORT: j->rc = viewlib_stacks_sort_exact(j->s, j->sorted, &j->err); break;
+	case SIDE_UNLIST: j->rc = viewlib_stacks_unlist(j->s, &j->err); break;
+	}
 	return NULL;
 }
 
-/* Both profiles' stacks, one per core: for big profiles this is most of
- * the work.  Both need viewlib_stacks_release, whatever happens. */
+/* work on both sides; an error of either, else the first positive
+ * result (SIDE_SORT: not exact). */
+static int on_both_sides(const struct perun_view_ctx *ctx, struct viewlib_stacks *base,
+			 struct viewlib_sorted_stacks *base_sorted, struct viewlib_stacks *target,
+			 struct viewlib_sorted_stacks *target_sorted, enum side_work work,
+			 struct perun_error *err)
+{
+	struct side_job b = { ctx, base, base_sorted, work, 1, { 0 }, 0 };
+	struct side_job t = { ctx, target, target_sorted, work, 0, { 0 }, 0 };
+	pthread_t thread;
+	int threaded = pthread_create(&thread, NULL, side_job_run, &b) == 0;
+	if (!threaded)
+		side_job_run(&b);
+	side_job_run(&t);
+	if (threaded)
+		pthread_join(thread, NULL);
+	if (b.rc < 0 || (b.rc > 0 && t.rc >= 0)) {
+		*err = b.err;
+		return b.rc;
+	}
+	*err = t.err;
+	return t.rc;
+}
+
+/* Both profiles' stacks, listed; both need viewlib_stacks_release,
+ * whatever happens. */
 static int load_both_stacks(const struct perun_view_ctx *ctx, struct viewlib_stacks *base,
 			    struct viewlib_stacks *target, struct perun_error *err)
 {
-	struct stacks_job job = { ctx, base, { 0 }, 0 };
-	pthread_t thread;
-	int threaded = pthread_create(&thread, NULL, stacks_job_run, &job) == 0;
-	if (!threaded)
-		stacks_job_run(&job);
-	int rc = load_stacks(ctx, ctx->profile, target, "target", err);
-	if (threaded)
-		pthread_join(thread, NULL);
-	if (job.rc) {
-		*err = job.err;
-		return job.rc;
-	}
-	return rc;
+	return on_both_sides(ctx, base, NULL, target, NULL, SIDE_LOAD, err);
 }
 
 static int flamegraph_show(struct perun_view_ctx *ctx, struct perun_error *err)
@@ -457,27 +486,116 @@ static int diff_prepare(struct diff_ref *d, const struct viewlib_stacks *base,
 {
 	d->negated = negated;
 	uint32_t *map = malloc((target->nnames + 1) * sizeof(*map));
-	d->base = base;
-	d->frame_map = map;
-	d->base_node = malloc(target->nnodes * sizeof(*d->base_node));
-	if (!map || !d->base_node)
+	uint32_t *base_node = malloc(target->nnodes * sizeof(*base_node));
+	d->other = malloc(target->nnodes * sizeof(*d->other));
+	if (!map || !base_node || !d->other) {
+		free(map);
+		free(base_node);
 		return -1;
+	}
 	for (uint32_t i = 0; i < target->nnames; i++)
 		map[i] = viewlib_stacks_lookup(base, target->names[i]);
 	double bt = base->nodes[0].total, tt = target->nodes[0].total;
 	d->scale = bt > 0 ? tt / bt : 0;
-	d->base_node[0] = 0;
+	base_node[0] = 0;
+	d->other[0] = bt;
 	d->max_delta = 0;
 	for (uint32_t i = 1; i < target->nnodes; i++) {
-		uint32_t bp = d->base_node[target->nodes[i].parent];
-		d->base_node[i] =
+		uint32_t bp = base_node[target->nodes[i].parent];
+		base_node[i] =
 			bp == VIEWLIB_STACKS_NONE
 				? VIEWLIB_STACKS_NONE
 				: viewlib_stacks_child(base, bp, map[target->nodes[i].frame]);
+		d->other[i] =
+			base_node[i] == VIEWLIB_STACKS_NONE ? NAN : base->nodes[base_node[i]].total;
 		double delta = fabs(target->nodes[i].total - base_total(d, i));
 		if (delta > d->max_delta)
 			d->max_delta = delta;
 	}
+	free(map);
+	free(base_node);
+	return 0;
+}
+
+/*
+ * The two kept trees of a diff page (kept-tree.c), each with the other's
+ * totals of its paths, and the colour scales, which need every node, from
+ * both sorted lists (tree-changes.c).
+ */
+struct kept_side {
+	struct viewlib_stacks *s;
+	struct viewlib_sorted_stacks sorted;
+	struct viewlib_kept_nodes kept;
+	double *other; /* the other side's totals of kept's paths */
+};
+
+/*
+ * d (target drawn) and neg (baseline drawn) from kept trees, which then
+ * replace both lists; 1 (nothing changed) when the weights are not whole:
+ * the caller makes whole trees.
+ */
+static int diff_kept(const struct perun_view_ctx *ctx, struct kept_side *base,
+		     struct kept_side *target, const struct flame_opts *o, struct diff_ref *d,
+		     struct diff_ref *neg, struct perun_error *err)
+{
+	struct kept_side *sides[2] = { base, target };
+	int rc = on_both_sides(ctx, base->s, &base->sorted, target->s, &target->sorted, SIDE_SORT,
+			       err);
+	for (int k = 0; k < 2 && !rc; k++)
+		rc = viewlib_stacks_keep(sides[k]->s, &sides[k]->sorted, frame_drawn, (void *)o,
+					 &sides[k]->kept, err);
+	for (int k = 0; k < 2 && !rc; k++) {
+		struct kept_side *x = sides[k], *y = sides[1 - k];
+		if (!(x->other = malloc(((size_t)x->kept.n + 1) * sizeof(*x->other))))
+			rc = perun_error_set(err, PERUN_EGENERIC,
+					     "out of memory drawing the flame graphs");
+		else
+			rc = viewlib_kept_totals_in(x->s, &x->kept, y->s, &y->sorted, x->other,
+						    err);
+	}
+	if (rc)
+		return rc;
+	double bt = base->sorted.sum[base->sorted.n], tt = target->sorted.sum[target->sorted.n];
+	d->scale = bt > 0 ? tt / bt : 0;
+	neg->scale = tt > 0 ? bt / tt : 0;
+	d->negated = 0;
+	neg->negated = 1;
+	if ((rc = viewlib_stacks_largest_changes(target->s, &target->sorted, base->s, &base->sorted,
+						 d->scale, neg->scale, &d->max_delta,
+						 &neg->max_delta, err)) ||
+	    (rc = viewlib_stacks_install_kept(target->s, &target->kept, err)) ||
+	    (rc = viewlib_stacks_install_kept(base->s, &base->kept, err)))
+		return rc;
+	d->other = target->other;
+	neg->other = base->other;
+	target->other = base->other = NULL;
+	return 0;
+}
+
+static void kept_side_release(struct kept_side *x)
+{
+	viewlib_sorted_stacks_release(&x->sorted);
+	viewlib_kept_nodes_release(&x->kept);
+	free(x->other);
+}
+
+/* The diff page's two trees with the other's totals of their paths:
+ * kept trees when the weights are whole, else whole trees. */
+static int diff_trees(const struct perun_view_ctx *ctx, struct viewlib_stacks *base,
+		      struct viewlib_stacks *target, const struct flame_opts *o, struct diff_ref *d,
+		      struct diff_ref *neg, struct perun_error *err)
+{
+	struct kept_side b = { base, { 0 }, { 0 }, NULL }, t = { target, { 0 }, { 0 }, NULL };
+	int rc = whole_trees() ? 1 : diff_kept(ctx, &b, &t, o, d, neg, err);
+	kept_side_release(&b);
+	kept_side_release(&t);
+	if (rc <= 0)
+		return rc;
+	if ((rc = on_both_sides(ctx, base, NULL, target, NULL, SIDE_UNLIST, err)))
+		return rc;
+	if (diff_prepare(d, base, target, 0) || diff_prepare(neg, target, base, 1))
+		return perun_error_set(err, PERUN_EGENERIC,
+				       "out of memory drawing the flame graphs");
 	return 0;
 }
 
@@ -510,10 +628,9 @@ static int flamegraph_show_diff(struct perun_view_ctx *ctx, struct perun_error *
 	if (!PERUN_ABI_HAS(ctx, struct perun_view_ctx, baseline_label) || !ctx->baseline)
 		return perun_error_set(err, PERUN_EINVAL, "no baseline profile to compare with");
 	const char *bl = ctx->baseline_label, *tl = ctx->profile_label;
-	if ((rc = load_both_stacks(ctx, &base, &target, err)))
+	if ((rc = load_both_stacks(ctx, &base, &target, err)) ||
+	    (rc = diff_trees(ctx, &base, &target, &o, &d, &neg, err)))
 		goto out;
-	if (diff_prepare(&d, &base, &target, 0) || diff_prepare(&neg, &target, &base, 1))
-		goto oom;
 	const char *title = o.title ? o.title : "Differences of profiles (with flame graphs)";
 	perun_strbuf_addstr(&sb, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 				 "<title>");
@@ -563,10 +680,8 @@ static int flamegraph_show_diff(struct perun_view_ctx *ctx, struct perun_error *
 oom:
 	rc = perun_error_set(err, PERUN_EGENERIC, "out of memory drawing the flame graphs");
 out:
-	free((void *)d.frame_map);
-	free(d.base_node);
-	free((void *)neg.frame_map);
-	free(neg.base_node);
+	free(d.other);
+	free(neg.other);
 	perun_strbuf_release(&sb);
 	viewlib_stacks_release(&base);
 	viewlib_stacks_release(&target);

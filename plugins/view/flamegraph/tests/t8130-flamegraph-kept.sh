@@ -5,7 +5,9 @@
 # be the whole call tree's to the byte (PERUN_TEST_WHOLE_TREE=1 draws from
 # that), at every --minimum, for root-first (kperf) and leaf-first (memory)
 # stacks, with stacks of no weight, cut by --max-trace, and with weights
-# that are not whole (those take the whole tree).
+# that are not whole (those take the whole tree); and the showdiff page,
+# whose colours the kept trees give only when some change is at least a
+# frame wide (else it takes the whole trees too).
 . "$srcdir/tests/test-lib.sh"
 test_fixtures
 
@@ -65,6 +67,77 @@ test_expect_success 'memory profiles: leaf-first stacks, free records left out' 
 	same_as_whole "$FIXTURES/memory/memory-basic.perf" --minimum 0 &&
 	same_as_whole "$FIXTURES/memory/memory-basic.perf" --minimum 20 &&
 	same_as_whole "$FIXTURES/kperf/kperf-baseline.perf" --minimum 0
+'
+
+# same_diff_as_whole <baseline> <target> [options]: the diff page too.
+same_diff_as_whole() {
+	base=$1 target=$2
+	shift 2
+	perun showdiff "$base" "$target" flamegraph -o kept.html "$@" &&
+	PERUN_TEST_WHOLE_TREE=1 perun showdiff "$base" "$target" flamegraph -o whole.html "$@" &&
+	test_cmp whole.html kept.html
+}
+
+test_expect_success 'showdiff: a changed target and one of other stacks' '
+	python3 "$GEN" 20000 shifted.perf --seed 2 --shift 3 &&
+	python3 "$GEN" 20000 other.perf --seed 5 &&
+	for m in 0.1 0 1 5; do
+		same_diff_as_whole many.perf shifted.perf --minimum $m &&
+		same_diff_as_whole shifted.perf many.perf --minimum $m || return 1
+	done &&
+	same_diff_as_whole many.perf other.perf &&
+	same_diff_as_whole many.perf other.perf --max-trace 2 --width 300
+'
+
+test_expect_success 'showdiff: changes smaller than a frame take the whole trees' '
+	same_diff_as_whole many.perf many.perf &&
+	sed "0,/\"amount\": \[\([0-9]*\)\]/s//\"amount\": [1\1]/" many.perf >one-more.perf &&
+	! cmp -s many.perf one-more.perf &&
+	same_diff_as_whole many.perf one-more.perf &&
+	same_diff_as_whole one-more.perf many.perf --minimum 0
+'
+
+# with_stacks <in> <out> <count> <weight> <frame>...: in with count more
+# kperf stacks of the frames, root first, the last (the sampled function)
+# numbered when there are several.
+with_stacks() {
+	python3 - "$@" <<-\EOF_PY
+	import json, sys
+	src, dst, count, weight, *frames = sys.argv[1:]
+	p = json.load(open(src))
+	for k in range(int(count)):
+	    leaf = frames[-1] + (f"_{k}" if int(count) > 1 else "")
+	    p["resources"][f"added#{k}"] = {"amount": [int(weight)]}
+	    p["resource_type_map"][f"added#{k}"] = {
+	        "command": "bench", "time": 1.0, "uid": leaf,
+	        "trace": [{"func": f} for f in frames[:-1]]}
+	json.dump(p, open(dst, "w"))
+	EOF_PY
+}
+
+test_expect_success 'showdiff: the largest change is where no graph draws a frame' '
+	with_stacks many.perf new-small.perf 1 80 added_root added_leaf &&
+	same_diff_as_whole many.perf new-small.perf &&
+	same_diff_as_whole new-small.perf many.perf
+'
+
+test_expect_success 'showdiff: the largest change is a caller of many small ones' '
+	with_stacks many.perf callers.perf 300 5 added_root added_mid added_leaf &&
+	same_diff_as_whole many.perf callers.perf &&
+	same_diff_as_whole callers.perf many.perf
+'
+
+test_expect_success 'showdiff: the largest change is a frame only the baseline draws' '
+	with_stacks many.perf heavy.perf 1 50000 added_root added_leaf &&
+	with_stacks many.perf light.perf 1 10 added_root added_leaf &&
+	same_diff_as_whole heavy.perf light.perf &&
+	same_diff_as_whole light.perf heavy.perf
+'
+
+test_expect_success 'showdiff: weights that are not whole, memory profiles' '
+	same_diff_as_whole many.perf halves.perf &&
+	same_diff_as_whole "$FIXTURES/memory/memory-basic.perf" "$FIXTURES/memory/memory-basic.perf" \
+		--minimum 0
 '
 
 test_done
