@@ -134,7 +134,8 @@ int perun_check_cache_load(struct perun_instance *inst, struct perun_check_cache
 	char *objects = perun_instance_path(inst, "objects");
 	/* Streamed: a check walks the resources once or twice, and a whole
 	 * load of a big profile takes several times its text. */
-	int rc = perun_store_read_profile_streamed(objects, checksum, &p, err);
+	int rc = cache->whole ? perun_store_read_profile(objects, checksum, &p, err)
+			      : perun_store_read_profile_streamed(objects, checksum, &p, err);
 	free(objects);
 	if (rc && err->code == PERUN_ENOTFOUND) { /* a fetched baseline? */
 		struct perun_error local = *err;

@@ -31,13 +31,17 @@ int perun_check_versions_walk(struct perun_instance *inst, const char *sha, size
 void perun_check_versions_release(struct perun_check_versions *v);
 
 /* Profiles loaded once per object while a check needs them (streamed
- * from the store; perun_check_minor frees all but its version's own);
- * baselines come from the store and from the remotes
- * perun fetch brought (the view, opened at the first baseline). */
+ * from the store unless whole; perun_check_minor without series frees all
+ * but its version's own); baselines come from the store and from the
+ * remotes perun fetch brought (the view, opened at the first baseline). */
 struct perun_share_view;
 struct perun_check_cache {
 	struct cached *items;
 	size_t n;
+	/* Load whole, not streamed: for methods that judge histories, which
+	 * keep every profile and read each one's type list (a streamed
+	 * profile's is a whole load of its own each time). */
+	int whole;
 	json_t *index;
 	struct perun_share_view *view;
 	int view_opened;

@@ -558,6 +558,7 @@ static int cmd_check_head(const struct perun_command *cmd, struct perun_cli *cli
 	int exit_code = begin_history(cli, params, argc, argv, 0, &o, &inst, &vs, &ctx);
 	if (exit_code)
 		return exit_code;
+	cache.whole = any_series_method(&ctx);
 	if (perun_check_minor(&ctx, &inst, &vs.items[0], &cache, NULL, &err) ||
 	    check_head_series(&ctx, &inst, vs.items[0].sha, &cache, &err) ||
 	    perun_check_save(&inst, &ctx.report, &err)) {
@@ -721,6 +722,7 @@ static int cmd_check_all(const struct perun_command *cmd, struct perun_cli *cli,
 	int exit_code = begin_history(cli, params, argc, argv, 1, &o, &inst, &vs, &ctx);
 	if (exit_code)
 		return exit_code;
+	cache.whole = any_series_method(&ctx);
 	if (o.format == PERUN_CHECK_TEXT)
 		fprintf(stderr, "perun: checking %zu version%s; this might take a while\n", vs.n,
 			vs.n == 1 ? "" : "s");
@@ -730,7 +732,7 @@ static int cmd_check_all(const struct perun_command *cmd, struct perun_cli *cli,
 	for (size_t i = 0; i < vs.n && !rc; i++) {
 		bounds[i] = ctx.report.nchanges;
 		rc = perun_check_minor(&ctx, &inst, &vs.items[i], &cache,
-				       any_series_method(&ctx) ? &series : NULL, &err);
+				       cache.whole ? &series : NULL, &err);
 	}
 	size_t pairwise = ctx.report.nchanges;
 	if (!rc) {
