@@ -52,8 +52,10 @@ bench_measure "flamegraph, kperf profile ($n stacks)" \
 # of the sorted stacks (kept-tree.c); the whole call tree before.  AMD
 # EPYC, 2026-11-28, alternating: 0.96 s, 1.18 s CPU, 274 MB (of which
 # 120 MB heap, the rest the map's file pages) against 1.77 s, 2.24 s CPU,
-# 673 MB from the whole tree; the same SVG to the byte.
-bench_measure "flamegraph, kperf profile, from the whole tree (before)" \
+# 673 MB from the whole tree; the same SVG to the byte.  The whole tree
+# here is made from the list (PERUN_TEST_WHOLE_TREE=1); BENCH_BEFORE
+# measures a build that made it while reading.
+bench_measure "flamegraph, kperf profile, from the whole tree" \
 	env PERUN_TEST_WHOLE_TREE=1 "$PERUN" show "$cache/kperf-$n.perf" flamegraph \
 	-o "$work/kperf-whole.svg"
 cmp -s "$work/kperf.svg" "$work/kperf-whole.svg" &&

@@ -132,8 +132,9 @@ int perun_check_cache_load(struct perun_instance *inst, struct perun_check_cache
 	}
 	struct perun_profile *p;
 	char *objects = perun_instance_path(inst, "objects");
-	/* Streamed: a check walks the resources once or twice, and a whole
-	 * load of a big profile takes several times its text. */
+	/* Streamed unless series keep every profile (see cache->whole): a
+	 * check walks the resources once or twice, and a whole load of a big
+	 * profile takes several times its text. */
 	int rc = cache->whole ? perun_store_read_profile(objects, checksum, &p, err)
 			      : perun_store_read_profile_streamed(objects, checksum, &p, err);
 	free(objects);

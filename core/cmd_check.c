@@ -159,9 +159,8 @@ static int cmd_check_profiles(const struct perun_command *cmd, struct perun_cli 
 	if (!perun_params_string(params, "minor", NULL) && origin && *origin &&
 	    perun_vcs_rev_parse(&inst.vcs, origin, minor, &oerr))
 		snprintf(minor, sizeof(minor), "%s", sha);
-	if (perun_check_pair(&ctx, baseline, target, argv[0], argv[1], minor, minor, &err))
-		goto fail;
-	if (perun_check_save(&inst, &ctx.report, &err))
+	if (perun_check_pair(&ctx, baseline, target, argv[0], argv[1], minor, minor, &err) ||
+	    perun_check_save(&inst, &ctx.report, &err))
 		goto fail;
 	perun_pager_start(cli, &inst.config, "check");
 	if (o.format == PERUN_CHECK_TEXT) {

@@ -178,13 +178,12 @@ int viewlib_stacks_sort_exact(const struct viewlib_stacks *s, struct viewlib_sor
 	memset(out, 0, sizeof(*out));
 	if (!s->listed || !sums_exact(s))
 		return 1;
-	int rc = viewlib_stacks_sort_list(s, &out->order, err);
+	int rc = viewlib_stacks_sort_list(s, &out->order, &out->rank, err);
 	if (rc)
 		return rc;
 	out->n = s->nlisted;
-	out->rank = viewlib_stacks_name_ranks(s);
 	out->sum = malloc(((size_t)s->nlisted + 1) * sizeof(*out->sum));
-	if (!out->rank || !out->sum) {
+	if (!out->sum) {
 		viewlib_sorted_stacks_release(out);
 		return perun_error_set(err, PERUN_EGENERIC,
 				       "out of memory summing the call stacks");
@@ -281,19 +280,10 @@ int viewlib_stacks_install_kept(struct viewlib_stacks *s, struct viewlib_kept_no
 	}
 	for (uint32_t i = 0; i < k->n; i++)
 		children[i] = i;
+	viewlib_stacks_drop_lookup(s);
+	viewlib_stacks_drop_list(s);
 	free(s->nodes);
-	free(s->links);
-	free(s->edges);
 	free(s->children);
-	free(s->frames.ids);
-	free(s->list);
-	s->links = NULL;
-	s->edges = NULL;
-	s->edge_mask = s->nedges = 0;
-	s->frames = (struct viewlib_frame_buf){ NULL, 0, 0 };
-	s->list = NULL;
-	s->nlisted = s->list_alloc = 0;
-	s->listed = 0;
 	s->nodes = k->node;
 	s->nnodes = s->nodes_alloc = k->n;
 	s->children = children;

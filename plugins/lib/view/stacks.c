@@ -490,12 +490,7 @@ static int tree_of_list(struct viewlib_stacks *s, struct stack_queue *q)
 		if (q->n == QUEUED_STACKS && add_queued(s, q))
 			return -1;
 	}
-	free(s->frames.ids);
-	free(s->list);
-	s->frames = (struct viewlib_frame_buf){ NULL, 0, 0 };
-	s->list = NULL;
-	s->nlisted = s->list_alloc = 0;
-	s->listed = 0;
+	viewlib_stacks_drop_list(s);
 	return add_queued(s, q);
 }
 
@@ -764,7 +759,9 @@ static int named_cmp(const void *a, const void *b)
 	return strcmp(((const struct named *)a)->name, ((const struct named *)b)->name);
 }
 
-uint32_t *viewlib_stacks_name_ranks(const struct viewlib_stacks *s)
+/* rank[id]: the place of name id among the names in strcmp order (the
+ * caller frees); NULL without memory. */
+static uint32_t *name_ranks(const struct viewlib_stacks *s)
 {
 	struct named *byname = malloc((s->nnames + 1) * sizeof(*byname));
 	uint32_t *rank = malloc((s->nnames + 1) * sizeof(*rank));
@@ -802,6 +799,16 @@ static void sort_keys(uint64_t *keys, uint32_t n)
 			keys[j] = keys[j - 1];
 		keys[j] = k;
 	}
+}
+
+void viewlib_stacks_drop_list(struct viewlib_stacks *s)
+{
+	free(s->frames.ids);
+	free(s->list);
+	s->frames = (struct viewlib_frame_buf){ NULL, 0, 0 };
+	s->list = NULL;
+	s->nlisted = s->list_alloc = 0;
+	s->listed = 0;
 }
 
 void viewlib_stacks_drop_lookup(struct viewlib_stacks *s)
@@ -960,15 +967,12 @@ static void sort_listed(const struct list_sort *ls, struct listed_key *k, size_t
 	}
 }
 
-int viewlib_stacks_sort_list(const struct viewlib_stacks *s, uint32_t **out,
+int viewlib_stacks_sort_list(const struct viewlib_stacks *s, uint32_t **out, uint32_t **rank,
 			     struct perun_error *err)
 {
-	struct list_sort ls = { s,
-				viewlib_stacks_name_ranks(s),
-				malloc(((size_t)s->nlisted + 1) * sizeof(*ls.tmp)),
-				1,
-				0,
-				0 };
+	struct list_sort ls = {
+		s, name_ranks(s), malloc(((size_t)s->nlisted + 1) * sizeof(*ls.tmp)), 1, 0, 0
+	};
 	struct listed_key *k = malloc(((size_t)s->nlisted + 1) * sizeof(*k));
 	uint32_t *order = malloc(((size_t)s->nlisted + 1) * sizeof(*order));
 	if (!ls.rank || !ls.tmp || !k || !order) {
@@ -989,7 +993,10 @@ int viewlib_stacks_sort_list(const struct viewlib_stacks *s, uint32_t **out,
 	sort_listed(&ls, k, s->nlisted, 0);
 	for (uint32_t i = 0; i < s->nlisted; i++)
 		order[i] = k[i].stack;
-	free((void *)ls.rank);
+	if (rank)
+		*rank = (uint32_t *)ls.rank;
+	else
+		free((void *)ls.rank);
 	free(ls.tmp);
 	free(k);
 	*out = order;
@@ -998,7 +1005,7 @@ int viewlib_stacks_sort_list(const struct viewlib_stacks *s, uint32_t **out,
 
 int viewlib_stacks_finish(struct viewlib_stacks *s, struct perun_error *err)
 {
-	uint32_t *rank = viewlib_stacks_name_ranks(s);
+	uint32_t *rank = name_ranks(s);
 	/* Children as (rank of their name, node), placed under their parent
 	 * in one pass over the nodes: sorting them then reads no node. */
 	uint64_t *order = malloc((s->nnodes + 1) * sizeof(*order));

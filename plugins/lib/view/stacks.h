@@ -162,14 +162,15 @@ int viewlib_stacks_list_from_view(struct viewlib_stacks *s, const struct perun_p
  * The listed stacks in the order of viewlib_stacks_walk's nodes: by the
  * names of their frames, root first, a stack before those it is a prefix
  * of, equal stacks in the order read.  *out (s->nlisted numbers of
- * stacks, the caller frees).  Returns 0 or -PERUN_EGENERIC without memory.
+ * stacks, the caller frees); with rank, *rank[id] is the place of name id
+ * in strcmp order, which the sort went by (the caller frees).  Returns 0
+ * or -PERUN_EGENERIC without memory.
  */
-int viewlib_stacks_sort_list(const struct viewlib_stacks *s, uint32_t **out,
+int viewlib_stacks_sort_list(const struct viewlib_stacks *s, uint32_t **out, uint32_t **rank,
 			     struct perun_error *err);
 
-/* rank[id]: the place of name id among the names in strcmp order (the
- * caller frees); NULL without memory. */
-uint32_t *viewlib_stacks_name_ranks(const struct viewlib_stacks *s);
+/* Free the listed stacks (s->listed is 0 after). */
+void viewlib_stacks_drop_list(struct viewlib_stacks *s);
 
 /* The listed stacks of s put in the tree, finished (s->listed is 0
  * after); a tree stays as it is.  Returns 0 or -PERUN_EGENERIC without
@@ -243,12 +244,14 @@ int viewlib_stacks_install_kept(struct viewlib_stacks *s, struct viewlib_kept_no
 /*
  * Make s a finished tree of only the nodes a walk that skips what keep
  * refuses visits: the root and each child of a kept node that keep
- * accepts, with gaps where siblings were left out, so that the walk
- * gives every node the offset of the whole tree's.  Listed stacks of whole, non-negative weights
- * are summed by ranges of the sorted list without the whole tree (kept-tree.c), for views that draw
- * a few thousand frames of a million stacks; s->depth stays the deepest stack's.  Other listed
- * stacks make the whole tree, as other sums could differ from its own in the last bits; a tree is
- * left whole.  Returns 0 or -PERUN_EGENERIC without memory.
+ * accepts, with gaps where siblings were left out, so that the walk gives
+ * every node the offset of the whole tree's.  Listed stacks of whole,
+ * non-negative weights are summed by ranges of the sorted list without
+ * the whole tree (kept-tree.c), for views that draw a few thousand frames
+ * of a million stacks; s->depth stays the deepest stack's.  Other listed
+ * stacks make the whole tree, as other sums could differ from its own in
+ * the last bits; a tree is left whole.  Returns 0 or -PERUN_EGENERIC
+ * without memory.
  */
 int viewlib_stacks_kept_tree(struct viewlib_stacks *s, viewlib_stacks_keep_fn keep, void *data,
 			     struct perun_error *err);
@@ -297,9 +300,10 @@ static inline const char *viewlib_stacks_name(const struct viewlib_stacks *s, ui
  * Visit the root and then every node in preorder, children in name order.
  * path[0..depth) are the nodes from the outermost frame down to node (empty
  * for the root); offset is the weight of everything left of node at its
- * depth, its x in a flame graph (gaps count, but fn never sees one).  fn returns 0 to descend, 1 to
- * skip the node's children, or a negative code, which stops the walk and is returned.  Returns 0 or
- * -PERUN_EGENERIC without memory.
+ * depth, its x in a flame graph (gaps count, but fn never sees one).  fn
+ * returns 0 to descend, 1 to skip the node's children, or a negative code,
+ * which stops the walk and is returned.  Returns 0 or -PERUN_EGENERIC
+ * without memory.
  */
 typedef int (*viewlib_stacks_visit_fn)(const struct viewlib_stacks *s, uint32_t node,
 				       const uint32_t *path, uint32_t depth, double offset,

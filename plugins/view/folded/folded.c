@@ -147,7 +147,7 @@ static int folded_show(struct perun_view_ctx *ctx, struct perun_error *err)
 	if ((rc = viewlib_stacks_list_from_view(&s, ctx->profile, ctx->params, err)))
 		goto out;
 	if (s.listed)
-		rc = viewlib_stacks_sort_list(&s, &order, err);
+		rc = viewlib_stacks_sort_list(&s, &order, NULL, err);
 	else {
 		viewlib_stacks_drop_lookup(&s);
 		rc = viewlib_stacks_in_walk_order(&s, &steps, err);
