@@ -14,7 +14,7 @@ perun_SOURCES = \
 	core/cmd_util.c core/cmd_util.h \
 	core/format.c core/format.h \
 	core/durable.c core/durable.h \
-	core/store.c core/store.h core/store_scan.c core/store_scan.h \
+	core/store.c core/store.h core/store_segments.c core/store_segments.h core/store_scan.c core/store_scan.h \
 	core/store_check.c core/store_check.h core/cmd_fsck.c core/cmd_gc.c \
 	core/index.c core/index.h \
 	core/profiles.c core/profiles.h core/selector.c core/selector.h \

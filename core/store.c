@@ -2,6 +2,7 @@
 /* Profile objects in .perun/objects: reading, writing atomically, hashing. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -18,6 +19,7 @@
 
 #include "durable.h"
 #include "store.h"
+#include "store_segments.h"
 
 /* The digest of ctx as 40 hex digits and a NUL. */
 static void sha1_finish_hex(struct sha1_ctx *ctx, char out[PERUN_SHA1_HEX])
@@ -56,30 +58,6 @@ void perun_store_object_path(const char *objects_dir, const char *sha, char *buf
 }
 
 /* Number of characters (not bytes) of UTF-8 text, as Python's len(). */
-static size_t utf8_length(const char *s, size_t len)
-{
-	/* Eight bytes at a time (objects are hundreds of megabytes): a
-	 * continuation byte is 10xxxxxx, its top bit set and the next not.
-	 * Each byte's flag (0 or 1) is summed in its own lane, the lanes
-	 * added up every 255 words: no popcount, which the baseline x86-64
-	 * has only as a libgcc call. */
-	const uint64_t high = 0x8080808080808080ull;
-	size_t continuations = 0, i = 0;
-	while (i + 8 <= len) {
-		uint64_t lanes = 0;
-		for (int k = 0; k < 255 && i + 8 <= len; k++, i += 8) {
-			uint64_t w;
-			memcpy(&w, s + i, 8);
-			lanes += (w & high & ~(w << 1)) >> 7;
-		}
-		for (int b = 0; b < 8; b++)
-			continuations += (size_t)((lanes >> (8 * b)) & 0xff);
-	}
-	for (; i < len; i++)
-		continuations += ((unsigned char)s[i] & 0xc0) == 0x80;
-	return len - continuations;
-}
-
 static int compression_level = PERUN_STORE_COMPRESSION_DEFAULT;
 
 void perun_store_set_compression(int level)
@@ -96,8 +74,9 @@ int perun_store_write_profile(const char *objects_dir, const struct perun_profil
 	int rc = 0;
 	if (created)
 		*created = 0;
-	size_t json_len;
-	char *json = perun_profile_dump(profile, PERUN_DUMP_COMPACT, 0, &json_len);
+	size_t json_len, map_span[2];
+	char *json =
+		perun_profile_dump_map_span(profile, PERUN_DUMP_COMPACT, 0, &json_len, map_span);
 	if (!json)
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	/* A streamed profile's map is first read whole by the dump: a
@@ -108,7 +87,7 @@ int perun_store_write_profile(const char *objects_dir, const struct perun_profil
 	}
 	char head[64];
 	int head_len = snprintf(head, sizeof(head), "profile %s %zu", perun_profile_type(profile),
-				utf8_length(json, json_len));
+				store_utf8_length(json, json_len));
 	/* The name hashes header and body as they are: no copy of the body
 	 * just to hash it (objects run to hundreds of megabytes). */
 	sha1_init(&sha);
@@ -135,21 +114,33 @@ int perun_store_write_profile(const char *objects_dir, const struct perun_profil
 	json = payload;
 	memmove(payload + head_len + 1, payload, json_len);
 	memcpy(payload, head, (size_t)head_len + 1);
-	/* Any zlib stream reads back, in Python Perun too; libdeflate at
-	 * store.compression (1 by default) is five times zlib's default
-	 * speed on big profiles, for objects a tenth bigger. */
-	deflater = libdeflate_alloc_compressor(compression_level);
-	size_t bound = deflater ? libdeflate_zlib_compress_bound(deflater, payload_len) : 0;
-	packed = bound ? malloc(bound) : NULL;
-	size_t packed_len =
-		packed ? libdeflate_zlib_compress(deflater, payload, payload_len, packed, bound)
-		       : 0;
-	if (!packed_len) {
-		rc = perun_error_set(err, PERUN_EGENERIC, "cannot compress profile object: %s",
-				     packed ? "no room" : "out of memory");
-		goto out;
+	/* Any zlib stream reads back, in Python Perun too.  A big map is
+	 * compressed apart, to be read as it is walked (store_segments.h),
+	 * by zlib on all processors; the rest by libdeflate at
+	 * store.compression (1 by default), five times zlib's default speed
+	 * on big profiles, for objects a tenth bigger. */
+	size_t at = (size_t)head_len + 1;
+	if (map_span[1] - map_span[0] >= store_segmented_map_min()) {
+		int level = compression_level > 9 ? 9 : compression_level;
+		struct store_segmented *segmented = store_segments_compress(
+			payload, payload_len, at + map_span[0], at + map_span[1], level);
+		rc = segmented
+			     ? perun_durable_write_with(path, store_segments_write, segmented, err)
+			     : perun_error_set(err, PERUN_EGENERIC,
+					       "cannot compress profile object: out of memory");
+		store_segments_free(segmented);
+	} else {
+		deflater = libdeflate_alloc_compressor(compression_level);
+		size_t bound = deflater ? libdeflate_zlib_compress_bound(deflater, payload_len) : 0;
+		packed = bound ? malloc(bound) : NULL;
+		size_t packed_len = packed ? libdeflate_zlib_compress(deflater, payload,
+								      payload_len, packed, bound)
+					   : 0;
+		rc = packed_len ? perun_durable_write(path, packed, packed_len, err)
+				: perun_error_set(err, PERUN_EGENERIC,
+						  "cannot compress profile object: %s",
+						  packed ? "no room" : "out of memory");
 	}
-	rc = perun_durable_write(path, packed, packed_len, err);
 	if (!rc && created)
 		*created = 1;
 out:
@@ -413,11 +404,11 @@ static int load_packed(const char *packed, size_t packed_len, const char *sha, i
 		rc = perun_error_set(err, PERUN_EINVAL,
 				     "profile object %s does not match its SHA-1 (it hashes to %s)",
 				     sha, actual);
-	else if (utf8_length(body, body_len) != size)
+	else if (store_utf8_length(body, body_len) != size)
 		rc = perun_error_set(err, PERUN_EINVAL,
 				     "malformed profile object %s: header says %zu characters, "
 				     "body has %zu",
-				     sha, size, utf8_length(body, body_len));
+				     sha, size, store_utf8_length(body, body_len));
 	if (!rc) {
 		char name[64];
 		snprintf(name, sizeof(name), "object %.12s", sha);
@@ -473,12 +464,32 @@ struct object_source {
 	char name[64];
 	char *buf; /* the anonymous mapping: header, then the text */
 	size_t alloc;
+	/* A segmented object: its bytes, mapped (or read when they cannot
+	 * be), the parts around its map inflated, the map read from them. */
+	unsigned char *packed;
+	size_t packed_len;
+	int packed_mapped;
+	struct segmented_object object;
+	char *outline;
 };
 
 static int object_reload(void *data, struct perun_profile **out, struct perun_error *err)
 {
 	struct object_source *os = data;
+	/* PERUN_TEST_NO_RELOAD: tests of the streamed reading fail where it
+	 * would fall back to the whole load, which gives the same output. */
+	if (getenv("PERUN_TEST_NO_RELOAD"))
+		return perun_error_set(err, PERUN_EGENERIC, "object %.12s: loaded again", os->sha);
 	return perun_store_read_profile(os->objects_dir, os->sha, out, err);
+}
+
+static void release_packed(struct object_source *os)
+{
+	if (os->packed_mapped)
+		munmap(os->packed, os->packed_len);
+	else
+		free(os->packed);
+	os->packed = NULL;
 }
 
 static void object_release(void *data)
@@ -486,21 +497,75 @@ static void object_release(void *data)
 	struct object_source *os = data;
 	if (os->buf)
 		munmap(os->buf, os->alloc);
+	release_packed(os);
+	free(os->outline);
 	free(os->objects_dir);
 	free(os);
 }
 
+/* The object's bytes: its file's pages mapped, or read (whose error names
+ * a missing object). */
+static int object_bytes(const char *objects_dir, struct object_source *os, struct perun_error *err)
+{
+	char path[PATH_MAX];
+	struct stat sb;
+	perun_store_object_path(objects_dir, os->sha, path, sizeof(path));
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && !fstat(fd, &sb) && S_ISREG(sb.st_mode) && sb.st_size > 0) {
+		void *map = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (map != MAP_FAILED) {
+			close(fd);
+			os->packed = map;
+			os->packed_len = (size_t)sb.st_size;
+			os->packed_mapped = 1;
+			return 0;
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	return read_packed(objects_dir, os->sha, (char **)&os->packed, &os->packed_len, err);
+}
+
 /*
- * The object inflated into anonymous memory and streamed from there: the
- * map is read as it is walked, as a profile's file is.  Its messages name
- * the object, as the whole load's do.
+ * The parts of a segmented object around its map (store_segments.h):
+ * 0 and the outline's header length in *header, or -1 when they are not
+ * what the index says (the object is then read whole).
+ */
+static int read_outline(struct object_source *os, size_t *header)
+{
+	struct segmented_object *o = &os->object;
+	char type[16];
+	size_t outline_len, chars;
+	o->packed = os->packed;
+	o->packed_len = os->packed_len;
+	if (store_segments_find(os->packed, os->packed_len, &o->seg) ||
+	    store_segments_outline(o, &os->outline, &outline_len))
+		return -1;
+	const struct store_segments *seg = &o->seg;
+	if (parse_header(os->outline, seg->map_begin, type, &chars) || chars > max_object)
+		return -1;
+	*header = strlen(os->outline) + 1;
+	size_t around = store_utf8_length(os->outline + *header, seg->map_begin - *header) +
+			store_utf8_length(os->outline + seg->map_begin + 2,
+					  outline_len - seg->map_begin - 2);
+	/* The most the header allows, as for a whole inflate. */
+	if (around > chars || seg->payload_len - *header > 4 * chars)
+		return -1;
+	o->map_chars = chars - around;
+	return 0;
+}
+
+/*
+ * The object streamed: a segmented one's map inflated as it is walked, a
+ * window at a time; any other inflated into anonymous memory, its map
+ * read from there as it is walked, as a profile's file is.  Its messages
+ * name the object, as the whole load's do.
  */
 int perun_store_read_profile_streamed(const char *objects_dir, const char *sha,
 				      struct perun_profile **out, struct perun_error *err)
 {
 	char type[16];
-	char *packed = NULL;
-	size_t packed_len, chars, header = 0, used = 0;
+	size_t chars, header = 0, used = 0;
 	struct inflate_room room = { anon_alloc, anon_release, 1 };
 	struct object_source *os = calloc(1, sizeof(*os));
 	if (!os || !(os->objects_dir = strdup(objects_dir))) {
@@ -509,17 +574,33 @@ int perun_store_read_profile_streamed(const char *objects_dir, const char *sha,
 	}
 	snprintf(os->sha, sizeof(os->sha), "%s", sha);
 	snprintf(os->name, sizeof(os->name), "object %.12s", sha);
-	int rc = read_packed(objects_dir, sha, &packed, &packed_len, err);
+	int rc = object_bytes(objects_dir, os, err);
+	if (!rc && !read_outline(os, &header)) {
+		struct perun_profile_source src = {
+			.text = os->outline + header,
+			.len = os->object.seg.map_begin - header + 2 +
+			       (os->object.seg.payload_len - os->object.seg.map_end),
+			.name = os->name,
+			.reload = object_reload,
+			.release = object_release,
+			.data = os,
+		};
+		struct perun_profile_map_reader map = store_segments_map_reader(&os->object);
+		return perun_profile_load_outline_streamed(&src, os->object.seg.map_begin - header,
+							   &map, out, err);
+	}
+	free(os->outline);
+	os->outline = NULL;
 	if (!rc)
-		rc = inflate_sized((unsigned char *)packed, packed_len, sha, type, &chars, &header,
-				   &room, &os->buf, &os->alloc, &used, err);
-	free(packed);
+		rc = inflate_sized(os->packed, os->packed_len, sha, type, &chars, &header, &room,
+				   &os->buf, &os->alloc, &used, err);
+	release_packed(os);
 	size_t len = used - header;
-	if (!rc && utf8_length(os->buf + header, len) != chars)
+	if (!rc && store_utf8_length(os->buf + header, len) != chars)
 		rc = perun_error_set(err, PERUN_EINVAL,
 				     "malformed profile object %s: header says %zu characters, "
 				     "body has %zu",
-				     sha, chars, utf8_length(os->buf + header, len));
+				     sha, chars, store_utf8_length(os->buf + header, len));
 	if (rc) {
 		object_release(os);
 		return rc;

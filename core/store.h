@@ -2,7 +2,9 @@
 /*
  * Profile objects in .perun/objects: zlib-compressed
  * "profile <type> <length>\0<json>" named by the SHA-1 of that payload
- * (<aa>/<38 hex>), exactly as Python Perun stores them.
+ * (<aa>/<38 hex>), exactly as Python Perun stores them; a big profile's
+ * stream is segmented, with an index after it (store_segments.h), which
+ * zlib ignores.
  */
 #ifndef PERUN_CORE_STORE_H
 #define PERUN_CORE_STORE_H

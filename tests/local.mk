@@ -19,7 +19,7 @@ CORE_TESTS = tests/t0004-build-lists.sh tests/t0005-layers.sh tests/t0006-plugin
 	tests/t0100-init.sh tests/t0110-suggestions.sh \
 	tests/t0120-pager.sh tests/t0130-plugin-help.sh tests/t0200-config.sh \
 	tests/t0401-selectors.sh tests/t0402-store-objects.sh tests/t0403-fsck-gc.sh \
-	tests/t0404-faults.sh tests/t0405-alloc-faults.sh tests/t0520-annotate.sh tests/t0521-import-chrome.sh tests/t0522-annotate-python.sh tests/t0523-annotate-importers.sh tests/t0970-fuzz-targets.sh \
+	tests/t0404-faults.sh tests/t0405-alloc-faults.sh tests/t0406-store-segmented.sh tests/t0520-annotate.sh tests/t0521-import-chrome.sh tests/t0522-annotate-python.sh tests/t0523-annotate-importers.sh tests/t0970-fuzz-targets.sh \
 	tests/t2003-check-nothing-compared.sh tests/t2004-check-strategies.sh \
 	tests/t2005-check-sarif.sh tests/t2007-check-noise.sh tests/t2008-check-rule-options.sh
 TESTS += $(CORE_TESTS)

@@ -1022,12 +1022,18 @@ int json_tape_parse_skipping(char *text, size_t len, struct json_tape *tape, con
 
 int json_object_stream_open(struct json_object_stream *s, const char *text, size_t len)
 {
+	return json_object_stream_open_part(s, text, len, len);
+}
+
+int json_object_stream_open_part(struct json_object_stream *s, const char *text, size_t len,
+				 size_t whole_len)
+{
 	memset(s, 0, sizeof(*s));
 	s->p = (char *)text;
 	s->end = (char *)text + len;
 	/* Its keys, for the check of duplicates at the close: copies, as the
 	 * strings of members already read are overwritten. */
-	s->key_text_len = len + 1;
+	s->key_text_len = whole_len + 1;
 	if (!(s->key_text = s->key_at = json_room_alloc(s->key_text_len)))
 		return -1;
 	struct reader r = { (unsigned char *)s->p,
@@ -1094,7 +1100,14 @@ int json_object_stream_next(struct json_object_stream *s, struct json_tape *tape
 		goto out;
 	tape->nodes[k].tag = PERUN_JV_STRING | (uint32_t)len << 3;
 	tape->nodes[k].u.s = key;
-	/* Its copy and hash, for the duplicates. */
+	skip_space(&r);
+	if (r.p == r.end || *r.p++ != ':')
+		goto out;
+	skip_space(&r);
+	if (read_value(&r))
+		goto out;
+	/* Its copy and hash, for the duplicates: only once it is read, so
+	 * that a member cut short leaves the stream as it was. */
 	memcpy(s->key_at, key, len + 1);
 	struct perun_jv copy = { PERUN_JV_STRING | (uint32_t)len << 3, 1, { .s = s->key_at } };
 	s->key_at += len + 1;
@@ -1103,12 +1116,6 @@ int json_object_stream_next(struct json_object_stream *s, struct json_tape *tape
 		goto out;
 	s->key_hashes = keys.keys;
 	s->key_hashes_alloc = keys.alloc;
-	skip_space(&r);
-	if (r.p == r.end || *r.p++ != ':')
-		goto out;
-	skip_space(&r);
-	if (read_value(&r))
-		goto out;
 	s->members++;
 	rc = 1;
 out:

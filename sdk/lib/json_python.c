@@ -826,10 +826,10 @@ void json_python_emit_columns(struct json_python_emitter *e, const char *key, si
 }
 
 /* A member whose object walk gives: as dump_member and dump_value write it. */
-static int dump_walked_member(const struct dumper *d, int first, const struct json_python_member *m)
+/* A walked member's value: an object whose members the walk emits. */
+static int dump_walked_value(const struct dumper *d, const struct json_python_member *m)
 {
 	struct json_python_emitter e = { d, 1, 0 };
-	member_head(d, first, m->key, strlen(m->key), 1);
 	int rc = m->walk(m->walk_data, &e);
 	if (rc)
 		return rc;
@@ -850,14 +850,19 @@ int json_python_dump_members(const struct json_python_member *members, size_t n,
 	} else {
 		put(out, "{", 1);
 		for (size_t i = 0; i < n; i++) {
-			if (members[i].walk) {
-				int rc = dump_walked_member(&d, !i, &members[i]);
+			const struct json_python_member *m = &members[i];
+			member_head(&d, !i, m->key, strlen(m->key), 1);
+			if (m->span)
+				m->span[0] = out->len;
+			if (m->walk) {
+				int rc = dump_walked_value(&d, m);
 				if (rc)
 					return rc;
-				continue;
+			} else {
+				dump_value(&d, m->tree, m->tree ? NULL : m->view, 1);
 			}
-			dump_member(&d, !i, members[i].key, strlen(members[i].key), members[i].tree,
-				    members[i].tree ? NULL : members[i].view, 0);
+			if (m->span)
+				m->span[1] = out->len;
 		}
 		dump_close(&d, "}", 0);
 	}

@@ -48,6 +48,8 @@ struct json_python_sink {
  * json_python_emit (a streamed profile's map, never held whole).  0, or
  * the first non-zero return of a walk, which ends the dump there.  With
  * sink set, the text goes there as it is made (out is only its buffer).
+ * Where span is set (and no sink), it gets where the value's text lies in
+ * out: span[0] .. span[1).
  */
 struct json_python_member {
 	const char *key;
@@ -55,6 +57,7 @@ struct json_python_member {
 	const struct perun_jv *view;
 	int (*walk)(void *data, struct json_python_emitter *e);
 	void *walk_data;
+	size_t *span;
 };
 int json_python_dump_members(const struct json_python_member *members, size_t n, int indent,
 			     struct perun_strbuf *out, struct json_python_sink *sink);

@@ -37,10 +37,11 @@ static int walk_map(void *data, struct json_python_emitter *e)
 /*
  * The members of p's root into m (room for all), the map walked when
  * walk_types is set; the resources and the map from the tape where they
- * are still there, their placeholders when empty.
+ * are still there, their placeholders when empty.  map_span, when set,
+ * gets where the map's value is written.
  */
 static size_t root_members(const struct perun_profile *p, int with_origin, int walk_types,
-			   int empty, struct json_python_member *m)
+			   int empty, size_t *map_span, struct json_python_member *m)
 {
 	size_t n = 0;
 	const char *key;
@@ -49,29 +50,35 @@ static size_t root_members(const struct perun_profile *p, int with_origin, int w
 	{
 		if (!with_origin && !strcmp(key, "origin"))
 			continue;
+		int is_map = !strcmp(key, "resource_type_map");
 		if (profile_taken_member(p, key, &m[n])) {
-			n++;
+			m[n++].span = is_map ? map_span : NULL;
 			continue;
 		}
 		const struct perun_jv *view = NULL;
-		int walk = walk_types && !strcmp(key, "resource_type_map");
+		int walk = walk_types && is_map;
 		if (p->text && !strcmp(key, "resources"))
 			view = &p->tape.nodes[empty ? p->types : p->resources];
-		else if (p->text && !strcmp(key, "resource_type_map"))
+		else if (p->text && is_map)
 			view = &p->tape.nodes[p->types];
-		m[n++] = (struct json_python_member){ key, view || walk ? NULL : value, view,
+		m[n++] = (struct json_python_member){ key,
+						      view || walk ? NULL : value,
+						      view,
 						      walk ? walk_map : NULL,
-						      walk ? (void *)p : NULL };
+						      walk ? (void *)p : NULL,
+						      is_map ? map_span : NULL };
 	}
 	return n;
 }
 
 /*
  * cp as Python Perun writes it into sb, or with sink set into the sink (sb
- * its buffer).  sb->failed without memory.
+ * its buffer).  sb->failed without memory.  map_span (without a sink)
+ * gets where the map's value lies in sb, or stays as it is without a map.
  */
 static void dump_profile(const struct perun_profile *cp, enum perun_dump_style style,
-			 int with_origin, struct perun_strbuf *sb, struct json_python_sink *sink)
+			 int with_origin, struct perun_strbuf *sb, struct json_python_sink *sink,
+			 size_t *map_span)
 {
 	struct perun_error ignored = { 0 };
 	const struct perun_profile *p;
@@ -87,7 +94,7 @@ static void dump_profile(const struct perun_profile *cp, enum perun_dump_style s
 	 * still in the tape are written from it, so saving a postprocessed
 	 * profile does not build their tree. */
 	if (cp->form && (cp->text || cp->taken)) {
-		size_t n = root_members(cp, with_origin, 1, 0, m);
+		size_t n = root_members(cp, with_origin, 1, 0, map_span, m);
 		if (!json_python_dump_members(m, n, indent, sb, sink))
 			goto out;
 		/* The walk failed (never with a sink, see perun_profile_write):
@@ -98,7 +105,8 @@ static void dump_profile(const struct perun_profile *cp, enum perun_dump_style s
 	 * resources and map empty (the map's placeholder), as a reader finds
 	 * them. */
 	int empty = profile_read_whole(cp, &p, &whole, &ignored) != 0;
-	json_python_dump_members(m, root_members(p, with_origin, 0, empty, m), indent, sb, sink);
+	json_python_dump_members(m, root_members(p, with_origin, 0, empty, map_span, m), indent, sb,
+				 sink);
 out:
 	free(m);
 	perun_profile_free(whole);
@@ -107,8 +115,16 @@ out:
 char *perun_profile_dump(const struct perun_profile *cp, enum perun_dump_style style,
 			 int with_origin, size_t *len)
 {
+	return perun_profile_dump_map_span(cp, style, with_origin, len, NULL);
+}
+
+char *perun_profile_dump_map_span(const struct perun_profile *cp, enum perun_dump_style style,
+				  int with_origin, size_t *len, size_t map_span[2])
+{
 	struct perun_strbuf sb = PERUN_STRBUF_INIT;
-	dump_profile(cp, style, with_origin, &sb, NULL);
+	if (map_span)
+		map_span[0] = map_span[1] = 0;
+	dump_profile(cp, style, with_origin, &sb, NULL, map_span);
 	return perun_strbuf_detach(&sb, len);
 }
 
@@ -120,7 +136,7 @@ int perun_profile_write(const struct perun_profile *p, enum perun_dump_style sty
 	/* A streamed profile's walk may fail halfway, and the whole load
 	 * then writes it anew: its text is made whole first. */
 	int streamed = p->form && p->text;
-	dump_profile(p, style, with_origin, &sb, streamed ? NULL : &sink);
+	dump_profile(p, style, with_origin, &sb, streamed ? NULL : &sink, NULL);
 	if (streamed && !sb.failed && perun_write_all(fd, sb.buf, sb.len))
 		sink.error = errno;
 	int rc = sb.failed ? ENOMEM : sink.error;

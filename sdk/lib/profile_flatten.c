@@ -654,9 +654,12 @@ int profile_taken_member(const struct perun_profile *p, const char *key,
 	if (p->form != &taken_form)
 		return 0;
 	if (!strcmp(key, "resource_type_map"))
-		*m = (struct json_python_member){ key, NULL, p->taken->map.nodes, NULL, NULL };
+		*m =
+			(struct json_python_member){ key,  NULL, p->taken->map.nodes,
+						     NULL, NULL, NULL };
 	else if (!strcmp(key, "resources"))
-		*m = (struct json_python_member){ key, NULL, NULL, emit_taken_resources, p->taken };
+		*m = (struct json_python_member){ key,	    NULL, NULL, emit_taken_resources,
+						  p->taken, NULL };
 	else
 		return 0;
 	return 1;

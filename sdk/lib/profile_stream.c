@@ -50,6 +50,10 @@ struct profile_stream {
 	const char *map_text;		 /* resource_type_map's value in the text */
 	size_t map_len;
 	int map_from_file; /* the map's pages are a file's: dropped once read */
+	/* The map read from map_reader instead, when has_reader: the text
+	 * holds "{}" in its place. */
+	struct perun_profile_map_reader map_reader;
+	int has_reader;
 	enum stream_state state;
 	struct perun_error error;
 	struct json_tape old_tape; /* the resources' tape before settling:
@@ -58,6 +62,7 @@ struct profile_stream {
 
 static const struct profile_form stream_form;
 static int load_streamed(const struct perun_profile_source *src, int map_from_file,
+			 const struct perun_profile_map_reader *map, size_t map_at,
 			 struct perun_profile **out, struct perun_error *err);
 
 /* The usual load of path, its messages naming the profile name (the path
@@ -135,7 +140,7 @@ int perun_profile_load_file_streamed_as(const char *path, const char *name,
 		.release = file_release,
 		.data = fs,
 	};
-	return load_streamed(&src, 1, out, err);
+	return load_streamed(&src, 1, NULL, 0, out, err);
 usual:
 	if (fd >= 0)
 		close(fd);
@@ -149,12 +154,21 @@ usual_closed:
 int perun_profile_load_memory_streamed(const struct perun_profile_source *src,
 				       struct perun_profile **out, struct perun_error *err)
 {
-	return load_streamed(src, 0, out, err);
+	return load_streamed(src, 0, NULL, 0, out, err);
+}
+
+int perun_profile_load_outline_streamed(const struct perun_profile_source *src, size_t map_at,
+					const struct perun_profile_map_reader *map,
+					struct perun_profile **out, struct perun_error *err)
+{
+	return load_streamed(src, 0, map, map_at, out, err);
 }
 
 /* The streamed load of src; map_from_file when its text is a private
- * mapping of a file, whose pages may be given back and read again. */
+ * mapping of a file, whose pages may be given back and read again; with
+ * map, the map is read from it, its "{}" in the text at map_at. */
 static int load_streamed(const struct perun_profile_source *src, int map_from_file,
+			 const struct perun_profile_map_reader *map, size_t map_at,
 			 struct perun_profile **out, struct perun_error *err)
 {
 	struct profile_stream *st = calloc(1, sizeof(*st));
@@ -167,6 +181,15 @@ static int load_streamed(const struct perun_profile_source *src, int map_from_fi
 	st->map_from_file = map_from_file;
 	st->map_text = span[0];
 	st->map_len = (size_t)(span[1] - span[0]);
+	if (map) {
+		/* The outline's map where its maker says, or the outline is
+		 * not what it says (a damaged object's index). */
+		if (span[0] != src->text + map_at || st->map_len != 2)
+			goto usual;
+		st->map_reader = *map;
+		st->has_reader = 1;
+		st->map_len = map->len;
+	}
 	struct perun_error ignored = { 0 };
 	if (profile_of_tape(&tape, src->name, 0, &p, &ignored) || !p->tape.nodes)
 		goto usual;
@@ -319,17 +342,218 @@ struct type_stream {
 	int stop;	     /* walker done */
 };
 
+/*
+ * A map read from its reader a window at a time: the members still unread
+ * are moved to the window's start and the rest filled, so the map is
+ * never held whole.  A member cut by the window's end is read again with
+ * more of the map (the window grows for one longer than itself).  The
+ * reader runs ahead in a thread of its own, a few chunks at a time: a
+ * store object's map is inflated while the one before is parsed.
+ */
+#define WINDOW_BYTES	((size_t)16 << 20)
+#define PREFETCH_CHUNKS 4
+#define CHUNK_BYTES	((size_t)4 << 20)
+
+struct prefetch {
+	const struct perun_profile_map_reader *m;
+	void *reading;
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	pthread_t thread;
+	int started;
+	char *chunk[PREFETCH_CHUNKS];
+	long got[PREFETCH_CHUNKS]; /* each chunk's read: bytes, 0 the end, -1 */
+	size_t made, taken;	   /* chunks */
+	size_t at;		   /* in the chunk being taken */
+	int stop;
+};
+
+struct map_window {
+	struct prefetch pf;
+	char *buf;
+	size_t cap;
+	size_t ahead; /* refilled when fewer bytes are left unread */
+	int done;     /* the reader said all was read, and sound */
+};
+
+static void *prefetch_run(void *data)
+{
+	struct prefetch *pf = data;
+	for (long n = 1; n > 0;) {
+		pthread_mutex_lock(&pf->lock);
+		while (pf->made - pf->taken == PREFETCH_CHUNKS && !pf->stop)
+			pthread_cond_wait(&pf->changed, &pf->lock);
+		int stop = pf->stop;
+		pthread_mutex_unlock(&pf->lock);
+		if (stop)
+			break;
+		size_t c = pf->made % PREFETCH_CHUNKS;
+		n = pf->m->read(pf->reading, pf->chunk[c], CHUNK_BYTES);
+		pthread_mutex_lock(&pf->lock);
+		pf->got[c] = n;
+		pf->made++;
+		pthread_cond_signal(&pf->changed);
+		pthread_mutex_unlock(&pf->lock);
+	}
+	return NULL;
+}
+
+/* The reader's read, from the chunks read ahead when there is a thread. */
+static long prefetch_read(struct prefetch *pf, char *buf, size_t cap)
+{
+	if (!pf->started)
+		return pf->m->read(pf->reading, buf, cap);
+	pthread_mutex_lock(&pf->lock);
+	while (pf->taken == pf->made)
+		pthread_cond_wait(&pf->changed, &pf->lock);
+	pthread_mutex_unlock(&pf->lock);
+	size_t c = pf->taken % PREFETCH_CHUNKS;
+	long got = pf->got[c];
+	if (got <= 0)
+		return got; /* the end, or damage: the last chunk stays */
+	size_t n = (size_t)got - pf->at < cap ? (size_t)got - pf->at : cap;
+	memcpy(buf, pf->chunk[c] + pf->at, n);
+	pf->at += n;
+	if (pf->at == (size_t)got) {
+		pf->at = 0;
+		pthread_mutex_lock(&pf->lock);
+		pf->taken++;
+		pthread_cond_signal(&pf->changed);
+		pthread_mutex_unlock(&pf->lock);
+	}
+	return (long)n;
+}
+
+static int prefetch_open(struct prefetch *pf, const struct perun_profile_map_reader *m)
+{
+	memset(pf, 0, sizeof(*pf));
+	pf->m = m;
+	pthread_mutex_init(&pf->lock, NULL);
+	pthread_cond_init(&pf->changed, NULL);
+	if (!(pf->reading = m->open(m->data)))
+		return -1;
+	int room = 1;
+	for (int i = 0; i < PREFETCH_CHUNKS; i++)
+		room &= (pf->chunk[i] = malloc(CHUNK_BYTES)) != NULL;
+	/* Without room or a thread, the window reads the reader itself. */
+	pf->started = room && !pthread_create(&pf->thread, NULL, prefetch_run, pf);
+	return 0;
+}
+
+static void prefetch_close(struct prefetch *pf)
+{
+	if (pf->started) {
+		pthread_mutex_lock(&pf->lock);
+		pf->stop = 1;
+		pthread_cond_signal(&pf->changed);
+		pthread_mutex_unlock(&pf->lock);
+		pthread_join(pf->thread, NULL);
+	}
+	if (pf->reading)
+		pf->m->close(pf->reading);
+	for (int i = 0; i < PREFETCH_CHUNKS; i++)
+		free(pf->chunk[i]);
+	pthread_mutex_destroy(&pf->lock);
+	pthread_cond_destroy(&pf->changed);
+}
+
+static int window_open(struct map_window *w, const struct perun_profile_map_reader *m)
+{
+	memset(w, 0, sizeof(*w));
+	w->cap = WINDOW_BYTES;
+	/* PERUN_TEST_MAP_WINDOW: a small window, for tests of members cut
+	 * by its end (in the manner of git's GIT_TEST_*). */
+	const char *test = getenv("PERUN_TEST_MAP_WINDOW");
+	if (test && atol(test) > 0)
+		w->cap = (size_t)atol(test);
+	w->ahead = w->cap / 4;
+	w->buf = malloc(w->cap);
+	return w->buf ? prefetch_open(&w->pf, m) : -1;
+}
+
+static void window_close(struct map_window *w)
+{
+	if (w->buf)
+		prefetch_close(&w->pf);
+	free(w->buf);
+}
+
+/* More of the map after js's unread bytes: when fewer than ahead are
+ * left, or with more set always (grown when the window is full).  0, or
+ * -1 when the reader finds the map damaged or memory runs out. */
+static int window_refill(struct map_window *w, struct json_object_stream *js, int more)
+{
+	size_t unread = (size_t)(js->end - js->p);
+	if (w->done || (!more && unread >= w->ahead))
+		return 0;
+	memmove(w->buf, js->p, unread);
+	if (unread == w->cap) {
+		char *grown = realloc(w->buf, 2 * w->cap);
+		if (!grown)
+			return -1;
+		w->buf = grown;
+		w->cap *= 2;
+	}
+	size_t have = unread;
+	while (have < w->cap && !w->done) {
+		long n = prefetch_read(&w->pf, w->buf + have, w->cap - have);
+		if (n < 0)
+			return -1;
+		w->done = n == 0;
+		have += (size_t)n;
+	}
+	js->p = w->buf;
+	js->end = w->buf + have;
+	return 0;
+}
+
+/* The next member (json_object_stream_next), from the window w when
+ * set. */
+static int next_member(struct json_object_stream *js, struct map_window *w, struct json_tape *tape,
+		       char **strings)
+{
+	if (w && window_refill(w, js, 0))
+		return -1;
+	for (;;) {
+		char *at = js->p, *strings_at = *strings;
+		size_t nodes = tape->n;
+		int rc = json_object_stream_next(js, tape, strings);
+		if (rc >= 0 || !w || w->done)
+			return rc;
+		/* Maybe cut by the window's end: again, with more. */
+		js->p = at;
+		*strings = strings_at;
+		tape->n = nodes;
+		if (window_refill(w, js, 1))
+			return -1;
+	}
+}
+
+/* After the map's closing brace: the reader's word that it is all there
+ * and sound (0), or -1. */
+static int window_finish(struct map_window *w)
+{
+	char extra;
+	while (!w->done) {
+		long n = prefetch_read(&w->pf, &extra, 1);
+		if (n)
+			return -1; /* damaged, or bytes after the map */
+		w->done = 1;
+	}
+	return 0;
+}
+
 /* Fill b with the next types: 1, 0 after the last, -1 when the text or a
  * check fails. */
-static int read_batch(struct json_object_stream *js, struct member_cursor *resources, size_t *found,
-		      struct type_batch *b)
+static int read_batch(struct json_object_stream *js, struct map_window *w,
+		      struct member_cursor *resources, size_t *found, struct type_batch *b)
 {
 	char *strings = b->strings;
 	b->tape.n = 0;
 	b->n = 0;
 	while (b->n < BATCH_TYPES && (size_t)(strings - b->strings) < BATCH_STRINGS) {
 		size_t at = b->tape.n;
-		int rc = json_object_stream_next(js, &b->tape, &strings);
+		int rc = next_member(js, w, &b->tape, &strings);
 		if (rc <= 0)
 			return rc;
 		const struct perun_jv *id = &b->tape.nodes[at];
@@ -374,10 +598,21 @@ static void *read_types(void *arg)
 {
 	struct type_stream *s = arg;
 	const struct perun_jv *resources = &s->p->tape.nodes[s->p->resources];
-	struct json_object_stream js;
+	struct json_object_stream js = { 0 };
 	struct member_cursor cursor;
+	struct map_window window, *w = s->st->has_reader ? &window : NULL;
 	size_t found = 0;
-	int rc = json_object_stream_open(&js, s->st->map_text, s->st->map_len) ? -1 : 1;
+	int rc = 1;
+	if (w) {
+		/* The first window, then the stream on it. */
+		struct json_object_stream first = { 0 };
+		if (window_open(w, &s->st->map_reader) || window_refill(w, &first, 1) ||
+		    json_object_stream_open_part(&js, first.p, (size_t)(first.end - first.p),
+						 s->st->map_len))
+			rc = -1;
+	} else if (json_object_stream_open(&js, s->st->map_text, s->st->map_len)) {
+		rc = -1;
+	}
 	member_cursor_init(&cursor, resources, 0);
 	uintptr_t dropped = page_up((uintptr_t)s->st->map_text);
 	while (rc == 1) {
@@ -391,18 +626,23 @@ static void *read_types(void *arg)
 		if (stop)
 			break;
 		struct type_batch *b = &s->batch[s->made % STREAM_BATCHES];
-		rc = read_batch(&js, &cursor, &found, b);
+		rc = read_batch(&js, w, &cursor, &found, b);
 		pthread_mutex_lock(&s->lock);
 		if (rc >= 0 && b->n)
 			s->made++;
 		pthread_cond_signal(&s->changed);
 		pthread_mutex_unlock(&s->lock);
 	}
-	/* ... and every resource's type in the map. */
+	/* ... and every resource's type in the map, ... */
 	if (!rc && found != perun_jv_len(resources))
+		rc = -1;
+	/* ... which its reader found all there and sound. */
+	if (!rc && w && window_finish(w))
 		rc = -1;
 	member_cursor_release(&cursor);
 	json_object_stream_close(&js);
+	if (w)
+		window_close(w);
 	pthread_mutex_lock(&s->lock);
 	s->read = rc ? -1 : 1;
 	pthread_cond_signal(&s->changed);

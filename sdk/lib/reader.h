@@ -80,6 +80,15 @@ struct json_object_stream {
  * when it does not start with '{'. */
 int json_object_stream_open(struct json_object_stream *s, const char *text, size_t len);
 /*
+ * json_object_stream_open of the object's first len bytes, of whole_len in
+ * all: the caller moves p and end on to the rest (a window of text read a
+ * part at a time).  A member json_object_stream_next finds cut short by
+ * end leaves the stream as it was but for p, so that it can be read again
+ * from where it starts once more text is there.
+ */
+int json_object_stream_open_part(struct json_object_stream *s, const char *text, size_t len,
+				 size_t whole_len);
+/*
  * The next member onto tape (its key's node, then its value's nodes),
  * strings decoded at *strings, which is moved past them.  Returns 1, 0
  * after the closing '}', or -1 for text json_tape_parse does not take.

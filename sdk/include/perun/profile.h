@@ -86,6 +86,34 @@ PERUN_API int perun_profile_load_memory_streamed(const struct perun_profile_sour
 						 struct perun_profile **out,
 						 struct perun_error *err);
 /*
+ * A streamed profile's resource_type_map read in order, a part at a time,
+ * afresh for each walk (a store object's map, inflated as it is read,
+ * never whole): len, its bytes; open(data), a reading from its first byte
+ * (NULL without memory); read(reading, buf, cap), the next bytes into
+ * buf: their count, 0 at the end (once all len bytes are read and found
+ * sound), -1 when they are damaged; close(reading).  Since libperun
+ * interface 9.
+ */
+struct perun_profile_map_reader {
+	size_t len;
+	void *(*open)(void *data);
+	long (*read)(void *reading, char *buf, size_t cap);
+	void (*close)(void *reading);
+	void *data;
+};
+/*
+ * perun_profile_load_memory_streamed of a profile whose source text holds
+ * the map as "{}" at map_at (the byte its value starts at), the map itself
+ * read from map when it is walked.  map->data is the source's, freed by
+ * its release.  A source whose "{}" is not there is loaded by its reload.
+ * Since libperun interface 9.
+ */
+PERUN_API int perun_profile_load_outline_streamed(const struct perun_profile_source *source,
+						  size_t map_at,
+						  const struct perun_profile_map_reader *map,
+						  struct perun_profile **out,
+						  struct perun_error *err);
+/*
  * Load a streamed profile's resources whole now, explicitly, for a reader
  * that comes back to them: 0, or the load's error as a negative code
  * (the profile's resources are then empty).  0 for any other profile.
@@ -136,6 +164,15 @@ enum perun_dump_style {
  */
 PERUN_API char *perun_profile_dump(const struct perun_profile *profile, enum perun_dump_style style,
 				   int with_origin, size_t *len);
+/*
+ * perun_profile_dump, and where in its text resource_type_map's value
+ * lies: map_span[0] .. map_span[1) (both 0 without one).  The store
+ * compresses the map apart, so that it can be read as it is walked.
+ * Since libperun interface 9.
+ */
+PERUN_API char *perun_profile_dump_map_span(const struct perun_profile *profile,
+					    enum perun_dump_style style, int with_origin,
+					    size_t *len, size_t map_span[2]);
 /*
  * perun_profile_dump's text written into fd as it is made, a part at a
  * time (a profile of a million calls is never held whole as text): 0, or

@@ -1,0 +1,434 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/* Segmented store objects: compressed in parts, the map read as walked. */
+#define _GNU_SOURCE /* adler32_combine64 */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <libdeflate.h>
+
+#include <perun/fsutil.h>
+
+#include "store_segments.h"
+
+/*
+ * The index after the stream, little-endian: where each of the map's
+ * slices starts in the object (a u64 each), then the eight fields of
+ * struct store_segments, the CRC-32 of all before, the index's version,
+ * and the magic that ends the object.  The slices' starts are for
+ * readers that inflate them apart.
+ */
+#define INDEX_FIELDS  64
+#define INDEX_BYTES   (INDEX_FIELDS + 16)
+#define INDEX_VERSION 1
+static const char index_magic[8] = { 'P', 'E', 'R', 'U', 'N', 'S', 'E', 'G' };
+
+/* The map's slices, compressed on all processors. */
+#define SLICE_BYTES ((size_t)32 << 20)
+
+static size_t test_size(void)
+{
+	const char *test = getenv("PERUN_TEST_SEGMENTED_MAP");
+	long n = test ? atol(test) : 0;
+	return n > 0 ? (size_t)n : 0;
+}
+
+size_t store_segmented_map_min(void)
+{
+	size_t test = test_size();
+	return test ? test : STORE_SEGMENTED_MAP_MIN;
+}
+
+size_t store_utf8_length(const char *s, size_t len)
+{
+	/* Eight bytes at a time (objects are hundreds of megabytes): a
+	 * continuation byte is 10xxxxxx, its top bit set and the next not.
+	 * Each byte's flag (0 or 1) is summed in its own lane, the lanes
+	 * added up every 255 words: no popcount, which the baseline x86-64
+	 * has only as a libgcc call. */
+	const uint64_t high = 0x8080808080808080ull;
+	size_t continuations = 0, i = 0;
+	while (i + 8 <= len) {
+		uint64_t lanes = 0;
+		for (int k = 0; k < 255 && i + 8 <= len; k++, i += 8) {
+			uint64_t w;
+			memcpy(&w, s + i, 8);
+			lanes += (w & high & ~(w << 1)) >> 7;
+		}
+		for (int b = 0; b < 8; b++)
+			continuations += (size_t)((lanes >> (8 * b)) & 0xff);
+	}
+	for (; i < len; i++)
+		continuations += ((unsigned char)s[i] & 0xc0) == 0x80;
+	return len - continuations;
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+/* One part of the payload, compressed on its own. */
+struct piece {
+	const unsigned char *in;
+	size_t len;
+	int last; /* the stream's end, not a flush point */
+	unsigned char *out;
+	size_t out_len;
+	uint32_t adler;
+	int failed;
+};
+
+struct compressing {
+	struct piece *pieces;
+	size_t n;
+	int level;
+	atomic_size_t next;
+};
+
+static void compress_piece(struct piece *pc, int level)
+{
+	z_stream zs = { 0 };
+	/* Raw deflate: the zlib header and Adler-32 are the whole stream's. */
+	if (deflateInit2(&zs, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+		pc->failed = 1;
+		return;
+	}
+	/* A full flush ends on a byte with an empty stored block: a little
+	 * over deflateBound, which counts a finish. */
+	size_t cap = deflateBound(&zs, (uLong)pc->len) + 64;
+	pc->out = malloc(cap);
+	zs.next_in = (unsigned char *)pc->in;
+	zs.avail_in = (uInt)pc->len;
+	zs.next_out = pc->out;
+	zs.avail_out = (uInt)cap;
+	int rc = pc->out ? deflate(&zs, pc->last ? Z_FINISH : Z_FULL_FLUSH) : Z_MEM_ERROR;
+	pc->failed = pc->last ? rc != Z_STREAM_END : rc != Z_OK || zs.avail_in || !zs.avail_out;
+	pc->out_len = zs.total_out;
+	deflateEnd(&zs);
+	pc->adler = (uint32_t)libdeflate_adler32(1, pc->in, pc->len);
+}
+
+static void *compress_run(void *data)
+{
+	struct compressing *c = data;
+	size_t i;
+	while ((i = atomic_fetch_add(&c->next, 1)) < c->n)
+		compress_piece(&c->pieces[i], c->level);
+	return NULL;
+}
+
+/* Cut [from, to) of payload into pieces of at most slice bytes. */
+static size_t cut(struct piece *pieces, size_t n, const char *payload, size_t from, size_t to,
+		  size_t slice)
+{
+	for (size_t at = from; at < to; at += slice) {
+		pieces[n].in = (const unsigned char *)payload + at;
+		pieces[n].len = to - at < slice ? to - at : slice;
+		n++;
+	}
+	return n;
+}
+
+static void put_u64(unsigned char *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t get_u64(const unsigned char *p)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < 8; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+static uint32_t get_u32(const unsigned char *p)
+{
+	return (uint32_t)get_u64(p) & 0xffffffffu;
+}
+
+static void index_fields(const struct store_segments *seg, unsigned char out[INDEX_FIELDS])
+{
+	const uint64_t f[8] = { seg->map_packed, seg->tail_packed, seg->stream_end,  seg->map_begin,
+				seg->map_end,	 seg->payload_len, seg->slice_bytes, seg->slices };
+	for (int i = 0; i < 8; i++)
+		put_u64(out + 8 * i, f[i]);
+}
+
+/* A payload compressed as a segmented object: its pieces, then the end
+ * (the stream's Adler-32 and the index). */
+struct store_segmented {
+	struct piece *pieces;
+	size_t n;
+	unsigned char head[2];
+	unsigned char *end;
+	size_t end_len;
+};
+
+void store_segments_free(struct store_segmented *o)
+{
+	if (!o)
+		return;
+	for (size_t i = 0; i < o->n; i++)
+		free(o->pieces[i].out);
+	free(o->pieces);
+	free(o->end);
+	free(o);
+}
+
+/* Compress o's pieces on all processors: 0, or -1 when one failed. */
+static int compress_all(struct store_segmented *o, int level)
+{
+	struct compressing c = { o->pieces, o->n, level, 0 };
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t threads = cpus > 1 ? (size_t)(cpus < 8 ? cpus : 8) - 1 : 0;
+	pthread_t helper[7];
+	size_t started = 0;
+	atomic_init(&c.next, 0);
+	while (started < threads && started + 1 < c.n &&
+	       !pthread_create(&helper[started], NULL, compress_run, &c))
+		started++;
+	compress_run(&c);
+	for (size_t i = 0; i < started; i++)
+		pthread_join(helper[i], NULL);
+	for (size_t i = 0; i < o->n; i++)
+		if (o->pieces[i].failed)
+			return -1;
+	return 0;
+}
+
+/* The stream's Adler-32 and the index, once the pieces are compressed. */
+static int make_end(struct store_segmented *o, struct store_segments *seg, size_t first_map,
+		    size_t first_tail)
+{
+	o->end_len = 4 + 8 * seg->slices + INDEX_BYTES;
+	unsigned char *e = o->end = malloc(o->end_len);
+	if (!e)
+		return -1;
+	size_t at = 2;
+	uLong adler = 1;
+	for (size_t i = 0; i < o->n; i++) {
+		if (i == first_map)
+			seg->map_packed = at;
+		if (i == first_tail)
+			seg->tail_packed = at;
+		if (i >= first_map && i < first_tail)
+			put_u64(e + 4 + 8 * (i - first_map), at);
+		at += o->pieces[i].out_len;
+		adler = adler32_combine64(adler, o->pieces[i].adler, (z_off64_t)o->pieces[i].len);
+	}
+	for (int i = 0; i < 4; i++)
+		e[i] = (unsigned char)(adler >> (24 - 8 * i));
+	seg->stream_end = at + 4;
+	unsigned char *fields = e + 4 + 8 * seg->slices;
+	index_fields(seg, fields);
+	put_u64(fields + INDEX_FIELDS,
+		(uint64_t)libdeflate_crc32(0, e + 4, 8 * seg->slices + INDEX_FIELDS) |
+			(uint64_t)INDEX_VERSION << 32);
+	memcpy(fields + INDEX_FIELDS + 8, index_magic, 8);
+	return 0;
+}
+
+struct store_segmented *store_segments_compress(const char *payload, size_t len, size_t map_begin,
+						size_t map_end, int level)
+{
+	size_t slice = test_size() ? test_size() : SLICE_BYTES;
+	size_t most =
+		map_begin / slice + (map_end - map_begin) / slice + (len - map_end) / slice + 3;
+	struct store_segmented *o = calloc(1, sizeof(*o));
+	if (!o || !(o->pieces = calloc(most, sizeof(struct piece)))) {
+		free(o);
+		return NULL;
+	}
+	/* Before the map, the map, after it: a flush point at each border. */
+	size_t first_map = o->n = cut(o->pieces, 0, payload, 0, map_begin, slice);
+	size_t first_tail = o->n = cut(o->pieces, o->n, payload, map_begin, map_end, slice);
+	o->n = cut(o->pieces, o->n, payload, map_end, len, slice);
+	o->pieces[o->n - 1].last = 1;
+	/* The zlib header: deflate with a 32 KB window, the level's flag,
+	 * its check bits making it a multiple of 31 (RFC 1950). */
+	int flevel = level < 2 ? 0 : level < 6 ? 1 : level == 6 ? 2 : 3;
+	o->head[0] = 0x78;
+	o->head[1] = (unsigned char)(flevel << 6);
+	o->head[1] |= (unsigned char)(31 - (0x78 * 256 + o->head[1]) % 31);
+	struct store_segments seg = {
+		0, 0, 0, map_begin, map_end, len, slice, first_tail - first_map,
+	};
+	if (compress_all(o, level) || make_end(o, &seg, first_map, first_tail)) {
+		store_segments_free(o);
+		return NULL;
+	}
+	return o;
+}
+
+int store_segments_write(int fd, void *data)
+{
+	struct store_segmented *o = data;
+	if (perun_write_all(fd, o->head, 2))
+		return -1;
+	for (size_t i = 0; i < o->n; i++)
+		if (perun_write_all(fd, o->pieces[i].out, o->pieces[i].out_len))
+			return -1;
+	return perun_write_all(fd, o->end, o->end_len);
+}
+
+/* ---- reading ------------------------------------------------------------- */
+
+int store_segments_find(const unsigned char *packed, size_t len, struct store_segments *seg)
+{
+	if (len < 2 + 4 + INDEX_BYTES)
+		return -1;
+	const unsigned char *ix = packed + len - INDEX_BYTES;
+	if (memcmp(ix + INDEX_FIELDS + 8, index_magic, 8) ||
+	    get_u32(ix + INDEX_FIELDS + 4) != INDEX_VERSION)
+		return -1;
+	seg->map_packed = get_u64(ix);
+	seg->tail_packed = get_u64(ix + 8);
+	seg->stream_end = get_u64(ix + 16);
+	seg->map_begin = get_u64(ix + 24);
+	seg->map_end = get_u64(ix + 32);
+	seg->payload_len = get_u64(ix + 40);
+	seg->slice_bytes = get_u64(ix + 48);
+	seg->slices = get_u64(ix + 56);
+	/* The slices' starts, then the fields, all checked; in order, and
+	 * within the object. */
+	if (seg->slices > (len - INDEX_BYTES) / 8 ||
+	    seg->stream_end != len - INDEX_BYTES - 8 * seg->slices ||
+	    get_u32(ix + INDEX_FIELDS) !=
+		    (uint32_t)libdeflate_crc32(0, packed + seg->stream_end,
+					       INDEX_BYTES - 16 + 8 * seg->slices))
+		return -1;
+	if (seg->map_packed < 2 || seg->map_packed > seg->tail_packed ||
+	    seg->tail_packed + 4 >= seg->stream_end || seg->map_begin >= seg->map_end ||
+	    seg->map_end > seg->payload_len || seg->payload_len > SIZE_MAX / 2 ||
+	    seg->stream_end > UINT32_MAX)
+		return -1; /* zlib counts its input in 32 bits */
+	return 0;
+}
+
+/* Inflate packed[from .. to) into out[0 .. want), raw when raw: 0 when
+ * exactly want bytes came, and the stream ended when it must. */
+static int inflate_part(const unsigned char *from, const unsigned char *to, int raw, char *out,
+			size_t want, int must_end, const unsigned char **stopped)
+{
+	z_stream zs = { 0 };
+	if (inflateInit2(&zs, raw ? -15 : 15) != Z_OK)
+		return -1;
+	zs.next_in = (unsigned char *)from;
+	zs.avail_in = (uInt)(to - from);
+	zs.next_out = (unsigned char *)out;
+	zs.avail_out = (uInt)want;
+	int rc = inflate(&zs, must_end ? Z_FINISH : Z_SYNC_FLUSH);
+	int ok = zs.total_out == want &&
+		 (must_end ? rc == Z_STREAM_END : rc == Z_OK || rc == Z_BUF_ERROR);
+	if (stopped)
+		*stopped = zs.next_in;
+	inflateEnd(&zs);
+	return ok ? 0 : -1;
+}
+
+int store_segments_outline(struct segmented_object *o, char **outline, size_t *outline_len)
+{
+	const struct store_segments *seg = &o->seg;
+	const unsigned char *p = o->packed, *stopped;
+	size_t before = seg->map_begin, after = seg->payload_len - seg->map_end;
+	/* Parts compress to no less than a thousandth (zlib's bound): an
+	 * index claiming more is refused before any allocation. */
+	if (before / 1032 > seg->map_packed || after / 1032 > seg->stream_end - seg->tail_packed)
+		return -1;
+	char *buf = malloc(before + 2 + after + 1);
+	if (!buf)
+		return -1;
+	if (inflate_part(p, p + seg->map_packed, 0, buf, before, 0, NULL) ||
+	    inflate_part(p + seg->tail_packed, p + seg->stream_end - 4, 1, buf + before + 2, after,
+			 1, &stopped) ||
+	    stopped != p + seg->stream_end - 4) {
+		free(buf);
+		return -1;
+	}
+	memcpy(buf + before, "{}", 2);
+	buf[before + 2 + after] = '\0';
+	o->adler_before = (uint32_t)libdeflate_adler32(1, buf, before);
+	o->adler_after = (uint32_t)libdeflate_adler32(1, buf + before + 2, after);
+	const unsigned char *a = p + seg->stream_end - 4;
+	o->adler_stream = (uint32_t)a[0] << 24 | (uint32_t)a[1] << 16 | (uint32_t)a[2] << 8 | a[3];
+	*outline = buf;
+	*outline_len = before + 2 + after;
+	return 0;
+}
+
+/* A walk's reading of the map. */
+struct map_reading {
+	const struct segmented_object *o;
+	z_stream zs;
+	size_t left; /* of the map's bytes */
+	uint32_t adler;
+	size_t chars;
+};
+
+static void *map_open(void *data)
+{
+	const struct segmented_object *o = data;
+	struct map_reading *r = calloc(1, sizeof(*r));
+	if (!r || inflateInit2(&r->zs, -15) != Z_OK) {
+		free(r);
+		return NULL;
+	}
+	r->o = o;
+	r->zs.next_in = (unsigned char *)o->packed + o->seg.map_packed;
+	r->zs.avail_in = (uInt)(o->seg.tail_packed - o->seg.map_packed);
+	r->left = o->seg.map_end - o->seg.map_begin;
+	r->adler = 1;
+	return r;
+}
+
+/* The map all read: does the stream's Adler-32 hold, and the header's
+ * count of characters? */
+static int map_sound(const struct map_reading *r)
+{
+	const struct segmented_object *o = r->o;
+	uLong adler = adler32_combine64(o->adler_before, r->adler,
+					(z_off64_t)(o->seg.map_end - o->seg.map_begin));
+	adler = adler32_combine64(adler, o->adler_after,
+				  (z_off64_t)(o->seg.payload_len - o->seg.map_end));
+	return adler == o->adler_stream && r->chars == o->map_chars;
+}
+
+static long map_read(void *reading, char *buf, size_t cap)
+{
+	struct map_reading *r = reading;
+	if (!r->left)
+		return map_sound(r) ? 0 : -1;
+	size_t want = cap < r->left ? cap : r->left;
+	if (want > (size_t)1 << 30)
+		want = (size_t)1 << 30;
+	r->zs.next_out = (unsigned char *)buf;
+	r->zs.avail_out = (uInt)want;
+	int rc = inflate(&r->zs, Z_SYNC_FLUSH);
+	size_t made = want - r->zs.avail_out;
+	if ((rc != Z_OK && rc != Z_BUF_ERROR) || !made)
+		return -1;
+	r->left -= made;
+	r->adler = (uint32_t)libdeflate_adler32(r->adler, buf, made);
+	r->chars += store_utf8_length(buf, made);
+	return (long)made;
+}
+
+static void map_close(void *reading)
+{
+	struct map_reading *r = reading;
+	inflateEnd(&r->zs);
+	free(r);
+}
+
+struct perun_profile_map_reader store_segments_map_reader(const struct segmented_object *o)
+{
+	return (struct perun_profile_map_reader){
+		.len = o->seg.map_end - o->seg.map_begin,
+		.open = map_open,
+		.read = map_read,
+		.close = map_close,
+		.data = (void *)o,
+	};
+}
