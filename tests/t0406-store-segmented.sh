@@ -146,13 +146,18 @@ test_expect_success 'the stack views read it as the file, whatever the window' '
 	done
 '
 
-test_expect_success 'its slices, cut small, read the same' '
+# Chunks of 2,500 bytes read two slices whole (libdeflate) and half of
+# one (zlib), which the next goes on with; 333 bytes, a third of one.
+test_expect_success 'its slices, cut small, read the same, whole or in parts' '
 	git init -q small && (cd small && git commit -q --allow-empty -m v1 &&
 	 perun init >/dev/null && cp ../big.perf .perun/jobs/k.perf &&
 	 PERUN_TEST_SEGMENTED_MAP=1000 perun add --force .perun/jobs/k.perf >/dev/null) &&
 	python3 seg.py segmented "small/$(cat object)" &&
 	test "$(python3 seg.py zlib-sha "small/$(cat object)")" = "$(cat sha)" &&
-	views_as_file small PERUN_TEST_NO_RELOAD=1 PERUN_TEST_MAP_WINDOW=333
+	views_as_file small PERUN_TEST_NO_RELOAD=1 &&
+	for window in 333 2500; do
+		views_as_file small PERUN_TEST_NO_RELOAD=1 PERUN_TEST_MAP_WINDOW=$window || return 1
+	done
 '
 
 # put <seg.py command>: the object rewritten from the good one.

@@ -362,6 +362,7 @@ struct prefetch {
 	pthread_t thread;
 	int started;
 	char *chunk[PREFETCH_CHUNKS];
+	size_t chunk_bytes;
 	long got[PREFETCH_CHUNKS]; /* each chunk's read: bytes, 0 the end, -1 */
 	size_t made, taken;	   /* chunks */
 	size_t at;		   /* in the chunk being taken */
@@ -388,7 +389,7 @@ static void *prefetch_run(void *data)
 		if (stop)
 			break;
 		size_t c = pf->made % PREFETCH_CHUNKS;
-		n = pf->m->read(pf->reading, pf->chunk[c], CHUNK_BYTES);
+		n = pf->m->read(pf->reading, pf->chunk[c], pf->chunk_bytes);
 		pthread_mutex_lock(&pf->lock);
 		pf->got[c] = n;
 		pf->made++;
@@ -424,17 +425,19 @@ static long prefetch_read(struct prefetch *pf, char *buf, size_t cap)
 	return (long)n;
 }
 
-static int prefetch_open(struct prefetch *pf, const struct perun_profile_map_reader *m)
+static int prefetch_open(struct prefetch *pf, const struct perun_profile_map_reader *m,
+			 size_t chunk_bytes)
 {
 	memset(pf, 0, sizeof(*pf));
 	pf->m = m;
+	pf->chunk_bytes = chunk_bytes;
 	pthread_mutex_init(&pf->lock, NULL);
 	pthread_cond_init(&pf->changed, NULL);
 	if (!(pf->reading = m->open(m->data)))
 		return -1;
 	int room = 1;
 	for (int i = 0; i < PREFETCH_CHUNKS; i++)
-		room &= (pf->chunk[i] = malloc(CHUNK_BYTES)) != NULL;
+		room &= (pf->chunk[i] = malloc(chunk_bytes)) != NULL;
 	/* Without room or a thread, the window reads the reader itself. */
 	pf->started = room && !pthread_create(&pf->thread, NULL, prefetch_run, pf);
 	return 0;
@@ -461,14 +464,17 @@ static int window_open(struct map_window *w, const struct perun_profile_map_read
 {
 	memset(w, 0, sizeof(*w));
 	w->cap = WINDOW_BYTES;
-	/* PERUN_TEST_MAP_WINDOW: a small window, for tests of members cut
-	 * by its end (in the manner of git's GIT_TEST_*). */
+	/* The reader's parts read whole, into chunks of their size. */
+	size_t chunk = m->part > CHUNK_BYTES ? m->part : CHUNK_BYTES;
+	/* PERUN_TEST_MAP_WINDOW: a small window and chunks, for tests of
+	 * members cut by its end and parts cut by a chunk's (in the manner
+	 * of git's GIT_TEST_*). */
 	const char *test = getenv("PERUN_TEST_MAP_WINDOW");
 	if (test && atol(test) > 0)
-		w->cap = (size_t)atol(test);
+		w->cap = chunk = (size_t)atol(test);
 	w->ahead = w->cap / 4;
 	w->buf = malloc(w->cap);
-	return w->buf ? prefetch_open(&w->pf, m) : -1;
+	return w->buf ? prefetch_open(&w->pf, m, chunk) : -1;
 }
 
 static void window_close(struct map_window *w)

@@ -88,14 +88,16 @@ PERUN_API int perun_profile_load_memory_streamed(const struct perun_profile_sour
 /*
  * A streamed profile's resource_type_map read in order, a part at a time,
  * afresh for each walk (a store object's map, inflated as it is read,
- * never whole): len, its bytes; open(data), a reading from its first byte
- * (NULL without memory); read(reading, buf, cap), the next bytes into
- * buf: their count, 0 at the end (once all len bytes are read and found
- * sound), -1 when they are damaged; close(reading).  Since libperun
- * interface 9.
+ * never whole): len, its bytes; part, the size of the parts it reads
+ * best whole (0: any), which the walk gives it room for; open(data), a
+ * reading from its first byte (NULL without memory); read(reading, buf,
+ * cap), the next bytes into buf: their count, 0 at the end (once all len
+ * bytes are read and found sound), -1 when they are damaged;
+ * close(reading).  Since libperun interface 9.
  */
 struct perun_profile_map_reader {
 	size_t len;
+	size_t part;
 	void *(*open)(void *data);
 	long (*read)(void *reading, char *buf, size_t cap);
 	void (*close)(void *reading);
