@@ -35,8 +35,8 @@ perun_SOURCES = \
 	core/cmd_serve.c \
 	core/serve_runs.c core/serve_runs.h core/serve_runs_internal.h core/serve_sessions.c \
 	core/serve_request.c core/serve_request.h
-perun_CFLAGS = $(AM_CFLAGS) $(LIBGIT2_CFLAGS) $(JANSSON_CFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(LIBDEFLATE_CFLAGS) $(ZSTD_CFLAGS) $(NETTLE_CFLAGS) $(GSL_CFLAGS) -pthread
-perun_LDADD = sdk/libperun.la $(LIBGIT2_LIBS) $(JANSSON_LIBS) $(YAML_LIBS) $(ZLIB_LIBS) $(LIBDEFLATE_LIBS) $(ZSTD_LIBS) $(NETTLE_LIBS) $(GSL_LIBS) -lm
+perun_CFLAGS = $(AM_CFLAGS) $(LIBGIT2_CFLAGS) $(JANSSON_CFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(LIBDEFLATE_CFLAGS) $(ISAL_CFLAGS) $(ZSTD_CFLAGS) $(NETTLE_CFLAGS) $(GSL_CFLAGS) -pthread
+perun_LDADD = sdk/libperun.la $(LIBGIT2_LIBS) $(JANSSON_LIBS) $(YAML_LIBS) $(ZLIB_LIBS) $(LIBDEFLATE_LIBS) $(ISAL_LIBS) $(ZSTD_LIBS) $(NETTLE_LIBS) $(GSL_LIBS) -lm
 # check profiles parses its two profiles in two threads.
 perun_LDFLAGS = $(AM_LDFLAGS) -pthread
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* libFuzzer target: reading a store object (inflating with the header's
- * bound, the header, the UTF-8 length, the profile). */
+ * bound, the header, the UTF-8 length, the profile), whole and streamed
+ * (a segmented object's index, its map inflated as it is walked). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,16 @@
 #define SHA "0123456789abcdef0123456789abcdef01234567"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int count_type(const char *id, const struct perun_jv *type, const struct perun_jv *columns,
+		      void *data)
+{
+	(void)id;
+	(void)type;
+	(void)columns;
+	++*(size_t *)data;
+	return 0;
+}
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char dir[64];
@@ -33,5 +44,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct perun_error err = { 0 };
 	if (!perun_store_read_profile(dir, SHA, &profile, &err))
 		perun_profile_free(profile);
+	size_t types = 0;
+	if (!perun_store_read_profile_streamed(dir, SHA, &profile, &err)) {
+		perun_profile_foreach_type(profile, count_type, &types, &err);
+		perun_profile_free(profile);
+	}
 	return 0;
 }

@@ -16,14 +16,15 @@ EXTRA_DIST += %reldir%/README.md %reldir%/build.sh %reldir%/replay.sh \
 if ENABLE_FUZZING
 FUZZ_CFLAGS = $(AM_CFLAGS) -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
 	-fno-sanitize-recover=undefined -I$(top_srcdir)/core \
-	$(JANSSON_CFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(LIBDEFLATE_CFLAGS) $(ZSTD_CFLAGS) $(NETTLE_CFLAGS) -pthread
-FUZZ_LINK_LIBS = %reldir%/libfuzz.a $(JANSSON_LIBS) $(YAML_LIBS) $(ZLIB_LIBS) $(LIBDEFLATE_LIBS) $(ZSTD_LIBS) $(NETTLE_LIBS) \
+	$(JANSSON_CFLAGS) $(YAML_CFLAGS) $(ZLIB_CFLAGS) $(LIBDEFLATE_CFLAGS) $(ISAL_CFLAGS) $(ZSTD_CFLAGS) $(NETTLE_CFLAGS) -pthread
+FUZZ_LINK_LIBS = %reldir%/libfuzz.a $(JANSSON_LIBS) $(YAML_LIBS) $(ZLIB_LIBS) $(LIBDEFLATE_LIBS) $(ISAL_LIBS) $(ZSTD_LIBS) $(NETTLE_LIBS) \
 	-lm -lpthread
 FUZZ_LINK_FLAGS = -fsanitize=fuzzer,address,undefined
 # libperun and the core parsers, compiled once with the sanitizers.
 noinst_LIBRARIES += %reldir%/libfuzz.a
 %canon_reldir%_libfuzz_a_SOURCES = $(sdk_libperun_la_SOURCES) \
-	core/durable.c core/index.c core/store.c core/config_yaml.c core/selector.c \
+	core/durable.c core/index.c core/store.c core/store_segments.c core/config_yaml.c \
+	core/selector.c \
 	core/perf_script.c core/folded_stacks.c core/compressed.c core/import_chrome.c \
 	core/serve_request.c
 %canon_reldir%_libfuzz_a_CFLAGS = $(FUZZ_CFLAGS)

@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
 	build-essential autoconf automake libtool libltdl-dev pkg-config
-	libjansson-dev libyaml-dev zlib1g-dev libdeflate-dev libzstd-dev nettle-dev libgit2-dev libgsl-dev
+	libjansson-dev libyaml-dev zlib1g-dev libdeflate-dev libisal-dev libzstd-dev nettle-dev libgit2-dev libgsl-dev
 	libmicrohttpd-dev
 	git python3 python3-jsonschema hyperfine jq groff-base clang-format openssh-server
 	curl wrk

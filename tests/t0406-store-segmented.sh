@@ -7,7 +7,8 @@
 # read whole; damage in the map is named as the whole load names it.
 # PERUN_TEST_SEGMENTED_MAP segments the small maps of the tests (and
 # slices them that small), PERUN_TEST_MAP_WINDOW shrinks the walk's window,
-# PERUN_TEST_NO_RELOAD fails where the walk would fall back to a whole load.
+# PERUN_TEST_NO_RELOAD fails where the walk would fall back to a whole load,
+# PERUN_TEST_ZLIB_WRITER compresses with zlib where perun has ISA-L.
 . "$srcdir/tests/test-lib.sh"
 
 command -v python3 >/dev/null || test_skip_all "python3 is needed to read objects"
@@ -158,6 +159,18 @@ test_expect_success 'its slices, cut small, read the same, whole or in parts' '
 	for window in 333 2500; do
 		views_as_file small PERUN_TEST_NO_RELOAD=1 PERUN_TEST_MAP_WINDOW=$window || return 1
 	done
+'
+
+# ISA-L compresses the slices where perun has it; zlib otherwise, or
+# under PERUN_TEST_ZLIB_WRITER: the same payload either way.
+test_expect_success 'the slices of zlib and of ISA-L: the same payload, the same views' '
+	git init -q zlib && (cd zlib && git commit -q --allow-empty -m v1 &&
+	 perun init >/dev/null && cp ../big.perf .perun/jobs/k.perf &&
+	 PERUN_TEST_ZLIB_WRITER=1 PERUN_TEST_SEGMENTED_MAP=65536 \
+		perun add --force .perun/jobs/k.perf >/dev/null) &&
+	python3 seg.py segmented "zlib/$(cat object)" &&
+	test "$(python3 seg.py zlib-sha "zlib/$(cat object)")" = "$(cat sha)" &&
+	views_as_file zlib PERUN_TEST_NO_RELOAD=1
 '
 
 # put <seg.py command>: the object rewritten from the good one.
