@@ -492,7 +492,8 @@ static int window_refill(struct map_window *w, struct json_object_stream *js, in
 	size_t unread = (size_t)(js->end - js->p);
 	if (w->done || (!more && unread >= w->ahead))
 		return 0;
-	memmove(w->buf, js->p, unread);
+	if (unread)
+		memmove(w->buf, js->p, unread);
 	if (unread == w->cap) {
 		char *grown = realloc(w->buf, 2 * w->cap);
 		if (!grown)
