@@ -91,6 +91,13 @@ echo "frames drawn: trace $(grep -c 'class="f"' "$work/trace.svg"), kperf $(grep
 # pages made ahead of it on the other processor (2026-11-28), each stored
 # run right after a run from the file: 1.29-1.88 s, 0.17-1.30 s system
 # (without: 1.28-2.14 s, 0.20-1.04 s), the file 1.05-1.11 s.
+# Segmented objects (store_segments.h, 2026-11-28): add writes the text
+# into a temporary file and compresses 8 MB slices by ISA-L on both
+# processors: 1.27 s, 215 MB, a 61 MB object (farm-bench, 6 pairs; the
+# whole dump and libdeflate 2.02 s, 585 MB, 58 MB).  The map is inflated
+# as it is walked: folded 1.30 s, 353 MB against the file's 1.09 s (10
+# pairs, A/B 1.16); inflated whole it was 1.5-1.9 s, 612 MB in cold
+# memory, 1.19 s best of 3 in warm.
 cp "$cache/kperf-$n.perf" .perun/jobs/kperf.perf
 BENCH_RUNS=1 bench_measure "add the kperf profile to the store" \
 	"$PERUN" add --force --keep-profile kperf.perf
@@ -132,7 +139,8 @@ fi
 # streamed from their objects and keeps only the version's own profiles
 # (2026-11-28, AMD EPYC VM: 2.49-3.47 s, 1.05 GB, the inflated objects
 # most of it; loaded whole before: 9.04 s, 3.0 GB; check all 6.0 s, 3.0 GB
-# then, 2.54 s, 1.05 GB now).
+# then, 2.54 s, 1.05 GB now).  Segmented, their maps inflated on each walk
+# instead: 3.54 s, 492 MB against 3.30 s, 1.03 GB (5 pairs).
 if [ -f "$PERUN_PLUGIN_PATH/check/aat.so" ]; then
 	git -c user.name=b -c user.email=b@example.com commit -q --allow-empty -m shifted
 	cp "$cache/kperf-$n-shifted.perf" .perun/jobs/kperf.perf

@@ -65,89 +65,160 @@ void perun_store_set_compression(int level)
 	compression_level = level;
 }
 
+/*
+ * profile's text written into a temporary file of its own in objects_dir
+ * (unlinked: it goes with its descriptor), as it is made: a big profile
+ * is never held whole in memory.  *fd, the text's *len bytes from 0 and
+ * where its map's value lies.
+ */
+static int dump_to_file(const char *objects_dir, const struct perun_profile *profile, int *fd,
+			size_t *len, size_t map_span[2], struct perun_error *err)
+{
+	*fd = open(objects_dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (*fd < 0) {
+		/* A file system without O_TMPFILE: a named one, unlinked. */
+		char path[PATH_MAX];
+		snprintf(path, sizeof(path), "%s/dump.tmp-XXXXXX", objects_dir);
+		if ((*fd = mkostemp(path, O_CLOEXEC)) >= 0)
+			unlink(path);
+	}
+	if (*fd < 0)
+		return perun_error_set_errno(err, PERUN_EGENERIC, errno,
+					     "cannot write a profile object into '%s'",
+					     objects_dir);
+	off_t end;
+	if (perun_profile_write_map_span(profile, PERUN_DUMP_COMPACT, 0, *fd, map_span) ||
+	    (end = lseek(*fd, 0, SEEK_END)) < 0)
+		return errno == ENOMEM
+			       ? perun_error_set(err, PERUN_EGENERIC, "out of memory")
+			       : perun_error_set_errno(err, PERUN_EGENERIC, errno,
+						       "cannot write a profile object into '%s'",
+						       objects_dir);
+	*len = (size_t)end;
+	return 0;
+}
+
+/* The text's passes, a buffer at a time (8 MB): its characters, then its
+ * SHA-1 after the header. */
+#define PASS_BYTES ((size_t)8 << 20)
+
+static int text_chars(int fd, size_t len, char *buf, size_t *chars)
+{
+	*chars = 0;
+	for (size_t at = 0; at < len; at += PASS_BYTES) {
+		size_t n = len - at < PASS_BYTES ? len - at : PASS_BYTES;
+		if (store_read_at(fd, buf, n, (off_t)at))
+			return -1;
+		*chars += store_utf8_length(buf, n);
+	}
+	return 0;
+}
+
+static int text_sha1(int fd, size_t len, const char *head, size_t head_len, char *buf,
+		     char sha_out[PERUN_SHA1_HEX])
+{
+	struct sha1_ctx sha;
+	sha1_init(&sha);
+	sha1_update(&sha, head_len, (const uint8_t *)head);
+	for (size_t at = 0; at < len; at += PASS_BYTES) {
+		size_t n = len - at < PASS_BYTES ? len - at : PASS_BYTES;
+		if (store_read_at(fd, buf, n, (off_t)at))
+			return -1;
+		sha1_update(&sha, n, (const uint8_t *)buf);
+	}
+	sha1_finish_hex(&sha, sha_out);
+	return 0;
+}
+
+/* A small object: libdeflate compresses header and text as one buffer,
+ * at store.compression (1 by default), five times zlib's default speed
+ * on big profiles, for objects a tenth bigger. */
+static int write_whole(const char *path, const struct store_payload *pl, struct perun_error *err)
+{
+	size_t payload_len = pl->head_len + pl->text_len;
+	struct libdeflate_compressor *deflater = libdeflate_alloc_compressor(compression_level);
+	char *payload = malloc(payload_len);
+	size_t bound = deflater ? libdeflate_zlib_compress_bound(deflater, payload_len) : 0;
+	unsigned char *packed = bound ? malloc(bound) : NULL;
+	int rc;
+	if (!payload || !packed) {
+		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	} else if (store_read_at(pl->fd, payload + pl->head_len, pl->text_len, pl->text_at)) {
+		rc = perun_error_set_errno(err, PERUN_EGENERIC, errno,
+					   "cannot read back a profile object");
+	} else {
+		memcpy(payload, pl->head, pl->head_len);
+		size_t packed_len =
+			libdeflate_zlib_compress(deflater, payload, payload_len, packed, bound);
+		rc = packed_len ? perun_durable_write(path, packed, packed_len, err)
+				: perun_error_set(err, PERUN_EGENERIC,
+						  "cannot compress profile object: no room");
+	}
+	if (deflater)
+		libdeflate_free_compressor(deflater);
+	free(payload);
+	free(packed);
+	return rc;
+}
+
 int perun_store_write_profile(const char *objects_dir, const struct perun_profile *profile,
 			      char sha_out[PERUN_SHA1_HEX], int *created, struct perun_error *err)
 {
-	struct libdeflate_compressor *deflater = NULL;
-	unsigned char *packed = NULL;
-	struct sha1_ctx sha;
-	int rc = 0;
+	int fd = -1;
+	size_t text_len = 0, map_span[2] = { 0, 0 }, chars;
+	char head[64], path[PATH_MAX], dir[PATH_MAX];
+	char *buf = NULL;
 	if (created)
 		*created = 0;
-	size_t json_len, map_span[2];
-	char *json =
-		perun_profile_dump_map_span(profile, PERUN_DUMP_COMPACT, 0, &json_len, map_span);
-	if (!json)
-		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	/* A streamed profile's map is first read whole by the dump: a
-	 * malformed one is refused, not stored empty. */
-	if ((rc = perun_profile_load_error(profile, err)) < 0) {
-		free(json);
-		return rc;
+	int rc = dump_to_file(objects_dir, profile, &fd, &text_len, map_span, err);
+	/* A streamed profile's map is read whole by the dump: a malformed
+	 * one is refused, not stored empty. */
+	if (!rc)
+		rc = perun_profile_load_error(profile, err);
+	if (rc)
+		goto out;
+	if (!(buf = malloc(PASS_BYTES))) {
+		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		goto out;
 	}
-	char head[64];
-	int head_len = snprintf(head, sizeof(head), "profile %s %zu", perun_profile_type(profile),
-				store_utf8_length(json, json_len));
-	/* The name hashes header and body as they are: no copy of the body
-	 * just to hash it (objects run to hundreds of megabytes). */
-	sha1_init(&sha);
-	sha1_update(&sha, (size_t)head_len + 1, (const uint8_t *)head);
-	sha1_update(&sha, json_len, (const uint8_t *)json);
-	sha1_finish_hex(&sha, sha_out);
-
-	char path[PATH_MAX], dir[PATH_MAX];
+	/* The name hashes header and text as they are. */
+	int head_len = 0;
+	if (!text_chars(fd, text_len, buf, &chars))
+		head_len = snprintf(head, sizeof(head), "profile %s %zu",
+				    perun_profile_type(profile), chars) +
+			   1;
+	if (!head_len || text_sha1(fd, text_len, head, (size_t)head_len, buf, sha_out)) {
+		rc = perun_error_set_errno(err, PERUN_EGENERIC, errno,
+					   "cannot read back a profile object");
+		goto out;
+	}
 	perun_store_object_path(objects_dir, sha_out, path, sizeof(path));
 	if (access(path, F_OK) == 0)
 		goto out;
 	snprintf(dir, sizeof(dir), "%s/%.2s", objects_dir, sha_out);
-	rc = perun_mkdirs(dir, 0755, err);
-	if (rc)
+	if ((rc = perun_mkdirs(dir, 0755, err)))
 		goto out;
-	/* The header goes in front of the body in the body's own block (a
-	 * big block grows in place): libdeflate compresses one buffer. */
-	size_t payload_len = (size_t)head_len + 1 + json_len;
-	char *payload = realloc(json, payload_len);
-	if (!payload) {
-		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
-		goto out;
-	}
-	json = payload;
-	memmove(payload + head_len + 1, payload, json_len);
-	memcpy(payload, head, (size_t)head_len + 1);
-	/* Any zlib stream reads back, in Python Perun too.  A big map is
-	 * compressed apart, to be read as it is walked (store_segments.h),
-	 * by zlib on all processors; the rest by libdeflate at
-	 * store.compression (1 by default), five times zlib's default speed
-	 * on big profiles, for objects a tenth bigger. */
-	size_t at = (size_t)head_len + 1;
-	if (map_span[1] - map_span[0] >= store_segmented_map_min()) {
-		int level = compression_level > 9 ? 9 : compression_level;
-		struct store_segmented *segmented = store_segments_compress(
-			payload, payload_len, at + map_span[0], at + map_span[1], level);
+	/* Any zlib stream reads back, in Python Perun too.  A big one is
+	 * compressed in slices, on all processors, its map apart, to be read
+	 * as it is walked (store_segments.h). */
+	struct store_payload pl = { head, (size_t)head_len, fd, 0, text_len };
+	if (text_len >= store_segmented_min() && map_span[1] > map_span[0]) {
+		struct store_segmented *segmented =
+			store_segments_compress(&pl, map_span[0], map_span[1], compression_level);
 		rc = segmented
 			     ? perun_durable_write_with(path, store_segments_write, segmented, err)
 			     : perun_error_set(err, PERUN_EGENERIC,
 					       "cannot compress profile object: out of memory");
 		store_segments_free(segmented);
 	} else {
-		deflater = libdeflate_alloc_compressor(compression_level);
-		size_t bound = deflater ? libdeflate_zlib_compress_bound(deflater, payload_len) : 0;
-		packed = bound ? malloc(bound) : NULL;
-		size_t packed_len = packed ? libdeflate_zlib_compress(deflater, payload,
-								      payload_len, packed, bound)
-					   : 0;
-		rc = packed_len ? perun_durable_write(path, packed, packed_len, err)
-				: perun_error_set(err, PERUN_EGENERIC,
-						  "cannot compress profile object: %s",
-						  packed ? "no room" : "out of memory");
+		rc = write_whole(path, &pl, err);
 	}
 	if (!rc && created)
 		*created = 1;
 out:
-	if (deflater)
-		libdeflate_free_compressor(deflater);
-	free(json);
-	free(packed);
+	free(buf);
+	if (fd >= 0)
+		close(fd);
 	return rc;
 }
 

@@ -2,6 +2,7 @@
 /* Segmented store objects: compressed in parts, the map read as walked. */
 #define _GNU_SOURCE /* adler32_combine64 */
 #include "autoconfig.h"
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -34,15 +35,28 @@ static const char index_magic[8] = { 'P', 'E', 'R', 'U', 'N', 'S', 'E', 'G' };
 
 static size_t test_size(void)
 {
-	const char *test = getenv("PERUN_TEST_SEGMENTED_MAP");
+	const char *test = getenv("PERUN_TEST_SEGMENTED");
 	long n = test ? atol(test) : 0;
 	return n > 0 ? (size_t)n : 0;
 }
 
-size_t store_segmented_map_min(void)
+size_t store_segmented_min(void)
 {
 	size_t test = test_size();
-	return test ? test : STORE_SEGMENTED_MAP_MIN;
+	return test ? test : STORE_SEGMENTED_MIN;
+}
+
+int store_read_at(int fd, void *buf, size_t len, off_t at)
+{
+	for (size_t done = 0; done < len;) {
+		ssize_t n = pread(fd, (char *)buf + done, len - done, at + (off_t)done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		done += (size_t)n;
+	}
+	return 0;
 }
 
 size_t store_utf8_length(const char *s, size_t len)
@@ -71,9 +85,11 @@ size_t store_utf8_length(const char *s, size_t len)
 
 /* ---- writing ------------------------------------------------------------- */
 
-/* One part of the payload, compressed on its own. */
+/* One part of the payload, compressed on its own: in memory, or read
+ * from the payload's file. */
 struct piece {
 	const unsigned char *in;
+	off_t at; /* in the file, where in is NULL */
 	size_t len;
 	int last; /* the stream's end, not a flush point */
 	unsigned char *out;
@@ -85,6 +101,8 @@ struct piece {
 struct compressing {
 	struct piece *pieces;
 	size_t n;
+	int fd;
+	size_t slice;
 	int level;
 	int isal; /* ISA-L's level, or 0 for zlib */
 	atomic_size_t next;
@@ -92,7 +110,7 @@ struct compressing {
 
 /* A piece by zlib, raw (the zlib header and Adler-32 are the whole
  * stream's), ending on a full flush point, or the stream's end. */
-static void compress_piece_zlib(struct piece *pc, int level)
+static void compress_piece_zlib(struct piece *pc, const unsigned char *in, int level)
 {
 	z_stream zs = { 0 };
 	if (deflateInit2(&zs, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
@@ -103,7 +121,7 @@ static void compress_piece_zlib(struct piece *pc, int level)
 	 * over deflateBound, which counts a finish. */
 	size_t cap = deflateBound(&zs, (uLong)pc->len) + 64;
 	pc->out = malloc(cap);
-	zs.next_in = (unsigned char *)pc->in;
+	zs.next_in = (unsigned char *)in;
 	zs.avail_in = (uInt)pc->len;
 	zs.next_out = pc->out;
 	zs.avail_out = (uInt)cap;
@@ -116,7 +134,7 @@ static void compress_piece_zlib(struct piece *pc, int level)
 #ifdef HAVE_ISAL
 /* A piece by ISA-L, in one call: its full flush ends on a byte, so that
  * the next piece's blocks follow. */
-static void compress_piece_isal(struct piece *pc, int level)
+static void compress_piece_isal(struct piece *pc, const unsigned char *in, int level)
 {
 	static const uint32_t level_buf[] = { 0, ISAL_DEF_LVL1_DEFAULT, ISAL_DEF_LVL2_DEFAULT,
 					      ISAL_DEF_LVL3_DEFAULT };
@@ -128,7 +146,7 @@ static void compress_piece_isal(struct piece *pc, int level)
 	/* Stored blocks at worst: 5 bytes a 64 KB block. */
 	size_t cap = pc->len + pc->len / 1024 + 1024;
 	pc->out = malloc(cap);
-	s.next_in = (uint8_t *)pc->in;
+	s.next_in = (uint8_t *)in;
 	s.avail_in = (uint32_t)pc->len;
 	s.next_out = pc->out;
 	s.avail_out = (uint32_t)cap;
@@ -142,52 +160,70 @@ static void compress_piece_isal(struct piece *pc, int level)
 }
 #endif
 
+/* ISA-L, where perun has it, unless PERUN_TEST_NO_ISAL=1 asks for what a
+ * build without it does (zlib, libdeflate), for tests of that. */
+static int use_isal(void)
+{
+#ifdef HAVE_ISAL
+	return !getenv("PERUN_TEST_NO_ISAL");
+#else
+	return 0;
+#endif
+}
+
 /*
- * store.compression (libdeflate's 0 to 12) as ISA-L's levels 1 to 3, when
- * perun has ISA-L (PERUN_TEST_ZLIB_WRITER=1 takes zlib's, for tests of
- * its objects); 0, no ISA-L level: zlib's (at most 9).  ISA-L's level 1
- * compresses 400 MB of a profile in 0.32 s to 61 MB, zlib's in 1.4 s to
- * 67 MB.
+ * store.compression (libdeflate's 0 to 12) as ISA-L's levels 1 to 3;
+ * 0, no ISA-L level: zlib's (at most 9).  ISA-L's level 1 compresses 400
+ * MB of a profile in 0.32 s to 61 MB, zlib's in 1.4 s to 67 MB.
  */
 static int isal_level(int level)
 {
-#ifdef HAVE_ISAL
-	if (level > 0 && !getenv("PERUN_TEST_ZLIB_WRITER"))
-		return level == 1 ? 1 : level <= 6 ? 2 : 3;
-#endif
-	(void)level;
-	return 0;
+	if (level <= 0 || !use_isal())
+		return 0;
+	return level == 1 ? 1 : level <= 6 ? 2 : 3;
 }
 
-static void compress_piece(struct piece *pc, int level, int isal)
+static void compress_piece(struct piece *pc, const unsigned char *in, int level, int isal)
 {
+	pc->adler = (uint32_t)libdeflate_adler32(1, in, pc->len);
 #ifdef HAVE_ISAL
 	if (isal) {
-		compress_piece_isal(pc, isal);
-		pc->adler = (uint32_t)libdeflate_adler32(1, pc->in, pc->len);
+		compress_piece_isal(pc, in, isal);
 		return;
 	}
 #endif
 	(void)isal;
-	compress_piece_zlib(pc, level > 9 ? 9 : level);
-	pc->adler = (uint32_t)libdeflate_adler32(1, pc->in, pc->len);
+	compress_piece_zlib(pc, in, level > 9 ? 9 : level);
 }
 
+/* Each thread reads the pieces of the file into a buffer of its own: the
+ * payload is never in memory whole. */
 static void *compress_run(void *data)
 {
 	struct compressing *c = data;
+	unsigned char *buf = malloc(c->slice);
 	size_t i;
-	while ((i = atomic_fetch_add(&c->next, 1)) < c->n)
-		compress_piece(&c->pieces[i], c->level, c->isal);
+	while ((i = atomic_fetch_add(&c->next, 1)) < c->n) {
+		struct piece *pc = &c->pieces[i];
+		const unsigned char *in = pc->in;
+		if (!in && buf && !store_read_at(c->fd, buf, pc->len, pc->at))
+			in = buf;
+		if (in)
+			compress_piece(pc, in, c->level, c->isal);
+		else
+			pc->failed = 1;
+	}
+	free(buf);
 	return NULL;
 }
 
-/* Cut [from, to) of payload into pieces of at most slice bytes. */
-static size_t cut(struct piece *pieces, size_t n, const char *payload, size_t from, size_t to,
+/* Cut the text's [from, to) into pieces of at most slice bytes, read
+ * from the file at text_at. */
+static size_t cut(struct piece *pieces, size_t n, off_t text_at, size_t from, size_t to,
 		  size_t slice)
 {
 	for (size_t at = from; at < to; at += slice) {
-		pieces[n].in = (const unsigned char *)payload + at;
+		pieces[n].at = text_at + (off_t)at;
 		pieces[n].len = to - at < slice ? to - at : slice;
 		n++;
 	}
@@ -243,9 +279,9 @@ void store_segments_free(struct store_segmented *o)
 }
 
 /* Compress o's pieces on all processors: 0, or -1 when one failed. */
-static int compress_all(struct store_segmented *o, int level)
+static int compress_all(struct store_segmented *o, int fd, size_t slice, int level)
 {
-	struct compressing c = { o->pieces, o->n, level, isal_level(level), 0 };
+	struct compressing c = { o->pieces, o->n, fd, slice, level, isal_level(level), 0 };
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t threads = cpus > 1 ? (size_t)(cpus < 8 ? cpus : 8) - 1 : 0;
 	pthread_t helper[7];
@@ -295,21 +331,24 @@ static int make_end(struct store_segmented *o, struct store_segments *seg, size_
 	return 0;
 }
 
-struct store_segmented *store_segments_compress(const char *payload, size_t len, size_t map_begin,
+struct store_segmented *store_segments_compress(const struct store_payload *pl, size_t map_begin,
 						size_t map_end, int level)
 {
-	size_t slice = test_size() ? test_size() : SLICE_BYTES;
+	size_t slice = test_size() ? test_size() : SLICE_BYTES, len = pl->text_len;
 	size_t most =
-		map_begin / slice + (map_end - map_begin) / slice + (len - map_end) / slice + 3;
+		map_begin / slice + (map_end - map_begin) / slice + (len - map_end) / slice + 4;
 	struct store_segmented *o = calloc(1, sizeof(*o));
 	if (!o || !(o->pieces = calloc(most, sizeof(struct piece)))) {
 		free(o);
 		return NULL;
 	}
-	/* Before the map, the map, after it: a flush point at each border. */
-	size_t first_map = o->n = cut(o->pieces, 0, payload, 0, map_begin, slice);
-	size_t first_tail = o->n = cut(o->pieces, o->n, payload, map_begin, map_end, slice);
-	o->n = cut(o->pieces, o->n, payload, map_end, len, slice);
+	/* The header, before the map, the map, after it: a flush point at
+	 * each border. */
+	o->pieces[0].in = (const unsigned char *)pl->head;
+	o->pieces[0].len = pl->head_len;
+	size_t first_map = o->n = cut(o->pieces, 1, pl->text_at, 0, map_begin, slice);
+	size_t first_tail = o->n = cut(o->pieces, o->n, pl->text_at, map_begin, map_end, slice);
+	o->n = cut(o->pieces, o->n, pl->text_at, map_end, len, slice);
 	o->pieces[o->n - 1].last = 1;
 	/* The zlib header: deflate with a 32 KB window, the level's flag,
 	 * its check bits making it a multiple of 31 (RFC 1950). */
@@ -318,9 +357,16 @@ struct store_segmented *store_segments_compress(const char *payload, size_t len,
 	o->head[1] = (unsigned char)(flevel << 6);
 	o->head[1] |= (unsigned char)(31 - (0x78 * 256 + o->head[1]) % 31);
 	struct store_segments seg = {
-		0, 0, 0, map_begin, map_end, len, slice, first_tail - first_map,
+		0,
+		0,
+		0,
+		pl->head_len + map_begin,
+		pl->head_len + map_end,
+		pl->head_len + len,
+		slice,
+		first_tail - first_map,
 	};
-	if (compress_all(o, level) || make_end(o, &seg, first_map, first_tail)) {
+	if (compress_all(o, pl->fd, slice, level) || make_end(o, &seg, first_map, first_tail)) {
 		store_segments_free(o);
 		return NULL;
 	}
@@ -463,11 +509,16 @@ int store_segments_outline(struct segmented_object *o, char **outline, size_t *o
 	return 0;
 }
 
-/* A walk's reading of the map: whole slices by libdeflate, straight into
- * the room given (its inflate is a third faster than zlib's), the rest by
- * zlib from the slice's start, each slice being a stream of its own. */
+/* A walk's reading of the map, each slice a stream of its own: by ISA-L
+ * where perun has it (twice zlib's speed, a third over libdeflate's);
+ * else whole slices by libdeflate, straight into the room given, the rest
+ * by zlib from the slice's start. */
 struct map_reading {
 	const struct segmented_object *o;
+	int isal;
+#ifdef HAVE_ISAL
+	struct inflate_state st;
+#endif
 	z_stream zs;
 	struct libdeflate_decompressor *whole;
 	unsigned char *scratch; /* a slice's bytes, then a final empty block */
@@ -506,6 +557,7 @@ static void *map_open(void *data)
 		return NULL;
 	}
 	r->o = o;
+	r->isal = use_isal();
 	r->left = o->seg.map_end - o->seg.map_begin;
 	r->adler = 1;
 	return r;
@@ -532,11 +584,38 @@ static int inflate_slice(struct map_reading *r, char *out)
 			       out, slice_len(o, r->slice), &r->scratch, &r->scratch_len);
 }
 
+#ifdef HAVE_ISAL
+/* Some of the slice r is at by ISA-L, into out[0 .. cap): the bytes made,
+ * or 0 when it is damaged. */
+static size_t inflate_some_isal(struct map_reading *r, char *out, size_t cap)
+{
+	const struct segmented_object *o = r->o;
+	if (!r->in_slice) {
+		isal_inflate_init(&r->st);
+		r->st.crc_flag = ISAL_DEFLATE;
+		r->st.next_in = (uint8_t *)o->packed + slice_start(o, r->slice);
+		r->st.avail_in =
+			(uint32_t)(slice_start(o, r->slice + 1) - slice_start(o, r->slice));
+	}
+	size_t want = slice_len(o, r->slice) - r->in_slice;
+	want = want < cap ? want : cap;
+	r->st.next_out = (uint8_t *)out;
+	r->st.avail_out = (uint32_t)want;
+	if (isal_inflate(&r->st) != ISAL_DECOMP_OK)
+		return 0;
+	return want - r->st.avail_out;
+}
+#endif
+
 /* Some of the slice r is at by zlib, into out[0 .. cap): the bytes made,
  * or 0 when it is damaged. */
 static size_t inflate_some(struct map_reading *r, char *out, size_t cap)
 {
 	const struct segmented_object *o = r->o;
+#ifdef HAVE_ISAL
+	if (r->isal)
+		return inflate_some_isal(r, out, cap);
+#endif
 	if (!r->in_slice) {
 		inflateReset(&r->zs);
 		r->zs.next_in = (unsigned char *)o->packed + slice_start(o, r->slice);
@@ -562,7 +641,7 @@ static long map_read(void *reading, char *buf, size_t cap)
 	size_t made = 0;
 	while (r->left && made < cap) {
 		size_t whole = slice_len(o, r->slice), n;
-		if (!r->in_slice && cap - made >= whole) {
+		if (!r->isal && !r->in_slice && cap - made >= whole) {
 			if (inflate_slice(r, buf + made))
 				return -1;
 			n = whole;

@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <perun/profile.h>
 
@@ -31,21 +32,31 @@ struct store_segments {
 	uint64_t slices;
 };
 
-/* Maps at least this big are segmented (PERUN_TEST_SEGMENTED_MAP, in
- * bytes, overrides it for tests). */
-#define STORE_SEGMENTED_MAP_MIN ((size_t)16 << 20)
-/* The size of the smallest map new objects segment. */
-size_t store_segmented_map_min(void);
+/* Objects whose text is at least this big are segmented
+ * (PERUN_TEST_SEGMENTED, in bytes, overrides it and the slices' size for
+ * tests). */
+#define STORE_SEGMENTED_MIN ((size_t)16 << 20)
+size_t store_segmented_min(void);
 
+/* An object's payload: its header in memory, its text (the profile's
+ * JSON) text_len bytes at text_at in the file fd. */
+struct store_payload {
+	const char *head;
+	size_t head_len;
+	int fd;
+	off_t text_at;
+	size_t text_len;
+};
 /*
- * payload[0 .. len) (header and JSON) compressed at zlib's level as a
- * segmented object whose map is payload[map_begin .. map_end), its slices
- * on all processors: the caller's, or NULL without memory.  Written with
- * store_segments_write (a perun_write_fn), never joined in memory.
+ * The payload compressed at store.compression's level as a segmented
+ * object whose map is text[map_begin .. map_end), its slices on all
+ * processors, each read from the file: the caller's, or NULL when memory
+ * runs out or a read fails.  Written with store_segments_write (a
+ * perun_write_fn), never joined in memory.
  */
 struct store_segmented;
-struct store_segmented *store_segments_compress(const char *payload, size_t len, size_t map_begin,
-						size_t map_end, int level);
+struct store_segmented *store_segments_compress(const struct store_payload *payload,
+						size_t map_begin, size_t map_end, int level);
 int store_segments_write(int fd, void *segmented);
 void store_segments_free(struct store_segmented *segmented);
 
@@ -74,6 +85,10 @@ int store_segments_outline(struct segmented_object *o, char **outline, size_t *o
  * a window at a time; the end is sound only when the stream's Adler-32
  * and the header's character count hold.  o outlives the reader. */
 struct perun_profile_map_reader store_segments_map_reader(const struct segmented_object *o);
+
+/* Read len bytes at at of fd into buf: 0, or -1 (errno set, or 0 at the
+ * file's end). */
+int store_read_at(int fd, void *buf, size_t len, off_t at);
 
 /* The characters of UTF-8 text s[0 .. len) (the header counts them). */
 size_t store_utf8_length(const char *s, size_t len);

@@ -5,10 +5,10 @@
 # object; the stack views give what the file gives, with windows that cut
 # members anywhere; an object whose index is missing, damaged or lying is
 # read whole; damage in the map is named as the whole load names it.
-# PERUN_TEST_SEGMENTED_MAP segments the small maps of the tests (and
+# PERUN_TEST_SEGMENTED segments the small profiles of the tests (and
 # slices them that small), PERUN_TEST_MAP_WINDOW shrinks the walk's window,
 # PERUN_TEST_NO_RELOAD fails where the walk would fall back to a whole load,
-# PERUN_TEST_ZLIB_WRITER compresses with zlib where perun has ISA-L.
+# PERUN_TEST_NO_ISAL compresses and inflates as a build without ISA-L.
 . "$srcdir/tests/test-lib.sh"
 
 command -v python3 >/dev/null || test_skip_all "python3 is needed to read objects"
@@ -105,7 +105,7 @@ test_expect_success 'setup: a kperf profile stored segmented, its views from the
 	git init -q proj && (cd proj && git commit -q --allow-empty -m v1 &&
 	 perun init >/dev/null &&
 	 cp ../big.perf .perun/jobs/k.perf &&
-	 PERUN_TEST_SEGMENTED_MAP=65536 perun add --force --keep-profile .perun/jobs/k.perf \
+	 PERUN_TEST_SEGMENTED=65536 perun add --force --keep-profile .perun/jobs/k.perf \
 		>/dev/null &&
 	 sha=$(perun status --format json | jq -r ".tracked[0].checksum") &&
 	 echo $sha >../sha &&
@@ -152,7 +152,7 @@ test_expect_success 'the stack views read it as the file, whatever the window' '
 test_expect_success 'its slices, cut small, read the same, whole or in parts' '
 	git init -q small && (cd small && git commit -q --allow-empty -m v1 &&
 	 perun init >/dev/null && cp ../big.perf .perun/jobs/k.perf &&
-	 PERUN_TEST_SEGMENTED_MAP=1000 perun add --force .perun/jobs/k.perf >/dev/null) &&
+	 PERUN_TEST_SEGMENTED=1000 perun add --force .perun/jobs/k.perf >/dev/null) &&
 	python3 seg.py segmented "small/$(cat object)" &&
 	test "$(python3 seg.py zlib-sha "small/$(cat object)")" = "$(cat sha)" &&
 	views_as_file small PERUN_TEST_NO_RELOAD=1 &&
@@ -161,16 +161,23 @@ test_expect_success 'its slices, cut small, read the same, whole or in parts' '
 	done
 '
 
-# ISA-L compresses the slices where perun has it; zlib otherwise, or
-# under PERUN_TEST_ZLIB_WRITER: the same payload either way.
+# ISA-L compresses and inflates the slices where perun has it; zlib and
+# libdeflate otherwise, or under PERUN_TEST_NO_ISAL: the same payload and
+# the same views, whichever wrote and whichever reads.
 test_expect_success 'the slices of zlib and of ISA-L: the same payload, the same views' '
 	git init -q zlib && (cd zlib && git commit -q --allow-empty -m v1 &&
 	 perun init >/dev/null && cp ../big.perf .perun/jobs/k.perf &&
-	 PERUN_TEST_ZLIB_WRITER=1 PERUN_TEST_SEGMENTED_MAP=65536 \
+	 PERUN_TEST_NO_ISAL=1 PERUN_TEST_SEGMENTED=65536 \
 		perun add --force .perun/jobs/k.perf >/dev/null) &&
 	python3 seg.py segmented "zlib/$(cat object)" &&
 	test "$(python3 seg.py zlib-sha "zlib/$(cat object)")" = "$(cat sha)" &&
-	views_as_file zlib PERUN_TEST_NO_RELOAD=1
+	for writer in proj zlib; do
+		views_as_file $writer PERUN_TEST_NO_RELOAD=1 &&
+		views_as_file $writer PERUN_TEST_NO_RELOAD=1 PERUN_TEST_MAP_WINDOW=2500 &&
+		views_as_file $writer PERUN_TEST_NO_RELOAD=1 PERUN_TEST_NO_ISAL=1 &&
+		views_as_file $writer PERUN_TEST_NO_RELOAD=1 PERUN_TEST_NO_ISAL=1 \
+			PERUN_TEST_MAP_WINDOW=2500 || return 1
+	done
 '
 
 # put <seg.py command>: the object rewritten from the good one.

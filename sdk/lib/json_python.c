@@ -529,6 +529,7 @@ static void drain_now(const struct dumper *d)
 {
 	if (!d->out->failed)
 		write_text(d->sink, d->out->buf, d->out->len);
+	d->sink->written += d->out->len;
 	d->out->len = 0;
 }
 
@@ -853,7 +854,7 @@ int json_python_dump_members(const struct json_python_member *members, size_t n,
 			const struct json_python_member *m = &members[i];
 			member_head(&d, !i, m->key, strlen(m->key), 1);
 			if (m->span)
-				m->span[0] = out->len;
+				m->span[0] = out->len + (sink ? sink->written : 0);
 			if (m->walk) {
 				int rc = dump_walked_value(&d, m);
 				if (rc)
@@ -862,7 +863,7 @@ int json_python_dump_members(const struct json_python_member *members, size_t n,
 				dump_value(&d, m->tree, m->tree ? NULL : m->view, 1);
 			}
 			if (m->span)
-				m->span[1] = out->len;
+				m->span[1] = out->len + (sink ? sink->written : 0);
 		}
 		dump_close(&d, "}", 0);
 	}

@@ -40,6 +40,7 @@ void json_python_emit_columns(struct json_python_emitter *e, const char *key, si
 struct json_python_sink {
 	int fd;
 	int error;
+	size_t written; /* bytes drained into fd so far */
 };
 /*
  * An object written as json_python_dump writes one, each member's value
@@ -48,8 +49,8 @@ struct json_python_sink {
  * json_python_emit (a streamed profile's map, never held whole).  0, or
  * the first non-zero return of a walk, which ends the dump there.  With
  * sink set, the text goes there as it is made (out is only its buffer).
- * Where span is set (and no sink), it gets where the value's text lies in
- * out: span[0] .. span[1).
+ * Where span is set, it gets where the value's text lies in the whole
+ * text (out's, or the sink's): span[0] .. span[1).
  */
 struct json_python_member {
 	const char *key;

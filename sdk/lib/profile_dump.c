@@ -97,8 +97,9 @@ static void dump_profile(const struct perun_profile *cp, enum perun_dump_style s
 		size_t n = root_members(cp, with_origin, 1, 0, map_span, m);
 		if (!json_python_dump_members(m, n, indent, sb, sink))
 			goto out;
-		/* The walk failed (never with a sink, see perun_profile_write):
-		 * the whole load below says how. */
+		/* The walk failed: the whole load below says how (with a sink,
+		 * only perun_profile_write_map_span's, after what the sink got:
+		 * its caller refuses the text, see perun_profile_load_error). */
 		sb->len = 0;
 	}
 	/* Otherwise from a whole load of its own; when that fails, with its
@@ -115,34 +116,44 @@ out:
 char *perun_profile_dump(const struct perun_profile *cp, enum perun_dump_style style,
 			 int with_origin, size_t *len)
 {
-	return perun_profile_dump_map_span(cp, style, with_origin, len, NULL);
+	struct perun_strbuf sb = PERUN_STRBUF_INIT;
+	dump_profile(cp, style, with_origin, &sb, NULL, NULL);
+	return perun_strbuf_detach(&sb, len);
 }
 
-char *perun_profile_dump_map_span(const struct perun_profile *cp, enum perun_dump_style style,
-				  int with_origin, size_t *len, size_t map_span[2])
+/* The dump into fd through a sink: 0, or -1 with errno set. */
+static int write_sunk(const struct perun_profile *p, enum perun_dump_style style, int with_origin,
+		      int fd, size_t *map_span)
 {
 	struct perun_strbuf sb = PERUN_STRBUF_INIT;
-	if (map_span)
-		map_span[0] = map_span[1] = 0;
-	dump_profile(cp, style, with_origin, &sb, NULL, map_span);
-	return perun_strbuf_detach(&sb, len);
+	struct json_python_sink sink = { fd, 0, 0 };
+	dump_profile(p, style, with_origin, &sb, &sink, map_span);
+	int rc = sb.failed ? ENOMEM : sink.error;
+	perun_strbuf_release(&sb);
+	errno = rc;
+	return rc ? -1 : 0;
 }
 
 int perun_profile_write(const struct perun_profile *p, enum perun_dump_style style, int with_origin,
 			int fd)
 {
-	struct perun_strbuf sb = PERUN_STRBUF_INIT;
-	struct json_python_sink sink = { fd, 0 };
 	/* A streamed profile's walk may fail halfway, and the whole load
 	 * then writes it anew: its text is made whole first. */
-	int streamed = p->form && p->text;
-	dump_profile(p, style, with_origin, &sb, streamed ? NULL : &sink, NULL);
-	if (streamed && !sb.failed && perun_write_all(fd, sb.buf, sb.len))
-		sink.error = errno;
-	int rc = sb.failed ? ENOMEM : sink.error;
+	if (!(p->form && p->text))
+		return write_sunk(p, style, with_origin, fd, NULL);
+	struct perun_strbuf sb = PERUN_STRBUF_INIT;
+	dump_profile(p, style, with_origin, &sb, NULL, NULL);
+	int rc = sb.failed ? ENOMEM : perun_write_all(fd, sb.buf, sb.len) ? errno : 0;
 	perun_strbuf_release(&sb);
 	errno = rc;
 	return rc ? -1 : 0;
+}
+
+int perun_profile_write_map_span(const struct perun_profile *p, enum perun_dump_style style,
+				 int with_origin, int fd, size_t map_span[2])
+{
+	map_span[0] = map_span[1] = 0;
+	return write_sunk(p, style, with_origin, fd, map_span);
 }
 
 /* perun_profile_write as a perun_write_fn. */

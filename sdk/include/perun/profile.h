@@ -167,15 +167,6 @@ enum perun_dump_style {
 PERUN_API char *perun_profile_dump(const struct perun_profile *profile, enum perun_dump_style style,
 				   int with_origin, size_t *len);
 /*
- * perun_profile_dump, and where in its text resource_type_map's value
- * lies: map_span[0] .. map_span[1) (both 0 without one).  The store
- * compresses the map apart, so that it can be read as it is walked.
- * Since libperun interface 9.
- */
-PERUN_API char *perun_profile_dump_map_span(const struct perun_profile *profile,
-					    enum perun_dump_style style, int with_origin,
-					    size_t *len, size_t map_span[2]);
-/*
  * perun_profile_dump's text written into fd as it is made, a part at a
  * time (a profile of a million calls is never held whole as text): 0, or
  * -1 with errno set (ENOMEM, or the failed write's).  For a
@@ -183,6 +174,18 @@ PERUN_API char *perun_profile_dump_map_span(const struct perun_profile *profile,
  */
 PERUN_API int perun_profile_write(const struct perun_profile *profile, enum perun_dump_style style,
 				  int with_origin, int fd);
+/*
+ * perun_profile_write, a part at a time even for a streamed profile, and
+ * where in the text resource_type_map's value lies: map_span[0] ..
+ * map_span[1) (both 0 without one).  When a streamed profile's walk fails
+ * halfway, what fd got is no profile: perun_profile_load_error then says
+ * why.  The store writes a profile so, into a file of its own, and
+ * compresses the map apart, to be read as it is walked.  Since libperun
+ * interface 9.
+ */
+PERUN_API int perun_profile_write_map_span(const struct perun_profile *profile,
+					   enum perun_dump_style style, int with_origin, int fd,
+					   size_t map_span[2]);
 /* Write the pending form to path atomically. */
 PERUN_API int perun_profile_save_file(const struct perun_profile *profile, const char *path,
 				      struct perun_error *err);
