@@ -95,9 +95,10 @@ echo "frames drawn: trace $(grep -c 'class="f"' "$work/trace.svg"), kperf $(grep
 # into a temporary file and compresses 8 MB slices by ISA-L on both
 # processors: 1.27 s, 215 MB, a 61 MB object (farm-bench, 6 pairs; the
 # whole dump and libdeflate 2.02 s, 585 MB, 58 MB).  The map is inflated
-# as it is walked: folded 1.30 s, 353 MB against the file's 1.09 s (10
-# pairs, A/B 1.16); inflated whole it was 1.5-1.9 s, 612 MB in cold
-# memory, 1.19 s best of 3 in warm.
+# as it is walked, the object's pages given back behind it: folded
+# 1.17 s, 302 MB against the file's 0.97 s (8 pairs, A/B 1.16-1.19);
+# inflated whole it was 1.5-1.9 s, 612 MB in cold memory, 1.19 s best
+# of 3 in warm.
 cp "$cache/kperf-$n.perf" .perun/jobs/kperf.perf
 BENCH_RUNS=1 bench_measure "add the kperf profile to the store" \
 	"$PERUN" add --force --keep-profile kperf.perf
@@ -140,7 +141,7 @@ fi
 # (2026-11-28, AMD EPYC VM: 2.49-3.47 s, 1.05 GB, the inflated objects
 # most of it; loaded whole before: 9.04 s, 3.0 GB; check all 6.0 s, 3.0 GB
 # then, 2.54 s, 1.05 GB now).  Segmented, their maps inflated on each walk
-# instead: 3.54 s, 492 MB against 3.30 s, 1.03 GB (5 pairs).
+# instead: 2.80 s, 389 MB against 2.71 s, 1.03 GB (4 pairs, A/B 1.00-1.02).
 if [ -f "$PERUN_PLUGIN_PATH/check/aat.so" ]; then
 	git -c user.name=b -c user.email=b@example.com commit -q --allow-empty -m shifted
 	cp "$cache/kperf-$n-shifted.perf" .perun/jobs/kperf.perf

@@ -609,6 +609,7 @@ static int read_outline(struct object_source *os, size_t *header)
 	size_t outline_len, chars;
 	o->packed = os->packed;
 	o->packed_len = os->packed_len;
+	o->mapped = os->packed_mapped;
 	if (store_segments_find(os->packed, os->packed_len, &o->seg) ||
 	    store_segments_outline(o, &os->outline, &outline_len))
 		return -1;

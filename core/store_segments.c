@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <libdeflate.h>
@@ -631,6 +632,20 @@ static size_t inflate_some(struct map_reading *r, char *out, size_t cap)
 	return want - r->zs.avail_out;
 }
 
+/* A file's pages of slice i, read, given back to the page cache: a walk
+ * holds a slice of the object, not all of it (a walk again reads them
+ * back).  Only whole pages, and only of a file's mapping. */
+static void drop_slice(const struct segmented_object *o, uint64_t i)
+{
+	if (!o->mapped)
+		return;
+	const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t from = ((uintptr_t)(o->packed + slice_start(o, i)) + page - 1) & ~(page - 1);
+	uintptr_t to = (uintptr_t)(o->packed + slice_start(o, i + 1)) & ~(page - 1);
+	if (to > from)
+		madvise((void *)from, to - from, MADV_DONTNEED);
+}
+
 static long map_read(void *reading, char *buf, size_t cap)
 {
 	struct map_reading *r = reading;
@@ -650,6 +665,7 @@ static long map_read(void *reading, char *buf, size_t cap)
 		}
 		r->in_slice += n;
 		if (r->in_slice == whole) {
+			drop_slice(o, r->slice);
 			r->slice++;
 			r->in_slice = 0;
 		}

@@ -67,6 +67,7 @@ int store_segments_find(const unsigned char *packed, size_t len, struct store_se
 struct segmented_object {
 	const unsigned char *packed;
 	size_t packed_len;
+	int mapped; /* packed is a file's mapping, its pages given back */
 	struct store_segments seg;
 	uint32_t adler_before, adler_after; /* of the parts around the map */
 	uint32_t adler_stream;		    /* the stream's own */
