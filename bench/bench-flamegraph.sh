@@ -48,6 +48,7 @@ bench_measure "flamegraph, trace profile ($n calls)" \
 	"$PERUN" show "$cache/trace-$n.perf" flamegraph -o "$work/trace.svg"
 bench_measure "flamegraph, kperf profile ($n stacks)" \
 	"$PERUN" show "$cache/kperf-$n.perf" flamegraph -o "$work/kperf.svg"
+file_flamegraph=$bench_wall
 # The graph is drawn from a tree of the frames it draws, summed by ranges
 # of the sorted stacks (kept-tree.c); the whole call tree before.  AMD
 # EPYC, 2026-11-28, alternating: 0.96 s, 1.18 s CPU, 274 MB (of which
@@ -72,6 +73,7 @@ cmp -s "$work/kperf.svg" "$work/kperf-whole.svg" &&
 # 100k stacks 0.20 s, 0.17 s, 71 MB (was 0.31 s, 0.26 s, 124 MB).
 bench_measure "folded, kperf profile ($n stacks)" \
 	"$PERUN" show "$cache/kperf-$n.perf" folded -o "$work/kperf.folded"
+file_folded=$bench_wall
 tenth=$((n / 10))
 bench_generate "$cache/kperf-$tenth.perf" "$here/gen-stacks-profile.py" "$tenth"
 bench_measure "folded, kperf profile ($tenth stacks)" \
@@ -100,12 +102,19 @@ echo "frames drawn: trace $(grep -c 'class="f"' "$work/trace.svg"), kperf $(grep
 # inflated whole it was 1.5-1.9 s, 612 MB in cold memory, 1.19 s best
 # of 3 in warm.
 cp "$cache/kperf-$n.perf" .perun/jobs/kperf.perf
+# Its "before" line finds the object stored by this build's add and skips
+# the compression: compare adds with fresh stores (farm-bench above).
 BENCH_RUNS=1 bench_measure "add the kperf profile to the store" \
 	"$PERUN" add --force --keep-profile kperf.perf
 bench_measure "flamegraph, the kperf profile stored (0@i)" \
 	"$PERUN" show 0@i flamegraph -o "$work/stored.svg"
+stored_flamegraph=$bench_wall
 bench_measure "folded, the kperf profile stored (0@i)" \
 	"$PERUN" show 0@i folded -o "$work/stored.folded"
+# The aim, stored as fast as the file: the ratios of this build's walls.
+echo "stored / file: flamegraph ${stored_flamegraph:-?} / ${file_flamegraph:-?} s," \
+	"folded ${bench_wall:-?} / ${file_folded:-?} s" |
+	awk '{ print } $7 > 0 && $12 > 0 { printf "  ratio: flamegraph %.2f, folded %.2f\n", $5 / $7, $10 / $12 }'
 
 pl=${FLAMEGRAPH_PL:-}
 mirror=/work/.mirror/Perfexionists+perun/repo
@@ -141,7 +150,10 @@ fi
 # (2026-11-28, AMD EPYC VM: 2.49-3.47 s, 1.05 GB, the inflated objects
 # most of it; loaded whole before: 9.04 s, 3.0 GB; check all 6.0 s, 3.0 GB
 # then, 2.54 s, 1.05 GB now).  Segmented, their maps inflated on each walk
-# instead: 2.80 s, 389 MB against 2.71 s, 1.03 GB (4 pairs, A/B 1.00-1.02).
+# instead: 2.80 s, 389 MB against 2.71 s, 1.03 GB (4 pairs, A/B 1.00-1.02);
+# here, best of 3 with the old build reading the same objects whole in
+# warm memory, 2.87 s against 2.53 s.  The whole run of 2026-11-28:
+# stored / file 0.90 / 0.80 s (flamegraph), 1.18 / 1.01 s (folded), 301 MB.
 if [ -f "$PERUN_PLUGIN_PATH/check/aat.so" ]; then
 	git -c user.name=b -c user.email=b@example.com commit -q --allow-empty -m shifted
 	cp "$cache/kperf-$n-shifted.perf" .perun/jobs/kperf.perf

@@ -80,11 +80,16 @@ bench_postprocessby() {
 # $bench_label_width, default 44).  A failure is shown, not fatal.  With
 # BENCH_BEFORE=<builddir of an earlier build>, the same command run by
 # that build's perun (and plugins) follows on a second line, "before":
-# the figure to compare with where there is no outside anchor.
+# the figure to compare with where there is no outside anchor.  Sets
+# bench_wall to this build's wall seconds ("" when the command failed),
+# for ratios between commands.
 bench_measure() {
 	_bm_label=$1
 	shift
+	_bm_best=
 	_bm_run "$_bm_label" "$@"
+	bench_wall=
+	[ -z "$_bm_best" ] || bench_wall=$_bm_wall
 	[ -n "${BENCH_BEFORE:-}" ] || return 0
 	_bm_before=$(cd "$BENCH_BEFORE" && pwd)
 	_bm_n=$#
