@@ -5,16 +5,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <perun/fsutil.h>
 #include <perun/params.h>
 #include <perun/profile.h>
 #include <perun/strbuf.h>
 
 #include "view-common.h"
 
+#define PENDING 16
+
 /* Rows are found by an open-addressing table of row numbers + 1 over a
- * hash of "uid\x1ftrace": cheaper than a JSON object's copied keys.  Each
- * row's hash is kept (hashes[]), so that growing the table and probing it
- * read no text: a million rows' keys are far bigger than the caches. */
+ * hash of the trace and the uid: cheaper than a JSON object's copied
+ * keys.  Each row's hash is kept in its slot, so that growing the table
+ * and probing it read no text: a million rows' keys are far bigger than
+ * the caches. */
 struct acc {
 	struct acc_slot {
 		uint32_t hash;
@@ -23,7 +27,45 @@ struct acc {
 	size_t nslots; /* a power of two, at most half full */
 	struct viewlib_diff_rows *out;
 	size_t alloc;
+	char *text_at; /* room left in out's last text block */
+	size_t text_left;
+	/* Records wait in a ring while their slots are fetched: a million
+	 * rows' table is far bigger than the caches, and a probe waited on
+	 * memory for two thirds of the walk. */
+	struct pending {
+		struct perun_strbuf key; /* trace, NUL, uid, NUL */
+		size_t trace_len;
+		uint32_t hash;
+		int side;
+		double sum;
+	} wait[PENDING];
+	size_t waiting_from, waiting;
 };
+
+#define TEXT_BLOCK ((size_t)1 << 20)
+
+/* Room for len bytes of rows' text, in blocks of a megabyte or more: a
+ * million rows are a few hundred allocations, not a million (freeing
+ * them one by one took a tenth of showdiff report). */
+static char *text_room(struct acc *a, size_t len)
+{
+	struct viewlib_diff_rows *o = a->out;
+	if (len > a->text_left) {
+		size_t size = len > TEXT_BLOCK ? len : TEXT_BLOCK;
+		char **texts = realloc(o->texts, (o->ntexts + 1) * sizeof(*texts));
+		if (!texts)
+			return NULL;
+		o->texts = texts;
+		if (!(texts[o->ntexts] = malloc(size)))
+			return NULL;
+		a->text_at = texts[o->ntexts++];
+		a->text_left = size;
+	}
+	char *at = a->text_at;
+	a->text_at += len;
+	a->text_left -= len;
+	return at;
+}
 
 /* A hash of len bytes, eight at a time (traces run to hundreds). */
 static uint64_t hash_bytes(uint64_t h, const char *p, size_t len)
@@ -40,11 +82,6 @@ static uint64_t hash_bytes(uint64_t h, const char *p, size_t len)
 	return h ^ h >> 32;
 }
 
-static uint64_t hash_key(const char *uid, const char *trace, size_t trace_len)
-{
-	return hash_bytes(hash_bytes(0x243f6a8885a308d3ull, uid, strlen(uid)), trace, trace_len);
-}
-
 /* A table of at least 2 * rows slots. */
 static int grow_slots(struct acc *a, size_t rows)
 {
@@ -56,6 +93,8 @@ static int grow_slots(struct acc *a, size_t rows)
 	struct acc_slot *slot = calloc(n, sizeof(*slot));
 	if (!slot)
 		return -1;
+	/* Probes land anywhere in it: a TLB miss each on small pages. */
+	perun_advise_huge_pages(slot, n * sizeof(*slot));
 	for (size_t i = 0; i < a->nslots; i++) {
 		if (!a->slot[i].row)
 			continue;
@@ -70,18 +109,20 @@ static int grow_slots(struct acc *a, size_t rows)
 	return 0;
 }
 
-static long row_of(struct acc *a, const char *uid, const char *trace, size_t trace_len)
+/* The row of the key (trace, then uid after its NUL) whose hash is
+ * hash, made when it is new. */
+static long row_of(struct acc *a, const char *key, size_t trace_len, size_t key_len, uint32_t hash)
 {
 	struct viewlib_diff_rows *o = a->out;
 	if (o->n >= UINT32_MAX - 1 || (2 * (o->n + 1) > a->nslots && grow_slots(a, o->n + 1) < 0))
 		return -1;
-	uint32_t hash = (uint32_t)hash_key(uid, trace, trace_len);
+	const char *uid = key + trace_len + 1;
 	size_t j = hash & (a->nslots - 1);
 	for (; a->slot[j].row; j = (j + 1) & (a->nslots - 1)) {
 		if (a->slot[j].hash != hash)
 			continue;
 		const struct viewlib_diff_row *row = &o->rows[a->slot[j].row - 1];
-		if (!strcmp(row->uid, uid) && !memcmp(row->trace, trace, trace_len + 1))
+		if (!strcmp(row->uid, uid) && !memcmp(row->trace, key, trace_len + 1))
 			return (long)(a->slot[j].row - 1);
 	}
 	if (o->n == a->alloc) {
@@ -89,22 +130,61 @@ static long row_of(struct acc *a, const char *uid, const char *trace, size_t tra
 		struct viewlib_diff_row *grown = realloc(o->rows, alloc * sizeof(*grown));
 		if (!grown)
 			return -1;
+		perun_advise_huge_pages(grown, alloc * sizeof(*grown));
 		o->rows = grown;
 		a->alloc = alloc;
 	}
-	/* uid and trace in one block: trace, then uid after its NUL. */
-	size_t uid_len = strlen(uid);
-	char *text = malloc(trace_len + 1 + uid_len + 1);
+	char *text = text_room(a, key_len);
 	if (!text)
 		return -1;
-	memcpy(text, trace, trace_len + 1);
-	memcpy(text + trace_len + 1, uid, uid_len + 1);
+	memcpy(text, key, key_len);
 	struct viewlib_diff_row *row = &o->rows[o->n];
 	row->trace = text;
 	row->uid = text + trace_len + 1;
 	row->amount[0] = row->amount[1] = 0.0;
 	a->slot[j] = (struct acc_slot){ hash, (uint32_t)o->n + 1 };
 	return (long)o->n++;
+}
+
+/* The oldest waiting record into its row: 0, or -1 without memory. */
+static int settle_oldest(struct acc *a)
+{
+	struct pending *w = &a->wait[a->waiting_from % PENDING];
+	long r = row_of(a, w->key.buf, w->trace_len, w->key.len, w->hash);
+	if (r < 0)
+		return -1;
+	a->out->rows[r].amount[w->side] += w->sum;
+	a->waiting_from++;
+	a->waiting--;
+	return 0;
+}
+
+/* Every waiting record into its row. */
+static int settle_all(struct acc *a)
+{
+	while (a->waiting)
+		if (settle_oldest(a))
+			return -1;
+	return 0;
+}
+
+static void acc_release(struct acc *a)
+{
+	free(a->slot);
+	for (size_t i = 0; i < PENDING; i++)
+		perun_strbuf_release(&a->wait[i].key);
+}
+
+/* The record of key, waiting (its slot fetched meanwhile) behind the
+ * ones before it, which keep their order: 0, or -1 without memory. */
+static int add_record(struct acc *a, struct pending *w)
+{
+	uint64_t h = hash_bytes(0x243f6a8885a308d3ull, w->key.buf, w->key.len);
+	w->hash = (uint32_t)h;
+	if (a->nslots)
+		__builtin_prefetch(&a->slot[w->hash & (a->nslots - 1)]);
+	a->waiting++;
+	return a->waiting == PENDING ? settle_oldest(a) : 0;
 }
 
 /*
@@ -189,7 +269,6 @@ struct profile_side {
 	int side;
 	const char *const *filters;
 	size_t nfilters;
-	struct perun_strbuf *tb;
 	struct perun_error *err;
 	const struct perun_jv *last_columns; /* of the walk's last type with rows */
 	int in_resources_order;		     /* the walk met the types so far */
@@ -209,13 +288,23 @@ static int add_type(const char *id, const struct perun_jv *persist, const struct
 		ps->in_resources_order = 0;
 	ps->last_columns = cols;
 	const struct perun_jv *uidv = perun_jv_get(persist, "uid");
-	char *uid_copy = perun_jv_is_string(uidv) || !uidv ? NULL : perun_jv_flatten_dup(uidv);
-	const char *uid = !uidv ? "" : perun_jv_is_string(uidv) ? uidv->u.s : uid_copy;
-	long r = uid && trace_text(ps->tb, perun_jv_get(persist, "trace")) == 0
-			 ? row_of(ps->acc, uid, ps->tb->buf, strlen(ps->tb->buf))
-			 : -1;
-	free(uid_copy);
-	if (r < 0)
+	struct acc *a = ps->acc;
+	struct pending *w = &a->wait[(a->waiting_from + a->waiting) % PENDING];
+	if (trace_text(&w->key, perun_jv_get(persist, "trace")))
+		return perun_error_set(ps->err, PERUN_EGENERIC, "out of memory");
+	w->trace_len = w->key.len;
+	perun_strbuf_addch(&w->key, '\0');
+	if (perun_jv_is_string(uidv)) {
+		perun_strbuf_addstr(&w->key, uidv->u.s);
+	} else if (uidv) {
+		char *uid = perun_jv_flatten_dup(uidv);
+		if (!uid)
+			return perun_error_set(ps->err, PERUN_EGENERIC, "out of memory");
+		perun_strbuf_addstr(&w->key, uid);
+		free(uid);
+	}
+	perun_strbuf_addch(&w->key, '\0');
+	if (w->key.failed)
 		return perun_error_set(ps->err, PERUN_EGENERIC, "out of memory");
 	double sum = 0.0, x;
 	size_t i;
@@ -229,16 +318,18 @@ static int add_type(const char *id, const struct perun_jv *persist, const struct
 					       id, i + 1);
 		sum += x;
 	}
-	ps->acc->out->rows[r].amount[ps->side] += sum;
-	ps->acc->out->total[ps->side] += sum;
+	w->side = ps->side;
+	w->sum = sum;
+	if (add_record(a, w))
+		return perun_error_set(ps->err, PERUN_EGENERIC, "out of memory");
+	a->out->total[ps->side] += sum;
 	return 0;
 }
 
 static int add_profile(struct acc *a, const struct perun_profile *p, int side,
-		       const char *const *filters, size_t nfilters, struct perun_strbuf *tb,
-		       struct perun_error *err)
+		       const char *const *filters, size_t nfilters, struct perun_error *err)
 {
-	struct profile_side ps = { a, side, filters, nfilters, tb, err, NULL, 1 };
+	struct profile_side ps = { a, side, filters, nfilters, err, NULL, 1 };
 	struct perun_type_list types;
 	/* Records are met in the order of "resources", as Perun meets them:
 	 * the tables keep that order among equal amounts. */
@@ -260,10 +351,9 @@ static int add_profile(struct acc *a, const struct perun_profile *p, int side,
  * 0 when they did not (the rows are then not in Perun's order).
  */
 static int walk_profile(struct acc *a, const struct perun_profile *p, int side,
-			const char *const *filters, size_t nfilters, struct perun_strbuf *tb,
-			struct perun_error *err)
+			const char *const *filters, size_t nfilters, struct perun_error *err)
 {
-	struct profile_side ps = { a, side, filters, nfilters, tb, err, NULL, 1 };
+	struct profile_side ps = { a, side, filters, nfilters, err, NULL, 1 };
 	int rc = perun_profile_foreach_type(p, add_type, &ps, err);
 	return rc ? rc : ps.in_resources_order;
 }
@@ -273,26 +363,26 @@ int viewlib_diff_rows_build(const struct perun_profile *baseline,
 			    size_t nfilters, struct viewlib_diff_rows *out, struct perun_error *err)
 {
 	struct acc a = { .out = out };
-	struct perun_strbuf tb = PERUN_STRBUF_INIT;
 	int rc;
 	memset(out, 0, sizeof(*out));
-	rc = walk_profile(&a, baseline, 0, filters, nfilters, &tb, err);
+	rc = walk_profile(&a, baseline, 0, filters, nfilters, err);
 	if (rc == 1)
-		rc = walk_profile(&a, target, 1, filters, nfilters, &tb, err);
+		rc = walk_profile(&a, target, 1, filters, nfilters, err);
 	if (rc == 0) {
 		/* Another order: again, in the order of "resources" (a
 		 * streamed profile is then read whole). */
 		viewlib_diff_rows_free(out);
-		free(a.slot);
+		acc_release(&a);
 		a = (struct acc){ .out = out };
-		rc = add_profile(&a, baseline, 0, filters, nfilters, &tb, err);
+		rc = add_profile(&a, baseline, 0, filters, nfilters, err);
 		if (!rc)
-			rc = add_profile(&a, target, 1, filters, nfilters, &tb, err);
+			rc = add_profile(&a, target, 1, filters, nfilters, err);
 	} else if (rc == 1) {
 		rc = 0;
 	}
-	free(a.slot);
-	perun_strbuf_release(&tb);
+	if (!rc && settle_all(&a))
+		rc = perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	acc_release(&a);
 	if (rc)
 		viewlib_diff_rows_free(out);
 	return rc;
@@ -323,8 +413,9 @@ int viewlib_diff_rows_of_view(const struct perun_view_ctx *ctx, const char *filt
 
 void viewlib_diff_rows_free(struct viewlib_diff_rows *r)
 {
-	for (size_t i = 0; i < r->n; i++)
-		free(r->rows[i].trace); /* and the uid after it */
+	for (size_t i = 0; i < r->ntexts; i++)
+		free(r->texts[i]);
+	free(r->texts);
 	free(r->rows);
 	memset(r, 0, sizeof(*r));
 }

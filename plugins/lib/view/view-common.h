@@ -238,6 +238,8 @@ struct viewlib_diff_rows {
 	struct viewlib_diff_row *rows; /* in order of first appearance */
 	size_t n;
 	double total[2]; /* all amounts kept by the filters */
+	char **texts;	 /* the blocks holding the rows' uid and trace */
+	size_t ntexts;
 };
 
 /*
