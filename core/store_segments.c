@@ -690,7 +690,10 @@ struct perun_profile_map_reader store_segments_map_reader(const struct segmented
 {
 	return (struct perun_profile_map_reader){
 		.len = o->seg.map_end - o->seg.map_begin,
-		.part = o->seg.slice_bytes,
+		/* ISA-L inflates any part of a slice at full speed, into
+		 * chunks small enough to be parsed from the caches; zlib
+		 * does not, and libdeflate takes slices whole. */
+		.part = use_isal() ? 0 : o->seg.slice_bytes,
 		.open = map_open,
 		.read = map_read,
 		.close = map_close,

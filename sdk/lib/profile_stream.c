@@ -349,10 +349,13 @@ struct type_stream {
  * more of the map (the window grows for one longer than itself).  The
  * reader runs ahead in a thread of its own, a few chunks at a time: a
  * store object's map is inflated while the one before is parsed.
+ * Window and chunks are small enough to stay in the caches between the
+ * inflate, the copy and the parse: with 16 MB and 8 MB, each went to
+ * memory, and a stored profile's walk took 1.1-1.16 times its file's.
  */
-#define WINDOW_BYTES	((size_t)16 << 20)
+#define WINDOW_BYTES	((size_t)512 << 10)
 #define PREFETCH_CHUNKS 4
-#define CHUNK_BYTES	((size_t)4 << 20)
+#define CHUNK_BYTES	((size_t)512 << 10)
 
 struct prefetch {
 	const struct perun_profile_map_reader *m;
