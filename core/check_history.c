@@ -5,6 +5,7 @@
  * and the series of each configuration over the history for methods with
  * compare_series.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,37 +120,21 @@ static int cache_view(struct perun_instance *inst, struct perun_check_cache *cac
 	return perun_share_view_open_strict(inst, &cache->view, err);
 }
 
-int perun_check_cache_load(struct perun_instance *inst, struct perun_check_cache *cache,
-			   const char *checksum, const struct perun_profile **out,
-			   struct perun_error *err)
+/* The cached profile of checksum, or NULL. */
+static const struct perun_profile *cache_find(const struct perun_check_cache *cache,
+					      const char *checksum)
 {
-	if (!cache->index && !(cache->index = json_object()))
-		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
-	json_t *pos = json_object_get(cache->index, checksum);
-	if (pos) {
-		*out = cache->items[json_integer_value(pos)].profile;
-		return 0;
-	}
-	struct perun_profile *p;
-	char *objects = perun_instance_path(inst, "objects");
-	/* Streamed unless series keep every profile (see cache->whole): a
-	 * check walks the resources once or twice, and a whole load of a big
-	 * profile takes several times its text. */
-	int rc = cache->whole ? perun_store_read_profile(objects, checksum, &p, err)
-			      : perun_store_read_profile_streamed(objects, checksum, &p, err);
-	free(objects);
-	if (rc && err->code == PERUN_ENOTFOUND) { /* a fetched baseline? */
-		struct perun_error local = *err;
-		rc = cache_view(inst, cache, err);
-		if (!rc && cache->view)
-			rc = perun_share_view_load(cache->view, checksum, &p, err);
-		else if (!rc)
-			rc = -(*err = local).code;
-	}
-	if (rc)
-		return rc;
+	json_t *pos = cache->index ? json_object_get(cache->index, checksum) : NULL;
+	return pos ? cache->items[json_integer_value(pos)].profile : NULL;
+}
+
+/* p cached under checksum (the cache's since): 0, or -1 (p freed). */
+static int cache_insert(struct perun_check_cache *cache, const char *checksum,
+			struct perun_profile *p, struct perun_error *err)
+{
 	struct cached *grown = realloc(cache->items, (cache->n + 1) * sizeof(*grown));
-	if (!grown) {
+	if (!grown || (!cache->index && !(cache->index = json_object()))) {
+		cache->items = grown ? grown : cache->items;
 		perun_profile_free(p);
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	}
@@ -158,8 +143,100 @@ int perun_check_cache_load(struct perun_instance *inst, struct perun_check_cache
 	grown[cache->n].profile = p;
 	json_object_set_new(cache->index, checksum, json_integer((json_int_t)cache->n));
 	cache->n++;
+	return 0;
+}
+
+/* A stored profile read as the cache reads them: streamed unless series
+ * keep every profile (see cache->whole): a check walks the resources
+ * once or twice, and a whole load of a big profile takes several times
+ * its text. */
+static int cache_read(struct perun_instance *inst, const struct perun_check_cache *cache,
+		      const char *checksum, struct perun_profile **p, struct perun_error *err)
+{
+	char *objects = perun_instance_path(inst, "objects");
+	int rc = cache->whole ? perun_store_read_profile(objects, checksum, p, err)
+			      : perun_store_read_profile_streamed(objects, checksum, p, err);
+	free(objects);
+	return rc;
+}
+
+int perun_check_cache_load(struct perun_instance *inst, struct perun_check_cache *cache,
+			   const char *checksum, const struct perun_profile **out,
+			   struct perun_error *err)
+{
+	if ((*out = cache_find(cache, checksum)))
+		return 0;
+	struct perun_profile *p;
+	int rc = cache_read(inst, cache, checksum, &p, err);
+	if (rc && err->code == PERUN_ENOTFOUND) { /* a fetched baseline? */
+		struct perun_error local = *err;
+		rc = cache_view(inst, cache, err);
+		if (!rc && cache->view)
+			rc = perun_share_view_load(cache->view, checksum, &p, err);
+		else if (!rc)
+			rc = -(*err = local).code;
+	}
+	if (rc || (rc = cache_insert(cache, checksum, p, err)))
+		return rc;
 	*out = p;
 	return 0;
+}
+
+/* A profile read for the cache in a thread of its own. */
+struct cache_fill {
+	struct perun_instance *inst;
+	const struct perun_check_cache *cache;
+	const char *checksum;
+	struct perun_profile *profile; /* NULL when it could not be read */
+};
+
+static void *cache_fill_run(void *arg)
+{
+	struct cache_fill *f = arg;
+	struct perun_error ignored = { 0 };
+	if (cache_read(f->inst, f->cache, f->checksum, &f->profile, &ignored))
+		f->profile = NULL;
+	return NULL;
+}
+
+static int same_text(const char *a, const char *b)
+{
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
+/*
+ * te's profile and the first of pidx's indexed as its kind, read at once,
+ * one per core, when neither is cached yet: the outline of a big stored
+ * profile takes a core for a while, and the check compares them next.
+ * Nothing is reported here: what cannot be read is read again in order
+ * by perun_check_cache_load, which says what is amiss.
+ */
+static void cache_read_pair(struct perun_instance *inst, struct perun_check_cache *cache,
+			    const struct perun_index_entry *te, const struct perun_index *pidx)
+{
+	const struct perun_index_entry *be = NULL;
+	for (size_t b = 0; b < pidx->n && !be; b++) {
+		const struct perun_index_entry *e = &pidx->entries[b];
+		if (same_text(e->type, te->type) && same_text(e->cmd, te->cmd) &&
+		    same_text(e->workload, te->workload) &&
+		    same_text(e->collector, te->collector) &&
+		    same_text(e->postprocessors, te->postprocessors))
+			be = e;
+	}
+	if (!be || !strcmp(be->checksum, te->checksum) || cache_find(cache, te->checksum) ||
+	    cache_find(cache, be->checksum))
+		return;
+	struct cache_fill fill[2] = { { inst, cache, te->checksum, NULL },
+				      { inst, cache, be->checksum, NULL } };
+	pthread_t thread;
+	int threaded = !pthread_create(&thread, NULL, cache_fill_run, &fill[1]);
+	cache_fill_run(&fill[0]);
+	if (threaded)
+		pthread_join(thread, NULL);
+	struct perun_error ignored = { 0 };
+	for (int i = 0; i < 2; i++)
+		if (fill[i].profile)
+			cache_insert(cache, fill[i].checksum, fill[i].profile, &ignored);
 }
 
 int perun_check_fetched_index(struct perun_instance *inst, struct perun_check_cache *cache,
@@ -455,6 +532,8 @@ int perun_check_minor(struct perun_check_ctx *ctx, struct perun_instance *inst,
 				rc = cache_view(inst, cache, err);
 			if (!rc)
 				rc = perun_share_view_add_index(cache->view, parent, &pidx, err);
+			if (!rc)
+				cache_read_pair(inst, cache, te, &pidx);
 			if (!rc)
 				rc = ab_target(inst, cache, &idx, &pidx, &te, &target, &same_run,
 					       err);

@@ -196,6 +196,22 @@ test_expect_success 'a broken index fails the check (exit 2) and saves nothing' 
 	 rm .perun/objects/$(echo $s3 | cut -c1-2)/$(echo $s3 | cut -c3-))
 '
 
+test_expect_success 'a damaged baseline fails check head as reading it does, store unchanged' '
+	git init -q damaged && (cd damaged && perun init >/dev/null &&
+	 git commit -q --allow-empty -m "one" && add "$d/single-before.perf" &&
+	 one=$(git rev-parse HEAD | cut -c3-) &&
+	 obj=$(find .perun/objects -type f | grep -v "/$one") &&
+	 git commit -q --allow-empty -m "two" && add "$d/single-baseline.perf" &&
+	 sha=$(basename "$(dirname "$obj")")$(basename "$obj") &&
+	 chmod u+w "$obj" && printf "x" | dd of="$obj" bs=1 seek=8 conv=notrunc 2>/dev/null &&
+	 test_must_fail perun show -m HEAD~1 0@i tableof resources 2>expect &&
+	 test_grep "^perun: malformed profile object $sha: " expect &&
+	 store_snapshot >before &&
+	 test_must_fail perun check head >out 2>err &&
+	 test_cmp expect err &&
+	 store_snapshot >after && test_cmp before after)
+'
+
 test_expect_success 'a bad revision is a usage error' '
 	(cd proj && test_exit_code 2 perun check head no-such-rev 2>err && test -s err &&
 	 test_exit_code 2 perun check all HEAD extra 2>err &&
