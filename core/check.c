@@ -485,32 +485,46 @@ void perun_check_forget_profile(struct perun_check_ctx *ctx, const struct perun_
 		}
 }
 
-/* The samples of profile, loaded once while it lives. */
-static int samples_of(struct perun_check_ctx *ctx, const struct perun_profile *profile,
-		      const struct perun_check_samples **out, struct perun_error *err)
+static const struct perun_check_samples *sampled(const struct perun_check_ctx *ctx,
+						 const struct perun_profile *profile)
 {
 	for (size_t i = 0; i < ctx->nsampled; i++)
-		if (ctx->sampled[i] == profile) {
-			*out = ctx->samples[i];
-			return 0;
-		}
+		if (ctx->sampled[i] == profile)
+			return ctx->samples[i];
+	return NULL;
+}
+
+/* s kept as profile's samples while it lives: 0, or -1 (s freed). */
+static int keep_samples(struct perun_check_ctx *ctx, const struct perun_profile *profile,
+			struct perun_check_samples *s, struct perun_error *err)
+{
 	const struct perun_profile **keys =
 		realloc(ctx->sampled, (ctx->nsampled + 1) * sizeof(*keys));
 	if (keys)
 		ctx->sampled = keys;
 	struct perun_check_samples **vals =
 		keys ? realloc(ctx->samples, (ctx->nsampled + 1) * sizeof(*vals)) : NULL;
-	if (!vals)
+	if (!vals) {
+		perun_check_samples_free(s);
 		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+	}
 	ctx->samples = vals;
-	struct perun_check_samples *s;
-	int rc = perun_check_samples_load(profile, &s, err);
-	if (rc)
-		return rc;
 	ctx->sampled[ctx->nsampled] = profile;
 	ctx->samples[ctx->nsampled++] = s;
-	*out = s;
 	return 0;
+}
+
+/* The samples of profile, loaded once while it lives. */
+static int samples_of(struct perun_check_ctx *ctx, const struct perun_profile *profile,
+		      const struct perun_check_samples **out, struct perun_error *err)
+{
+	if ((*out = sampled(ctx, profile)))
+		return 0;
+	struct perun_check_samples *s;
+	int rc = perun_check_samples_load(profile, &s, err);
+	if (!rc && !(rc = keep_samples(ctx, profile, s, err)))
+		*out = s;
+	return rc;
 }
 
 /*
@@ -549,6 +563,17 @@ int perun_check_pair(struct perun_check_ctx *ctx, const struct perun_profile *ba
 	int rc = add_pair(&ctx->report, baseline_label, target_label, target_minor, cmdstr, NULL,
 			  err);
 	size_t first = ctx->report.nchanges;
+	/* The evidence's samples are read in the methods' walk of each
+	 * profile when they walk it (aat does): a streamed profile's map is
+	 * then read, or inflated, once instead of twice.  The tests compare
+	 * the verdicts with walks of its own (PERUN_TEST_UNSHARED_WALKS, in
+	 * the manner of git's GIT_TEST_*). */
+	const struct perun_profile *pair[2] = { baseline, target };
+	struct perun_check_samples *shared[2] = { NULL, NULL };
+	int share = !getenv("PERUN_TEST_UNSHARED_WALKS");
+	for (int k = 0; k < 2 && !rc && share; k++)
+		if ((!k || target != baseline) && !sampled(ctx, pair[k]))
+			shared[k] = perun_check_samples_share(pair[k]);
 	for (size_t i = 0; i < n && !rc; i++) {
 		const struct perun_check_ops *ops = methods[i]->plugin->desc->ops;
 		if (!ops->compare)
@@ -560,6 +585,11 @@ int perun_check_pair(struct perun_check_ctx *ctx, const struct perun_profile *ba
 		perun_crash_leave();
 		rc = finish_call(methods[i], rc, &st, err);
 	}
+	for (int k = 0; k < 2; k++)
+		if (shared[k] && perun_check_samples_shared(pair[k], &shared[k]) && !rc)
+			rc = keep_samples(ctx, pair[k], shared[k], err);
+		else
+			perun_check_samples_free(shared[k]);
 	free(cmdstr);
 	if (!rc)
 		rc = weigh_changes(ctx, first, baseline, target, 1, err);

@@ -50,6 +50,13 @@ struct series {
 	json_t *strata; /* workload -> stratum */
 };
 
+/* perun_check_samples_load's walk: the profile and the samples so far. */
+struct samples_walk {
+	const struct perun_profile *profile;
+	struct perun_check_samples *s;
+	struct perun_error *err;
+};
+
 struct perun_check_samples {
 	struct series *items;
 	size_t n;
@@ -57,6 +64,10 @@ struct perun_check_samples {
 	json_t *by_uid; /* uid -> position of its only series, or -1 */
 	int runs;	/* samples are repeated runs (time profiles) */
 	const char *unit;
+	/* A walk shared with another reader (perun_check_samples_share). */
+	struct samples_walk shared;
+	struct perun_error shared_err;
+	int shared_whole;
 };
 
 static int number_at(const struct perun_config *config, const char *key, double *v,
@@ -188,13 +199,6 @@ static const char *unit_of(const char *type)
 	return "samples";
 }
 
-/* perun_check_samples_load's walk: the profile and the samples so far. */
-struct samples_walk {
-	const struct perun_profile *profile;
-	struct perun_check_samples *s;
-	struct perun_error *err;
-};
-
 /* One resource type's amounts into its series (a perun_type_fn). */
 static int add_type_samples(const char *id, const struct perun_jv *persistent,
 			    const struct perun_jv *columns, void *data)
@@ -241,18 +245,29 @@ static int add_type_samples(const char *id, const struct perun_jv *persistent,
 	return 0;
 }
 
-int perun_check_samples_load(const struct perun_profile *profile, struct perun_check_samples **out,
-			     struct perun_error *err)
+/* No samples yet of profile's series; NULL without memory. */
+static struct perun_check_samples *samples_new(const struct perun_profile *profile)
 {
 	struct perun_check_samples *s = calloc(1, sizeof(*s));
-	*out = NULL;
 	if (!s || !(s->index = json_object()) || !(s->by_uid = json_object())) {
+		if (s)
+			json_decref(s->index);
 		free(s);
-		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
+		return NULL;
 	}
 	const char *type = perun_profile_type(profile);
 	s->runs = !strcmp(type, "time");
 	s->unit = unit_of(type);
+	return s;
+}
+
+int perun_check_samples_load(const struct perun_profile *profile, struct perun_check_samples **out,
+			     struct perun_error *err)
+{
+	struct perun_check_samples *s = samples_new(profile);
+	*out = NULL;
+	if (!s)
+		return perun_error_set(err, PERUN_EGENERIC, "out of memory");
 	/* A walk, so that a streamed profile is never held whole. */
 	struct samples_walk w = { profile, s, err };
 	int rc = perun_profile_foreach_type(profile, add_type_samples, &w, err);
@@ -261,6 +276,27 @@ int perun_check_samples_load(const struct perun_profile *profile, struct perun_c
 	else
 		*out = s;
 	return rc;
+}
+
+struct perun_check_samples *perun_check_samples_share(const struct perun_profile *profile)
+{
+	struct perun_check_samples *s = samples_new(profile);
+	if (!s)
+		return NULL;
+	s->shared = (struct samples_walk){ profile, s, &s->shared_err };
+	perun_profile_share_next_walk(profile, add_type_samples, &s->shared, &s->shared_whole);
+	return s;
+}
+
+int perun_check_samples_shared(const struct perun_profile *profile, struct perun_check_samples **s)
+{
+	/* Withdrawn when no walk took it: a later walk must not feed it. */
+	perun_profile_share_next_walk(profile, NULL, NULL, NULL);
+	if (*s && (*s)->shared_whole)
+		return 1;
+	perun_check_samples_free(*s);
+	*s = NULL;
+	return 0;
 }
 
 static const struct series *find_key(const struct perun_check_samples *s, const char *uid,

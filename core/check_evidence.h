@@ -35,6 +35,14 @@ struct perun_check_samples;
 int perun_check_samples_load(const struct perun_profile *profile, struct perun_check_samples **out,
 			     struct perun_error *err);
 void perun_check_samples_free(struct perun_check_samples *s);
+/*
+ * The samples of profile gathered from its next walk by another reader
+ * (perun_profile_share_next_walk): NULL without memory.  After that
+ * reader, perun_check_samples_shared says whether the walk gave them
+ * whole (1, *s kept) or not (0, *s freed and NULL: load them then).
+ */
+struct perun_check_samples *perun_check_samples_share(const struct perun_profile *profile);
+int perun_check_samples_shared(const struct perun_profile *profile, struct perun_check_samples **s);
 
 /*
  * Fill the counts of c from the series at c->location in both profiles

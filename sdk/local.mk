@@ -26,7 +26,7 @@ lib_LTLIBRARIES += %reldir%/libperun.la
 %canon_reldir%_libperun_la_LIBADD = $(JANSSON_LIBS) -lm -lpthread
 # libtool version current:revision:age, independent of the plugin ABI;
 # what each interface number added or changed, and the rules: ChangeLog-ABI.
-%canon_reldir%_libperun_la_LDFLAGS = $(AM_LDFLAGS) -version-info 9:0:8 -no-undefined
+%canon_reldir%_libperun_la_LDFLAGS = $(AM_LDFLAGS) -version-info 10:0:9 -no-undefined
 
 perunincludedir = $(includedir)/perun-$(PERUN_ABI_MAJOR)/perun
 peruninclude_HEADERS = \

@@ -858,6 +858,87 @@ static void test_stop(void)
 	free(text);
 }
 
+/* A walk of p shared with a reader: the walker stops after walker_stop
+ * types, the reader refuses one after reader_stop (-1: never).  The walk's
+ * return; the types each saw and the share's whole. */
+static int stopped_share(const struct perun_profile *p, long walker_stop, long reader_stop,
+			 size_t *walked, size_t *read, int *whole)
+{
+	struct walk walker = WALK_INIT, reader = WALK_INIT;
+	struct perun_error err = { 0 };
+	walker.stop_after = walker_stop;
+	reader.stop_after = reader_stop;
+	perun_profile_share_next_walk(p, walk_type, &reader, whole);
+	int rc = perun_profile_foreach_type(p, walk_type, &walker, &err);
+	*walked = walker.types;
+	*read = reader.types;
+	walk_release(&walker);
+	walk_release(&reader);
+	return rc;
+}
+
+/* perun_profile_share_next_walk: the next walk only, the same types as
+ * the walker's, and whole only when neither stopped. */
+static void test_shared_walk(void)
+{
+	static const char *const forms[] = { "tape", "tree", "streamed" };
+	size_t order[40];
+	for (size_t i = 0; i < 40; i++)
+		order[i] = 39 - i;
+	char *text = order_profile(40, order, order);
+	if (write_file("shared.perf", text, strlen(text)))
+		tap_ok(0, "shared.perf written");
+	for (int form = 0; form < 3; form++) {
+		struct perun_profile *p = NULL;
+		struct perun_error err = { 0 };
+		if (form == 2 && perun_profile_load_file_streamed("shared.perf", &p, &err))
+			p = NULL;
+		else if (form < 2)
+			p = load_text(text, "shared.perf");
+		if (!p) {
+			tap_ok(0, "%s: shared.perf loads", forms[form]);
+			continue;
+		}
+		if (form == 1)
+			perun_profile_json(p);
+		struct walk walker = WALK_INIT, sharer = WALK_INIT;
+		int whole = -1;
+		perun_profile_share_next_walk(p, walk_type, &sharer, &whole);
+		int rc = perun_profile_foreach_type(p, walk_type, &walker, &err);
+		tap_ok(!rc && whole == 1 && sharer.types == 40 && walker.types == 40 &&
+			       same_text(&walker.dump, &sharer.dump),
+		       "%s: a shared walk gives its reader the walker's types, whole", forms[form]);
+		walker.types = 0;
+		rc = perun_profile_foreach_type(p, walk_type, &walker, &err);
+		tap_ok(!rc && walker.types == 40 && sharer.types == 40,
+		       "%s: only the next walk is shared", forms[form]);
+		walk_release(&walker);
+		walk_release(&sharer);
+
+		size_t walked, read;
+		rc = stopped_share(p, 3, -1, &walked, &read, &whole);
+		tap_ok(rc == 7 && whole == 0 && read == 3,
+		       "%s: a walk stopped early shares no whole walk", forms[form]);
+		rc = stopped_share(p, -1, 2, &walked, &read, &whole);
+		tap_ok(!rc && whole == 0 && walked == 40 && read == 2,
+		       "%s: a reader that refuses a type ends its share, not the walk",
+		       forms[form]);
+
+		struct walk again = WALK_INIT, withdrawn = WALK_INIT;
+		whole = -1;
+		perun_profile_share_next_walk(p, walk_type, &withdrawn, &whole);
+		perun_profile_share_next_walk(p, NULL, NULL, NULL);
+		rc = perun_profile_foreach_type(p, walk_type, &again, &err);
+		tap_ok(!rc && whole == 0 && withdrawn.types == 0 && again.types == 40,
+		       "%s: a withdrawn request is fed nothing", forms[form]);
+		walk_release(&again);
+		walk_release(&withdrawn);
+		perun_profile_free(p);
+	}
+	unlink("shared.perf");
+	free(text);
+}
+
 /* A walk whose callback has the tree built (here on its first type) goes
  * on reading what it walks. */
 struct tree_midway {
@@ -1016,6 +1097,7 @@ int main(int argc, char **argv)
 	test_accessors();
 	test_orders();
 	test_stop();
+	test_shared_walk();
 	test_tree_midway();
 	test_saving();
 	if (chdir("/") || rmdir(dir))

@@ -142,6 +142,19 @@ test_expect_success 'two of three functions 10x slower in one run: both found' '
 	 jq -e "[.changes[] | .location] == [\"f\", \"g\"]" out.json)
 '
 
+test_expect_success 'the evidence read in the method'"'"'s walk weighs as a walk of its own' '
+	(cd proj &&
+	 for pair in "base-runs outlier-runs" "base-runs slow-runs" "base-calls fewer-calls" \
+		"base-calls spread-calls" "r1 loaded" "r1 slow-f" "t3 t3-two"; do
+		set -- $pair &&
+		perun -v check profiles $1.perf $2.perf --format json >shared.json &&
+		PERUN_TEST_UNSHARED_WALKS=1 perun -v check profiles $1.perf $2.perf \
+			--format json >own.json &&
+		jq -e "[.verdicts[] | .counts] | length > 0 and all(. != null)" shared.json &&
+		test_cmp own.json shared.json || return 1
+	 done)
+'
+
 # As fib(19) on a busy machine: the mean of 2,000 calls 3x, by 2% of them
 # (the preempted ones); the tail of a real change moves a quartile.  The
 # whole process, one wall time a side, still moved: it is reported.

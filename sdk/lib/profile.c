@@ -645,8 +645,25 @@ int profile_foreach_type_from(const struct perun_profile *p, size_t from, perun_
 	return rc;
 }
 
-int perun_profile_foreach_type(const struct perun_profile *p, perun_type_fn fn, void *data,
-			       struct perun_error *err)
+/* A walk shared by its walker and perun_profile_share_next_walk's
+ * reader. */
+struct shared_walk {
+	perun_type_fn fn, sharer;
+	void *data, *sharer_data;
+	int refused; /* the sharer's non-zero return */
+};
+
+static int shared_type(const char *id, const struct perun_jv *persistent,
+		       const struct perun_jv *columns, void *data)
+{
+	struct shared_walk *w = data;
+	if (!w->refused && w->sharer(id, persistent, columns, w->sharer_data))
+		w->refused = 1;
+	return w->fn(id, persistent, columns, w->data);
+}
+
+static int walk_types(const struct perun_profile *p, perun_type_fn fn, void *data,
+		      struct perun_error *err)
 {
 	/* Taken columns are made the compact form first; a streamed profile
 	 * walks as its form does. */
@@ -656,6 +673,34 @@ int perun_profile_foreach_type(const struct perun_profile *p, perun_type_fn fn, 
 	if (p->form)
 		return p->form->foreach_type(p, fn, data, err);
 	return profile_foreach_type_from(p, 0, fn, data, err);
+}
+
+int perun_profile_foreach_type(const struct perun_profile *p, perun_type_fn fn, void *data,
+			       struct perun_error *err)
+{
+	if (!p->sharer)
+		return walk_types(p, fn, data, err);
+	/* Logically const: the request is the walk's to take, once. */
+	struct perun_profile *mp = (struct perun_profile *)p;
+	struct shared_walk w = { fn, p->sharer, data, p->sharer_data, 0 };
+	int *whole = p->sharer_whole;
+	mp->sharer = NULL;
+	mp->sharer_data = NULL;
+	mp->sharer_whole = NULL;
+	int rc = walk_types(p, shared_type, &w, err);
+	*whole = !rc && !w.refused;
+	return rc;
+}
+
+void perun_profile_share_next_walk(const struct perun_profile *p, perun_type_fn fn, void *data,
+				   int *whole)
+{
+	struct perun_profile *mp = (struct perun_profile *)p;
+	if (whole && fn)
+		*whole = 0;
+	mp->sharer = fn;
+	mp->sharer_data = fn ? data : NULL;
+	mp->sharer_whole = fn ? whole : NULL;
 }
 
 /* What a type list holds of its own (perun_type_list.copy). */

@@ -78,6 +78,10 @@ struct perun_profile {
 	json_t *uid_counter;
 	/* The tuple key of the row being added, kept between rows. */
 	struct perun_strbuf tuple;
+	/* perun_profile_share_next_walk's reader, until the next walk. */
+	perun_type_fn sharer;
+	void *sharer_data;
+	int *sharer_whole;
 };
 
 /*

@@ -294,6 +294,22 @@ PERUN_API int perun_profile_foreach_type(const struct perun_profile *p, perun_ty
 					 void *data, struct perun_error *err);
 
 /*
+ * Share p's next walk (perun_profile_foreach_type, by whoever calls it
+ * next): fn is called for each of its types too, with the same values,
+ * before the walker's own callback, so a reader that would walk p after
+ * another reads the same pass (a streamed profile's map is read, or
+ * inflated, once instead of twice).  fn's non-zero return ends the
+ * sharing, not the walk.  Only that one walk is shared: *whole is set to
+ * 1 when it ran to its end with fn never refusing a type, else to 0 (a
+ * walk stopped early, or p read another way: the reader then walks p
+ * itself).  A NULL fn withdraws an unshared request (*whole stays 0).
+ * Not for profiles walked from several threads at once.  Since libperun
+ * interface 10.
+ */
+PERUN_API void perun_profile_share_next_walk(const struct perun_profile *p, perun_type_fn fn,
+					     void *data, int *whole);
+
+/*
  * The resource types in the order of "resources", the order Python Perun's
  * Profile.all_resources yields them (a type of resource_type_map without
  * resources is not among them), each with its id, persistent part and
