@@ -168,7 +168,14 @@ fi
 # warm memory, 2.87 s against 2.53 s.  The whole run of 2026-11-28:
 # stored / file 0.90 / 0.80 s (flamegraph), 1.18 / 1.01 s (folded), 301 MB.
 # With 512 KB parts and the pair read at once: 2.20 s, 344 MB (4 pairs,
-# A/B 0.80 against the 16 MB window).
+# A/B 0.80 against the 16 MB window).  With the evidence read in aat's
+# walk (perun_profile_share_next_walk), the whole run of 2026-11-28 beside
+# c1cef00's build: check head 1.96 s, 345 MB (2.89 s, 1026 MB), check all
+# 1.50 s (2.49 s), check profiles 1.47 s (2.57 s); stored / file 0.91 /
+# 0.76 s (flamegraph; 0.74 / 0.77 s in 10 pairs) and 1.04 / 1.10 s
+# (folded), at 256 MB.  aat's and the evidence's per-type callbacks, on
+# the walk's own thread, are now its bottleneck (jansson's lookups a
+# third of it).
 if [ -f "$PERUN_PLUGIN_PATH/check/aat.so" ]; then
 	git -c user.name=b -c user.email=b@example.com commit -q --allow-empty -m shifted
 	"$PERUN" add --force --keep-profile "$cache/kperf-$n-shifted.perf" >/dev/null
