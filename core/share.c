@@ -1010,12 +1010,17 @@ static int send(struct share *s, const git_oid *tip, const git_oid *remote, stru
 	if (git_repository_open_ext(&there, s->local_path, GIT_REPOSITORY_OPEN_NO_SEARCH, NULL))
 		return git_fail(err, PERUN_EGENERIC, "cannot push to remote '%s'", s->name);
 	git_reference *ref = NULL;
+	/* A remote without the ref yet is matched against the zero id: a
+	 * plain create (force 0) looks for the ref before it takes the
+	 * lock, so two first pushes at once both "created" it and the
+	 * second overwrote the first's profiles. */
+	git_oid none;
+	memset(&none, 0, sizeof(none));
 	if (raced) /* tried again, as a push the remote moved under */
 		rc = GIT_EMODIFIED;
 	else
-		rc = remote ? git_reference_create_matching(&ref, there, LOCAL_REF, tip, 1, remote,
-							    "perun push")
-			    : git_reference_create(&ref, there, LOCAL_REF, tip, 0, "perun push");
+		rc = git_reference_create_matching(&ref, there, LOCAL_REF, tip, 1,
+						   remote ? remote : &none, "perun push");
 	git_reference_free(ref);
 	if (rc == GIT_ELOCKED)
 		remove_stale_lock(there, LOCAL_REF);
