@@ -33,16 +33,10 @@ for k in range(40):
     profile["header"]["workload"] = f"w{k}"
     json.dump(profile, open(f".perun/jobs/p{k:02d}.perf", "w"))
 PY
-cp -a .perun "$work/instance"
-
 # A command run in a fresh copy of the instance as it was set up (the
 # copy of a few small files is part of the figures: milliseconds).
-fresh="$work/fresh"
-cat >"$fresh" <<EOF
-#!/bin/sh
-rm -rf .perun && cp -a "$work/instance" .perun && exec "\$@"
-EOF
-chmod +x "$fresh"
+bench_fresh_store instance
+fresh=$bench_fresh
 
 # syncs <cmd>...: the fsync and syncfs calls of cmd (in a fresh copy).
 syncs() {

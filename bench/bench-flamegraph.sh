@@ -108,13 +108,8 @@ echo "frames drawn: trace $(grep -c 'class="f"' "$work/trace.svg"), kperf $(grep
 # Each add runs on a copy of the store as it was before (a few KB): an
 # add that finds its object stored skips the compression, as the earlier
 # build's run did after this one's.
-cp -a .perun "$work/store-before-add"
-fresh_add="$work/fresh-add"
-cat >"$fresh_add" <<EOF
-#!/bin/sh
-rm -rf .perun && cp -a "$work/store-before-add" .perun && exec "\$@"
-EOF
-chmod +x "$fresh_add"
+bench_fresh_store store-before-add
+fresh_add=$bench_fresh
 BENCH_RUNS=1 bench_measure "add the kperf profile to the store" \
 	"$fresh_add" "$PERUN" add --force --keep-profile "$cache/kperf-$n.perf"
 # The stored profile read below is this build's object.

@@ -126,6 +126,19 @@ _bm_run() {
 		'BEGIN { printf f, l, w, u + s, m / 1024 }'
 }
 
+# bench_fresh_store <name>: keep the store (.perun) as it is now and set
+# bench_fresh to a wrapper that runs its command on a fresh copy of it,
+# so that every run (and BENCH_BEFORE's) starts from the same store.
+bench_fresh_store() {
+	cp -a .perun "$work/$1"
+	bench_fresh="$work/fresh-$1"
+	cat >"$bench_fresh" <<EOF
+#!/bin/sh
+rm -rf .perun && cp -a "$work/$1" .perun && exec "\$@"
+EOF
+	chmod +x "$bench_fresh"
+}
+
 # bench_generate <file> <generator.py> <count> [option]...: python3
 # <generator.py> <count> <file> [option]... unless file is already there
 # (a cache kept between runs); a generator stopped midway leaves no file.
